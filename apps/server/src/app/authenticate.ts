@@ -1,0 +1,80 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AppError, notAuthenticated } from '../shared/errors.js';
+import type { UserRow } from '../modules/users/users.repository.js';
+import { usersRepository } from '../modules/users/users.repository.js';
+import { authenticateTelegramInitData } from '../modules/telegram/telegram-auth.usecases.js';
+import type { AppDeps } from './deps.js';
+
+export type AuthMode = 'required' | 'optional' | 'none';
+
+export interface AuthContext {
+  user: UserRow;
+  /** The refresh-token family of a Bearer session; null for Telegram init data. */
+  familyId: string | null;
+  via: 'bearer' | 'telegram';
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    auth: AuthContext | null;
+  }
+  interface FastifyContextConfig {
+    /** Who may call the route: `required` (401 without valid credentials), `optional`, `none`. */
+    auth?: AuthMode;
+  }
+}
+
+/**
+ * Reads the Authorization header (spec §7): `TG <initData>` from the Mini App, validated by HMAC
+ * and freshness, or `Bearer <access>`. Routes declare `config.auth`; by default none is needed.
+ */
+export function registerAuthentication(app: FastifyInstance, deps: AppDeps): void {
+  app.decorateRequest('auth', null);
+  app.addHook('preHandler', async (request) => {
+    const mode = request.routeOptions.config.auth ?? 'none';
+    if (mode === 'none') return;
+    try {
+      request.auth = await resolveAuth(deps, request);
+    } catch (error) {
+      // A stale or broken header on a public route is treated as no header at all.
+      if (mode === 'optional') return;
+      throw error;
+    }
+    if (mode === 'required' && !request.auth) throw notAuthenticated();
+  });
+}
+
+async function resolveAuth(deps: AppDeps, request: FastifyRequest): Promise<AuthContext | null> {
+  const header = request.headers.authorization;
+  if (!header) return null;
+  const space = header.indexOf(' ');
+  const scheme = (space === -1 ? header : header.slice(0, space)).toLowerCase();
+  const credentials = space === -1 ? '' : header.slice(space + 1).trim();
+  if (scheme === 'tg' || scheme === 'tma') {
+    const user = await authenticateTelegramInitData(deps, credentials);
+    return { user, familyId: null, via: 'telegram' };
+  }
+  if (scheme === 'bearer' && credentials) {
+    const claims = await deps.tokens.verify(credentials, 'access', deps.now());
+    const user = await usersRepository.findActiveForSession(deps.db, claims.userId, claims.familyId);
+    if (!user) {
+      throw new AppError({
+        code: 'auth.token_revoked',
+        detail: 'Given token not valid for any token type',
+        headers: { 'www-authenticate': 'Bearer realm="api"' },
+      });
+    }
+    return { user, familyId: claims.familyId, via: 'bearer' };
+  }
+  throw new AppError({
+    code: 'auth.token_invalid',
+    detail: 'Given token not valid for any token type',
+    headers: { 'www-authenticate': 'Bearer realm="api"' },
+  });
+}
+
+/** The signed-in caller of a `config.auth: 'required'` route. */
+export function requireAuth(request: FastifyRequest): AuthContext {
+  if (!request.auth) throw notAuthenticated();
+  return request.auth;
+}

@@ -1,0 +1,130 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import cookie from '@fastify/cookie';
+import helmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type RawReplyDefaultExpression,
+  type RawRequestDefaultExpression,
+  type RawServerDefault,
+} from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import { registerAuthRoutes } from '../modules/auth/auth.routes.js';
+import { registerGeoRoutes } from '../modules/geo/geo.routes.js';
+import { registerGoogleRoutes } from '../modules/google/google.routes.js';
+import { registerQsRoutes } from '../modules/qs/qs.routes.js';
+import { registerTelegramRoutes } from '../modules/telegram/telegram.routes.js';
+import { registerUsersRoutes } from '../modules/users/users.routes.js';
+import { notFound } from '../shared/errors.js';
+import { registerAuthentication } from './authenticate.js';
+import type { AppDeps } from './deps.js';
+import { registerErrorHandling } from './error-handler.js';
+
+export type App = FastifyInstance;
+/** The app as route modules see it: request and response types inferred from the zod schemas. */
+export type ZodApp = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  ZodTypeProvider
+>;
+
+/** Builds the HTTP server: plugins, then authentication, then every feature's routes, then the SPA. */
+export async function buildServer(deps: AppDeps): Promise<App> {
+  const app: App = Fastify({
+    loggerInstance: deps.logger as FastifyBaseLogger,
+    bodyLimit: deps.config.bodyLimitBytes,
+    // A hop count is valid at run time (proxy-addr) though fastify's types omit it.
+    trustProxy: deps.config.trustProxy as boolean | string[],
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  await app.register(cookie);
+  await app.register(helmet, {
+    // The SPA and the Swagger UI load their own scripts; the Mini App is framed by Telegram.
+    contentSecurityPolicy: false,
+    frameguard: false,
+    crossOriginEmbedderPolicy: false,
+  });
+  registerErrorHandling(app);
+  registerAuthentication(app, deps);
+
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Mirra API', version: '1.0.0', description: 'The API of the Mirra web app and Telegram Mini App.' },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+          telegram: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'Authorization',
+            description: '`TG <initData>`: the raw init data of the Telegram Mini App.',
+          },
+        },
+      },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  registerUsersRoutes(api, deps);
+  registerAuthRoutes(api, deps);
+  registerGoogleRoutes(api, deps);
+  registerTelegramRoutes(api, deps);
+  registerGeoRoutes(api, deps);
+  registerQsRoutes(api, deps);
+
+  await registerWebApp(app, deps);
+  return app;
+}
+
+/**
+ * Serves the built web app at `/`. Unknown paths outside /api/ get index.html, so the SPA's own
+ * router decides what `/profile/…` shows; unknown /api/ paths stay JSON 404s.
+ */
+async function registerWebApp(app: App, deps: AppDeps): Promise<void> {
+  const root = deps.config.webDistDir ?? findWebDist();
+  const hasWebApp = Boolean(root && existsSync(path.join(root, 'index.html')));
+  if (!hasWebApp || !root) {
+    deps.logger.warn('the web app is not built (npm run build); / will answer 404');
+    app.setNotFoundHandler((_request, reply) => reply.status(404).send(notFound().toBody()));
+    return;
+  }
+  await app.register(fastifyStatic, { root, wildcard: false, index: ['index.html'], cacheControl: false,
+    setHeaders(res, filePath) {
+      // Hashed assets never change; index.html must always be fresh to pick up new builds.
+      res.setHeader('cache-control', filePath.includes(`${path.sep}assets${path.sep}`)
+        ? 'public, max-age=31536000, immutable' : 'no-cache');
+    },
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const isApi = request.url.startsWith('/api/') || request.url === '/api';
+    if (isApi || (request.method !== 'GET' && request.method !== 'HEAD')) {
+      return reply.status(404).send(notFound().toBody());
+    }
+    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+  });
+}
+
+function findWebDist(): string | undefined {
+  const candidates = [
+    path.resolve(process.cwd(), 'apps/web/dist'),
+    path.resolve(process.cwd(), '../web/dist'),
+    path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../web/dist'),
+    path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../../web/dist'),
+  ];
+  return candidates.find((dir) => existsSync(path.join(dir, 'index.html')));
+}

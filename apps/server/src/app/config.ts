@@ -1,0 +1,133 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v && v.trim() ? v.trim() : undefined));
+const seconds = z.coerce.number().int().nonnegative();
+
+/**
+ * Every setting of the server, read once from the environment. Defaults make `npm start` work on a
+ * fresh machine with nothing configured; each one is documented in the README's table.
+ */
+const ZEnv = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  PUBLIC_URL: z.url().default('http://localhost:3000'),
+  DATA_DIR: z.string().default('./data'),
+  /** Any PostgreSQL; when unset an embedded one is started in DATA_DIR/pg. */
+  DATABASE_URL: optionalString,
+  EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).default(10),
+  /** smtp:// or smtps:// URL; when unset emails are written to DATA_DIR/outbox as .eml files. */
+  SMTP_URL: optionalString,
+  EMAIL_FROM: z.string().default('Mirra <no-reply@mirra.local>'),
+  /** Secret for signing tokens; when unset one is generated once and kept in DATA_DIR/secrets.json. */
+  JWT_SECRET: optionalString,
+  ACCESS_TOKEN_SECONDS: seconds.default(300),
+  REFRESH_TOKEN_SECONDS: seconds.default(30 * 24 * 3600),
+  ACTIVATION_TOKEN_SECONDS: seconds.default(3 * 24 * 3600),
+  PASSWORD_RESET_TOKEN_SECONDS: seconds.default(24 * 3600),
+  TELEGRAM_BOT_TOKEN: optionalString,
+  TELEGRAM_BOT_USERNAME: optionalString,
+  TELEGRAM_WEBHOOK_SECRET: optionalString,
+  TELEGRAM_API_BASE: z.url().default('https://api.telegram.org'),
+  /** How old Mini App init data may be before it is refused (seconds). */
+  TELEGRAM_INIT_DATA_MAX_AGE: seconds.default(3600),
+  TELEGRAM_AUTH_KEY_SECONDS: seconds.default(300),
+  /** Short name of the Mini App in BotFather, for t.me/<bot>/<app> links; empty uses the main app. */
+  TELEGRAM_MINI_APP_NAME: optionalString,
+  GOOGLE_CLIENT_ID: optionalString,
+  /** Where Google's PEM signing certificates are fetched from (tests point it at a local server). */
+  GOOGLE_CERTS_URL: z.url().default('https://www.googleapis.com/oauth2/v1/certs'),
+  /** A request header a trusted proxy sets with the caller's country (e.g. CF-IPCountry). */
+  GEO_COUNTRY_HEADER: optionalString,
+  /** Trust X-Forwarded-* from a proxy in front (true, a hop count, or a list of addresses). */
+  TRUST_PROXY: optionalString,
+  /** Requests per window for the sign-in, registration, reset and resend limits. */
+  RATE_LIMIT_LOGIN_PER_IP: z.coerce.number().int().min(1).default(20),
+  RATE_LIMIT_LOGIN_PER_EMAIL: z.coerce.number().int().min(1).default(10),
+  RATE_LIMIT_REGISTER_PER_IP: z.coerce.number().int().min(1).default(10),
+  RATE_LIMIT_EMAIL_PER_IP: z.coerce.number().int().min(1).default(10),
+  RATE_LIMIT_EMAIL_PER_ADDRESS: z.coerce.number().int().min(1).default(3),
+  RATE_LIMIT_WINDOW_SECONDS: seconds.default(900),
+  /** Largest accepted JSON body, bytes. */
+  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
+  /** Run the job worker inside the API process (`npm start`); `npm run worker` runs it alone. */
+  RUN_WORKER: bool.default(true),
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).default(4),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Where the built web app lives; served at `/`. */
+  WEB_DIST_DIR: optionalString,
+});
+
+export type Config = ReturnType<typeof parseConfig>;
+
+/** Parses the environment into a typed config; throws one readable error listing every bad setting. */
+export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
+  const parsed = ZEnv.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.DATA_DIR);
+  const publicUrl = e.PUBLIC_URL.replace(/\/+$/, '');
+  return {
+    env: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    publicUrl,
+    dataDir,
+    databaseUrl: e.DATABASE_URL,
+    embeddedPgPort: e.EMBEDDED_PG_PORT,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
+    smtpUrl: e.SMTP_URL,
+    emailFrom: e.EMAIL_FROM,
+    outboxDir: path.join(dataDir, 'outbox'),
+    jwtSecret: e.JWT_SECRET,
+    tokens: {
+      accessSeconds: e.ACCESS_TOKEN_SECONDS,
+      refreshSeconds: e.REFRESH_TOKEN_SECONDS,
+      activationSeconds: e.ACTIVATION_TOKEN_SECONDS,
+      passwordResetSeconds: e.PASSWORD_RESET_TOKEN_SECONDS,
+    },
+    telegram: {
+      botToken: e.TELEGRAM_BOT_TOKEN,
+      botUsername: e.TELEGRAM_BOT_USERNAME?.replace(/^@/, ''),
+      webhookSecret: e.TELEGRAM_WEBHOOK_SECRET,
+      apiBase: e.TELEGRAM_API_BASE.replace(/\/+$/, ''),
+      initDataMaxAgeSeconds: e.TELEGRAM_INIT_DATA_MAX_AGE,
+      authKeySeconds: e.TELEGRAM_AUTH_KEY_SECONDS,
+      miniAppName: e.TELEGRAM_MINI_APP_NAME,
+    },
+    google: { clientId: e.GOOGLE_CLIENT_ID, certsUrl: e.GOOGLE_CERTS_URL },
+    geoCountryHeader: e.GEO_COUNTRY_HEADER?.toLowerCase(),
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    rateLimits: {
+      windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS,
+      loginPerIp: e.RATE_LIMIT_LOGIN_PER_IP,
+      loginPerEmail: e.RATE_LIMIT_LOGIN_PER_EMAIL,
+      registerPerIp: e.RATE_LIMIT_REGISTER_PER_IP,
+      emailPerIp: e.RATE_LIMIT_EMAIL_PER_IP,
+      emailPerAddress: e.RATE_LIMIT_EMAIL_PER_ADDRESS,
+    },
+    bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    runWorker: e.RUN_WORKER,
+    workerConcurrency: e.WORKER_CONCURRENCY,
+    logLevel: e.LOG_LEVEL,
+    webDistDir: e.WEB_DIST_DIR ? path.resolve(e.WEB_DIST_DIR) : undefined,
+  };
+}
+
+function parseTrustProxy(value: string | undefined): boolean | number | string[] {
+  if (!value || value === 'false') return false;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value.split(',').map((v) => v.trim());
+}

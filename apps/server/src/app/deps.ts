@@ -1,0 +1,64 @@
+import type { Database, Db } from '../shared/db/client.js';
+import type { Logger } from '../shared/logger.js';
+import { createMailer, type Mailer } from '../shared/mailer/mailer.js';
+import { createRateLimiter, type RateLimiter } from '../shared/rate-limiter.js';
+import { createTokenService, type TokenService } from '../modules/auth/tokens.js';
+import { createTelegramBotApi, type TelegramBotApi } from '../modules/telegram/bot-api.client.js';
+import { createGoogleVerifier, type GoogleVerifier } from '../modules/google/google-verifier.js';
+import { createGeoLocator, type GeoLocator } from '../modules/geo/geo-locator.js';
+import type { Config } from './config.js';
+
+/**
+ * Everything a use case may need, built once at start. Use cases take what they use from here
+ * explicitly; tests build the same object against a real database and local fakes.
+ */
+export interface AppDeps {
+  config: Config;
+  database: Database;
+  db: Db;
+  logger: Logger;
+  /** Secret for account links (activation, password reset); same source as the JWT secret. */
+  linkSecret: string;
+  tokens: TokenService;
+  mailer: Mailer;
+  rateLimiter: RateLimiter;
+  /** Null when no bot token is configured: Telegram features answer `auth.telegram_unavailable`. */
+  telegramBot: TelegramBotApi | null;
+  /** Null when no Google client id is configured. */
+  google: GoogleVerifier | null;
+  geo: GeoLocator;
+  now: () => Date;
+}
+
+export function createDeps(options: {
+  config: Config;
+  database: Database;
+  logger: Logger;
+  jwtSecret: string;
+  overrides?: Partial<AppDeps>;
+}): AppDeps {
+  const { config, database, logger, jwtSecret } = options;
+  return {
+    config,
+    database,
+    db: database.db,
+    logger,
+    linkSecret: jwtSecret,
+    tokens: createTokenService({
+      secret: jwtSecret,
+      accessSeconds: config.tokens.accessSeconds,
+      refreshSeconds: config.tokens.refreshSeconds,
+    }),
+    mailer: createMailer({ smtpUrl: config.smtpUrl, outboxDir: config.outboxDir, from: config.emailFrom }),
+    rateLimiter: createRateLimiter(database.db),
+    telegramBot: config.telegram.botToken
+      ? createTelegramBotApi({ apiBase: config.telegram.apiBase, botToken: config.telegram.botToken })
+      : null,
+    google: config.google.clientId
+      ? createGoogleVerifier({ clientId: config.google.clientId, certsUrl: config.google.certsUrl })
+      : null,
+    geo: createGeoLocator({ countryHeader: config.geoCountryHeader }),
+    now: () => new Date(),
+    ...options.overrides,
+  };
+}

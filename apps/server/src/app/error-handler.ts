@@ -1,0 +1,61 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { NON_FIELD_ERRORS } from '@mirra/contracts';
+import { AppError, type FieldErrors } from '../shared/errors.js';
+
+/**
+ * Turns every failure into the DRF-shaped body the spec's client reads (`detail`, per-field
+ * lists, `non_field_errors`) plus a stable `code`. Bad input is always a 4xx; a 5xx never says
+ * what broke (it is logged instead).
+ */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    const appError = toAppError(error);
+    if (appError.statusCode >= 500) {
+      request.log.error({ err: error }, 'request failed');
+    } else if (!(error instanceof AppError)) {
+      request.log.info({ err: { message: error.message, code: (error as FastifyError).code } }, 'bad request');
+    }
+    if (appError.headers) void reply.headers(appError.headers);
+    void reply.status(appError.statusCode).send(appError.toBody());
+  });
+}
+
+function toAppError(error: FastifyError | AppError): AppError {
+  if (error instanceof AppError) return error;
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    const fields: FieldErrors = {};
+    for (const issue of error.validation) {
+      // Body fields by name; a bad query parameter by its name too; whole-object problems aside.
+      const [field] = issue.instancePath.split('/').filter(Boolean);
+      const key = field ?? NON_FIELD_ERRORS;
+      (fields[key] ??= []).push(issue.message ?? 'Invalid value.');
+    }
+    return new AppError({ code: 'common.validation', fields });
+  }
+  if (isResponseSerializationError(error)) {
+    return new AppError({ code: 'common.internal', detail: 'A server error occurred.', cause: error });
+  }
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new AppError({ code: 'common.malformed_json', detail: `JSON parse error - ${error.message}` });
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new AppError({ code: 'common.payload_too_large', detail: 'Request body is too large.' });
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new AppError({
+        code: 'common.unsupported_media_type',
+        detail: 'Unsupported media type in request.',
+      });
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new AppError({ code: 'common.validation', detail: 'Invalid Content-Length.', statusCode: 400 });
+  }
+  if (error.statusCode === 405) {
+    return new AppError({ code: 'common.method_not_allowed', detail: 'Method not allowed.' });
+  }
+  if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
+    // Anything else the framework rejected as the client's fault (bad headers, bad encoding…).
+    return new AppError({ code: 'common.validation', detail: error.message, statusCode: error.statusCode });
+  }
+  return new AppError({ code: 'common.internal', detail: 'A server error occurred.', cause: error });
+}

@@ -1,0 +1,34 @@
+import { sql } from 'drizzle-orm';
+import type { TaskList } from 'graphile-worker';
+import { telegramJobHandlers } from '../modules/telegram/telegram.jobs.js';
+import { telegramRepository } from '../modules/telegram/telegram.repository.js';
+import { usersJobHandlers } from '../modules/users/users.jobs.js';
+import type { AppDeps } from './deps.js';
+
+/** Every job the worker runs, by name. The worker refuses to start if a name is defined twice. */
+export function buildTaskList(deps: AppDeps): TaskList {
+  const groups: TaskList[] = [usersJobHandlers(deps), telegramJobHandlers(deps), maintenanceJobHandlers(deps)];
+  const tasks: TaskList = {};
+  for (const group of groups) {
+    for (const [name, task] of Object.entries(group)) {
+      if (tasks[name]) throw new Error(`Job "${name}" has two handlers.`);
+      tasks[name] = task;
+    }
+  }
+  return tasks;
+}
+
+function maintenanceJobHandlers(deps: AppDeps): TaskList {
+  return {
+    'maintenance.cleanup': async () => {
+      const now = deps.now();
+      await telegramRepository.deleteExpiredAuthKeys(deps.db, new Date(now.getTime() - 24 * 3600 * 1000));
+      await deps.db.execute(sql`DELETE FROM rate_limit_counters WHERE window_start < ${new Date(now.getTime() - 24 * 3600 * 1000).toISOString()}::timestamptz`);
+      await deps.db.execute(sql`DELETE FROM refresh_tokens WHERE expires_at < ${now.toISOString()}::timestamptz`);
+      await deps.db.execute(sql`DELETE FROM telegram_updates WHERE received_at < ${new Date(now.getTime() - 7 * 24 * 3600 * 1000).toISOString()}::timestamptz`);
+    },
+  };
+}
+
+/** Recurring jobs (graphile-worker crontab syntax). */
+export const crontab = ['17 * * * * maintenance.cleanup'].join('\n');

@@ -1,0 +1,104 @@
+import path from 'node:path';
+import { Logger as WorkerLogger, run, type Runner } from 'graphile-worker';
+import { connectDatabase, type Database } from '../shared/db/client.js';
+import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../shared/db/embedded-postgres.js';
+import { migrateDatabase } from '../shared/db/migrate.js';
+import { createLogger, type Logger } from '../shared/logger.js';
+import { loadOrCreateSecrets } from '../shared/secrets.js';
+import { buildServer, type App } from './build-server.js';
+import { parseConfig, type Config } from './config.js';
+import { createDeps, type AppDeps } from './deps.js';
+import { buildTaskList, crontab } from './jobs.registry.js';
+
+export interface Runtime {
+  config: Config;
+  deps: AppDeps;
+  app?: App;
+  worker?: Runner;
+  stop(): Promise<void>;
+}
+
+/**
+ * Brings up what a process needs, in order: config, secrets, PostgreSQL (embedded unless
+ * DATABASE_URL), migrations, then the HTTP server and/or the job worker. `stop()` undoes it in
+ * reverse, so Ctrl-C leaves nothing running.
+ */
+export async function startRuntime(options: { api: boolean; worker: boolean }): Promise<Runtime> {
+  const config = parseConfig();
+  const logger = createLogger(config.logLevel);
+  const secrets = await loadOrCreateSecrets(config.dataDir);
+  let embedded: EmbeddedPostgresHandle | undefined;
+  let connectionString = config.databaseUrl;
+  if (!connectionString) {
+    embedded = await startEmbeddedPostgres({
+      dir: path.join(config.dataDir, 'pg'),
+      port: config.embeddedPgPort,
+      password: secrets.embeddedPgPassword,
+      database: 'mirra',
+      logger,
+    });
+    connectionString = embedded.connectionString('mirra');
+  }
+  const database = connectDatabase(connectionString, config.databasePoolSize);
+  const cleanups: Array<() => Promise<unknown>> = [];
+  cleanups.push(() => database.close());
+  if (embedded) cleanups.push(() => embedded.stop());
+  try {
+    await migrateDatabase(database);
+    const deps = createDeps({ config, database, logger, jwtSecret: config.jwtSecret ?? secrets.jwtSecret });
+    const runtime: Runtime = { config, deps, stop: async () => {} };
+    if (options.worker) {
+      runtime.worker = await startWorker(deps, database, logger);
+      cleanups.unshift(() => runtime.worker!.stop());
+    }
+    if (options.api) {
+      runtime.app = await buildServer(deps);
+      await runtime.app.listen({ port: config.port, host: config.host });
+      cleanups.unshift(() => runtime.app!.close());
+    }
+    runtime.stop = () => runCleanups(cleanups, logger);
+    return runtime;
+  } catch (error) {
+    await runCleanups(cleanups, logger);
+    throw error;
+  }
+}
+
+async function runCleanups(cleanups: Array<() => Promise<unknown>>, logger: Logger): Promise<void> {
+  for (const cleanup of cleanups.splice(0)) {
+    await cleanup().catch((error: unknown) => logger.error({ err: error }, 'error while stopping'));
+  }
+}
+
+export function startWorker(deps: AppDeps, database: Database, logger: Logger): Promise<Runner> {
+  return run({
+    pgPool: database.pool,
+    taskList: buildTaskList(deps),
+    crontab,
+    concurrency: deps.config.workerConcurrency,
+    noHandleSignals: true,
+    pollInterval: 2000,
+    logger: toWorkerLogger(logger),
+  });
+}
+
+function toWorkerLogger(logger: Logger): WorkerLogger {
+  const child = logger.child({ component: 'worker' });
+  return new WorkerLogger(() => (level, message, meta) => {
+    const method = level === 'error' ? 'error' : level === 'warning' ? 'warn' : level === 'info' ? 'info' : 'debug';
+    child[method](meta ?? {}, message);
+  });
+}
+
+/** Stops cleanly on Ctrl-C / SIGTERM; a second signal exits at once. */
+export function stopOnSignals(runtime: Runtime): void {
+  let stopping = false;
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      if (stopping) process.exit(1);
+      stopping = true;
+      runtime.deps.logger.info({ signal }, 'stopping');
+      void runtime.stop().then(() => process.exit(0));
+    });
+  }
+}

@@ -1,0 +1,78 @@
+import { parse, validate } from '@telegram-apps/init-data-node';
+import { isLanguage } from '@mirra/contracts';
+import type { AppDeps } from '../../app/deps.js';
+import type { DbOrTx } from '../../shared/db/client.js';
+import { AppError } from '../../shared/errors.js';
+import { usersRepository, type UserRow } from '../users/users.repository.js';
+import { createUser } from '../users/users.usecases.js';
+import type { TelegramProfile } from './telegram.models.js';
+
+export const telegramUnavailable = () =>
+  new AppError({ code: 'auth.telegram_unavailable', detail: 'Telegram sign-in is not configured on this server.' });
+
+/**
+ * Authenticates a Mini App request by its raw init data: the HMAC made with our bot token, and an
+ * `auth_date` no older than TELEGRAM_INIT_DATA_MAX_AGE. Finds or creates the user by Telegram id
+ * and keeps their Telegram profile and write permission current.
+ */
+export async function authenticateTelegramInitData(deps: AppDeps, initData: string): Promise<UserRow> {
+  const { botToken, initDataMaxAgeSeconds } = deps.config.telegram;
+  if (!botToken) throw telegramUnavailable();
+  try {
+    validate(initData, botToken, { expiresIn: initDataMaxAgeSeconds });
+  } catch (error) {
+    const name = (error as Error).name ?? '';
+    if (/Expired/i.test(name)) {
+      throw new AppError({ code: 'auth.init_data_expired', detail: 'Telegram init data has expired.' });
+    }
+    throw new AppError({ code: 'auth.init_data_invalid', detail: 'Telegram init data is invalid.', cause: error });
+  }
+  const data = parse(initData) as { user?: TelegramProfile; start_param?: string };
+  if (!data.user?.id) {
+    throw new AppError({ code: 'auth.init_data_invalid', detail: 'Telegram init data has no user.' });
+  }
+  return upsertTelegramUser(deps.db, data.user, { startParam: data.start_param, allowsWrite: data.user.allows_write_to_pm });
+}
+
+/**
+ * The Mirra account of a Telegram user, created on first sight (active at once: Telegram vouched
+ * for them). A `ref_<code>` start parameter on that first visit records the referer.
+ */
+export async function upsertTelegramUser(
+  db: DbOrTx,
+  profile: TelegramProfile,
+  options: { startParam?: string; allowsWrite?: boolean } = {},
+): Promise<UserRow> {
+  const existing = await usersRepository.findByTelegramId(db, profile.id);
+  const fromTelegram = {
+    telegramUsername: profile.username ?? null,
+    telegramPhotoUrl: profile.photo_url ?? null,
+    ...(options.allowsWrite !== undefined ? { telegramAllowsWrite: options.allowsWrite } : {}),
+  };
+  if (existing) {
+    const changed = (Object.keys(fromTelegram) as Array<keyof typeof fromTelegram>).some(
+      (key) => existing[key] !== fromTelegram[key],
+    );
+    return changed ? usersRepository.update(db, existing.id, fromTelegram) : existing;
+  }
+  const referral = options.startParam?.startsWith('ref_') ? options.startParam : null;
+  try {
+    return await createUser(
+      db,
+      {
+        telegramId: profile.id,
+        isActive: true,
+        firstName: (profile.first_name ?? '').slice(0, 150),
+        lastName: (profile.last_name ?? '').slice(0, 150),
+        language: isLanguage(profile.language_code) ? profile.language_code : null,
+        ...fromTelegram,
+      },
+      referral,
+    );
+  } catch (error) {
+    // Two first requests at once: the other one created the account.
+    const again = await usersRepository.findByTelegramId(db, profile.id);
+    if (again) return again;
+    throw error;
+  }
+}

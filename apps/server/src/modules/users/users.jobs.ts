@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import type { AppDeps } from '../../app/deps.js';
+import { defineJob, toTask } from '../../shared/jobs.js';
+import { translate } from '../../shared/i18n/messages.js';
+import { encodeUid, makeAccountToken } from '../auth/account-links.models.js';
+import { usersRepository, type UserRow } from './users.repository.js';
+
+/**
+ * Emails are composed when the job runs, not when it is added: the link's token is never stored
+ * in the job table, and a retried job sends a link that is valid from the moment it is sent.
+ */
+export const sendActivationEmailJob = defineJob({
+  name: 'users.send_activation_email',
+  payload: z.object({ userId: z.number().int() }),
+  maxAttempts: 10,
+});
+
+export const sendPasswordResetEmailJob = defineJob({
+  name: 'users.send_password_reset_email',
+  payload: z.object({ userId: z.number().int() }),
+  maxAttempts: 10,
+});
+
+const greetingName = (user: UserRow) => (user.firstName ? `, ${user.firstName}` : '');
+
+export function usersJobHandlers(deps: AppDeps) {
+  const { config } = deps;
+  return {
+    [sendActivationEmailJob.name]: toTask(sendActivationEmailJob, async ({ userId }) => {
+      const user = await usersRepository.findById(deps.db, userId);
+      if (!user || user.isActive || !user.email) return;
+      const token = makeAccountToken(deps.linkSecret, 'activation', user, deps.now());
+      const link = `${config.publicUrl}/activate/${encodeUid(user.id)}/${token}`;
+      await deps.mailer.send({
+        to: user.email,
+        subject: translate(user.language, 'email.activation.subject'),
+        text: translate(user.language, 'email.activation.body', {
+          name: greetingName(user),
+          link,
+          days: Math.round(config.tokens.activationSeconds / 86400),
+        }),
+      });
+    }),
+    [sendPasswordResetEmailJob.name]: toTask(sendPasswordResetEmailJob, async ({ userId }) => {
+      const user = await usersRepository.findById(deps.db, userId);
+      if (!user || !user.isActive || !user.email) return;
+      const token = makeAccountToken(deps.linkSecret, 'password_reset', user, deps.now());
+      const link = `${config.publicUrl}/reset-pass/${encodeUid(user.id)}/${token}`;
+      await deps.mailer.send({
+        to: user.email,
+        subject: translate(user.language, 'email.reset.subject'),
+        text: translate(user.language, 'email.reset.body', {
+          name: greetingName(user),
+          link,
+          hours: Math.round(config.tokens.passwordResetSeconds / 3600),
+        }),
+      });
+    }),
+  };
+}

@@ -1,0 +1,85 @@
+import { and, eq, inArray, isNull, or, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../shared/db/client.js';
+import { tokenFamilies, users } from '../../shared/db/schema.js';
+
+export type UserRow = typeof users.$inferSelect;
+export type NewUserRow = typeof users.$inferInsert;
+
+/** SQL for people; no decisions here. */
+export const usersRepository = {
+  async findById(db: DbOrTx, id: number): Promise<UserRow | undefined> {
+    const [row] = await db.select().from(users).where(eq(users.id, id));
+    return row;
+  },
+
+  async findByEmail(db: DbOrTx, email: string): Promise<UserRow | undefined> {
+    const [row] = await db.select().from(users).where(eq(users.email, email));
+    return row;
+  },
+
+  async findByTelegramId(db: DbOrTx, telegramId: number): Promise<UserRow | undefined> {
+    const [row] = await db.select().from(users).where(eq(users.telegramId, telegramId));
+    return row;
+  },
+
+  async findByGoogleSub(db: DbOrTx, sub: string): Promise<UserRow | undefined> {
+    const [row] = await db.select().from(users).where(eq(users.googleSub, sub));
+    return row;
+  },
+
+  async findByReferralCode(db: DbOrTx, code: string): Promise<UserRow | undefined> {
+    const [row] = await db.select().from(users).where(eq(users.referralCode, code));
+    return row;
+  },
+
+  async findByUsername(db: DbOrTx, username: string): Promise<UserRow | undefined> {
+    const [row] = await db
+      .select()
+      .from(users)
+      .where(sql`lower(${users.username}) = lower(${username}) AND ${users.username} <> ''`);
+    return row;
+  },
+
+  async findManyByRefs(db: DbOrTx, ids: number[], uuids: string[]): Promise<UserRow[]> {
+    if (!ids.length && !uuids.length) return [];
+    return db
+      .select()
+      .from(users)
+      .where(
+        or(
+          ids.length ? inArray(users.id, ids) : undefined,
+          uuids.length ? inArray(users.uuid, uuids) : undefined,
+        ),
+      );
+  },
+
+  /**
+   * The user behind an access token, in one round trip: only if active and only while the token's
+   * sign-in session has not been revoked (logout, password change, refresh-token reuse).
+   */
+  async findActiveForSession(db: DbOrTx, userId: number, familyId: string): Promise<UserRow | undefined> {
+    const [row] = await db
+      .select({ user: users })
+      .from(users)
+      .innerJoin(
+        tokenFamilies,
+        and(eq(tokenFamilies.id, familyId), eq(tokenFamilies.userId, users.id), isNull(tokenFamilies.revokedAt)),
+      )
+      .where(and(eq(users.id, userId), eq(users.isActive, true)));
+    return row?.user;
+  },
+
+  async insert(db: DbOrTx, values: NewUserRow): Promise<UserRow> {
+    const [row] = await db.insert(users).values(values).returning();
+    return row!;
+  },
+
+  async update(db: DbOrTx, id: number, values: Partial<NewUserRow>): Promise<UserRow> {
+    const [row] = await db
+      .update(users)
+      .set({ ...values, updatedAt: new Date() })
+      .where(eq(users.id, id))
+      .returning();
+    return row!;
+  },
+};

@@ -1,0 +1,261 @@
+import type { z } from 'zod';
+import type {
+  TPublicUser,
+  TTokenPair,
+  TUser,
+  ZProfileUpdateBody,
+  ZRegisterBody,
+  ZResetPasswordConfirmBody,
+  ZSetPasswordBody,
+  ZUidTokenBody,
+} from '@mirra/contracts';
+import { isLanguage } from '@mirra/contracts';
+import type { AppDeps } from '../../app/deps.js';
+import type { DbOrTx } from '../../shared/db/client.js';
+import { AppError, fieldError } from '../../shared/errors.js';
+import { addJob } from '../../shared/jobs.js';
+import { decodeUid, isAccountTokenValid, type AccountLinkPurpose } from '../auth/account-links.models.js';
+import { hashPassword, verifyPassword } from '../auth/password-hashing.js';
+import { findPasswordProblems } from '../auth/passwords.models.js';
+import { sessionsRepository } from '../auth/sessions.repository.js';
+import { issueSession } from '../auth/sessions.usecases.js';
+import { generateReferralCode, normaliseReferralCode, splitUserRefs } from './users.models.js';
+import { usersRepository, type NewUserRow, type UserRow } from './users.repository.js';
+import { toPublicUserJson, toUserJson } from './users.serializers.js';
+import { sendActivationEmailJob, sendPasswordResetEmailJob } from './users.jobs.js';
+
+const UNIQUE_VIOLATION = '23505';
+const isUniqueViolation = (error: unknown, constraint?: string) => {
+  const e = error as { code?: string; constraint?: string; cause?: { code?: string; constraint?: string } };
+  const pgError = e.code ? e : e.cause;
+  return pgError?.code === UNIQUE_VIOLATION && (!constraint || pgError.constraint === constraint);
+};
+
+/**
+ * Inserts a user with a fresh referral code, resolving `referralCode` to the referer. Every way of
+ * creating an account (email, Google, Telegram) goes through here, so each gets a reflink.
+ */
+export async function createUser(
+  db: DbOrTx,
+  values: Omit<NewUserRow, 'referralCode' | 'refererId'>,
+  referralCode?: string | null,
+): Promise<UserRow> {
+  const code = normaliseReferralCode(referralCode);
+  const referer = code ? await usersRepository.findByReferralCode(db, code) : undefined;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      // A savepoint, so a (vanishingly rare) code collision does not abort the caller's transaction.
+      return await (db as Parameters<Parameters<AppDeps['db']['transaction']>[0]>[0]).transaction((sp) =>
+        usersRepository.insert(sp, { ...values, referralCode: generateReferralCode(), refererId: referer?.id }),
+      );
+    } catch (error) {
+      if (attempt < 3 && isUniqueViolation(error, 'users_referral_code_unique')) continue;
+      throw error;
+    }
+  }
+}
+
+function passwordErrors(password: string, user: { email?: string | null; firstName?: string | null; lastName?: string | null }) {
+  return findPasswordProblems(password, user);
+}
+
+export async function registerUser(
+  deps: AppDeps,
+  body: z.output<typeof ZRegisterBody>,
+  context: { ip: string; language: string },
+): Promise<{ id: number; uuid: string; email: string }> {
+  const { rateLimits } = deps.config;
+  await deps.rateLimiter.hit([
+    { key: `register:ip:${context.ip}`, limit: rateLimits.registerPerIp, windowSeconds: rateLimits.windowSeconds },
+  ]);
+  const problems = passwordErrors(body.password, body);
+  if (problems.length) throw fieldError('common.validation', { password: problems });
+  if (await usersRepository.findByEmail(deps.db, body.email)) throw emailTaken();
+  const passwordHash = await hashPassword(body.password);
+  const language = isLanguage(body.language) ? body.language : context.language;
+  try {
+    return await deps.db.transaction(async (tx) => {
+      const user = await createUser(
+        tx,
+        {
+          email: body.email,
+          passwordHash,
+          isActive: false,
+          firstName: body.firstName ?? '',
+          lastName: body.lastName ?? '',
+          language,
+        },
+        body.referral_code,
+      );
+      await addJob(tx, sendActivationEmailJob, { userId: user.id });
+      return { id: user.id, uuid: user.uuid, email: body.email };
+    });
+  } catch (error) {
+    if (isUniqueViolation(error, 'users_email_unique')) throw emailTaken();
+    throw error;
+  }
+}
+
+const emailTaken = () =>
+  fieldError('users.email_taken', { email: ['user with this email address already exists.'] });
+
+/** Finds the user a `{uid, token}` link names, or throws the field error djoser gives. */
+async function userFromLink(
+  deps: AppDeps,
+  purpose: AccountLinkPurpose,
+  body: z.output<typeof ZUidTokenBody>,
+  invalidCode: 'users.activation_invalid' | 'users.reset_invalid',
+): Promise<UserRow> {
+  const id = decodeUid(body.uid);
+  const user = id ? await usersRepository.findById(deps.db, id) : undefined;
+  if (!user) throw fieldError(invalidCode, { uid: ["Invalid user id or user doesn't exist."] });
+  if (purpose === 'activation' && user.isActive) {
+    throw new AppError({ code: 'users.activation_stale', detail: 'Stale token for given user.' });
+  }
+  const maxAge =
+    purpose === 'activation'
+      ? deps.config.tokens.activationSeconds
+      : deps.config.tokens.passwordResetSeconds;
+  if (!isAccountTokenValid(deps.linkSecret, purpose, user, body.token, deps.now(), maxAge)) {
+    throw fieldError(invalidCode, { token: ['Invalid token for given user.'] });
+  }
+  return user;
+}
+
+export async function activateUser(deps: AppDeps, body: z.output<typeof ZUidTokenBody>): Promise<void> {
+  const user = await userFromLink(deps, 'activation', body, 'users.activation_invalid');
+  await usersRepository.update(deps.db, user.id, { isActive: true });
+}
+
+/** Resends the activation email; answers the same whether or not the email is registered. */
+export async function resendActivation(deps: AppDeps, email: string, ip: string): Promise<void> {
+  await hitEmailLimits(deps, 'resend', email, ip);
+  const user = await usersRepository.findByEmail(deps.db, email);
+  if (!user || user.isActive) return;
+  await addJob(deps.db, sendActivationEmailJob, { userId: user.id }, { jobKey: `activation:${user.id}` });
+}
+
+/** Sends a reset link if the account exists and is active; the answer never tells which. */
+export async function requestPasswordReset(deps: AppDeps, email: string, ip: string): Promise<void> {
+  await hitEmailLimits(deps, 'reset', email, ip);
+  const user = await usersRepository.findByEmail(deps.db, email);
+  if (!user || !user.isActive) return;
+  await addJob(deps.db, sendPasswordResetEmailJob, { userId: user.id }, { jobKey: `reset:${user.id}` });
+}
+
+function hitEmailLimits(deps: AppDeps, action: string, email: string, ip: string) {
+  const { rateLimits } = deps.config;
+  return deps.rateLimiter.hit([
+    { key: `${action}:ip:${ip}`, limit: rateLimits.emailPerIp, windowSeconds: rateLimits.windowSeconds },
+    { key: `${action}:email:${email}`, limit: rateLimits.emailPerAddress, windowSeconds: rateLimits.windowSeconds },
+  ]);
+}
+
+/** Sets a new password from a reset link. The link then stops working, and every session ends. */
+export async function confirmPasswordReset(
+  deps: AppDeps,
+  body: z.output<typeof ZResetPasswordConfirmBody>,
+): Promise<void> {
+  const user = await userFromLink(deps, 'password_reset', body, 'users.reset_invalid');
+  const problems = passwordErrors(body.new_password, user);
+  if (problems.length) throw fieldError('common.validation', { new_password: problems });
+  const passwordHash = await hashPassword(body.new_password);
+  await deps.db.transaction(async (tx) => {
+    await usersRepository.update(tx, user.id, { passwordHash, lastLogin: deps.now() });
+    await sessionsRepository.revokeUserFamilies(tx, user.id, 'password_reset', deps.now());
+  });
+}
+
+/** Changes the password; other sessions end, the one asking stays signed in. */
+export async function setPassword(
+  deps: AppDeps,
+  user: UserRow,
+  familyId: string | null,
+  body: z.output<typeof ZSetPasswordBody>,
+): Promise<void> {
+  if (!(await verifyPassword(user.passwordHash, body.current_password))) {
+    throw fieldError('users.current_password_invalid', { current_password: ['Invalid password.'] });
+  }
+  const problems = passwordErrors(body.new_password, user);
+  if (problems.length) throw fieldError('common.validation', { new_password: problems });
+  const passwordHash = await hashPassword(body.new_password);
+  await deps.db.transaction(async (tx) => {
+    await usersRepository.update(tx, user.id, { passwordHash });
+    await sessionsRepository.revokeUserFamilies(tx, user.id, 'password_change', deps.now(), familyId ?? undefined);
+  });
+}
+
+export async function loginWithPassword(
+  deps: AppDeps,
+  credentials: { email: string; password: string },
+  ip: string,
+): Promise<TTokenPair> {
+  const { rateLimits } = deps.config;
+  await deps.rateLimiter.hit([
+    { key: `login:ip:${ip}`, limit: rateLimits.loginPerIp, windowSeconds: rateLimits.windowSeconds },
+    { key: `login:email:${credentials.email}`, limit: rateLimits.loginPerEmail, windowSeconds: rateLimits.windowSeconds },
+  ]);
+  const user = await usersRepository.findByEmail(deps.db, credentials.email);
+  const isPasswordRight = await verifyPassword(user?.passwordHash, credentials.password);
+  if (!user || !isPasswordRight || !user.isActive) {
+    throw new AppError({
+      code: 'auth.invalid_credentials',
+      detail: 'No active account found with the given credentials',
+    });
+  }
+  return deps.db.transaction(async (tx) => {
+    await usersRepository.update(tx, user.id, { lastLogin: deps.now() });
+    return issueSession(deps, tx, user.id);
+  });
+}
+
+export async function updateProfile(
+  deps: AppDeps,
+  user: UserRow,
+  body: z.output<typeof ZProfileUpdateBody>,
+): Promise<TUser> {
+  const changes = Object.fromEntries(
+    Object.entries(body).filter(([, value]) => value !== undefined),
+  ) as Partial<NewUserRow>;
+  if (changes.username && changes.username.toLowerCase() !== user.username.toLowerCase()) {
+    const holder = await usersRepository.findByUsername(deps.db, changes.username);
+    if (holder && holder.id !== user.id) throw usernameTaken();
+  }
+  try {
+    const updated = await usersRepository.update(deps.db, user.id, changes);
+    return toUserJson(updated, deps.config.publicUrl);
+  } catch (error) {
+    if (isUniqueViolation(error, 'users_username_unique')) throw usernameTaken();
+    throw error;
+  }
+}
+
+const usernameTaken = () =>
+  fieldError('users.username_taken', { username: ['A user with that username already exists.'] });
+
+export async function findPublicUser(deps: AppDeps, ref: number | string): Promise<TPublicUser> {
+  const [user] = await findPublicUsers(deps, [ref]);
+  if (!user) throw new AppError({ code: 'users.not_found', detail: 'Not found.' });
+  return user;
+}
+
+/** Public profiles for ids or uuids, in the order asked, unknown ones left out. */
+export async function findPublicUsers(deps: AppDeps, refs: Array<number | string>): Promise<TPublicUser[]> {
+  const { ids, uuids } = splitUserRefs(refs);
+  const rows = await usersRepository.findManyByRefs(deps.db, ids, uuids);
+  const byRef = new Map<string, UserRow>();
+  for (const row of rows) {
+    byRef.set(String(row.id), row);
+    byRef.set(row.uuid, row);
+  }
+  const seen = new Set<number>();
+  const result: TPublicUser[] = [];
+  for (const ref of refs) {
+    const row = byRef.get(typeof ref === 'number' ? String(ref) : ref.toLowerCase());
+    if (row && !seen.has(row.id) && row.isActive) {
+      seen.add(row.id);
+      result.push(toPublicUserJson(row));
+    }
+  }
+  return result;
+}

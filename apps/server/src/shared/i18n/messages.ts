@@ -1,0 +1,114 @@
+import { DEFAULT_LANGUAGE, isLanguage, type TLanguage } from '@mirra/contracts';
+
+/**
+ * Texts the server itself sends to people (emails, bot replies), in the six interface languages.
+ * Placeholders are `{name}`. The web app translates API errors by their code, not from here.
+ */
+const catalogue = {
+  en: {
+    'email.activation.subject': 'Confirm your email for Mirra',
+    'email.activation.body':
+      'Hello{name},\n\nWelcome to Mirra! Confirm your email to activate your account:\n{link}\n\nThe link works for {days} days. If you did not sign up, ignore this email.',
+    'email.reset.subject': 'Reset your Mirra password',
+    'email.reset.body':
+      'Hello{name},\n\nSomeone asked to reset the password of your Mirra account. To choose a new one, open:\n{link}\n\nThe link works for {hours} hours and only once. If it was not you, ignore this email: your password stays the same.',
+    'bot.signed_in': 'Done! You are signed in to Mirra. Go back to the browser tab.',
+    'bot.linked': 'Done! Your Telegram is now linked to your Mirra account. Go back to the browser tab.',
+    'bot.identity_taken':
+      'This Telegram account already belongs to another Mirra account. Sign in with Telegram instead, or use a different Telegram account.',
+    'bot.link_expired': 'This sign-in link has expired or was already used. Ask for a new one on the site.',
+    'bot.welcome': 'Hi! Mirra makes AI photos and videos of you. Open the app to start.',
+    'bot.open_app': 'Open Mirra',
+  },
+  ru: {
+    'email.activation.subject': 'Подтвердите почту для Mirra',
+    'email.activation.body':
+      'Здравствуйте{name}!\n\nДобро пожаловать в Mirra! Подтвердите почту, чтобы активировать аккаунт:\n{link}\n\nСсылка действует {days} дн. Если вы не регистрировались, просто проигнорируйте это письмо.',
+    'email.reset.subject': 'Сброс пароля Mirra',
+    'email.reset.body':
+      'Здравствуйте{name}!\n\nКто-то запросил сброс пароля вашего аккаунта Mirra. Чтобы задать новый пароль, откройте:\n{link}\n\nСсылка действует {hours} ч. и только один раз. Если это были не вы, проигнорируйте письмо: пароль останется прежним.',
+    'bot.signed_in': 'Готово! Вы вошли в Mirra. Вернитесь во вкладку браузера.',
+    'bot.linked': 'Готово! Telegram привязан к вашему аккаунту Mirra. Вернитесь во вкладку браузера.',
+    'bot.identity_taken':
+      'Этот аккаунт Telegram уже привязан к другому аккаунту Mirra. Войдите через Telegram или используйте другой аккаунт Telegram.',
+    'bot.link_expired': 'Ссылка для входа устарела или уже использована. Запросите новую на сайте.',
+    'bot.welcome': 'Привет! Mirra создаёт ваши фото и видео с помощью ИИ. Откройте приложение, чтобы начать.',
+    'bot.open_app': 'Открыть Mirra',
+  },
+  de: {
+    'email.activation.subject': 'Bestätige deine E-Mail-Adresse für Mirra',
+    'email.activation.body':
+      'Hallo{name},\n\nwillkommen bei Mirra! Bestätige deine E-Mail-Adresse, um dein Konto zu aktivieren:\n{link}\n\nDer Link ist {days} Tage gültig. Wenn du dich nicht registriert hast, ignoriere diese E-Mail.',
+    'email.reset.subject': 'Setze dein Mirra-Passwort zurück',
+    'email.reset.body':
+      'Hallo{name},\n\njemand hat das Zurücksetzen des Passworts deines Mirra-Kontos angefordert. Um ein neues zu wählen, öffne:\n{link}\n\nDer Link ist {hours} Stunden und nur einmal gültig. Wenn du das nicht warst, ignoriere diese E-Mail: Dein Passwort bleibt unverändert.',
+    'bot.signed_in': 'Fertig! Du bist bei Mirra angemeldet. Kehre zum Browser-Tab zurück.',
+    'bot.linked': 'Fertig! Dein Telegram ist jetzt mit deinem Mirra-Konto verknüpft. Kehre zum Browser-Tab zurück.',
+    'bot.identity_taken':
+      'Dieses Telegram-Konto gehört bereits zu einem anderen Mirra-Konto. Melde dich stattdessen mit Telegram an oder nutze ein anderes Telegram-Konto.',
+    'bot.link_expired': 'Dieser Anmeldelink ist abgelaufen oder wurde bereits benutzt. Fordere auf der Website einen neuen an.',
+    'bot.welcome': 'Hallo! Mirra erstellt KI-Fotos und -Videos von dir. Öffne die App, um loszulegen.',
+    'bot.open_app': 'Mirra öffnen',
+  },
+  uk: {
+    'email.activation.subject': 'Підтвердьте пошту для Mirra',
+    'email.activation.body':
+      'Вітаємо{name}!\n\nЛаскаво просимо до Mirra! Підтвердьте пошту, щоб активувати акаунт:\n{link}\n\nПосилання дійсне {days} дн. Якщо ви не реєструвалися, просто проігноруйте цей лист.',
+    'email.reset.subject': 'Скидання пароля Mirra',
+    'email.reset.body':
+      'Вітаємо{name}!\n\nХтось запросив скидання пароля вашого акаунта Mirra. Щоб задати новий пароль, відкрийте:\n{link}\n\nПосилання дійсне {hours} год. і лише один раз. Якщо це були не ви, проігноруйте лист: пароль залишиться колишнім.',
+    'bot.signed_in': 'Готово! Ви увійшли до Mirra. Поверніться до вкладки браузера.',
+    'bot.linked': 'Готово! Telegram прив’язано до вашого акаунта Mirra. Поверніться до вкладки браузера.',
+    'bot.identity_taken':
+      'Цей акаунт Telegram уже прив’язано до іншого акаунта Mirra. Увійдіть через Telegram або скористайтеся іншим акаунтом Telegram.',
+    'bot.link_expired': 'Посилання для входу застаріло або вже використане. Запросіть нове на сайті.',
+    'bot.welcome': 'Привіт! Mirra створює ваші фото й відео за допомогою ШІ. Відкрийте застосунок, щоб почати.',
+    'bot.open_app': 'Відкрити Mirra',
+  },
+  kk: {
+    'email.activation.subject': 'Mirra үшін поштаңызды растаңыз',
+    'email.activation.body':
+      'Сәлеметсіз бе{name}!\n\nMirra-ға қош келдіңіз! Аккаунтты белсендіру үшін поштаңызды растаңыз:\n{link}\n\nСілтеме {days} күн жарамды. Егер сіз тіркелмеген болсаңыз, бұл хатты елемеңіз.',
+    'email.reset.subject': 'Mirra құпиясөзін қалпына келтіру',
+    'email.reset.body':
+      'Сәлеметсіз бе{name}!\n\nБіреу сіздің Mirra аккаунтыңыздың құпиясөзін қалпына келтіруді сұрады. Жаңа құпиясөз орнату үшін ашыңыз:\n{link}\n\nСілтеме {hours} сағат және тек бір рет жарамды. Егер бұл сіз болмасаңыз, хатты елемеңіз: құпиясөзіңіз өзгермейді.',
+    'bot.signed_in': 'Дайын! Сіз Mirra-ға кірдіңіз. Браузер қойындысына оралыңыз.',
+    'bot.linked': 'Дайын! Telegram сіздің Mirra аккаунтыңызға байланыстырылды. Браузер қойындысына оралыңыз.',
+    'bot.identity_taken':
+      'Бұл Telegram аккаунты басқа Mirra аккаунтына тиесілі. Telegram арқылы кіріңіз немесе басқа Telegram аккаунтын пайдаланыңыз.',
+    'bot.link_expired': 'Кіру сілтемесінің мерзімі өтті немесе ол пайдаланылды. Сайттан жаңасын сұраңыз.',
+    'bot.welcome': 'Сәлем! Mirra ЖИ көмегімен сіздің фото және бейнелеріңізді жасайды. Бастау үшін қолданбаны ашыңыз.',
+    'bot.open_app': 'Mirra-ны ашу',
+  },
+  az: {
+    'email.activation.subject': 'Mirra üçün e-poçtunuzu təsdiqləyin',
+    'email.activation.body':
+      'Salam{name}!\n\nMirra-ya xoş gəlmisiniz! Hesabınızı aktivləşdirmək üçün e-poçtunuzu təsdiqləyin:\n{link}\n\nKeçid {days} gün etibarlıdır. Əgər qeydiyyatdan keçməmisinizsə, bu məktubu nəzərə almayın.',
+    'email.reset.subject': 'Mirra şifrənizin bərpası',
+    'email.reset.body':
+      'Salam{name}!\n\nKimsə Mirra hesabınızın şifrəsinin bərpasını istədi. Yeni şifrə təyin etmək üçün açın:\n{link}\n\nKeçid {hours} saat və yalnız bir dəfə etibarlıdır. Əgər bu siz deyildinizsə, məktubu nəzərə almayın: şifrəniz dəyişməyəcək.',
+    'bot.signed_in': 'Hazırdır! Mirra-ya daxil oldunuz. Brauzer vərəqinə qayıdın.',
+    'bot.linked': 'Hazırdır! Telegram Mirra hesabınıza bağlandı. Brauzer vərəqinə qayıdın.',
+    'bot.identity_taken':
+      'Bu Telegram hesabı artıq başqa Mirra hesabına aiddir. Telegram ilə daxil olun və ya başqa Telegram hesabından istifadə edin.',
+    'bot.link_expired': 'Bu giriş keçidinin müddəti bitib və ya artıq istifadə olunub. Saytda yenisini istəyin.',
+    'bot.welcome': 'Salam! Mirra süni intellektlə sizin foto və videolarınızı yaradır. Başlamaq üçün tətbiqi açın.',
+    'bot.open_app': 'Mirra-nı aç',
+  },
+} as const satisfies Record<TLanguage, Record<string, string>>;
+
+export type MessageKey = keyof (typeof catalogue)['en'];
+export const serverCatalogue: Record<TLanguage, Record<MessageKey, string>> = catalogue;
+
+/** A server text in `language` (falling back to English), with `{placeholders}` filled in. */
+export function translate(
+  language: string | null | undefined,
+  key: MessageKey,
+  values: Record<string, string | number> = {},
+): string {
+  const lang = isLanguage(language) ? language : DEFAULT_LANGUAGE;
+  const template = serverCatalogue[lang][key] || serverCatalogue[DEFAULT_LANGUAGE][key];
+  return template.replace(/\{(\w+)\}/g, (match, name: string) =>
+    name in values ? String(values[name]) : match,
+  );
+}

@@ -1,0 +1,52 @@
+import { sql } from 'drizzle-orm';
+import type { Task } from 'graphile-worker';
+import type { z } from 'zod';
+import type { DbOrTx } from './db/client.js';
+
+/**
+ * A background job: its name, payload schema and retry policy, beside the handler that runs it.
+ * Jobs are added with SQL inside the transaction that changed state, so a crash can never leave
+ * state changed without its job, or a job without its state.
+ */
+export interface JobDefinition<TPayload> {
+  name: string;
+  payload: z.ZodType<TPayload>;
+  maxAttempts: number;
+}
+
+export function defineJob<TPayload>(definition: JobDefinition<TPayload>): JobDefinition<TPayload> {
+  return definition;
+}
+
+export interface AddJobOptions {
+  /** Replaces a pending job with the same key instead of adding a second one. */
+  jobKey?: string;
+  runAt?: Date;
+}
+
+export async function addJob<TPayload>(
+  tx: DbOrTx,
+  job: JobDefinition<TPayload>,
+  payload: TPayload,
+  options: AddJobOptions = {},
+): Promise<void> {
+  const checked = job.payload.parse(payload);
+  await tx.execute(
+    sql`SELECT graphile_worker.add_job(
+      identifier => ${job.name},
+      payload => ${JSON.stringify(checked)}::json,
+      run_at => ${options.runAt?.toISOString() ?? null}::timestamptz,
+      max_attempts => ${job.maxAttempts},
+      job_key => ${options.jobKey ?? null}
+    )`,
+  );
+}
+
+export type JobHandler<TPayload> = (payload: TPayload) => Promise<void>;
+
+/** Pairs a definition with its handler into a graphile-worker task that validates its payload. */
+export function toTask<TPayload>(job: JobDefinition<TPayload>, handler: JobHandler<TPayload>): Task {
+  return async (rawPayload) => {
+    await handler(job.payload.parse(rawPayload));
+  };
+}

@@ -1,0 +1,131 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { runOnce } from 'graphile-worker';
+import { simpleParser } from 'mailparser';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { buildServer, type App } from '../app/build-server.js';
+import { parseConfig } from '../app/config.js';
+import { createDeps, type AppDeps } from '../app/deps.js';
+import { buildTaskList } from '../app/jobs.registry.js';
+import { connectDatabase } from '../shared/db/client.js';
+import { createLogger } from '../shared/logger.js';
+import { withDatabase } from './global-setup.js';
+
+export interface TestApp {
+  app: App;
+  deps: AppDeps;
+  /** Runs every job that is due now (emails, bot messages), as the worker would. */
+  runJobs(): Promise<void>;
+  /** The emails written to the outbox so far, oldest first, parsed. */
+  readOutbox(): Promise<Array<{ to: string; subject: string; text: string; file: string }>>;
+  /** Moves the app's clock (tokens, links, rate-limit windows); `undefined` returns to real time. */
+  setNow(date: Date | undefined): void;
+  close(): Promise<void>;
+}
+
+export const TEST_JWT_SECRET = 'test-jwt-secret-that-is-long-enough-0123456789';
+
+/**
+ * A real server on a fresh database copied from the migrated template, with its own data folder
+ * (outbox) and configuration. Requests go through `app.inject`; nothing listens on a port.
+ */
+export async function createTestApp(
+  options: { env?: Record<string, string>; overrides?: Partial<AppDeps> } = {},
+): Promise<TestApp> {
+  const adminUrl = inject('pgAdminUrl');
+  const databaseName = `t_${randomUUID().replace(/-/g, '').slice(0, 20)}`;
+  await createDatabaseFromTemplate(adminUrl, databaseName, inject('pgTemplateDatabase'));
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'mirra-test-data-'));
+  const config = parseConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    PUBLIC_URL: 'http://mirra.test',
+    WEB_DIST_DIR: path.join(dataDir, 'no-web'),
+    ...options.env,
+  });
+  const database = connectDatabase(withDatabase(adminUrl, databaseName), 5);
+  const logger = createLogger(config.logLevel, 'test');
+  let fixedNow: Date | undefined;
+  const deps = createDeps({
+    config,
+    database,
+    logger,
+    jwtSecret: TEST_JWT_SECRET,
+    overrides: { now: () => fixedNow ?? new Date(), ...options.overrides },
+  });
+  const app = await buildServer(deps);
+  await app.ready();
+
+  return {
+    app,
+    deps,
+    async runJobs() {
+      await runOnce({ pgPool: database.pool, taskList: buildTaskList(deps), logger: quietWorkerLogger });
+    },
+    async readOutbox() {
+      let files: string[] = [];
+      try {
+        files = (await readdir(config.outboxDir)).filter((f) => f.endsWith('.eml')).sort();
+      } catch {
+        return [];
+      }
+      return Promise.all(
+        files.map(async (file) => {
+          const parsed = await simpleParser(await readFile(path.join(config.outboxDir, file)));
+          const to = Array.isArray(parsed.to) ? parsed.to[0]?.text : parsed.to?.text;
+          return { to: to ?? '', subject: parsed.subject ?? '', text: parsed.text ?? '', file };
+        }),
+      );
+    },
+    setNow(date) {
+      fixedNow = date;
+    },
+    async close() {
+      await app.close();
+      await database.close();
+      await dropDatabase(adminUrl, databaseName);
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function createDatabaseFromTemplate(adminUrl: string, name: string, template: string) {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await client.query(`CREATE DATABASE ${pg.escapeIdentifier(name)} TEMPLATE ${pg.escapeIdentifier(template)}`);
+        return;
+      } catch (error) {
+        // Another file copying the template at this very moment holds it briefly.
+        if (attempt < 20 && /being accessed by other users/.test((error as Error).message)) {
+          await new Promise((resolve) => setTimeout(resolve, 100 + Math.random() * 200));
+          continue;
+        }
+        throw error;
+      }
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+async function dropDatabase(adminUrl: string, name: string) {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`);
+  } finally {
+    await client.end();
+  }
+}
+
+import { Logger as WorkerLogger } from 'graphile-worker';
+const quietWorkerLogger = new WorkerLogger(() => (level, message) => {
+  if (level === 'error') console.error(message);
+});

@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { ZEmail, ZPasswordInput, requiredText } from './fields.js';
+
+export const ZLoginBody = z.object({ email: ZEmail, password: ZPasswordInput });
+export type TLoginBody = z.input<typeof ZLoginBody>;
+
+export const ZTokenPair = z.object({ refresh: z.string(), access: z.string() });
+export type TTokenPair = z.infer<typeof ZTokenPair>;
+
+export const ZRefreshBody = z.object({ refresh: requiredText(2048) });
+
+export const ZLogoutBody = z
+  .object({ refresh: z.string().max(2048).optional() })
+  .nullish()
+  .transform((v) => v ?? {});
+
+/**
+ * Token responses of the sign-in exchanges (Google, Telegram): `token` is the refresh token, which
+ * the web client stores and refreshes from; the pair is there too so it needs no extra round trip.
+ */
+export const ZSignInToken = z.object({ token: z.string(), refresh: z.string(), access: z.string() });
+
+export const ZGoogleBody = z.object({ credential: requiredText(8192) });
+
+export const ZTelegramBaseBody = z
+  .object({ init_data: z.string().max(8192).optional() })
+  .nullish()
+  .transform((v) => v ?? {});
+
+/** Access-token claims; `exp` is in seconds (spec §3). */
+export const ZAccessClaims = z.object({
+  token_type: z.literal('access'),
+  user_id: z.number().int(),
+  jti: z.string(),
+  exp: z.number(),
+  iat: z.number(),
+});
+
+export { ZEmail, ZPasswordInput };

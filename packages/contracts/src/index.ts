@@ -1,0 +1,6 @@
+export * from './errors.js';
+export * from './fields.js';
+export * from './users.js';
+export * from './auth.js';
+export * from './telegram.js';
+export * from './limits.js';
