@@ -62,7 +62,11 @@ export async function buildServer(deps: AppDeps): Promise<App> {
 
   await app.register(swagger, {
     openapi: {
-      info: { title: 'Mirra API', version: '1.0.0', description: 'The API of the Mirra web app and Telegram Mini App.' },
+      info: {
+        title: 'Mirra API',
+        version: '1.0.0',
+        description: 'The API of the Mirra web app and Telegram Mini App.',
+      },
       components: {
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
@@ -103,11 +107,19 @@ async function registerWebApp(app: App, deps: AppDeps): Promise<void> {
     app.setNotFoundHandler((_request, reply) => reply.status(404).send(notFound().toBody()));
     return;
   }
-  await app.register(fastifyStatic, { root, wildcard: false, index: ['index.html'], cacheControl: false,
+  await app.register(fastifyStatic, {
+    root,
+    wildcard: false,
+    index: ['index.html'],
+    cacheControl: false,
     setHeaders(res, filePath) {
       // Hashed assets never change; index.html must always be fresh to pick up new builds.
-      res.setHeader('cache-control', filePath.includes(`${path.sep}assets${path.sep}`)
-        ? 'public, max-age=31536000, immutable' : 'no-cache');
+      res.setHeader(
+        'cache-control',
+        filePath.includes(`${path.sep}assets${path.sep}`)
+          ? 'public, max-age=31536000, immutable'
+          : 'no-cache',
+      );
     },
   });
   app.setNotFoundHandler((request, reply) => {

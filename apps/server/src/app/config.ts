@@ -57,7 +57,11 @@ const ZEnv = z.object({
   RATE_LIMIT_EMAIL_PER_ADDRESS: z.coerce.number().int().min(1).default(3),
   RATE_LIMIT_WINDOW_SECONDS: seconds.default(900),
   /** Largest accepted JSON body, bytes. */
-  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
+  BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(1024 * 1024),
   /** Run the job worker inside the API process (`npm start`); `npm run worker` runs it alone. */
   RUN_WORKER: bool.default(true),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).default(4),

@@ -14,7 +14,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (appError.statusCode >= 500) {
       request.log.error({ err: error }, 'request failed');
     } else if (!(error instanceof AppError)) {
-      request.log.info({ err: { message: error.message, code: (error as FastifyError).code } }, 'bad request');
+      request.log.info(
+        { err: { message: error.message, code: (error as FastifyError).code } },
+        'bad request',
+      );
     }
     if (appError.headers) void reply.headers(appError.headers);
     void reply.status(appError.statusCode).send(appError.toBody());

@@ -7,7 +7,11 @@ import type { AppDeps } from './deps.js';
 
 /** Every job the worker runs, by name. The worker refuses to start if a name is defined twice. */
 export function buildTaskList(deps: AppDeps): TaskList {
-  const groups: TaskList[] = [usersJobHandlers(deps), telegramJobHandlers(deps), maintenanceJobHandlers(deps)];
+  const groups: TaskList[] = [
+    usersJobHandlers(deps),
+    telegramJobHandlers(deps),
+    maintenanceJobHandlers(deps),
+  ];
   const tasks: TaskList = {};
   for (const group of groups) {
     for (const [name, task] of Object.entries(group)) {
@@ -23,9 +27,15 @@ function maintenanceJobHandlers(deps: AppDeps): TaskList {
     'maintenance.cleanup': async () => {
       const now = deps.now();
       await telegramRepository.deleteExpiredAuthKeys(deps.db, new Date(now.getTime() - 24 * 3600 * 1000));
-      await deps.db.execute(sql`DELETE FROM rate_limit_counters WHERE window_start < ${new Date(now.getTime() - 24 * 3600 * 1000).toISOString()}::timestamptz`);
-      await deps.db.execute(sql`DELETE FROM refresh_tokens WHERE expires_at < ${now.toISOString()}::timestamptz`);
-      await deps.db.execute(sql`DELETE FROM telegram_updates WHERE received_at < ${new Date(now.getTime() - 7 * 24 * 3600 * 1000).toISOString()}::timestamptz`);
+      await deps.db.execute(
+        sql`DELETE FROM rate_limit_counters WHERE window_start < ${new Date(now.getTime() - 24 * 3600 * 1000).toISOString()}::timestamptz`,
+      );
+      await deps.db.execute(
+        sql`DELETE FROM refresh_tokens WHERE expires_at < ${now.toISOString()}::timestamptz`,
+      );
+      await deps.db.execute(
+        sql`DELETE FROM telegram_updates WHERE received_at < ${new Date(now.getTime() - 7 * 24 * 3600 * 1000).toISOString()}::timestamptz`,
+      );
     },
   };
 }

@@ -85,7 +85,8 @@ export function startWorker(deps: AppDeps, database: Database, logger: Logger): 
 function toWorkerLogger(logger: Logger): WorkerLogger {
   const child = logger.child({ component: 'worker' });
   return new WorkerLogger(() => (level, message, meta) => {
-    const method = level === 'error' ? 'error' : level === 'warning' ? 'warn' : level === 'info' ? 'info' : 'debug';
+    const method =
+      level === 'error' ? 'error' : level === 'warning' ? 'warn' : level === 'info' ? 'info' : 'debug';
     child[method](meta ?? {}, message);
   });
 }

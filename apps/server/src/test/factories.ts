@@ -33,8 +33,16 @@ export async function createActiveUser(
 }
 
 /** Signs in through the real login endpoint. */
-export async function login(t: TestApp, email: string, password: string = DEFAULT_PASSWORD): Promise<TTokenPair> {
-  const response = await t.app.inject({ method: 'POST', url: '/api/token/login/', payload: { email, password } });
+export async function login(
+  t: TestApp,
+  email: string,
+  password: string = DEFAULT_PASSWORD,
+): Promise<TTokenPair> {
+  const response = await t.app.inject({
+    method: 'POST',
+    url: '/api/token/login/',
+    payload: { email, password },
+  });
   if (response.statusCode !== 200) throw new Error(`login failed: ${response.statusCode} ${response.body}`);
   return response.json();
 }

@@ -9,8 +9,12 @@ const originalConnect = net.Socket.prototype.connect;
 
 net.Socket.prototype.connect = function connect(this: net.Socket, ...args: unknown[]) {
   const [first] = args;
-  const options = (typeof first === 'object' && first !== null ? first : {}) as { host?: string; path?: string };
-  const host = typeof first === 'number' ? (typeof args[1] === 'string' ? args[1] : 'localhost') : options.host;
+  const options = (typeof first === 'object' && first !== null ? first : {}) as {
+    host?: string;
+    path?: string;
+  };
+  const host =
+    typeof first === 'number' ? (typeof args[1] === 'string' ? args[1] : 'localhost') : options.host;
   const isUnixSocket = typeof first === 'string' || Boolean(options.path);
   if (!isUnixSocket && host !== undefined && !allowedHosts.has(host) && !host.startsWith('127.')) {
     throw new Error(`Outbound network access in tests is not allowed (tried ${host}). Use a local fake.`);

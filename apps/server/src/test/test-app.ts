@@ -99,7 +99,9 @@ async function createDatabaseFromTemplate(adminUrl: string, name: string, templa
   try {
     for (let attempt = 0; ; attempt++) {
       try {
-        await client.query(`CREATE DATABASE ${pg.escapeIdentifier(name)} TEMPLATE ${pg.escapeIdentifier(template)}`);
+        await client.query(
+          `CREATE DATABASE ${pg.escapeIdentifier(name)} TEMPLATE ${pg.escapeIdentifier(template)}`,
+        );
         return;
       } catch (error) {
         // Another file copying the template at this very moment holds it briefly.

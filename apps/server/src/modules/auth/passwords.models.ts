@@ -17,9 +17,7 @@ export function findPasswordProblems(password: string, context: PasswordContext 
   const similarTo = findSimilarAttribute(password, context);
   if (similarTo) problems.push(`The password is too similar to the ${similarTo}.`);
   if (password.length < PASSWORD_MIN_LENGTH) {
-    problems.push(
-      `This password is too short. It must contain at least ${PASSWORD_MIN_LENGTH} characters.`,
-    );
+    problems.push(`This password is too short. It must contain at least ${PASSWORD_MIN_LENGTH} characters.`);
   }
   if (COMMON_PASSWORDS.has(password.toLowerCase().trim())) {
     problems.push('This password is too common.');

@@ -5,16 +5,25 @@ import type { AppDeps } from '../../app/deps.js';
 import { signInWithGoogle } from './google.usecases.js';
 
 export function registerGoogleRoutes(app: ZodApp, deps: AppDeps): void {
-  app.post('/api/auth/google/', {
-    config: { auth: 'optional' },
-    schema: {
-      tags: ['auth'],
-      summary: 'Sign in with a Google ID token; signed in, it links Google to your account',
-      body: ZGoogleBody.extend({ referral_code: z.string().max(64).nullish() }),
-      response: { 200: ZSignInToken },
+  app.post(
+    '/api/auth/google/',
+    {
+      config: { auth: 'optional' },
+      schema: {
+        tags: ['auth'],
+        summary: 'Sign in with a Google ID token; signed in, it links Google to your account',
+        body: ZGoogleBody.extend({ referral_code: z.string().max(64).nullish() }),
+        response: { 200: ZSignInToken },
+      },
     },
-  }, async (request) => {
-    const pair = await signInWithGoogle(deps, request.body.credential, request.auth?.user ?? null, request.body.referral_code);
-    return { token: pair.refresh, ...pair };
-  });
+    async (request) => {
+      const pair = await signInWithGoogle(
+        deps,
+        request.body.credential,
+        request.auth?.user ?? null,
+        request.body.referral_code,
+      );
+      return { token: pair.refresh, ...pair };
+    },
+  );
 }

@@ -17,7 +17,10 @@ export async function signInWithGoogle(
   referralCode?: string | null,
 ): Promise<TTokenPair> {
   if (!deps.google) {
-    throw new AppError({ code: 'auth.google_unavailable', detail: 'Google sign-in is not configured on this server.' });
+    throw new AppError({
+      code: 'auth.google_unavailable',
+      detail: 'Google sign-in is not configured on this server.',
+    });
   }
   const identity = await deps.google.verify(credential).catch((error: unknown) => {
     throw new AppError({ code: 'auth.google_invalid', detail: 'Invalid Google credential.', cause: error });
@@ -36,9 +39,10 @@ export async function signInWithGoogle(
     } else if (bySub) {
       user = bySub;
     } else {
-      const byEmail = identity.email && identity.emailVerified
-        ? await usersRepository.findByEmail(tx, identity.email)
-        : undefined;
+      const byEmail =
+        identity.email && identity.emailVerified
+          ? await usersRepository.findByEmail(tx, identity.email)
+          : undefined;
       if (byEmail) {
         // Google has verified the address, which is what the activation email would prove.
         user = await usersRepository.update(tx, byEmail.id, { googleSub: identity.sub, isActive: true });
@@ -51,13 +55,17 @@ export async function signInWithGoogle(
             isActive: true,
             firstName: identity.givenName.slice(0, 150),
             lastName: identity.familyName.slice(0, 150),
-            language: identity.locale && isLanguage(identity.locale.split('-')[0]) ? identity.locale.split('-')[0]! : null,
+            language:
+              identity.locale && isLanguage(identity.locale.split('-')[0])
+                ? identity.locale.split('-')[0]!
+                : null,
           },
           referralCode,
         );
       }
     }
-    if (!user.isActive) throw new AppError({ code: 'auth.invalid_credentials', detail: 'This account is disabled.' });
+    if (!user.isActive)
+      throw new AppError({ code: 'auth.invalid_credentials', detail: 'This account is disabled.' });
     await usersRepository.update(tx, user.id, { lastLogin: deps.now() });
     return issueSession(deps, tx, user.id);
   });

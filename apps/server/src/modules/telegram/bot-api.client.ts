@@ -39,10 +39,19 @@ export interface TelegramBotApi {
   call<T = unknown>(method: string, params?: Record<string, unknown>): Promise<T>;
   getMe(): Promise<{ id: number; is_bot: boolean; first_name: string; username: string }>;
   sendMessage(params: SendMessageParams): Promise<{ message_id: number }>;
-  setWebhook(params: { url: string; secret_token?: string; allowed_updates?: string[]; drop_pending_updates?: boolean }): Promise<boolean>;
+  setWebhook(params: {
+    url: string;
+    secret_token?: string;
+    allowed_updates?: string[];
+    drop_pending_updates?: boolean;
+  }): Promise<boolean>;
 }
 
-export function createTelegramBotApi(options: { apiBase: string; botToken: string; timeoutMs?: number }): TelegramBotApi {
+export function createTelegramBotApi(options: {
+  apiBase: string;
+  botToken: string;
+  timeoutMs?: number;
+}): TelegramBotApi {
   const base = `${options.apiBase}/bot${options.botToken}`;
 
   async function call<T>(method: string, params: Record<string, unknown> = {}): Promise<T> {
@@ -52,7 +61,13 @@ export function createTelegramBotApi(options: { apiBase: string; botToken: strin
       body: JSON.stringify(params),
       signal: AbortSignal.timeout(options.timeoutMs ?? 15_000),
     });
-    let body: { ok?: boolean; result?: T; error_code?: number; description?: string; parameters?: { retry_after?: number } };
+    let body: {
+      ok?: boolean;
+      result?: T;
+      error_code?: number;
+      description?: string;
+      parameters?: { retry_after?: number };
+    };
     try {
       body = (await response.json()) as typeof body;
     } catch {

@@ -8,7 +8,10 @@ import { createUser } from '../users/users.usecases.js';
 import type { TelegramProfile } from './telegram.models.js';
 
 export const telegramUnavailable = () =>
-  new AppError({ code: 'auth.telegram_unavailable', detail: 'Telegram sign-in is not configured on this server.' });
+  new AppError({
+    code: 'auth.telegram_unavailable',
+    detail: 'Telegram sign-in is not configured on this server.',
+  });
 
 /**
  * Authenticates a Mini App request by its raw init data: the HMAC made with our bot token, and an
@@ -25,13 +28,20 @@ export async function authenticateTelegramInitData(deps: AppDeps, initData: stri
     if (/Expired/i.test(name)) {
       throw new AppError({ code: 'auth.init_data_expired', detail: 'Telegram init data has expired.' });
     }
-    throw new AppError({ code: 'auth.init_data_invalid', detail: 'Telegram init data is invalid.', cause: error });
+    throw new AppError({
+      code: 'auth.init_data_invalid',
+      detail: 'Telegram init data is invalid.',
+      cause: error,
+    });
   }
   const data = parse(initData) as { user?: TelegramProfile; start_param?: string };
   if (!data.user?.id) {
     throw new AppError({ code: 'auth.init_data_invalid', detail: 'Telegram init data has no user.' });
   }
-  return upsertTelegramUser(deps.db, data.user, { startParam: data.start_param, allowsWrite: data.user.allows_write_to_pm });
+  return upsertTelegramUser(deps.db, data.user, {
+    startParam: data.start_param,
+    allowsWrite: data.user.allows_write_to_pm,
+  });
 }
 
 /**

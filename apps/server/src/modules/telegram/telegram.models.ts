@@ -22,7 +22,10 @@ export function parseStartCommand(text: string | undefined): { payload: string |
 }
 
 /** Constant-time comparison of the webhook's secret-token header. */
-export function isWebhookSecretValid(expected: string | undefined, given: string | string[] | undefined): boolean {
+export function isWebhookSecretValid(
+  expected: string | undefined,
+  given: string | string[] | undefined,
+): boolean {
   if (!expected || typeof given !== 'string') return false;
   const a = createHash('sha256').update(expected).digest();
   const b = createHash('sha256').update(given).digest();

@@ -14,12 +14,20 @@ export const telegramRepository = {
   },
 
   async findAuthKeyByHashForUpdate(db: DbOrTx, keyHash: string) {
-    const [row] = await db.select().from(telegramAuthKeys).where(eq(telegramAuthKeys.keyHash, keyHash)).for('update');
+    const [row] = await db
+      .select()
+      .from(telegramAuthKeys)
+      .where(eq(telegramAuthKeys.keyHash, keyHash))
+      .for('update');
     return row;
   },
 
   async findAuthKeyForUpdate(db: DbOrTx, uuid: string) {
-    const [row] = await db.select().from(telegramAuthKeys).where(eq(telegramAuthKeys.uuid, uuid)).for('update');
+    const [row] = await db
+      .select()
+      .from(telegramAuthKeys)
+      .where(eq(telegramAuthKeys.uuid, uuid))
+      .for('update');
     return row;
   },
 

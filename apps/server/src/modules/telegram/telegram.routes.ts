@@ -18,61 +18,77 @@ import { createAuthKey, handleTelegramUpdate, takeAuthToken, ZTelegramUpdate } f
 const tags = ['telegram'];
 
 export function registerTelegramRoutes(app: ZodApp, deps: AppDeps): void {
-  app.post('/api/auth/base/', {
-    schema: {
-      tags,
-      summary: 'Exchange Mini App init data (header `TG <initData>` or body `init_data`) for tokens',
-      body: ZTelegramBaseBody,
-      response: { 200: ZSignInToken },
+  app.post(
+    '/api/auth/base/',
+    {
+      schema: {
+        tags,
+        summary: 'Exchange Mini App init data (header `TG <initData>` or body `init_data`) for tokens',
+        body: ZTelegramBaseBody,
+        response: { 200: ZSignInToken },
+      },
     },
-  }, async (request) => {
-    const header = request.headers.authorization ?? '';
-    const fromHeader = /^(tg|tma)\s+/i.test(header) ? header.replace(/^(tg|tma)\s+/i, '') : '';
-    const initData = request.body.init_data || fromHeader;
-    if (!initData) {
-      throw new AppError({ code: 'common.validation', fields: { init_data: ['This field is required.'] } });
-    }
-    const user = await authenticateTelegramInitData(deps, initData);
-    const pair = await deps.db.transaction(async (tx) => {
-      await usersRepository.update(tx, user.id, { lastLogin: deps.now() });
-      return issueSession(deps, tx, user.id);
-    });
-    return { token: pair.refresh, ...pair };
-  });
+    async (request) => {
+      const header = request.headers.authorization ?? '';
+      const fromHeader = /^(tg|tma)\s+/i.test(header) ? header.replace(/^(tg|tma)\s+/i, '') : '';
+      const initData = request.body.init_data || fromHeader;
+      if (!initData) {
+        throw new AppError({ code: 'common.validation', fields: { init_data: ['This field is required.'] } });
+      }
+      const user = await authenticateTelegramInitData(deps, initData);
+      const pair = await deps.db.transaction(async (tx) => {
+        await usersRepository.update(tx, user.id, { lastLogin: deps.now() });
+        return issueSession(deps, tx, user.id);
+      });
+      return { token: pair.refresh, ...pair };
+    },
+  );
 
-  app.post('/api/tg/create_auth_key/', {
-    config: { auth: 'optional' },
-    schema: {
-      tags,
-      summary: 'Start a sign-in through the bot; signed in, it links Telegram to your account',
-      body: z.unknown().optional(),
-      response: { 200: ZTelegramAuthKey },
+  app.post(
+    '/api/tg/create_auth_key/',
+    {
+      config: { auth: 'optional' },
+      schema: {
+        tags,
+        summary: 'Start a sign-in through the bot; signed in, it links Telegram to your account',
+        body: z.unknown().optional(),
+        response: { 200: ZTelegramAuthKey },
+      },
     },
-  }, async (request) => createAuthKey(deps, request.auth?.user.id ?? null));
+    async (request) => createAuthKey(deps, request.auth?.user.id ?? null),
+  );
 
-  app.get('/api/tg/get_token/', {
-    schema: {
-      tags,
-      summary: 'Poll for the sign-in token (null until the user presses Start; given once)',
-      querystring: ZTelegramTokenQuery,
-      response: { 200: ZTelegramTokenResponse },
+  app.get(
+    '/api/tg/get_token/',
+    {
+      schema: {
+        tags,
+        summary: 'Poll for the sign-in token (null until the user presses Start; given once)',
+        querystring: ZTelegramTokenQuery,
+        response: { 200: ZTelegramTokenResponse },
+      },
     },
-  }, async (request) => takeAuthToken(deps, request.query.uuid));
+    async (request) => takeAuthToken(deps, request.query.uuid),
+  );
 
-  app.post('/api/tg/webhook/', {
-    schema: {
-      tags,
-      summary: 'Bot updates from Telegram (checked by the secret-token header)',
-      body: ZTelegramUpdate,
-      response: { 200: z.object({ ok: z.boolean() }) },
-      hide: true,
+  app.post(
+    '/api/tg/webhook/',
+    {
+      schema: {
+        tags,
+        summary: 'Bot updates from Telegram (checked by the secret-token header)',
+        body: ZTelegramUpdate,
+        response: { 200: z.object({ ok: z.boolean() }) },
+        hide: true,
+      },
     },
-  }, async (request) => {
-    const secret = request.headers['x-telegram-bot-api-secret-token'];
-    if (!isWebhookSecretValid(deps.config.telegram.webhookSecret, secret)) {
-      throw new AppError({ code: 'telegram.webhook_forbidden', detail: 'Forbidden.' });
-    }
-    await handleTelegramUpdate(deps, request.body);
-    return { ok: true };
-  });
+    async (request) => {
+      const secret = request.headers['x-telegram-bot-api-secret-token'];
+      if (!isWebhookSecretValid(deps.config.telegram.webhookSecret, secret)) {
+        throw new AppError({ code: 'telegram.webhook_forbidden', detail: 'Forbidden.' });
+      }
+      await handleTelegramUpdate(deps, request.body);
+      return { ok: true };
+    },
+  );
 }

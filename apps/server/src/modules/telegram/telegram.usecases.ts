@@ -30,7 +30,10 @@ export async function createAuthKey(deps: AppDeps, requestedByUserId: number | n
 }
 
 const keyGone = () =>
-  new AppError({ code: 'telegram.auth_key_gone', detail: 'This sign-in link has expired or was already used.' });
+  new AppError({
+    code: 'telegram.auth_key_gone',
+    detail: 'This sign-in link has expired or was already used.',
+  });
 
 export async function takeAuthToken(deps: AppDeps, uuid: string) {
   return deps.db.transaction(async (tx) => {
@@ -91,7 +94,9 @@ export async function handleTelegramUpdate(deps: AppDeps, update: TTelegramUpdat
       addJob(tx, sendTelegramMessageJob, {
         chatId: message.chat.id,
         text: translate(from.language_code, key),
-        ...(withButton ? { openAppUrl: miniAppUrl(deps), openAppLabel: translate(from.language_code, 'bot.open_app') } : {}),
+        ...(withButton
+          ? { openAppUrl: miniAppUrl(deps), openAppLabel: translate(from.language_code, 'bot.open_app') }
+          : {}),
       });
 
     if (!start.payload || start.payload.startsWith('ref_')) {
@@ -140,7 +145,11 @@ async function confirmAuthKey(
     return;
   }
   const user = await upsertTelegramUser(tx, profile, { allowsWrite: true });
-  await telegramRepository.updateAuthKey(tx, row.uuid, { status: 'confirmed', confirmedAt: deps.now(), userId: user.id });
+  await telegramRepository.updateAuthKey(tx, row.uuid, {
+    status: 'confirmed',
+    confirmedAt: deps.now(),
+    userId: user.id,
+  });
   await reply('bot.signed_in');
 }
 

@@ -27,9 +27,16 @@ describe('registration and activation by email', () => {
     expect(register.json()).toMatchObject({ email, id: expect.any(Number), uuid: expect.any(String) });
 
     // Not active yet: signing in is refused exactly like a wrong password.
-    const early = await t.app.inject({ method: 'POST', url: '/api/token/login/', payload: { email, password: 'Blue-Otter-73' } });
+    const early = await t.app.inject({
+      method: 'POST',
+      url: '/api/token/login/',
+      payload: { email, password: 'Blue-Otter-73' },
+    });
     expect(early.statusCode).toBe(401);
-    expect(early.json()).toEqual({ detail: 'No active account found with the given credentials', code: 'auth.invalid_credentials' });
+    expect(early.json()).toEqual({
+      detail: 'No active account found with the given credentials',
+      code: 'auth.invalid_credentials',
+    });
 
     await t.runJobs();
     const mails = (await t.readOutbox()).filter((m) => m.to === email);
@@ -38,24 +45,47 @@ describe('registration and activation by email', () => {
     expect(mails[0]!.text).toContain('Алиса');
     const link = linkFrom(mails[0]!.text, 'activate');
 
-    const activate = await t.app.inject({ method: 'POST', url: '/api/users/activation/', payload: { uid: link.uid, token: link.token } });
+    const activate = await t.app.inject({
+      method: 'POST',
+      url: '/api/users/activation/',
+      payload: { uid: link.uid, token: link.token },
+    });
     expect(activate.statusCode).toBe(204);
-    const again = await t.app.inject({ method: 'POST', url: '/api/users/activation/', payload: { uid: link.uid, token: link.token } });
+    const again = await t.app.inject({
+      method: 'POST',
+      url: '/api/users/activation/',
+      payload: { uid: link.uid, token: link.token },
+    });
     expect(again.statusCode).toBe(403);
     expect(again.json()).toEqual({ detail: 'Stale token for given user.', code: 'users.activation_stale' });
 
     const pair = await login(t, email, 'Blue-Otter-73');
     const me = await t.app.inject({ method: 'GET', url: '/api/users/me/', headers: bearer(pair.access) });
     expect(me.statusCode).toBe(200);
-    expect(me.json()).toMatchObject({ email, firstName: 'Алиса', registered: true, lora: false, language: 'ru', referer: null });
+    expect(me.json()).toMatchObject({
+      email,
+      firstName: 'Алиса',
+      registered: true,
+      lora: false,
+      language: 'ru',
+      referer: null,
+    });
   });
 
   it('answers every validation problem at once, in DRF field shape', async () => {
-    const response = await t.app.inject({ method: 'POST', url: '/api/users/', payload: { email: 'not-an-email', password: '123' } });
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/users/',
+      payload: { email: 'not-an-email', password: '123' },
+    });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual({ code: 'common.validation', email: ['Enter a valid email address.'] });
 
-    const weak = await t.app.inject({ method: 'POST', url: '/api/users/', payload: { email: uniqueEmail(), password: '1234567' } });
+    const weak = await t.app.inject({
+      method: 'POST',
+      url: '/api/users/',
+      payload: { email: uniqueEmail(), password: '1234567' },
+    });
     expect(weak.statusCode).toBe(400);
     expect(weak.json()).toEqual({
       code: 'common.validation',
@@ -76,16 +106,28 @@ describe('registration and activation by email', () => {
 
   it('refuses a second account with the same email', async () => {
     const user = await createActiveUser(t);
-    const response = await t.app.inject({ method: 'POST', url: '/api/users/', payload: { email: user.email, password: 'Another-Pass-9' } });
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/users/',
+      payload: { email: user.email, password: 'Another-Pass-9' },
+    });
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ code: 'users.email_taken', email: ['user with this email address already exists.'] });
+    expect(response.json()).toEqual({
+      code: 'users.email_taken',
+      email: ['user with this email address already exists.'],
+    });
   });
 
   it('records the referer of a user who signed up through a reflink', async () => {
     const partner = await createActiveUser(t);
     const response = await t.app.inject({
-      method: 'POST', url: '/api/users/',
-      payload: { email: uniqueEmail('referred'), password: 'Green-Lake-55', referral_code: partner.referralCode },
+      method: 'POST',
+      url: '/api/users/',
+      payload: {
+        email: uniqueEmail('referred'),
+        password: 'Green-Lake-55',
+        referral_code: partner.referralCode,
+      },
     });
     expect(response.statusCode).toBe(201);
     const row = await t.deps.db.query.users.findFirst({ where: (u, { eq }) => eq(u.id, response.json().id) });

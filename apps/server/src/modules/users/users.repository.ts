@@ -63,7 +63,11 @@ export const usersRepository = {
       .from(users)
       .innerJoin(
         tokenFamilies,
-        and(eq(tokenFamilies.id, familyId), eq(tokenFamilies.userId, users.id), isNull(tokenFamilies.revokedAt)),
+        and(
+          eq(tokenFamilies.id, familyId),
+          eq(tokenFamilies.userId, users.id),
+          isNull(tokenFamilies.revokedAt),
+        ),
       )
       .where(and(eq(users.id, userId), eq(users.isActive, true)));
     return row?.user;

@@ -46,7 +46,11 @@ export async function createUser(
     try {
       // A savepoint, so a (vanishingly rare) code collision does not abort the caller's transaction.
       return await (db as Parameters<Parameters<AppDeps['db']['transaction']>[0]>[0]).transaction((sp) =>
-        usersRepository.insert(sp, { ...values, referralCode: generateReferralCode(), refererId: referer?.id }),
+        usersRepository.insert(sp, {
+          ...values,
+          referralCode: generateReferralCode(),
+          refererId: referer?.id,
+        }),
       );
     } catch (error) {
       if (attempt < 3 && isUniqueViolation(error, 'users_referral_code_unique')) continue;
@@ -55,7 +59,10 @@ export async function createUser(
   }
 }
 
-function passwordErrors(password: string, user: { email?: string | null; firstName?: string | null; lastName?: string | null }) {
+function passwordErrors(
+  password: string,
+  user: { email?: string | null; firstName?: string | null; lastName?: string | null },
+) {
   return findPasswordProblems(password, user);
 }
 
@@ -66,7 +73,11 @@ export async function registerUser(
 ): Promise<{ id: number; uuid: string; email: string }> {
   const { rateLimits } = deps.config;
   await deps.rateLimiter.hit([
-    { key: `register:ip:${context.ip}`, limit: rateLimits.registerPerIp, windowSeconds: rateLimits.windowSeconds },
+    {
+      key: `register:ip:${context.ip}`,
+      limit: rateLimits.registerPerIp,
+      windowSeconds: rateLimits.windowSeconds,
+    },
   ]);
   const problems = passwordErrors(body.password, body);
   if (problems.length) throw fieldError('common.validation', { password: problems });
@@ -113,9 +124,7 @@ async function userFromLink(
     throw new AppError({ code: 'users.activation_stale', detail: 'Stale token for given user.' });
   }
   const maxAge =
-    purpose === 'activation'
-      ? deps.config.tokens.activationSeconds
-      : deps.config.tokens.passwordResetSeconds;
+    purpose === 'activation' ? deps.config.tokens.activationSeconds : deps.config.tokens.passwordResetSeconds;
   if (!isAccountTokenValid(deps.linkSecret, purpose, user, body.token, deps.now(), maxAge)) {
     throw fieldError(invalidCode, { token: ['Invalid token for given user.'] });
   }
@@ -147,7 +156,11 @@ function hitEmailLimits(deps: AppDeps, action: string, email: string, ip: string
   const { rateLimits } = deps.config;
   return deps.rateLimiter.hit([
     { key: `${action}:ip:${ip}`, limit: rateLimits.emailPerIp, windowSeconds: rateLimits.windowSeconds },
-    { key: `${action}:email:${email}`, limit: rateLimits.emailPerAddress, windowSeconds: rateLimits.windowSeconds },
+    {
+      key: `${action}:email:${email}`,
+      limit: rateLimits.emailPerAddress,
+      windowSeconds: rateLimits.windowSeconds,
+    },
   ]);
 }
 
@@ -181,7 +194,13 @@ export async function setPassword(
   const passwordHash = await hashPassword(body.new_password);
   await deps.db.transaction(async (tx) => {
     await usersRepository.update(tx, user.id, { passwordHash });
-    await sessionsRepository.revokeUserFamilies(tx, user.id, 'password_change', deps.now(), familyId ?? undefined);
+    await sessionsRepository.revokeUserFamilies(
+      tx,
+      user.id,
+      'password_change',
+      deps.now(),
+      familyId ?? undefined,
+    );
   });
 }
 
@@ -193,7 +212,11 @@ export async function loginWithPassword(
   const { rateLimits } = deps.config;
   await deps.rateLimiter.hit([
     { key: `login:ip:${ip}`, limit: rateLimits.loginPerIp, windowSeconds: rateLimits.windowSeconds },
-    { key: `login:email:${credentials.email}`, limit: rateLimits.loginPerEmail, windowSeconds: rateLimits.windowSeconds },
+    {
+      key: `login:email:${credentials.email}`,
+      limit: rateLimits.loginPerEmail,
+      windowSeconds: rateLimits.windowSeconds,
+    },
   ]);
   const user = await usersRepository.findByEmail(deps.db, credentials.email);
   const isPasswordRight = await verifyPassword(user?.passwordHash, credentials.password);

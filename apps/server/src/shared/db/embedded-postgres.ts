@@ -46,8 +46,7 @@ export async function startEmbeddedPostgres(options: StartOptions): Promise<Embe
   }
   await server.start();
   const handle: EmbeddedPostgresHandle = {
-    connectionString: (db) =>
-      `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${db}`,
+    connectionString: (db) => `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${db}`,
     stop: () => server.stop(),
   };
   await ensureDatabase(handle.connectionString('postgres'), database);

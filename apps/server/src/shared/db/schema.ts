@@ -47,7 +47,9 @@ export const users = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    uniqueIndex('users_email_unique').on(t.email).where(sql`${t.email} IS NOT NULL`),
+    uniqueIndex('users_email_unique')
+      .on(t.email)
+      .where(sql`${t.email} IS NOT NULL`),
     uniqueIndex('users_username_unique')
       .on(sql`lower(${t.username})`)
       .where(sql`${t.username} <> ''`),
@@ -107,10 +109,9 @@ export const telegramAuthKeys = pgTable(
     /** sha256 of the key in the link; the key itself is never stored. */
     keyHash: text('key_hash').notNull().unique(),
     /** Set when a signed-in user asked for the key: pressing Start links Telegram to them. */
-    requestedByUserId: bigint('requested_by_user_id', { mode: 'number' }).references(
-      () => users.id,
-      { onDelete: 'cascade' },
-    ),
+    requestedByUserId: bigint('requested_by_user_id', { mode: 'number' }).references(() => users.id, {
+      onDelete: 'cascade',
+    }),
     userId: bigint('user_id', { mode: 'number' }).references(() => users.id, {
       onDelete: 'cascade',
     }),

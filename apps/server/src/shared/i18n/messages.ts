@@ -43,10 +43,12 @@ const catalogue = {
     'email.reset.body':
       'Hallo{name},\n\njemand hat das Zurücksetzen des Passworts deines Mirra-Kontos angefordert. Um ein neues zu wählen, öffne:\n{link}\n\nDer Link ist {hours} Stunden und nur einmal gültig. Wenn du das nicht warst, ignoriere diese E-Mail: Dein Passwort bleibt unverändert.',
     'bot.signed_in': 'Fertig! Du bist bei Mirra angemeldet. Kehre zum Browser-Tab zurück.',
-    'bot.linked': 'Fertig! Dein Telegram ist jetzt mit deinem Mirra-Konto verknüpft. Kehre zum Browser-Tab zurück.',
+    'bot.linked':
+      'Fertig! Dein Telegram ist jetzt mit deinem Mirra-Konto verknüpft. Kehre zum Browser-Tab zurück.',
     'bot.identity_taken':
       'Dieses Telegram-Konto gehört bereits zu einem anderen Mirra-Konto. Melde dich stattdessen mit Telegram an oder nutze ein anderes Telegram-Konto.',
-    'bot.link_expired': 'Dieser Anmeldelink ist abgelaufen oder wurde bereits benutzt. Fordere auf der Website einen neuen an.',
+    'bot.link_expired':
+      'Dieser Anmeldelink ist abgelaufen oder wurde bereits benutzt. Fordere auf der Website einen neuen an.',
     'bot.welcome': 'Hallo! Mirra erstellt KI-Fotos und -Videos von dir. Öffne die App, um loszulegen.',
     'bot.open_app': 'Mirra öffnen',
   },
@@ -62,7 +64,8 @@ const catalogue = {
     'bot.identity_taken':
       'Цей акаунт Telegram уже прив’язано до іншого акаунта Mirra. Увійдіть через Telegram або скористайтеся іншим акаунтом Telegram.',
     'bot.link_expired': 'Посилання для входу застаріло або вже використане. Запросіть нове на сайті.',
-    'bot.welcome': 'Привіт! Mirra створює ваші фото й відео за допомогою ШІ. Відкрийте застосунок, щоб почати.',
+    'bot.welcome':
+      'Привіт! Mirra створює ваші фото й відео за допомогою ШІ. Відкрийте застосунок, щоб почати.',
     'bot.open_app': 'Відкрити Mirra',
   },
   kk: {
@@ -77,7 +80,8 @@ const catalogue = {
     'bot.identity_taken':
       'Бұл Telegram аккаунты басқа Mirra аккаунтына тиесілі. Telegram арқылы кіріңіз немесе басқа Telegram аккаунтын пайдаланыңыз.',
     'bot.link_expired': 'Кіру сілтемесінің мерзімі өтті немесе ол пайдаланылды. Сайттан жаңасын сұраңыз.',
-    'bot.welcome': 'Сәлем! Mirra ЖИ көмегімен сіздің фото және бейнелеріңізді жасайды. Бастау үшін қолданбаны ашыңыз.',
+    'bot.welcome':
+      'Сәлем! Mirra ЖИ көмегімен сіздің фото және бейнелеріңізді жасайды. Бастау үшін қолданбаны ашыңыз.',
     'bot.open_app': 'Mirra-ны ашу',
   },
   az: {
@@ -91,8 +95,10 @@ const catalogue = {
     'bot.linked': 'Hazırdır! Telegram Mirra hesabınıza bağlandı. Brauzer vərəqinə qayıdın.',
     'bot.identity_taken':
       'Bu Telegram hesabı artıq başqa Mirra hesabına aiddir. Telegram ilə daxil olun və ya başqa Telegram hesabından istifadə edin.',
-    'bot.link_expired': 'Bu giriş keçidinin müddəti bitib və ya artıq istifadə olunub. Saytda yenisini istəyin.',
-    'bot.welcome': 'Salam! Mirra süni intellektlə sizin foto və videolarınızı yaradır. Başlamaq üçün tətbiqi açın.',
+    'bot.link_expired':
+      'Bu giriş keçidinin müddəti bitib və ya artıq istifadə olunub. Saytda yenisini istəyin.',
+    'bot.welcome':
+      'Salam! Mirra süni intellektlə sizin foto və videolarınızı yaradır. Başlamaq üçün tətbiqi açın.',
     'bot.open_app': 'Mirra-nı aç',
   },
 } as const satisfies Record<TLanguage, Record<string, string>>;
