@@ -47,6 +47,13 @@ export async function buildServer(deps: AppDeps): Promise<App> {
     // A hop count is valid at run time (proxy-addr) though fastify's types omit it.
     trustProxy: deps.config.trustProxy as boolean | string[],
   });
+  // The spec's client sends `Content-Type: application/json` on every call, bodiless POSTs too
+  // (e.g. create_auth_key), so an empty JSON body means "no body", not a parse error.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '' || (typeof body === 'string' && body.trim() === '')) return done(null, undefined);
+    return parseJson(request, body as string, done);
+  });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 

@@ -24,7 +24,7 @@ export function buildTaskList(deps: AppDeps): TaskList {
 
 function maintenanceJobHandlers(deps: AppDeps): TaskList {
   return {
-    'maintenance.cleanup': async () => {
+    'maintenance:cleanup': async () => {
       const now = deps.now();
       await telegramRepository.deleteExpiredAuthKeys(deps.db, new Date(now.getTime() - 24 * 3600 * 1000));
       await deps.db.execute(
@@ -41,4 +41,4 @@ function maintenanceJobHandlers(deps: AppDeps): TaskList {
 }
 
 /** Recurring jobs (graphile-worker crontab syntax). */
-export const crontab = ['17 * * * * maintenance.cleanup'].join('\n');
+export const crontab = ['17 * * * * maintenance:cleanup'].join('\n');

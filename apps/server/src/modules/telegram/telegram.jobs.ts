@@ -9,7 +9,7 @@ import { TelegramApiError } from './bot-api.client.js';
  * anything slow or failed) and a Bot API hiccup is retried with backoff.
  */
 export const sendTelegramMessageJob = defineJob({
-  name: 'telegram.send_message',
+  name: 'telegram:send_message',
   payload: z.object({
     chatId: z.number().int(),
     text: z.string().min(1).max(4096),

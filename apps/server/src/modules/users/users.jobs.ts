@@ -10,13 +10,13 @@ import { usersRepository, type UserRow } from './users.repository.js';
  * in the job table, and a retried job sends a link that is valid from the moment it is sent.
  */
 export const sendActivationEmailJob = defineJob({
-  name: 'users.send_activation_email',
+  name: 'users:send_activation_email',
   payload: z.object({ userId: z.number().int() }),
   maxAttempts: 10,
 });
 
 export const sendPasswordResetEmailJob = defineJob({
-  name: 'users.send_password_reset_email',
+  name: 'users:send_password_reset_email',
   payload: z.object({ userId: z.number().int() }),
   maxAttempts: 10,
 });
