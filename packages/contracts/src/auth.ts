@@ -37,3 +37,15 @@ export const ZAccessClaims = z.object({
 });
 
 export { ZEmail, ZPasswordInput };
+
+/** Public settings the web app needs before anyone signs in (which sign-in buttons to show). */
+export const ZPublicConfig = z.object({
+  /** Google client id for Google Identity Services; null hides the Google button. */
+  google_client_id: z.string().nullable(),
+  /** The bot's username for messenger sign-in; null hides the Telegram button. */
+  telegram_bot_username: z.string().nullable(),
+  /** Short name of the Mini App for t.me/<bot>/<app> links; null means the bot's main app. */
+  telegram_mini_app_name: z.string().nullable(),
+  public_url: z.string(),
+});
+export type TPublicConfig = z.infer<typeof ZPublicConfig>;

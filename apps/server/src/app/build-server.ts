@@ -18,6 +18,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import { registerAppConfigRoutes } from '../modules/app-config/app-config.routes.js';
 import { registerAuthRoutes } from '../modules/auth/auth.routes.js';
 import { registerGeoRoutes } from '../modules/geo/geo.routes.js';
 import { registerGoogleRoutes } from '../modules/google/google.routes.js';
@@ -91,6 +92,7 @@ export async function buildServer(deps: AppDeps): Promise<App> {
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
 
   const api = app.withTypeProvider<ZodTypeProvider>();
+  registerAppConfigRoutes(api, deps);
   registerUsersRoutes(api, deps);
   registerAuthRoutes(api, deps);
   registerGoogleRoutes(api, deps);

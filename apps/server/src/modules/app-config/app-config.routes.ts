@@ -1,0 +1,23 @@
+import { ZPublicConfig } from '@mirra/contracts';
+import type { ZodApp } from '../../app/build-server.js';
+import type { AppDeps } from '../../app/deps.js';
+
+export function registerAppConfigRoutes(app: ZodApp, deps: AppDeps): void {
+  const { config } = deps;
+  app.get(
+    '/api/config/',
+    {
+      schema: {
+        tags: ['app'],
+        summary: 'Public settings of this server (sign-in options)',
+        response: { 200: ZPublicConfig },
+      },
+    },
+    async () => ({
+      google_client_id: config.google.clientId ?? null,
+      telegram_bot_username: config.telegram.botToken ? (config.telegram.botUsername ?? null) : null,
+      telegram_mini_app_name: config.telegram.miniAppName ?? null,
+      public_url: config.publicUrl,
+    }),
+  );
+}
