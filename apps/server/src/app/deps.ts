@@ -38,6 +38,7 @@ export function createDeps(options: {
   overrides?: Partial<AppDeps>;
 }): AppDeps {
   const { config, database, logger, jwtSecret } = options;
+  const now = options.overrides?.now ?? (() => new Date());
   return {
     config,
     database,
@@ -50,7 +51,7 @@ export function createDeps(options: {
       refreshSeconds: config.tokens.refreshSeconds,
     }),
     mailer: createMailer({ smtpUrl: config.smtpUrl, outboxDir: config.outboxDir, from: config.emailFrom }),
-    rateLimiter: createRateLimiter(database.db),
+    rateLimiter: createRateLimiter(database.db, now),
     telegramBot: config.telegram.botToken
       ? createTelegramBotApi({ apiBase: config.telegram.apiBase, botToken: config.telegram.botToken })
       : null,
@@ -58,7 +59,7 @@ export function createDeps(options: {
       ? createGoogleVerifier({ clientId: config.google.clientId, certsUrl: config.google.certsUrl })
       : null,
     geo: createGeoLocator({ countryHeader: config.geoCountryHeader }),
-    now: () => new Date(),
+    now,
     ...options.overrides,
   };
 }

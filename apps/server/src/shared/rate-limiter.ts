@@ -13,9 +13,10 @@ export interface RateLimit {
  * Fixed-window counters in PostgreSQL: one upsert per check, shared by every API process, so a
  * limit holds behind a load balancer. Throws `common.throttled` (429, Retry-After) when over.
  */
-export function createRateLimiter(db: Db) {
+export function createRateLimiter(db: Db, clock: () => Date = () => new Date()) {
   return {
-    async hit(limits: RateLimit[], now: Date = new Date()): Promise<void> {
+    async hit(limits: RateLimit[]): Promise<void> {
+      const now = clock();
       for (const { key, limit, windowSeconds } of limits) {
         const result = await db.execute<{ hits: number; window_start: Date }>(sql`
           INSERT INTO rate_limit_counters (key, window_start, hits)

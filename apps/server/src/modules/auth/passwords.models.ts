@@ -36,7 +36,9 @@ function findSimilarAttribute(password: string, context: PasswordContext): strin
   for (const [label, raw] of attributes) {
     if (!raw) continue;
     const value = raw.toLowerCase();
-    const parts = [value, ...value.split(/[\W_]+/)].filter((part) => part.length >= 3);
+    // The whole value, its words, and an email's local part (people reuse their login as password).
+    const localPart = value.includes('@') ? [value.split('@')[0]!] : [];
+    const parts = [value, ...localPart, ...value.split(/[\W_]+/)].filter((part) => part.length >= 3);
     if (parts.some((part) => similarity(pw, part) >= 0.7)) return label;
   }
   return null;

@@ -1,0 +1,37 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseConfig } from './config.js';
+
+describe('configuration', () => {
+  it('runs with nothing set: port 3000, data in ./data, embedded PostgreSQL, outbox email', () => {
+    const config = parseConfig({});
+    expect(config.port).toBe(3000);
+    expect(config.dataDir).toBe(path.resolve('./data'));
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.smtpUrl).toBeUndefined();
+    expect(config.outboxDir).toBe(path.resolve('./data/outbox'));
+    expect(config.tokens.accessSeconds).toBe(300);
+    expect(config.telegram.initDataMaxAgeSeconds).toBe(3600);
+    expect(config.telegram.apiBase).toBe('https://api.telegram.org');
+  });
+
+  it('reads every setting and normalises URLs and names', () => {
+    const config = parseConfig({
+      PORT: '8080', PUBLIC_URL: 'https://mirra.example/', DATABASE_URL: 'postgres://u:p@db/mirra',
+      TELEGRAM_BOT_USERNAME: '@mirra_bot', TELEGRAM_API_BASE: 'http://127.0.0.1:9999/', TRUST_PROXY: '2',
+      GEO_COUNTRY_HEADER: 'CF-IPCountry', RUN_WORKER: 'false',
+    });
+    expect(config.port).toBe(8080);
+    expect(config.publicUrl).toBe('https://mirra.example');
+    expect(config.databaseUrl).toBe('postgres://u:p@db/mirra');
+    expect(config.telegram.botUsername).toBe('mirra_bot');
+    expect(config.telegram.apiBase).toBe('http://127.0.0.1:9999');
+    expect(config.trustProxy).toBe(2);
+    expect(config.geoCountryHeader).toBe('cf-ipcountry');
+    expect(config.runWorker).toBe(false);
+  });
+
+  it('lists every bad setting in one error', () => {
+    expect(() => parseConfig({ PORT: 'eighty', PUBLIC_URL: 'not a url' })).toThrow(/PORT[\s\S]*PUBLIC_URL|PUBLIC_URL[\s\S]*PORT/);
+  });
+});
