@@ -17,9 +17,14 @@ describe('configuration', () => {
 
   it('reads every setting and normalises URLs and names', () => {
     const config = parseConfig({
-      PORT: '8080', PUBLIC_URL: 'https://mirra.example/', DATABASE_URL: 'postgres://u:p@db/mirra',
-      TELEGRAM_BOT_USERNAME: '@mirra_bot', TELEGRAM_API_BASE: 'http://127.0.0.1:9999/', TRUST_PROXY: '2',
-      GEO_COUNTRY_HEADER: 'CF-IPCountry', RUN_WORKER: 'false',
+      PORT: '8080',
+      PUBLIC_URL: 'https://mirra.example/',
+      DATABASE_URL: 'postgres://u:p@db/mirra',
+      TELEGRAM_BOT_USERNAME: '@mirra_bot',
+      TELEGRAM_API_BASE: 'http://127.0.0.1:9999/',
+      TRUST_PROXY: '2',
+      GEO_COUNTRY_HEADER: 'CF-IPCountry',
+      RUN_WORKER: 'false',
     });
     expect(config.port).toBe(8080);
     expect(config.publicUrl).toBe('https://mirra.example');
@@ -32,6 +37,8 @@ describe('configuration', () => {
   });
 
   it('lists every bad setting in one error', () => {
-    expect(() => parseConfig({ PORT: 'eighty', PUBLIC_URL: 'not a url' })).toThrow(/PORT[\s\S]*PUBLIC_URL|PUBLIC_URL[\s\S]*PORT/);
+    expect(() => parseConfig({ PORT: 'eighty', PUBLIC_URL: 'not a url' })).toThrow(
+      /PORT[\s\S]*PUBLIC_URL|PUBLIC_URL[\s\S]*PORT/,
+    );
   });
 });

@@ -9,7 +9,10 @@ let webDir: string;
 beforeAll(async () => {
   webDir = path.join(os.tmpdir(), `mirra-web-${process.pid}`);
   await mkdir(path.join(webDir, 'assets'), { recursive: true });
-  await writeFile(path.join(webDir, 'index.html'), '<!doctype html><title>Mirra</title><div id="root"></div>');
+  await writeFile(
+    path.join(webDir, 'index.html'),
+    '<!doctype html><title>Mirra</title><div id="root"></div>',
+  );
   await writeFile(path.join(webDir, 'assets', 'app-abc123.js'), 'console.log(1)');
   t = await createTestApp({ env: { WEB_DIST_DIR: webDir, BODY_LIMIT_BYTES: '2048' } });
 });
@@ -18,45 +21,81 @@ afterAll(() => t.close());
 describe('bad input never causes a 5xx', () => {
   it('answers malformed JSON with 400 and a detail', async () => {
     const response = await t.app.inject({
-      method: 'POST', url: '/api/token/login/', headers: { 'content-type': 'application/json' }, payload: '{"email": ',
+      method: 'POST',
+      url: '/api/token/login/',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"email": ',
     });
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toMatchObject({ code: 'common.malformed_json', detail: expect.stringContaining('JSON parse error') });
+    expect(response.json()).toMatchObject({
+      code: 'common.malformed_json',
+      detail: expect.stringContaining('JSON parse error'),
+    });
   });
 
   it('answers an oversized body with 413', async () => {
     const response = await t.app.inject({
-      method: 'POST', url: '/api/users/', headers: { 'content-type': 'application/json' },
+      method: 'POST',
+      url: '/api/users/',
+      headers: { 'content-type': 'application/json' },
       payload: JSON.stringify({ email: 'a@b.co', password: 'x'.repeat(5000) }),
     });
     expect(response.statusCode).toBe(413);
-    expect(response.json()).toEqual({ detail: 'Request body is too large.', code: 'common.payload_too_large' });
+    expect(response.json()).toEqual({
+      detail: 'Request body is too large.',
+      code: 'common.payload_too_large',
+    });
   });
 
   it('answers an unsupported content type with 415', async () => {
-    const response = await t.app.inject({ method: 'POST', url: '/api/token/login/', headers: { 'content-type': 'application/xml' }, payload: '<a/>' });
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/token/login/',
+      headers: { 'content-type': 'application/xml' },
+      payload: '<a/>',
+    });
     expect(response.statusCode).toBe(415);
     expect(response.json().code).toBe('common.unsupported_media_type');
   });
 
   it('answers wrong JSON types per field, and a non-object body as a non-field error', async () => {
-    const typed = await t.app.inject({ method: 'POST', url: '/api/token/login/', payload: { email: 42, password: ['x'] } });
+    const typed = await t.app.inject({
+      method: 'POST',
+      url: '/api/token/login/',
+      payload: { email: 42, password: ['x'] },
+    });
     expect(typed.statusCode).toBe(400);
-    expect(typed.json()).toEqual({ code: 'common.validation', email: ['Not a valid string.'], password: ['Not a valid string.'] });
-    const array = await t.app.inject({ method: 'POST', url: '/api/token/login/', headers: { 'content-type': 'application/json' }, payload: '[1,2]' });
+    expect(typed.json()).toEqual({
+      code: 'common.validation',
+      email: ['Not a valid string.'],
+      password: ['Not a valid string.'],
+    });
+    const array = await t.app.inject({
+      method: 'POST',
+      url: '/api/token/login/',
+      headers: { 'content-type': 'application/json' },
+      payload: '[1,2]',
+    });
     expect(array.statusCode).toBe(400);
     expect(array.json()).toHaveProperty('non_field_errors');
   });
 
   it('treats an empty JSON body as no body (the spec client sends bodiless POSTs as JSON)', async () => {
-    const response = await t.app.inject({ method: 'POST', url: '/api/token/login/', headers: { 'content-type': 'application/json' }, payload: '' });
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/token/login/',
+      headers: { 'content-type': 'application/json' },
+      payload: '',
+    });
     expect(response.statusCode).toBe(400);
     expect(response.json().code).toBe('common.validation');
   });
 
   it('ignores prototype-pollution keys in JSON', async () => {
     const response = await t.app.inject({
-      method: 'POST', url: '/api/token/login/', headers: { 'content-type': 'application/json' },
+      method: 'POST',
+      url: '/api/token/login/',
+      headers: { 'content-type': 'application/json' },
       payload: '{"__proto__": {"admin": true}, "email": "a@b.co", "password": "x"}',
     });
     expect(response.statusCode).toBe(400);
@@ -91,14 +130,34 @@ describe('routing', () => {
     expect(ui.statusCode).toBe(200);
     expect(ui.headers['content-type']).toContain('text/html');
     const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json();
-    for (const p of ['/api/users/', '/api/users/me/', '/api/token/login/', '/api/auth/refresh/', '/api/token/logout/', '/api/auth/google/', '/api/auth/base/', '/api/tg/create_auth_key/', '/api/tg/get_token/', '/api/qs/', '/api/users/geo/', '/api/users/by_ids/']) {
+    for (const p of [
+      '/api/users/',
+      '/api/users/me/',
+      '/api/token/login/',
+      '/api/auth/refresh/',
+      '/api/token/logout/',
+      '/api/auth/google/',
+      '/api/auth/base/',
+      '/api/tg/create_auth_key/',
+      '/api/tg/get_token/',
+      '/api/qs/',
+      '/api/users/geo/',
+      '/api/users/by_ids/',
+    ]) {
       expect(doc.paths, p).toHaveProperty([p]);
     }
-    expect(doc.paths['/api/token/login/'].post.requestBody.content['application/json'].schema.properties).toHaveProperty('email');
+    expect(
+      doc.paths['/api/token/login/'].post.requestBody.content['application/json'].schema.properties,
+    ).toHaveProperty('email');
   });
 
   it('tells the web app which sign-in options exist', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/api/config/' });
-    expect(response.json()).toEqual({ google_client_id: null, telegram_bot_username: null, telegram_mini_app_name: null, public_url: 'http://mirra.test' });
+    expect(response.json()).toEqual({
+      google_client_id: null,
+      telegram_bot_username: null,
+      telegram_mini_app_name: null,
+      public_url: 'http://mirra.test',
+    });
   });
 });

@@ -1,9 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { decodeUid, encodeUid, isAccountTokenValid, makeAccountToken, type AccountLinkSubject } from './account-links.models.js';
+import {
+  decodeUid,
+  encodeUid,
+  isAccountTokenValid,
+  makeAccountToken,
+  type AccountLinkSubject,
+} from './account-links.models.js';
 
 const secret = 'unit-test-secret';
 const now = new Date('2026-05-01T12:00:00Z');
-const user: AccountLinkSubject = { id: 42, email: 'a@b.co', passwordHash: '$argon2id$x', lastLogin: null, isActive: true };
+const user: AccountLinkSubject = {
+  id: 42,
+  email: 'a@b.co',
+  passwordHash: '$argon2id$x',
+  lastLogin: null,
+  isActive: true,
+};
 
 describe('account link uid', () => {
   it('is the id in base64url without padding, like djoser', () => {
@@ -13,7 +25,13 @@ describe('account link uid', () => {
   });
 
   it('rejects anything that is not a positive id', () => {
-    for (const uid of ['', 'not base64!', Buffer.from('abc').toString('base64url'), Buffer.from('0').toString('base64url'), Buffer.from('-5').toString('base64url')]) {
+    for (const uid of [
+      '',
+      'not base64!',
+      Buffer.from('abc').toString('base64url'),
+      Buffer.from('0').toString('base64url'),
+      Buffer.from('-5').toString('base64url'),
+    ]) {
       expect(decodeUid(uid)).toBeNull();
     }
   });
@@ -24,7 +42,9 @@ describe('account link token', () => {
 
   it('is valid for its user and purpose within its lifetime', () => {
     expect(token).toMatch(/^[0-9a-z]+-[0-9a-f]{32}$/);
-    expect(isAccountTokenValid(secret, 'password_reset', user, token, new Date(now.getTime() + 1000), 3600)).toBe(true);
+    expect(
+      isAccountTokenValid(secret, 'password_reset', user, token, new Date(now.getTime() + 1000), 3600),
+    ).toBe(true);
   });
 
   it('stops working once what it covers changes: password, login, active flag, email', () => {
@@ -36,14 +56,18 @@ describe('account link token', () => {
       { id: 43 },
     ];
     for (const change of changes) {
-      expect(isAccountTokenValid(secret, 'password_reset', { ...user, ...change }, token, now, 3600)).toBe(false);
+      expect(isAccountTokenValid(secret, 'password_reset', { ...user, ...change }, token, now, 3600)).toBe(
+        false,
+      );
     }
   });
 
   it('is refused for another purpose, another secret, when expired, or when malformed', () => {
     expect(isAccountTokenValid(secret, 'activation', user, token, now, 3600)).toBe(false);
     expect(isAccountTokenValid('other', 'password_reset', user, token, now, 3600)).toBe(false);
-    expect(isAccountTokenValid(secret, 'password_reset', user, token, new Date(now.getTime() + 3601 * 1000), 3600)).toBe(false);
+    expect(
+      isAccountTokenValid(secret, 'password_reset', user, token, new Date(now.getTime() + 3601 * 1000), 3600),
+    ).toBe(false);
     expect(isAccountTokenValid(secret, 'password_reset', user, `${token}0`, now, 3600)).toBe(false);
     expect(isAccountTokenValid(secret, 'password_reset', user, 'zz', now, 3600)).toBe(false);
   });

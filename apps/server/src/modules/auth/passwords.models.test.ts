@@ -3,7 +3,9 @@ import { findPasswordProblems, similarity } from './passwords.models.js';
 
 describe('password rules', () => {
   it('accepts a decent password', () => {
-    expect(findPasswordProblems('Purple-Tractor-19', { email: 'ann@example.com', firstName: 'Ann' })).toEqual([]);
+    expect(findPasswordProblems('Purple-Tractor-19', { email: 'ann@example.com', firstName: 'Ann' })).toEqual(
+      [],
+    );
   });
 
   it.each([
@@ -11,11 +13,15 @@ describe('password rules', () => {
     ['common', 'password123', ['This password is too common.']],
     ['common regardless of case', 'PassWord123', ['This password is too common.']],
     ['numeric', '73917246512', ['This password is entirely numeric.']],
-    ['everything at once', '1234567', [
-      'This password is too short. It must contain at least 8 characters.',
-      'This password is too common.',
-      'This password is entirely numeric.',
-    ]],
+    [
+      'everything at once',
+      '1234567',
+      [
+        'This password is too short. It must contain at least 8 characters.',
+        'This password is too common.',
+        'This password is entirely numeric.',
+      ],
+    ],
   ])('reports a %s password', (_case, password, problems) => {
     expect(findPasswordProblems(password)).toEqual(problems);
   });
@@ -27,7 +33,9 @@ describe('password rules', () => {
     expect(findPasswordProblems('Konstantinov1', { lastName: 'Konstantinov' })).toEqual([
       'The password is too similar to the last name.',
     ]);
-    expect(findPasswordProblems('Sunny-Harbour-7', { email: 'maria.petrova@mail.ru', firstName: 'Maria' })).toEqual([]);
+    expect(
+      findPasswordProblems('Sunny-Harbour-7', { email: 'maria.petrova@mail.ru', firstName: 'Maria' }),
+    ).toEqual([]);
   });
 
   it('measures similarity as 2·(longest common run)/(total length)', () => {

@@ -9,7 +9,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const me = (access: string) => t.app.inject({ method: 'GET', url: '/api/users/me/', headers: bearer(access) });
+const me = (access: string) =>
+  t.app.inject({ method: 'GET', url: '/api/users/me/', headers: bearer(access) });
 const refresh = (token: string) =>
   t.app.inject({ method: 'POST', url: '/api/auth/refresh/', payload: { refresh: token } });
 
@@ -33,11 +34,22 @@ describe('sign-in with email and password', () => {
 
   it('refuses a wrong password and an unknown email with the same 401', async () => {
     const user = await createActiveUser(t);
-    const wrong = await t.app.inject({ method: 'POST', url: '/api/token/login/', payload: { email: user.email, password: 'nope-nope-nope' } });
-    const unknown = await t.app.inject({ method: 'POST', url: '/api/token/login/', payload: { email: 'nobody@example.com', password: 'nope-nope-nope' } });
+    const wrong = await t.app.inject({
+      method: 'POST',
+      url: '/api/token/login/',
+      payload: { email: user.email, password: 'nope-nope-nope' },
+    });
+    const unknown = await t.app.inject({
+      method: 'POST',
+      url: '/api/token/login/',
+      payload: { email: 'nobody@example.com', password: 'nope-nope-nope' },
+    });
     for (const response of [wrong, unknown]) {
       expect(response.statusCode).toBe(401);
-      expect(response.json()).toEqual({ detail: 'No active account found with the given credentials', code: 'auth.invalid_credentials' });
+      expect(response.json()).toEqual({
+        detail: 'No active account found with the given credentials',
+        code: 'auth.invalid_credentials',
+      });
     }
   });
 
@@ -56,13 +68,18 @@ describe('access tokens', () => {
   it('asks for credentials when there are none, and rejects a tampered or expired token', async () => {
     const anonymous = await t.app.inject({ method: 'GET', url: '/api/users/me/' });
     expect(anonymous.statusCode).toBe(401);
-    expect(anonymous.json()).toEqual({ detail: 'Authentication credentials were not provided.', code: 'auth.not_authenticated' });
+    expect(anonymous.json()).toEqual({
+      detail: 'Authentication credentials were not provided.',
+      code: 'auth.not_authenticated',
+    });
     expect(anonymous.headers['www-authenticate']).toBe('Bearer realm="api"');
 
     const user = await createActiveUser(t);
     const { access } = await login(t, user.email!, user.password);
     const [header, payload, signature] = access.split('.');
-    const forged = Buffer.from(JSON.stringify({ ...decodeJwt(access), user_id: user.id + 1 })).toString('base64url');
+    const forged = Buffer.from(JSON.stringify({ ...decodeJwt(access), user_id: user.id + 1 })).toString(
+      'base64url',
+    );
     const tampered = await me(`${header}.${forged}.${signature}`);
     expect(tampered.statusCode).toBe(401);
     expect(tampered.json().code).toBe('auth.token_invalid');
@@ -79,7 +96,11 @@ describe('access tokens', () => {
 
     const garbage = await me('not-a-jwt');
     expect(garbage.statusCode).toBe(401);
-    const wrongScheme = await t.app.inject({ method: 'GET', url: '/api/users/me/', headers: { authorization: 'Basic abc' } });
+    const wrongScheme = await t.app.inject({
+      method: 'GET',
+      url: '/api/users/me/',
+      headers: { authorization: 'Basic abc' },
+    });
     expect(wrongScheme.statusCode).toBe(401);
   });
 

@@ -32,15 +32,28 @@ describe('password reset by email', () => {
 
     const weak = await post('/api/users/reset_password_confirm/', { uid, token, new_password: 'short' });
     expect(weak.statusCode).toBe(400);
-    expect(weak.json().new_password).toContain('This password is too short. It must contain at least 8 characters.');
+    expect(weak.json().new_password).toContain(
+      'This password is too short. It must contain at least 8 characters.',
+    );
 
-    const done = await post('/api/users/reset_password_confirm/', { uid, token, new_password: 'Fresh-Meadow-88' });
+    const done = await post('/api/users/reset_password_confirm/', {
+      uid,
+      token,
+      new_password: 'Fresh-Meadow-88',
+    });
     expect(done.statusCode).toBe(204);
-    const reused = await post('/api/users/reset_password_confirm/', { uid, token, new_password: 'Other-Meadow-99' });
+    const reused = await post('/api/users/reset_password_confirm/', {
+      uid,
+      token,
+      new_password: 'Other-Meadow-99',
+    });
     expect(reused.statusCode).toBe(400);
     expect(reused.json()).toEqual({ code: 'users.reset_invalid', token: ['Invalid token for given user.'] });
 
-    expect((await t.app.inject({ method: 'GET', url: '/api/users/me/', headers: bearer(before.access) })).statusCode).toBe(401);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/users/me/', headers: bearer(before.access) }))
+        .statusCode,
+    ).toBe(401);
     await login(t, user.email!, 'Fresh-Meadow-88');
   });
 
@@ -58,15 +71,30 @@ describe('password reset by email', () => {
     const { uid, token } = await resetLinkFor(user.email!);
 
     const { uid: otherUid } = { uid: Buffer.from(String(other.id)).toString('base64url') };
-    const swapped = await post('/api/users/reset_password_confirm/', { uid: otherUid, token, new_password: 'Fresh-Meadow-88' });
+    const swapped = await post('/api/users/reset_password_confirm/', {
+      uid: otherUid,
+      token,
+      new_password: 'Fresh-Meadow-88',
+    });
     expect(swapped.json()).toEqual({ code: 'users.reset_invalid', token: ['Invalid token for given user.'] });
 
-    const badUid = await post('/api/users/reset_password_confirm/', { uid: 'zzzz', token, new_password: 'Fresh-Meadow-88' });
-    expect(badUid.json()).toEqual({ code: 'users.reset_invalid', uid: ["Invalid user id or user doesn't exist."] });
+    const badUid = await post('/api/users/reset_password_confirm/', {
+      uid: 'zzzz',
+      token,
+      new_password: 'Fresh-Meadow-88',
+    });
+    expect(badUid.json()).toEqual({
+      code: 'users.reset_invalid',
+      uid: ["Invalid user id or user doesn't exist."],
+    });
 
     t.setNow(new Date(Date.now() + 25 * 3600 * 1000));
     try {
-      const late = await post('/api/users/reset_password_confirm/', { uid, token, new_password: 'Fresh-Meadow-88' });
+      const late = await post('/api/users/reset_password_confirm/', {
+        uid,
+        token,
+        new_password: 'Fresh-Meadow-88',
+      });
       expect(late.statusCode).toBe(400);
       expect(late.json().token).toEqual(['Invalid token for given user.']);
     } finally {
@@ -89,7 +117,9 @@ describe('resending the activation email', () => {
 
     const active = await createActiveUser(t);
     expect((await post('/api/users/resend_activation/', { email: active.email! })).statusCode).toBe(204);
-    expect((await post('/api/users/resend_activation/', { email: uniqueEmail('nobody') })).statusCode).toBe(204);
+    expect((await post('/api/users/resend_activation/', { email: uniqueEmail('nobody') })).statusCode).toBe(
+      204,
+    );
     await t.runJobs();
     expect((await t.readOutbox()).filter((m) => m.to === active.email)).toHaveLength(0);
   });
@@ -98,9 +128,15 @@ describe('resending the activation email', () => {
     const email = uniqueEmail('forger');
     const created = (await post('/api/users/', { email, password: 'Quiet-River-31' })).json();
     const uid = Buffer.from(String(created.id)).toString('base64url');
-    const forged = await post('/api/users/activation/', { uid, token: 'abc123-0123456789abcdef0123456789abcdef' });
+    const forged = await post('/api/users/activation/', {
+      uid,
+      token: 'abc123-0123456789abcdef0123456789abcdef',
+    });
     expect(forged.statusCode).toBe(400);
-    expect(forged.json()).toEqual({ code: 'users.activation_invalid', token: ['Invalid token for given user.'] });
+    expect(forged.json()).toEqual({
+      code: 'users.activation_invalid',
+      token: ['Invalid token for given user.'],
+    });
   });
 });
 
@@ -110,18 +146,38 @@ describe('changing the password', () => {
     const here = await login(t, user.email!, user.password);
     const elsewhere = await login(t, user.email!, user.password);
 
-    const wrong = await post('/api/users/set_password/', { current_password: 'wrong', new_password: 'Brand-New-Pass-1' }, bearer(here.access));
+    const wrong = await post(
+      '/api/users/set_password/',
+      { current_password: 'wrong', new_password: 'Brand-New-Pass-1' },
+      bearer(here.access),
+    );
     expect(wrong.statusCode).toBe(400);
-    expect(wrong.json()).toEqual({ code: 'users.current_password_invalid', current_password: ['Invalid password.'] });
+    expect(wrong.json()).toEqual({
+      code: 'users.current_password_invalid',
+      current_password: ['Invalid password.'],
+    });
 
-    const similar = await post('/api/users/set_password/', { current_password: user.password, new_password: user.email!.split('@')[0]! }, bearer(here.access));
+    const similar = await post(
+      '/api/users/set_password/',
+      { current_password: user.password, new_password: user.email!.split('@')[0]! },
+      bearer(here.access),
+    );
     expect(similar.statusCode).toBe(400);
     expect(similar.json().new_password).toContain('The password is too similar to the email address.');
 
-    const ok = await post('/api/users/set_password/', { current_password: user.password, new_password: 'Brand-New-Pass-1' }, bearer(here.access));
+    const ok = await post(
+      '/api/users/set_password/',
+      { current_password: user.password, new_password: 'Brand-New-Pass-1' },
+      bearer(here.access),
+    );
     expect(ok.statusCode).toBe(204);
-    expect((await t.app.inject({ method: 'GET', url: '/api/users/me/', headers: bearer(here.access) })).statusCode).toBe(200);
-    expect((await t.app.inject({ method: 'GET', url: '/api/users/me/', headers: bearer(elsewhere.access) })).statusCode).toBe(401);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/users/me/', headers: bearer(here.access) })).statusCode,
+    ).toBe(200);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/users/me/', headers: bearer(elsewhere.access) }))
+        .statusCode,
+    ).toBe(401);
     await login(t, user.email!, 'Brand-New-Pass-1');
   });
 

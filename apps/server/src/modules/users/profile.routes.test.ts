@@ -20,7 +20,21 @@ describe('my profile', () => {
     const response = await t.app.inject({ method: 'GET', url: '/api/users/me/', headers });
     expect(response.statusCode).toBe(200);
     const body = response.json();
-    for (const field of ['id', 'uuid', 'email', 'lora', 'reflink', 'firstName', 'lastName', 'username', 'phone', 'instagram', 'referer', 'registered', 'date_joined']) {
+    for (const field of [
+      'id',
+      'uuid',
+      'email',
+      'lora',
+      'reflink',
+      'firstName',
+      'lastName',
+      'username',
+      'phone',
+      'instagram',
+      'referer',
+      'registered',
+      'date_joined',
+    ]) {
       expect(body).toHaveProperty(field);
     }
     expect(body.reflink).toBe(`http://mirra.test/sign-up/?ref=${user.referralCode}`);
@@ -31,18 +45,44 @@ describe('my profile', () => {
   it('saves edited fields, leaves missing ones alone, and validates each', async () => {
     const { headers } = await signedIn();
     const put = await t.app.inject({
-      method: 'PUT', url: '/api/users/me/', headers,
-      payload: { firstName: '  Ada ', lastName: 'Lovelace', username: 'ada_l', phone: '+7 (900) 123-45-67', instagram: '@ada.codes' },
+      method: 'PUT',
+      url: '/api/users/me/',
+      headers,
+      payload: {
+        firstName: '  Ada ',
+        lastName: 'Lovelace',
+        username: 'ada_l',
+        phone: '+7 (900) 123-45-67',
+        instagram: '@ada.codes',
+      },
     });
     expect(put.statusCode).toBe(200);
-    expect(put.json()).toMatchObject({ firstName: 'Ada', lastName: 'Lovelace', username: 'ada_l', phone: '+7 (900) 123-45-67', instagram: '@ada.codes' });
+    expect(put.json()).toMatchObject({
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      username: 'ada_l',
+      phone: '+7 (900) 123-45-67',
+      instagram: '@ada.codes',
+    });
 
-    const patch = await t.app.inject({ method: 'PATCH', url: '/api/users/me/', headers, payload: { lastName: 'King' } });
+    const patch = await t.app.inject({
+      method: 'PATCH',
+      url: '/api/users/me/',
+      headers,
+      payload: { lastName: 'King' },
+    });
     expect(patch.json()).toMatchObject({ firstName: 'Ada', lastName: 'King' });
 
     const bad = await t.app.inject({
-      method: 'PUT', url: '/api/users/me/', headers,
-      payload: { username: 'a b', phone: 'call me', instagram: 'no spaces allowed', firstName: 'x'.repeat(151) },
+      method: 'PUT',
+      url: '/api/users/me/',
+      headers,
+      payload: {
+        username: 'a b',
+        phone: 'call me',
+        instagram: 'no spaces allowed',
+        firstName: 'x'.repeat(151),
+      },
     });
     expect(bad.statusCode).toBe(400);
     expect(bad.json()).toEqual({
@@ -57,11 +97,29 @@ describe('my profile', () => {
   it('keeps usernames unique regardless of case', async () => {
     const a = await signedIn();
     const b = await signedIn();
-    await t.app.inject({ method: 'PUT', url: '/api/users/me/', headers: a.headers, payload: { username: 'Unique_Name' } });
-    const taken = await t.app.inject({ method: 'PUT', url: '/api/users/me/', headers: b.headers, payload: { username: 'unique_name' } });
+    await t.app.inject({
+      method: 'PUT',
+      url: '/api/users/me/',
+      headers: a.headers,
+      payload: { username: 'Unique_Name' },
+    });
+    const taken = await t.app.inject({
+      method: 'PUT',
+      url: '/api/users/me/',
+      headers: b.headers,
+      payload: { username: 'unique_name' },
+    });
     expect(taken.statusCode).toBe(400);
-    expect(taken.json()).toEqual({ code: 'users.username_taken', username: ['A user with that username already exists.'] });
-    const same = await t.app.inject({ method: 'PUT', url: '/api/users/me/', headers: a.headers, payload: { username: 'unique_NAME' } });
+    expect(taken.json()).toEqual({
+      code: 'users.username_taken',
+      username: ['A user with that username already exists.'],
+    });
+    const same = await t.app.inject({
+      method: 'PUT',
+      url: '/api/users/me/',
+      headers: a.headers,
+      payload: { username: 'unique_NAME' },
+    });
     expect(same.statusCode).toBe(200);
   });
 });
@@ -89,7 +147,11 @@ describe('other people', () => {
   it('returns many profiles from repeated id[] values, in the order asked, skipping unknown ones', async () => {
     const { headers } = await signedIn();
     const [a, b] = [await createActiveUser(t), await createActiveUser(t)];
-    const response = await t.app.inject({ method: 'GET', url: `/api/users/by_ids/?id[]=${b.id}&id[]=999999999&id[]=${a.uuid}&id[]=${b.uuid}`, headers });
+    const response = await t.app.inject({
+      method: 'GET',
+      url: `/api/users/by_ids/?id[]=${b.id}&id[]=999999999&id[]=${a.uuid}&id[]=${b.uuid}`,
+      headers,
+    });
     expect(response.statusCode).toBe(200);
     expect(response.json().map((u: { id: number }) => u.id)).toEqual([b.id, a.id]);
     const single = await t.app.inject({ method: 'GET', url: `/api/users/by_ids/?id[]=${a.id}`, headers });

