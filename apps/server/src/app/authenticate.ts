@@ -56,7 +56,9 @@ async function resolveAuth(deps: AppDeps, request: FastifyRequest): Promise<Auth
   }
   if (scheme === 'bearer' && credentials) {
     const claims = await deps.tokens.verify(credentials, 'access', deps.now());
-    const user = await usersRepository.findActiveForSession(deps.db, claims.userId, claims.familyId);
+    const user = await deps.sessionCache.resolve(claims.userId, claims.familyId, () =>
+      usersRepository.findActiveForSession(deps.db, claims.userId, claims.familyId),
+    );
     if (!user) {
       throw new AppError({
         code: 'auth.token_revoked',

@@ -62,6 +62,8 @@ const ZEnv = z.object({
     .int()
     .min(1024)
     .default(1024 * 1024),
+  /** How long a process may reuse a resolved session (kept exact by LISTEN/NOTIFY); 0 disables. */
+  SESSION_CACHE_SECONDS: seconds.default(60),
   /** Run the job worker inside the API process (`npm start`); `npm run worker` runs it alone. */
   RUN_WORKER: bool.default(true),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).default(4),
@@ -122,6 +124,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
       emailPerAddress: e.RATE_LIMIT_EMAIL_PER_ADDRESS,
     },
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    sessionCacheSeconds: e.SESSION_CACHE_SECONDS,
     runWorker: e.RUN_WORKER,
     workerConcurrency: e.WORKER_CONCURRENCY,
     logLevel: e.LOG_LEVEL,

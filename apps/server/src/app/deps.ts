@@ -1,4 +1,6 @@
 import type { Database, Db } from '../shared/db/client.js';
+import type { NotificationHub } from '../shared/db/notifications.js';
+import { createSessionCache, type SessionCache } from '../modules/auth/session-cache.js';
 import type { Logger } from '../shared/logger.js';
 import { createMailer, type Mailer } from '../shared/mailer/mailer.js';
 import { createRateLimiter, type RateLimiter } from '../shared/rate-limiter.js';
@@ -22,6 +24,9 @@ export interface AppDeps {
   tokens: TokenService;
   mailer: Mailer;
   rateLimiter: RateLimiter;
+  /** Cross-process change notifications (LISTEN/NOTIFY); null where a process runs without. */
+  notifications: NotificationHub | null;
+  sessionCache: SessionCache;
   /** Null when no bot token is configured: Telegram features answer `auth.telegram_unavailable`. */
   telegramBot: TelegramBotApi | null;
   /** Null when no Google client id is configured. */
@@ -35,6 +40,7 @@ export function createDeps(options: {
   database: Database;
   logger: Logger;
   jwtSecret: string;
+  notifications: NotificationHub | null;
   overrides?: Partial<AppDeps>;
 }): AppDeps {
   const { config, database, logger, jwtSecret } = options;
@@ -52,6 +58,11 @@ export function createDeps(options: {
     }),
     mailer: createMailer({ smtpUrl: config.smtpUrl, outboxDir: config.outboxDir, from: config.emailFrom }),
     rateLimiter: createRateLimiter(database.db, now),
+    notifications: options.notifications,
+    sessionCache: createSessionCache(config.sessionCacheSeconds > 0 ? options.notifications : null, {
+      ttlMs: config.sessionCacheSeconds * 1000,
+      maxEntries: 50_000,
+    }),
     telegramBot: config.telegram.botToken
       ? createTelegramBotApi({ apiBase: config.telegram.apiBase, botToken: config.telegram.botToken })
       : null,

@@ -3,6 +3,7 @@ import { Logger as WorkerLogger, run, type Runner } from 'graphile-worker';
 import { connectDatabase, type Database } from '../shared/db/client.js';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../shared/db/embedded-postgres.js';
 import { migrateDatabase } from '../shared/db/migrate.js';
+import { createNotificationHub } from '../shared/db/notifications.js';
 import { createLogger, type Logger } from '../shared/logger.js';
 import { loadOrCreateSecrets } from '../shared/secrets.js';
 import { buildServer, type App } from './build-server.js';
@@ -45,7 +46,15 @@ export async function startRuntime(options: { api: boolean; worker: boolean }): 
   if (embedded) cleanups.push(() => embedded.stop());
   try {
     await migrateDatabase(database);
-    const deps = createDeps({ config, database, logger, jwtSecret: config.jwtSecret ?? secrets.jwtSecret });
+    const notifications = options.api ? createNotificationHub(connectionString, logger) : null;
+    if (notifications) cleanups.unshift(() => notifications.close());
+    const deps = createDeps({
+      config,
+      database,
+      logger,
+      notifications,
+      jwtSecret: config.jwtSecret ?? secrets.jwtSecret,
+    });
     const runtime: Runtime = { config, deps, stop: async () => {} };
     if (options.worker) {
       runtime.worker = await startWorker(deps, database, logger);

@@ -11,11 +11,14 @@ import { parseConfig } from '../app/config.js';
 import { createDeps, type AppDeps } from '../app/deps.js';
 import { buildTaskList } from '../app/jobs.registry.js';
 import { connectDatabase } from '../shared/db/client.js';
+import { createNotificationHub } from '../shared/db/notifications.js';
 import { createLogger } from '../shared/logger.js';
 import { withDatabase } from './global-setup.js';
 
 export interface TestApp {
   app: App;
+  /** Where this app's database lives (another app can share it: a second API process). */
+  connectionString: string;
   deps: AppDeps;
   /** Runs every job that is due now (emails, bot messages), as the worker would. */
   runJobs(): Promise<void>;
@@ -33,11 +36,12 @@ export const TEST_JWT_SECRET = 'test-jwt-secret-that-is-long-enough-0123456789';
  * (outbox) and configuration. Requests go through `app.inject`; nothing listens on a port.
  */
 export async function createTestApp(
-  options: { env?: Record<string, string>; overrides?: Partial<AppDeps> } = {},
+  options: { env?: Record<string, string>; overrides?: Partial<AppDeps>; shareDatabaseWith?: TestApp } = {},
 ): Promise<TestApp> {
   const adminUrl = inject('pgAdminUrl');
   const databaseName = `t_${randomUUID().replace(/-/g, '').slice(0, 20)}`;
-  await createDatabaseFromTemplate(adminUrl, databaseName, inject('pgTemplateDatabase'));
+  const ownsDatabase = !options.shareDatabaseWith;
+  if (ownsDatabase) await createDatabaseFromTemplate(adminUrl, databaseName, inject('pgTemplateDatabase'));
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'mirra-test-data-'));
   const config = parseConfig({
     NODE_ENV: 'test',
@@ -47,14 +51,18 @@ export async function createTestApp(
     WEB_DIST_DIR: path.join(dataDir, 'no-web'),
     ...options.env,
   });
-  const database = connectDatabase(withDatabase(adminUrl, databaseName), 5);
+  const connectionString =
+    options.shareDatabaseWith?.connectionString ?? withDatabase(adminUrl, databaseName);
+  const database = connectDatabase(connectionString, 5);
   const logger = createLogger(config.logLevel, 'test');
+  const notifications = createNotificationHub(connectionString, logger);
   let fixedNow: Date | undefined;
   const deps = createDeps({
     config,
     database,
     logger,
     jwtSecret: TEST_JWT_SECRET,
+    notifications,
     overrides: { now: () => fixedNow ?? new Date(), ...options.overrides },
   });
   const app = await buildServer(deps);
@@ -62,6 +70,7 @@ export async function createTestApp(
 
   return {
     app,
+    connectionString,
     deps,
     async runJobs() {
       await runOnce({ pgPool: database.pool, taskList: buildTaskList(deps), logger: quietWorkerLogger });
@@ -86,8 +95,9 @@ export async function createTestApp(
     },
     async close() {
       await app.close();
+      await notifications.close();
       await database.close();
-      await dropDatabase(adminUrl, databaseName);
+      if (ownsDatabase) await dropDatabase(adminUrl, databaseName);
       await rm(dataDir, { recursive: true, force: true });
     },
   };

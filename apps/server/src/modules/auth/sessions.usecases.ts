@@ -6,7 +6,7 @@ import { AppError } from '../../shared/errors.js';
 import { usersRepository } from '../users/users.repository.js';
 import { sessionsRepository } from './sessions.repository.js';
 
-type SessionDeps = Pick<AppDeps, 'db' | 'tokens' | 'now'>;
+type SessionDeps = Pick<AppDeps, 'db' | 'tokens' | 'now' | 'sessionCache'>;
 
 /** Starts a sign-in session: a new refresh-token family and its first token pair. */
 export async function issueSession(
@@ -61,7 +61,10 @@ export async function refreshSession(deps: SessionDeps, refreshToken: string): P
     return { pair: await issuePair(deps, tx, claims.userId, row.family.id) };
   });
   // The reuse revocation above must commit, so the error is thrown after the transaction.
-  if ('error' in outcome) throw outcome.error;
+  if ('error' in outcome) {
+    deps.sessionCache.forgetUser(claims.userId);
+    throw outcome.error;
+  }
   return outcome.pair;
 }
 
@@ -80,4 +83,5 @@ export async function logout(
     if (claims && claims.userId === caller.userId) familyId = claims.familyId;
   }
   if (familyId) await sessionsRepository.revokeFamily(deps.db, familyId, 'logout', deps.now());
+  deps.sessionCache.forgetUser(caller.userId);
 }

@@ -1,8 +1,25 @@
 import { and, eq, inArray, isNull, or, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../shared/db/client.js';
+import type { Db, DbOrTx } from '../../shared/db/client.js';
 import { tokenFamilies, users } from '../../shared/db/schema.js';
 
 export type UserRow = typeof users.$inferSelect;
+
+function prepareSessionLookup(db: Db) {
+  return db
+    .select({ user: users })
+    .from(users)
+    .innerJoin(
+      tokenFamilies,
+      and(
+        eq(tokenFamilies.id, sql.placeholder('familyId')),
+        eq(tokenFamilies.userId, users.id),
+        isNull(tokenFamilies.revokedAt),
+      ),
+    )
+    .where(and(eq(users.id, sql.placeholder('userId')), eq(users.isActive, true)))
+    .prepare('users_find_active_for_session');
+}
+const preparedSessionLookups = new WeakMap<Db, ReturnType<typeof prepareSessionLookup>>();
 export type NewUserRow = typeof users.$inferInsert;
 
 /** SQL for people; no decisions here. */
@@ -57,19 +74,15 @@ export const usersRepository = {
    * The user behind an access token, in one round trip: only if active and only while the token's
    * sign-in session has not been revoked (logout, password change, refresh-token reuse).
    */
-  async findActiveForSession(db: DbOrTx, userId: number, familyId: string): Promise<UserRow | undefined> {
-    const [row] = await db
-      .select({ user: users })
-      .from(users)
-      .innerJoin(
-        tokenFamilies,
-        and(
-          eq(tokenFamilies.id, familyId),
-          eq(tokenFamilies.userId, users.id),
-          isNull(tokenFamilies.revokedAt),
-        ),
-      )
-      .where(and(eq(users.id, userId), eq(users.isActive, true)));
+  async findActiveForSession(db: Db, userId: number, familyId: string): Promise<UserRow | undefined> {
+    // On every authenticated request that misses the session cache: a named prepared statement,
+    // built once per process, saves drizzle's query building and PostgreSQL's parse and plan.
+    let statement = preparedSessionLookups.get(db);
+    if (!statement) {
+      statement = prepareSessionLookup(db);
+      preparedSessionLookups.set(db, statement);
+    }
+    const [row] = await statement.execute({ userId, familyId });
     return row?.user;
   },
 

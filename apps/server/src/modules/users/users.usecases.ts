@@ -177,6 +177,7 @@ export async function confirmPasswordReset(
     await usersRepository.update(tx, user.id, { passwordHash, lastLogin: deps.now() });
     await sessionsRepository.revokeUserFamilies(tx, user.id, 'password_reset', deps.now());
   });
+  deps.sessionCache.forgetUser(user.id);
 }
 
 /** Changes the password; other sessions end, the one asking stays signed in. */
@@ -202,6 +203,7 @@ export async function setPassword(
       familyId ?? undefined,
     );
   });
+  deps.sessionCache.forgetUser(user.id);
 }
 
 export async function loginWithPassword(
@@ -246,6 +248,7 @@ export async function updateProfile(
   }
   try {
     const updated = await usersRepository.update(deps.db, user.id, changes);
+    deps.sessionCache.forgetUser(user.id);
     return toUserJson(updated, deps.config.publicUrl);
   } catch (error) {
     if (isUniqueViolation(error, 'users_username_unique')) throw usernameTaken();

@@ -1,0 +1,45 @@
+// Closed-loop HTTP load, run in a worker thread by load.ts (plain JS: workers get no TS loader).
+import http from 'node:http';
+import { parentPort, workerData } from 'node:worker_threads';
+
+const { url, headers, connections, seconds } = workerData;
+const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
+const latencies = [];
+let errors = 0;
+const started = performance.now();
+const deadline = started + seconds * 1000;
+
+const once = () =>
+  new Promise((resolve) => {
+    const t0 = performance.now();
+    const request = http.get(url, { agent, headers }, (response) => {
+      response.resume();
+      response.on('end', () => {
+        if (response.statusCode === 200) latencies.push(performance.now() - t0);
+        else errors++;
+        resolve();
+      });
+    });
+    request.on('error', () => {
+      errors++;
+      resolve();
+    });
+  });
+
+await Promise.all(
+  Array.from({ length: connections }, async () => {
+    while (performance.now() < deadline) await once();
+  }),
+);
+const elapsed = (performance.now() - started) / 1000;
+latencies.sort((a, b) => a - b);
+const at = (q) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN;
+agent.destroy();
+parentPort.postMessage({
+  requests: latencies.length,
+  errors,
+  seconds: elapsed,
+  rps: latencies.length / elapsed,
+  p50Ms: at(0.5),
+  p99Ms: at(0.99),
+});

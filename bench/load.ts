@@ -1,0 +1,27 @@
+import { Worker } from 'node:worker_threads';
+
+export interface LoadResult {
+  requests: number;
+  errors: number;
+  seconds: number;
+  rps: number;
+  p50Ms: number;
+  p99Ms: number;
+}
+
+/**
+ * Closed-loop load from a worker thread, so the client does not share the server's event loop:
+ * `connections` keep-alive sockets, each sending its next request as soon as the last answered.
+ */
+export function runLoad(options: {
+  url: string;
+  headers?: Record<string, string>;
+  connections: number;
+  seconds: number;
+}): Promise<LoadResult> {
+  const worker = new Worker(new URL('./load-worker.mjs', import.meta.url), { workerData: options });
+  return new Promise((resolve, reject) => {
+    worker.once('message', resolve);
+    worker.once('error', reject);
+  });
+}
