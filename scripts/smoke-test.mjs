@@ -18,14 +18,25 @@ const freePort = () =>
 const dataDir = await mkdtemp(path.join(os.tmpdir(), 'mirra-smoke-'));
 const port = await freePort();
 const child = spawn(process.execPath, ['apps/server/dist/main.api.js'], {
-  env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(await freePort()), NODE_ENV: 'production' },
+  env: {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    EMBEDDED_PG_PORT: String(await freePort()),
+    NODE_ENV: 'production',
+  },
   stdio: ['ignore', 'inherit', 'inherit'],
 });
 const exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
 
 async function get(url) {
   const response = await fetch(`http://127.0.0.1:${port}${url}`);
-  return { status: response.status, body: await response.text(), type: response.headers.get('content-type') ?? '' };
+  return {
+    status: response.status,
+    body: await response.text(),
+    type: response.headers.get('content-type') ?? '',
+  };
 }
 
 let failure;
