@@ -32,9 +32,9 @@ async function freePort(): Promise<number> {
   });
 }
 
-async function startServer(env: Record<string, string>): Promise<Started> {
+async function startServer(env: Record<string, string>, entry = 'src/main.api.ts'): Promise<Started> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.api.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
     cwd: serverDir,
     env: {
       ...process.env,
@@ -52,6 +52,7 @@ async function startServer(env: Record<string, string>): Promise<Started> {
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const deadline = Date.now() + 90_000;
   for (;;) {
+    if (entry.includes('worker') && output.includes('Mirra worker is running')) break;
     if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`);
     try {
       const response = await fetch(`http://127.0.0.1:${port}/api/config/`);
@@ -155,6 +156,47 @@ describe('npm start with the embedded defaults', () => {
       started.child.kill('SIGTERM');
       expect(await started.exited).toBe(0);
     } finally {
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+      await rm(otherDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it('runs jobs with `npm run worker` alone (no HTTP), from the shared database', async () => {
+    const adminUrl = inject('pgAdminUrl');
+    const name = `worker_${process.pid}`;
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${inject('pgTemplateDatabase')}`);
+    const otherDir = await mkdtemp(path.join(os.tmpdir(), 'mirra-worker-'));
+    const db = new pg.Client({ connectionString: withDatabase(adminUrl, name) });
+    await db.connect();
+    try {
+      const { rows } = await db.query(
+        `INSERT INTO users (email, password_hash, referral_code, first_name) VALUES ('w@example.com', 'x', 'wrkr2345', 'Wanda') RETURNING id`,
+      );
+      await db.query(
+        `SELECT graphile_worker.add_job('users:send_activation_email', json_build_object('userId', $1::int))`,
+        [rows[0].id],
+      );
+      const worker = await startServer(
+        { DATA_DIR: otherDir, DATABASE_URL: withDatabase(adminUrl, name) },
+        'src/main.worker.ts',
+      );
+      const outbox = path.join(otherDir, 'outbox');
+      const emails = () =>
+        readdir(outbox).then(
+          (files) => files.filter((f) => f.endsWith('.eml')),
+          () => [],
+        );
+      for (let i = 0; i < 80 && (await emails()).length === 0; i++)
+        await new Promise((r) => setTimeout(r, 250));
+      expect(await emails()).toHaveLength(1);
+      expect(await readFile(path.join(outbox, (await emails())[0]!), 'utf8')).toContain('w@example.com');
+      worker.child.kill('SIGTERM');
+      expect(await worker.exited).toBe(0);
+    } finally {
+      await db.end();
       await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await admin.end();
       await rm(otherDir, { recursive: true, force: true });

@@ -8,7 +8,8 @@ const allowedHosts = new Set(['localhost', '127.0.0.1', '::1', '[::1]', '']);
 const originalConnect = net.Socket.prototype.connect;
 
 net.Socket.prototype.connect = function connect(this: net.Socket, ...args: unknown[]) {
-  const [first] = args;
+  // net.connect() hands Socket#connect its arguments pre-normalised, as [options, callback].
+  const [first] = Array.isArray(args[0]) ? (args[0] as unknown[]) : args;
   const options = (typeof first === 'object' && first !== null ? first : {}) as {
     host?: string;
     path?: string;
