@@ -30,7 +30,7 @@ export const errorCodes = {
   'auth.init_data_invalid': 401,
   'auth.init_data_expired': 401,
   'auth.google_invalid': 401,
-  /** The server has no Google client id configured. */
+  /** The server has no Google client id configured, or cannot fetch Google's signing keys now. */
   'auth.google_unavailable': 503,
   /** The server has no Telegram bot configured. */
   'auth.telegram_unavailable': 503,
@@ -51,6 +51,30 @@ export const errorCodes = {
   'telegram.auth_key_gone': 410,
   'telegram.webhook_forbidden': 403,
   'qs.not_found': 404,
+  /** Not enough credits; `required`, `balance` and `difference` say by how much. */
+  'credits.insufficient': 402,
+  /** The free tier's pause between generations; `wait_seconds` says how long. */
+  'generations.rate_limited': 429,
+  'generations.not_found': 404,
+  /** The prompt was refused by moderation before anything was charged. */
+  'generations.prompt_moderated': 400,
+  /** Prompts are English only (the prompt helper translates). */
+  'generations.prompt_not_english': 400,
+  /** The mode needs a photo (editing, styling, face swap) and none or a wrong one was given. */
+  'generations.image_required': 400,
+  /** No engine is configured for this mode. */
+  'generations.mode_unavailable': 400,
+  /** The result was refused by moderation; credits were refunded. */
+  'generations.result_moderated': 422,
+  /** The engine failed; credits were refunded. */
+  'generations.engine_failed': 502,
+  'uploads.not_found': 404,
+  /** The file is larger than the configured limit (`max_mb`). */
+  'uploads.too_big': 413,
+  /** Not a JPEG, PNG, WebP or HEIC image, or unreadable. */
+  'uploads.unsupported_type': 415,
+  /** More pixels than the server will decode (a decompression bomb, or simply too large). */
+  'uploads.too_many_pixels': 400,
 } as const;
 
 export type ErrorCode = keyof typeof errorCodes;

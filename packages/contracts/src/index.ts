@@ -4,3 +4,5 @@ export * from './users.js';
 export * from './auth.js';
 export * from './telegram.js';
 export * from './limits.js';
+export * from './generations.js';
+export * from './credits.js';

@@ -55,6 +55,11 @@ export async function buildServer(deps: AppDeps): Promise<App> {
     if (body === '' || (typeof body === 'string' && body.trim() === '')) return done(null, undefined);
     return parseJson(request, body as string, done);
   });
+  // A POST without any body is validated as an empty object, so the client gets DRF's per-field
+  // "This field is required." instead of one error about the body's type.
+  app.addHook('preValidation', async (request) => {
+    if (request.body == null && ['POST', 'PUT', 'PATCH'].includes(request.method)) request.body = {};
+  });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 

@@ -161,3 +161,15 @@ describe('routing', () => {
     });
   });
 });
+
+describe('bodiless requests', () => {
+  it('answer per-field required errors when a POST has no body at all', async () => {
+    const response = await t.app.inject({ method: 'POST', url: '/api/token/login/' });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({
+      code: 'common.validation',
+      email: ['This field is required.'],
+      password: ['This field is required.'],
+    });
+  });
+});

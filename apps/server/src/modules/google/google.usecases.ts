@@ -1,9 +1,12 @@
-import { isLanguage, type TTokenPair } from '@mirra/contracts';
+import type { TTokenPair } from '@mirra/contracts';
 import type { AppDeps } from '../../app/deps.js';
+import type { Tx } from '../../shared/db/client.js';
 import { AppError } from '../../shared/errors.js';
 import { issueSession } from '../auth/sessions.usecases.js';
 import { usersRepository, type UserRow } from '../users/users.repository.js';
 import { createUser } from '../users/users.usecases.js';
+import { GoogleKeysUnavailableError, type GoogleIdentity } from './google-verifier.js';
+import { newUserFromGoogle } from './google.models.js';
 
 /**
  * Google sign-in: a verified ID token signs in the account that has this Google id, else links to
@@ -16,57 +19,92 @@ export async function signInWithGoogle(
   caller: UserRow | null,
   referralCode?: string | null,
 ): Promise<TTokenPair> {
+  const identity = await verifyCredential(deps, credential);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const { pair, linkedUserId } = await deps.db.transaction(async (tx) => {
+        const { user, linked } = await findOrLinkUser(tx, identity, caller, referralCode);
+        if (!user.isActive) {
+          throw new AppError({ code: 'auth.invalid_credentials', detail: 'This account is disabled.' });
+        }
+        await usersRepository.update(tx, user.id, { lastLogin: deps.now() });
+        return { pair: await issueSession(deps, tx, user.id), linkedUserId: linked ? user.id : null };
+      });
+      // The account's existing Bearer sessions are cached in this process with the row from before
+      // the link (google_linked false); other processes hear of it through the users trigger.
+      if (linkedUserId !== null) deps.sessionCache.forgetUser(linkedUserId);
+      return pair;
+    } catch (error) {
+      // Two first sign-ins with one Google account at once (One Tap and the button, a double
+      // click): the loser hits the unique Google id or email. Once more, it finds the winner's row.
+      if (attempt === 0 && isUniqueViolation(error)) continue;
+      throw error;
+    }
+  }
+}
+
+async function verifyCredential(deps: AppDeps, credential: string): Promise<GoogleIdentity> {
   if (!deps.google) {
     throw new AppError({
       code: 'auth.google_unavailable',
       detail: 'Google sign-in is not configured on this server.',
     });
   }
-  const identity = await deps.google.verify(credential).catch((error: unknown) => {
-    throw new AppError({ code: 'auth.google_invalid', detail: 'Invalid Google credential.', cause: error });
-  });
-  return deps.db.transaction(async (tx) => {
-    const bySub = await usersRepository.findByGoogleSub(tx, identity.sub);
-    let user: UserRow;
-    if (caller) {
-      if (bySub && bySub.id !== caller.id) {
-        throw new AppError({
-          code: 'users.identity_taken',
-          detail: 'This Google account is already linked to another Mirra account.',
-        });
-      }
-      user = bySub ?? (await usersRepository.update(tx, caller.id, { googleSub: identity.sub }));
-    } else if (bySub) {
-      user = bySub;
-    } else {
-      const byEmail =
-        identity.email && identity.emailVerified
-          ? await usersRepository.findByEmail(tx, identity.email)
-          : undefined;
-      if (byEmail) {
-        // Google has verified the address, which is what the activation email would prove.
-        user = await usersRepository.update(tx, byEmail.id, { googleSub: identity.sub, isActive: true });
-      } else {
-        user = await createUser(
-          tx,
-          {
-            email: identity.emailVerified ? identity.email : null,
-            googleSub: identity.sub,
-            isActive: true,
-            firstName: identity.givenName.slice(0, 150),
-            lastName: identity.familyName.slice(0, 150),
-            language:
-              identity.locale && isLanguage(identity.locale.split('-')[0])
-                ? identity.locale.split('-')[0]!
-                : null,
-          },
-          referralCode,
-        );
-      }
+  try {
+    return await deps.google.verify(credential);
+  } catch (error) {
+    if (error instanceof GoogleKeysUnavailableError) {
+      // Our side cannot check any token right now; the credential itself may be fine.
+      throw new AppError({
+        code: 'auth.google_unavailable',
+        detail: 'Google sign-in is temporarily unavailable. Try again later.',
+        cause: error,
+      });
     }
-    if (!user.isActive)
-      throw new AppError({ code: 'auth.invalid_credentials', detail: 'This account is disabled.' });
-    await usersRepository.update(tx, user.id, { lastLogin: deps.now() });
-    return issueSession(deps, tx, user.id);
-  });
+    throw new AppError({ code: 'auth.google_invalid', detail: 'Invalid Google credential.', cause: error });
+  }
+}
+
+/** The account to sign in; `linked` when Google was attached to an account that existed before. */
+async function findOrLinkUser(
+  tx: Tx,
+  identity: GoogleIdentity,
+  caller: UserRow | null,
+  referralCode: string | null | undefined,
+): Promise<{ user: UserRow; linked: boolean }> {
+  const bySub = await usersRepository.findByGoogleSub(tx, identity.sub);
+  if (caller) {
+    if (bySub && bySub.id !== caller.id) {
+      throw new AppError({
+        code: 'users.identity_taken',
+        detail: 'This Google account is already linked to another Mirra account.',
+      });
+    }
+    if (bySub) return { user: bySub, linked: false };
+    return { user: await usersRepository.update(tx, caller.id, { googleSub: identity.sub }), linked: true };
+  }
+  if (bySub) return { user: bySub, linked: false };
+  const byEmail =
+    identity.email && identity.emailVerified
+      ? await usersRepository.findByEmail(tx, identity.email)
+      : undefined;
+  if (byEmail) {
+    // Google has verified the address, which is what the activation email would prove.
+    const user = await usersRepository.update(tx, byEmail.id, { googleSub: identity.sub, isActive: true });
+    return { user, linked: true };
+  }
+  return { user: await createUser(tx, newUserFromGoogle(identity), referralCode), linked: false };
+}
+
+const GOOGLE_SUB_UNIQUE = 'users_google_sub_unique';
+const EMAIL_UNIQUE = 'users_email_unique';
+
+function isUniqueViolation(error: unknown): boolean {
+  // drizzle wraps the pg error; the SQLSTATE and constraint are on it or on its cause.
+  const e = error as { code?: string; constraint?: string; cause?: { code?: string; constraint?: string } };
+  const pgError = e.code ? e : e.cause;
+  return (
+    pgError?.code === '23505' &&
+    (pgError.constraint === GOOGLE_SUB_UNIQUE || pgError.constraint === EMAIL_UNIQUE)
+  );
 }

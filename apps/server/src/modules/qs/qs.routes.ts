@@ -1,11 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import { eq } from 'drizzle-orm';
 import { ZCreateQsBody, ZCreatedQs, ZQsQuery, ZSavedQueryString } from '@mirra/contracts';
 import { requireAuth } from '../../app/authenticate.js';
 import type { ZodApp } from '../../app/build-server.js';
 import type { AppDeps } from '../../app/deps.js';
-import { savedQueryStrings } from '../../shared/db/schema.js';
-import { AppError } from '../../shared/errors.js';
+import { findQueryString, saveQueryString } from './qs.usecases.js';
 
 const tags = ['telegram'];
 
@@ -24,14 +21,7 @@ export function registerQsRoutes(app: ZodApp, deps: AppDeps): void {
         response: { 200: ZSavedQueryString },
       },
     },
-    async (request) => {
-      const [row] = await deps.db
-        .select()
-        .from(savedQueryStrings)
-        .where(eq(savedQueryStrings.id, request.query.id));
-      if (!row) throw new AppError({ code: 'qs.not_found', detail: 'Not found.' });
-      return { qs: row.qs };
-    },
+    async (request) => findQueryString(deps, request.query.id),
   );
 
   app.post(
@@ -48,11 +38,7 @@ export function registerQsRoutes(app: ZodApp, deps: AppDeps): void {
     },
     async (request, reply) => {
       const { user } = requireAuth(request);
-      const qs = request.body.qs.replace(/^\?/, '');
-      // 12 base64url characters: 72 bits, unguessable, and short enough for the start parameter.
-      const id = randomBytes(9).toString('base64url');
-      await deps.db.insert(savedQueryStrings).values({ id, qs, userId: user.id });
-      return reply.status(201).send({ id, qs, start_param: `qs_${id}` });
+      return reply.status(201).send(await saveQueryString(deps, user, request.body.qs));
     },
   );
 }

@@ -1,0 +1,25 @@
+import { z } from 'zod';
+
+export const CREDIT_ENTRY_KINDS = [
+  'welcome_grant',
+  'generation_charge',
+  'generation_refund',
+  'royalty',
+  'purchase',
+  'subscription_grant',
+  'adjustment',
+] as const;
+export const ZCreditEntryKind = z.enum(CREDIT_ENTRY_KINDS);
+
+export const ZCreditBalance = z.object({ balance: z.number().int() });
+
+export const ZCreditEntry = z.object({
+  id: z.number().int(),
+  delta: z.number().int(),
+  kind: ZCreditEntryKind,
+  /** What the entry is about, e.g. a generation uuid. */
+  ref: z.string().nullable(),
+  balance_after: z.number().int(),
+  created_at: z.iso.datetime(),
+});
+export const ZCreditHistory = z.object({ results: z.array(ZCreditEntry), next: z.string().nullable() });

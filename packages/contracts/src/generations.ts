@@ -1,0 +1,152 @@
+import { z } from 'zod';
+
+/** Generation modes (spec §2). `train` builds a digital model and is not created through this API. */
+export const GENERATION_MODES = ['simple', 'face_swap', 'editing', 'styling', 'video'] as const;
+export const ZGenerationMode = z.enum(GENERATION_MODES, { error: 'Choose a generation mode.' });
+export type TGenerationMode = z.infer<typeof ZGenerationMode>;
+
+/** Task status codes exactly as the spec's second set (spec §3), plus FAILED from the first. */
+export const GenerationStatus = {
+  FAILED: -200,
+  ERROR: -100,
+  NEW: 0,
+  IN_QUEUE: 30,
+  IN_PROGRESS: 60,
+  COMPLETED: 100,
+} as const;
+export type TGenerationStatus = (typeof GenerationStatus)[keyof typeof GenerationStatus];
+export const ZGenerationStatus = z.union([
+  z.literal(-200),
+  z.literal(-100),
+  z.literal(0),
+  z.literal(30),
+  z.literal(60),
+  z.literal(100),
+]);
+export const isTerminalStatus = (status: number) =>
+  status === GenerationStatus.COMPLETED ||
+  status === GenerationStatus.ERROR ||
+  status === GenerationStatus.FAILED;
+
+/** Styles the styling mode offers; the local engine implements each as an image pipeline. */
+export const STYLES = ['cartoon', 'toy', 'oil', 'watercolor', 'pencil', 'pop_art'] as const;
+export const ZStyle = z.enum(STYLES, { error: 'Choose a style.' });
+export type TStyle = z.infer<typeof ZStyle>;
+
+export const PROMPT_MAX_LENGTH = 1000;
+/** Guidance strength slider (advanced settings). */
+export const GUIDANCE_MIN = 1;
+export const GUIDANCE_MAX = 20;
+export const GUIDANCE_DEFAULT = 7;
+
+export const ZCreateGenerationBody = z.object({
+  mode: ZGenerationMode,
+  prompt: z
+    .string()
+    .trim()
+    .max(PROMPT_MAX_LENGTH, { error: `Maximum number of characters - ${PROMPT_MAX_LENGTH}` })
+    .default(''),
+  guidance: z.number().min(GUIDANCE_MIN).max(GUIDANCE_MAX).default(GUIDANCE_DEFAULT),
+  /** Upload uuids: the source photo (editing, styling), the target (face swap). */
+  images: z.array(z.uuid()).max(4).default([]),
+  model_uuid: z.uuid().nullish(),
+  /** The published post this generation repeats or remixes (drives the author's royalty). */
+  post_uuid: z.uuid().nullish(),
+  style: ZStyle.nullish(),
+  seed: z
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 31 - 1)
+    .nullish(),
+  /** Video length in seconds (video mode). */
+  duration: z.number().int().min(2).max(10).nullish(),
+});
+export type TCreateGenerationBody = z.input<typeof ZCreateGenerationBody>;
+
+export const ZImageVariant = z.object({ url: z.string(), width: z.number().int(), height: z.number().int() });
+
+export const ZGenerationResult = z.object({
+  /** Full-quality original for download. */
+  url: z.string(),
+  download_url: z.string(),
+  width: z.number().int(),
+  height: z.number().int(),
+  content_type: z.string(),
+  /** WebP renditions for feeds and lists, smallest first. */
+  variants: z.array(ZImageVariant),
+  /** Which engine made it (`local` results are labelled so). */
+  engine: z.string(),
+  /** What the engine understood or did (e.g. the editing steps it applied). */
+  notes: z.array(z.string()),
+});
+
+export const ZGeneration = z.object({
+  uuid: z.uuid(),
+  mode: ZGenerationMode,
+  status: ZGenerationStatus,
+  /** 0–100. */
+  progress: z.number().int(),
+  prompt: z.string(),
+  guidance: z.number(),
+  seed: z.number().int(),
+  style: ZStyle.nullable(),
+  images: z.array(z.uuid()),
+  model_uuid: z.uuid().nullable(),
+  post_uuid: z.uuid().nullable(),
+  cost: z.number().int(),
+  created_at: z.iso.datetime(),
+  finished_at: z.iso.datetime().nullable(),
+  result: ZGenerationResult.nullable(),
+  /** Set on ERROR/FAILED: a stable code and a message; credits are refunded by then. */
+  error_code: z.string().nullable(),
+  error_detail: z.string().nullable(),
+  refunded: z.boolean(),
+});
+export type TGeneration = z.infer<typeof ZGeneration>;
+
+export const ZGenerationList = z.object({ results: z.array(ZGeneration), next: z.string().nullable() });
+export const ZCursorQuery = z.object({
+  cursor: z.string().max(64).optional(),
+  limit: z.coerce.number().int().min(1).max(50).default(20),
+});
+
+export const ZPriceQuery = z.object({
+  mode: ZGenerationMode,
+  style: ZStyle.optional(),
+  duration: z.coerce.number().int().min(2).max(10).optional(),
+});
+export const ZPrice = z.object({
+  cost: z.number().int(),
+  balance: z.number().int().nullable(),
+  /** Free-tier state for the caller: wait this many seconds before the next generation (0 = now). */
+  wait_seconds: z.number().int(),
+});
+
+/** Server-sent event data on /api/generations/<uuid>/events/. */
+export const ZGenerationEvent = z.object({
+  uuid: z.uuid(),
+  status: ZGenerationStatus,
+  progress: z.number().int(),
+});
+
+export const ZPromptHelperBody = z.object({
+  /** The user's wishes in any of the six languages. */
+  text: z.string().trim().min(1, { error: 'This field may not be blank.' }).max(PROMPT_MAX_LENGTH),
+  mode: ZGenerationMode.optional(),
+});
+export const ZPromptHelperResult = z.object({
+  prompt: z.string(),
+  /** `llm` when an OpenAI-compatible model wrote it; `offline` for the bundled, simpler fallback. */
+  source: z.enum(['llm', 'offline']),
+});
+
+export const ZUpload = z.object({
+  uuid: z.uuid(),
+  url: z.string(),
+  width: z.number().int(),
+  height: z.number().int(),
+  content_type: z.string(),
+  bytes: z.number().int(),
+});
+export type TUpload = z.infer<typeof ZUpload>;
