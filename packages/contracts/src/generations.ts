@@ -105,16 +105,25 @@ export const ZGeneration = z.object({
 });
 export type TGeneration = z.infer<typeof ZGeneration>;
 
+/** An integer from a query string ('20' → 20), with DRF's message when it is not one. */
+const queryInt = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d{1,6}$/, { error: 'A valid integer is required.' })
+    .transform(Number)
+    .pipe(z.number().int().min(min).max(max));
+
 export const ZGenerationList = z.object({ results: z.array(ZGeneration), next: z.string().nullable() });
 export const ZCursorQuery = z.object({
   cursor: z.string().max(64).optional(),
-  limit: z.coerce.number().int().min(1).max(50).default(20),
+  /** Page size, 20 when left out. */
+  limit: queryInt(1, 50).optional(),
 });
 
 export const ZPriceQuery = z.object({
   mode: ZGenerationMode,
   style: ZStyle.optional(),
-  duration: z.coerce.number().int().min(2).max(10).optional(),
+  duration: queryInt(2, 10).optional(),
 });
 export const ZPrice = z.object({
   cost: z.number().int(),

@@ -22,6 +22,9 @@ import { registerAppConfigRoutes } from '../modules/app-config/app-config.routes
 import { registerAuthRoutes } from '../modules/auth/auth.routes.js';
 import { registerGeoRoutes } from '../modules/geo/geo.routes.js';
 import { registerGoogleRoutes } from '../modules/google/google.routes.js';
+import { registerCreditsRoutes } from '../modules/credits/credits.routes.js';
+import { registerGenerationsRoutes } from '../modules/generations/generations.routes.js';
+import { registerMediaRoutes } from '../modules/media/media.routes.js';
 import { registerQsRoutes } from '../modules/qs/qs.routes.js';
 import { registerTelegramRoutes } from '../modules/telegram/telegram.routes.js';
 import { registerUsersRoutes } from '../modules/users/users.routes.js';
@@ -104,6 +107,9 @@ export async function buildServer(deps: AppDeps): Promise<App> {
   registerTelegramRoutes(api, deps);
   registerGeoRoutes(api, deps);
   registerQsRoutes(api, deps);
+  registerMediaRoutes(api, deps);
+  registerCreditsRoutes(api, deps);
+  registerGenerationsRoutes(api, deps);
 
   await registerWebApp(app, deps);
   return app;

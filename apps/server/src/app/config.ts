@@ -62,6 +62,27 @@ const ZEnv = z.object({
     .int()
     .min(1024)
     .default(1024 * 1024),
+  /** Credits each new account starts with. */
+  WELCOME_CREDITS: z.coerce.number().int().min(0).default(10),
+  PRICE_SIMPLE: z.coerce.number().int().min(0).default(1),
+  PRICE_FACE_SWAP: z.coerce.number().int().min(0).default(2),
+  PRICE_EDITING: z.coerce.number().int().min(0).default(1),
+  PRICE_STYLING: z.coerce.number().int().min(0).default(1),
+  /** Video is priced per second of output. */
+  PRICE_VIDEO_PER_SECOND: z.coerce.number().int().min(0).default(2),
+  /** Free tier (spec §6): this many generations a day with no pause, then FREE_DELAY_SECONDS between. */
+  FREE_DAILY_PHOTOS: z.coerce.number().int().min(0).default(5),
+  FREE_DELAY_SECONDS: z.coerce.number().int().min(0).default(30),
+  /** Which engine serves each mode: `local` (offline, built in) or a provider's name. */
+  ENGINE_SIMPLE: z.string().default('local'),
+  ENGINE_FACE_SWAP: z.string().default('local'),
+  ENGINE_EDITING: z.string().default('local'),
+  ENGINE_STYLING: z.string().default('local'),
+  ENGINE_VIDEO: z.string().default('local'),
+  /** A generation not finished this long after its last change is failed and refunded. */
+  GENERATION_TIMEOUT_SECONDS: seconds.default(600),
+  /** Attempts of a generation job before it fails for good (transient engine errors are retried). */
+  GENERATION_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(3),
   /** How long a process may reuse a resolved session (kept exact by LISTEN/NOTIFY); 0 disables. */
   SESSION_CACHE_SECONDS: seconds.default(60),
   /** Run the job worker inside the API process (`npm start`); `npm run worker` runs it alone. */
@@ -96,6 +117,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     smtpUrl: e.SMTP_URL,
     emailFrom: e.EMAIL_FROM,
     outboxDir: path.join(dataDir, 'outbox'),
+    mediaDir: path.join(dataDir, 'media'),
     jwtSecret: e.JWT_SECRET,
     tokens: {
       accessSeconds: e.ACCESS_TOKEN_SECONDS,
@@ -125,6 +147,24 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     },
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     sessionCacheSeconds: e.SESSION_CACHE_SECONDS,
+    welcomeCredits: e.WELCOME_CREDITS,
+    prices: {
+      simple: e.PRICE_SIMPLE,
+      face_swap: e.PRICE_FACE_SWAP,
+      editing: e.PRICE_EDITING,
+      styling: e.PRICE_STYLING,
+      videoPerSecond: e.PRICE_VIDEO_PER_SECOND,
+    },
+    freeTier: { dailyPhotos: e.FREE_DAILY_PHOTOS, delaySeconds: e.FREE_DELAY_SECONDS },
+    engines: {
+      simple: e.ENGINE_SIMPLE,
+      face_swap: e.ENGINE_FACE_SWAP,
+      editing: e.ENGINE_EDITING,
+      styling: e.ENGINE_STYLING,
+      video: e.ENGINE_VIDEO,
+    },
+    generationTimeoutSeconds: e.GENERATION_TIMEOUT_SECONDS,
+    generationMaxAttempts: e.GENERATION_MAX_ATTEMPTS,
     runWorker: e.RUN_WORKER,
     workerConcurrency: e.WORKER_CONCURRENCY,
     logLevel: e.LOG_LEVEL,

@@ -1,5 +1,11 @@
 import type { Database, Db } from '../shared/db/client.js';
 import type { NotificationHub } from '../shared/db/notifications.js';
+import { createLocalStorage } from '../shared/storage/local-storage.js';
+import { createMediaUrls, type MediaUrls } from '../shared/storage/media-urls.js';
+import type { Storage } from '../shared/storage/storage.js';
+import type { ImageModerator, PromptModerator } from '../modules/moderation/moderation.types.js';
+import { createEngineRegistry, type EngineRegistry } from '../modules/generations/engines/engine-registry.js';
+import { createGenerationEvents, type GenerationEvents } from '../modules/generations/generation-events.js';
 import { createSessionCache, type SessionCache } from '../modules/auth/session-cache.js';
 import type { Logger } from '../shared/logger.js';
 import { createMailer, type Mailer } from '../shared/mailer/mailer.js';
@@ -32,6 +38,17 @@ export interface AppDeps {
   /** Null when no Google client id is configured. */
   google: GoogleVerifier | null;
   geo: GeoLocator;
+  /** Uploaded photos and results (DATA_DIR/media by default). */
+  storage: Storage;
+  mediaUrls: MediaUrls;
+  /** Checks prompts before anything is charged. */
+  promptModerator: PromptModerator;
+  /** Checks results before anyone sees them. */
+  imageModerator: ImageModerator;
+  /** The engine for each generation mode (configuration). */
+  engines: EngineRegistry;
+  /** Live generation progress for server-sent events. */
+  generationEvents: GenerationEvents;
   now: () => Date;
 }
 
@@ -70,6 +87,13 @@ export function createDeps(options: {
       ? createGoogleVerifier({ clientId: config.google.clientId, certsUrl: config.google.certsUrl })
       : null,
     geo: createGeoLocator({ countryHeader: config.geoCountryHeader }),
+    storage: createLocalStorage(config.mediaDir),
+    mediaUrls: createMediaUrls(jwtSecret, { defaultTtlSeconds: 24 * 3600 }),
+    // @TODO replaced by the real moderators (modules/moderation) as they land.
+    promptModerator: { check: async () => ({ flagged: false, categories: [] }) },
+    imageModerator: { check: async () => ({ flagged: false, categories: [], scores: {} }) },
+    engines: createEngineRegistry(config),
+    generationEvents: createGenerationEvents(options.notifications),
     now,
     ...options.overrides,
   };

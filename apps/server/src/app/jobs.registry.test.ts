@@ -4,12 +4,18 @@ import type { AppDeps } from './deps.js';
 import { buildTaskList, crontab } from './jobs.registry.js';
 import { sendActivationEmailJob, sendPasswordResetEmailJob } from '../modules/users/users.jobs.js';
 import { sendTelegramMessageJob } from '../modules/telegram/telegram.jobs.js';
+import { runGenerationJob } from '../modules/generations/generations.jobs.js';
 
 describe('job registry', () => {
   const tasks = buildTaskList({} as AppDeps);
 
   it('has a handler for every defined job', () => {
-    for (const job of [sendActivationEmailJob, sendPasswordResetEmailJob, sendTelegramMessageJob]) {
+    for (const job of [
+      sendActivationEmailJob,
+      sendPasswordResetEmailJob,
+      sendTelegramMessageJob,
+      runGenerationJob,
+    ]) {
       expect(tasks).toHaveProperty([job.name]);
     }
   });

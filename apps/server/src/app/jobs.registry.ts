@@ -1,5 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { TaskList } from 'graphile-worker';
+import { creditsJobHandlers } from '../modules/credits/credits.jobs.js';
+import { generationsJobHandlers } from '../modules/generations/generations.jobs.js';
 import { telegramJobHandlers } from '../modules/telegram/telegram.jobs.js';
 import { telegramRepository } from '../modules/telegram/telegram.repository.js';
 import { usersJobHandlers } from '../modules/users/users.jobs.js';
@@ -10,6 +12,8 @@ export function buildTaskList(deps: AppDeps): TaskList {
   const groups: TaskList[] = [
     usersJobHandlers(deps),
     telegramJobHandlers(deps),
+    creditsJobHandlers(deps),
+    generationsJobHandlers(deps),
     maintenanceJobHandlers(deps),
   ];
   const tasks: TaskList = {};
@@ -41,4 +45,9 @@ function maintenanceJobHandlers(deps: AppDeps): TaskList {
 }
 
 /** Recurring jobs (graphile-worker crontab syntax). */
-export const crontab = ['17 * * * * maintenance:cleanup'].join('\n');
+export const crontab = [
+  '17 * * * * maintenance:cleanup',
+  // Nightly proof that every cached credit balance equals its ledger.
+  '40 3 * * * credits:reconcile',
+  '* * * * * generations:reconcile',
+].join('\n');

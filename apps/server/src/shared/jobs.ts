@@ -22,6 +22,8 @@ export interface AddJobOptions {
   /** Replaces a pending job with the same key instead of adding a second one. */
   jobKey?: string;
   runAt?: Date;
+  /** Overrides the definition's attempts (e.g. from configuration). */
+  maxAttempts?: number;
 }
 
 export async function addJob<TPayload>(
@@ -36,17 +38,26 @@ export async function addJob<TPayload>(
       identifier => ${job.name},
       payload => ${JSON.stringify(checked)}::json,
       run_at => ${options.runAt?.toISOString() ?? null}::timestamptz,
-      max_attempts => ${job.maxAttempts},
+      max_attempts => ${options.maxAttempts ?? job.maxAttempts},
       job_key => ${options.jobKey ?? null}
     )`,
   );
 }
 
-export type JobHandler<TPayload> = (payload: TPayload) => Promise<void>;
+export interface JobRun {
+  /** 1 on the first run, 2 on the first retry, … */
+  attempt: number;
+  maxAttempts: number;
+}
+
+export type JobHandler<TPayload> = (payload: TPayload, run: JobRun) => Promise<void>;
 
 /** Pairs a definition with its handler into a graphile-worker task that validates its payload. */
 export function toTask<TPayload>(job: JobDefinition<TPayload>, handler: JobHandler<TPayload>): Task {
-  return async (rawPayload) => {
-    await handler(job.payload.parse(rawPayload));
+  return async (rawPayload, helpers) => {
+    await handler(job.payload.parse(rawPayload), {
+      attempt: helpers.job.attempts,
+      maxAttempts: helpers.job.max_attempts,
+    });
   };
 }

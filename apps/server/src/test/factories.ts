@@ -48,3 +48,31 @@ export async function login(
 }
 
 export const bearer = (access: string) => ({ authorization: `Bearer ${access}` });
+
+/** An uploaded photo owned by the user, as the uploads endpoint would store it. */
+export async function createUploadFor(t: TestApp, userId: number, data?: Buffer) {
+  const { uploads } = await import('../shared/db/schema.js');
+  const sharpModule = (await import('sharp')).default;
+  const image =
+    data ??
+    (await sharpModule({ create: { width: 400, height: 300, channels: 3, background: '#8a6' } })
+      .jpeg()
+      .toBuffer());
+  const meta = await sharpModule(image).metadata();
+  const { randomUUID } = await import('node:crypto');
+  const uuid = randomUUID();
+  const key = `uploads/${userId}/${uuid}.jpg`;
+  await t.deps.storage.put(key, image, 'image/jpeg');
+  await t.deps.db
+    .insert(uploads)
+    .values({
+      uuid,
+      userId,
+      contentType: 'image/jpeg',
+      width: meta.width!,
+      height: meta.height!,
+      bytes: image.length,
+      storageKey: key,
+    });
+  return { uuid, key };
+}

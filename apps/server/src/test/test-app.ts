@@ -74,6 +74,14 @@ export async function createTestApp(
     deps,
     async runJobs() {
       await runOnce({ pgPool: database.pool, taskList: buildTaskList(deps), logger: quietWorkerLogger });
+      // graphile-worker records a job's outcome without awaiting it: wait until nothing is locked.
+      for (let i = 0; i < 250; i++) {
+        const { rows } = await database.pool.query(
+          'SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE locked_at IS NOT NULL',
+        );
+        if (rows[0].n === 0) return;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
     },
     async readOutbox() {
       let files: string[] = [];

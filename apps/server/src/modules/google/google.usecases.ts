@@ -23,7 +23,13 @@ export async function signInWithGoogle(
   for (let attempt = 0; ; attempt++) {
     try {
       const { pair, linkedUserId } = await deps.db.transaction(async (tx) => {
-        const { user, linked } = await findOrLinkUser(tx, identity, caller, referralCode);
+        const { user, linked } = await findOrLinkUser(
+          tx,
+          identity,
+          caller,
+          referralCode,
+          deps.config.welcomeCredits,
+        );
         if (!user.isActive) {
           throw new AppError({ code: 'auth.invalid_credentials', detail: 'This account is disabled.' });
         }
@@ -71,6 +77,7 @@ async function findOrLinkUser(
   identity: GoogleIdentity,
   caller: UserRow | null,
   referralCode: string | null | undefined,
+  welcomeCredits: number,
 ): Promise<{ user: UserRow; linked: boolean }> {
   const bySub = await usersRepository.findByGoogleSub(tx, identity.sub);
   if (caller) {
@@ -93,7 +100,10 @@ async function findOrLinkUser(
     const user = await usersRepository.update(tx, byEmail.id, { googleSub: identity.sub, isActive: true });
     return { user, linked: true };
   }
-  return { user: await createUser(tx, newUserFromGoogle(identity), referralCode), linked: false };
+  return {
+    user: await createUser(tx, newUserFromGoogle(identity), referralCode, { welcomeCredits }),
+    linked: false,
+  };
 }
 
 const GOOGLE_SUB_UNIQUE = 'users_google_sub_unique';

@@ -45,6 +45,20 @@ export interface TelegramBotApi {
     allowed_updates?: string[];
     drop_pending_updates?: boolean;
   }): Promise<boolean>;
+  deleteWebhook(params?: { drop_pending_updates?: boolean }): Promise<boolean>;
+  getWebhookInfo(): Promise<WebhookInfo>;
+}
+
+/** What Telegram knows of the webhook, including the last delivery error it met. */
+export interface WebhookInfo {
+  url: string;
+  has_custom_certificate: boolean;
+  pending_update_count: number;
+  allowed_updates?: string[];
+  max_connections?: number;
+  ip_address?: string;
+  last_error_date?: number;
+  last_error_message?: string;
 }
 
 export function createTelegramBotApi(options: {
@@ -67,10 +81,14 @@ export function createTelegramBotApi(options: {
       error_code?: number;
       description?: string;
       parameters?: { retry_after?: number };
-    };
+    } | null;
     try {
       body = (await response.json()) as typeof body;
     } catch {
+      body = null;
+    }
+    // A proxy in front (or an outage) may answer with HTML or nothing at all.
+    if (!body || typeof body !== 'object') {
       throw new TelegramApiError(method, response.status, `unreadable response (HTTP ${response.status})`);
     }
     if (!body.ok) {
@@ -89,5 +107,7 @@ export function createTelegramBotApi(options: {
     getMe: () => call('getMe'),
     sendMessage: (params) => call('sendMessage', { ...params }),
     setWebhook: (params) => call('setWebhook', { ...params }),
+    deleteWebhook: (params = {}) => call('deleteWebhook', { ...params }),
+    getWebhookInfo: () => call('getWebhookInfo'),
   };
 }

@@ -1,11 +1,10 @@
-import { parse, validate } from '@telegram-apps/init-data-node';
 import { isLanguage } from '@mirra/contracts';
 import type { AppDeps } from '../../app/deps.js';
 import type { DbOrTx } from '../../shared/db/client.js';
 import { AppError } from '../../shared/errors.js';
 import { usersRepository, type UserRow } from '../users/users.repository.js';
 import { createUser } from '../users/users.usecases.js';
-import type { TelegramProfile } from './telegram.models.js';
+import { checkInitData, type TelegramProfile } from './telegram.models.js';
 
 export const telegramUnavailable = () =>
   new AppError({
@@ -21,27 +20,28 @@ export const telegramUnavailable = () =>
 export async function authenticateTelegramInitData(deps: AppDeps, initData: string): Promise<UserRow> {
   const { botToken, initDataMaxAgeSeconds } = deps.config.telegram;
   if (!botToken) throw telegramUnavailable();
-  try {
-    validate(initData, botToken, { expiresIn: initDataMaxAgeSeconds });
-  } catch (error) {
-    const name = (error as Error).name ?? '';
-    if (/Expired/i.test(name)) {
-      throw new AppError({ code: 'auth.init_data_expired', detail: 'Telegram init data has expired.' });
-    }
-    throw new AppError({
-      code: 'auth.init_data_invalid',
-      detail: 'Telegram init data is invalid.',
-      cause: error,
-    });
+  const checked = checkInitData(initData, botToken, {
+    now: deps.now(),
+    maxAgeSeconds: initDataMaxAgeSeconds,
+  });
+  if (!checked.ok) {
+    throw checked.reason === 'expired'
+      ? new AppError({ code: 'auth.init_data_expired', detail: 'Telegram init data has expired.' })
+      : new AppError({ code: 'auth.init_data_invalid', detail: 'Telegram init data is invalid.' });
   }
-  const data = parse(initData) as { user?: TelegramProfile; start_param?: string };
-  if (!data.user?.id) {
+  if (!checked.user) {
     throw new AppError({ code: 'auth.init_data_invalid', detail: 'Telegram init data has no user.' });
   }
-  return upsertTelegramUser(deps.db, data.user, {
-    startParam: data.start_param,
-    allowsWrite: data.user.allows_write_to_pm,
+  const user = await upsertTelegramUser(deps.db, checked.user, {
+    welcomeCredits: deps.config.welcomeCredits,
+    startParam: checked.startParam ?? undefined,
+    allowsWrite: checked.user.allows_write_to_pm,
   });
+  // A deactivated account stays out, as it does for Bearer tokens.
+  if (!user.isActive) {
+    throw new AppError({ code: 'auth.invalid_credentials', detail: 'User is inactive.' });
+  }
+  return user;
 }
 
 /**
@@ -51,12 +51,14 @@ export async function authenticateTelegramInitData(deps: AppDeps, initData: stri
 export async function upsertTelegramUser(
   db: DbOrTx,
   profile: TelegramProfile,
-  options: { startParam?: string; allowsWrite?: boolean } = {},
+  options: { startParam?: string; allowsWrite?: boolean; welcomeCredits?: number } = {},
 ): Promise<UserRow> {
   const existing = await usersRepository.findByTelegramId(db, profile.id);
+  // A bot message's `from` never has a photo, and Telegram leaves it out when privacy hides it:
+  // absent means "unknown", so the last photo we saw is kept.
   const fromTelegram = {
     telegramUsername: profile.username ?? null,
-    telegramPhotoUrl: profile.photo_url ?? null,
+    ...(profile.photo_url !== undefined ? { telegramPhotoUrl: profile.photo_url } : {}),
     ...(options.allowsWrite !== undefined ? { telegramAllowsWrite: options.allowsWrite } : {}),
   };
   if (existing) {
@@ -78,6 +80,7 @@ export async function upsertTelegramUser(
         ...fromTelegram,
       },
       referral,
+      { welcomeCredits: options.welcomeCredits },
     );
   } catch (error) {
     // Two first requests at once: the other one created the account.

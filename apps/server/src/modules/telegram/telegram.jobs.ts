@@ -1,8 +1,10 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import type { AppDeps } from '../../app/deps.js';
 import { defineJob, toTask } from '../../shared/jobs.js';
 import { usersRepository } from '../users/users.repository.js';
-import { TelegramApiError } from './bot-api.client.js';
+import { TelegramApiError, type SendMessageParams } from './bot-api.client.js';
+import { openAppButton } from './telegram.models.js';
 
 /**
  * Bot messages are sent from a job so the webhook answers Telegram at once (it re-delivers
@@ -20,27 +22,38 @@ export const sendTelegramMessageJob = defineJob({
   maxAttempts: 8,
 });
 
+/**
+ * Flood control (429) usually asks for a second or two: waiting that out here beats the worker's
+ * backoff, which would retry too early and spend an attempt. Longer waits go back to the queue.
+ */
+const MAX_INLINE_RETRY_AFTER_SECONDS = 5;
+
 export function telegramJobHandlers(deps: AppDeps) {
   return {
     [sendTelegramMessageJob.name]: toTask(sendTelegramMessageJob, async (payload) => {
-      if (!deps.telegramBot) return;
-      // Telegram accepts web_app buttons only for https URLs; otherwise a plain link button.
-      const button = payload.openAppUrl
-        ? payload.openAppUrl.startsWith('https://')
-          ? { text: payload.openAppLabel ?? 'Open', web_app: { url: payload.openAppUrl } }
-          : null
-        : null;
+      const bot = deps.telegramBot;
+      if (!bot) return;
+      const button = openAppButton(payload.openAppUrl, payload.openAppLabel ?? 'Open');
+      const message: SendMessageParams = {
+        chat_id: payload.chatId,
+        text: payload.text,
+        ...(button ? { reply_markup: { inline_keyboard: [[button]] } } : {}),
+      };
       try {
-        await deps.telegramBot.sendMessage({
-          chat_id: payload.chatId,
-          text: payload.text,
-          ...(button ? { reply_markup: { inline_keyboard: [[button]] } } : {}),
+        await bot.sendMessage(message).catch(async (error: unknown) => {
+          const retryAfter = error instanceof TelegramApiError ? error.retryAfter : undefined;
+          if (retryAfter === undefined || retryAfter > MAX_INLINE_RETRY_AFTER_SECONDS) throw error;
+          await sleep(retryAfter * 1000);
+          return bot.sendMessage(message);
         });
       } catch (error) {
         if (error instanceof TelegramApiError && error.isForbidden) {
           // Blocked or never started: remember it and stop retrying.
           const user = await usersRepository.findByTelegramId(deps.db, payload.chatId);
-          if (user) await usersRepository.update(deps.db, user.id, { telegramAllowsWrite: false });
+          if (user) {
+            await usersRepository.update(deps.db, user.id, { telegramAllowsWrite: false });
+            deps.sessionCache.forgetUser(user.id);
+          }
           deps.logger.info({ chatId: payload.chatId }, 'telegram user does not accept bot messages');
           return;
         }

@@ -12,7 +12,7 @@ import { AppError } from '../../shared/errors.js';
 import { issueSession } from '../auth/sessions.usecases.js';
 import { usersRepository } from '../users/users.repository.js';
 import { authenticateTelegramInitData } from './telegram-auth.usecases.js';
-import { isWebhookSecretValid } from './telegram.models.js';
+import { isWebhookSecretValid, TELEGRAM_WEBHOOK_PATH } from './telegram.models.js';
 import { createAuthKey, handleTelegramUpdate, takeAuthToken, ZTelegramUpdate } from './telegram.usecases.js';
 
 const tags = ['telegram'];
@@ -72,8 +72,15 @@ export function registerTelegramRoutes(app: ZodApp, deps: AppDeps): void {
   );
 
   app.post(
-    '/api/tg/webhook/',
+    TELEGRAM_WEBHOOK_PATH,
     {
+      // Checked before the body is even parsed: strangers learn nothing about what we accept.
+      onRequest: async (request) => {
+        const secret = request.headers['x-telegram-bot-api-secret-token'];
+        if (!isWebhookSecretValid(deps.config.telegram.webhookSecret, secret)) {
+          throw new AppError({ code: 'telegram.webhook_forbidden', detail: 'Forbidden.' });
+        }
+      },
       schema: {
         tags,
         summary: 'Bot updates from Telegram (checked by the secret-token header)',
@@ -83,10 +90,6 @@ export function registerTelegramRoutes(app: ZodApp, deps: AppDeps): void {
       },
     },
     async (request) => {
-      const secret = request.headers['x-telegram-bot-api-secret-token'];
-      if (!isWebhookSecretValid(deps.config.telegram.webhookSecret, secret)) {
-        throw new AppError({ code: 'telegram.webhook_forbidden', detail: 'Forbidden.' });
-      }
       await handleTelegramUpdate(deps, request.body);
       return { ok: true };
     },

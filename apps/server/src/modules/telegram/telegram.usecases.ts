@@ -2,13 +2,19 @@ import { z } from 'zod';
 import type { AppDeps } from '../../app/deps.js';
 import type { Tx } from '../../shared/db/client.js';
 import { AppError } from '../../shared/errors.js';
-import { translate } from '../../shared/i18n/messages.js';
+import { translate, type MessageKey } from '../../shared/i18n/messages.js';
 import { addJob } from '../../shared/jobs.js';
 import { issueSession } from '../auth/sessions.usecases.js';
 import { usersRepository } from '../users/users.repository.js';
 import { telegramUnavailable, upsertTelegramUser } from './telegram-auth.usecases.js';
 import { sendTelegramMessageJob } from './telegram.jobs.js';
-import { botStartLink, generateAuthKey, hashAuthKey, parseStartCommand } from './telegram.models.js';
+import {
+  botStartLink,
+  generateAuthKey,
+  hashAuthKey,
+  isAuthKeyPayload,
+  parseStartCommand,
+} from './telegram.models.js';
 import { telegramRepository } from './telegram.repository.js';
 
 /**
@@ -83,14 +89,14 @@ export type TTelegramUpdate = z.infer<typeof ZTelegramUpdate>;
  * links Telegram to the signed-in user who asked); plain `/start` greets with a button to the app.
  */
 export async function handleTelegramUpdate(deps: AppDeps, update: TTelegramUpdate): Promise<void> {
-  await deps.db.transaction(async (tx) => {
-    if (!(await telegramRepository.claimUpdate(tx, update.update_id))) return;
+  const changedUserId = await deps.db.transaction(async (tx): Promise<number | null> => {
+    if (!(await telegramRepository.claimUpdate(tx, update.update_id))) return null;
     const message = update.message;
     const from = message?.from;
-    if (!message || !from || from.is_bot || message.chat.type !== 'private') return;
+    if (!message || !from || from.is_bot || message.chat.type !== 'private') return null;
     const start = parseStartCommand(message.text);
-    if (!start) return;
-    const reply = (key: Parameters<typeof translate>[1], withButton = false) =>
+    if (!start) return null;
+    const reply = (key: MessageKey, withButton = false) =>
       addJob(tx, sendTelegramMessageJob, {
         chatId: message.chat.id,
         text: translate(from.language_code, key),
@@ -99,37 +105,41 @@ export async function handleTelegramUpdate(deps: AppDeps, update: TTelegramUpdat
           : {}),
       });
 
-    if (!start.payload || start.payload.startsWith('ref_')) {
+    if (!start.payload || !isAuthKeyPayload(start.payload)) {
       // Starting the bot allows it to write to the user.
       const user = await usersRepository.findByTelegramId(tx, from.id);
+      await reply('bot.welcome', true);
       if (user && !user.telegramAllowsWrite) {
         await usersRepository.update(tx, user.id, { telegramAllowsWrite: true });
+        return user.id;
       }
-      await reply('bot.welcome', true);
-      return;
+      return null;
     }
-    await confirmAuthKey(deps, tx, start.payload, from, reply);
+    return confirmAuthKey(deps, tx, start.payload, from, reply);
   });
+  // The Bearer session cache of this process must not serve the row from before the change.
+  if (changedUserId !== null) deps.sessionCache.forgetUser(changedUserId);
 }
 
+/** Returns the id of the user whose Telegram link changed, if any. */
 async function confirmAuthKey(
   deps: AppDeps,
   tx: Tx,
   key: string,
   from: NonNullable<NonNullable<TTelegramUpdate['message']>['from']>,
-  reply: (key: Parameters<typeof translate>[1]) => Promise<void>,
-): Promise<void> {
+  reply: (key: MessageKey) => Promise<void>,
+): Promise<number | null> {
   const row = await telegramRepository.findAuthKeyByHashForUpdate(tx, hashAuthKey(key));
   if (!row || row.status !== 'pending' || row.expiresAt <= deps.now()) {
     await reply('bot.link_expired');
-    return;
+    return null;
   }
-  const profile = { ...from, allows_write_to_pm: true };
   if (row.requestedByUserId) {
     const holder = await usersRepository.findByTelegramId(tx, from.id);
     if (holder && holder.id !== row.requestedByUserId) {
+      // One person, one account: nothing is linked, and the key stays usable with another Telegram.
       await reply('bot.identity_taken');
-      return;
+      return null;
     }
     await usersRepository.update(tx, row.requestedByUserId, {
       telegramId: from.id,
@@ -142,15 +152,19 @@ async function confirmAuthKey(
       userId: row.requestedByUserId,
     });
     await reply('bot.linked');
-    return;
+    return row.requestedByUserId;
   }
-  const user = await upsertTelegramUser(tx, profile, { allowsWrite: true });
+  const user = await upsertTelegramUser(tx, from, {
+    allowsWrite: true,
+    welcomeCredits: deps.config.welcomeCredits,
+  });
   await telegramRepository.updateAuthKey(tx, row.uuid, {
     status: 'confirmed',
     confirmedAt: deps.now(),
     userId: user.id,
   });
   await reply('bot.signed_in');
+  return user.id;
 }
 
 /** Where the bot's "Open" button leads: the Mini App's public URL. */

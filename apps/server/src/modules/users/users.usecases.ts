@@ -23,6 +23,7 @@ import { generateReferralCode, normaliseReferralCode, splitUserRefs } from './us
 import { usersRepository, type NewUserRow, type UserRow } from './users.repository.js';
 import { toPublicUserJson, toUserJson } from './users.serializers.js';
 import { sendActivationEmailJob, sendPasswordResetEmailJob } from './users.jobs.js';
+import { grantWelcomeCredits } from '../credits/credits.usecases.js';
 
 const UNIQUE_VIOLATION = '23505';
 const isUniqueViolation = (error: unknown, constraint?: string) => {
@@ -39,18 +40,23 @@ export async function createUser(
   db: DbOrTx,
   values: Omit<NewUserRow, 'referralCode' | 'refererId'>,
   referralCode?: string | null,
+  options: { welcomeCredits?: number } = {},
 ): Promise<UserRow> {
   const code = normaliseReferralCode(referralCode);
   const referer = code ? await usersRepository.findByReferralCode(db, code) : undefined;
   for (let attempt = 0; ; attempt++) {
     try {
       // A savepoint, so a (vanishingly rare) code collision does not abort the caller's transaction.
-      return await (db as Parameters<Parameters<AppDeps['db']['transaction']>[0]>[0]).transaction((sp) =>
-        usersRepository.insert(sp, {
-          ...values,
-          referralCode: generateReferralCode(),
-          refererId: referer?.id,
-        }),
+      return await (db as Parameters<Parameters<AppDeps['db']['transaction']>[0]>[0]).transaction(
+        async (sp) => {
+          const user = await usersRepository.insert(sp, {
+            ...values,
+            referralCode: generateReferralCode(),
+            refererId: referer?.id,
+          });
+          await grantWelcomeCredits(sp, user.id, options.welcomeCredits ?? 0);
+          return user;
+        },
       );
     } catch (error) {
       if (attempt < 3 && isUniqueViolation(error, 'users_referral_code_unique')) continue;
@@ -97,6 +103,7 @@ export async function registerUser(
           language,
         },
         body.referral_code,
+        { welcomeCredits: deps.config.welcomeCredits },
       );
       await addJob(tx, sendActivationEmailJob, { userId: user.id });
       return { id: user.id, uuid: user.uuid, email: body.email };

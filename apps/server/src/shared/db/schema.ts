@@ -5,7 +5,9 @@ import {
   check,
   index,
   integer,
+  jsonb,
   pgTable,
+  real,
   text,
   timestamp,
   uniqueIndex,
@@ -144,4 +146,126 @@ export const savedQueryStrings = pgTable(
     createdAt: createdAt(),
   },
   (t) => [check('saved_query_strings_qs_length', sql`length(${t.qs}) <= 2000`)],
+);
+
+/**
+ * A user's credit balance, cached from the ledger and changed only in the same transaction as the
+ * entry that explains it. Kept out of `users` so balance changes do not wake the session cache.
+ */
+export const creditAccounts = pgTable(
+  'credit_accounts',
+  {
+    userId: bigint('user_id', { mode: 'number' })
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    balance: integer('balance').notNull().default(0),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [check('credit_accounts_balance_not_negative', sql`${t.balance} >= 0`)],
+);
+
+/** The credits ledger: append-only; corrections are new entries. */
+export const creditEntries = pgTable(
+  'credit_entries',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    delta: integer('delta').notNull(),
+    kind: text('kind').notNull(),
+    ref: text('ref'),
+    /** The same operation retried (a job run twice, a double click) finds its entry here. */
+    idempotencyKey: text('idempotency_key').notNull().unique(),
+    balanceAfter: integer('balance_after').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('credit_entries_user_idx').on(t.userId, t.id)],
+);
+
+/** Mismatches the nightly reconciliation found between a ledger and its cached balance. */
+export const creditAuditFindings = pgTable('credit_audit_findings', {
+  id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+  userId: bigint('user_id', { mode: 'number' }).notNull(),
+  cachedBalance: integer('cached_balance').notNull(),
+  ledgerSum: integer('ledger_sum').notNull(),
+  foundAt: timestamp('found_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Paid features with an end date: `premium` (subscription) and `unlimited` (no free-tier pause). */
+export const entitlements = pgTable(
+  'entitlements',
+  {
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['premium', 'unlimited'] }).notNull(),
+    until: timestamp('until', { withTimezone: true }).notNull(),
+  },
+  (t) => [uniqueIndex('entitlements_user_kind').on(t.userId, t.kind)],
+);
+
+/** Photos people upload (sources, references, targets). Private to their owner. */
+export const uploads = pgTable(
+  'uploads',
+  {
+    uuid: uuid('uuid').primaryKey().defaultRandom(),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    contentType: text('content_type').notNull(),
+    width: integer('width').notNull(),
+    height: integer('height').notNull(),
+    bytes: integer('bytes').notNull(),
+    storageKey: text('storage_key').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('uploads_user_idx').on(t.userId)],
+);
+
+export const generations = pgTable(
+  'generations',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    uuid: uuid('uuid').notNull().unique().defaultRandom(),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    mode: text('mode').notNull(),
+    /** The spec's task codes: NEW 0, IN_QUEUE 30, IN_PROGRESS 60, COMPLETED 100, ERROR -100, FAILED -200. */
+    status: integer('status').notNull().default(0),
+    progress: integer('progress').notNull().default(0),
+    prompt: text('prompt').notNull().default(''),
+    guidance: real('guidance').notNull(),
+    seed: integer('seed').notNull(),
+    style: text('style'),
+    durationSeconds: integer('duration_seconds'),
+    inputUploads: uuid('input_uploads')
+      .array()
+      .notNull()
+      .default(sql`'{}'::uuid[]`),
+    modelUuid: uuid('model_uuid'),
+    postUuid: uuid('post_uuid'),
+    repeatOf: uuid('repeat_of'),
+    cost: integer('cost').notNull(),
+    engine: text('engine').notNull(),
+    /** A provider's job id, so a long job is resumed (poll or webhook) rather than held in memory. */
+    providerJobId: text('provider_job_id'),
+    /** Stored result: storage keys and sizes of the original and its variants, and engine notes. */
+    result: jsonb('result'),
+    errorCode: text('error_code'),
+    errorDetail: text('error_detail'),
+    refunded: boolean('refunded').notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('generations_user_idx').on(t.userId, t.id),
+    // The reconciler's scan: only unfinished generations, oldest change first.
+    index('generations_unfinished_idx')
+      .on(t.updatedAt)
+      .where(sql`${t.status} IN (0, 30, 60)`),
+  ],
 );

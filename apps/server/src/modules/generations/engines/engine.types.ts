@@ -1,0 +1,78 @@
+import type { TGenerationMode, TStyle } from '@mirra/contracts';
+
+/** An image handed to an engine: already normalised (EXIF stripped, orientation applied). */
+export interface EngineImage {
+  data: Buffer;
+  contentType: string;
+  width: number;
+  height: number;
+}
+
+export interface EngineRequest {
+  generationUuid: string;
+  mode: TGenerationMode;
+  /** English prompt (or the editing instruction). */
+  prompt: string;
+  guidance: number;
+  /** Same seed, same request → same result (repeat reproduces it). */
+  seed: number;
+  style: TStyle | null;
+  durationSeconds: number | null;
+  /** Source photo for editing and styling; the target for face swap. */
+  images: EngineImage[];
+}
+
+export interface EngineOutput {
+  data: Buffer;
+  /** image/png, image/jpeg or video/mp4. */
+  contentType: string;
+  width: number;
+  height: number;
+  /** What the engine understood or did, shown to the user (e.g. "brightness +20%"). */
+  notes: string[];
+}
+
+/** Fast engines finish inside `start`; provider engines hand back a job id to poll or await. */
+export type EngineStart = { kind: 'done'; output: EngineOutput } | { kind: 'pending'; providerJobId: string };
+
+export type EnginePoll =
+  | { kind: 'running'; progress: number }
+  | { kind: 'done'; output: EngineOutput }
+  | { kind: 'failed'; error: EngineError };
+
+export interface EngineContext {
+  /** Progress 0–100, shown live to the user. */
+  onProgress(progress: number): Promise<void> | void;
+  signal: AbortSignal;
+}
+
+/**
+ * One interface for every way of making a result: the offline `local` engine and the real
+ * providers (fal, Replicate, ComfyUI, OpenAI). Chosen per mode by configuration.
+ */
+export interface GenerationEngine {
+  readonly name: string;
+  supports(mode: TGenerationMode): boolean;
+  start(request: EngineRequest, context: EngineContext): Promise<EngineStart>;
+  poll?(providerJobId: string, context: EngineContext): Promise<EnginePoll>;
+  cancel?(providerJobId: string): Promise<void>;
+}
+
+export type EngineErrorCode =
+  /** The request cannot succeed as asked (e.g. no face in the photo); never retried. */
+  | 'engine.bad_input'
+  /** A transient failure; the job is retried with backoff. */
+  | 'engine.unavailable'
+  | 'engine.timeout'
+  | 'engine.failed';
+
+export class EngineError extends Error {
+  override name = 'EngineError';
+  constructor(
+    readonly code: EngineErrorCode,
+    message: string,
+    readonly retryable: boolean,
+  ) {
+    super(message);
+  }
+}

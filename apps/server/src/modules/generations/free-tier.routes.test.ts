@@ -1,0 +1,101 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { entitlements } from '../../shared/db/schema.js';
+import { bearer, createActiveUser, login } from '../../test/factories.js';
+import { createScriptedEngine } from '../../test/fake-engines.js';
+import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { applyCreditChange } from '../credits/credits.usecases.js';
+import { createEngineRegistry } from './engines/engine-registry.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({
+    env: { ENGINE_SIMPLE: 'test', FREE_DAILY_PHOTOS: '2', FREE_DELAY_SECONDS: '60', PRICE_SIMPLE: '1' },
+  });
+  t.deps.engines = createEngineRegistry(t.deps.config, [createScriptedEngine('test')]);
+});
+afterAll(() => t.close());
+
+async function richUser() {
+  const user = await createActiveUser(t);
+  await t.deps.db.transaction((tx) =>
+    applyCreditChange(tx, {
+      userId: user.id,
+      delta: 100,
+      kind: 'adjustment',
+      idempotencyKey: `rich-${user.id}`,
+    }),
+  );
+  const { access } = await login(t, user.email!, user.password);
+  return { user, headers: bearer(access) };
+}
+
+const create = (headers: Record<string, string>, cookie = '') =>
+  t.app.inject({
+    method: 'POST',
+    url: '/api/generations/',
+    headers: { ...headers, cookie },
+    payload: { mode: 'simple', prompt: 'a tree' },
+  });
+
+describe('free tier', () => {
+  it('lets the first photos of the day through, then asks to wait between generations', async () => {
+    const { headers } = await richUser();
+    const start = new Date('2026-06-10T10:00:00Z');
+    t.setNow(start);
+    try {
+      expect((await create(headers)).statusCode).toBe(201);
+      expect((await create(headers)).statusCode).toBe(201);
+      const third = await create(headers);
+      expect(third.statusCode).toBe(429);
+      expect(third.json()).toMatchObject({
+        code: 'generations.rate_limited',
+        wait_seconds: 60,
+        first: 2,
+        seconds: 60,
+      });
+      expect(third.headers['retry-after']).toBe('60');
+      const quote = (
+        await t.app.inject({ method: 'GET', url: '/api/generations/price/?mode=simple', headers })
+      ).json();
+      expect(quote).toMatchObject({ cost: 1, wait_seconds: 60 });
+
+      t.setNow(new Date(start.getTime() + 61_000));
+      expect((await create(headers)).statusCode).toBe(201);
+      expect((await create(headers)).statusCode).toBe(429);
+    } finally {
+      t.setNow(undefined);
+    }
+  });
+
+  it('starts afresh at the user’s local midnight (timezone cookie)', async () => {
+    const { headers } = await richUser();
+    // 20:50 UTC = 23:50 in UTC+3; ten minutes later it is a new day there.
+    t.setNow(new Date('2026-06-10T20:50:00Z'));
+    try {
+      const moscow = 'timezone=-180';
+      expect((await create(headers, moscow)).statusCode).toBe(201);
+      expect((await create(headers, moscow)).statusCode).toBe(201);
+      expect((await create(headers, moscow)).statusCode).toBe(429);
+      t.setNow(new Date('2026-06-10T21:00:30Z'));
+      expect((await create(headers, moscow)).statusCode).toBe(201);
+    } finally {
+      t.setNow(undefined);
+    }
+  });
+
+  it('does not apply with the unlimited package', async () => {
+    const { user, headers } = await richUser();
+    await t.deps.db
+      .insert(entitlements)
+      .values({ userId: user.id, kind: 'unlimited', until: new Date(Date.now() + 86_400_000) });
+    for (let i = 0; i < 4; i++) expect((await create(headers)).statusCode).toBe(201);
+  });
+
+  it('quotes prices to guests without a balance', async () => {
+    const quote = await t.app.inject({ method: 'GET', url: '/api/generations/price/?mode=simple' });
+    expect(quote.json()).toEqual({ cost: 1, balance: null, wait_seconds: 0 });
+    expect((await t.app.inject({ method: 'GET', url: '/api/generations/price/?mode=warp' })).statusCode).toBe(
+      400,
+    );
+  });
+});

@@ -1,0 +1,226 @@
+import sharp from 'sharp';
+import { z } from 'zod';
+import { GenerationStatus, isTerminalStatus } from '@mirra/contracts';
+import type { AppDeps } from '../../app/deps.js';
+import { defineJob, toTask, type JobRun } from '../../shared/jobs.js';
+import {
+  EngineError,
+  type EngineImage,
+  type EngineOutput,
+  type GenerationEngine,
+} from './engines/engine.types.js';
+import { uploadsForGenerationRepository } from './generation-inputs.repository.js';
+import { variantWidths } from './generations.models.js';
+import { generationsRepository, type GenerationRow } from './generations.repository.js';
+import type { StoredResult } from './generations.serializers.js';
+import { failGeneration } from './generations.usecases.js';
+
+export const runGenerationJob = defineJob({
+  name: 'generations:run',
+  payload: z.object({ generationId: z.number().int() }),
+  maxAttempts: 3,
+});
+
+/**
+ * Runs one generation. Safe to run twice or after a crash: only a run that claims the generation
+ * (NEW/IN_QUEUE → IN_PROGRESS in one conditional UPDATE) does the work, the engine is called
+ * outside any transaction, and completing or failing is again a conditional change.
+ */
+export async function runGeneration(deps: AppDeps, generationId: number, run: JobRun): Promise<void> {
+  const found = await generationsRepository.findById(deps.db, generationId);
+  if (!found || isTerminalStatus(found.status)) return;
+  const generation = await generationsRepository.transition(
+    deps.db,
+    generationId,
+    GenerationStatus.IN_PROGRESS,
+    {
+      startedAt: deps.now(),
+    },
+  );
+  if (!generation) return; // another run holds it, or it just ended
+
+  let output: EngineOutput;
+  try {
+    const engine = deps.engines.engineFor(generation.mode as never);
+    output = await callEngine(deps, engine, generation);
+  } catch (error) {
+    const engineError =
+      error instanceof EngineError
+        ? error
+        : new EngineError('engine.failed', String((error as Error)?.message ?? error), true);
+    if (engineError.retryable && run.attempt < run.maxAttempts) {
+      // Back to the queue; graphile-worker retries the job with backoff.
+      await generationsRepository.transition(deps.db, generation.id, GenerationStatus.IN_QUEUE);
+      throw engineError;
+    }
+    deps.logger.warn({ generation: generation.uuid, err: engineError }, 'generation failed');
+    await failGeneration(deps, generation, {
+      status: engineError.retryable ? GenerationStatus.FAILED : GenerationStatus.ERROR,
+      code: engineError.code === 'engine.bad_input' ? 'generations.bad_input' : 'generations.engine_failed',
+      detail: engineError.retryable
+        ? 'The generation failed on our side. Your credits were refunded.'
+        : engineError.message,
+    });
+    return;
+  }
+
+  if (output.contentType.startsWith('image/')) {
+    const verdict = await deps.imageModerator.check(output.data);
+    if (verdict.flagged) {
+      await failGeneration(deps, generation, {
+        status: GenerationStatus.ERROR,
+        code: 'generations.result_moderated',
+        detail: 'Moderation failed, credits refunded',
+      });
+      return;
+    }
+  }
+
+  const result = await storeResult(deps, generation, output);
+  const completed = await generationsRepository.transition(
+    deps.db,
+    generation.id,
+    GenerationStatus.COMPLETED,
+    {
+      result,
+      progress: 100,
+      finishedAt: deps.now(),
+    },
+  );
+  // Ended meanwhile (the reconciler gave up on it): nobody will show these files.
+  if (!completed) await deps.storage.deletePrefix(resultPrefix(generation));
+}
+
+async function callEngine(
+  deps: AppDeps,
+  engine: GenerationEngine,
+  generation: GenerationRow,
+): Promise<EngineOutput> {
+  const signal = AbortSignal.timeout(deps.config.generationTimeoutSeconds * 1000);
+  const context = {
+    signal,
+    onProgress: (progress: number) =>
+      generationsRepository.setProgress(
+        deps.db,
+        generation.id,
+        Math.max(0, Math.min(99, Math.round(progress))),
+      ),
+  };
+  const images = await loadInputs(deps, generation);
+  const request = {
+    generationUuid: generation.uuid,
+    mode: generation.mode as never,
+    prompt: generation.prompt,
+    guidance: generation.guidance,
+    seed: generation.seed,
+    style: generation.style as never,
+    durationSeconds: generation.durationSeconds,
+    images,
+  };
+  let started =
+    generation.providerJobId && engine.poll
+      ? ({ kind: 'pending', providerJobId: generation.providerJobId } as const)
+      : await engine.start(request, context);
+  while (started.kind === 'pending') {
+    // A provider job: remember its id so a retry resumes it instead of paying for a new one.
+    if (!generation.providerJobId) {
+      await generationsRepository.update(deps.db, generation.id, { providerJobId: started.providerJobId });
+    }
+    if (!engine.poll) throw new EngineError('engine.failed', `${engine.name} cannot be polled`, false);
+    const polled = await engine.poll(started.providerJobId, context);
+    if (polled.kind === 'done') return polled.output;
+    if (polled.kind === 'failed') throw polled.error;
+    await context.onProgress(polled.progress);
+    if (signal.aborted) throw new EngineError('engine.timeout', 'The engine took too long.', true);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    started = { kind: 'pending', providerJobId: started.providerJobId };
+  }
+  return started.output;
+}
+
+async function loadInputs(deps: AppDeps, generation: GenerationRow): Promise<EngineImage[]> {
+  const rows = await uploadsForGenerationRepository.findOwned(
+    deps.db,
+    generation.userId,
+    generation.inputUploads,
+  );
+  const byUuid = new Map(rows.map((row) => [row.uuid, row]));
+  const images: EngineImage[] = [];
+  for (const uuid of generation.inputUploads) {
+    const row = byUuid.get(uuid);
+    const file = row ? await deps.storage.get(row.storageKey) : null;
+    if (!row || !file)
+      throw new EngineError('engine.bad_input', 'The photo for this generation was deleted.', false);
+    images.push({ data: file.data, contentType: file.contentType, width: row.width, height: row.height });
+  }
+  return images;
+}
+
+const resultPrefix = (generation: GenerationRow) => `results/${generation.userId}/${generation.uuid}`;
+
+/** Keeps the original for download and WebP renditions for feeds and lists. */
+async function storeResult(
+  deps: AppDeps,
+  generation: GenerationRow,
+  output: EngineOutput,
+): Promise<StoredResult> {
+  const prefix = resultPrefix(generation);
+  const extension =
+    output.contentType === 'video/mp4' ? 'mp4' : output.contentType === 'image/jpeg' ? 'jpg' : 'png';
+  const originalKey = `${prefix}/original.${extension}`;
+  await deps.storage.put(originalKey, output.data, output.contentType);
+  const variants: StoredResult['variants'] = [];
+  if (output.contentType.startsWith('image/')) {
+    for (const width of variantWidths(output.width)) {
+      const { data, info } = await sharp(output.data)
+        .resize({ width, withoutEnlargement: true })
+        .webp({ quality: 82 })
+        .toBuffer({ resolveWithObject: true });
+      const key = `${prefix}/w${info.width}.webp`;
+      await deps.storage.put(key, data, 'image/webp');
+      variants.push({ key, width: info.width, height: info.height });
+    }
+  }
+  return {
+    original: {
+      key: originalKey,
+      width: output.width,
+      height: output.height,
+      contentType: output.contentType,
+    },
+    variants,
+    engine: generation.engine,
+    notes: output.notes,
+  };
+}
+
+/**
+ * Fails and refunds generations that stopped moving: a worker killed mid-job, a provider that
+ * never answered. Runs every minute.
+ */
+export async function reconcileStuckGenerations(deps: AppDeps): Promise<number> {
+  const before = new Date(deps.now().getTime() - deps.config.generationTimeoutSeconds * 1000);
+  const stale = await generationsRepository.findStale(deps.db, before, 100);
+  let failed = 0;
+  for (const generation of stale) {
+    const ended = await failGeneration(deps, generation, {
+      status: GenerationStatus.FAILED,
+      code: 'generations.timeout',
+      detail: 'The generation took too long and was stopped. Your credits were refunded.',
+    });
+    if (ended) failed++;
+  }
+  if (failed) deps.logger.warn({ failed }, 'stopped and refunded stuck generations');
+  return failed;
+}
+
+export function generationsJobHandlers(deps: AppDeps) {
+  return {
+    [runGenerationJob.name]: toTask(runGenerationJob, ({ generationId }, run) =>
+      runGeneration(deps, generationId, run),
+    ),
+    'generations:reconcile': async () => {
+      await reconcileStuckGenerations(deps);
+    },
+  };
+}

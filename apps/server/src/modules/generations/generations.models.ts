@@ -1,0 +1,95 @@
+import { GenerationStatus, type TGenerationMode, type TGenerationStatus } from '@mirra/contracts';
+
+const { NEW, IN_QUEUE, IN_PROGRESS, COMPLETED, ERROR, FAILED } = GenerationStatus;
+
+/**
+ * Every allowed status change, in one place. ERROR is a refusal or bad input (no face, moderation);
+ * FAILED is our or the engine's fault (crash, timeout, retries exhausted). Both refund.
+ * IN_PROGRESS → IN_QUEUE is a retry after a transient engine error.
+ */
+export const allowedTransitions: Record<TGenerationStatus, readonly TGenerationStatus[]> = {
+  [NEW]: [IN_QUEUE, IN_PROGRESS, ERROR, FAILED],
+  [IN_QUEUE]: [IN_PROGRESS, ERROR, FAILED],
+  [IN_PROGRESS]: [IN_QUEUE, COMPLETED, ERROR, FAILED],
+  [COMPLETED]: [],
+  [ERROR]: [],
+  [FAILED]: [],
+};
+
+export function canTransition(from: TGenerationStatus, to: TGenerationStatus): boolean {
+  return allowedTransitions[from].includes(to);
+}
+
+/** The statuses a generation may be in for a change to `to` to be allowed. */
+export function statusesAllowedBefore(to: TGenerationStatus): TGenerationStatus[] {
+  return (Object.keys(allowedTransitions).map(Number) as TGenerationStatus[]).filter((from) =>
+    allowedTransitions[from].includes(to),
+  );
+}
+
+/** How many photos each mode needs from the user. */
+export function requiredImageCount(mode: TGenerationMode): { min: number; max: number } {
+  switch (mode) {
+    case 'editing':
+    case 'styling':
+    case 'face_swap':
+      return { min: 1, max: 1 };
+    case 'video':
+      return { min: 0, max: 1 };
+    case 'simple':
+      return { min: 0, max: 0 };
+  }
+}
+
+/** Whether the mode needs a written prompt (editing needs the instruction; styling and face swap do not). */
+export function isPromptRequired(mode: TGenerationMode): boolean {
+  return mode === 'simple' || mode === 'editing';
+}
+
+/** Midnight of the user's local day, from the browser's `timezone` cookie (minutes, as getTimezoneOffset). */
+export function startOfLocalDay(now: Date, timezoneOffsetMinutes: number): Date {
+  const local = new Date(now.getTime() - timezoneOffsetMinutes * 60_000);
+  local.setUTCHours(0, 0, 0, 0);
+  return new Date(local.getTime() + timezoneOffsetMinutes * 60_000);
+}
+
+/** Reads the `timezone` cookie; anything odd counts as UTC. Offsets range from -14 h to +12 h. */
+export function parseTimezoneOffset(cookie: string | undefined): number {
+  if (!cookie || !/^-?\d{1,4}$/.test(cookie.trim())) return 0;
+  const minutes = Number(cookie);
+  return minutes >= -840 && minutes <= 720 ? minutes : 0;
+}
+
+export interface FreeTierState {
+  /** Generations the user started since their local midnight. */
+  generatedToday: number;
+  lastGenerationAt: Date | null;
+  /** Premium or the unlimited package lift the pause. */
+  isUnlimited: boolean;
+  now: Date;
+  dailyFree: number;
+  delaySeconds: number;
+}
+
+/**
+ * The free tier (spec §6): the first `dailyFree` generations a day are unrestricted, then
+ * `delaySeconds` must pass between generations. Returns how long to wait (0 = go ahead).
+ */
+export function freeTierWaitSeconds(state: FreeTierState): number {
+  if (state.isUnlimited || state.generatedToday < state.dailyFree || !state.lastGenerationAt) return 0;
+  const elapsed = (state.now.getTime() - state.lastGenerationAt.getTime()) / 1000;
+  return Math.max(0, Math.ceil(state.delaySeconds - elapsed));
+}
+
+/** A seed the user did not choose: random, in the 31-bit range every engine accepts. */
+export function randomSeed(random: () => number = Math.random): number {
+  return Math.floor(random() * 2 ** 31);
+}
+
+/** Sizes of the WebP renditions for feeds and lists (never larger than the original). */
+export const VARIANT_WIDTHS = [256, 512, 1024] as const;
+
+export function variantWidths(originalWidth: number): number[] {
+  const widths = VARIANT_WIDTHS.filter((w) => w < originalWidth);
+  return [...widths, Math.min(originalWidth, 2048)];
+}

@@ -1,0 +1,103 @@
+import { and, count, desc, eq, gte, inArray, lt, max, sql } from 'drizzle-orm';
+import type { TGenerationStatus } from '@mirra/contracts';
+import type { DbOrTx } from '../../shared/db/client.js';
+import { entitlements, generations } from '../../shared/db/schema.js';
+import { statusesAllowedBefore } from './generations.models.js';
+
+export type GenerationRow = typeof generations.$inferSelect;
+
+export const generationsRepository = {
+  async insert(tx: DbOrTx, values: typeof generations.$inferInsert): Promise<GenerationRow> {
+    const [row] = await tx.insert(generations).values(values).returning();
+    return row!;
+  },
+
+  async findById(db: DbOrTx, id: number): Promise<GenerationRow | undefined> {
+    const [row] = await db.select().from(generations).where(eq(generations.id, id));
+    return row;
+  },
+
+  async findByUuidForUser(db: DbOrTx, uuid: string, userId: number): Promise<GenerationRow | undefined> {
+    const [row] = await db
+      .select()
+      .from(generations)
+      .where(and(eq(generations.uuid, uuid), eq(generations.userId, userId)));
+    return row;
+  },
+
+  /**
+   * Moves a generation to `to` only if its current status allows it (the transition table), in one
+   * conditional UPDATE: of two racing workers or a worker and the reconciler, exactly one wins.
+   */
+  async transition(
+    db: DbOrTx,
+    id: number,
+    to: TGenerationStatus,
+    changes: Partial<typeof generations.$inferInsert> = {},
+  ): Promise<GenerationRow | undefined> {
+    const [row] = await db
+      .update(generations)
+      .set({ ...changes, status: to, updatedAt: new Date() })
+      .where(and(eq(generations.id, id), inArray(generations.status, statusesAllowedBefore(to))))
+      .returning();
+    return row;
+  },
+
+  async setProgress(db: DbOrTx, id: number, progress: number): Promise<void> {
+    await db
+      .update(generations)
+      .set({ progress, updatedAt: new Date() })
+      .where(
+        and(
+          eq(generations.id, id),
+          sql`${generations.progress} < ${progress}`,
+          sql`${generations.status} IN (0, 30, 60)`,
+        ),
+      );
+  },
+
+  async update(db: DbOrTx, id: number, changes: Partial<typeof generations.$inferInsert>): Promise<void> {
+    await db
+      .update(generations)
+      .set({ ...changes, updatedAt: new Date() })
+      .where(eq(generations.id, id));
+  },
+
+  /** Newest first, keyset-paginated by id. */
+  async listForUser(db: DbOrTx, userId: number, beforeId: number | null, limit: number) {
+    return db
+      .select()
+      .from(generations)
+      .where(and(eq(generations.userId, userId), beforeId ? lt(generations.id, beforeId) : undefined))
+      .orderBy(desc(generations.id))
+      .limit(limit);
+  },
+
+  /** For the free tier: how many generations since a moment, and when the last one started. */
+  async usageSince(db: DbOrTx, userId: number, since: Date) {
+    const [row] = await db
+      .select({ started: count(), last: max(generations.createdAt) })
+      .from(generations)
+      .where(and(eq(generations.userId, userId), gte(generations.createdAt, since)));
+    return { generatedToday: row?.started ?? 0, lastGenerationAt: row?.last ?? null };
+  },
+
+  async hasUnlimited(db: DbOrTx, userId: number, now: Date): Promise<boolean> {
+    const [row] = await db
+      .select({ kind: entitlements.kind })
+      .from(entitlements)
+      .where(and(eq(entitlements.userId, userId), gte(entitlements.until, now)))
+      .limit(1);
+    return Boolean(row);
+  },
+
+  /** Unfinished generations whose last change is older than `before` (index-backed). */
+  async findStale(db: DbOrTx, before: Date, limit: number): Promise<GenerationRow[]> {
+    return db
+      .select()
+      .from(generations)
+      .where(and(sql`${generations.status} IN (0, 30, 60)`, lt(generations.updatedAt, before)))
+      .orderBy(generations.updatedAt)
+      .limit(limit);
+  },
+};

@@ -1,0 +1,171 @@
+import { z } from 'zod';
+import {
+  isTerminalStatus,
+  ZCreateGenerationBody,
+  ZCursorQuery,
+  ZGeneration,
+  ZGenerationList,
+  ZPrice,
+  ZPriceQuery,
+} from '@mirra/contracts';
+import type { FastifyRequest } from 'fastify';
+import { requireAuth } from '../../app/authenticate.js';
+import type { ZodApp } from '../../app/build-server.js';
+import type { AppDeps } from '../../app/deps.js';
+import { parseTimezoneOffset } from './generations.models.js';
+import {
+  createGeneration,
+  getGeneration,
+  listGenerations,
+  quoteGeneration,
+  repeatGeneration,
+  type RequestContext,
+} from './generations.usecases.js';
+
+const tags = ['generations'];
+const security: Array<Record<string, string[]>> = [{ bearer: [] }, { telegram: [] }];
+const ZUuidParams = z.object({ uuid: z.uuid({ error: 'Not found.' }) });
+
+const contextOf = (request: FastifyRequest): RequestContext => ({
+  timezoneOffsetMinutes: parseTimezoneOffset(request.cookies.timezone),
+});
+
+export function registerGenerationsRoutes(app: ZodApp, deps: AppDeps): void {
+  app.get(
+    '/api/generations/price/',
+    {
+      config: { auth: 'optional' },
+      schema: {
+        tags,
+        summary: 'What a generation costs, my balance, and any free-tier wait',
+        querystring: ZPriceQuery,
+        response: { 200: ZPrice },
+      },
+    },
+    async (request) => quoteGeneration(deps, request.auth?.user ?? null, request.query, contextOf(request)),
+  );
+
+  app.post(
+    '/api/generations/',
+    {
+      config: { auth: 'required' },
+      schema: {
+        tags,
+        summary: 'Start a generation (charged now, refunded if it fails)',
+        body: ZCreateGenerationBody,
+        response: { 201: ZGeneration },
+        security,
+      },
+    },
+    async (request, reply) => {
+      const generation = await createGeneration(
+        deps,
+        requireAuth(request).user,
+        request.body,
+        contextOf(request),
+      );
+      return reply.status(201).send(generation);
+    },
+  );
+
+  app.get(
+    '/api/generations/',
+    {
+      config: { auth: 'required' },
+      schema: {
+        tags,
+        summary: 'My generations, newest first',
+        querystring: ZCursorQuery,
+        response: { 200: ZGenerationList },
+        security,
+      },
+    },
+    async (request) =>
+      listGenerations(deps, requireAuth(request).user, request.query.cursor, request.query.limit ?? 20),
+  );
+
+  app.get(
+    '/api/generations/:uuid/',
+    {
+      config: { auth: 'required' },
+      schema: {
+        tags,
+        summary: 'One of my generations, with its result when completed',
+        params: ZUuidParams,
+        response: { 200: ZGeneration },
+        security,
+      },
+    },
+    async (request) => getGeneration(deps, requireAuth(request).user, request.params.uuid),
+  );
+
+  app.post(
+    '/api/generations/:uuid/repeat/',
+    {
+      config: { auth: 'required' },
+      schema: {
+        tags,
+        summary: 'Run a generation again with the same settings and seed',
+        params: ZUuidParams,
+        response: { 201: ZGeneration },
+        security,
+      },
+    },
+    async (request, reply) => {
+      const generation = await repeatGeneration(
+        deps,
+        requireAuth(request).user,
+        request.params.uuid,
+        contextOf(request),
+      );
+      return reply.status(201).send(generation);
+    },
+  );
+
+  app.get(
+    '/api/generations/:uuid/events/',
+    {
+      config: { auth: 'required' },
+      schema: {
+        tags,
+        summary: 'Server-sent events: `status` events {uuid, status, progress} until the generation ends',
+        params: ZUuidParams,
+        security,
+      },
+    },
+    async (request, reply) => {
+      const user = requireAuth(request).user;
+      const current = await getGeneration(deps, user, request.params.uuid);
+      reply.hijack();
+      const res = reply.raw;
+      res.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache, no-transform',
+        connection: 'keep-alive',
+        'x-accel-buffering': 'no',
+      });
+      const send = (event: { uuid: string; status: number; progress: number }) => {
+        res.write(`event: status\ndata: ${JSON.stringify(event)}\n\n`);
+        if (isTerminalStatus(event.status)) close();
+      };
+      let closed = false;
+      const stopWatching = deps.generationEvents.watch(
+        current.uuid,
+        send,
+        // Events may have been missed while the database connection was down: re-read the row.
+        () => void getGeneration(deps, user, current.uuid).then(send, () => {}),
+      );
+      const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), 15_000);
+      function close() {
+        if (closed) return;
+        closed = true;
+        clearInterval(heartbeat);
+        stopWatching();
+        res.end();
+      }
+      request.raw.on('close', close);
+      res.write('retry: 2000\n\n');
+      send({ uuid: current.uuid, status: current.status, progress: current.progress });
+    },
+  );
+}

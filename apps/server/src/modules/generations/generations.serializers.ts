@@ -1,0 +1,58 @@
+import type { TGeneration, TGenerationMode, TGenerationStatus, TStyle } from '@mirra/contracts';
+import type { MediaUrls } from '../../shared/storage/media-urls.js';
+import type { GenerationRow } from './generations.repository.js';
+
+/** What a finished generation keeps in `generations.result`. */
+export interface StoredResult {
+  original: { key: string; width: number; height: number; contentType: string };
+  variants: Array<{ key: string; width: number; height: number }>;
+  engine: string;
+  notes: string[];
+}
+
+export function toGenerationJson(row: GenerationRow, mediaUrls: MediaUrls, now: Date): TGeneration {
+  const result = row.result as StoredResult | null;
+  const extension =
+    result?.original.contentType === 'video/mp4'
+      ? 'mp4'
+      : result?.original.contentType === 'image/jpeg'
+        ? 'jpg'
+        : 'png';
+  return {
+    uuid: row.uuid,
+    mode: row.mode as TGenerationMode,
+    status: row.status as TGenerationStatus,
+    progress: row.progress,
+    prompt: row.prompt,
+    guidance: row.guidance,
+    seed: row.seed,
+    style: (row.style as TStyle | null) ?? null,
+    images: row.inputUploads,
+    model_uuid: row.modelUuid,
+    post_uuid: row.postUuid,
+    cost: row.cost,
+    created_at: row.createdAt.toISOString(),
+    finished_at: row.finishedAt?.toISOString() ?? null,
+    result: result
+      ? {
+          url: mediaUrls.url(result.original.key, now),
+          download_url: mediaUrls.url(result.original.key, now, {
+            download: `mirra-${row.uuid.slice(0, 8)}.${extension}`,
+          }),
+          width: result.original.width,
+          height: result.original.height,
+          content_type: result.original.contentType,
+          variants: result.variants.map((v) => ({
+            url: mediaUrls.url(v.key, now),
+            width: v.width,
+            height: v.height,
+          })),
+          engine: result.engine,
+          notes: result.notes,
+        }
+      : null,
+    error_code: row.errorCode,
+    error_detail: row.errorDetail,
+    refunded: row.refunded,
+  };
+}

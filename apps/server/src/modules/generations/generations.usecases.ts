@@ -1,0 +1,272 @@
+import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
+import {
+  GenerationStatus,
+  isTerminalStatus,
+  type TGeneration,
+  type TGenerationMode,
+  type TGenerationStatus,
+  type ZCreateGenerationBody,
+} from '@mirra/contracts';
+import type { AppDeps } from '../../app/deps.js';
+import type { DbOrTx } from '../../shared/db/client.js';
+import { AppError, fieldError } from '../../shared/errors.js';
+import { addJob } from '../../shared/jobs.js';
+import { priceGeneration } from '../credits/credits.models.js';
+import { applyCreditChange, getCreditBalance, lockCredits } from '../credits/credits.usecases.js';
+import type { UserRow } from '../users/users.repository.js';
+import {
+  freeTierWaitSeconds,
+  isPromptRequired,
+  randomSeed,
+  requiredImageCount,
+  startOfLocalDay,
+} from './generations.models.js';
+import { generationsRepository, type GenerationRow } from './generations.repository.js';
+import { toGenerationJson } from './generations.serializers.js';
+import { runGenerationJob } from './generations.jobs.js';
+import { uploadsForGenerationRepository } from './generation-inputs.repository.js';
+
+type CreateBody = z.output<typeof ZCreateGenerationBody>;
+
+export interface RequestContext {
+  /** Minutes, as the browser's getTimezoneOffset() (the `timezone` cookie). */
+  timezoneOffsetMinutes: number;
+}
+
+export const generationNotFound = () => new AppError({ code: 'generations.not_found', detail: 'Not found.' });
+
+/** The price of a mode for the caller, their balance, and how long the free tier makes them wait. */
+export async function quoteGeneration(
+  deps: AppDeps,
+  user: UserRow | null,
+  query: { mode: TGenerationMode; duration?: number },
+  context: RequestContext,
+) {
+  const cost = priceGeneration(query.mode, { durationSeconds: query.duration }, deps.config.prices);
+  if (!user) return { cost, balance: null, wait_seconds: 0 };
+  const [balance, wait] = await Promise.all([
+    getCreditBalance(deps, user.id),
+    freeTierWait(deps, deps.db, user.id, context),
+  ]);
+  return { cost, balance, wait_seconds: wait };
+}
+
+async function freeTierWait(
+  deps: AppDeps,
+  db: DbOrTx,
+  userId: number,
+  context: RequestContext,
+): Promise<number> {
+  const now = deps.now();
+  const [usage, isUnlimited] = await Promise.all([
+    generationsRepository.usageSince(db, userId, startOfLocalDay(now, context.timezoneOffsetMinutes)),
+    generationsRepository.hasUnlimited(db, userId, now),
+  ]);
+  return freeTierWaitSeconds({
+    ...usage,
+    isUnlimited,
+    now,
+    dailyFree: deps.config.freeTier.dailyPhotos,
+    delaySeconds: deps.config.freeTier.delaySeconds,
+  });
+}
+
+function rateLimited(deps: AppDeps, waitSeconds: number): AppError {
+  const { dailyPhotos, delaySeconds } = deps.config.freeTier;
+  return new AppError({
+    code: 'generations.rate_limited',
+    detail: `The first ${dailyPhotos} photos a day are unrestricted, then ${delaySeconds} seconds between generations. Wait ${waitSeconds} seconds or get unlimited.`,
+    extra: { wait_seconds: waitSeconds, first: dailyPhotos, seconds: delaySeconds },
+    headers: { 'retry-after': String(waitSeconds) },
+  });
+}
+
+/** Checks what can be checked before charging: engine, prompt, moderation, photos. */
+async function validateRequest(deps: AppDeps, user: UserRow, body: CreateBody): Promise<void> {
+  deps.engines.engineFor(body.mode);
+  if (isPromptRequired(body.mode) && !body.prompt) {
+    throw fieldError('common.validation', { prompt: ['This field may not be blank.'] });
+  }
+  if (body.mode === 'styling' && !body.style) {
+    throw fieldError('common.validation', { style: ['Choose a style.'] });
+  }
+  if (body.prompt) {
+    const verdict = await deps.promptModerator.check(body.prompt);
+    if (verdict.flagged) {
+      throw new AppError({
+        code: 'generations.prompt_moderated',
+        detail: 'Moderation failed: this prompt is not allowed.',
+        fields: { prompt: ['Moderation failed: this prompt is not allowed.'] },
+      });
+    }
+  }
+  const { min, max } = requiredImageCount(body.mode);
+  if (body.images.length < min || body.images.length > max) {
+    throw fieldError('generations.image_required', {
+      images: [
+        min === max ? `Upload ${min} photo for this mode.` : `Upload up to ${max} photo for this mode.`,
+      ],
+    });
+  }
+  if (body.images.length) {
+    const owned = await uploadsForGenerationRepository.findOwned(deps.db, user.id, body.images);
+    if (owned.length !== new Set(body.images).size) {
+      throw fieldError('generations.image_required', {
+        images: ['This photo was not found. Upload it again.'],
+      });
+    }
+  }
+}
+
+/**
+ * Creates a generation: one transaction prices it, checks the free tier under the balance lock,
+ * inserts it as NEW, debits the credits and enqueues its job — so a crash can never leave a
+ * charged generation without a job, or a job without its charge.
+ */
+export async function createGeneration(
+  deps: AppDeps,
+  user: UserRow,
+  body: CreateBody,
+  context: RequestContext,
+  options: { repeatOf?: string } = {},
+): Promise<TGeneration> {
+  await validateRequest(deps, user, body);
+  const engine = deps.engines.engineFor(body.mode);
+  const cost = priceGeneration(body.mode, { durationSeconds: body.duration }, deps.config.prices);
+  const uuid = randomUUID();
+  const row = await deps.db.transaction(async (tx) => {
+    // The balance lock also serialises the free-tier check: parallel requests cannot all slip in.
+    await lockCredits(tx, user.id);
+    const wait = await freeTierWait(deps, tx, user.id, context);
+    if (wait > 0) throw rateLimited(deps, wait);
+    const generation = await generationsRepository.insert(tx, {
+      uuid,
+      // From the app's clock, which the free tier's day and pause are measured against.
+      createdAt: deps.now(),
+      userId: user.id,
+      mode: body.mode,
+      status: GenerationStatus.NEW,
+      prompt: body.prompt,
+      guidance: body.guidance,
+      seed: body.seed ?? randomSeed(),
+      style: body.style ?? null,
+      durationSeconds: body.duration ?? null,
+      inputUploads: body.images,
+      modelUuid: body.model_uuid ?? null,
+      postUuid: body.post_uuid ?? null,
+      repeatOf: options.repeatOf ?? null,
+      cost,
+      engine: engine.name,
+    });
+    if (cost > 0) {
+      await applyCreditChange(tx, {
+        userId: user.id,
+        delta: -cost,
+        kind: 'generation_charge',
+        ref: uuid,
+        idempotencyKey: `gen:${uuid}:charge`,
+      });
+    }
+    await addJob(
+      tx,
+      runGenerationJob,
+      { generationId: generation.id },
+      { jobKey: `generation:${generation.id}`, maxAttempts: deps.config.generationMaxAttempts },
+    );
+    return generation;
+  });
+  return toGenerationJson(row, deps.mediaUrls, deps.now());
+}
+
+/** Starts the same generation again (same prompt, settings and seed), charged anew. */
+export async function repeatGeneration(
+  deps: AppDeps,
+  user: UserRow,
+  uuid: string,
+  context: RequestContext,
+): Promise<TGeneration> {
+  const source = await generationsRepository.findByUuidForUser(deps.db, uuid, user.id);
+  if (!source) throw generationNotFound();
+  return createGeneration(
+    deps,
+    user,
+    {
+      mode: source.mode as TGenerationMode,
+      prompt: source.prompt,
+      guidance: source.guidance,
+      images: source.inputUploads,
+      model_uuid: source.modelUuid,
+      post_uuid: source.postUuid,
+      style: source.style as CreateBody['style'],
+      seed: source.seed,
+      duration: source.durationSeconds,
+    },
+    context,
+    { repeatOf: source.uuid },
+  );
+}
+
+export async function getGeneration(deps: AppDeps, user: UserRow, uuid: string): Promise<TGeneration> {
+  const row = await generationsRepository.findByUuidForUser(deps.db, uuid, user.id);
+  if (!row) throw generationNotFound();
+  return toGenerationJson(row, deps.mediaUrls, deps.now());
+}
+
+export async function listGenerations(
+  deps: AppDeps,
+  user: UserRow,
+  cursor: string | undefined,
+  limit: number,
+) {
+  const beforeId = cursor && /^\d{1,18}$/.test(cursor) ? Number(cursor) : null;
+  const rows = await generationsRepository.listForUser(deps.db, user.id, beforeId, limit + 1);
+  const page = rows.slice(0, limit);
+  const now = deps.now();
+  return {
+    results: page.map((row) => toGenerationJson(row, deps.mediaUrls, now)),
+    next: rows.length > limit ? String(page.at(-1)!.id) : null,
+  };
+}
+
+/**
+ * Ends a generation as ERROR or FAILED and refunds its credits, in one transaction, exactly once:
+ * the conditional status change and the refund's idempotency key both guard against repeats.
+ * Returns false when the generation had already ended.
+ */
+export async function failGeneration(
+  deps: Pick<AppDeps, 'db' | 'now'>,
+  generation: GenerationRow,
+  outcome: {
+    status: typeof GenerationStatus.ERROR | typeof GenerationStatus.FAILED;
+    code: string;
+    detail: string;
+  },
+): Promise<boolean> {
+  return deps.db.transaction(async (tx) => {
+    const ended = await generationsRepository.transition(
+      tx,
+      generation.id,
+      outcome.status as TGenerationStatus,
+      {
+        errorCode: outcome.code,
+        errorDetail: outcome.detail,
+        finishedAt: deps.now(),
+        refunded: generation.cost > 0,
+      },
+    );
+    if (!ended) return false;
+    if (generation.cost > 0) {
+      await applyCreditChange(tx, {
+        userId: generation.userId,
+        delta: generation.cost,
+        kind: 'generation_refund',
+        ref: generation.uuid,
+        idempotencyKey: `gen:${generation.uuid}:refund`,
+      });
+    }
+    return true;
+  });
+}
+
+export { isTerminalStatus };

@@ -1,0 +1,44 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Storage } from './storage.js';
+
+const SAFE_KEY = /^[A-Za-z0-9][A-Za-z0-9._/-]{0,300}$/;
+
+/** Files under one folder; the content type is kept beside each file. Writes are atomic. */
+export function createLocalStorage(root: string): Storage {
+  const resolve = (key: string) => {
+    if (!SAFE_KEY.test(key) || key.split('/').some((part) => part === '..' || part === '.' || part === '')) {
+      throw new Error(`Unsafe storage key: ${key}`);
+    }
+    return path.join(root, key);
+  };
+  return {
+    async put(key, data, contentType) {
+      const file = resolve(key);
+      await mkdir(path.dirname(file), { recursive: true });
+      const tmp = `${file}.${randomUUID()}.tmp`;
+      await writeFile(tmp, data);
+      await writeFile(`${file}.type`, contentType);
+      await rename(tmp, file);
+    },
+    async get(key) {
+      const file = resolve(key);
+      try {
+        const [data, contentType] = await Promise.all([readFile(file), readFile(`${file}.type`, 'utf8')]);
+        return { data, contentType };
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+        throw error;
+      }
+    },
+    async delete(key) {
+      const file = resolve(key);
+      await rm(file, { force: true });
+      await rm(`${file}.type`, { force: true });
+    },
+    async deletePrefix(prefix) {
+      await rm(resolve(prefix.replace(/\/+$/, '')), { recursive: true, force: true });
+    },
+  };
+}
