@@ -2,33 +2,50 @@
 import http from 'node:http';
 import { parentPort, workerData } from 'node:worker_threads';
 
-const { url, headers, connections, seconds } = workerData;
+const {
+  url,
+  headers,
+  headersPerConnection,
+  connections,
+  seconds,
+  method = 'GET',
+  body,
+  okStatus = 200,
+} = workerData;
 const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
 const latencies = [];
 let errors = 0;
 const started = performance.now();
 const deadline = started + seconds * 1000;
 
-const once = () =>
+const once = (connection) =>
   new Promise((resolve) => {
     const t0 = performance.now();
-    const request = http.get(url, { agent, headers }, (response) => {
-      response.resume();
-      response.on('end', () => {
-        if (response.statusCode === 200) latencies.push(performance.now() - t0);
-        else errors++;
-        resolve();
-      });
-    });
+    const own = headersPerConnection
+      ? headersPerConnection[connection % headersPerConnection.length]
+      : headers;
+    const request = http.request(
+      url,
+      { method, agent, headers: body ? { 'content-type': 'application/json', ...own } : own },
+      (response) => {
+        response.resume();
+        response.on('end', () => {
+          if (response.statusCode === okStatus) latencies.push(performance.now() - t0);
+          else errors++;
+          resolve();
+        });
+      },
+    );
     request.on('error', () => {
       errors++;
       resolve();
     });
+    request.end(body);
   });
 
 await Promise.all(
-  Array.from({ length: connections }, async () => {
-    while (performance.now() < deadline) await once();
+  Array.from({ length: connections }, async (_, connection) => {
+    while (performance.now() < deadline) await once(connection);
   }),
 );
 const elapsed = (performance.now() - started) / 1000;

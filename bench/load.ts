@@ -16,8 +16,15 @@ export interface LoadResult {
 export function runLoad(options: {
   url: string;
   headers?: Record<string, string>;
+  /** One set of headers per connection (e.g. one signed-in user each), used round-robin. */
+  headersPerConnection?: Array<Record<string, string>>;
   connections: number;
   seconds: number;
+  method?: 'GET' | 'POST';
+  /** JSON text sent with each request. */
+  body?: string;
+  /** The status that counts as success (200 by default). */
+  okStatus?: number;
 }): Promise<LoadResult> {
   const worker = new Worker(new URL('./load-worker.mjs', import.meta.url), { workerData: options });
   return new Promise((resolve, reject) => {

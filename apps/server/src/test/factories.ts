@@ -63,16 +63,14 @@ export async function createUploadFor(t: TestApp, userId: number, data?: Buffer)
   const uuid = randomUUID();
   const key = `uploads/${userId}/${uuid}.jpg`;
   await t.deps.storage.put(key, image, 'image/jpeg');
-  await t.deps.db
-    .insert(uploads)
-    .values({
-      uuid,
-      userId,
-      contentType: 'image/jpeg',
-      width: meta.width!,
-      height: meta.height!,
-      bytes: image.length,
-      storageKey: key,
-    });
+  await t.deps.db.insert(uploads).values({
+    uuid,
+    userId,
+    contentType: 'image/jpeg',
+    width: meta.width!,
+    height: meta.height!,
+    bytes: image.length,
+    storageKey: key,
+  });
   return { uuid, key };
 }

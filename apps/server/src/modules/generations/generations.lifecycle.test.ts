@@ -107,15 +107,13 @@ describe('creating and running a generation', () => {
   it('refuses with 402 and the shortfall when credits do not cover the price; nothing is created', async () => {
     const { user, headers } = await signedInUser();
     await t.deps.db.update(creditAccounts).set({ balance: 1 }).where(eq(creditAccounts.userId, user.id));
-    await t.deps.db
-      .insert(creditEntries)
-      .values({
-        userId: user.id,
-        delta: -9,
-        kind: 'adjustment',
-        idempotencyKey: `test-drain-${user.id}`,
-        balanceAfter: 1,
-      });
+    await t.deps.db.insert(creditEntries).values({
+      userId: user.id,
+      delta: -9,
+      kind: 'adjustment',
+      idempotencyKey: `test-drain-${user.id}`,
+      balanceAfter: 1,
+    });
     const response = await create(headers, { mode: 'simple', prompt: 'a red fox' });
     expect(response.statusCode).toBe(402);
     expect(response.json()).toEqual({

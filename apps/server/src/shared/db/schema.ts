@@ -263,6 +263,8 @@ export const generations = pgTable(
   },
   (t) => [
     index('generations_user_idx').on(t.userId, t.id),
+    // The free tier counts a user's generations since their local midnight.
+    index('generations_user_created_idx').on(t.userId, t.createdAt),
     // The reconciler's scan: only unfinished generations, oldest change first.
     index('generations_unfinished_idx')
       .on(t.updatedAt)

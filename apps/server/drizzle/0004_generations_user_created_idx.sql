@@ -1,0 +1,1 @@
+CREATE INDEX "generations_user_created_idx" ON "generations" USING btree ("user_id","created_at");
