@@ -13,7 +13,7 @@ import { uploadsForGenerationRepository } from './generation-inputs.repository.j
 import { variantWidths } from './generations.models.js';
 import { generationsRepository, type GenerationRow } from './generations.repository.js';
 import type { StoredResult } from './generations.serializers.js';
-import { failGeneration } from './generations.usecases.js';
+import { completeGeneration, failGeneration } from './generations.usecases.js';
 
 export const runGenerationJob = defineJob({
   name: 'generations:run',
@@ -77,16 +77,7 @@ export async function runGeneration(deps: AppDeps, generationId: number, run: Jo
   }
 
   const result = await storeResult(deps, generation, output);
-  const completed = await generationsRepository.transition(
-    deps.db,
-    generation.id,
-    GenerationStatus.COMPLETED,
-    {
-      result,
-      progress: 100,
-      finishedAt: deps.now(),
-    },
-  );
+  const completed = await completeGeneration(deps, generation, result);
   // Ended meanwhile (the reconciler gave up on it): nobody will show these files.
   if (!completed) await deps.storage.deletePrefix(resultPrefix(generation));
 }

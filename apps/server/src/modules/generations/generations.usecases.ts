@@ -23,7 +23,7 @@ import {
   startOfLocalDay,
 } from './generations.models.js';
 import { generationsRepository, type GenerationRow } from './generations.repository.js';
-import { toGenerationJson } from './generations.serializers.js';
+import { toGenerationJson, type StoredResult } from './generations.serializers.js';
 import { runGenerationJob } from './generations.jobs.js';
 import { uploadsForGenerationRepository } from './generation-inputs.repository.js';
 
@@ -266,6 +266,28 @@ export async function failGeneration(
       });
     }
     return true;
+  });
+}
+
+/**
+ * Marks a generation COMPLETED with its stored result. Everything that must happen exactly once
+ * when a generation completes (the prompt author's royalty, notifications) joins this
+ * transaction here, so it happens if and only if the completion does.
+ */
+export async function completeGeneration(
+  deps: Pick<AppDeps, 'db' | 'now'>,
+  generation: GenerationRow,
+  result: StoredResult,
+): Promise<GenerationRow | undefined> {
+  return deps.db.transaction(async (tx) => {
+    const completed = await generationsRepository.transition(tx, generation.id, GenerationStatus.COMPLETED, {
+      result,
+      progress: 100,
+      finishedAt: deps.now(),
+    });
+    if (!completed) return undefined;
+    // Completion hooks of other features go here (e.g. posts: royalty; notifications).
+    return completed;
   });
 }
 
