@@ -1,9 +1,30 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App } from './app.js';
+import { RouterProvider } from 'react-router';
+import { boot } from './app/boot';
+import { Providers } from './app/providers';
+import { createAppRouter } from './app/router';
+import { loadUser } from './lib/session';
+import { bindTelegramBackButton } from './lib/telegram';
+import './theme/tokens.css';
+import './theme/telegram.css';
+import './theme/global.css';
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+async function main() {
+  const booted = await boot();
+  if (!booted) return;
+  const router = createAppRouter();
+  bindTelegramBackButton(router);
+  // Soft pages open at once; the session is checked in the background.
+  void loadUser();
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <Providers i18n={booted.i18n}>
+        <RouterProvider router={router} />
+      </Providers>
+    </StrictMode>,
+  );
+  document.documentElement.classList.add('is-ready');
+}
+
+void main();

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
+import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -20,13 +21,16 @@ import {
 } from 'fastify-type-provider-zod';
 import { registerAppConfigRoutes } from '../modules/app-config/app-config.routes.js';
 import { registerAuthRoutes } from '../modules/auth/auth.routes.js';
+import { registerDevRoutes } from '../modules/dev/dev.routes.js';
 import { registerGeoRoutes } from '../modules/geo/geo.routes.js';
 import { registerGoogleRoutes } from '../modules/google/google.routes.js';
 import { registerCreditsRoutes } from '../modules/credits/credits.routes.js';
 import { registerGenerationsRoutes } from '../modules/generations/generations.routes.js';
 import { registerMediaRoutes } from '../modules/media/media.routes.js';
+import { registerPromptHelperRoutes } from '../modules/prompt-helper/prompt-helper.routes.js';
 import { registerQsRoutes } from '../modules/qs/qs.routes.js';
 import { registerTelegramRoutes } from '../modules/telegram/telegram.routes.js';
+import { registerUploadsRoutes } from '../modules/uploads/uploads.routes.js';
 import { registerUsersRoutes } from '../modules/users/users.routes.js';
 import { notFound } from '../shared/errors.js';
 import { registerAuthentication } from './authenticate.js';
@@ -73,6 +77,11 @@ export async function buildServer(deps: AppDeps): Promise<App> {
     frameguard: false,
     crossOriginEmbedderPolicy: false,
   });
+  // Uploads stream in under their own limit (UPLOAD_MAX_MB), not the JSON body limit; one file
+  // and a few small fields at most.
+  await app.register(multipart, {
+    limits: { fileSize: deps.config.uploads.maxBytes, files: 1, fields: 10, fieldSize: 1024, parts: 11 },
+  });
   registerErrorHandling(app);
   registerAuthentication(app, deps);
 
@@ -107,9 +116,12 @@ export async function buildServer(deps: AppDeps): Promise<App> {
   registerTelegramRoutes(api, deps);
   registerGeoRoutes(api, deps);
   registerQsRoutes(api, deps);
+  if (deps.config.devTelegramMock) registerDevRoutes(api, deps);
   registerMediaRoutes(api, deps);
   registerCreditsRoutes(api, deps);
   registerGenerationsRoutes(api, deps);
+  registerUploadsRoutes(api, deps);
+  registerPromptHelperRoutes(api, deps);
 
   await registerWebApp(app, deps);
   return app;

@@ -83,6 +83,29 @@ const ZEnv = z.object({
   GENERATION_TIMEOUT_SECONDS: seconds.default(600),
   /** Attempts of a generation job before it fails for good (transient engine errors are retried). */
   GENERATION_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(3),
+  /** Largest accepted upload, megabytes ('File too big' past it). */
+  UPLOAD_MAX_MB: z.coerce.number().positive().max(200).default(15),
+  /** Largest image decoded, width × height: refuses decompression bombs before decoding. */
+  UPLOAD_MAX_PIXELS: z.coerce.number().int().min(1).default(50_000_000),
+  /** Uploads are scaled down to at most this many pixels on the long side. */
+  UPLOAD_MAX_SIDE: z.coerce.number().int().min(64).default(4096),
+  RATE_LIMIT_UPLOADS_PER_USER: z.coerce.number().int().min(1).default(60),
+  RATE_LIMIT_PROMPT_HELPER_PER_USER: z.coerce.number().int().min(1).default(30),
+  /** Check results with the bundled NSFW classifier before anyone sees them. */
+  MODERATION_IMAGES: bool.default(true),
+  /** A result is refused when Porn + Hentai scores exceed this… */
+  MODERATION_EXPLICIT_THRESHOLD: z.coerce.number().min(0).max(1).default(0.7),
+  /** …or its Sexy score exceeds this. */
+  MODERATION_SUGGESTIVE_THRESHOLD: z.coerce.number().min(0).max(1).default(0.85),
+  /** Enables OpenAI's moderation of prompts on top of the built-in word list. */
+  OPENAI_API_KEY: optionalString,
+  /** OpenAI's API origin (the API is under /v1); a compatible proxy, or the test fake. */
+  OPENAI_BASE_URL: z.url().default('https://api.openai.com'),
+  /** An OpenAI-compatible chat API for the prompt helper (OpenAI, OpenRouter, Ollama, llama.cpp). */
+  PROMPT_HELPER_BASE_URL: optionalString.pipe(z.url().optional()),
+  PROMPT_HELPER_API_KEY: optionalString,
+  PROMPT_HELPER_MODEL: z.string().default('gpt-4o-mini'),
+  PROMPT_HELPER_TIMEOUT_SECONDS: z.coerce.number().positive().default(15),
   /** How long a process may reuse a resolved session (kept exact by LISTEN/NOTIFY); 0 disables. */
   SESSION_CACHE_SECONDS: seconds.default(60),
   /** Run the job worker inside the API process (`npm start`); `npm run worker` runs it alone. */
@@ -91,6 +114,8 @@ const ZEnv = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Where the built web app lives; served at `/`. */
   WEB_DIST_DIR: optionalString,
+  /** Development only: GET /api/dev/telegram-init-data/ signs Mini App init data (ignored in production). */
+  DEV_TELEGRAM_MOCK: bool.default(false),
 });
 
 export type Config = ReturnType<typeof parseConfig>;
@@ -144,6 +169,8 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
       registerPerIp: e.RATE_LIMIT_REGISTER_PER_IP,
       emailPerIp: e.RATE_LIMIT_EMAIL_PER_IP,
       emailPerAddress: e.RATE_LIMIT_EMAIL_PER_ADDRESS,
+      uploadsPerUser: e.RATE_LIMIT_UPLOADS_PER_USER,
+      promptHelperPerUser: e.RATE_LIMIT_PROMPT_HELPER_PER_USER,
     },
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     sessionCacheSeconds: e.SESSION_CACHE_SECONDS,
@@ -165,10 +192,31 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     },
     generationTimeoutSeconds: e.GENERATION_TIMEOUT_SECONDS,
     generationMaxAttempts: e.GENERATION_MAX_ATTEMPTS,
+    uploads: {
+      maxMegabytes: e.UPLOAD_MAX_MB,
+      maxBytes: Math.floor(e.UPLOAD_MAX_MB * 1024 * 1024),
+      maxPixels: e.UPLOAD_MAX_PIXELS,
+      maxSide: e.UPLOAD_MAX_SIDE,
+    },
+    moderation: {
+      images: e.MODERATION_IMAGES,
+      thresholds: {
+        explicit: e.MODERATION_EXPLICIT_THRESHOLD,
+        suggestive: e.MODERATION_SUGGESTIVE_THRESHOLD,
+      },
+    },
+    openai: { apiKey: e.OPENAI_API_KEY, baseUrl: e.OPENAI_BASE_URL.replace(/\/+$/, '') },
+    promptHelper: {
+      baseUrl: e.PROMPT_HELPER_BASE_URL?.replace(/\/+$/, ''),
+      apiKey: e.PROMPT_HELPER_API_KEY,
+      model: e.PROMPT_HELPER_MODEL,
+      timeoutSeconds: e.PROMPT_HELPER_TIMEOUT_SECONDS,
+    },
     runWorker: e.RUN_WORKER,
     workerConcurrency: e.WORKER_CONCURRENCY,
     logLevel: e.LOG_LEVEL,
     webDistDir: e.WEB_DIST_DIR ? path.resolve(e.WEB_DIST_DIR) : undefined,
+    devTelegramMock: e.DEV_TELEGRAM_MOCK && e.NODE_ENV !== 'production',
   };
 }
 

@@ -4,6 +4,12 @@ import { createLocalStorage } from '../shared/storage/local-storage.js';
 import { createMediaUrls, type MediaUrls } from '../shared/storage/media-urls.js';
 import type { Storage } from '../shared/storage/storage.js';
 import type { ImageModerator, PromptModerator } from '../modules/moderation/moderation.types.js';
+import {
+  createNsfwImageModerator,
+  createPassThroughImageModerator,
+} from '../modules/moderation/nsfw-image-moderator.js';
+import { createOpenAiModerationClient } from '../modules/moderation/openai-moderation.client.js';
+import { createPromptModerator } from '../modules/moderation/prompt-moderator.js';
 import { createEngineRegistry, type EngineRegistry } from '../modules/generations/engines/engine-registry.js';
 import { createGenerationEvents, type GenerationEvents } from '../modules/generations/generation-events.js';
 import { createSessionCache, type SessionCache } from '../modules/auth/session-cache.js';
@@ -89,9 +95,20 @@ export function createDeps(options: {
     geo: createGeoLocator({ countryHeader: config.geoCountryHeader }),
     storage: createLocalStorage(config.mediaDir),
     mediaUrls: createMediaUrls(jwtSecret, { defaultTtlSeconds: 24 * 3600 }),
-    // @TODO replaced by the real moderators (modules/moderation) as they land.
-    promptModerator: { check: async () => ({ flagged: false, categories: [] }) },
-    imageModerator: { check: async () => ({ flagged: false, categories: [], scores: {} }) },
+    promptModerator: createPromptModerator({
+      openai: config.openai.apiKey
+        ? createOpenAiModerationClient({
+            baseUrl: config.openai.baseUrl,
+            apiKey: config.openai.apiKey,
+            timeoutMs: 5000,
+          })
+        : null,
+      logger,
+    }),
+    // The classifier loads on its first result (seconds), not here.
+    imageModerator: config.moderation.images
+      ? createNsfwImageModerator({ thresholds: config.moderation.thresholds })
+      : createPassThroughImageModerator(),
     engines: createEngineRegistry(config),
     generationEvents: createGenerationEvents(options.notifications),
     now,

@@ -1,0 +1,191 @@
+import { STYLES, type TGenerationMode, type TStyle } from '@mirra/contracts';
+import {
+  EngineError,
+  type EngineContext,
+  type EngineImage,
+  type EngineOutput,
+  type EngineRequest,
+  type EngineStart,
+  type GenerationEngine,
+} from '../engine.types.js';
+import { describeNothingUnderstood, MAX_UPSCALE_SIDE, parseEditInstruction } from './editing.models.js';
+import { applyEdits } from './editing.pipeline.js';
+import { LOCAL_ENGINE_DESCRIPTIONS, withLocalEngineLabel } from './image-label.js';
+import { decodePhoto, encodePng, type RawImage } from './raster.js';
+import { describeScene, planScene } from './scene.models.js';
+import { renderScene } from './scene.render.js';
+import { applyStyle, STYLE_NAMES, STYLING_MAX_SIDE } from './styling.pipeline.js';
+
+const SUPPORTED_MODES: ReadonlySet<TGenerationMode> = new Set(['simple', 'editing', 'styling']);
+
+/**
+ * The offline engine (DESIGN §5): real image processing with sharp and hand-written pixel
+ * operations, no network, no model weights. Deterministic: the same request and seed give the same
+ * bytes. It finishes inside `start` (a few seconds at most), so it has no poll or cancel; the
+ * signal is checked between stages instead.
+ */
+export function createLocalEngine(): GenerationEngine {
+  return {
+    name: 'local',
+    supports: (mode) => SUPPORTED_MODES.has(mode),
+    async start(request, context): Promise<EngineStart> {
+      const output = await run(request, context);
+      return { kind: 'done', output };
+    },
+  };
+}
+
+async function run(request: EngineRequest, context: EngineContext): Promise<EngineOutput> {
+  const progress = createProgress(context);
+  switch (request.mode) {
+    case 'simple':
+      return simple(request, progress);
+    case 'editing':
+      return editing(request, progress);
+    case 'styling':
+      return styling(request, progress);
+    default:
+      throw new EngineError(
+        'engine.bad_input',
+        `The local engine can't do ${request.mode.replace('_', ' ')} yet; choose another engine for it.`,
+        false,
+      );
+  }
+}
+
+async function simple(request: EngineRequest, progress: Progress): Promise<EngineOutput> {
+  const plan = planScene(request.prompt, request.seed);
+  await progress.reach(10);
+  const image = await renderScene(plan, progress.stages(10, 80, 4));
+  await progress.reach(80);
+  return finish(image, LOCAL_ENGINE_DESCRIPTIONS.simple, describeScene(plan), progress);
+}
+
+async function editing(request: EngineRequest, progress: Progress): Promise<EngineOutput> {
+  const source = singleImage(request, 'Editing');
+  // Parse before decoding: an instruction we can't understand should fail fast and cheaply.
+  const parsed = parseEditInstruction(request.prompt);
+  if (parsed.operations.length === 0)
+    throw new EngineError('engine.bad_input', describeNothingUnderstood(), false);
+  const photo = await decode(source, MAX_UPSCALE_SIDE);
+  await progress.reach(10);
+  const result = await applyEdits(
+    photo,
+    parsed.operations,
+    progress.stages(10, 80, parsed.operations.length),
+  );
+  await progress.reach(80);
+  const notes = [...result.notes];
+  if (parsed.ignored.length > 0) {
+    notes.push(`Not understood, left out: ${parsed.ignored.map((part) => `"${part}"`).join(', ')}.`);
+  }
+  return finish(result.image, LOCAL_ENGINE_DESCRIPTIONS.editing, notes, progress);
+}
+
+async function styling(request: EngineRequest, progress: Progress): Promise<EngineOutput> {
+  const style = request.style;
+  if (!style || !(STYLES as readonly string[]).includes(style)) {
+    throw new EngineError('engine.bad_input', `Choose a style: ${STYLES.join(', ')}.`, false);
+  }
+  const source = singleImage(request, 'Styling');
+  const photo = await decode(source, STYLING_MAX_SIDE);
+  await progress.reach(10);
+  const result = await applyStyle(photo, style as TStyle, request.seed, progress.stages(10, 80, 4));
+  await progress.reach(80);
+  const notes = [
+    `${STYLE_NAMES[style]} style by the offline local engine (classical image processing, not an AI model):`,
+    ...result.steps,
+  ];
+  if (photo.width < source.width || photo.height < source.height) {
+    notes.push(
+      `Worked at ${photo.width}×${photo.height} (the styling limit is ${STYLING_MAX_SIDE} px on the long side).`,
+    );
+  }
+  return finish(result.image, LOCAL_ENGINE_DESCRIPTIONS.styling, notes, progress);
+}
+
+async function finish(
+  image: RawImage,
+  description: string,
+  notes: string[],
+  progress: Progress,
+): Promise<EngineOutput> {
+  progress.check();
+  const data = await withLocalEngineLabel(encodePng(image), description).toBuffer();
+  await progress.reach(100);
+  return { data, contentType: 'image/png', width: image.width, height: image.height, notes };
+}
+
+function singleImage(request: EngineRequest, what: string): EngineImage {
+  const [image] = request.images;
+  if (!image || request.images.length !== 1) {
+    throw new EngineError(
+      'engine.bad_input',
+      `${what} needs exactly one photo; this request has ${request.images.length}.`,
+      false,
+    );
+  }
+  return image;
+}
+
+async function decode(image: EngineImage, maxSide: number): Promise<RawImage> {
+  try {
+    return await decodePhoto(image.data, maxSide);
+  } catch {
+    throw new EngineError('engine.bad_input', 'The photo could not be read as an image.', false);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Progress and cancellation
+
+interface Progress {
+  /** Reports `percent` (once, only ever increasing) after checking for cancellation. */
+  reach(percent: number): Promise<void>;
+  /** Throws if the job was cancelled. */
+  check(): void;
+  /**
+   * A checkpoint for a pipeline with about `count` stages: each call checks for cancellation and
+   * moves progress a step from `from` towards `to` (never reaching it; the caller reports `to`).
+   */
+  stages(from: number, to: number, count: number): () => Promise<void>;
+}
+
+function createProgress(context: EngineContext): Progress {
+  let reported = 0;
+  const check = () => {
+    if (context.signal.aborted) throw cancelled(context.signal);
+  };
+  const reach = async (percent: number) => {
+    check();
+    const value = Math.min(100, Math.round(percent));
+    if (value <= reported) return;
+    reported = value;
+    await context.onProgress(value);
+  };
+  return {
+    reach,
+    check,
+    stages(from, to, count) {
+      let done = 0;
+      const step = (to - from) / (Math.max(1, count) + 1);
+      return async () => {
+        done++;
+        await reach(Math.min(to - 1, from + step * done));
+      };
+    },
+  };
+}
+
+/**
+ * What a cancelled job throws: the caller's own EngineError if it aborted with one, a timeout when
+ * the signal timed out, otherwise "stopped" as retryable (a worker shutting down, not a bad request).
+ */
+function cancelled(signal: AbortSignal): EngineError {
+  const reason: unknown = signal.reason;
+  if (reason instanceof EngineError) return reason;
+  if (reason instanceof Error && reason.name === 'TimeoutError') {
+    return new EngineError('engine.timeout', 'The local engine ran out of time.', true);
+  }
+  return new EngineError('engine.unavailable', 'The local engine was stopped before it finished.', true);
+}

@@ -1,0 +1,73 @@
+/** Image types accepted for upload, recognised by their first bytes, never by name or declared type. */
+export type UploadImageType = 'jpeg' | 'png' | 'webp' | 'heic';
+
+// ISO-BMFF brands of HEVC-coded HEIF files (iPhone photos are `heic`); `mif1`/`msf1` are the
+// generic HEIF brands, HEIC only when the compatible brands do not say AVIF.
+const HEIC_BRANDS = new Set(['heic', 'heix', 'heim', 'heis', 'hevc', 'hevx', 'hevm', 'hevs']);
+const GENERIC_HEIF_BRANDS = new Set(['mif1', 'msf1']);
+const AVIF_BRANDS = new Set(['avif', 'avis']);
+
+const ascii = (bytes: Uint8Array, start: number, end: number) =>
+  String.fromCharCode(...bytes.subarray(start, end));
+
+export function detectImageType(bytes: Uint8Array): UploadImageType | null {
+  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'jpeg';
+  if (
+    bytes.length >= 8 &&
+    [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a].every((value, index) => bytes[index] === value)
+  ) {
+    return 'png';
+  }
+  if (bytes.length >= 12 && ascii(bytes, 0, 4) === 'RIFF' && ascii(bytes, 8, 12) === 'WEBP') return 'webp';
+  if (bytes.length >= 16 && ascii(bytes, 4, 8) === 'ftyp') {
+    const boxSize = Math.min(
+      bytes.length,
+      (bytes[0]! << 24) | (bytes[1]! << 16) | (bytes[2]! << 8) | bytes[3]!,
+    );
+    const major = ascii(bytes, 8, 12);
+    const compatible: string[] = [];
+    for (let offset = 16; offset + 4 <= boxSize; offset += 4)
+      compatible.push(ascii(bytes, offset, offset + 4));
+    if (HEIC_BRANDS.has(major)) return 'heic';
+    if (GENERIC_HEIF_BRANDS.has(major)) {
+      if (compatible.some((brand) => HEIC_BRANDS.has(brand))) return 'heic';
+      if (compatible.some((brand) => AVIF_BRANDS.has(brand))) return null;
+      return 'heic';
+    }
+  }
+  return null;
+}
+
+/** Uploads are stored as JPEG (photos) or PNG (only when transparency is really used). */
+export type StoredImageFormat = 'jpeg' | 'png';
+
+export const STORED_CONTENT_TYPES: Record<StoredImageFormat, string> = {
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+};
+
+export function storedFormatFor(hasTransparency: boolean): StoredImageFormat {
+  return hasTransparency ? 'png' : 'jpeg';
+}
+
+export function uploadStorageKey(userId: number, uuid: string, format: StoredImageFormat): string {
+  return `uploads/${userId}/${uuid}.${format === 'jpeg' ? 'jpg' : 'png'}`;
+}
+
+export function exceedsPixelLimit(width: number, height: number, maxPixels: number): boolean {
+  return width * height > maxPixels;
+}
+
+/** "15" for 15, "0.5" for 0.5: how a size limit reads in a message. */
+export function formatMegabytes(megabytes: number): string {
+  return String(Math.round(megabytes * 100) / 100);
+}
+
+/** True when any pixel of RGBA data is not fully opaque. */
+export function hasTransparentPixel(rgba: Uint8Array): boolean {
+  for (let i = 3; i < rgba.length; i += 4) if (rgba[i] !== 255) return true;
+  return false;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const isUuid = (value: string) => UUID.test(value);

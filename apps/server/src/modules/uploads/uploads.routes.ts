@@ -1,0 +1,92 @@
+import { ZUpload } from '@mirra/contracts';
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { requireAuth } from '../../app/authenticate.js';
+import type { ZodApp } from '../../app/build-server.js';
+import type { AppDeps } from '../../app/deps.js';
+import { AppError } from '../../shared/errors.js';
+import { notAFile, uploadTooBig } from './uploads.errors.js';
+import { createUpload, deleteUpload, getUpload, type UploadedFile } from './uploads.usecases.js';
+
+const tags = ['uploads'];
+const security: Array<Record<string, string[]>> = [{ bearer: [] }, { telegram: [] }];
+const ZUploadParams = z.object({ uuid: z.string().max(64) });
+
+/** Photos for editing, styling and face swap: private to their owner, served by signed URLs. */
+export function registerUploadsRoutes(app: ZodApp, deps: AppDeps): void {
+  app.post(
+    '/api/uploads/',
+    {
+      config: { auth: 'required' },
+      schema: {
+        tags,
+        summary: 'Upload a photo (multipart, field `file`: JPEG, PNG, WebP or HEIC)',
+        consumes: ['multipart/form-data'],
+        response: { 201: ZUpload },
+        security,
+      },
+    },
+    async (request, reply) => {
+      const { user } = requireAuth(request);
+      const upload = await createUpload(deps, user.id, () =>
+        readFilePart(request, deps.config.uploads.maxMegabytes),
+      );
+      return reply.status(201).send(upload);
+    },
+  );
+
+  app.get(
+    '/api/uploads/:uuid/',
+    {
+      config: { auth: 'required' },
+      schema: {
+        tags,
+        summary: 'One of my uploads',
+        params: ZUploadParams,
+        response: { 200: ZUpload },
+        security,
+      },
+    },
+    async (request) => getUpload(deps, requireAuth(request).user.id, request.params.uuid),
+  );
+
+  app.delete(
+    '/api/uploads/:uuid/',
+    {
+      config: { auth: 'required' },
+      schema: {
+        tags,
+        summary: 'Delete one of my uploads and its file',
+        params: ZUploadParams,
+        response: { 204: z.null().describe('No content') },
+        security,
+      },
+    },
+    async (request, reply) => {
+      await deleteUpload(deps, requireAuth(request).user.id, request.params.uuid);
+      return reply.status(204).send(null);
+    },
+  );
+}
+
+/**
+ * The `file` part of a multipart body, read into memory up to the configured limit (registered
+ * with @fastify/multipart); null when there is none.
+ */
+async function readFilePart(request: FastifyRequest, maxMegabytes: number): Promise<UploadedFile | null> {
+  if (!request.isMultipart()) return null;
+  try {
+    const part = await request.file();
+    if (!part) return null;
+    if (part.fieldname !== 'file') {
+      part.file.resume();
+      return null;
+    }
+    return { data: await part.toBuffer() };
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw uploadTooBig(maxMegabytes);
+    // A broken multipart body (cut off, bad boundary) is the client's, not a server error.
+    throw notAFile();
+  }
+}

@@ -1,0 +1,98 @@
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useParams } from 'react-router';
+import { Button, ButtonLink } from '../../components/ui/button';
+import { EmptyState } from '../../components/ui/empty-state';
+import { IconAlert, IconCheck } from '../../components/ui/icons';
+import { PageFrame } from '../../components/ui/page';
+import { Spinner } from '../../components/ui/spinner';
+import { authApi } from '../../features/auth/api/auth.api';
+import { useAppStore } from '../../lib/app-store';
+import { ApiError } from '../../lib/api-error';
+import { describeError } from '../../lib/error-messages';
+import { useSession } from '../../lib/session';
+
+type State = { step: 'working' } | { step: 'done' } | { step: 'stale' } | { step: 'failed'; message: string };
+
+const attempts = new Map<string, Promise<void>>();
+
+/** The activation email's link: activates once; an already active account says so. */
+export function Page() {
+  const { t } = useTranslation();
+  const { uid = '', token = '' } = useParams();
+  const [state, setState] = useState<State>({ step: 'working' });
+  const openAuthPopup = useAppStore((s) => s.openAuthPopup);
+  const isLoggedIn = useSession((s) => s.isLoggedIn);
+
+  useEffect(() => {
+    let alive = true;
+    // One request per link, even when React mounts the page twice in development.
+    const key = `${uid}/${token}`;
+    const attempt = attempts.get(key) ?? authApi.activate(uid, token).then(() => undefined);
+    attempts.set(key, attempt);
+    attempt
+      .then(() => alive && setState({ step: 'done' }))
+      .catch((error: unknown) => {
+        if (!alive) return;
+        if (error instanceof ApiError && error.code === 'users.activation_stale') setState({ step: 'stale' });
+        else
+          setState({
+            step: 'failed',
+            message: describeError(t, error).alert ?? t('errors.users.activation_invalid'),
+          });
+      });
+    return () => {
+      alive = false;
+    };
+  }, [uid, token, t]);
+
+  const signIn = isLoggedIn ? (
+    <ButtonLink to="/" theme="primary">
+      {t('common.toHome')}
+    </ButtonLink>
+  ) : (
+    <Button theme="primary" onClick={() => openAuthPopup('/')} data-testid="activate-sign-in">
+      {t('auth.signIn')}
+    </Button>
+  );
+
+  return (
+    <PageFrame width="narrow" className="page--center" testId="activate-page">
+      {state.step === 'working' && (
+        <div className="center-stack">
+          <Spinner size={36} label={t('activate.working')} />
+          <p className="muted-note">{t('activate.working')}</p>
+        </div>
+      )}
+      {state.step === 'done' && (
+        <EmptyState
+          tone="brand"
+          icon={<IconCheck size={30} />}
+          title={t('activate.doneTitle')}
+          text={t('activate.doneText')}
+          action={signIn}
+        />
+      )}
+      {state.step === 'stale' && (
+        <EmptyState
+          icon={<IconCheck size={30} />}
+          title={t('activate.staleTitle')}
+          text={t('activate.staleText')}
+          action={signIn}
+        />
+      )}
+      {state.step === 'failed' && (
+        <EmptyState
+          icon={<IconAlert size={30} />}
+          title={t('activate.failedTitle')}
+          text={state.message}
+          action={
+            <ButtonLink to="/sign-up/" theme="light">
+              {t('signUp.title')}
+            </ButtonLink>
+          }
+        />
+      )}
+    </PageFrame>
+  );
+}

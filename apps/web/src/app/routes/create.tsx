@@ -1,0 +1,20 @@
+import { useTranslation } from 'react-i18next';
+import { PageFrame, PageHeading } from '../../components/ui/page';
+import { ModeCard } from '../../features/generations/components/mode-card';
+import { CREATE_MODES } from '../../features/generations/modes';
+
+/** Create: the four modes, each with its description (spec §2). */
+export function Page() {
+  const { t } = useTranslation();
+  return (
+    <PageFrame testId="create-page">
+      <PageHeading title={t('create.title')} subtitle={t('create.subtitle')} />
+      <div className="mode-list">
+        {CREATE_MODES.map((mode) => (
+          <ModeCard key={mode} mode={mode} />
+        ))}
+      </div>
+      <p className="muted-note">{t('create.note')}</p>
+    </PageFrame>
+  );
+}

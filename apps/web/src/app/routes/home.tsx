@@ -1,0 +1,115 @@
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import { ButtonLink } from '../../components/ui/button';
+import { EmptyState } from '../../components/ui/empty-state';
+import { IconCrown, IconGallery, IconRepeat, IconSparkles } from '../../components/ui/icons';
+import { PageFrame, Section } from '../../components/ui/page';
+import { TextInput } from '../../components/ui/text-input';
+import { ModeCard } from '../../features/generations/components/mode-card';
+import { CREATE_MODES } from '../../features/generations/modes';
+import { useSession } from '../../lib/session';
+
+const IDEAS = [
+  'ideas.astronaut',
+  'ideas.paris',
+  'ideas.anime',
+  'ideas.renaissance',
+  'ideas.cyberpunk',
+  'ideas.studio',
+];
+
+export function Page() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const user = useSession((s) => s.user);
+  const [query, setQuery] = useState('');
+
+  function search(event: FormEvent) {
+    event.preventDefault();
+    const q = query.trim();
+    void navigate(q ? `/posts/top/?q=${encodeURIComponent(q)}` : '/posts/top/');
+  }
+
+  return (
+    <PageFrame testId="home-page">
+      <section className="hero">
+        <div className="hero__glow" aria-hidden="true" />
+        <p className="hero__eyebrow">
+          {user?.firstName ? t('home.greeting', { name: user.firstName }) : t('home.eyebrow')}
+        </p>
+        <h1 className="hero__title">{t('home.title')}</h1>
+        <p className="hero__text">{t('home.text')}</p>
+        <div className="hero__actions">
+          <ButtonLink to="/create/" theme="primary" size="lg" icon={<IconSparkles size={20} />}>
+            {t('home.create')}
+          </ButtonLink>
+          <ButtonLink to="/posts/top/" theme="light" size="lg" icon={<IconRepeat size={20} />}>
+            {t('home.repeat')}
+          </ButtonLink>
+        </div>
+      </section>
+
+      <form className="home-search" onSubmit={search} role="search">
+        <TextInput
+          search
+          theme="glass"
+          value={query}
+          onValueChange={setQuery}
+          placeholder={t('home.searchPlaceholder')}
+          aria-label={t('home.searchPlaceholder')}
+          maxLength={100}
+        />
+      </form>
+
+      <Section
+        title={t('home.modesTitle')}
+        action={
+          <Link to="/create/" className="link">
+            {t('common.all')}
+          </Link>
+        }
+      >
+        <div className="mode-grid">
+          {CREATE_MODES.map((mode) => (
+            <ModeCard key={mode} mode={mode} />
+          ))}
+        </div>
+      </Section>
+
+      <Section title={t('home.ideasTitle')}>
+        <div className="idea-grid">
+          {IDEAS.map((key, index) => (
+            <Link key={key} to="/generate/simple/" className={`idea-card idea-card--${index % 6}`}>
+              <span className="idea-card__text">{t(key)}</span>
+            </Link>
+          ))}
+        </div>
+      </Section>
+
+      <Section title={t('home.generationsTitle')}>
+        <EmptyState
+          icon={<IconGallery size={28} />}
+          title={t('home.emptyTitle')}
+          text={t('home.emptyText')}
+          action={
+            <ButtonLink to="/create/" theme="primary-outline">
+              {t('home.emptyAction')}
+            </ButtonLink>
+          }
+        />
+      </Section>
+
+      <Link to="/settings/subscription/" className="premium-card">
+        <span className="premium-card__icon">
+          <IconCrown size={26} />
+        </span>
+        <span className="premium-card__body">
+          <span className="premium-card__title">{t('home.premiumTitle')}</span>
+          <span className="premium-card__text">{t('home.premiumText')}</span>
+        </span>
+        <span className="premium-card__cta">{t('home.premiumAction')}</span>
+      </Link>
+    </PageFrame>
+  );
+}

@@ -1,0 +1,12 @@
+import { PageFrame } from '../../components/ui/page';
+import { SignInPanel } from '../../features/auth/components/sign-in-panel';
+
+export function Page() {
+  return (
+    <PageFrame width="narrow" testId="sign-in-page">
+      <div className="auth-card">
+        <SignInPanel />
+      </div>
+    </PageFrame>
+  );
+}

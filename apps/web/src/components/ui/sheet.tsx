@@ -1,0 +1,99 @@
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { createPortal } from 'react-dom';
+import { useTranslation } from 'react-i18next';
+import { IconClose } from './icons';
+
+/** How long the sheet takes to hide before it emits close (spec §9). */
+export const SHEET_CLOSE_MS = 200;
+
+interface SheetProps {
+  open: boolean;
+  /** Called 200 ms after the sheet starts hiding. */
+  onClose(): void;
+  from?: 'bottom' | 'top';
+  title?: ReactNode;
+  children: ReactNode;
+  /** On wide screens the sheet becomes a centred dialog. */
+  label?: string;
+  className?: string;
+}
+
+/**
+ * A sheet sliding from the bottom or the top (spec §2): it stays open until closed, then hides
+ * and emits close after 200 ms. Escape and a tap on the backdrop close it.
+ */
+export function Sheet({ open, onClose, from = 'bottom', title, children, label, className }: SheetProps) {
+  const { t } = useTranslation();
+  const [closing, setClosing] = useState(false);
+  const [shown, setShown] = useState(open);
+  const [wasOpen, setWasOpen] = useState(open);
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const panel = useRef<HTMLDivElement>(null);
+
+  // Follow the parent's `open`: opening shows at once, closing plays the hide animation first.
+  if (open !== wasOpen) {
+    setWasOpen(open);
+    if (open) {
+      setShown(true);
+      setClosing(false);
+    } else if (shown) {
+      setClosing(true);
+    }
+  }
+
+  useEffect(() => {
+    if (!closing) return;
+    timer.current = setTimeout(() => {
+      setShown(false);
+      setClosing(false);
+      if (open) onClose();
+    }, SHEET_CLOSE_MS);
+    return () => {
+      if (timer.current) clearTimeout(timer.current);
+    };
+  }, [closing, open, onClose]);
+
+  useEffect(() => {
+    if (!shown) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') setClosing(true);
+    };
+    document.addEventListener('keydown', onKey);
+    document.body.classList.add('has-sheet');
+    panel.current?.focus();
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      document.body.classList.remove('has-sheet');
+    };
+  }, [shown]);
+
+  if (!shown) return null;
+  return createPortal(
+    <div className={`sheet sheet--${from}${closing ? ' sheet--closing' : ''}`}>
+      <div className="sheet__backdrop" onClick={() => setClosing(true)} />
+      <div
+        ref={panel}
+        className={`sheet__panel ${className ?? ''}`}
+        role="dialog"
+        aria-modal="true"
+        aria-label={label ?? (typeof title === 'string' ? title : undefined)}
+        tabIndex={-1}
+      >
+        {from === 'bottom' && <div className="sheet__grabber" aria-hidden="true" />}
+        <div className="sheet__head">
+          {title && <h2 className="sheet__title">{title}</h2>}
+          <button
+            type="button"
+            className="icon-btn sheet__close"
+            aria-label={t('common.close')}
+            onClick={() => setClosing(true)}
+          >
+            <IconClose size={20} />
+          </button>
+        </div>
+        <div className="sheet__body">{children}</div>
+      </div>
+    </div>,
+    document.body,
+  );
+}

@@ -1,0 +1,73 @@
+import { act, fireEvent, render, screen } from '@testing-library/react';
+import { I18nextProvider } from 'react-i18next';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { i18n as I18n } from 'i18next';
+import { createTestI18n } from '../../test/i18n';
+import { useAppStore } from '../../lib/app-store';
+import { Sheet, SHEET_CLOSE_MS } from './sheet';
+import { TextInput, formatInputError } from './text-input';
+import { TopNotification } from './top-notification';
+
+let i18n: I18n;
+beforeAll(async () => {
+  i18n = await createTestI18n('en');
+});
+afterEach(() => vi.useRealTimers());
+
+const wrap = (node: React.ReactNode) => render(<I18nextProvider i18n={i18n}>{node}</I18nextProvider>);
+
+describe('text input (spec §2, §5)', () => {
+  it('joins a list of errors with ", "', () => {
+    expect(formatInputError(['Too short.', 'Too common.'])).toBe('Too short., Too common.');
+    expect(formatInputError('One.')).toBe('One.');
+    expect(formatInputError(null)).toBe('');
+    wrap(<TextInput title="Password" value="" onValueChange={() => undefined} error={['A', 'B']} />);
+    expect(screen.getByRole('alert').textContent).toBe('A, B');
+  });
+
+  it('says when the maximum length is reached', () => {
+    wrap(<TextInput value="abcd" onValueChange={() => undefined} maxLength={4} />);
+    expect(screen.getByText('Maximum number of characters - 4')).toBeTruthy();
+  });
+
+  it('has themes and a search mode with a clear button', () => {
+    const onChange = vi.fn();
+    const { container } = wrap(<TextInput value="cats" onValueChange={onChange} search theme="glass" />);
+    expect(container.querySelector('.field--glass.field--search input[type=search]')).toBeTruthy();
+    fireEvent.click(screen.getByLabelText('Clear'));
+    expect(onChange).toHaveBeenCalledWith('');
+  });
+});
+
+describe('sheet (spec §2)', () => {
+  it('hides and emits close 200 ms after closing', () => {
+    vi.useFakeTimers();
+    const onClose = vi.fn();
+    wrap(
+      <Sheet open onClose={onClose} from="top" title="Title">
+        body
+      </Sheet>,
+    );
+    expect(document.querySelector('.sheet--top')).toBeTruthy();
+    fireEvent.click(screen.getByLabelText('Close'));
+    expect(document.querySelector('.sheet--closing')).toBeTruthy();
+    act(() => vi.advanceTimersByTime(SHEET_CLOSE_MS - 1));
+    expect(onClose).not.toHaveBeenCalled();
+    act(() => vi.advanceTimersByTime(1));
+    expect(onClose).toHaveBeenCalledTimes(1);
+    expect(document.querySelector('.sheet')).toBeNull();
+  });
+});
+
+describe('top notification (spec §2)', () => {
+  it('shows a success icon and text, and clears after 2000 ms', () => {
+    vi.useFakeTimers();
+    wrap(<TopNotification />);
+    act(() => useAppStore.getState().showTopinfo('success', 'Saved'));
+    expect(screen.getByRole('status').textContent).toContain('Saved');
+    act(() => vi.advanceTimersByTime(1999));
+    expect(screen.queryByRole('status')).toBeTruthy();
+    act(() => vi.advanceTimersByTime(1));
+    expect(screen.queryByRole('status')).toBeNull();
+  });
+});

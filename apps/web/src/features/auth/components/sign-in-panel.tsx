@@ -1,0 +1,53 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { useAppStore } from '../../../lib/app-store';
+import { usePublicConfig } from '../hooks/use-public-config';
+import { EmailSignInForm } from './email-sign-in-form';
+import { GoogleSignIn } from './google-sign-in';
+import { LegalLinks } from './legal-links';
+import { TelegramSignIn } from './telegram-sign-in';
+
+/** Everything of the sign-in popup (spec §2), also shown as the /sign-in/ page. */
+export function SignInPanel() {
+  const { t } = useTranslation();
+  const config = usePublicConfig();
+  const closeAuthPopup = useAppStore((s) => s.closeAuthPopup);
+  const [waiting, setWaiting] = useState(false);
+  const googleClientId = config.data?.google_client_id ?? null;
+  const hasTelegram = Boolean(config.data?.telegram_bot_username);
+  return (
+    <div className="sign-in" data-testid="sign-in-panel">
+      {!waiting && (
+        <div className="sign-in__intro">
+          <span className="sign-in__orb" aria-hidden="true" />
+          <h2 className="sign-in__title">{t('auth.welcomeTitle')}</h2>
+          <p className="sign-in__subtitle">{t('auth.welcomeText')}</p>
+        </div>
+      )}
+      {(googleClientId || hasTelegram) && (
+        <div className="stack">
+          {googleClientId && !waiting && <GoogleSignIn clientId={googleClientId} />}
+          {hasTelegram && <TelegramSignIn onWaitingChange={setWaiting} />}
+        </div>
+      )}
+      {!waiting && (
+        <>
+          {(googleClientId || hasTelegram) && (
+            <div className="divider">
+              <span>{t('auth.orEmail')}</span>
+            </div>
+          )}
+          <EmailSignInForm />
+          <p className="sign-in__switch">
+            {t('auth.noAccount')}{' '}
+            <Link to="/sign-up/" className="link link--strong" onClick={() => closeAuthPopup()}>
+              {t('auth.createAccount')}
+            </Link>
+          </p>
+          <LegalLinks />
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,25 @@
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { IconChevron } from '../../../components/ui/icons';
+import { MODE_ART, MODE_ICONS, type GenerationMode } from '../modes';
+
+export function ModeCard({ mode, compact }: { mode: GenerationMode; compact?: boolean }) {
+  const { t } = useTranslation();
+  const Icon = MODE_ICONS[mode];
+  return (
+    <Link
+      to={`/generate/${mode}/`}
+      className={`mode-card${compact ? ' mode-card--compact' : ''}`}
+      data-testid={`mode-${mode}`}
+    >
+      <span className="mode-card__art" style={{ background: MODE_ART[mode] }}>
+        <Icon size={compact ? 22 : 28} />
+      </span>
+      <span className="mode-card__body">
+        <span className="mode-card__title">{t(`modes.${mode}.title`)}</span>
+        <span className="mode-card__text">{t(`modes.${mode}.description`)}</span>
+      </span>
+      <IconChevron size={18} className="mode-card__chevron" />
+    </Link>
+  );
+}

@@ -1,0 +1,185 @@
+import { describe, expect, it, vi } from 'vitest';
+import { accessExpiringIn } from '../test/jwt';
+import {
+  authorizationHeader,
+  createApiClient,
+  REFRESH_PATH,
+  shouldRefreshAccess,
+  type KeyValueStore,
+} from './api-client';
+import { ApiError } from './api-error';
+import type { StorageKey } from './storage';
+
+const NOW = 1_700_000_000_000;
+
+function memoryStore(
+  initial: Partial<Record<StorageKey, string>> = {},
+): KeyValueStore & { data: Map<string, string> } {
+  const data = new Map<string, string>(Object.entries(initial));
+  return {
+    data,
+    get: (key) => data.get(key) ?? null,
+    set: (key, value) => (value === null ? data.delete(key) : data.set(key, value)),
+  };
+}
+
+function json(status: number, body: unknown): Response {
+  return new Response(body === null ? null : JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json' },
+  });
+}
+
+type Call = { url: string; init: RequestInit };
+
+function fakeServer(handler: (call: Call) => Response | Promise<Response>) {
+  const calls: Call[] = [];
+  const fetch = vi.fn(async (url: RequestInfo | URL, init?: RequestInit) => {
+    const call = { url: String(url), init: init ?? {} };
+    calls.push(call);
+    return handler(call);
+  });
+  return { fetch: fetch as unknown as typeof globalThis.fetch, calls };
+}
+
+const header = (call: Call, name: string) => (call.init.headers as Record<string, string>)[name];
+
+describe('the Authorization rule (spec §7)', () => {
+  it('sends Telegram init data first, then a Bearer token, else nothing', () => {
+    expect(authorizationHeader('query_id=1&hash=x', 'abc')).toBe('TG query_id=1&hash=x');
+    expect(authorizationHeader(null, 'abc')).toBe('Bearer abc');
+    expect(authorizationHeader(null, null)).toBeNull();
+  });
+
+  it('is applied to requests, with Accept-Language from the stored language', async () => {
+    const store = memoryStore({ access: accessExpiringIn(300, NOW), refresh: 'r1', django_language: 'kk' });
+    const server = fakeServer(() => json(200, { ok: true }));
+    const api = createApiClient({ fetch: server.fetch, store, now: () => NOW });
+    await api.get('/api/users/me/');
+    expect(header(server.calls[0]!, 'Authorization')).toBe(`Bearer ${store.get('access')}`);
+    expect(header(server.calls[0]!, 'Accept-Language')).toBe('kk');
+    expect(server.calls[0]!.init.credentials).toBe('include');
+
+    store.set('tgData', 'user=%7B%7D&hash=h');
+    await api.get('/api/users/me/');
+    expect(header(server.calls[1]!, 'Authorization')).toBe('TG user=%7B%7D&hash=h');
+  });
+
+  it('treats the stored strings "null" and "undefined" as no token', async () => {
+    localStorage.setItem('access', 'null');
+    localStorage.setItem('refresh', 'undefined');
+    const server = fakeServer(() => json(200, {}));
+    const api = createApiClient({ fetch: server.fetch, now: () => NOW });
+    await api.get('/api/config/');
+    expect(server.calls.map((c) => c.url)).toEqual(['/api/config/']);
+    expect(header(server.calls[0]!, 'Authorization')).toBeUndefined();
+  });
+});
+
+describe('token refresh scheduling (spec §4)', () => {
+  it('refreshes when the access token expires in under 60 seconds', () => {
+    expect(shouldRefreshAccess(accessExpiringIn(59, NOW), NOW)).toBe(true);
+    expect(shouldRefreshAccess(accessExpiringIn(61, NOW), NOW)).toBe(false);
+    expect(shouldRefreshAccess(null, NOW)).toBe(true);
+  });
+
+  it('runs one refresh for concurrent requests and uses the new token for all of them', async () => {
+    const store = memoryStore({ access: accessExpiringIn(30, NOW), refresh: 'r1' });
+    const fresh = accessExpiringIn(300, NOW);
+    const server = fakeServer(async (call) => {
+      if (call.url === REFRESH_PATH) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        return json(200, { refresh: 'r2', access: fresh });
+      }
+      return json(200, { ok: true });
+    });
+    const api = createApiClient({ fetch: server.fetch, store, now: () => NOW });
+    await Promise.all([api.get('/api/a/'), api.get('/api/b/'), api.post('/api/c/', {})]);
+    const refreshes = server.calls.filter((c) => c.url === REFRESH_PATH);
+    expect(refreshes).toHaveLength(1);
+    expect(JSON.parse(refreshes[0]!.init.body as string)).toEqual({ refresh: 'r1' });
+    expect(store.get('refresh')).toBe('r2');
+    for (const call of server.calls.filter((c) => c.url !== REFRESH_PATH)) {
+      expect(header(call, 'Authorization')).toBe(`Bearer ${fresh}`);
+    }
+  });
+
+  it('does not refresh a token with time left, nor before the refresh call itself', async () => {
+    const store = memoryStore({ access: accessExpiringIn(200, NOW), refresh: 'r1' });
+    const server = fakeServer(() => json(200, {}));
+    const api = createApiClient({ fetch: server.fetch, store, now: () => NOW });
+    await api.get('/api/a/');
+    expect(server.calls.map((c) => c.url)).toEqual(['/api/a/']);
+  });
+
+  it('refreshes when only a refresh token is stored (the token query parameter)', async () => {
+    const store = memoryStore({ refresh: 'from-link' });
+    const server = fakeServer((call) =>
+      call.url === REFRESH_PATH
+        ? json(200, { refresh: 'r2', access: accessExpiringIn(300, NOW) })
+        : json(200, {}),
+    );
+    const api = createApiClient({ fetch: server.fetch, store, now: () => NOW });
+    await api.get('/api/users/me/');
+    expect(server.calls.map((c) => c.url)).toEqual([REFRESH_PATH, '/api/users/me/']);
+  });
+
+  it('logs out when the refresh is refused', async () => {
+    const onLoggedOut = vi.fn();
+    const store = memoryStore({ access: accessExpiringIn(10, NOW), refresh: 'used-twice' });
+    const server = fakeServer(() =>
+      json(401, { detail: 'Token is invalid or expired', code: 'auth.token_revoked' }),
+    );
+    const api = createApiClient({ fetch: server.fetch, store, now: () => NOW, onLoggedOut });
+    await expect(api.get('/api/a/')).rejects.toBeInstanceOf(ApiError);
+    expect(store.get('refresh')).toBeNull();
+    expect(store.get('access')).toBeNull();
+    expect(onLoggedOut).toHaveBeenCalledWith('refresh');
+  });
+
+  it('logs out when the access token cannot be decoded', async () => {
+    const onLoggedOut = vi.fn();
+    const store = memoryStore({ access: 'garbage', refresh: 'r1' });
+    const server = fakeServer(() => json(200, {}));
+    const api = createApiClient({ fetch: server.fetch, store, now: () => NOW, onLoggedOut });
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    await api.get('/api/config/');
+    warn.mockRestore();
+    expect(onLoggedOut).toHaveBeenCalledWith('decode');
+    expect(store.get('refresh')).toBeNull();
+    expect(header(server.calls[0]!, 'Authorization')).toBeUndefined();
+  });
+
+  it('keeps the session when the refresh gets no answer at all', async () => {
+    const store = memoryStore({ access: accessExpiringIn(10, NOW), refresh: 'r1' });
+    const server = fakeServer(() => {
+      throw new TypeError('Failed to fetch');
+    });
+    const api = createApiClient({ fetch: server.fetch, store, now: () => NOW });
+    await expect(api.get('/api/a/')).rejects.toBeInstanceOf(TypeError);
+    expect(store.get('refresh')).toBe('r1');
+  });
+
+  it('never refreshes with Telegram init data', async () => {
+    const store = memoryStore({ tgData: 'hash=x', access: accessExpiringIn(1, NOW), refresh: 'r1' });
+    const server = fakeServer(() => json(200, {}));
+    const api = createApiClient({ fetch: server.fetch, store, now: () => NOW });
+    await api.get('/api/users/me/');
+    expect(server.calls.map((c) => c.url)).toEqual(['/api/users/me/']);
+  });
+
+  it('turns error answers into ApiError with the parsed body', async () => {
+    const store = memoryStore();
+    const server = fakeServer(() =>
+      json(400, { email: ['Enter a valid email address.'], code: 'common.validation' }),
+    );
+    const api = createApiClient({ fetch: server.fetch, store, now: () => NOW });
+    const error = await api.post('/api/users/', {}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).parsed).toEqual({
+      kind: 'fields',
+      fields: { email: ['Enter a valid email address.'] },
+      code: 'common.validation',
+    });
+  });
+});

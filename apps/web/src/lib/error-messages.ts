@@ -1,0 +1,82 @@
+import type { TFunction } from 'i18next';
+import { ApiError, type ParsedApiError } from './api-error';
+
+/**
+ * Server field messages are DRF's English texts; the known ones are shown in the user's language,
+ * anything else as the server wrote it.
+ */
+const FIELD_MESSAGE_RULES: Array<[RegExp, string, (m: RegExpMatchArray) => Record<string, unknown>]> = [
+  [/^This field is required\.$/, 'fieldErrors.required', () => ({})],
+  [/^This field may not be blank\.$/, 'fieldErrors.blank', () => ({})],
+  [/^Enter a valid email address\.$/, 'fieldErrors.invalidEmail', () => ({})],
+  [/^Not a valid string\.$/, 'fieldErrors.invalid', () => ({})],
+  [
+    /^Ensure this field has no more than (\d+) characters\.$/,
+    'fieldErrors.maxLength',
+    (m) => ({ max: Number(m[1]) }),
+  ],
+  [
+    /^This password is too short\. It must contain at least (\d+) characters\.$/,
+    'fieldErrors.passwordTooShort',
+    (m) => ({ count: Number(m[1]) }),
+  ],
+  [/^This password is too common\.$/, 'fieldErrors.passwordTooCommon', () => ({})],
+  [/^This password is entirely numeric\.$/, 'fieldErrors.passwordNumeric', () => ({})],
+  [/^The password is too similar to the email address\.$/, 'fieldErrors.passwordSimilarEmail', () => ({})],
+  [/^The password is too similar to the first name\.$/, 'fieldErrors.passwordSimilarFirstName', () => ({})],
+  [/^The password is too similar to the last name\.$/, 'fieldErrors.passwordSimilarLastName', () => ({})],
+  [/^Use 3 to 32 letters, digits, dots or underscores\.$/, 'fieldErrors.usernameFormat', () => ({})],
+  [/^Enter a valid phone number\.$/, 'fieldErrors.phoneFormat', () => ({})],
+  [/^Enter a valid Instagram username\.$/, 'fieldErrors.instagramFormat', () => ({})],
+  [/^user with this email address already exists\.$/i, 'errors.users.email_taken', () => ({})],
+  [/^A user with that username already exists\.$/, 'errors.users.username_taken', () => ({})],
+  [/^Invalid password\.$/, 'errors.users.current_password_invalid', () => ({})],
+  [/^Invalid token for given user\.$/, 'fieldErrors.linkInvalid', () => ({})],
+  [/^Invalid user id or user doesn't exist\.$/, 'fieldErrors.linkInvalid', () => ({})],
+];
+
+export function translateFieldMessage(t: TFunction, message: string): string {
+  for (const [pattern, key, params] of FIELD_MESSAGE_RULES) {
+    const match = message.match(pattern);
+    if (match) return t(key, params(match));
+  }
+  return message;
+}
+
+export interface ShownError {
+  /** One message for the form's alert, if any. */
+  alert: string | null;
+  /** Messages under the inputs the form has. */
+  fields: Record<string, string[]>;
+}
+
+/**
+ * What a form shows for a failed call: alerts translated by error code, field messages under the
+ * form's own inputs, and field errors about inputs the form does not have moved to the alert.
+ */
+export function describeError(t: TFunction, error: unknown, formFields: readonly string[] = []): ShownError {
+  if (!(error instanceof ApiError)) {
+    return { alert: t('errors.network'), fields: {} };
+  }
+  return describeParsedError(t, error.parsed, formFields);
+}
+
+export function describeParsedError(
+  t: TFunction,
+  parsed: ParsedApiError,
+  formFields: readonly string[],
+): ShownError {
+  if (parsed.kind === 'alert') {
+    if (parsed.invalid) return { alert: parsed.message, fields: {} };
+    const byCode = parsed.code ? t(`errors.${parsed.code}`, { defaultValue: '' }) : '';
+    return { alert: byCode || parsed.message, fields: {} };
+  }
+  const fields: Record<string, string[]> = {};
+  const stray: string[] = [];
+  for (const [field, messages] of Object.entries(parsed.fields)) {
+    const shown = messages.map((message) => translateFieldMessage(t, message));
+    if (formFields.includes(field)) fields[field] = shown;
+    else stray.push(shown[0]!);
+  }
+  return { alert: stray[0] ?? null, fields };
+}

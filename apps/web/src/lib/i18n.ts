@@ -1,0 +1,91 @@
+import i18next, { type i18n as I18n } from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import { DEFAULT_LANGUAGE, isLanguage, LANGUAGES, pickLanguage, type TLanguage } from '@mirra/contracts';
+import { readStored, STORAGE_KEYS, writeStored } from './storage';
+
+export { LANGUAGES, type TLanguage };
+
+/** Each language's own name, as people look for it in a list. */
+export const LANGUAGE_NAMES: Record<TLanguage, string> = {
+  en: 'English',
+  ru: 'Русский',
+  de: 'Deutsch',
+  uk: 'Українська',
+  kk: 'Қазақша',
+  az: 'Azərbaycanca',
+};
+
+type Catalogue = Record<string, unknown>;
+
+// One chunk per language, so the first page only downloads the language it shows (plus English).
+const loaders: Record<TLanguage, () => Promise<{ default: Catalogue }>> = {
+  en: () => import('../locales/en.json'),
+  ru: () => import('../locales/ru.json'),
+  de: () => import('../locales/de.json'),
+  uk: () => import('../locales/uk.json'),
+  kk: () => import('../locales/kk.json'),
+  az: () => import('../locales/az.json'),
+};
+
+/**
+ * The language to start in: the one the user chose (stored), else the Telegram user's, else the
+ * browser's, else English (spec §9).
+ */
+export function detectLanguage(
+  stored: string | null,
+  navigatorLanguages: readonly string[],
+  telegramLanguage?: string | null,
+): TLanguage {
+  if (isLanguage(stored)) return stored;
+  if (telegramLanguage) {
+    const fromTelegram = pickLanguage(telegramLanguage);
+    if (fromTelegram !== DEFAULT_LANGUAGE || telegramLanguage.toLowerCase().startsWith(DEFAULT_LANGUAGE)) {
+      return fromTelegram;
+    }
+  }
+  return pickLanguage(navigatorLanguages.join(','));
+}
+
+async function loadCatalogue(language: TLanguage, instance: I18n) {
+  if (instance.hasResourceBundle(language, 'translation')) return;
+  const { default: catalogue } = await loaders[language]();
+  instance.addResourceBundle(language, 'translation', catalogue, true, true);
+}
+
+/** The i18next options the app and the tests share: empty entries fall back to English. */
+export const i18nOptions = {
+  fallbackLng: DEFAULT_LANGUAGE,
+  supportedLngs: [...LANGUAGES],
+  returnEmptyString: false,
+  returnNull: false,
+  interpolation: { escapeValue: false },
+  react: { useSuspense: false },
+} as const;
+
+export async function initI18n(language: TLanguage): Promise<I18n> {
+  await i18next.use(initReactI18next).init({ ...i18nOptions, lng: language, resources: {} });
+  await Promise.all([loadCatalogue(DEFAULT_LANGUAGE, i18next), loadCatalogue(language, i18next)]);
+  applyDocumentLanguage(language);
+  return i18next;
+}
+
+function applyDocumentLanguage(language: TLanguage) {
+  if (typeof document !== 'undefined') document.documentElement.lang = language;
+}
+
+/** Switches the interface language and stores it as `django_language` (also sent as Accept-Language). */
+export async function changeLanguage(language: TLanguage): Promise<void> {
+  await loadCatalogue(language, i18next);
+  writeStored(STORAGE_KEYS.language, language);
+  await i18next.changeLanguage(language);
+  applyDocumentLanguage(language);
+}
+
+export function currentLanguage(): TLanguage {
+  const lng = i18next.resolvedLanguage ?? i18next.language;
+  return isLanguage(lng) ? lng : DEFAULT_LANGUAGE;
+}
+
+export function storedLanguage(): string | null {
+  return readStored(STORAGE_KEYS.language);
+}

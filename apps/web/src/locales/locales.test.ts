@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { errorCodes } from '@mirra/contracts';
+import { catalogues } from '../test/i18n';
+
+type Tree = { [key: string]: string | Tree };
+const PLURAL = /_(zero|one|two|few|many|other)$/;
+
+function flatten(tree: Tree, prefix = ''): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [key, value] of Object.entries(tree)) {
+    const path = prefix ? `${prefix}.${key}` : key;
+    if (typeof value === 'string') out.set(path, value);
+    else for (const [k, v] of flatten(value, path)) out.set(k, v);
+  }
+  return out;
+}
+
+/** Keys without plural suffixes: `profile.posts_one` and `profile.posts_other` are `profile.posts`. */
+function baseKeys(flat: Map<string, string>): Set<string> {
+  return new Set([...flat.keys()].map((key) => key.replace(PLURAL, '')));
+}
+
+const placeholders = (text: string) =>
+  [...text.matchAll(/\{\{\s*(\w+)\s*\}\}|<(\w+)>/g)].map((m) => m[1] ?? m[2]).sort();
+
+/** Entries that are the same in every language on purpose (prompts are English; brand names). */
+const SAME_AS_ENGLISH = [
+  /^modes\.\w+\.placeholder$/,
+  /^profile\.instagram$/,
+  /^profile\.placeholders\.username$/,
+  /^subscription\.title$/,
+  /^modes\.video\.title$/,
+  /^profile\.phone$/,
+  /^titles\.(model|wallet|profile|userProfile)$/,
+  /^profile\.tabs\.generations$/,
+  /^model\.missingTitle$/,
+  /^nav\.generations$/,
+  /^features\.(video|feed)\.title$/,
+  /^structure\.linear$/,
+  /^settings\.items\.(support|otherServices|profile)$/,
+  /^theme\.system$/,
+  /^wallet\.balance$/,
+];
+
+const english = flatten(catalogues.en as unknown as Tree);
+const languages = Object.keys(catalogues) as Array<keyof typeof catalogues>;
+
+describe('locale catalogues', () => {
+  for (const language of languages) {
+    const flat = flatten(catalogues[language] as unknown as Tree);
+    const categories = new Intl.PluralRules(language).resolvedOptions().pluralCategories;
+
+    describe(language, () => {
+      it('has every key of English and no others', () => {
+        expect([...baseKeys(flat)].sort()).toEqual([...baseKeys(english)].sort());
+      });
+
+      it('has every plural form its language needs, and no empty entries', () => {
+        const plurals = new Set(
+          [...english.keys()].filter((k) => PLURAL.test(k)).map((k) => k.replace(PLURAL, '')),
+        );
+        for (const base of plurals) {
+          for (const category of categories) {
+            expect(flat.get(`${base}_${category}`), `${language}: ${base}_${category}`).toBeTruthy();
+          }
+        }
+        for (const [key, value] of flat) expect(value.trim(), `${language}: ${key}`).not.toBe('');
+      });
+
+      it('keeps the placeholders and tags of English', () => {
+        for (const [key, value] of flat) {
+          const englishValue = english.get(key) ?? english.get(key.replace(PLURAL, '_other'));
+          expect(englishValue, `${language}: ${key} has no English counterpart`).toBeDefined();
+          expect(placeholders(value), `${language}: ${key}`).toEqual(placeholders(englishValue!));
+        }
+      });
+
+      it('translates every server error code', () => {
+        for (const code of Object.keys(errorCodes)) {
+          expect(flat.get(`errors.${code}`), `${language}: errors.${code}`).toBeTruthy();
+        }
+      });
+
+      if (language !== 'en') {
+        it('leaves nothing in English', () => {
+          const untranslated = [...flat].filter(
+            ([key, value]) =>
+              english.get(key) === value && !SAME_AS_ENGLISH.some((pattern) => pattern.test(key)),
+          );
+          expect(untranslated.map(([key]) => key)).toEqual([]);
+        });
+      }
+    });
+  }
+});

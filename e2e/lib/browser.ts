@@ -1,0 +1,103 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { e2eEnv } from './env.js';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export const VIEWPORTS = {
+  desktop: { width: 1280, height: 800 },
+  phone: { width: 390, height: 844 },
+} as const;
+export type ViewportName = keyof typeof VIEWPORTS;
+export const VIEWPORT_NAMES = Object.keys(VIEWPORTS) as ViewportName[];
+
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export interface Session {
+  context: BrowserContext;
+  page: Page;
+  /** Browser console errors and page errors seen so far. */
+  errors: string[];
+  close(): Promise<void>;
+}
+
+/**
+ * A fresh Chromium with its own profile directory. Every request leaving the test server is
+ * answered locally (t.me links get a stub page), so nothing reaches the internet.
+ */
+export async function openBrowser(
+  viewport: ViewportName,
+  options: { theme?: 'dark' | 'light' | 'system'; colorScheme?: 'dark' | 'light'; locale?: string } = {},
+): Promise<Session> {
+  const profile = await mkdtemp(path.join(os.tmpdir(), 'mirra-e2e-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ARGS,
+    viewport: VIEWPORTS[viewport],
+    isMobile: viewport === 'phone',
+    hasTouch: viewport === 'phone',
+    deviceScaleFactor: 1,
+    colorScheme: options.colorScheme ?? 'dark',
+    locale: options.locale ?? 'en-US',
+  });
+  const base = new URL(e2eEnv.baseUrl);
+  await context.route(
+    (url) => url.host !== base.host,
+    (route) => {
+      const url = new URL(route.request().url());
+      if (url.hostname === 't.me') {
+        return route.fulfill({
+          contentType: 'text/html',
+          body: '<title>Telegram</title><p>Telegram stub</p>',
+        });
+      }
+      return route.abort('blockedbyclient');
+    },
+  );
+  if (options.theme) {
+    await context.addCookies([{ name: 'theme', value: options.theme, url: e2eEnv.baseUrl }]);
+  }
+  const page = context.pages()[0] ?? (await context.newPage());
+  const errors: string[] = [];
+  context.on('page', (p) => watch(p, errors));
+  watch(page, errors);
+  return {
+    context,
+    page,
+    errors,
+    async close() {
+      await context.close();
+      await rm(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+function watch(page: Page, errors: string[]) {
+  page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !/Failed to load resource/.test(message.text())) {
+      errors.push(`console: ${message.text()}`);
+    }
+  });
+}
+
+/** Saves a screenshot under test-results/screens/ (git-ignored). */
+export async function saveScreenshot(page: Page, name: string, fullPage = false): Promise<string> {
+  const file = path.join(e2eEnv.resultsDir, 'screens', `${name}.png`);
+  await page.screenshot({ path: file, fullPage });
+  return file;
+}
+
+export const url = (pathname: string) => new URL(pathname, e2eEnv.baseUrl).toString();

@@ -1,0 +1,115 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { callApi, PASSWORD, readActivationLink, uniqueEmail } from '../lib/accounts.js';
+import { openBrowser, saveScreenshot, url, VIEWPORT_NAMES, type Session } from '../lib/browser.js';
+import { storedTokens } from '../lib/session.js';
+
+describe.each(VIEWPORT_NAMES)('an account from sign-up to sign-out (%s)', (viewport) => {
+  let s: Session;
+  beforeEach(async () => {
+    s = await openBrowser(viewport);
+  });
+  afterEach(async () => {
+    await s.close();
+  });
+
+  it('signs up, activates from the outbox email, signs in, edits the profile, switches language and theme, signs out', async () => {
+    const { page } = s;
+    const email = uniqueEmail('ada');
+
+    // Sign up; the server's password rules come back per field, joined with ", ".
+    await page.goto(url('/sign-up/'));
+    await page.getByLabel('First name').fill('Ada');
+    await page.getByLabel('Last name').fill('Lovelace');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill('12345');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await expect
+      .poll(() => page.locator('.field--invalid .field__error').textContent())
+      .toBe(
+        'This password is too short. It must contain at least 8 characters., This password is too common., This password is entirely numeric.',
+      );
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByTestId('sign-up-done').waitFor();
+    expect(await page.getByTestId('sign-up-done').textContent()).toContain(email);
+
+    // The activation link from the real .eml file in the outbox.
+    const link = await readActivationLink(email);
+    expect(link).toMatch(/\/activate\/[^/]+\/[^/]+$/);
+    await page.goto(link);
+    await page.getByText('Your account is active').waitFor();
+    await saveScreenshot(page, `flow-activated-${viewport}`);
+
+    // Sign in from the popup: a wrong password is an alert, the email is trimmed and lower-cased.
+    await page.getByTestId('activate-sign-in').click();
+    const panel = page.getByTestId('sign-in-panel');
+    await panel.getByLabel('Email').fill(`  ${email.toUpperCase()}  `);
+    await panel.getByLabel('Password', { exact: true }).fill('wrong-password-1');
+    await panel.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await panel.getByRole('alert').getByText('Wrong email or password').waitFor();
+    await panel.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await panel.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.waitForURL(url('/'));
+    await page.getByTestId('header-profile').waitFor();
+    expect((await storedTokens(page)).refresh).toBeTruthy();
+
+    // Profile, then edit and save; a bad username is shown under its field.
+    await page.getByTestId('header-profile').click();
+    await page.waitForURL(url('/profile/'));
+    await expect.poll(() => page.getByTestId('profile-name').textContent()).toBe('Ada Lovelace');
+    await page.getByTestId('profile-edit-link').click();
+    await page.waitForURL(url('/profile-edit/'));
+    const form = page.getByTestId('profile-edit-form');
+    await form.getByLabel('First name').fill('Augusta Ada');
+    await form.getByLabel('Username').fill('no');
+    await page.getByTestId('profile-save').click();
+    await form.getByText('Use 3 to 32 letters, digits, dots or underscores.').waitFor();
+    const username = `ada_${Date.now().toString(36)}`;
+    await form.getByLabel('Username').fill(username);
+    await form.getByLabel('Phone').fill('+44 20 7946 0958');
+    await form.getByLabel('Instagram').fill('@ada.codes');
+    await page.getByTestId('profile-save').click();
+    await page.waitForURL(url('/profile/'));
+    await expect.poll(() => page.getByTestId('profile-name').textContent()).toBe('Augusta Ada Lovelace');
+    expect(await page.getByTestId('profile-card').textContent()).toContain(`@${username}`);
+
+    // Settings: language (stored as django_language, sent as Accept-Language, saved on the server).
+    await page.goto(url('/settings/'));
+    await page.getByTestId('settings-language').click();
+    await page.waitForURL(url('/settings/language/'));
+    await page.getByTestId('language-de').click();
+    await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe('de');
+    expect((await storedTokens(page)).language).toBe('de');
+    await expect.poll(() => page.title()).toBe('Sprache · Mirra');
+    const { access } = await storedTokens(page);
+    await expect
+      .poll(
+        async () =>
+          (await callApi<{ language: string }>('/api/users/me/', { authorization: `Bearer ${access}` })).body
+            .language,
+      )
+      .toBe('de');
+
+    // Theme: light, stored in the theme cookie for a year, applied at once.
+    await page.goto(url('/settings/theme/'));
+    await page.getByTestId('theme-light').click();
+    await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('light');
+    const themeCookie = (await s.context.cookies()).find((c) => c.name === 'theme');
+    expect(themeCookie?.value).toBe('light');
+    expect(themeCookie!.expires * 1000 - Date.now()).toBeGreaterThan(364 * 86400_000);
+    await page.reload();
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('light');
+    await page.getByText('Hell').first().waitFor();
+    await saveScreenshot(page, `flow-theme-light-de-${viewport}`);
+
+    // Sign out: tokens gone, back home as a guest.
+    await page.goto(url('/settings/'));
+    await page.getByTestId('sign-out').click();
+    await page.waitForURL(url('/'));
+    await page.getByTestId('header-sign-in').waitFor();
+    const after = await storedTokens(page);
+    expect(after.refresh).toBeNull();
+    expect(after.access).toBeNull();
+    expect(s.errors).toEqual([]);
+  });
+});

@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { createActiveUser, type TestUser } from '../lib/accounts.js';
+import { openBrowser, saveScreenshot, url, VIEWPORT_NAMES } from '../lib/browser.js';
+import { signInWithTokens } from '../lib/session.js';
+
+const GUEST_SCREENS = [
+  ['welcome', '/welcome/', 'welcome-page'],
+  ['home-guest', '/', 'home-page'],
+  ['sign-up', '/sign-up/', 'sign-up-page'],
+  ['sign-in-popup', '/profile/', 'sign-in-panel'],
+] as const;
+
+const MEMBER_SCREENS = [
+  ['home', '/', 'home-page'],
+  ['create', '/create/', 'create-page'],
+  ['generate', '/generate/face_swap/', 'upload-page'],
+  ['feed', '/posts/top/', 'feed-page'],
+  ['profile', '/profile/', 'profile-page'],
+  ['profile-edit', '/profile-edit/', 'profile-edit-page'],
+  ['settings', '/settings/', 'settings-page'],
+  ['settings-language', '/settings/language/', 'language-page'],
+  ['settings-theme', '/settings/theme/', 'theme-page'],
+  ['subscription', '/settings/subscription/', 'subscription-page'],
+  ['partners', '/settings/mlm/', 'mlm-page'],
+  ['wallet', '/wallet', 'wallet-page'],
+  ['notifications', '/notifications', 'notifications-page'],
+] as const;
+
+/** Screenshots of every main screen, dark and light, phone and desktop (test-results/screens/). */
+describe.each(VIEWPORT_NAMES)('main screens (%s)', (viewport) => {
+  let user: TestUser;
+  beforeAll(async () => {
+    user = await createActiveUser({ firstName: 'Lena', lastName: 'Sokolova' });
+  });
+  afterAll(() => undefined);
+
+  for (const theme of ['dark', 'light'] as const) {
+    it(`${theme} theme`, async () => {
+      const s = await openBrowser(viewport, { theme });
+      try {
+        const { page } = s;
+        for (const [name, path, testId] of GUEST_SCREENS) {
+          await page.goto(url(path));
+          await page.getByTestId(testId).waitFor();
+          await page.waitForTimeout(350);
+          await saveScreenshot(page, `${name}-${viewport}-${theme}`);
+        }
+        await signInWithTokens(page, user);
+        for (const [name, path, testId] of MEMBER_SCREENS) {
+          await page.goto(url(path));
+          await page.getByTestId(testId).waitFor();
+          await page.waitForTimeout(250);
+          await saveScreenshot(page, `${name}-${viewport}-${theme}`);
+        }
+      } finally {
+        await s.close();
+      }
+    });
+  }
+});

@@ -1,0 +1,149 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { callApi, createActiveUser } from '../lib/accounts.js';
+import { openBrowser, saveScreenshot, url, VIEWPORT_NAMES, type Session } from '../lib/browser.js';
+import { storedTokens } from '../lib/session.js';
+import {
+  installTelegramHost,
+  miniAppUrl,
+  newTelegramUser,
+  postedMethods,
+  signInitData,
+} from '../lib/telegram.js';
+
+describe.each(VIEWPORT_NAMES)('inside Telegram (%s)', (viewport) => {
+  let s: Session;
+  beforeEach(async () => {
+    s = await openBrowser(viewport);
+    await installTelegramHost(s.page);
+  });
+  afterEach(async () => {
+    await s.close();
+  });
+
+  it.each([
+    ['7.6', { swipes: false, fullscreen: false }],
+    ['7.7', { swipes: true, fullscreen: false }],
+    ['8.0', { swipes: true, fullscreen: true }],
+  ])(
+    'Telegram %s: expand, write access, and swipes / fullscreen by version; signed in by init data',
+    async (version, expected) => {
+      const { page } = s;
+      const user = newTelegramUser({ first_name: 'Pavel', last_name: `V${version.replace('.', '')}` });
+      await page.goto(miniAppUrl('/', { initData: signInitData(user), version }));
+      await page.getByTestId('home-page').waitFor();
+      await page.getByTestId('header-profile').waitFor();
+      expect(await page.getByTestId('header-sign-in').count()).toBe(0);
+      expect(await page.evaluate(() => document.documentElement.dataset.host)).toBe('telegram');
+      await expect.poll(() => postedMethods(page)).toContain('web_app_request_write_access');
+      if (expected.fullscreen)
+        await expect.poll(() => postedMethods(page)).toContain('web_app_request_fullscreen');
+      const methods = await postedMethods(page);
+      expect(methods).toContain('web_app_expand');
+      expect(methods.includes('web_app_setup_swipe_behavior')).toBe(expected.swipes);
+      expect(methods.includes('web_app_request_fullscreen')).toBe(expected.fullscreen);
+      // The init data is the credential (local key tgData, `TG …` header); no tokens needed.
+      const tokens = await storedTokens(page);
+      expect(tokens.tgData).toContain('hash=');
+      expect(tokens.refresh).toBeNull();
+      // Telegram's palette drives the theme variables.
+      expect(
+        await page.evaluate(() =>
+          getComputedStyle(document.documentElement).getPropertyValue('--tg-theme-bg-color'),
+        ),
+      ).toBe('#17212b');
+      // A login-required page opens without any sign-in screen.
+      await page.getByTestId('header-profile').click();
+      await expect
+        .poll(() => page.getByTestId('profile-name').textContent())
+        .toBe(`Pavel V${version.replace('.', '')}`);
+      if (version === '8.0') await saveScreenshot(page, `telegram-profile-${viewport}`);
+    },
+  );
+
+  it('binds Telegram’s back button to the history', async () => {
+    const { page } = s;
+    await page.goto(miniAppUrl('/', { initData: signInitData(newTelegramUser()), version: '8.0' }));
+    await page.getByTestId('home-page').waitFor();
+    await page.evaluate(() => (document.querySelector('a[href="/create/"]') as HTMLElement).click());
+    await page.getByTestId('create-page').waitFor();
+    const backButton = () =>
+      page.evaluate(() =>
+        (
+          window as unknown as { __tgPosted: Array<{ method: string; params: { is_visible?: boolean } }> }
+        ).__tgPosted
+          .filter((e) => e.method === 'web_app_setup_back_button')
+          .map((e) => e.params.is_visible),
+      );
+    await expect.poll(backButton).toEqual([true]);
+    // Telegram reports a press of its back button as an event.
+    await page.evaluate(() =>
+      (
+        window as unknown as { Telegram: { WebView: { receiveEvent(n: string, d?: unknown): void } } }
+      ).Telegram.WebView.receiveEvent('back_button_pressed'),
+    );
+    await page.waitForURL((u) => new URL(u).pathname === '/');
+    await expect.poll(backButton).toEqual([true, false]);
+  });
+
+  it('a p_<token> start parameter opens /profile/<token>/', async () => {
+    const { page } = s;
+    const someone = await createActiveUser({ firstName: 'Mary', lastName: 'Somerville' });
+    const startParam = `p_${someone.uuid}`;
+    await page.goto(
+      miniAppUrl('/', { initData: signInitData(newTelegramUser(), startParam), version: '8.0', startParam }),
+    );
+    await page.waitForURL((u) => new URL(u).pathname === `/profile/${someone.uuid}/`);
+    await expect.poll(() => page.getByTestId('profile-name').textContent()).toBe('Mary Somerville');
+  });
+
+  it('a qs_<id> start parameter reloads the page with the saved query string and the after-redirect marker', async () => {
+    const { page } = s;
+    const tgUser = newTelegramUser();
+    const saved = await callApi<{ id: string; start_param: string }>('/api/qs/', {
+      body: { qs: 'prompt=neon+cat&mode=simple' },
+      authorization: `TG ${signInitData(tgUser)}`,
+    });
+    expect(saved.status).toBe(201);
+    const startParam = saved.body.start_param;
+    expect(startParam).toBe(`qs_${saved.body.id}`);
+    await page.goto(
+      miniAppUrl('/generate/simple/', {
+        initData: signInitData(tgUser, startParam),
+        version: '8.0',
+        startParam,
+      }),
+    );
+    await page.waitForURL((u) => new URL(u).searchParams.get('after_redirect') === '1');
+    const address = new URL(page.url());
+    expect(address.pathname).toBe('/generate/simple/');
+    expect(address.searchParams.get('prompt')).toBe('neon cat');
+    expect(address.searchParams.get('mode')).toBe('simple');
+    await page.getByTestId('generate-page').waitFor();
+  });
+
+  it('the dev mode opens the app as if inside Telegram, with init data signed by the server', async () => {
+    const { page } = s;
+    await page.goto(url('/?tg_dev=1&tg_version=7.7&first_name=Devi'));
+    await page.getByTestId('home-page').waitFor();
+    expect(await page.evaluate(() => document.documentElement.dataset.host)).toBe('telegram');
+    await page.getByTestId('header-profile').waitFor();
+    await expect
+      .poll(() =>
+        page.evaluate(() =>
+          (
+            (window as unknown as { __mirraTelegramEvents?: Array<{ method: string }> })
+              .__mirraTelegramEvents ?? []
+          ).map((e) => e.method),
+        ),
+      )
+      .toEqual(
+        expect.arrayContaining([
+          'web_app_expand',
+          'web_app_setup_swipe_behavior',
+          'web_app_request_write_access',
+        ]),
+      );
+    await page.goto(url('/profile/'));
+    await expect.poll(() => page.getByTestId('profile-name').textContent()).toBe('Devi');
+  });
+});
