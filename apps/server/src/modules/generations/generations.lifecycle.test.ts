@@ -129,7 +129,7 @@ describe('creating and running a generation', () => {
   });
 
   it('validates the request per mode before charging', async () => {
-    const { headers } = await signedInUser();
+    const { user, headers } = await signedInUser();
     expect((await create(headers, { mode: 'simple', prompt: '   ' })).json()).toEqual({
       code: 'common.validation',
       prompt: ['This field may not be blank.'],
@@ -156,6 +156,15 @@ describe('creating and running a generation', () => {
       images: ['This photo was not found. Upload it again.'],
     });
     expect((await create(headers, { mode: 'nope' })).statusCode).toBe(400);
+    for (const prompt of ['кот в космосе', 'eine Katze mit einem Hut und einer Brille']) {
+      const notEnglish = await create(headers, { mode: 'simple', prompt });
+      expect(notEnglish.statusCode).toBe(400);
+      expect(notEnglish.json()).toEqual({
+        code: 'generations.prompt_not_english',
+        prompt: ['Only in English'],
+      });
+    }
+    expect(await balanceOf(user.id)).toBe(10);
   });
 
   it('hands the uploaded photo to the engine for editing', async () => {

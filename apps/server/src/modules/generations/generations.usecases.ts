@@ -12,6 +12,7 @@ import type { AppDeps } from '../../app/deps.js';
 import type { DbOrTx } from '../../shared/db/client.js';
 import { AppError, fieldError } from '../../shared/errors.js';
 import { addJob } from '../../shared/jobs.js';
+import { isEnglishPrompt } from '../moderation/prompt-language.models.js';
 import { priceGeneration } from '../credits/credits.models.js';
 import { applyCreditChange, getCreditBalance, lockCredits } from '../credits/credits.usecases.js';
 import type { UserRow } from '../users/users.repository.js';
@@ -90,6 +91,10 @@ async function validateRequest(deps: AppDeps, user: UserRow, body: CreateBody): 
   }
   if (body.mode === 'styling' && !body.style) {
     throw fieldError('common.validation', { style: ['Choose a style.'] });
+  }
+  if (body.prompt && !isEnglishPrompt(body.prompt)) {
+    // Engines read English; the prompt helper turns wishes in any language into an English prompt.
+    throw fieldError('generations.prompt_not_english', { prompt: ['Only in English'] });
   }
   if (body.prompt) {
     const verdict = await deps.promptModerator.check(body.prompt);

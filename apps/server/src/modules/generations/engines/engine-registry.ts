@@ -2,6 +2,7 @@ import type { TGenerationMode } from '@mirra/contracts';
 import type { Config } from '../../../app/config.js';
 import { AppError } from '../../../shared/errors.js';
 import type { GenerationEngine } from './engine.types.js';
+import { createLocalEngine } from './local/local.engine.js';
 
 /** Picks the engine configured for each mode (ENGINE_SIMPLE=local, …). */
 export interface EngineRegistry {
@@ -34,6 +35,7 @@ export function createEngineRegistry(
   };
 }
 
+/** The engines this build knows; provider engines join here as they land (fal, Replicate, …). */
 function builtInEngines(_config: Config): GenerationEngine[] {
-  return [];
+  return [createLocalEngine()];
 }
