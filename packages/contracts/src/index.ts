@@ -6,3 +6,4 @@ export * from './telegram.js';
 export * from './limits.js';
 export * from './generations.js';
 export * from './credits.js';
+export * from './notifications.js';

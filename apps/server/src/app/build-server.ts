@@ -27,6 +27,7 @@ import { registerGoogleRoutes } from '../modules/google/google.routes.js';
 import { registerCreditsRoutes } from '../modules/credits/credits.routes.js';
 import { registerGenerationsRoutes } from '../modules/generations/generations.routes.js';
 import { registerMediaRoutes } from '../modules/media/media.routes.js';
+import { registerNotificationsRoutes } from '../modules/notifications/notifications.routes.js';
 import { registerPromptHelperRoutes } from '../modules/prompt-helper/prompt-helper.routes.js';
 import { registerQsRoutes } from '../modules/qs/qs.routes.js';
 import { registerTelegramRoutes } from '../modules/telegram/telegram.routes.js';
@@ -122,6 +123,7 @@ export async function buildServer(deps: AppDeps): Promise<App> {
   registerGenerationsRoutes(api, deps);
   registerUploadsRoutes(api, deps);
   registerPromptHelperRoutes(api, deps);
+  registerNotificationsRoutes(api, deps);
 
   await registerWebApp(app, deps);
   return app;

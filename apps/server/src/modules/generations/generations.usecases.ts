@@ -13,6 +13,7 @@ import type { DbOrTx } from '../../shared/db/client.js';
 import { AppError, fieldError } from '../../shared/errors.js';
 import { addJob } from '../../shared/jobs.js';
 import { isEnglishPrompt } from '../moderation/prompt-language.models.js';
+import { notifyUser } from '../notifications/notifications.usecases.js';
 import { priceGeneration } from '../credits/credits.models.js';
 import { applyCreditChange, getCreditBalance, lockCredits } from '../credits/credits.usecases.js';
 import type { UserRow } from '../users/users.repository.js';
@@ -291,7 +292,13 @@ export async function completeGeneration(
       finishedAt: deps.now(),
     });
     if (!completed) return undefined;
-    // Completion hooks of other features go here (e.g. posts: royalty; notifications).
+    // Completion hooks of other features join here (e.g. posts: the prompt author's royalty).
+    await notifyUser(tx, {
+      userId: completed.userId,
+      kind: 'generation_finished',
+      data: { generation_uuid: completed.uuid, mode: completed.mode },
+      dedupeKey: `generation_finished:${completed.uuid}`,
+    });
     return completed;
   });
 }

@@ -271,3 +271,32 @@ export const generations = pgTable(
       .where(sql`${t.status} IN (0, 30, 60)`),
   ],
 );
+
+/**
+ * In-app notifications (new subscriber, royalty, model ready, generation finished, post removed).
+ * Written inside the transaction of the event they tell of; `dedupe_key` makes a retried event
+ * (a job run twice) notify once.
+ */
+export const notifications = pgTable(
+  'notifications',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    data: jsonb('data')
+      .notNull()
+      .default(sql`'{}'::jsonb`),
+    dedupeKey: text('dedupe_key').unique(),
+    createdAt: createdAt(),
+    readAt: timestamp('read_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('notifications_user_idx').on(t.userId, t.id),
+    // The menu badge counts only unread ones.
+    index('notifications_unread_idx')
+      .on(t.userId)
+      .where(sql`${t.readAt} IS NULL`),
+  ],
+);
