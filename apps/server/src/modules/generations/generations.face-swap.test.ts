@@ -8,7 +8,7 @@ import { modelsRepository } from '../models/models.repository.js';
 import { bearer, createActiveUser, createUploadFor, login } from '../../test/factories.js';
 import { createTrainedModel } from '../../test/models.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
-import { loadTestFaces, type TestFaces } from '../../test/test-faces.js';
+import { composeSideBySide, loadTestFaces, type TestFaces } from '../../test/test-faces.js';
 import { readExifLabel } from './engines/local/image-label.js';
 
 // Face swap and face photos on the default local engine, end to end: a model trained from real
@@ -100,6 +100,25 @@ describe('face swap on the local engine', () => {
       expect(difference / a!.length).toBeLessThan(4);
     },
   );
+
+  it('swaps the largest face when the target has several, and says so', { timeout: 120_000 }, async () => {
+    const target = await createUploadFor(
+      t,
+      owner.id,
+      await composeSideBySide(faces.graceHopper, faces.astronaut, 600),
+    );
+    const done = await createAndRun(owner.headers, {
+      mode: 'face_swap',
+      model_uuid: modelUuid,
+      images: [target.uuid],
+    });
+    expect(done.status, done.error_detail).toBe(GenerationStatus.COMPLETED);
+    expect(done.result.notes).toContain('2 faces were found; the largest one was swapped.');
+    const swapped = await t.deps.faceAnalyzer.analyze(await download(done.result.download_url));
+    // Grace Hopper's face (the larger one, on the left) is now the model's.
+    const left = swapped.faces.find((face) => face.box.x < swapped.image.width / 2)!;
+    expect(descriptorSimilarity(left.descriptor, profile.descriptor)).toBeGreaterThan(0.5);
+  });
 
   it('a target without a face ends as ERROR with a clear reason, refunded', { timeout: 60_000 }, async () => {
     const target = await createUploadFor(t, owner.id, faces.coffee);

@@ -34,6 +34,7 @@ beforeAll(async () => {
   });
   [faces, photos] = await Promise.all([loadTestFaces(), astronautPhotos()]);
   await t.deps.faceAnalyzer.warmUp();
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
 }, 120_000);
 afterAll(async () => {
   await t?.close();
@@ -473,6 +474,68 @@ describe('training', () => {
     // Run again (a duplicate job): nothing more happens.
     await runModelTraining(t.deps, id, 1, { attempt: 3, maxAttempts: 3 });
     expect(await balance(headers)).toBe(20);
+  });
+});
+
+describe('training progress', () => {
+  it(
+    'streams status and progress over server-sent events until the model is ready',
+    { timeout: 120_000 },
+    async () => {
+      const { headers } = await signedIn();
+      const uuid = await newModel(headers);
+      await uploadModelPhotos(
+        t,
+        headers,
+        uuid,
+        photos.map((data) => ({ data })),
+      );
+      await api('POST', `/api/models/${uuid}/train/`, headers);
+      const port = (t.app.server.address() as { port: number }).port;
+      const response = await fetch(`http://127.0.0.1:${port}/api/models/${uuid}/events/`, { headers });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toContain('text/event-stream');
+      const reader = response.body!.getReader();
+      const decoder = new TextDecoder();
+      const events: Array<{ uuid: string; status: number; progress: number }> = [];
+      const reading = (async () => {
+        let buffer = '';
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) return;
+          buffer += decoder.decode(value, { stream: true });
+          let split;
+          while ((split = buffer.indexOf('\n\n')) !== -1) {
+            const block = buffer.slice(0, split);
+            buffer = buffer.slice(split + 2);
+            const data = block.split('\n').find((line) => line.startsWith('data: '));
+            if (block.includes('event: status') && data) events.push(JSON.parse(data.slice(6)));
+          }
+        }
+      })();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await t.runJobs();
+      // The stream ends by itself once training has ended.
+      await reading;
+      expect(events[0]).toMatchObject({ uuid, status: GenerationStatus.IN_QUEUE, progress: 0 });
+      expect(events.map((e) => e.status)).toContain(GenerationStatus.IN_PROGRESS);
+      expect(events.some((e) => e.progress > 0 && e.progress < 100)).toBe(true);
+      expect(events.at(-1)).toMatchObject({ status: GenerationStatus.COMPLETED, progress: 100 });
+    },
+  );
+
+  it('documents the model API in OpenAPI', async () => {
+    const spec = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json();
+    for (const path of [
+      '/api/models/',
+      '/api/models/{uuid}/',
+      '/api/models/{uuid}/photos/',
+      '/api/models/{uuid}/train/',
+      '/api/models/{uuid}/events/',
+    ]) {
+      expect(spec.paths, path).toHaveProperty([path]);
+    }
+    expect(spec.paths['/api/models/{uuid}/photos/'].post.description).toContain('face.different_person');
   });
 });
 
