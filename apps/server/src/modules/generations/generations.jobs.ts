@@ -100,7 +100,11 @@ async function callEngine(
       ),
   };
   const images = await loadInputs(deps, generation);
-  const faceModel = generation.modelUuid ? await loadFaceModel(deps, generation) : undefined;
+  // Only face swap uses the model; other modes keep whatever model_uuid they were sent, unread.
+  const faceModel =
+    generation.mode === 'face_swap' && generation.modelUuid
+      ? await loadFaceModel(deps, generation)
+      : undefined;
   const request = {
     generationUuid: generation.uuid,
     mode: generation.mode as never,

@@ -144,6 +144,11 @@ async function validateFaceSwap(deps: AppDeps, user: UserRow, body: CreateBody):
       model_uuid: ['This model was not found or is not trained yet.'],
     });
   }
+  if (trained.profile.references.length === 0) {
+    throw fieldError('generations.model_unavailable', {
+      model_uuid: ['This model has no photos left. Add photos of yourself to it.'],
+    });
+  }
   if (!isFaceSwapInputValid(body.images.length, body.prompt)) {
     throw fieldError('generations.image_required', {
       images: ['Upload the photo to put your face on, or describe a scene in the prompt.'],

@@ -233,6 +233,24 @@ describe('photo checks on upload', () => {
     },
   );
 
+  it('takes at most 30 files in one upload', async () => {
+    const { headers } = await signedIn();
+    const uuid = await newModel(headers);
+    const files = Array.from({ length: 31 }, (_, i) => ({
+      data: Buffer.from(`not a photo ${i}`),
+      filename: `${i}.txt`,
+    }));
+    const response = await uploadModelPhotos(t, headers, uuid, files);
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({
+      code: 'common.validation',
+      files: ['Send at most 30 photos at once.'],
+    });
+    const thirty = await uploadModelPhotos(t, headers, uuid, files.slice(0, 30));
+    expect(thirty.statusCode).toBe(201);
+    expect(thirty.json().photos).toHaveLength(30);
+  });
+
   it('deletes one photo with its files; the counts follow', { timeout: 60_000 }, async () => {
     const { headers } = await signedIn();
     const uuid = await newModel(headers);
