@@ -4,6 +4,8 @@ export const CREDIT_ENTRY_KINDS = [
   'welcome_grant',
   'generation_charge',
   'generation_refund',
+  'model_training_charge',
+  'model_training_refund',
   'royalty',
   'purchase',
   'subscription_grant',

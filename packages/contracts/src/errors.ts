@@ -68,6 +68,10 @@ export const errorCodes = {
   'generations.result_moderated': 422,
   /** The engine failed; credits were refunded. */
   'generations.engine_failed': 502,
+  /** Face swap and face photo need one of my trained digital models (`model_uuid`). */
+  'generations.model_required': 400,
+  /** The model named by `model_uuid` is not mine, does not exist, or is not trained yet. */
+  'generations.model_unavailable': 400,
   'uploads.not_found': 404,
   /** The file is larger than the configured limit (`max_mb`). */
   'uploads.too_big': 413,
@@ -75,6 +79,16 @@ export const errorCodes = {
   'uploads.unsupported_type': 415,
   /** More pixels than the server will decode (a decompression bomb, or simply too large). */
   'uploads.too_many_pixels': 400,
+  'models.not_found': 404,
+  /** Training needs MODEL_MIN_PHOTOS good photos; `reference_count` and `min_photos` say how far. */
+  'models.not_enough_photos': 400,
+  /** The model is training: its photos cannot change until it finishes. */
+  'models.training_in_progress': 409,
+  /** A trained model is never retrained (photos can still be added). */
+  'models.already_trained': 409,
+  /** The model holds as many photos as allowed (`max_photos`). */
+  'models.too_many_photos': 400,
+  'models.photo_not_found': 404,
 } as const;
 
 export type ErrorCode = keyof typeof errorCodes;

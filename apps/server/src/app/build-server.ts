@@ -27,6 +27,7 @@ import { registerGoogleRoutes } from '../modules/google/google.routes.js';
 import { registerCreditsRoutes } from '../modules/credits/credits.routes.js';
 import { registerGenerationsRoutes } from '../modules/generations/generations.routes.js';
 import { registerMediaRoutes } from '../modules/media/media.routes.js';
+import { registerModelsRoutes } from '../modules/models/models.routes.js';
 import { registerNotificationsRoutes } from '../modules/notifications/notifications.routes.js';
 import { registerPromptHelperRoutes } from '../modules/prompt-helper/prompt-helper.routes.js';
 import { registerQsRoutes } from '../modules/qs/qs.routes.js';
@@ -124,6 +125,7 @@ export async function buildServer(deps: AppDeps): Promise<App> {
   registerUploadsRoutes(api, deps);
   registerPromptHelperRoutes(api, deps);
   registerNotificationsRoutes(api, deps);
+  registerModelsRoutes(api, deps);
 
   await registerWebApp(app, deps);
   return app;

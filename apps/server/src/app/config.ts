@@ -83,6 +83,14 @@ const ZEnv = z.object({
   GENERATION_TIMEOUT_SECONDS: seconds.default(600),
   /** Attempts of a generation job before it fails for good (transient engine errors are retried). */
   GENERATION_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(3),
+  /** Credits charged for training a digital model (refunded if training fails). */
+  PRICE_MODEL_TRAINING: z.coerce.number().int().min(0).default(20),
+  /** Good photos a digital model needs before it can be trained (spec §9: 15). */
+  MODEL_MIN_PHOTOS: z.coerce.number().int().min(1).default(15),
+  /** Most photos one model may hold (good or not). */
+  MODEL_MAX_PHOTOS: z.coerce.number().int().min(1).default(100),
+  /** Training not finished this long after its last change is failed and refunded (spec: up to 30 minutes). */
+  MODEL_TRAINING_TIMEOUT_SECONDS: seconds.default(1800),
   /** Largest accepted upload, megabytes ('File too big' past it). */
   UPLOAD_MAX_MB: z.coerce.number().positive().max(200).default(15),
   /** Largest image decoded, width × height: refuses decompression bombs before decoding. */
@@ -192,6 +200,12 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     },
     generationTimeoutSeconds: e.GENERATION_TIMEOUT_SECONDS,
     generationMaxAttempts: e.GENERATION_MAX_ATTEMPTS,
+    models: {
+      trainingPrice: e.PRICE_MODEL_TRAINING,
+      minPhotos: e.MODEL_MIN_PHOTOS,
+      maxPhotos: e.MODEL_MAX_PHOTOS,
+      trainingTimeoutSeconds: e.MODEL_TRAINING_TIMEOUT_SECONDS,
+    },
     uploads: {
       maxMegabytes: e.UPLOAD_MAX_MB,
       maxBytes: Math.floor(e.UPLOAD_MAX_MB * 1024 * 1024),

@@ -13,6 +13,8 @@ import { createPromptModerator } from '../modules/moderation/prompt-moderator.js
 import { createEngineRegistry, type EngineRegistry } from '../modules/generations/engines/engine-registry.js';
 import { createGenerationEvents, type GenerationEvents } from '../modules/generations/generation-events.js';
 import { createSessionCache, type SessionCache } from '../modules/auth/session-cache.js';
+import { createFaceAnalyzer, type FaceAnalyzer } from '../modules/faces/face-analyzer.js';
+import { MODEL_EVENTS_CHANNEL } from '../modules/models/models.models.js';
 import type { Logger } from '../shared/logger.js';
 import { createMailer, type Mailer } from '../shared/mailer/mailer.js';
 import { createRateLimiter, type RateLimiter } from '../shared/rate-limiter.js';
@@ -55,6 +57,10 @@ export interface AppDeps {
   engines: EngineRegistry;
   /** Live generation progress for server-sent events. */
   generationEvents: GenerationEvents;
+  /** Live training progress of digital models (same event shape, own channel). */
+  modelEvents: GenerationEvents;
+  /** Face detection, mesh and descriptor (models load once per process, on first use). */
+  faceAnalyzer: FaceAnalyzer;
   now: () => Date;
 }
 
@@ -111,6 +117,8 @@ export function createDeps(options: {
       : createPassThroughImageModerator(),
     engines: createEngineRegistry(config),
     generationEvents: createGenerationEvents(options.notifications),
+    modelEvents: createGenerationEvents(options.notifications, MODEL_EVENTS_CHANNEL),
+    faceAnalyzer: createFaceAnalyzer(),
     now,
     ...options.overrides,
   };

@@ -5,6 +5,7 @@ import { buildTaskList, crontab } from './jobs.registry.js';
 import { sendActivationEmailJob, sendPasswordResetEmailJob } from '../modules/users/users.jobs.js';
 import { sendTelegramMessageJob } from '../modules/telegram/telegram.jobs.js';
 import { runGenerationJob } from '../modules/generations/generations.jobs.js';
+import { trainModelJob } from '../modules/models/models.jobs.js';
 
 describe('job registry', () => {
   const tasks = buildTaskList({} as AppDeps);
@@ -15,6 +16,7 @@ describe('job registry', () => {
       sendPasswordResetEmailJob,
       sendTelegramMessageJob,
       runGenerationJob,
+      trainModelJob,
     ]) {
       expect(tasks).toHaveProperty([job.name]);
     }

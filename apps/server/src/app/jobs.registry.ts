@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { TaskList } from 'graphile-worker';
 import { creditsJobHandlers } from '../modules/credits/credits.jobs.js';
 import { generationsJobHandlers } from '../modules/generations/generations.jobs.js';
+import { modelsJobHandlers } from '../modules/models/models.jobs.js';
 import { telegramJobHandlers } from '../modules/telegram/telegram.jobs.js';
 import { telegramRepository } from '../modules/telegram/telegram.repository.js';
 import { usersJobHandlers } from '../modules/users/users.jobs.js';
@@ -15,6 +16,7 @@ export function buildTaskList(deps: AppDeps): TaskList {
     creditsJobHandlers(deps),
     generationsJobHandlers(deps),
     maintenanceJobHandlers(deps),
+    modelsJobHandlers(deps),
   ];
   const tasks: TaskList = {};
   for (const group of groups) {
@@ -50,4 +52,5 @@ export const crontab = [
   // Nightly proof that every cached credit balance equals its ledger.
   '40 3 * * * credits:reconcile',
   '* * * * * generations:reconcile',
+  '* * * * * models:reconcile',
 ].join('\n');

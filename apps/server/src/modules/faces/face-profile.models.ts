@@ -76,13 +76,18 @@ export const BEST_PER_POSE = 3;
 export function buildFaceProfile(
   photos: readonly ProfilePhoto[],
   thresholds: PhotoCheckThresholds = DEFAULT_PHOTO_CHECK_THRESHOLDS,
+  options: { identity?: readonly number[] } = {},
 ): FaceProfile {
   const usable = photos.flatMap((photo) => {
     const [face, ...others] = photo.analysis.faces;
     if (!face || others.length > 0 || face.descriptor.length === 0) return [];
     return [{ photo, face }];
   });
-  const descriptor = averageDescriptor(usable.map(({ face }) => face.descriptor));
+  // A trained model keeps its identity when photos are added or removed (see models.models.ts):
+  // the references are re-ranked around it instead of averaging a new one.
+  const descriptor = options.identity?.length
+    ? [...options.identity]
+    : averageDescriptor(usable.map(({ face }) => face.descriptor));
   const references = usable
     .map(({ photo, face }) => toReference(photo, face, descriptor, thresholds))
     .sort((a, b) => b.quality - a.quality);

@@ -1,21 +1,16 @@
+import { FACE_PHOTO_PROBLEMS, MODEL_PHOTO_TIPS } from '@mirra/contracts';
 import { descriptorSimilarity, median } from './face-descriptors.models.js';
 import type { AnalysedFace, FaceAnalysis } from './faces.types.js';
 
-/** Reasons a photo cannot be used for the model. Stable codes: the app translates them. */
-export const PHOTO_PROBLEMS = [
-  'face.none',
-  'face.multiple',
-  'face.too_small',
-  'photo.blurry',
-  'face.different_person',
-] as const;
+/** Reasons a photo cannot be used for the model. Stable codes (contracts): the app translates them. */
+export const PHOTO_PROBLEMS = FACE_PHOTO_PROBLEMS;
 export type PhotoProblem = (typeof PHOTO_PROBLEMS)[number];
 
 /**
  * What the photo is, not what is wrong with it: the model wants a mix (spec §5: a few in low
  * light, with glasses, front and side), so these count toward that mix and never refuse a photo.
  */
-export const PHOTO_TIPS = ['photo.low_light', 'face.glasses', 'pose.front', 'pose.side'] as const;
+export const PHOTO_TIPS = MODEL_PHOTO_TIPS;
 export type PhotoTip = (typeof PHOTO_TIPS)[number];
 
 export type FacePose = 'front' | 'side';

@@ -11,12 +11,13 @@ export interface GenerationEvent {
 /**
  * Fans generation changes out to the browsers watching them. A database trigger NOTIFYs every
  * status or progress change (from any worker), this process LISTENs once and dispatches by uuid.
- * `onReset` tells watchers they may have missed events (they re-read the row).
+ * `onReset` tells watchers they may have missed events (they re-read the row). Models' training
+ * uses the same shape of event on its own channel.
  */
-export function createGenerationEvents(hub: NotificationHub | null) {
+export function createGenerationEvents(hub: NotificationHub | null, channel = GENERATION_EVENTS_CHANNEL) {
   const watchers = new Map<string, Set<{ onEvent: (e: GenerationEvent) => void; onReset: () => void }>>();
   hub?.subscribe(
-    GENERATION_EVENTS_CHANNEL,
+    channel,
     (payload) => {
       let event: GenerationEvent & { user_id?: number };
       try {

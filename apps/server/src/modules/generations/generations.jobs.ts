@@ -3,8 +3,10 @@ import { z } from 'zod';
 import { GenerationStatus, isTerminalStatus } from '@mirra/contracts';
 import type { AppDeps } from '../../app/deps.js';
 import { defineJob, toTask, type JobRun } from '../../shared/jobs.js';
+import { findTrainedModel, loadModelPhoto } from '../models/models.usecases.js';
 import {
   EngineError,
+  type EngineFaceModel,
   type EngineImage,
   type EngineOutput,
   type GenerationEngine,
@@ -98,6 +100,11 @@ async function callEngine(
       ),
   };
   const images = await loadInputs(deps, generation);
+  // Only face swap uses the model; other modes keep whatever model_uuid they were sent, unread.
+  const faceModel =
+    generation.mode === 'face_swap' && generation.modelUuid
+      ? await loadFaceModel(deps, generation)
+      : undefined;
   const request = {
     generationUuid: generation.uuid,
     mode: generation.mode as never,
@@ -107,6 +114,7 @@ async function callEngine(
     style: generation.style as never,
     durationSeconds: generation.durationSeconds,
     images,
+    faceModel,
   };
   let started =
     generation.providerJobId && engine.poll
@@ -145,6 +153,30 @@ async function loadInputs(deps: AppDeps, generation: GenerationRow): Promise<Eng
     images.push({ data: file.data, contentType: file.contentType, width: row.width, height: row.height });
   }
   return images;
+}
+
+/** The generation's digital model for the engine; deleted since it was asked for → bad input. */
+async function loadFaceModel(deps: AppDeps, generation: GenerationRow): Promise<EngineFaceModel | undefined> {
+  if (!generation.modelUuid) return undefined;
+  const trained = await findTrainedModel(deps, generation.userId, generation.modelUuid);
+  if (!trained) {
+    throw new EngineError('engine.bad_input', 'The digital model for this generation was deleted.', false);
+  }
+  return {
+    uuid: trained.model.uuid,
+    profile: trained.profile,
+    async loadReferencePhoto(photoId) {
+      const data = await loadModelPhoto(deps, trained.model.id, photoId);
+      if (!data) {
+        throw new EngineError(
+          'engine.bad_input',
+          'A photo of your digital model was deleted. Try again.',
+          false,
+        );
+      }
+      return data;
+    },
+  };
 }
 
 const resultPrefix = (generation: GenerationRow) => `results/${generation.userId}/${generation.uuid}`;

@@ -27,13 +27,16 @@ export function statusesAllowedBefore(to: TGenerationStatus): TGenerationStatus[
   );
 }
 
-/** How many photos each mode needs from the user. */
+/**
+ * How many photos each mode needs from the user. Face swap takes a target photo, or none with a
+ * prompt ("face photo": a scene for the prompt with the user's face); see `isFaceSwapInputValid`.
+ */
 export function requiredImageCount(mode: TGenerationMode): { min: number; max: number } {
   switch (mode) {
     case 'editing':
     case 'styling':
-    case 'face_swap':
       return { min: 1, max: 1 };
+    case 'face_swap':
     case 'video':
       return { min: 0, max: 1 };
     case 'simple':
@@ -44,6 +47,11 @@ export function requiredImageCount(mode: TGenerationMode): { min: number; max: n
 /** Whether the mode needs a written prompt (editing needs the instruction; styling and face swap do not). */
 export function isPromptRequired(mode: TGenerationMode): boolean {
   return mode === 'simple' || mode === 'editing';
+}
+
+/** Face swap needs something to put the face on: a target photo, or a prompt for a scene. */
+export function isFaceSwapInputValid(imageCount: number, prompt: string): boolean {
+  return imageCount === 1 || (imageCount === 0 && prompt.trim().length > 0);
 }
 
 /** Midnight of the user's local day, from the browser's `timezone` cookie (minutes, as getTimezoneOffset). */

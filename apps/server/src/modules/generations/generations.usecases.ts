@@ -17,8 +17,10 @@ import { notifyUser } from '../notifications/notifications.usecases.js';
 import { priceGeneration } from '../credits/credits.models.js';
 import { applyCreditChange, getCreditBalance, lockCredits } from '../credits/credits.usecases.js';
 import type { UserRow } from '../users/users.repository.js';
+import { findTrainedModel } from '../models/models.usecases.js';
 import {
   freeTierWaitSeconds,
+  isFaceSwapInputValid,
   isPromptRequired,
   randomSeed,
   requiredImageCount,
@@ -107,6 +109,7 @@ async function validateRequest(deps: AppDeps, user: UserRow, body: CreateBody): 
       });
     }
   }
+  if (body.mode === 'face_swap') await validateFaceSwap(deps, user, body);
   const { min, max } = requiredImageCount(body.mode);
   if (body.images.length < min || body.images.length > max) {
     throw fieldError('generations.image_required', {
@@ -122,6 +125,34 @@ async function validateRequest(deps: AppDeps, user: UserRow, body: CreateBody): 
         images: ['This photo was not found. Upload it again.'],
       });
     }
+  }
+}
+
+/**
+ * Face swap and face photo put the user's own face on a target photo or a scene: they need one of
+ * the caller's trained models, and a target photo or a prompt.
+ */
+async function validateFaceSwap(deps: AppDeps, user: UserRow, body: CreateBody): Promise<void> {
+  if (!body.model_uuid) {
+    throw fieldError('generations.model_required', {
+      model_uuid: ['Choose your digital model. Create one first if you have none.'],
+    });
+  }
+  const trained = await findTrainedModel(deps, user.id, body.model_uuid);
+  if (!trained) {
+    throw fieldError('generations.model_unavailable', {
+      model_uuid: ['This model was not found or is not trained yet.'],
+    });
+  }
+  if (trained.profile.references.length === 0) {
+    throw fieldError('generations.model_unavailable', {
+      model_uuid: ['This model has no photos left. Add photos of yourself to it.'],
+    });
+  }
+  if (!isFaceSwapInputValid(body.images.length, body.prompt)) {
+    throw fieldError('generations.image_required', {
+      images: ['Upload the photo to put your face on, or describe a scene in the prompt.'],
+    });
   }
 }
 

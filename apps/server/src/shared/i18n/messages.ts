@@ -19,6 +19,8 @@ const catalogue = {
     'bot.link_expired': 'This sign-in link has expired or was already used. Ask for a new one on the site.',
     'bot.welcome': 'Hi! Mirra makes AI photos and videos of you. Open the app to start.',
     'bot.open_app': 'Open Mirra',
+    'bot.model_ready': 'Your digital model “{name}” is ready! Open Mirra to make photos with your face.',
+    'bot.open_model': 'Open my model',
   },
   ru: {
     'email.activation.subject': 'Подтвердите почту для Mirra',
@@ -34,6 +36,9 @@ const catalogue = {
     'bot.link_expired': 'Ссылка для входа устарела или уже использована. Запросите новую на сайте.',
     'bot.welcome': 'Привет! Mirra создаёт ваши фото и видео с помощью ИИ. Откройте приложение, чтобы начать.',
     'bot.open_app': 'Открыть Mirra',
+    'bot.model_ready':
+      'Ваша цифровая модель «{name}» готова! Откройте Mirra, чтобы создавать фото со своим лицом.',
+    'bot.open_model': 'Открыть модель',
   },
   de: {
     'email.activation.subject': 'Bestätige deine E-Mail-Adresse für Mirra',
@@ -51,6 +56,9 @@ const catalogue = {
       'Dieser Anmeldelink ist abgelaufen oder wurde bereits benutzt. Fordere auf der Website einen neuen an.',
     'bot.welcome': 'Hallo! Mirra erstellt KI-Fotos und -Videos von dir. Öffne die App, um loszulegen.',
     'bot.open_app': 'Mirra öffnen',
+    'bot.model_ready':
+      'Dein digitales Modell „{name}“ ist fertig! Öffne Mirra und erstelle Fotos mit deinem Gesicht.',
+    'bot.open_model': 'Mein Modell öffnen',
   },
   uk: {
     'email.activation.subject': 'Підтвердьте пошту для Mirra',
@@ -67,6 +75,9 @@ const catalogue = {
     'bot.welcome':
       'Привіт! Mirra створює ваші фото й відео за допомогою ШІ. Відкрийте застосунок, щоб почати.',
     'bot.open_app': 'Відкрити Mirra',
+    'bot.model_ready':
+      'Ваша цифрова модель «{name}» готова! Відкрийте Mirra, щоб створювати фото зі своїм обличчям.',
+    'bot.open_model': 'Відкрити модель',
   },
   kk: {
     'email.activation.subject': 'Mirra үшін поштаңызды растаңыз',
@@ -83,6 +94,9 @@ const catalogue = {
     'bot.welcome':
       'Сәлем! Mirra ЖИ көмегімен сіздің фото және бейнелеріңізді жасайды. Бастау үшін қолданбаны ашыңыз.',
     'bot.open_app': 'Mirra-ны ашу',
+    'bot.model_ready':
+      'Сіздің «{name}» цифрлық моделіңіз дайын! Өз бейнеңізбен фотолар жасау үшін Mirra-ны ашыңыз.',
+    'bot.open_model': 'Модельді ашу',
   },
   az: {
     'email.activation.subject': 'Mirra üçün e-poçtunuzu təsdiqləyin',
@@ -100,6 +114,9 @@ const catalogue = {
     'bot.welcome':
       'Salam! Mirra süni intellektlə sizin foto və videolarınızı yaradır. Başlamaq üçün tətbiqi açın.',
     'bot.open_app': 'Mirra-nı aç',
+    'bot.model_ready':
+      '“{name}” rəqəmsal modeliniz hazırdır! Öz üzünüzlə fotolar yaratmaq üçün Mirra-nı açın.',
+    'bot.open_model': 'Modelimi aç',
   },
 } as const satisfies Record<TLanguage, Record<string, string>>;
 

@@ -1,4 +1,5 @@
 import type { TGenerationMode, TStyle } from '@mirra/contracts';
+import type { FaceProfile } from '../../faces/face-profile.models.js';
 
 /** An image handed to an engine: already normalised (EXIF stripped, orientation applied). */
 export interface EngineImage {
@@ -20,6 +21,17 @@ export interface EngineRequest {
   durationSeconds: number | null;
   /** Source photo for editing and styling; the target for face swap. */
   images: EngineImage[];
+  /** The user's trained digital model, for face swap and face photos (`model_uuid`). */
+  faceModel?: EngineFaceModel;
+}
+
+/** What an engine gets of a digital model: the local profile and its reference photos. */
+export interface EngineFaceModel {
+  uuid: string;
+  /** Identity, landmark statistics and the best references per pose (face-profile.models.ts). */
+  profile: FaceProfile;
+  /** The original photo behind a reference (`FaceReference.photoId`). */
+  loadReferencePhoto(photoId: string): Promise<Buffer>;
 }
 
 export interface EngineOutput {

@@ -10,6 +10,9 @@ export const LOCAL_ENGINE_DESCRIPTIONS = {
   simple: 'Made by Mirra local engine: procedural rendering from prompt keywords, offline',
   editing: 'Edited by Mirra local engine: classical image operations, offline',
   styling: 'Styled by Mirra local engine: classical image-processing filter, offline',
+  face_swap: 'Face swapped by Mirra local engine: mesh warp and gradient-domain blend, offline',
+  face_photo:
+    'Face photo by Mirra local engine: procedural scene and portrait template with your face, offline',
 } as const;
 
 /**

@@ -113,14 +113,23 @@ async function expectBadInput(promise: Promise<unknown>, message?: RegExp) {
 }
 
 describe('local engine', () => {
-  it('serves simple, editing and styling, and nothing else yet', () => {
+  it('serves simple, editing, styling and face swap, and nothing else yet', () => {
     expect(engine.name).toBe('local');
     const modes: TGenerationMode[] = ['simple', 'editing', 'styling', 'face_swap', 'video'];
-    expect(modes.filter((mode) => engine.supports(mode))).toEqual(['simple', 'editing', 'styling']);
+    expect(modes.filter((mode) => engine.supports(mode))).toEqual([
+      'simple',
+      'editing',
+      'styling',
+      'face_swap',
+    ]);
   });
 
   it('refuses a mode it does not support as bad input', async () => {
-    await expectBadInput(engine.start(request({ mode: 'face_swap' }), context()), /face swap/);
+    await expectBadInput(engine.start(request({ mode: 'video' }), context()), /video/);
+  });
+
+  it('refuses face swap without a digital model as bad input', async () => {
+    await expectBadInput(engine.start(request({ mode: 'face_swap' }), context()), /digital model/);
   });
 });
 

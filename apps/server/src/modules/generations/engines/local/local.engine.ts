@@ -8,6 +8,9 @@ import {
   type EngineStart,
   type GenerationEngine,
 } from '../engine.types.js';
+import { createFaceAnalyzer, type FaceAnalyzer } from '../../../faces/face-analyzer.js';
+import { facePhotoFromPrompt } from './face-photo.pipeline.js';
+import { faceSwapOnPhoto } from './face-swap.pipeline.js';
 import { describeNothingUnderstood, MAX_UPSCALE_SIDE, parseEditInstruction } from './editing.models.js';
 import { applyEdits } from './editing.pipeline.js';
 import { LOCAL_ENGINE_DESCRIPTIONS, withLocalEngineLabel } from './image-label.js';
@@ -16,7 +19,7 @@ import { describeScene, planScene } from './scene.models.js';
 import { renderScene } from './scene.render.js';
 import { applyStyle, STYLE_NAMES, STYLING_MAX_SIDE } from './styling.pipeline.js';
 
-const SUPPORTED_MODES: ReadonlySet<TGenerationMode> = new Set(['simple', 'editing', 'styling']);
+const SUPPORTED_MODES: ReadonlySet<TGenerationMode> = new Set(['simple', 'editing', 'styling', 'face_swap']);
 
 /**
  * The offline engine (DESIGN §5): real image processing with sharp and hand-written pixel
@@ -24,20 +27,28 @@ const SUPPORTED_MODES: ReadonlySet<TGenerationMode> = new Set(['simple', 'editin
  * bytes. It finishes inside `start` (a few seconds at most), so it has no poll or cancel; the
  * signal is checked between stages instead.
  */
-export function createLocalEngine(): GenerationEngine {
+export function createLocalEngine(options: { faceAnalyzer?: FaceAnalyzer } = {}): GenerationEngine {
+  // The analyser's models load once per process, on the first face swap.
+  const faceAnalyzer = options.faceAnalyzer ?? createFaceAnalyzer();
   return {
     name: 'local',
     supports: (mode) => SUPPORTED_MODES.has(mode),
     async start(request, context): Promise<EngineStart> {
-      const output = await run(request, context);
+      const output = await run(request, context, faceAnalyzer);
       return { kind: 'done', output };
     },
   };
 }
 
-async function run(request: EngineRequest, context: EngineContext): Promise<EngineOutput> {
+async function run(
+  request: EngineRequest,
+  context: EngineContext,
+  faceAnalyzer: FaceAnalyzer,
+): Promise<EngineOutput> {
   const progress = createProgress(context);
   switch (request.mode) {
+    case 'face_swap':
+      return faceSwap(request, progress, faceAnalyzer);
     case 'simple':
       return simple(request, progress);
     case 'editing':
@@ -102,6 +113,45 @@ async function styling(request: EngineRequest, progress: Progress): Promise<Engi
     );
   }
   return finish(result.image, LOCAL_ENGINE_DESCRIPTIONS.styling, notes, progress);
+}
+
+/**
+ * Face swap with a target photo, or a face photo for a prompt without one (see the pipelines).
+ * Multiple faces in the target: the largest is swapped (said in the notes).
+ */
+async function faceSwap(
+  request: EngineRequest,
+  progress: Progress,
+  analyzer: FaceAnalyzer,
+): Promise<EngineOutput> {
+  const faceModel = request.faceModel;
+  if (!faceModel) {
+    throw new EngineError('engine.bad_input', 'Face swap needs your trained digital model.', false);
+  }
+  await progress.reach(5);
+  const checkpoint = progress.stages(5, 80, 4);
+  if (request.images.length === 0) {
+    if (!request.prompt.trim()) {
+      throw new EngineError(
+        'engine.bad_input',
+        'Upload a photo to put your face on, or describe a scene.',
+        false,
+      );
+    }
+    const outcome = await facePhotoFromPrompt(request.prompt, request.seed, faceModel, checkpoint);
+    await progress.reach(80);
+    return finish(outcome.image, LOCAL_ENGINE_DESCRIPTIONS.face_photo, outcome.notes, progress);
+  }
+  const target = singleImage(request, 'Face swap');
+  const outcome = await faceSwapOnPhoto(target, faceModel, analyzer, checkpoint);
+  await progress.reach(80);
+  const image: RawImage = {
+    data: Buffer.from(outcome.image.data.buffer, outcome.image.data.byteOffset, outcome.image.data.length),
+    width: outcome.image.width,
+    height: outcome.image.height,
+    channels: 3,
+  };
+  return finish(image, LOCAL_ENGINE_DESCRIPTIONS.face_swap, outcome.notes, progress);
 }
 
 async function finish(

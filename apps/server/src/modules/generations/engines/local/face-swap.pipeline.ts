@@ -1,0 +1,105 @@
+import type { FaceAnalyzer } from '../../../faces/face-analyzer.js';
+import type { Point2 } from '../../../faces/face-geometry.models.js';
+import { decodeRgb } from '../../../faces/face-images.js';
+import { type FaceReference, pickReferenceForYaw } from '../../../faces/face-profile.models.js';
+import { swapFace } from '../../../faces/face-swap.models.js';
+import type { RgbImage } from '../../../faces/face-warp.models.js';
+import type { AnalysedFace } from '../../../faces/faces.types.js';
+import { EngineError, type EngineFaceModel, type EngineImage } from '../engine.types.js';
+import type { Checkpoint } from './raster.js';
+
+/** Longest side of a face swap result (and of the target it is made from). */
+export const FACE_SWAP_MAX_SIDE = 2048;
+/** The source photo is read at up to this size: enough detail for a large target face. */
+const SOURCE_MAX_SIDE = 2048;
+
+export interface FaceSwapOutcome {
+  image: RgbImage;
+  notes: string[];
+}
+
+/**
+ * Puts the user's face on the target photo: the target's largest face is found with its mesh, the
+ * model's reference turned most like it is chosen, and the swap is done by swapFace (triangulated
+ * warp, Lab colour matching, Poisson blend). No face in the target is bad input (ERROR + refund).
+ */
+export async function faceSwapOnPhoto(
+  target: EngineImage,
+  faceModel: EngineFaceModel,
+  analyzer: FaceAnalyzer,
+  checkpoint: Checkpoint,
+): Promise<FaceSwapOutcome> {
+  let image: RgbImage;
+  try {
+    image = await decodeRgb(target.data, { maxSide: FACE_SWAP_MAX_SIDE });
+  } catch {
+    throw new EngineError('engine.bad_input', 'The photo could not be read as an image.', false);
+  }
+  const analysis = await analyzer.analyze(target.data);
+  await checkpoint();
+  const [face, ...others] = analysis.faces;
+  if (!face || face.mesh.length < 468) {
+    throw new EngineError(
+      'engine.bad_input',
+      'No face was found in this photo. Choose one where a face is clearly visible, looking roughly at the camera.',
+      false,
+    );
+  }
+  const scale = image.width / analysis.image.width;
+  const placed = await placeReference(faceModel, face.yaw, image, toPoints(face, scale), checkpoint, true);
+  const notes = [
+    'Face swap by the offline local engine, not a generative model: your face from one of your model’s ' +
+      `photos (${placed.reference.pose === 'side' ? 'a side' : 'a front'} view, chosen to match the pose) ` +
+      'warped over a triangulated face mesh, colour-matched in Lab and blended in the gradient domain.',
+  ];
+  if (others.length > 0) {
+    notes.push(`${others.length + 1} faces were found; the largest one was swapped.`);
+  }
+  if (analysis.image.originalWidth > image.width) {
+    notes.push(`Worked at ${image.width}×${image.height} (the face swap limit is ${FACE_SWAP_MAX_SIDE} px).`);
+  }
+  return { image: placed.image, notes };
+}
+
+/**
+ * Warps the model's reference face best matching `yaw` onto `targetMesh` of `target` (face swap on
+ * a photo, or a face photo's drawn head). The further the reference's pose is from the target's,
+ * the more the face takes the target's shape instead of its own (a turned face's 2D shape misleads).
+ */
+export async function placeReference(
+  faceModel: EngineFaceModel,
+  yaw: number,
+  target: RgbImage,
+  targetMesh: Point2[],
+  checkpoint: Checkpoint,
+  matchColour: boolean,
+): Promise<{ image: RgbImage; reference: FaceReference }> {
+  const reference = pickReferenceForYaw(faceModel.profile, yaw);
+  if (!reference) {
+    throw new EngineError(
+      'engine.bad_input',
+      'Your digital model has no usable photos left. Add photos of yourself to it.',
+      false,
+    );
+  }
+  const sourcePhoto = await faceModel.loadReferencePhoto(reference.photoId);
+  const source = await decodeRgb(sourcePhoto, { maxSide: SOURCE_MAX_SIDE });
+  await checkpoint();
+  const sourceScale = source.width / reference.imageWidth;
+  const sourceMesh = reference.mesh.map(([x, y]) => [x * sourceScale, y * sourceScale] as const);
+  const poseGap = Math.abs(reference.yaw - yaw);
+  const swapped = swapFace({
+    target,
+    targetMesh,
+    source,
+    sourceMesh,
+    matchColour,
+    shapeFromSource: 0.8 * Math.max(0, 1 - poseGap / 0.6),
+  });
+  await checkpoint();
+  return { image: swapped.image, reference };
+}
+
+function toPoints(face: AnalysedFace, scale: number): Point2[] {
+  return face.mesh.map(([x, y]) => [x * scale, y * scale] as const);
+}

@@ -1,0 +1,166 @@
+import { GenerationStatus, type TGenerationStatus } from '@mirra/contracts';
+import { descriptorSimilarity } from '../faces/face-descriptors.models.js';
+import type { AnalysedFace, FaceAnalysis } from '../faces/faces.types.js';
+import {
+  checkPhoto,
+  DEFAULT_PHOTO_CHECK_THRESHOLDS,
+  type PhotoCheck,
+  type PhotoCheckThresholds,
+} from '../faces/photo-checks.models.js';
+
+export const MODEL_EVENTS_CHANNEL = 'mirra_model_events';
+
+const { NEW, IN_QUEUE, IN_PROGRESS, COMPLETED, ERROR, FAILED } = GenerationStatus;
+
+/**
+ * Every allowed status change of a model. NEW collects photos; training is IN_QUEUE → IN_PROGRESS
+ * → COMPLETED. ERROR (the photos could not make a model) and FAILED (our fault, or a timeout) are
+ * refunded and may be trained again (a new, separately charged attempt). COMPLETED is final: the
+ * model is never retrained.
+ */
+export const modelTransitions: Record<TGenerationStatus, readonly TGenerationStatus[]> = {
+  [NEW]: [IN_QUEUE],
+  [IN_QUEUE]: [IN_PROGRESS, ERROR, FAILED],
+  [IN_PROGRESS]: [IN_QUEUE, COMPLETED, ERROR, FAILED],
+  [COMPLETED]: [],
+  [ERROR]: [IN_QUEUE],
+  [FAILED]: [IN_QUEUE],
+};
+
+export function modelStatusesAllowedBefore(to: TGenerationStatus): TGenerationStatus[] {
+  return (Object.keys(modelTransitions).map(Number) as TGenerationStatus[]).filter((from) =>
+    modelTransitions[from].includes(to),
+  );
+}
+
+export const isTraining = (status: number) => status === IN_QUEUE || status === IN_PROGRESS;
+
+// --- Storage -----------------------------------------------------------------------------------
+
+/** Every file of a model lives under this per-user prefix; deleting the model deletes the prefix. */
+export const modelStoragePrefix = (userId: number, modelUuid: string) => `models/${userId}/${modelUuid}`;
+
+export function modelPhotoKeys(
+  userId: number,
+  modelUuid: string,
+  photoUuid: string,
+  extension: 'jpg' | 'png',
+) {
+  const prefix = modelStoragePrefix(userId, modelUuid);
+  return {
+    original: `${prefix}/photos/${photoUuid}.${extension}`,
+    thumbnail: `${prefix}/photos/${photoUuid}.thumb.webp`,
+    aligned: `${prefix}/aligned/${photoUuid}.png`,
+  };
+}
+
+/** Side of the aligned face crops training makes (what a provider would train a LoRA on). */
+export const ALIGNED_CROP_SIZE = 256;
+/** Longest side of a photo's preview. */
+export const THUMBNAIL_SIDE = 320;
+/** Previews are for the owner's screen only: their links stop working after an hour. */
+export const THUMBNAIL_URL_SECONDS = 3600;
+
+// --- Stored analysis ---------------------------------------------------------------------------
+
+const round = (value: number, digits: number) => {
+  const scale = 10 ** digits;
+  return Math.round(value * scale) / scale;
+};
+
+/**
+ * What is kept of a photo's face analysis: everything of the main face (the profile and face
+ * swap need its mesh and descriptor), and of other faces only what the checks look at (their
+ * boxes and scores). Numbers are rounded far below what they are measured to (a tenth of a
+ * pixel, 5 decimals of a descriptor), halving the JSON.
+ */
+export function compactAnalysis(analysis: FaceAnalysis): FaceAnalysis {
+  const [main, ...others] = analysis.faces;
+  const face = (f: AnalysedFace, isMain: boolean): AnalysedFace => ({
+    ...f,
+    mesh: isMain ? f.mesh.map(([x, y, z]) => [round(x, 1), round(y, 1), round(z, 1)]) : [],
+    descriptor: isMain ? f.descriptor.map((v) => round(v, 5)) : [],
+    landmarks: f.landmarks,
+  });
+  return {
+    image: analysis.image,
+    faces: main ? [face(main, true), ...others.map((f) => face(f, false))] : [],
+  };
+}
+
+// --- Judging photos ----------------------------------------------------------------------------
+
+export interface JudgedPhoto {
+  id: number;
+  analysis: FaceAnalysis;
+}
+
+/**
+ * Verdicts for the photos of a model. Every check of `checkPhoto` runs on each; "the same person"
+ * is judged against:
+ * - a trained model's identity (its profile descriptor) when given: the model is the person;
+ * - otherwise the largest group of one person among the photos that pass every other check:
+ *   the photo most others resemble anchors it, and a photo is compared with the anchor's group
+ *   (without itself). So one stray photo among fourteen of the user is the one flagged, whatever
+ *   order they came in, and earlier verdicts may change as photos arrive (the screen re-reads).
+ */
+export function judgeModelPhotos(
+  photos: readonly JudgedPhoto[],
+  identity: readonly number[] | null,
+  thresholds: PhotoCheckThresholds = DEFAULT_PHOTO_CHECK_THRESHOLDS,
+): Map<number, PhotoCheck> {
+  const verdicts = new Map<number, PhotoCheck>();
+  if (identity && identity.length > 0) {
+    for (const photo of photos) {
+      verdicts.set(photo.id, checkPhoto({ analysis: photo.analysis, references: [identity] }, thresholds));
+    }
+    return verdicts;
+  }
+  const descriptorOf = (photo: JudgedPhoto) => photo.analysis.faces[0]?.descriptor ?? [];
+  const candidates = photos.filter(
+    (photo) =>
+      descriptorOf(photo).length > 0 &&
+      checkPhoto({ analysis: photo.analysis, references: [] }, thresholds).ok,
+  );
+  const isSame = (a: JudgedPhoto, b: JudgedPhoto) =>
+    descriptorSimilarity(descriptorOf(a), descriptorOf(b)) >= thresholds.minSimilarity;
+  let anchor: JudgedPhoto | null = null;
+  let bestSupport = -1;
+  for (const candidate of candidates) {
+    let support = 0;
+    for (const other of candidates) if (other !== candidate && isSame(candidate, other)) support++;
+    // Ties go to the earlier photo (photos come oldest first): verdicts do not flip back and forth.
+    if (support > bestSupport) {
+      anchor = candidate;
+      bestSupport = support;
+    }
+  }
+  const group = anchor ? candidates.filter((c) => c === anchor || isSame(anchor, c)) : [];
+  for (const photo of photos) {
+    const references = group.filter((member) => member.id !== photo.id).map(descriptorOf);
+    verdicts.set(photo.id, checkPhoto({ analysis: photo.analysis, references }, thresholds));
+  }
+  return verdicts;
+}
+
+/** Whether two verdicts differ in anything stored (so unchanged rows are not rewritten). */
+interface StoredVerdict {
+  ok: boolean;
+  problems: readonly string[];
+  tips: readonly string[];
+  pose: string | null;
+}
+
+export function isSameVerdict(a: StoredVerdict, b: StoredVerdict): boolean {
+  return (
+    a.ok === b.ok &&
+    a.pose === b.pose &&
+    a.problems.join() === b.problems.join() &&
+    a.tips.join() === b.tips.join()
+  );
+}
+
+/** The field error when training is asked for with too few good photos. */
+export function notEnoughPhotosMessage(referenceCount: number, minPhotos: number): string {
+  return `Upload at least ${minPhotos} good photos of yourself to train the model; ${referenceCount} so far.`;
+}

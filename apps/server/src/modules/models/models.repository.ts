@@ -1,0 +1,236 @@
+import { and, asc, desc, eq, inArray, lt, ne, sql } from 'drizzle-orm';
+import { GenerationStatus, type TGenerationStatus } from '@mirra/contracts';
+import type { DbOrTx } from '../../shared/db/client.js';
+import { modelPhotos, models } from '../../shared/db/schema.js';
+import { modelStatusesAllowedBefore } from './models.models.js';
+
+export type ModelRow = typeof models.$inferSelect;
+export type ModelPhotoRow = typeof modelPhotos.$inferSelect;
+
+/** Every column but the profile, which is large and only training and face swap read. */
+const summaryColumns = {
+  id: models.id,
+  uuid: models.uuid,
+  userId: models.userId,
+  name: models.name,
+  category: models.category,
+  status: models.status,
+  progress: models.progress,
+  trainingAttempt: models.trainingAttempt,
+  cost: models.cost,
+  refunded: models.refunded,
+  engine: models.engine,
+  referenceCount: models.referenceCount,
+  photoCount: models.photoCount,
+  errorCode: models.errorCode,
+  errorDetail: models.errorDetail,
+  createdAt: models.createdAt,
+  updatedAt: models.updatedAt,
+  trainingStartedAt: models.trainingStartedAt,
+  trainedAt: models.trainedAt,
+};
+export type ModelSummaryRow = Omit<ModelRow, 'profile'>;
+
+/** Photo columns without the analysis (lists and previews). */
+const photoSummaryColumns = {
+  id: modelPhotos.id,
+  uuid: modelPhotos.uuid,
+  modelId: modelPhotos.modelId,
+  userId: modelPhotos.userId,
+  storageKey: modelPhotos.storageKey,
+  thumbnailKey: modelPhotos.thumbnailKey,
+  alignedKey: modelPhotos.alignedKey,
+  width: modelPhotos.width,
+  height: modelPhotos.height,
+  bytes: modelPhotos.bytes,
+  ok: modelPhotos.ok,
+  problems: modelPhotos.problems,
+  tips: modelPhotos.tips,
+  pose: modelPhotos.pose,
+  createdAt: modelPhotos.createdAt,
+};
+export type ModelPhotoSummaryRow = Omit<ModelPhotoRow, 'analysis'>;
+
+/** SQL for models and their photos; every read by uuid is scoped to the owner. No decisions here. */
+export const modelsRepository = {
+  async insert(db: DbOrTx, values: typeof models.$inferInsert): Promise<ModelSummaryRow> {
+    const [row] = await db.insert(models).values(values).returning(summaryColumns);
+    return row!;
+  },
+
+  async findOwned(db: DbOrTx, userId: number, uuid: string): Promise<ModelSummaryRow | undefined> {
+    const [row] = await db
+      .select(summaryColumns)
+      .from(models)
+      .where(and(eq(models.uuid, uuid), eq(models.userId, userId)));
+    return row;
+  },
+
+  /** The model with its profile (training, face swap). */
+  async findOwnedWithProfile(db: DbOrTx, userId: number, uuid: string): Promise<ModelRow | undefined> {
+    const [row] = await db
+      .select()
+      .from(models)
+      .where(and(eq(models.uuid, uuid), eq(models.userId, userId)));
+    return row;
+  },
+
+  async findById(db: DbOrTx, id: number): Promise<ModelRow | undefined> {
+    const [row] = await db.select().from(models).where(eq(models.id, id));
+    return row;
+  },
+
+  /** Locks the owner's model row until the transaction ends: photo changes and training take turns. */
+  async lockOwned(db: DbOrTx, userId: number, uuid: string): Promise<ModelRow | undefined> {
+    const [row] = await db
+      .select()
+      .from(models)
+      .where(and(eq(models.uuid, uuid), eq(models.userId, userId)))
+      .for('update');
+    return row;
+  },
+
+  /** Newest first, keyset-paginated by id. */
+  async listForUser(db: DbOrTx, userId: number, beforeId: number | null, limit: number) {
+    return db
+      .select(summaryColumns)
+      .from(models)
+      .where(and(eq(models.userId, userId), beforeId ? lt(models.id, beforeId) : undefined))
+      .orderBy(desc(models.id))
+      .limit(limit);
+  },
+
+  /**
+   * Moves a model to `to` only if its status allows it (the transition table), in one conditional
+   * UPDATE: of a worker, a retry and the reconciler, exactly one wins.
+   */
+  async transition(
+    db: DbOrTx,
+    id: number,
+    to: TGenerationStatus,
+    changes: Partial<typeof models.$inferInsert> = {},
+    options: { attempt?: number } = {},
+  ): Promise<ModelSummaryRow | undefined> {
+    const [row] = await db
+      .update(models)
+      .set({ ...changes, status: to, updatedAt: new Date() })
+      .where(
+        and(
+          eq(models.id, id),
+          inArray(models.status, modelStatusesAllowedBefore(to)),
+          options.attempt === undefined ? undefined : eq(models.trainingAttempt, options.attempt),
+        ),
+      )
+      .returning(summaryColumns);
+    return row;
+  },
+
+  async update(db: DbOrTx, id: number, changes: Partial<typeof models.$inferInsert>): Promise<void> {
+    await db
+      .update(models)
+      .set({ ...changes, updatedAt: new Date() })
+      .where(eq(models.id, id));
+  },
+
+  /** Raises training progress (never lowers it), only while training. */
+  async setProgress(db: DbOrTx, id: number, progress: number): Promise<void> {
+    await db
+      .update(models)
+      .set({ progress, updatedAt: new Date() })
+      .where(
+        and(
+          eq(models.id, id),
+          sql`${models.progress} < ${progress}`,
+          eq(models.status, GenerationStatus.IN_PROGRESS),
+        ),
+      );
+  },
+
+  async delete(db: DbOrTx, id: number): Promise<void> {
+    await db.delete(models).where(eq(models.id, id));
+  },
+
+  /** Models in training whose last change is older than `before` (index-backed). */
+  async findStaleTraining(db: DbOrTx, before: Date, limit: number): Promise<ModelSummaryRow[]> {
+    return db
+      .select(summaryColumns)
+      .from(models)
+      .where(and(sql`${models.status} IN (30, 60)`, lt(models.updatedAt, before)))
+      .orderBy(models.updatedAt)
+      .limit(limit);
+  },
+
+  async hasOtherCompleted(db: DbOrTx, userId: number, exceptId: number): Promise<boolean> {
+    const [row] = await db
+      .select({ id: models.id })
+      .from(models)
+      .where(
+        and(
+          eq(models.userId, userId),
+          eq(models.status, GenerationStatus.COMPLETED),
+          ne(models.id, exceptId),
+        ),
+      )
+      .limit(1);
+    return Boolean(row);
+  },
+
+  // --- Photos ---
+
+  async insertPhotos(db: DbOrTx, values: (typeof modelPhotos.$inferInsert)[]): Promise<ModelPhotoRow[]> {
+    if (!values.length) return [];
+    return db.insert(modelPhotos).values(values).returning();
+  },
+
+  /** Oldest first, without analyses. */
+  async listPhotos(db: DbOrTx, modelId: number): Promise<ModelPhotoSummaryRow[]> {
+    return db
+      .select(photoSummaryColumns)
+      .from(modelPhotos)
+      .where(eq(modelPhotos.modelId, modelId))
+      .orderBy(asc(modelPhotos.id));
+  },
+
+  /** Oldest first, with analyses (judging, training). */
+  async listPhotosWithAnalysis(db: DbOrTx, modelId: number): Promise<ModelPhotoRow[]> {
+    return db.select().from(modelPhotos).where(eq(modelPhotos.modelId, modelId)).orderBy(asc(modelPhotos.id));
+  },
+
+  async findPhotoKeys(db: DbOrTx, modelId: number, uuids: string[]) {
+    if (!uuids.length) return [];
+    return db
+      .select({ uuid: modelPhotos.uuid, storageKey: modelPhotos.storageKey })
+      .from(modelPhotos)
+      .where(and(eq(modelPhotos.modelId, modelId), inArray(modelPhotos.uuid, uuids)));
+  },
+
+  async updatePhoto(
+    db: DbOrTx,
+    id: number,
+    changes: Partial<typeof modelPhotos.$inferInsert>,
+  ): Promise<void> {
+    await db.update(modelPhotos).set(changes).where(eq(modelPhotos.id, id));
+  },
+
+  async deletePhoto(db: DbOrTx, modelId: number, uuid: string): Promise<ModelPhotoSummaryRow | undefined> {
+    const [row] = await db
+      .delete(modelPhotos)
+      .where(and(eq(modelPhotos.modelId, modelId), eq(modelPhotos.uuid, uuid)))
+      .returning(photoSummaryColumns);
+    return row;
+  },
+
+  /** The best previews for model lists: the first good photo of each model. */
+  async coverKeys(db: DbOrTx, modelIds: number[]): Promise<Map<number, string>> {
+    if (!modelIds.length) return new Map();
+    const rows = await db
+      .selectDistinctOn([modelPhotos.modelId], {
+        modelId: modelPhotos.modelId,
+        thumbnailKey: modelPhotos.thumbnailKey,
+      })
+      .from(modelPhotos)
+      .where(and(inArray(modelPhotos.modelId, modelIds), eq(modelPhotos.ok, true)))
+      .orderBy(modelPhotos.modelId, asc(modelPhotos.id));
+    return new Map(rows.map((row) => [row.modelId, row.thumbnailKey]));
+  },
+};
