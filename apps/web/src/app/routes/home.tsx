@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { lazy, Suspense, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { ButtonLink } from '../../components/ui/button';
@@ -9,6 +9,9 @@ import { TextInput } from '../../components/ui/text-input';
 import { ModeCard } from '../../features/generations/components/mode-card';
 import { CREATE_MODES } from '../../features/generations/modes';
 import { useSession } from '../../lib/session';
+
+// Only signed-in people have generations: guests never download the list's code.
+const GenerationsGrid = lazy(() => import('../../features/generations/components/generations-grid'));
 
 const IDEAS = [
   'ideas.astronaut',
@@ -23,6 +26,7 @@ export function Page() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const user = useSession((s) => s.user);
+  const isLoggedIn = useSession((s) => s.isLoggedIn);
   const [query, setQuery] = useState('');
 
   function search(event: FormEvent) {
@@ -88,16 +92,22 @@ export function Page() {
       </Section>
 
       <Section title={t('home.generationsTitle')}>
-        <EmptyState
-          icon={<IconGallery size={28} />}
-          title={t('home.emptyTitle')}
-          text={t('home.emptyText')}
-          action={
-            <ButtonLink to="/create/" theme="primary-outline">
-              {t('home.emptyAction')}
-            </ButtonLink>
-          }
-        />
+        {isLoggedIn ? (
+          <Suspense fallback={<div className="gen-grid gen-grid--loading" aria-busy="true" />}>
+            <GenerationsGrid />
+          </Suspense>
+        ) : (
+          <EmptyState
+            icon={<IconGallery size={28} />}
+            title={t('home.emptyTitle')}
+            text={t('home.emptyText')}
+            action={
+              <ButtonLink to="/create/" theme="primary-outline">
+                {t('home.emptyAction')}
+              </ButtonLink>
+            }
+          />
+        )}
       </Section>
 
       <Link to="/settings/subscription/" className="premium-card">
