@@ -35,6 +35,19 @@ export function Page() {
     void navigate(q ? `/posts/top/?q=${encodeURIComponent(q)}` : '/posts/top/');
   }
 
+  const premiumCard = (
+    <Link to="/settings/subscription/" className="premium-card">
+      <span className="premium-card__icon">
+        <IconCrown size={26} />
+      </span>
+      <span className="premium-card__body">
+        <span className="premium-card__title">{t('home.premiumTitle')}</span>
+        <span className="premium-card__text">{t('home.premiumText')}</span>
+      </span>
+      <span className="premium-card__cta">{t('home.premiumAction')}</span>
+    </Link>
+  );
+
   return (
     <PageFrame testId="home-page">
       <section className="hero">
@@ -91,6 +104,9 @@ export function Page() {
         </div>
       </Section>
 
+      {/* Signed in, the list comes last: it grows as it scrolls. */}
+      {isLoggedIn && premiumCard}
+
       <Section title={t('home.generationsTitle')}>
         {isLoggedIn ? (
           <Suspense fallback={<div className="gen-grid gen-grid--loading" aria-busy="true" />}>
@@ -110,16 +126,7 @@ export function Page() {
         )}
       </Section>
 
-      <Link to="/settings/subscription/" className="premium-card">
-        <span className="premium-card__icon">
-          <IconCrown size={26} />
-        </span>
-        <span className="premium-card__body">
-          <span className="premium-card__title">{t('home.premiumTitle')}</span>
-          <span className="premium-card__text">{t('home.premiumText')}</span>
-        </span>
-        <span className="premium-card__cta">{t('home.premiumAction')}</span>
-      </Link>
+      {!isLoggedIn && premiumCard}
     </PageFrame>
   );
 }

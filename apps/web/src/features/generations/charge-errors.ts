@@ -8,6 +8,14 @@ export type ChargeRefusal =
   | { kind: 'credits'; difference: number; balance: number | null; required: number | null }
   | { kind: 'limit'; waitSeconds: number; first: number; seconds: number };
 
+/** A refusal with when it was received (ms): the limit dialog counts the pause down from it. */
+export type ReceivedRefusal = ChargeRefusal & { at: number };
+
+/** When the free tier lets the next generation start, in ms since the epoch. */
+export function pauseEndsAt(refusal: ReceivedRefusal): number {
+  return refusal.kind === 'limit' ? refusal.at + refusal.waitSeconds * 1000 : refusal.at;
+}
+
 const numberField = (body: Record<string, unknown>, key: string): number | null =>
   typeof body[key] === 'number' && Number.isFinite(body[key]) ? body[key] : null;
 

@@ -29,36 +29,40 @@ export function progressPercent(status: number, progress: number, shownBefore = 
   return Math.min(99, Math.max(shownBefore, floor));
 }
 
-/** Failure codes a finished generation may carry, each with its own translated headline. */
-const FAILURE_CODES = new Set([
-  'generations.engine_failed',
-  'generations.bad_input',
-  'generations.timeout',
-  'generations.image_required',
-]);
+/** Failures with their own headline; their server detail is generic, so it is not repeated. */
+const FAILURE_HEADLINES: Record<string, string> = {
+  'generations.result_moderated': 'messages.moderationFailed',
+  'generations.engine_failed': 'result.failure.engineFailed',
+  'generations.timeout': 'result.failure.timeout',
+};
 
 /**
- * The i18n key of a failure's headline. A refused result says the spec's 'Moderation failed,
- * credits refunded'; an unknown code gets the general one (its detail is shown beneath).
+ * A failed generation as the result screen says it: the i18n key of the headline ('Moderation
+ * failed, credits refunded' for a refused result), and whether the server's detail adds to it
+ * (a refusal of the input says what was not understood; an unknown code says what happened).
  */
-export function failureKey(errorCode: string | null): string {
-  if (errorCode === 'generations.result_moderated') return 'messages.moderationFailed';
-  if (errorCode && FAILURE_CODES.has(errorCode)) return `errors.${errorCode}`;
-  return 'result.failedTitle';
+export function describeFailure(errorCode: string | null): { key: string; showDetail: boolean } {
+  if (errorCode && errorCode in FAILURE_HEADLINES) {
+    return { key: FAILURE_HEADLINES[errorCode]!, showDetail: false };
+  }
+  if (errorCode === 'generations.bad_input') return { key: 'result.failure.badInput', showDetail: true };
+  return { key: 'result.failedTitle', showDetail: true };
 }
 
 /**
- * Applies a live event to the generation on screen. An event never moves a generation backwards
- * out of a final status (a late event after the final read must not undo it).
+ * Applies a live event to the generation on screen. A final status is not applied from the event:
+ * the result or the failure's reason come only with the full record, read right after, so the
+ * screen goes from the bar straight to the outcome. Nothing moves a generation out of a final
+ * status (a late event after the final read).
  */
 export function applyEvent(
   generation: TGeneration,
   event: { status: number; progress: number },
 ): TGeneration {
   if (isFinished(generation.status)) return generation;
-  return {
-    ...generation,
-    status: event.status as TGeneration['status'],
-    progress: event.progress,
-  };
+  if (isFinished(event.status)) {
+    const progress = event.status === GenerationStatus.COMPLETED ? 100 : generation.progress;
+    return { ...generation, progress };
+  }
+  return { ...generation, status: event.status as TGeneration['status'], progress: event.progress };
 }

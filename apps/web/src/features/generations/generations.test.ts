@@ -6,7 +6,7 @@ import { ApiError } from '../../lib/api-error';
 import { describeError } from '../../lib/error-messages';
 import { createTestI18n } from '../../test/i18n';
 import { readModelOptions } from './api/generations.api';
-import { readChargeRefusal } from './charge-errors';
+import { pauseEndsAt, readChargeRefusal } from './charge-errors';
 import { formatCountdown, secondsLeft } from './countdown';
 import {
   buildCreateBody,
@@ -16,9 +16,9 @@ import {
   readDraft,
   type GenerationDraft,
 } from './generation-draft';
-import { applyEvent, failureKey, phaseOf, progressPercent } from './generation-status';
+import { applyEvent, describeFailure, phaseOf, progressPercent } from './generation-status';
 import { looksNonEnglish, promptProblem } from './prompt-rules';
-import { buildSrcSet, smallestVariant } from './result-image';
+import { buildSrcSet, smallestVariant, sourceImageOf } from './result-image';
 import { isAcceptedPhoto, uploadErrorMessage } from './upload-errors';
 
 const { NEW, IN_QUEUE, IN_PROGRESS, COMPLETED, ERROR, FAILED } = GenerationStatus;
@@ -56,15 +56,31 @@ describe('status and progress', () => {
   it('applies live events, but never undoes a final status', () => {
     const running = { status: IN_PROGRESS, progress: 10 } as TGeneration;
     expect(applyEvent(running, { status: IN_PROGRESS, progress: 52 })).toMatchObject({ progress: 52 });
+    // The outcome waits for the full record (with the result or the failure's reason).
+    expect(applyEvent(running, { status: ERROR, progress: 10 })).toMatchObject({ status: IN_PROGRESS });
+    expect(applyEvent(running, { status: COMPLETED, progress: 100 })).toMatchObject({
+      status: IN_PROGRESS,
+      progress: 100,
+    });
     const done = { status: COMPLETED, progress: 100 } as TGeneration;
     expect(applyEvent(done, { status: IN_PROGRESS, progress: 80 })).toBe(done);
   });
 
   it("says 'Moderation failed, credits refunded' for a refused result, and translates known failures", () => {
-    expect(t(failureKey('generations.result_moderated'))).toBe('Moderation failed, credits refunded');
-    expect(t(failureKey('generations.timeout'))).toMatch(/took too long/);
-    expect(t(failureKey('generations.something_new'))).toBe('The generation failed');
-    expect(t(failureKey(null))).toBe('The generation failed');
+    const moderated = describeFailure('generations.result_moderated');
+    expect(t(moderated.key)).toBe('Moderation failed, credits refunded');
+    expect(moderated.showDetail).toBe(false);
+    expect(t(describeFailure('generations.timeout').key)).toMatch(/took too long/);
+    // The engine's refusal says what it did not understand: its detail is kept.
+    expect(describeFailure('generations.bad_input')).toEqual({
+      key: 'result.failure.badInput',
+      showDetail: true,
+    });
+    expect(describeFailure('generations.something_new')).toEqual({
+      key: 'result.failedTitle',
+      showDetail: true,
+    });
+    expect(t(describeFailure(null).key)).toBe('The generation failed');
   });
 });
 
@@ -78,6 +94,17 @@ describe('result images', () => {
   it('builds srcset from the WebP renditions, smallest first', () => {
     expect(buildSrcSet(variants)).toBe('/m/w256.webp 256w, /m/w512.webp 512w, /m/w1024.webp 1024w');
     expect(buildSrcSet([])).toBe('');
+  });
+
+  it('uses the largest rendition when a result becomes a source photo, else the original', () => {
+    expect(sourceImageOf({ url: '/m/original.png', variants })).toEqual({
+      url: '/m/w1024.webp',
+      extension: 'webp',
+    });
+    expect(sourceImageOf({ url: '/m/original.png?exp=1', variants: [] })).toEqual({
+      url: '/m/original.png?exp=1',
+      extension: 'png',
+    });
   });
 
   it('takes thumbnails from the smallest rendition', () => {
@@ -202,6 +229,10 @@ describe('refused charges', () => {
       code: 'generations.rate_limited',
     });
     expect(readChargeRefusal(error)).toEqual({ kind: 'limit', waitSeconds: 12, first: 5, seconds: 30 });
+  });
+
+  it('counts the pause from when the refusal arrived', () => {
+    expect(pauseEndsAt({ kind: 'limit', waitSeconds: 12, first: 5, seconds: 30, at: 1_000 })).toBe(13_000);
   });
 
   it('leaves every other error to the form', () => {

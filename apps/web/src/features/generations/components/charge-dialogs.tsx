@@ -5,8 +5,9 @@ import { Button, ButtonLink } from '../../../components/ui/button';
 import { IconCrown, IconWallet } from '../../../components/ui/icons';
 import { Sheet } from '../../../components/ui/sheet';
 import { creditKeys, creditsApi } from '../api/generations.api';
-import type { ChargeRefusal } from '../charge-errors';
-import { formatCountdown } from '../countdown';
+import { pauseEndsAt, type ReceivedRefusal } from '../charge-errors';
+import { formatCountdown, secondsLeft } from '../countdown';
+import { useNow } from '../hooks/use-now';
 import { CreditHistorySheet } from './credit-history-sheet';
 
 export const SUBSCRIPTION_PATH = '/settings/subscription/';
@@ -17,7 +18,7 @@ export function ChargeDialogs({
   onClose,
   onSkip,
 }: {
-  refusal: ChargeRefusal | null;
+  refusal: ReceivedRefusal | null;
   onClose(): void;
   onSkip(): void;
 }) {
@@ -51,7 +52,7 @@ function CreditsDialog({
   onClose,
 }: {
   open: boolean;
-  refusal: Extract<ChargeRefusal, { kind: 'credits' }> | null;
+  refusal: Extract<ReceivedRefusal, { kind: 'credits' }> | null;
   onClose(): void;
 }) {
   const { t } = useTranslation();
@@ -106,18 +107,23 @@ function LimitDialog({
   onSkip,
 }: {
   open: boolean;
-  refusal: Extract<ChargeRefusal, { kind: 'limit' }> | null;
+  refusal: Extract<ReceivedRefusal, { kind: 'limit' }> | null;
   onClose(): void;
   onSkip(): void;
 }) {
   const { t } = useTranslation();
+  const now = useNow(open);
+  // The pause left, live; never more than the server said (the clock may lag a tick behind).
+  const left = refusal ? Math.min(refusal.waitSeconds, secondsLeft(pauseEndsAt(refusal), now)) : 0;
   return (
     <Sheet open={open} onClose={onClose} title={t('limit.title')}>
       <div className="stack" data-testid="limit-dialog">
         <p className="lead" data-testid="limit-text">
           {t('messages.delay', { first: refusal?.first ?? 0, count: refusal?.seconds ?? 0 })}
         </p>
-        <p className="muted-note">{t('limit.wait', { time: formatCountdown(refusal?.waitSeconds ?? 0) })}</p>
+        <p className="muted-note" data-testid="limit-wait">
+          {t('limit.wait', { time: formatCountdown(left) })}
+        </p>
         <ButtonLink to={SUBSCRIPTION_PATH} theme="primary" size="lg" block icon={<IconCrown size={20} />}>
           {t('limit.purchase')}
         </ButtonLink>

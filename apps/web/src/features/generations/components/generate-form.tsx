@@ -19,6 +19,7 @@ import { useSourceFromGeneration } from '../hooks/use-source-from-generation';
 import { MODE_ART, MODE_ICONS } from '../modes';
 import { AdvancedSettings } from './advanced-settings';
 import { ChargeDialogs } from './charge-dialogs';
+import type { FromFormState } from './generation-failure';
 import { ModelPicker } from './model-picker';
 import { PhotoField } from './photo-field';
 import { PriceLine } from './price-line';
@@ -83,7 +84,8 @@ export function GenerateForm({
     action: () => generationsApi.create(buildCreateBody(mode, draft, { postUuid })),
     onSuccess: (generation) => {
       queryClient.setQueryData(generationKeys.one(generation.uuid), generation);
-      void navigate(`/generation/${generation.uuid}/`);
+      const state: FromFormState = { fromForm: true };
+      void navigate(`/generation/${generation.uuid}/`, { state });
     },
     onError: errors.showError,
   });

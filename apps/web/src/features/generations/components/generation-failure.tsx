@@ -1,26 +1,32 @@
 import { useTranslation } from 'react-i18next';
-import { ButtonLink } from '../../../components/ui/button';
+import { useLocation, useNavigate } from 'react-router';
+import { Button, ButtonLink } from '../../../components/ui/button';
 import { IconAlert } from '../../../components/ui/icons';
 import type { TGeneration } from '../../../lib/api-types';
-import { failureKey } from '../generation-status';
+import { describeFailure } from '../generation-status';
+
+/** Marks a result screen opened from the generate form, whose inputs are one step back. */
+export interface FromFormState {
+  fromForm: true;
+}
 
 /** What went wrong, in the user's language, and that the credits came back. */
 export function GenerationFailure({ generation }: { generation: TGeneration }) {
   const { t } = useTranslation();
-  const headline = t(failureKey(generation.error_code));
+  const navigate = useNavigate();
+  const location = useLocation();
+  const failure = describeFailure(generation.error_code);
   const isModeration = generation.error_code === 'generations.result_moderated';
-  // The engine's own words add what the headline cannot (e.g. which instruction it did not get).
-  const detail =
-    !isModeration && generation.error_detail && generation.error_detail !== headline
-      ? generation.error_detail
-      : null;
+  const detail = failure.showDetail ? generation.error_detail : null;
+  // Straight from the form: going back keeps the photo and the description to change them.
+  const fromForm = (location.state as FromFormState | null)?.fromForm === true;
   return (
     <div className="result-failure" role="alert" data-testid="generation-failure">
       <span className="result-failure__icon">
         <IconAlert size={28} />
       </span>
       <h2 className="result-failure__title" data-testid="failure-title">
-        {headline}
+        {t(failure.key)}
       </h2>
       {detail && <p className="result-failure__detail">{detail}</p>}
       {generation.refunded && !isModeration && (
@@ -28,9 +34,15 @@ export function GenerationFailure({ generation }: { generation: TGeneration }) {
           {t('result.refunded', { count: generation.cost })}
         </p>
       )}
-      <ButtonLink to={`/generate/${generation.mode}/`} theme="primary">
-        {t('result.tryAgain')}
-      </ButtonLink>
+      {fromForm ? (
+        <Button theme="primary" onClick={() => void navigate(-1)} data-testid="failure-retry">
+          {t('result.tryAgain')}
+        </Button>
+      ) : (
+        <ButtonLink to={`/generate/${generation.mode}/`} theme="primary" data-testid="failure-retry">
+          {t('result.tryAgain')}
+        </ButtonLink>
+      )}
     </div>
   );
 }

@@ -1,7 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { creditKeys, generationKeys } from '../api/generations.api';
-import { readChargeRefusal, type ChargeRefusal } from '../charge-errors';
+import { pauseEndsAt, readChargeRefusal, type ReceivedRefusal } from '../charge-errors';
+import { secondsLeft } from '../countdown';
 import { useCountdown } from './use-countdown';
 
 /**
@@ -21,7 +22,7 @@ export function useChargedAction<T>(options: {
     latest.current = options;
   });
   const [pending, setPending] = useState(false);
-  const [refusal, setRefusal] = useState<ChargeRefusal | null>(null);
+  const [refusal, setRefusal] = useState<ReceivedRefusal | null>(null);
   const runRef = useRef<() => Promise<void>>(() => Promise.resolve());
   // The pause is over: submit by itself, as promised by "skip".
   const { left, start, stop } = useCountdown(() => void runRef.current());
@@ -39,7 +40,7 @@ export function useChargedAction<T>(options: {
     } catch (error) {
       const refused = readChargeRefusal(error);
       if (refused) {
-        setRefusal(refused);
+        setRefusal({ ...refused, at: Date.now() });
         if (refused.kind === 'credits') void queryClient.invalidateQueries({ queryKey: creditKeys.all });
       } else latest.current.onError(error);
     } finally {
@@ -58,7 +59,7 @@ export function useChargedAction<T>(options: {
     /** Skip in the limit dialog: wait out the pause, then run again. */
     skipWait: useCallback(() => {
       if (refusal?.kind !== 'limit') return;
-      start(refusal.waitSeconds);
+      start(Math.max(1, secondsLeft(pauseEndsAt(refusal), Date.now())));
       setRefusal(null);
     }, [refusal, start]),
     /** Seconds until the automatic retry, or null when none is planned. */

@@ -38,8 +38,12 @@ export function useLiveGeneration(uuid: string) {
         );
         if (isFinished(event.status)) {
           sawFinal = true;
-          // The result (or the failure's detail) comes with the full record.
-          void queryClient.invalidateQueries({ queryKey: key });
+          // The result (or the failure's reason) comes with the full record; if it cannot be
+          // read now, polling keeps trying.
+          void queryClient.refetchQueries({ queryKey: key }).then(() => {
+            const record = queryClient.getQueryData<TGeneration>(key);
+            if (!record || !isFinished(record.status)) setPolling(true);
+          });
         }
       },
       controller.signal,

@@ -2,11 +2,12 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { GenerationStatus } from '@mirra/contracts';
 import { generationKeys, generationsApi } from '../api/generations.api';
+import { sourceImageOf } from '../result-image';
 
 /**
  * Starting from one of my results (/generate/<mode>/generation/<uuid>/): the result becomes the
- * source photo. The server takes photos as uploads, so the original is fetched (same origin,
- * signed URL) and uploaded like a chosen file — the same checks, no special server path.
+ * source photo. The server takes photos as uploads, so the picture is fetched (same origin, signed
+ * URL) and uploaded like a chosen file — the same checks, no special server path.
  */
 export function useSourceFromGeneration(options: {
   uuid: string | undefined;
@@ -22,15 +23,17 @@ export function useSourceFromGeneration(options: {
   });
   const generation = source.data;
   const result = generation?.status === GenerationStatus.COMPLETED ? generation.result : null;
-  const resultUrl = result && result.content_type.startsWith('image/') ? result.url : null;
+  const picture = result && result.content_type.startsWith('image/') ? sourceImageOf(result) : null;
+  const resultUrl = picture?.url ?? null;
+  const extension = picture?.extension ?? null;
   // The result is used once: removing the photo afterwards does not bring it back.
   const [settled, setSettled] = useState<{ url: string; ok: boolean } | null>(null);
   const isDone = resultUrl !== null && settled?.url === resultUrl;
 
   useEffect(() => {
-    if (!enabled || !resultUrl || isDone || !generation) return;
+    if (!enabled || !resultUrl || isDone || !generation || !extension) return;
     let cancelled = false;
-    const name = `mirra-${generation.uuid.slice(0, 8)}.${resultUrl.includes('.jpg') ? 'jpg' : 'png'}`;
+    const name = `mirra-${generation.uuid.slice(0, 8)}.${extension}`;
     fetch(resultUrl, { credentials: 'include' })
       .then((response) => {
         if (!response.ok) throw new Error(`HTTP ${response.status}`);
@@ -47,7 +50,7 @@ export function useSourceFromGeneration(options: {
     return () => {
       cancelled = true;
     };
-  }, [enabled, resultUrl, isDone, generation, uploadBlob]);
+  }, [enabled, resultUrl, extension, isDone, generation, uploadBlob]);
 
   return {
     generation,
