@@ -8,10 +8,16 @@ import { PageFrame, Section } from '../../components/ui/page';
 import { TextInput } from '../../components/ui/text-input';
 import { ModeCard } from '../../features/generations/components/mode-card';
 import { CREATE_MODES } from '../../features/generations/modes';
+import { loadExtraCatalogue } from '../../lib/i18n';
 import { useSession } from '../../lib/session';
 
-// Only signed-in people have generations: guests never download the list's code.
-const GenerationsGrid = lazy(() => import('../../features/generations/components/generations-grid'));
+// Only signed-in people have generations: guests never download the list's code (or its texts).
+const GenerationsGrid = lazy(() =>
+  Promise.all([
+    import('../../features/generations/components/generations-grid'),
+    loadExtraCatalogue('generations'),
+  ]).then(([module]) => module),
+);
 
 const IDEAS = [
   'ideas.astronaut',
