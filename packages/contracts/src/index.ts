@@ -4,5 +4,6 @@ export * from './users.js';
 export * from './auth.js';
 export * from './telegram.js';
 export * from './limits.js';
+export * from './generation-constants.js';
 export * from './generations.js';
 export * from './credits.js';
