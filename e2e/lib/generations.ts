@@ -46,6 +46,7 @@ export interface ApiGeneration {
   uuid: string;
   status: number;
   progress: number;
+  seed: number;
   result: { url: string; download_url: string; width: number; height: number; notes: string[] } | null;
   error_code: string | null;
   refunded: boolean;
@@ -62,15 +63,14 @@ export async function apiGenerate(user: TestUser, body: Record<string, unknown>)
 
 /** Waits until the generation has ended (the local engine takes a few seconds). */
 export async function apiWaitForGeneration(
-  user: TestUser,
+  user: Pick<TestUser, 'access'>,
   uuid: string,
   timeoutMs = 30_000,
+  authorization = bearer(user),
 ): Promise<ApiGeneration> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    const { body } = await callApi<ApiGeneration>(`/api/generations/${uuid}/`, {
-      authorization: bearer(user),
-    });
+    const { body } = await callApi<ApiGeneration>(`/api/generations/${uuid}/`, { authorization });
     if ([100, -100, -200].includes(body.status)) return body;
     await new Promise((resolve) => setTimeout(resolve, 300));
   }

@@ -40,6 +40,8 @@ describe.each(VIEWPORT_NAMES)('main screens (%s)', (viewport) => {
     const generation = await apiGenerate(user, {
       mode: 'simple',
       prompt: 'A lighthouse on a cliff at sunset',
+      // A fixed seed: the same picture each run (and the same answer from the result moderation).
+      seed: 2,
     });
     await apiWaitForGeneration(user, generation.uuid);
     resultPath = `/generation/${generation.uuid}/`;

@@ -1,7 +1,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation, useNavigate } from 'react-router';
+import { useLocation, useNavigate, useSearchParams } from 'react-router';
+import { PROMPT_MAX_LENGTH } from '@mirra/contracts';
 import { Alert } from '../../../components/ui/alert';
 import { Button, ButtonLink } from '../../../components/ui/button';
 import { IconSparkles } from '../../../components/ui/icons';
@@ -49,7 +50,11 @@ export function GenerateForm({
   const queryClient = useQueryClient();
   const isLoggedIn = useSession((s) => s.isLoggedIn);
   const openAuthPopup = useAppStore((s) => s.openAuthPopup);
-  const { draft, update } = useGenerationDraft(location.pathname);
+  // A shared link (or a saved query string) may carry a description for an empty field.
+  const [searchParams] = useSearchParams();
+  const { draft, update } = useGenerationDraft(location.pathname, {
+    prompt: searchParams.get('prompt')?.slice(0, PROMPT_MAX_LENGTH) ?? '',
+  });
   const needs = modeNeeds(mode);
   const errors = useFormErrors(FORM_FIELDS);
   const [attempted, setAttempted] = useState(false);

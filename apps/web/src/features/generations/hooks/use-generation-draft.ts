@@ -13,12 +13,14 @@ function session(): Storage | null {
 
 /**
  * The generate screen's inputs, kept for the tab's session under the page's address: a trip to
- * sign in, to /upload/, or a reload brings back everything typed and chosen.
+ * sign in, to /upload/, or a reload brings back everything typed and chosen. A description from
+ * the link (`?prompt=`) fills the field when it is empty.
  */
-export function useGenerationDraft(key: string) {
-  const [draft, setDraft] = useState<GenerationDraft>(() =>
-    readDraft(session()?.getItem(PREFIX + key) ?? null),
-  );
+export function useGenerationDraft(key: string, fromLink: { prompt: string } = { prompt: '' }) {
+  const [draft, setDraft] = useState<GenerationDraft>(() => {
+    const stored = readDraft(session()?.getItem(PREFIX + key) ?? null);
+    return stored.prompt || !fromLink.prompt ? stored : { ...stored, prompt: fromLink.prompt };
+  });
   useEffect(() => {
     try {
       session()?.setItem(PREFIX + key, JSON.stringify(draft));
