@@ -128,6 +128,19 @@ async function main(): Promise<number> {
       RATE_LIMIT_REGISTER_PER_IP: '10000',
       RATE_LIMIT_EMAIL_PER_IP: '10000',
       RATE_LIMIT_EMAIL_PER_ADDRESS: '10000',
+      RATE_LIMIT_UPLOADS_PER_USER: '10000',
+      RATE_LIMIT_PROMPT_HELPER_PER_USER: '10000',
+      // Generations (e2e/specs/generations.e2e.ts): a new account can make 4 credits' worth; styling
+      // costs 3, so one styling leaves too little for another (the credit balance dialog); the
+      // fourth generation of a day waits FREE_DELAY_SECONDS (the limit dialog).
+      WELCOME_CREDITS: '4',
+      PRICE_SIMPLE: '1',
+      PRICE_EDITING: '1',
+      PRICE_STYLING: '3',
+      FREE_DAILY_PHOTOS: '3',
+      FREE_DELAY_SECONDS: '8',
+      // Small, so the 'File too big' test sends little.
+      UPLOAD_MAX_MB: '2',
     },
   });
   const serverLog: string[] = [];

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { createActiveUser, type TestUser } from '../lib/accounts.js';
 import { openBrowser, saveScreenshot, url, VIEWPORT_NAMES } from '../lib/browser.js';
+import { apiGenerate, apiWaitForGeneration } from '../lib/generations.js';
 import { signInWithTokens } from '../lib/session.js';
 
 const GUEST_SCREENS = [
@@ -14,6 +15,9 @@ const MEMBER_SCREENS = [
   ['home', '/', 'home-page'],
   ['create', '/create/', 'create-page'],
   ['generate', '/generate/face_swap/', 'upload-page'],
+  ['generate-image', '/generate/simple/', 'generate-form'],
+  ['generate-styling', '/generate/styling/', 'generate-form'],
+  ['generate-editing', '/generate/editing/', 'generate-form'],
   ['feed', '/posts/top/', 'feed-page'],
   ['profile', '/profile/', 'profile-page'],
   ['profile-edit', '/profile-edit/', 'profile-edit-page'],
@@ -29,8 +33,18 @@ const MEMBER_SCREENS = [
 /** Screenshots of every main screen, dark and light, phone and desktop (test-results/screens/). */
 describe.each(VIEWPORT_NAMES)('main screens (%s)', (viewport) => {
   let user: TestUser;
+  let resultPath: string;
   beforeAll(async () => {
     user = await createActiveUser({ firstName: 'Lena', lastName: 'Sokolova' });
+    // A finished result for the result screen and the generations list on home.
+    const generation = await apiGenerate(user, {
+      mode: 'simple',
+      prompt: 'A lighthouse on a cliff at sunset',
+      // A fixed seed: the same picture each run (and the same answer from the result moderation).
+      seed: 2,
+    });
+    await apiWaitForGeneration(user, generation.uuid);
+    resultPath = `/generation/${generation.uuid}/`;
   });
   afterAll(() => undefined);
 
@@ -52,6 +66,15 @@ describe.each(VIEWPORT_NAMES)('main screens (%s)', (viewport) => {
           await page.waitForTimeout(250);
           await saveScreenshot(page, `${name}-${viewport}-${theme}`);
         }
+        await page.goto(url('/'));
+        await page.getByTestId('generation-tile').first().locator('img').waitFor();
+        await page.getByTestId('generations-grid').scrollIntoViewIfNeeded();
+        await page.waitForTimeout(250);
+        await saveScreenshot(page, `home-generations-${viewport}-${theme}`);
+        await page.goto(url(resultPath));
+        await page.getByTestId('result-image').waitFor();
+        await page.waitForTimeout(350);
+        await saveScreenshot(page, `result-${viewport}-${theme}`, true);
       } finally {
         await s.close();
       }

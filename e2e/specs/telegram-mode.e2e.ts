@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { callApi, createActiveUser } from '../lib/accounts.js';
 import { openBrowser, saveScreenshot, url, VIEWPORT_NAMES, type Session } from '../lib/browser.js';
+import { apiWaitForGeneration, type ApiGeneration } from '../lib/generations.js';
 import { storedTokens } from '../lib/session.js';
 import {
   installTelegramHost,
@@ -119,6 +120,50 @@ describe.each(VIEWPORT_NAMES)('inside Telegram (%s)', (viewport) => {
     expect(address.searchParams.get('prompt')).toBe('neon cat');
     expect(address.searchParams.get('mode')).toBe('simple');
     await page.getByTestId('generate-page').waitFor();
+    // The saved query string fills the description in.
+    expect(await page.getByTestId('prompt').inputValue()).toBe('neon cat');
+  });
+
+  it('a result is shared and downloaded through Telegram', async () => {
+    const { page } = s;
+    const tgUser = newTelegramUser({ first_name: 'Sasha' });
+    const authorization = `TG ${signInitData(tgUser)}`;
+    const created = await callApi<ApiGeneration>('/api/generations/', {
+      body: { mode: 'simple', prompt: 'A snowy owl on a branch', seed: 2 },
+      authorization,
+    });
+    expect(created.status).toBe(201);
+    await apiWaitForGeneration({ access: '' }, created.body.uuid, 30_000, authorization);
+    await page.goto(
+      miniAppUrl(`/generation/${created.body.uuid}/`, { initData: signInitData(tgUser), version: '8.0' }),
+    );
+    await page.getByTestId('result-image').waitFor();
+    await page.getByTestId('result-share').click();
+    const posted = () =>
+      page.evaluate(
+        () => (window as unknown as { __tgPosted: Array<{ method: string; params: unknown }> }).__tgPosted,
+      );
+    await expect.poll(async () => (await posted()).map((e) => e.method)).toContain('web_app_open_tg_link');
+    const share = (await posted()).find((e) => e.method === 'web_app_open_tg_link')!.params as {
+      path_full: string;
+    };
+    const shared = new URL(share.path_full, 'https://t.me');
+    expect(shared.pathname).toBe('/share/url');
+    expect(shared.searchParams.get('url')).toMatch(
+      /^http:\/\/127\.0\.0\.1:\d+\/api\/media\/results\/.+\/original\.png\?/,
+    );
+    expect(shared.searchParams.get('text')).toBe('Made with Mirra');
+
+    await page.getByTestId('result-download').click();
+    await expect
+      .poll(async () => (await posted()).map((e) => e.method))
+      .toContain('web_app_request_file_download');
+    const download = (await posted()).find((e) => e.method === 'web_app_request_file_download')!.params as {
+      url: string;
+      file_name: string;
+    };
+    expect(download.file_name).toMatch(/^mirra-[0-9a-f]{8}\.png$/);
+    expect(download.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/media\/.+download=/);
   });
 
   it('the dev mode opens the app as if inside Telegram, with init data signed by the server', async () => {

@@ -1,20 +1,16 @@
 import { z } from 'zod';
+import {
+  GENERATION_MODES,
+  GUIDANCE_DEFAULT,
+  GUIDANCE_MAX,
+  GUIDANCE_MIN,
+  PROMPT_MAX_LENGTH,
+  STYLES,
+} from './generation-constants.js';
 
-/** Generation modes (spec §2). `train` builds a digital model and is not created through this API. */
-export const GENERATION_MODES = ['simple', 'face_swap', 'editing', 'styling', 'video'] as const;
 export const ZGenerationMode = z.enum(GENERATION_MODES, { error: 'Choose a generation mode.' });
 export type TGenerationMode = z.infer<typeof ZGenerationMode>;
 
-/** Task status codes exactly as the spec's second set (spec §3), plus FAILED from the first. */
-export const GenerationStatus = {
-  FAILED: -200,
-  ERROR: -100,
-  NEW: 0,
-  IN_QUEUE: 30,
-  IN_PROGRESS: 60,
-  COMPLETED: 100,
-} as const;
-export type TGenerationStatus = (typeof GenerationStatus)[keyof typeof GenerationStatus];
 export const ZGenerationStatus = z.union([
   z.literal(-200),
   z.literal(-100),
@@ -23,21 +19,9 @@ export const ZGenerationStatus = z.union([
   z.literal(60),
   z.literal(100),
 ]);
-export const isTerminalStatus = (status: number) =>
-  status === GenerationStatus.COMPLETED ||
-  status === GenerationStatus.ERROR ||
-  status === GenerationStatus.FAILED;
 
-/** Styles the styling mode offers; the local engine implements each as an image pipeline. */
-export const STYLES = ['cartoon', 'toy', 'oil', 'watercolor', 'pencil', 'pop_art'] as const;
 export const ZStyle = z.enum(STYLES, { error: 'Choose a style.' });
 export type TStyle = z.infer<typeof ZStyle>;
-
-export const PROMPT_MAX_LENGTH = 1000;
-/** Guidance strength slider (advanced settings). */
-export const GUIDANCE_MIN = 1;
-export const GUIDANCE_MAX = 20;
-export const GUIDANCE_DEFAULT = 7;
 
 export const ZCreateGenerationBody = z.object({
   mode: ZGenerationMode,

@@ -4,6 +4,7 @@ export * from './users.js';
 export * from './auth.js';
 export * from './telegram.js';
 export * from './limits.js';
+export * from './generation-constants.js';
 export * from './generations.js';
 export * from './credits.js';
 export * from './notifications.js';

@@ -1,6 +1,7 @@
 import type { ComponentType } from 'react';
 import { createBrowserRouter, redirect, type RouteObject } from 'react-router';
 import { DEFAULT_WALLET_CURRENCY_ID } from '@mirra/contracts';
+import { loadExtraCatalogue, type ExtraCatalogue } from '../lib/i18n';
 import { AppShell } from './layout/app-shell';
 import { PageLoadError } from './layout/page-load-error';
 import { findRouteMeta, type RouteMeta, type RouteMetaEntry } from './route-access';
@@ -24,16 +25,21 @@ function lazyPage(load: PageLoader): PageLoader {
     });
 }
 
+/** A page whose texts live in an extra catalogue gets it loaded together with its code. */
+function withCatalogue(name: ExtraCatalogue, load: PageLoader): PageLoader {
+  return () => Promise.all([load(), loadExtraCatalogue(name)]).then(([module]) => module);
+}
+
 const page = {
   welcome: lazyPage(() => import('./routes/welcome')),
   home: lazyPage(() => import('./routes/home')),
   create: lazyPage(() => import('./routes/create')),
-  generate: lazyPage(() => import('./routes/generate')),
+  generate: lazyPage(withCatalogue('generations', () => import('./routes/generate'))),
   post: lazyPage(() => import('./routes/post')),
   feed: lazyPage(() => import('./routes/feed')),
   upload: lazyPage(() => import('./routes/upload')),
   model: lazyPage(() => import('./routes/model')),
-  generation: lazyPage(() => import('./routes/generation')),
+  generation: lazyPage(withCatalogue('generations', () => import('./routes/generation'))),
   notifications: lazyPage(() => import('./routes/notifications')),
   profile: lazyPage(() => import('./routes/profile')),
   userProfile: lazyPage(() => import('./routes/user-profile')),

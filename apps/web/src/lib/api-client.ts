@@ -49,6 +49,17 @@ export function hasSession(store: KeyValueStore = localStore): boolean {
   return Boolean(store.get(STORAGE_KEYS.refresh) || store.get(STORAGE_KEYS.tgData));
 }
 
+/** A response body as JSON when it is JSON, with its raw text for 'Invalid error: …'. */
+export async function readResponseBody(response: Response): Promise<{ json: unknown; text: string }> {
+  const text = await response.text();
+  if (!text) return { json: null, text };
+  try {
+    return { json: JSON.parse(text) as unknown, text };
+  } catch {
+    return { json: null, text };
+  }
+}
+
 export function createApiClient(options: ApiClientOptions = {}) {
   const doFetch = options.fetch ?? ((...args: Parameters<typeof fetch>) => fetch(...args));
   const store = options.store ?? localStore;
@@ -75,16 +86,6 @@ export function createApiClient(options: ApiClientOptions = {}) {
     return headers;
   }
 
-  async function readBody(response: Response): Promise<{ json: unknown; text: string }> {
-    const text = await response.text();
-    if (!text) return { json: null, text };
-    try {
-      return { json: JSON.parse(text) as unknown, text };
-    } catch {
-      return { json: null, text };
-    }
-  }
-
   /** Posts the refresh token once; concurrent callers share the same attempt. */
   function refreshTokens(): Promise<void> {
     if (refreshing) return refreshing;
@@ -98,7 +99,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
         headers: baseHeaders(),
         body: JSON.stringify({ refresh }),
       });
-      const { json, text } = await readBody(response);
+      const { json, text } = await readResponseBody(response);
       if (!response.ok) {
         if (response.status < 500) logout('refresh');
         throw new ApiError(response.status, json, text);
@@ -144,11 +145,20 @@ export function createApiClient(options: ApiClientOptions = {}) {
     return qs ? `${path}${path.includes('?') ? '&' : '?'}${qs}` : path;
   }
 
-  async function request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
+  /**
+   * The headers of an authenticated call, after refreshing an access token about to expire (also
+   * used by `api-transfer.ts` for uploads and event streams).
+   */
+  async function authorizedHeaders(path: string): Promise<Record<string, string>> {
     if (path !== REFRESH_PATH) await ensureFreshAccess();
     const headers = baseHeaders();
     const authorization = authorizationHeader(store.get(STORAGE_KEYS.tgData), store.get(STORAGE_KEYS.access));
     if (authorization) headers.Authorization = authorization;
+    return headers;
+  }
+
+  async function request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
+    const headers = await authorizedHeaders(path);
     const response = await doFetch(buildUrl(path, opts.query), {
       method,
       credentials: 'include',
@@ -156,7 +166,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
       body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
       signal: opts.signal,
     });
-    const { json, text } = await readBody(response);
+    const { json, text } = await readResponseBody(response);
     if (!response.ok) throw new ApiError(response.status, json, text);
     return json as T;
   }
@@ -168,6 +178,8 @@ export function createApiClient(options: ApiClientOptions = {}) {
       request<T>('POST', path, { ...opts, body }),
     put: <T>(path: string, body?: unknown, opts?: RequestOptions) =>
       request<T>('PUT', path, { ...opts, body }),
+    authorizedHeaders,
+    fetch: doFetch,
     refreshTokens,
     ensureFreshAccess,
     /** Stores a fresh pair after a sign-in. */

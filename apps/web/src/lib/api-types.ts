@@ -4,7 +4,16 @@
  */
 import type { z } from 'zod';
 import type {
+  ZCreditBalance,
+  ZCreditEntry,
+  ZCreditHistory,
+  ZGenerationEvent,
+  ZGenerationList,
+  ZGenerationResult,
   ZGeo,
+  ZImageVariant,
+  ZPrice,
+  ZPromptHelperResult,
   ZRegisterResponse,
   ZSavedQueryString,
   ZSignInToken,
@@ -14,6 +23,12 @@ import type {
 
 export type {
   ErrorCode,
+  TCreateGenerationBody,
+  TGeneration,
+  TGenerationMode,
+  TGenerationStatus,
+  TStyle,
+  TUpload,
   TLoginBody,
   TProfileUpdateBody,
   TPublicConfig,
@@ -28,3 +43,12 @@ export type TSavedQueryString = z.infer<typeof ZSavedQueryString>;
 export type TSignInToken = z.infer<typeof ZSignInToken>;
 export type TTelegramAuthKey = z.infer<typeof ZTelegramAuthKey>;
 export type TTelegramTokenResponse = z.infer<typeof ZTelegramTokenResponse>;
+export type TCreditBalance = z.infer<typeof ZCreditBalance>;
+export type TCreditEntry = z.infer<typeof ZCreditEntry>;
+export type TCreditHistory = z.infer<typeof ZCreditHistory>;
+export type TGenerationEvent = z.infer<typeof ZGenerationEvent>;
+export type TGenerationList = z.infer<typeof ZGenerationList>;
+export type TGenerationResult = z.infer<typeof ZGenerationResult>;
+export type TImageVariant = z.infer<typeof ZImageVariant>;
+export type TPrice = z.infer<typeof ZPrice>;
+export type TPromptHelperResult = z.infer<typeof ZPromptHelperResult>;

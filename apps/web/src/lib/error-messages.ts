@@ -33,6 +33,17 @@ const FIELD_MESSAGE_RULES: Array<[RegExp, string, (m: RegExpMatchArray) => Recor
   [/^Invalid password\.$/, 'errors.users.current_password_invalid', () => ({})],
   [/^Invalid token for given user\.$/, 'fieldErrors.linkInvalid', () => ({})],
   [/^Invalid user id or user doesn't exist\.$/, 'fieldErrors.linkInvalid', () => ({})],
+  // Generations and uploads.
+  [/^Only in English$/, 'messages.onlyEnglish', () => ({})],
+  [/^Maximum number of characters - (\d+)$/, 'messages.maxChars', (m) => ({ max: Number(m[1]) })],
+  [/^The file size must not exceed (.+)$/, 'messages.fileSizeLimit', (m) => ({ size: m[1] })],
+  [/^The image must not exceed ([\d.]+) megapixels$/, 'fieldErrors.megapixels', (m) => ({ mp: m[1] })],
+  [/^Moderation failed: this prompt is not allowed\.$/, 'errors.generations.prompt_moderated', () => ({})],
+  [/^This photo was not found\. Upload it again\.$/, 'fieldErrors.photoNotFound', () => ({})],
+  [/^Upload (up to )?\d+ photo for this mode\.$/, 'errors.generations.image_required', () => ({})],
+  [/^Choose a style\.$/, 'fieldErrors.chooseStyle', () => ({})],
+  [/^This server has no engine for \w+ yet\.$/, 'errors.generations.mode_unavailable', () => ({})],
+  [/^Upload a valid image\./, 'errors.uploads.unsupported_type', () => ({})],
 ];
 
 export function translateFieldMessage(t: TFunction, message: string): string {

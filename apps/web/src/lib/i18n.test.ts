@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createTestI18n } from '../test/i18n';
-import { detectLanguage } from './i18n';
+import { changeLanguage, detectLanguage, initI18n, loadExtraCatalogue } from './i18n';
 
 describe('plural rules', () => {
   it.each([
@@ -58,5 +58,19 @@ describe('the starting language', () => {
     expect(detectLanguage(null, ['de-DE'], 'fr')).toBe('de');
     expect(detectLanguage(null, ['ru-RU', 'en'])).toBe('ru');
     expect(detectLanguage('null', ['fr-FR', 'es'])).toBe('en');
+  });
+});
+
+describe('extra catalogues', () => {
+  it('are loaded on demand, in the current language and English, and follow a language change', async () => {
+    const i18n = await initI18n('de');
+    expect(i18n.exists('result.title')).toBe(false);
+    await loadExtraCatalogue('generations');
+    expect(i18n.t('result.title')).toBe('Dein Ergebnis');
+    expect(i18n.getResource('en', 'translation', 'result.title')).toBe('Your result');
+    // The main catalogue is still all there after the merge.
+    expect(i18n.t('common.save')).toBe('Speichern');
+    await changeLanguage('kk');
+    expect(i18n.t('result.title')).toBe('Сіздің нәтижеңіз');
   });
 });

@@ -28,6 +28,46 @@ const loaders: Record<TLanguage, () => Promise<{ default: Catalogue }>> = {
 };
 
 /**
+ * Catalogues only some pages need, kept out of the first page's download: each is merged into the
+ * same namespace (keys stay `result.title`), and loaded before the pages that use it render.
+ */
+const extraLoaders = {
+  generations: {
+    en: () => import('../locales/generations/en.json'),
+    ru: () => import('../locales/generations/ru.json'),
+    de: () => import('../locales/generations/de.json'),
+    uk: () => import('../locales/generations/uk.json'),
+    kk: () => import('../locales/generations/kk.json'),
+    az: () => import('../locales/generations/az.json'),
+  },
+} satisfies Record<string, Record<TLanguage, () => Promise<{ default: Catalogue }>>>;
+export type ExtraCatalogue = keyof typeof extraLoaders;
+
+const wantedExtras = new Set<ExtraCatalogue>();
+const loadedExtras = new Map<string, Promise<void>>();
+
+function loadExtra(name: ExtraCatalogue, language: TLanguage, instance: I18n): Promise<void> {
+  const key = `${name}:${language}`;
+  let loading = loadedExtras.get(key);
+  if (!loading) {
+    loading = extraLoaders[name][language]().then(({ default: catalogue }) => {
+      instance.addResourceBundle(language, 'translation', catalogue, true, true);
+    });
+    // A failed load may be tried again (the page's own load error explains it).
+    loading.catch(() => loadedExtras.delete(key));
+    loadedExtras.set(key, loading);
+  }
+  return loading;
+}
+
+/** Loads an extra catalogue in the current language and English (the fallback), once. */
+export async function loadExtraCatalogue(name: ExtraCatalogue): Promise<void> {
+  wantedExtras.add(name);
+  const languages = new Set<TLanguage>([DEFAULT_LANGUAGE, currentLanguage()]);
+  await Promise.all([...languages].map((language) => loadExtra(name, language, i18next)));
+}
+
+/**
  * The language to start in: the one the user chose (stored), else the Telegram user's, else the
  * browser's, else English (spec §9).
  */
@@ -75,7 +115,10 @@ function applyDocumentLanguage(language: TLanguage) {
 
 /** Switches the interface language and stores it as `django_language` (also sent as Accept-Language). */
 export async function changeLanguage(language: TLanguage): Promise<void> {
-  await loadCatalogue(language, i18next);
+  await Promise.all([
+    loadCatalogue(language, i18next),
+    ...[...wantedExtras].map((name) => loadExtra(name, language, i18next)),
+  ]);
   writeStored(STORAGE_KEYS.language, language);
   await i18next.changeLanguage(language);
   applyDocumentLanguage(language);

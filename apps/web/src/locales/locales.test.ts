@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { errorCodes } from '@mirra/contracts';
-import { catalogues } from '../test/i18n';
+import { catalogues, extraCatalogues, mainCatalogues } from '../test/i18n';
 
 type Tree = { [key: string]: string | Tree };
 const PLURAL = /_(zero|one|two|few|many|other)$/;
@@ -92,4 +92,16 @@ describe('locale catalogues', () => {
       }
     });
   }
+});
+
+describe('extra catalogues', () => {
+  it('never repeat a top-level section of the main catalogue (a merge would hide one of them)', () => {
+    for (const [name, byLanguage] of Object.entries(extraCatalogues)) {
+      for (const [language, extra] of Object.entries(byLanguage)) {
+        const main = mainCatalogues[language as keyof typeof mainCatalogues];
+        const repeated = Object.keys(extra).filter((key) => key in main);
+        expect(repeated, `${name}/${language}`).toEqual([]);
+      }
+    }
+  });
 });

@@ -6,8 +6,34 @@ import en from '../locales/en.json';
 import kk from '../locales/kk.json';
 import ru from '../locales/ru.json';
 import uk from '../locales/uk.json';
+import generationsAz from '../locales/generations/az.json';
+import generationsDe from '../locales/generations/de.json';
+import generationsEn from '../locales/generations/en.json';
+import generationsKk from '../locales/generations/kk.json';
+import generationsRu from '../locales/generations/ru.json';
+import generationsUk from '../locales/generations/uk.json';
 
-export const catalogues = { en, ru, de, uk, kk, az } as const;
+/** The main catalogues and the extra ones (`lib/i18n.ts`), each language merged into one tree. */
+export const mainCatalogues = { en, ru, de, uk, kk, az } as const;
+export const extraCatalogues = {
+  generations: {
+    en: generationsEn,
+    ru: generationsRu,
+    de: generationsDe,
+    uk: generationsUk,
+    kk: generationsKk,
+    az: generationsAz,
+  },
+} as const;
+
+export const catalogues = {
+  en: { ...en, ...generationsEn },
+  ru: { ...ru, ...generationsRu },
+  de: { ...de, ...generationsDe },
+  uk: { ...uk, ...generationsUk },
+  kk: { ...kk, ...generationsKk },
+  az: { ...az, ...generationsAz },
+} as const;
 
 /** A separate i18next instance with every catalogue loaded, for tests. */
 export async function createTestI18n(lng = 'en'): Promise<I18n> {
@@ -15,7 +41,10 @@ export async function createTestI18n(lng = 'en'): Promise<I18n> {
   await instance.init({
     ...i18nOptions,
     lng,
-    resources: Object.fromEntries(Object.entries(catalogues).map(([l, c]) => [l, { translation: c }])),
+    // Copies: i18next writes into the objects it is given, and the JSON modules are shared.
+    resources: Object.fromEntries(
+      Object.entries(catalogues).map(([l, c]) => [l, { translation: structuredClone(c) }]),
+    ),
   });
   return instance;
 }

@@ -1,15 +1,59 @@
 import { useTranslation } from 'react-i18next';
+import { useParams } from 'react-router';
+import { Alert } from '../../components/ui/alert';
+import { Button } from '../../components/ui/button';
 import { IconSparkles } from '../../components/ui/icons';
+import { PageFrame } from '../../components/ui/page';
+import { Spinner } from '../../components/ui/spinner';
+import { GenerationView } from '../../features/generations/components/generation-view';
+import { useLiveGeneration } from '../../features/generations/hooks/use-live-generation';
+import { ApiError } from '../../lib/api-error';
+import { describeError } from '../../lib/error-messages';
 import { MissingItem } from './missing-item';
 
+/** The result screen (/generation/<uuid>/): live progress, then the result or what went wrong. */
 export function Page() {
+  const { uuid = '' } = useParams();
+  return <LiveGeneration key={uuid} uuid={uuid} />;
+}
+
+function LiveGeneration({ uuid }: { uuid: string }) {
   const { t } = useTranslation();
+  const generation = useLiveGeneration(uuid);
+  if (generation.data) {
+    return (
+      <PageFrame width="narrow" testId="generation-page">
+        <GenerationView generation={generation.data} isPolling={generation.isPolling} />
+      </PageFrame>
+    );
+  }
+  if (
+    generation.error instanceof ApiError &&
+    (generation.error.status === 404 || generation.error.status === 400)
+  ) {
+    return (
+      <MissingItem
+        testId="generation-page"
+        icon={<IconSparkles size={30} />}
+        title={t('generation.missingTitle')}
+        text={t('generation.missingText')}
+      />
+    );
+  }
   return (
-    <MissingItem
-      testId="generation-page"
-      icon={<IconSparkles size={30} />}
-      title={t('generation.missingTitle')}
-      text={t('generation.missingText')}
-    />
+    <PageFrame width="narrow" testId="generation-page">
+      {generation.isError ? (
+        <>
+          <Alert>{describeError(t, generation.error).alert}</Alert>
+          <Button theme="light" onClick={() => void generation.refetch()}>
+            {t('common.retry')}
+          </Button>
+        </>
+      ) : (
+        <div className="center">
+          <Spinner size={28} label={t('common.loading')} />
+        </div>
+      )}
+    </PageFrame>
   );
 }

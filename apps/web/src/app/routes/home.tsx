@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { lazy, Suspense, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { ButtonLink } from '../../components/ui/button';
@@ -8,7 +8,16 @@ import { PageFrame, Section } from '../../components/ui/page';
 import { TextInput } from '../../components/ui/text-input';
 import { ModeCard } from '../../features/generations/components/mode-card';
 import { CREATE_MODES } from '../../features/generations/modes';
+import { loadExtraCatalogue } from '../../lib/i18n';
 import { useSession } from '../../lib/session';
+
+// Only signed-in people have generations: guests never download the list's code (or its texts).
+const GenerationsGrid = lazy(() =>
+  Promise.all([
+    import('../../features/generations/components/generations-grid'),
+    loadExtraCatalogue('generations'),
+  ]).then(([module]) => module),
+);
 
 const IDEAS = [
   'ideas.astronaut',
@@ -23,6 +32,7 @@ export function Page() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const user = useSession((s) => s.user);
+  const isLoggedIn = useSession((s) => s.isLoggedIn);
   const [query, setQuery] = useState('');
 
   function search(event: FormEvent) {
@@ -30,6 +40,19 @@ export function Page() {
     const q = query.trim();
     void navigate(q ? `/posts/top/?q=${encodeURIComponent(q)}` : '/posts/top/');
   }
+
+  const premiumCard = (
+    <Link to="/settings/subscription/" className="premium-card">
+      <span className="premium-card__icon">
+        <IconCrown size={26} />
+      </span>
+      <span className="premium-card__body">
+        <span className="premium-card__title">{t('home.premiumTitle')}</span>
+        <span className="premium-card__text">{t('home.premiumText')}</span>
+      </span>
+      <span className="premium-card__cta">{t('home.premiumAction')}</span>
+    </Link>
+  );
 
   return (
     <PageFrame testId="home-page">
@@ -87,29 +110,29 @@ export function Page() {
         </div>
       </Section>
 
+      {/* Signed in, the list comes last: it grows as it scrolls. */}
+      {isLoggedIn && premiumCard}
+
       <Section title={t('home.generationsTitle')}>
-        <EmptyState
-          icon={<IconGallery size={28} />}
-          title={t('home.emptyTitle')}
-          text={t('home.emptyText')}
-          action={
-            <ButtonLink to="/create/" theme="primary-outline">
-              {t('home.emptyAction')}
-            </ButtonLink>
-          }
-        />
+        {isLoggedIn ? (
+          <Suspense fallback={<div className="gen-grid gen-grid--loading" aria-busy="true" />}>
+            <GenerationsGrid />
+          </Suspense>
+        ) : (
+          <EmptyState
+            icon={<IconGallery size={28} />}
+            title={t('home.emptyTitle')}
+            text={t('home.emptyText')}
+            action={
+              <ButtonLink to="/create/" theme="primary-outline">
+                {t('home.emptyAction')}
+              </ButtonLink>
+            }
+          />
+        )}
       </Section>
 
-      <Link to="/settings/subscription/" className="premium-card">
-        <span className="premium-card__icon">
-          <IconCrown size={26} />
-        </span>
-        <span className="premium-card__body">
-          <span className="premium-card__title">{t('home.premiumTitle')}</span>
-          <span className="premium-card__text">{t('home.premiumText')}</span>
-        </span>
-        <span className="premium-card__cta">{t('home.premiumAction')}</span>
-      </Link>
+      {!isLoggedIn && premiumCard}
     </PageFrame>
   );
 }

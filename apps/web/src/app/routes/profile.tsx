@@ -6,7 +6,7 @@ import { IconBookmark, IconEdit, IconGallery, IconSettings, IconShare } from '..
 import { PageFrame } from '../../components/ui/page';
 import { Spinner } from '../../components/ui/spinner';
 import { ProfileCard, fullName } from '../../features/profile/components/profile-card';
-import { useShareLink } from '../../features/profile/hooks/use-share-link';
+import { useShareLink } from '../../lib/use-share-link';
 import { useSession } from '../../lib/session';
 
 const TABS = ['generations', 'drafts'] as const;

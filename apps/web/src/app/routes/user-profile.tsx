@@ -7,7 +7,7 @@ import { PageFrame } from '../../components/ui/page';
 import { Spinner } from '../../components/ui/spinner';
 import { usePublicUser } from '../../features/profile/api/profile.api';
 import { fullName, ProfileCard } from '../../features/profile/components/profile-card';
-import { useShareLink } from '../../features/profile/hooks/use-share-link';
+import { useShareLink } from '../../lib/use-share-link';
 
 /** Someone's public profile (also where a `p_<token>` start parameter leads). */
 export function Page() {

@@ -234,6 +234,11 @@ export const IconUpload = (p: IconProps) => (
     <path d="M12 16V4M7 9l5-5 5 5M4 16v2a3 3 0 0 0 3 3h10a3 3 0 0 0 3-3v-2" />
   </Svg>
 );
+export const IconDownload = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M12 4v12M7 11l5 5 5-5M4 16v2a3 3 0 0 0 3 3h10a3 3 0 0 0 3-3v-2" />
+  </Svg>
+);
 export const IconLock = (p: IconProps) => (
   <Svg {...p}>
     <rect x="4" y="10" width="16" height="11" rx="3" />

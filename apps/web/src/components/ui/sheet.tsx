@@ -6,6 +6,8 @@ import { IconClose } from './icons';
 /** How long the sheet takes to hide before it emits close (spec §9). */
 export const SHEET_CLOSE_MS = 200;
 
+let openSheets = 0;
+
 interface SheetProps {
   open: boolean;
   /** Called 200 ms after the sheet starts hiding. */
@@ -29,6 +31,7 @@ export function Sheet({ open, onClose, from = 'bottom', title, children, label, 
   const [wasOpen, setWasOpen] = useState(open);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const panel = useRef<HTMLDivElement>(null);
+  const root = useRef<HTMLDivElement>(null);
 
   // Follow the parent's `open`: opening shows at once, closing plays the hide animation first.
   if (open !== wasOpen) {
@@ -56,20 +59,26 @@ export function Sheet({ open, onClose, from = 'bottom', title, children, label, 
   useEffect(() => {
     if (!shown) return;
     const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') setClosing(true);
+      if (event.key !== 'Escape') return;
+      // Sheets opened over sheets (a history over a dialog): Escape closes only the top one.
+      const open = document.querySelectorAll('.sheet:not(.sheet--closing)');
+      if (open[open.length - 1] === root.current) setClosing(true);
     };
     document.addEventListener('keydown', onKey);
+    openSheets += 1;
     document.body.classList.add('has-sheet');
     panel.current?.focus();
     return () => {
       document.removeEventListener('keydown', onKey);
-      document.body.classList.remove('has-sheet');
+      openSheets -= 1;
+      // Another sheet may still be open underneath.
+      if (openSheets === 0) document.body.classList.remove('has-sheet');
     };
   }, [shown]);
 
   if (!shown) return null;
   return createPortal(
-    <div className={`sheet sheet--${from}${closing ? ' sheet--closing' : ''}`}>
+    <div ref={root} className={`sheet sheet--${from}${closing ? ' sheet--closing' : ''}`}>
       <div className="sheet__backdrop" onClick={() => setClosing(true)} />
       <div
         ref={panel}

@@ -71,3 +71,29 @@ describe('top notification (spec §2)', () => {
     expect(screen.queryByRole('status')).toBeNull();
   });
 });
+
+describe('sheets over sheets', () => {
+  it('Escape closes only the top one', () => {
+    vi.useFakeTimers();
+    const closeBottom = vi.fn();
+    const closeTop = vi.fn();
+    wrap(
+      <>
+        <Sheet open onClose={closeBottom} title="Dialog">
+          dialog
+        </Sheet>
+        <Sheet open onClose={closeTop} title="History">
+          history
+        </Sheet>
+      </>,
+    );
+    fireEvent.keyDown(document, { key: 'Escape' });
+    act(() => vi.advanceTimersByTime(SHEET_CLOSE_MS));
+    expect(closeTop).toHaveBeenCalledTimes(1);
+    expect(closeBottom).not.toHaveBeenCalled();
+    expect(document.body.classList.contains('has-sheet')).toBe(true);
+    fireEvent.keyDown(document, { key: 'Escape' });
+    act(() => vi.advanceTimersByTime(SHEET_CLOSE_MS));
+    expect(closeBottom).toHaveBeenCalledTimes(1);
+  });
+});

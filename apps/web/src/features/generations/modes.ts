@@ -1,8 +1,8 @@
+import { GENERATION_MODES, type TGenerationMode } from '@mirra/contracts';
 import { IconFace, IconImage, IconPalette, IconVideo, IconWand } from '../../components/ui/icons';
 
-/** Generation modes (spec §2); the first four are the Create screen's. */
-export const GENERATION_MODES = ['simple', 'face_swap', 'editing', 'styling', 'video'] as const;
-export type GenerationMode = (typeof GENERATION_MODES)[number];
+/** Generation modes (spec §2, from the contracts); the first four are the Create screen's. */
+export type GenerationMode = TGenerationMode;
 export const CREATE_MODES: readonly GenerationMode[] = ['simple', 'face_swap', 'editing', 'styling'];
 
 export function isGenerationMode(value: unknown): value is GenerationMode {

@@ -5,12 +5,17 @@
 import type { TSavedQueryString } from '../api-types';
 import { isTelegramLaunch, markInTelegram, telegramDevQuery, wantsTelegramDevMode } from './detect';
 import { buildQsRedirect, hasAfterRedirectMarker, parseStartParam, profilePath } from './start-param';
-import type { bindBackButton, startTelegram, TelegramLaunch } from './sdk';
+import type { bindBackButton, downloadLink, shareLink, startTelegram, TelegramLaunch } from './sdk';
 
 export { isInTelegram } from './detect';
 export type { TelegramLaunch };
 
-let sdk: { startTelegram: typeof startTelegram; bindBackButton: typeof bindBackButton } | null = null;
+let sdk: {
+  startTelegram: typeof startTelegram;
+  bindBackButton: typeof bindBackButton;
+  shareLink: typeof shareLink;
+  downloadLink: typeof downloadLink;
+} | null = null;
 
 /**
  * Starts the Mini App side when launched inside Telegram: SDK init and the start-up plan. Returns
@@ -39,6 +44,21 @@ export async function bootTelegram(): Promise<TelegramLaunch | null> {
 
 export function bindTelegramBackButton(router: Parameters<typeof bindBackButton>[0]): void {
   sdk?.bindBackButton(router);
+}
+
+/** Shares a link through Telegram (inside the Mini App); false outside it or where unsupported. */
+export function shareInTelegram(url: string, text: string): boolean {
+  try {
+    return sdk?.shareLink(url, text) ?? false;
+  } catch (error) {
+    console.warn('Telegram: sharing failed', error);
+    return false;
+  }
+}
+
+/** Downloads through Telegram's prompt (inside the Mini App, 8.0+); false where it cannot. */
+export async function downloadInTelegram(url: string, fileName: string): Promise<boolean> {
+  return (await sdk?.downloadLink(url, fileName)) ?? false;
 }
 
 const HANDLED_KEY = 'mirra/start-param-handled';

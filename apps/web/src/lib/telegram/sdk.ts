@@ -4,11 +4,13 @@
  */
 import {
   backButton,
+  downloadFile,
   init,
   miniApp,
   requestWriteAccess,
   retrieveLaunchParams,
   retrieveRawInitData,
+  shareURL,
   swipeBehavior,
   themeParams,
   viewport,
@@ -104,4 +106,21 @@ export function bindBackButton(router: HistoryRouter): void {
   backButton.onClick(() => void router.navigate(-1));
   router.subscribe(sync);
   sync();
+}
+
+/** Telegram's own share sheet (a chat picker with the link); false where the client lacks it. */
+export function shareLink(url: string, text: string): boolean {
+  if (!shareURL.isAvailable()) return false;
+  shareURL(url, text);
+  return true;
+}
+
+/**
+ * Telegram's download prompt (clients from 8.0): a plain download link does nothing in many
+ * Telegram web views. False where unavailable; rejects when the user refuses.
+ */
+export async function downloadLink(url: string, fileName: string): Promise<boolean> {
+  if (!downloadFile.isAvailable()) return false;
+  await downloadFile(url, fileName);
+  return true;
 }

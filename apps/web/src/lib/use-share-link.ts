@@ -1,14 +1,19 @@
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useAppStore } from '../../../lib/app-store';
+import { useAppStore } from './app-store';
+import { isInTelegram, shareInTelegram } from './telegram';
 
-/** Shares a link with the system sheet where there is one, else copies it. */
+/**
+ * Shares a link: Telegram's share inside the Mini App, the system sheet (Web Share API) where
+ * there is one, else the link is copied with a top notification.
+ */
 export function useShareLink() {
   const { t } = useTranslation();
   return useCallback(
     async (url: string, title: string) => {
       const { showTopinfo } = useAppStore.getState();
       try {
+        if (isInTelegram() && shareInTelegram(url, title)) return;
         if (navigator.share) {
           await navigator.share({ url, title });
           return;

@@ -1,0 +1,71 @@
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Alert } from '../../../components/ui/alert';
+import { Button } from '../../../components/ui/button';
+import { EmptyState } from '../../../components/ui/empty-state';
+import { IconWallet } from '../../../components/ui/icons';
+import { Sheet } from '../../../components/ui/sheet';
+import { Spinner } from '../../../components/ui/spinner';
+import { describeError } from '../../../lib/error-messages';
+import { creditKeys, creditsApi } from '../api/generations.api';
+import { useLoadMoreOnView } from '../hooks/use-load-more-on-view';
+
+/** Credit history: every ledger entry, newest first, loaded page by page as it scrolls. */
+export function CreditHistorySheet({ open, onClose }: { open: boolean; onClose(): void }) {
+  const { t, i18n } = useTranslation();
+  const history = useInfiniteQuery({
+    queryKey: creditKeys.history(),
+    queryFn: ({ pageParam }) => creditsApi.history(pageParam),
+    initialPageParam: null as string | null,
+    getNextPageParam: (page) => page.next,
+    enabled: open,
+  });
+  const sentinel = useLoadMoreOnView(history);
+  const entries = history.data?.pages.flatMap((page) => page.results) ?? [];
+  const date = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' });
+  const number = new Intl.NumberFormat(i18n.language, { signDisplay: 'always' });
+  return (
+    <Sheet open={open} onClose={onClose} title={t('credits.historyTitle')}>
+      <div className="stack" data-testid="credit-history">
+        {history.isPending ? (
+          <div className="center">
+            <Spinner size={24} label={t('common.loading')} />
+          </div>
+        ) : history.isError ? (
+          <Alert>{describeError(t, history.error).alert}</Alert>
+        ) : entries.length === 0 ? (
+          <EmptyState icon={<IconWallet size={26} />} title={t('messages.noTransactions')} />
+        ) : (
+          <ul className="list history-list">
+            {entries.map((entry) => (
+              <li key={entry.id} className="list__row history-list__row" data-testid="credit-entry">
+                <span className="list__label">
+                  {t(`credits.kinds.${entry.kind}`)}
+                  <span className="list__sub">{date.format(new Date(entry.created_at))}</span>
+                </span>
+                <span className="history-list__amounts">
+                  <span className={`history-list__delta${entry.delta > 0 ? ' is-in' : ''}`}>
+                    {number.format(entry.delta)}
+                  </span>
+                  <span className="list__sub">{t('messages.credits', { count: entry.balance_after })}</span>
+                </span>
+              </li>
+            ))}
+          </ul>
+        )}
+        {history.hasNextPage && (
+          <div ref={sentinel} className="center">
+            <Button
+              theme="light"
+              size="sm"
+              loading={history.isFetchingNextPage}
+              onClick={() => void history.fetchNextPage()}
+            >
+              {t('common.more')}
+            </Button>
+          </div>
+        )}
+      </div>
+    </Sheet>
+  );
+}

@@ -1,0 +1,246 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation, useNavigate, useSearchParams } from 'react-router';
+import { PROMPT_MAX_LENGTH } from '@mirra/contracts';
+import { Alert } from '../../../components/ui/alert';
+import { Button, ButtonLink } from '../../../components/ui/button';
+import { IconSparkles } from '../../../components/ui/icons';
+import { useFormErrors } from '../../../components/ui/use-form-errors';
+import type { TGenerationMode } from '../../../lib/api-types';
+import { useAppStore } from '../../../lib/app-store';
+import { useSession } from '../../../lib/session';
+import { generationKeys, generationsApi } from '../api/generations.api';
+import { formatCountdown } from '../countdown';
+import { buildCreateBody, draftProblems, modeNeeds } from '../generation-draft';
+import { useChargedAction } from '../hooks/use-charged-action';
+import { useGenerationDraft } from '../hooks/use-generation-draft';
+import { usePhotoUpload } from '../hooks/use-photo-upload';
+import { useSourceFromGeneration } from '../hooks/use-source-from-generation';
+import { MODE_ART, MODE_ICONS } from '../modes';
+import { AdvancedSettings } from './advanced-settings';
+import { ChargeDialogs } from './charge-dialogs';
+import type { FromFormState } from './generation-failure';
+import { ModelPicker } from './model-picker';
+import { PhotoField } from './photo-field';
+import { PriceLine } from './price-line';
+import { PromptField } from './prompt-field';
+import { PromptHelperSheet } from './prompt-helper-sheet';
+import { StylePicker } from './style-picker';
+
+const FORM_FIELDS = ['prompt', 'images', 'style', 'seed', 'guidance'] as const;
+
+/**
+ * The generate screen: the mode's photo, style or model, the English description with the prompt
+ * helper, advanced settings, the price and balance, and submit. A guest's submit opens sign-in
+ * with everything kept; a refused charge opens the credits or limit dialog.
+ */
+export function GenerateForm({
+  mode,
+  sourceGenerationUuid,
+  postUuid,
+}: {
+  mode: TGenerationMode;
+  sourceGenerationUuid?: string;
+  postUuid?: string;
+}) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const queryClient = useQueryClient();
+  const isLoggedIn = useSession((s) => s.isLoggedIn);
+  const openAuthPopup = useAppStore((s) => s.openAuthPopup);
+  // A shared link (or a saved query string) may carry a description for an empty field.
+  const [searchParams] = useSearchParams();
+  const { draft, update } = useGenerationDraft(location.pathname, {
+    prompt: searchParams.get('prompt')?.slice(0, PROMPT_MAX_LENGTH) ?? '',
+  });
+  const needs = modeNeeds(mode);
+  const errors = useFormErrors(FORM_FIELDS);
+  const [attempted, setAttempted] = useState(false);
+  const [helperOpen, setHelperOpen] = useState(false);
+  const [helperNote, setHelperNote] = useState<string | null>(null);
+
+  const photo = usePhotoUpload({
+    isLoggedIn,
+    onUploaded: (upload) => {
+      update({ photo: upload });
+      errors.clearField('images');
+    },
+  });
+  const source = useSourceFromGeneration({
+    uuid: sourceGenerationUuid,
+    enabled: needs.photo && !draft.photo && photo.state.status === 'idle',
+    uploadBlob: photo.uploadBlob,
+  });
+  // Starting a plain image from a result: its description is the starting point.
+  const [prefilledFrom, setPrefilledFrom] = useState<string | null>(null);
+  if (source.generation && prefilledFrom !== source.generation.uuid) {
+    setPrefilledFrom(source.generation.uuid);
+    if (mode === 'simple' && !draft.prompt) update({ prompt: source.generation.prompt });
+  }
+
+  const price = useQuery({
+    queryKey: generationKeys.price(mode, draft.style, isLoggedIn),
+    queryFn: () => generationsApi.price(mode, needs.style ? draft.style : null),
+  });
+
+  const submit = useChargedAction({
+    action: () => generationsApi.create(buildCreateBody(mode, draft, { postUuid })),
+    onSuccess: (generation) => {
+      queryClient.setQueryData(generationKeys.one(generation.uuid), generation);
+      const state: FromFormState = { fromForm: true };
+      void navigate(`/generation/${generation.uuid}/`, { state });
+    },
+    onError: errors.showError,
+  });
+
+  const problems = draftProblems(mode, draft);
+  const busyPhoto = photo.state.status === 'uploading' || source.isFetching;
+
+  function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    errors.clear();
+    setAttempted(true);
+    if (!isLoggedIn) {
+      openAuthPopup(location.pathname + location.search);
+      return;
+    }
+    if (problems.length || busyPhoto || submit.pending) return;
+    void submit.run();
+  }
+
+  const Icon = MODE_ICONS[mode];
+  const shown = (problem: (typeof problems)[number]) => attempted && problems.includes(problem);
+  return (
+    <form className="generate" onSubmit={onSubmit} noValidate data-testid="generate-form">
+      <div className="generate-head">
+        <span className="generate-head__art" style={{ background: MODE_ART[mode] }}>
+          <Icon size={28} />
+        </span>
+        <div>
+          <h2 className="generate-head__title">{t(`modes.${mode}.title`)}</h2>
+          <p className="generate-head__text">{t(`modes.${mode}.description`)}</p>
+        </div>
+      </div>
+
+      {mode === 'face_swap' && (
+        <ModelPicker
+          value={draft.modelUuid}
+          onChange={(modelUuid) => update({ modelUuid })}
+          enabled={isLoggedIn}
+        />
+      )}
+
+      {needs.photo && (
+        <>
+          <PhotoField
+            mode={mode}
+            photo={draft.photo}
+            upload={photo.state}
+            preparing={source.isFetching}
+            error={errors.fieldErrors.images?.[0] ?? (shown('photo') ? t('generate.needPhoto') : null)}
+            onChoose={(file) => {
+              errors.clearField('images');
+              photo.choose(file);
+            }}
+            onRemove={() => {
+              photo.reset();
+              update({ photo: null });
+            }}
+            onRetry={photo.retry}
+          />
+          {source.isUnavailable && !draft.photo && (
+            <p className="muted-note" data-testid="source-unavailable">
+              {t('generate.sourceUnavailable')}
+            </p>
+          )}
+        </>
+      )}
+
+      {needs.style && (
+        <StylePicker
+          value={draft.style}
+          onChange={(style) => {
+            update({ style });
+            errors.clearField('style');
+          }}
+          error={errors.fieldErrors.style?.[0] ?? (shown('style') ? t('generate.needStyle') : null)}
+        />
+      )}
+
+      <PromptField
+        value={draft.prompt}
+        onChange={(prompt) => {
+          update({ prompt });
+          errors.clearField('prompt');
+          setHelperNote(null);
+        }}
+        placeholder={t(`modes.${mode}.placeholder`)}
+        required={needs.prompt}
+        error={errors.fieldErrors.prompt ?? (shown('prompt') ? t('generate.needPrompt') : null)}
+        note={helperNote}
+        onHelper={() =>
+          isLoggedIn ? setHelperOpen(true) : openAuthPopup(location.pathname + location.search)
+        }
+      />
+
+      <AdvancedSettings
+        guidance={draft.guidance}
+        seed={draft.seed}
+        seedError={
+          errors.fieldErrors.seed?.[0] ?? (problems.includes('seed') ? t('generate.seedInvalid') : null)
+        }
+        onGuidance={(guidance) => update({ guidance })}
+        onSeed={(seed) => update({ seed })}
+      />
+
+      {errors.alert && <Alert>{errors.alert}</Alert>}
+
+      <PriceLine price={price.data} />
+
+      {submit.waitLeft !== null ? (
+        <div className="generate__wait" data-testid="auto-submit">
+          <Button type="button" theme="primary" size="lg" block loading>
+            {t('generate.autoSubmitIn', { time: formatCountdown(submit.waitLeft) })}
+          </Button>
+          <Button type="button" theme="light" size="sm" onClick={submit.cancelWait}>
+            {t('generate.cancelWait')}
+          </Button>
+        </div>
+      ) : (
+        <Button
+          type="submit"
+          theme="primary"
+          size="lg"
+          block
+          loading={submit.pending}
+          disabled={busyPhoto}
+          icon={<IconSparkles size={20} />}
+          data-testid="generate-submit"
+        >
+          {t('generate.submit')}
+        </Button>
+      )}
+      {!isLoggedIn && (
+        <ButtonLink to="/welcome/" theme="light" block>
+          {t('generate.howItWorks')}
+        </ButtonLink>
+      )}
+
+      <PromptHelperSheet
+        open={helperOpen}
+        mode={mode}
+        initialText={draft.prompt}
+        onClose={() => setHelperOpen(false)}
+        onPrompt={(result) => {
+          update({ prompt: result.prompt });
+          errors.clearField('prompt');
+          setHelperNote(result.source === 'offline' ? t('helper.offlineNote') : t('helper.llmNote'));
+          setHelperOpen(false);
+        }}
+      />
+      <ChargeDialogs refusal={submit.refusal} onClose={submit.closeRefusal} onSkip={submit.skipWait} />
+    </form>
+  );
+}

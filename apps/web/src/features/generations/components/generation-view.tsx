@@ -1,0 +1,60 @@
+import { useTranslation } from 'react-i18next';
+import type { TGeneration } from '../../../lib/api-types';
+import { phaseOf } from '../generation-status';
+import { GenerationFailure } from './generation-failure';
+import { GenerationProgress } from './generation-progress';
+import { ResultActions } from './result-actions';
+import { ResultImage } from './result-image';
+
+/** The result screen's body for one generation, whatever its status. */
+export function GenerationView({ generation, isPolling }: { generation: TGeneration; isPolling: boolean }) {
+  const { t, i18n } = useTranslation();
+  const phase = phaseOf(generation.status);
+  const result = phase === 'completed' ? generation.result : null;
+  const title =
+    phase === 'failed' ? t('result.failedHeading') : result ? t('result.title') : t('result.waitingTitle');
+  const created = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(
+    new Date(generation.created_at),
+  );
+  return (
+    <article className="result" data-testid="generation-view" data-status={generation.status}>
+      <header className="result__head">
+        <h1 className="result__title">{title}</h1>
+        <p className="result__meta">
+          {t(`modes.${generation.mode}.title`)} · {t('messages.credits', { count: generation.cost })} ·{' '}
+          {created}
+        </p>
+      </header>
+
+      {phase === 'failed' ? (
+        <GenerationFailure generation={generation} />
+      ) : result ? (
+        <>
+          <ResultImage result={result} alt={generation.prompt || t(`modes.${generation.mode}.title`)} />
+          <ResultActions generation={generation} result={result} />
+          {result.notes.length > 0 && (
+            <section className="result-notes" data-testid="result-notes">
+              <h2 className="result-notes__title">{t('result.notes')}</h2>
+              <ul>
+                {result.notes.map((note) => (
+                  <li key={note}>{note}</li>
+                ))}
+              </ul>
+            </section>
+          )}
+        </>
+      ) : (
+        <GenerationProgress generation={generation} isPolling={isPolling} />
+      )}
+
+      {generation.prompt && (
+        <section className="result-prompt">
+          <h2 className="result-prompt__title">{t('generate.prompt')}</h2>
+          <p className="result-prompt__text" data-testid="result-prompt">
+            {generation.prompt}
+          </p>
+        </section>
+      )}
+    </article>
+  );
+}

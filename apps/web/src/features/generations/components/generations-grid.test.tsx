@@ -1,0 +1,144 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { act, render, screen, waitFor } from '@testing-library/react';
+import { I18nextProvider } from 'react-i18next';
+import { MemoryRouter } from 'react-router';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { i18n as I18n } from 'i18next';
+import { GenerationStatus } from '@mirra/contracts';
+import type { TGeneration, TGenerationList } from '../../../lib/api-types';
+import { createTestI18n } from '../../../test/i18n';
+import { generationsApi } from '../api/generations.api';
+import GenerationsGrid from './generations-grid';
+
+/** Stands in for IntersectionObserver: the test says when the end of the list comes into view. */
+class FakeObserver {
+  static all: FakeObserver[] = [];
+  elements: Element[] = [];
+  constructor(readonly callback: IntersectionObserverCallback) {
+    FakeObserver.all.push(this);
+  }
+  observe(element: Element) {
+    this.elements.push(element);
+  }
+  disconnect() {
+    this.elements = [];
+  }
+  static showEnd() {
+    for (const observer of FakeObserver.all.filter((o) => o.elements.length)) {
+      observer.callback(
+        observer.elements.map((target) => ({ isIntersecting: true, target }) as IntersectionObserverEntry),
+        observer as unknown as IntersectionObserver,
+      );
+    }
+  }
+}
+
+function generation(n: number, patch: Partial<TGeneration> = {}): TGeneration {
+  const id = String(n).padStart(12, '0');
+  return {
+    uuid: `00000000-0000-4000-8000-${id}`,
+    mode: 'simple',
+    status: GenerationStatus.COMPLETED,
+    progress: 100,
+    prompt: `Picture ${n}`,
+    guidance: 7,
+    seed: n,
+    style: null,
+    images: [],
+    model_uuid: null,
+    post_uuid: null,
+    cost: 1,
+    created_at: '2026-01-01T00:00:00.000Z',
+    finished_at: '2026-01-01T00:00:02.000Z',
+    result: {
+      url: `/m/${n}/original.png`,
+      download_url: `/m/${n}/original.png?download=x.png`,
+      width: 1024,
+      height: 1024,
+      content_type: 'image/png',
+      variants: [
+        { url: `/m/${n}/w1024.webp`, width: 1024, height: 1024 },
+        { url: `/m/${n}/w256.webp`, width: 256, height: 256 },
+      ],
+      engine: 'local',
+      notes: [],
+    },
+    error_code: null,
+    error_detail: null,
+    refunded: false,
+    ...patch,
+  };
+}
+
+let i18n: I18n;
+beforeAll(async () => {
+  i18n = await createTestI18n('en');
+});
+beforeEach(() => {
+  FakeObserver.all = [];
+  vi.stubGlobal('IntersectionObserver', FakeObserver);
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+function renderGrid() {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  return render(
+    <QueryClientProvider client={client}>
+      <I18nextProvider i18n={i18n}>
+        <MemoryRouter>
+          <GenerationsGrid />
+        </MemoryRouter>
+      </I18nextProvider>
+    </QueryClientProvider>,
+  );
+}
+
+describe('generations on home', () => {
+  it('shows my results newest first from the smallest rendition, and loads the next page at the end', async () => {
+    const pages: Record<string, TGenerationList> = {
+      first: {
+        results: [
+          generation(3, { status: GenerationStatus.IN_PROGRESS, progress: 40, result: null }),
+          generation(2, {
+            status: GenerationStatus.ERROR,
+            result: null,
+            error_code: 'generations.bad_input',
+          }),
+          generation(1),
+        ],
+        next: '1',
+      },
+      '1': { results: [generation(0)], next: null },
+    };
+    const list = vi
+      .spyOn(generationsApi, 'list')
+      .mockImplementation(async (cursor) => pages[cursor ?? 'first']!);
+    renderGrid();
+    await waitFor(() => expect(screen.getAllByTestId('generation-tile')).toHaveLength(3));
+    const tiles = screen.getAllByTestId('generation-tile');
+    expect(tiles.map((tile) => tile.getAttribute('href'))).toEqual([
+      '/generation/00000000-0000-4000-8000-000000000003/',
+      '/generation/00000000-0000-4000-8000-000000000002/',
+      '/generation/00000000-0000-4000-8000-000000000001/',
+    ]);
+    expect(tiles[0]!.textContent).toBe('40%');
+    expect(tiles[1]!.textContent).toBe('Failed');
+    expect(tiles[2]!.querySelector('img')!.getAttribute('src')).toBe('/m/1/w256.webp');
+    expect(list).toHaveBeenCalledTimes(1);
+
+    act(() => FakeObserver.showEnd());
+    await waitFor(() => expect(screen.getAllByTestId('generation-tile')).toHaveLength(4));
+    expect(list).toHaveBeenLastCalledWith('1');
+    expect(screen.queryByTestId('generations-more')).toBeNull();
+  });
+
+  it('shows the empty state with the way to create the first one', async () => {
+    vi.spyOn(generationsApi, 'list').mockResolvedValue({ results: [], next: null });
+    renderGrid();
+    await screen.findByText('No generations yet');
+    expect(screen.getByRole('link', { name: 'Create the first one' }).getAttribute('href')).toBe('/create/');
+  });
+});

@@ -1,0 +1,136 @@
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { Alert } from '../../../components/ui/alert';
+import { Button, ButtonLink } from '../../../components/ui/button';
+import { EmptyState } from '../../../components/ui/empty-state';
+import { IconAlert, IconGallery } from '../../../components/ui/icons';
+import { Spinner } from '../../../components/ui/spinner';
+import type { TGeneration } from '../../../lib/api-types';
+import { describeError } from '../../../lib/error-messages';
+import { generationKeys, generationsApi } from '../api/generations.api';
+import { isFinished, phaseOf, progressPercent } from '../generation-status';
+import { useLoadMoreOnView } from '../hooks/use-load-more-on-view';
+import { smallestVariant } from '../result-image';
+
+/** While something in the list is still running, it is read again this often (badges move on). */
+const RUNNING_REFRESH_MS = 4000;
+
+/**
+ * My generations on home, newest first: thumbnails from the smallest WebP rendition, badges on
+ * running and failed ones, more loaded as the end comes into view.
+ */
+export default function GenerationsGrid() {
+  const { t } = useTranslation();
+  const list = useInfiniteQuery({
+    queryKey: generationKeys.list(),
+    queryFn: ({ pageParam }) => generationsApi.list(pageParam),
+    initialPageParam: null as string | null,
+    getNextPageParam: (page) => page.next,
+    refetchInterval: (query) =>
+      query.state.data?.pages.some((page) => page.results.some((g) => !isFinished(g.status)))
+        ? RUNNING_REFRESH_MS
+        : false,
+  });
+  const sentinel = useLoadMoreOnView(list);
+  const items = list.data?.pages.flatMap((page) => page.results) ?? [];
+
+  if (list.isPending) {
+    return (
+      <div className="gen-grid" aria-busy="true">
+        {Array.from({ length: 6 }, (_, index) => (
+          <span key={index} className="gen-tile gen-tile--skeleton" />
+        ))}
+      </div>
+    );
+  }
+  if (list.isError) {
+    return (
+      <div className="stack">
+        <Alert>{describeError(t, list.error).alert}</Alert>
+        <Button theme="light" size="sm" onClick={() => void list.refetch()}>
+          {t('common.retry')}
+        </Button>
+      </div>
+    );
+  }
+  if (items.length === 0) {
+    return (
+      <EmptyState
+        icon={<IconGallery size={28} />}
+        title={t('home.emptyTitle')}
+        text={t('home.emptyText')}
+        action={
+          <ButtonLink to="/create/" theme="primary-outline">
+            {t('home.emptyAction')}
+          </ButtonLink>
+        }
+      />
+    );
+  }
+  return (
+    <>
+      <ul className="gen-grid" data-testid="generations-grid">
+        {items.map((generation) => (
+          <li key={generation.uuid}>
+            <GenerationTile generation={generation} />
+          </li>
+        ))}
+      </ul>
+      {list.hasNextPage && (
+        <div ref={sentinel} className="center gen-grid__more" data-testid="generations-more">
+          {list.isFetchingNextPage ? (
+            <Spinner size={24} label={t('common.loading')} />
+          ) : (
+            <Button theme="light" size="sm" onClick={() => void list.fetchNextPage()}>
+              {t('common.more')}
+            </Button>
+          )}
+        </div>
+      )}
+    </>
+  );
+}
+
+function GenerationTile({ generation }: { generation: TGeneration }) {
+  const { t } = useTranslation();
+  const phase = phaseOf(generation.status);
+  const thumb = generation.result ? smallestVariant(generation.result.variants) : null;
+  const label = generation.prompt || t(`modes.${generation.mode}.title`);
+  return (
+    <Link
+      to={`/generation/${generation.uuid}/`}
+      className={`gen-tile gen-tile--${phase}`}
+      data-testid="generation-tile"
+      data-status={generation.status}
+      aria-label={label}
+    >
+      {thumb ? (
+        <img
+          src={thumb.url}
+          width={thumb.width}
+          height={thumb.height}
+          alt=""
+          loading="lazy"
+          decoding="async"
+          className="gen-tile__img"
+        />
+      ) : (
+        <span className="gen-tile__placeholder" aria-hidden="true" />
+      )}
+      {phase === 'failed' ? (
+        <span className="gen-tile__badge gen-tile__badge--failed" data-testid="tile-badge">
+          <IconAlert size={14} />
+          {t('home.statusFailed')}
+        </span>
+      ) : phase !== 'completed' ? (
+        <span className="gen-tile__badge" data-testid="tile-badge">
+          <Spinner size={12} />
+          {phase === 'queued'
+            ? t('result.queued')
+            : `${progressPercent(generation.status, generation.progress)}%`}
+        </span>
+      ) : null}
+    </Link>
+  );
+}

@@ -1,0 +1,131 @@
+import { useTranslation } from 'react-i18next';
+import { Alert } from '../../../components/ui/alert';
+import { Button } from '../../../components/ui/button';
+import { IconUpload } from '../../../components/ui/icons';
+import type { TGenerationMode, TUpload } from '../../../lib/api-types';
+import type { PhotoUploadState } from '../hooks/use-photo-upload';
+import { PHOTO_ACCEPT } from '../upload-errors';
+
+interface PhotoFieldProps {
+  mode: TGenerationMode;
+  photo: TUpload | null;
+  upload: PhotoUploadState;
+  /** Preparing a result as the source photo (it is fetched, then uploaded). */
+  preparing?: boolean;
+  error?: string | null;
+  onChoose(file: File): void;
+  onRemove(): void;
+  onRetry(): void;
+}
+
+/** The source photo: a drop zone, then an upload with a real progress bar, then the photo itself. */
+export function PhotoField({
+  mode,
+  photo,
+  upload,
+  preparing,
+  error,
+  onChoose,
+  onRemove,
+  onRetry,
+}: PhotoFieldProps) {
+  const { t } = useTranslation();
+  const input = (
+    <input
+      type="file"
+      accept={PHOTO_ACCEPT}
+      className="visually-hidden"
+      data-testid="photo-input"
+      onChange={(event) => {
+        const file = event.target.files?.[0];
+        event.target.value = '';
+        if (file) onChoose(file);
+      }}
+    />
+  );
+
+  if (upload.status === 'uploading' || upload.status === 'waiting' || preparing) {
+    const percent = upload.status === 'uploading' ? Math.round(upload.progress * 100) : 0;
+    const preview = upload.status === 'idle' || upload.status === 'failed' ? null : upload.preview;
+    return (
+      <div className="photo-field" data-testid="photo-uploading">
+        <div className="photo-field__frame">
+          {preview ? (
+            <img src={preview} alt="" className="photo-field__img photo-field__img--dim" />
+          ) : (
+            <IconUpload size={28} />
+          )}
+        </div>
+        {upload.status === 'waiting' ? (
+          <p className="photo-field__note">{t('generate.photoWaiting')}</p>
+        ) : (
+          <div className="photo-field__progress">
+            <span>
+              {upload.status === 'uploading'
+                ? t('generate.photoUploading', { percent })
+                : t('generate.photoPreparing')}
+            </span>
+            <div
+              className="progress"
+              role="progressbar"
+              aria-label={t('generate.photoUploadingLabel')}
+              aria-valuemin={0}
+              aria-valuemax={100}
+              aria-valuenow={percent}
+              data-testid="upload-progress"
+            >
+              <span style={{ width: `${percent}%` }} />
+            </div>
+          </div>
+        )}
+      </div>
+    );
+  }
+
+  return (
+    <div className="photo-field">
+      {photo ? (
+        <div className="photo-field__chosen" data-testid="photo-preview">
+          <img
+            src={photo.url}
+            alt={t('generate.photoAlt')}
+            width={photo.width}
+            height={photo.height}
+            className="photo-field__img"
+          />
+          <div className="photo-field__actions">
+            <label className="btn btn--light btn--sm">
+              {input}
+              <span className="btn__label">{t('generate.photoReplace')}</span>
+            </label>
+            <Button theme="light" size="sm" onClick={onRemove}>
+              {t('generate.photoRemove')}
+            </Button>
+          </div>
+        </div>
+      ) : (
+        <label className="dropzone" data-testid="photo-dropzone">
+          {input}
+          <IconUpload size={28} />
+          <span className="dropzone__title">{t(`modes.${mode}.photo`)}</span>
+          <span className="dropzone__text">{t('generate.photoHint')}</span>
+        </label>
+      )}
+      {upload.status === 'failed' && (
+        <div data-testid="photo-error">
+          <Alert>{upload.message}</Alert>
+          {upload.canRetry && (
+            <Button theme="light" size="sm" onClick={onRetry} className="photo-field__retry">
+              {t('generate.photoRetry')}
+            </Button>
+          )}
+        </div>
+      )}
+      {error && upload.status !== 'failed' && (
+        <p className="field__error" role="alert">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,138 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { Alert } from '../../../components/ui/alert';
+import { Button, ButtonLink, buttonClass } from '../../../components/ui/button';
+import {
+  IconDownload,
+  IconEdit,
+  IconFace,
+  IconRepeat,
+  IconShare,
+  IconSparkles,
+  IconUser,
+  IconVideo,
+} from '../../../components/ui/icons';
+import { useFormErrors } from '../../../components/ui/use-form-errors';
+import type { TGeneration, TGenerationResult } from '../../../lib/api-types';
+import { useAppStore } from '../../../lib/app-store';
+import { downloadInTelegram, isInTelegram } from '../../../lib/telegram';
+import { useShareLink } from '../../../lib/use-share-link';
+import { generationKeys, generationsApi } from '../api/generations.api';
+import { formatCountdown } from '../countdown';
+import { useChargedAction } from '../hooks/use-charged-action';
+import { ChargeDialogs } from './charge-dialogs';
+
+/**
+ * What I can do with a result: download the original, share it, repeat it (a new result screen),
+ * edit it or put my face in it (it becomes the source photo), go to my profile. Animate and
+ * publish arrive with their own releases.
+ */
+export function ResultActions({
+  generation,
+  result,
+}: {
+  generation: TGeneration;
+  result: TGenerationResult;
+}) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const share = useShareLink();
+  const errors = useFormErrors([]);
+  const repeat = useChargedAction({
+    action: () => generationsApi.repeat(generation.uuid),
+    onSuccess: (next) => {
+      queryClient.setQueryData(generationKeys.one(next.uuid), next);
+      void navigate(`/generation/${next.uuid}/`);
+    },
+    onError: errors.showError,
+  });
+  const absolute = (url: string) => new URL(url, window.location.origin).toString();
+  const fileName =
+    new URL(result.download_url, window.location.origin).searchParams.get('download') ?? 'mirra.png';
+
+  async function download(event: React.MouseEvent) {
+    if (!isInTelegram()) return;
+    // Many Telegram web views ignore download links: ask Telegram to save the file instead.
+    event.preventDefault();
+    try {
+      if (!(await downloadInTelegram(absolute(result.download_url), fileName))) {
+        window.open(absolute(result.download_url), '_blank');
+      }
+    } catch {
+      useAppStore.getState().showTopinfo('error', t('result.downloadFailed'));
+    }
+  }
+
+  return (
+    <div className="result-actions">
+      <div className="result-actions__main">
+        <a
+          href={result.download_url}
+          download={fileName}
+          className={buttonClass({ theme: 'primary', size: 'lg', block: true })}
+          onClick={(event) => void download(event)}
+          data-testid="result-download"
+        >
+          <IconDownload size={20} />
+          <span className="btn__label">{t('result.download')}</span>
+        </a>
+        <Button
+          theme="light"
+          size="lg"
+          block
+          icon={<IconShare size={20} />}
+          onClick={() => void share(absolute(result.url), t('result.shareText'))}
+          data-testid="result-share"
+        >
+          {t('result.share')}
+        </Button>
+      </div>
+      <div className="result-actions__grid">
+        {repeat.waitLeft !== null ? (
+          <Button theme="light" loading onClick={repeat.cancelWait} data-testid="result-repeat-wait">
+            {t('generate.autoSubmitIn', { time: formatCountdown(repeat.waitLeft) })}
+          </Button>
+        ) : (
+          <Button
+            theme="light"
+            icon={<IconRepeat size={18} />}
+            loading={repeat.pending}
+            onClick={() => void repeat.run()}
+            data-testid="result-repeat"
+          >
+            {t('result.repeat')}
+          </Button>
+        )}
+        <ButtonLink
+          to={`/generate/editing/generation/${generation.uuid}/`}
+          theme="light"
+          icon={<IconEdit size={18} />}
+          data-testid="result-edit"
+        >
+          {t('result.edit')}
+        </ButtonLink>
+        <ButtonLink
+          to={`/generate/face_swap/generation/${generation.uuid}/`}
+          theme="light"
+          icon={<IconFace size={18} />}
+          data-testid="result-face-swap"
+        >
+          {t('result.faceSwap')}
+        </ButtonLink>
+        <ButtonLink to="/profile/" theme="light" icon={<IconUser size={18} />} data-testid="result-profile">
+          {t('result.toProfile')}
+        </ButtonLink>
+        <Button theme="light" icon={<IconVideo size={18} />} disabled title={t('result.soon')}>
+          {t('result.animate')}
+        </Button>
+        <Button theme="light" icon={<IconSparkles size={18} />} disabled title={t('result.soon')}>
+          {t('result.publish')}
+        </Button>
+      </div>
+      {errors.alert && <Alert>{errors.alert}</Alert>}
+      <ChargeDialogs refusal={repeat.refusal} onClose={repeat.closeRefusal} onSkip={repeat.skipWait} />
+    </div>
+  );
+}

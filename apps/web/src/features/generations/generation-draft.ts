@@ -1,0 +1,104 @@
+import { GUIDANCE_DEFAULT, GUIDANCE_MAX, GUIDANCE_MIN, PROMPT_MAX_LENGTH, STYLES } from '@mirra/contracts';
+import type { TCreateGenerationBody, TGenerationMode, TStyle, TUpload } from '../../lib/api-types';
+
+/** Everything the generate screen collects before submitting; kept per page for the session. */
+export interface GenerationDraft {
+  prompt: string;
+  guidance: number;
+  /** As typed: empty means a random seed. */
+  seed: string;
+  style: TStyle | null;
+  modelUuid: string | null;
+  /** The uploaded source photo (editing, styling) or scene (face swap). */
+  photo: TUpload | null;
+}
+
+export const EMPTY_DRAFT: GenerationDraft = {
+  prompt: '',
+  guidance: GUIDANCE_DEFAULT,
+  seed: '',
+  style: null,
+  modelUuid: null,
+  photo: null,
+};
+
+export const SEED_MAX = 2 ** 31 - 1;
+
+/** The seed field's value: null for random, NaN when it is not a whole number in range. */
+export function parseSeed(text: string): number | null {
+  const trimmed = text.trim();
+  if (!trimmed) return null;
+  if (!/^\d{1,10}$/.test(trimmed)) return Number.NaN;
+  const seed = Number(trimmed);
+  return seed <= SEED_MAX ? seed : Number.NaN;
+}
+
+/** What each mode needs (the server checks the same and answers with field errors). */
+export function modeNeeds(mode: TGenerationMode) {
+  return {
+    prompt: mode === 'simple' || mode === 'editing',
+    photo: mode === 'editing' || mode === 'styling' || mode === 'face_swap',
+    style: mode === 'styling',
+  };
+}
+
+export type DraftProblem = 'prompt' | 'promptTooLong' | 'photo' | 'style' | 'seed';
+
+/** What still stops the draft from being submitted, in the order the form shows its fields. */
+export function draftProblems(mode: TGenerationMode, draft: GenerationDraft): DraftProblem[] {
+  const needs = modeNeeds(mode);
+  const problems: DraftProblem[] = [];
+  if (needs.photo && !draft.photo) problems.push('photo');
+  if (needs.style && !draft.style) problems.push('style');
+  if (needs.prompt && !draft.prompt.trim()) problems.push('prompt');
+  if (draft.prompt.trim().length > PROMPT_MAX_LENGTH) problems.push('promptTooLong');
+  if (Number.isNaN(parseSeed(draft.seed))) problems.push('seed');
+  return problems;
+}
+
+export function clampGuidance(value: number): number {
+  if (!Number.isFinite(value)) return GUIDANCE_DEFAULT;
+  return Math.min(GUIDANCE_MAX, Math.max(GUIDANCE_MIN, value));
+}
+
+/** The request body of POST /api/generations/ for a draft. */
+export function buildCreateBody(
+  mode: TGenerationMode,
+  draft: GenerationDraft,
+  extra: { postUuid?: string | null } = {},
+): TCreateGenerationBody {
+  const needs = modeNeeds(mode);
+  const seed = parseSeed(draft.seed);
+  return {
+    mode,
+    prompt: draft.prompt.trim(),
+    guidance: clampGuidance(draft.guidance),
+    images: needs.photo && draft.photo ? [draft.photo.uuid] : [],
+    model_uuid: mode === 'face_swap' ? draft.modelUuid : null,
+    post_uuid: extra.postUuid ?? null,
+    style: needs.style ? draft.style : null,
+    seed: seed === null || Number.isNaN(seed) ? null : seed,
+  };
+}
+
+const isStyle = (value: unknown): value is TStyle =>
+  typeof value === 'string' && (STYLES as readonly string[]).includes(value);
+
+/** A stored draft read back defensively: anything odd falls back to the empty draft's value. */
+export function readDraft(raw: string | null): GenerationDraft {
+  if (!raw) return EMPTY_DRAFT;
+  try {
+    const value = JSON.parse(raw) as Partial<Record<keyof GenerationDraft, unknown>>;
+    const photo = value.photo as TUpload | null | undefined;
+    return {
+      prompt: typeof value.prompt === 'string' ? value.prompt : '',
+      guidance: typeof value.guidance === 'number' ? clampGuidance(value.guidance) : GUIDANCE_DEFAULT,
+      seed: typeof value.seed === 'string' ? value.seed : '',
+      style: isStyle(value.style) ? value.style : null,
+      modelUuid: typeof value.modelUuid === 'string' ? value.modelUuid : null,
+      photo: photo && typeof photo.uuid === 'string' && typeof photo.url === 'string' ? photo : null,
+    };
+  } catch {
+    return EMPTY_DRAFT;
+  }
+}

@@ -1,0 +1,80 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { act, renderHook } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ApiError } from '../../../lib/api-error';
+import { useChargedAction } from './use-charged-action';
+
+const wrapper = ({ children }: { children: ReactNode }) => (
+  <QueryClientProvider client={new QueryClient()}>{children}</QueryClientProvider>
+);
+
+const rateLimited = (wait: number) =>
+  new ApiError(429, {
+    detail: 'Wait',
+    wait_seconds: wait,
+    first: 3,
+    seconds: 8,
+    code: 'generations.rate_limited',
+  });
+
+afterEach(() => vi.useRealTimers());
+
+describe('a paid action', () => {
+  it('after the limit dialog’s skip, counts the pause down and runs again by itself', async () => {
+    vi.useFakeTimers();
+    const action = vi.fn().mockRejectedValueOnce(rateLimited(3)).mockResolvedValueOnce('created');
+    const onSuccess = vi.fn();
+    const { result } = renderHook(() => useChargedAction({ action, onSuccess, onError: vi.fn() }), {
+      wrapper,
+    });
+
+    await act(() => result.current.run());
+    expect(result.current.refusal).toMatchObject({ kind: 'limit', waitSeconds: 3 });
+    act(() => result.current.skipWait());
+    expect(result.current.refusal).toBeNull();
+    expect(result.current.waitLeft).toBe(3);
+
+    await act(() => vi.advanceTimersByTimeAsync(1_250));
+    expect(result.current.waitLeft).toBe(2);
+    expect(action).toHaveBeenCalledTimes(1);
+    await act(() => vi.advanceTimersByTimeAsync(2_000));
+    expect(action).toHaveBeenCalledTimes(2);
+    expect(onSuccess).toHaveBeenCalledWith('created');
+    expect(result.current.waitLeft).toBeNull();
+  });
+
+  it('a cancelled wait never runs; not enough credits opens the credits dialog; other errors go to the form', async () => {
+    vi.useFakeTimers();
+    const onError = vi.fn();
+    const offline = new TypeError('offline');
+    const action = vi
+      .fn()
+      .mockRejectedValueOnce(rateLimited(2))
+      .mockRejectedValueOnce(
+        new ApiError(402, {
+          detail: 'x',
+          required: 3,
+          balance: 1,
+          difference: 2,
+          code: 'credits.insufficient',
+        }),
+      )
+      .mockRejectedValueOnce(offline);
+    const { result } = renderHook(() => useChargedAction({ action, onSuccess: vi.fn(), onError }), {
+      wrapper,
+    });
+
+    await act(() => result.current.run());
+    act(() => result.current.skipWait());
+    act(() => result.current.cancelWait());
+    await act(() => vi.advanceTimersByTimeAsync(5_000));
+    expect(action).toHaveBeenCalledTimes(1);
+
+    await act(() => result.current.run());
+    expect(result.current.refusal).toMatchObject({ kind: 'credits', difference: 2, balance: 1 });
+    await act(() => result.current.run());
+    expect(result.current.refusal).toBeNull();
+    expect(onError).toHaveBeenCalledWith(offline);
+  });
+});

@@ -1,0 +1,37 @@
+import { useCallback, useEffect, useState } from 'react';
+import { EMPTY_DRAFT, readDraft, type GenerationDraft } from '../generation-draft';
+
+const PREFIX = 'mirra/generate-draft:';
+
+function session(): Storage | null {
+  try {
+    return typeof sessionStorage === 'undefined' ? null : sessionStorage;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The generate screen's inputs, kept for the tab's session under the page's address: a trip to
+ * sign in, to /upload/, or a reload brings back everything typed and chosen. A description from
+ * the link (`?prompt=`) fills the field when it is empty.
+ */
+export function useGenerationDraft(key: string, fromLink: { prompt: string } = { prompt: '' }) {
+  const [draft, setDraft] = useState<GenerationDraft>(() => {
+    const stored = readDraft(session()?.getItem(PREFIX + key) ?? null);
+    return stored.prompt || !fromLink.prompt ? stored : { ...stored, prompt: fromLink.prompt };
+  });
+  useEffect(() => {
+    try {
+      session()?.setItem(PREFIX + key, JSON.stringify(draft));
+    } catch {
+      // A full or blocked storage only loses the draft on reload.
+    }
+  }, [key, draft]);
+  const update = useCallback(
+    (patch: Partial<GenerationDraft>) => setDraft((current) => ({ ...current, ...patch })),
+    [],
+  );
+  const reset = useCallback(() => setDraft(EMPTY_DRAFT), []);
+  return { draft, update, reset };
+}
