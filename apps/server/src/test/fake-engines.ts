@@ -12,7 +12,7 @@ import {
  * hanging, slow, polled). The real engines are tested on their own.
  */
 export type Behaviour =
-  | { kind: 'succeed' }
+  | { kind: 'succeed'; procedural?: boolean }
   | { kind: 'throw'; code: EngineError['code']; retryable: boolean; message?: string }
   | { kind: 'hang' }
   | { kind: 'slow'; ms: number };
@@ -55,7 +55,14 @@ export function createScriptedEngine(name = 'test') {
       const data = await samplePng(1200, 800, request.seed);
       return {
         kind: 'done' as const,
-        output: { data, contentType: 'image/png', width: 1200, height: 800, notes: ['scripted result'] },
+        output: {
+          data,
+          contentType: 'image/png',
+          width: 1200,
+          height: 800,
+          notes: ['scripted result'],
+          procedural: behaviour.kind === 'succeed' && behaviour.procedural === true,
+        },
       };
     },
   };

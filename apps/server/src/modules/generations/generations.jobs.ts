@@ -66,7 +66,7 @@ export async function runGeneration(deps: AppDeps, generationId: number, run: Jo
     return;
   }
 
-  if (output.contentType.startsWith('image/')) {
+  if (output.contentType.startsWith('image/') && !output.procedural) {
     const verdict = await deps.imageModerator.check(output.data);
     if (verdict.flagged) {
       await failGeneration(deps, generation, {
@@ -214,6 +214,7 @@ async function storeResult(
     variants,
     engine: generation.engine,
     notes: output.notes,
+    procedural: output.procedural ?? false,
   };
 }
 

@@ -340,6 +340,32 @@ describe('failures refund exactly once', () => {
     }
   });
 
+  it('a picture drawn by code from shapes is not put to the classifier, which misreads abstract art', async () => {
+    const { headers } = await signedInUser();
+    const original = t.deps.imageModerator;
+    let checked = 0;
+    t.deps.imageModerator = {
+      check: async () => {
+        checked++;
+        return { flagged: true, categories: ['sexual'], scores: { Hentai: 0.88 } };
+      },
+    };
+    try {
+      engine.script({ kind: 'succeed', procedural: true }, { kind: 'succeed' });
+      const drawn = (await create(headers, { mode: 'simple', prompt: 'a paper boat' })).json();
+      await t.runJobs();
+      const photo = (await create(headers, { mode: 'simple', prompt: 'a paper boat' })).json();
+      await t.runJobs();
+      const statusOf = async (uuid: string) =>
+        (await t.app.inject({ method: 'GET', url: `/api/generations/${uuid}/`, headers })).json().status;
+      expect(await statusOf(drawn.uuid)).toBe(GenerationStatus.COMPLETED);
+      expect(await statusOf(photo.uuid)).toBe(GenerationStatus.ERROR);
+      expect(checked).toBe(1);
+    } finally {
+      t.deps.imageModerator = original;
+    }
+  });
+
   it('a prompt refused by moderation is refused before anything is charged', async () => {
     const { user, headers } = await signedInUser();
     const original = t.deps.promptModerator;

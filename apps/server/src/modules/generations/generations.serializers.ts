@@ -8,6 +8,8 @@ export interface StoredResult {
   variants: Array<{ key: string; width: number; height: number }>;
   engine: string;
   notes: string[];
+  /** Drawn by code from shapes (see EngineOutput.procedural): the NSFW classifier is not asked. */
+  procedural?: boolean;
 }
 
 export function toGenerationJson(row: GenerationRow, mediaUrls: MediaUrls, now: Date): TGeneration {

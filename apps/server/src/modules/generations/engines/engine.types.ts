@@ -42,6 +42,12 @@ export interface EngineOutput {
   height: number;
   /** What the engine understood or did, shown to the user (e.g. "brightness +20%"). */
   notes: string[];
+  /**
+   * True when every pixel was drawn by code from geometric shapes, with no photo and no learned
+   * model behind it: such a picture cannot show anything explicit, so the NSFW classifier (which
+   * misreads abstract art as "Hentai" on about one seed in eight) is not asked about it.
+   */
+  procedural?: boolean;
 }
 
 /** Fast engines finish inside `start`; provider engines hand back a job id to poll or await. */

@@ -136,7 +136,7 @@ describe('local engine', () => {
 describe('simple mode', () => {
   it('renders a labelled 1024×1024 PNG from the prompt', async () => {
     const output = await run({ prompt: 'sunset over the mountains and a lake' });
-    expect(output).toMatchObject({ contentType: 'image/png', width: 1024, height: 1024 });
+    expect(output).toMatchObject({ contentType: 'image/png', width: 1024, height: 1024, procedural: true });
     const metadata = await sharp(output.data).metadata();
     expect(metadata).toMatchObject({ format: 'png', width: 1024, height: 1024 });
     expect(readExifLabel(metadata.exif)).toEqual({
@@ -193,7 +193,7 @@ describe('editing mode', () => {
 
   it('crops, brightens and removes colour from one sentence, saying what it understood', async () => {
     const output = await edit('make it brighter, crop to square and black and white');
-    expect(output).toMatchObject({ width: 576, height: 576, contentType: 'image/png' });
+    expect(output).toMatchObject({ width: 576, height: 576, contentType: 'image/png', procedural: false });
     expect(output.notes).toEqual(['cropped to 1:1', 'brightness +20%', 'black and white']);
     const { channels } = await sharp(output.data).stats();
     expect(channels).toHaveLength(3);
@@ -330,7 +330,7 @@ describe('styling mode', () => {
     '%s: a labelled PNG of the same size that differs clearly from the photo',
     async (style) => {
       const output = outputs.get(style)!;
-      expect(output).toMatchObject({ contentType: 'image/png', width: 768, height: 576 });
+      expect(output).toMatchObject({ contentType: 'image/png', width: 768, height: 576, procedural: false });
       expect(await meanDifference(output.data, await sharp(photo).png().toBuffer())).toBeGreaterThan(8);
       expect(readExifLabel((await sharp(output.data).metadata()).exif).imageDescription).toMatch(
         /Styled by Mirra local engine/,

@@ -69,7 +69,7 @@ async function simple(request: EngineRequest, progress: Progress): Promise<Engin
   await progress.reach(10);
   const image = await renderScene(plan, progress.stages(10, 80, 4));
   await progress.reach(80);
-  return finish(image, LOCAL_ENGINE_DESCRIPTIONS.simple, describeScene(plan), progress);
+  return finish(image, LOCAL_ENGINE_DESCRIPTIONS.simple, describeScene(plan), progress, { procedural: true });
 }
 
 async function editing(request: EngineRequest, progress: Progress): Promise<EngineOutput> {
@@ -159,11 +159,19 @@ async function finish(
   description: string,
   notes: string[],
   progress: Progress,
+  options: { procedural?: boolean } = {},
 ): Promise<EngineOutput> {
   progress.check();
   const data = await withLocalEngineLabel(encodePng(image), description).toBuffer();
   await progress.reach(100);
-  return { data, contentType: 'image/png', width: image.width, height: image.height, notes };
+  return {
+    data,
+    contentType: 'image/png',
+    width: image.width,
+    height: image.height,
+    notes,
+    procedural: options.procedural ?? false,
+  };
 }
 
 function singleImage(request: EngineRequest, what: string): EngineImage {
