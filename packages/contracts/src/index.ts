@@ -7,3 +7,4 @@ export * from './limits.js';
 export * from './generations.js';
 export * from './credits.js';
 export * from './notifications.js';
+export * from './posts.js';

@@ -28,6 +28,8 @@ import { registerCreditsRoutes } from '../modules/credits/credits.routes.js';
 import { registerGenerationsRoutes } from '../modules/generations/generations.routes.js';
 import { registerMediaRoutes } from '../modules/media/media.routes.js';
 import { registerNotificationsRoutes } from '../modules/notifications/notifications.routes.js';
+import { registerPostsRoutes } from '../modules/posts/posts.routes.js';
+import { registerSocialRoutes } from '../modules/social/social.routes.js';
 import { registerPromptHelperRoutes } from '../modules/prompt-helper/prompt-helper.routes.js';
 import { registerQsRoutes } from '../modules/qs/qs.routes.js';
 import { registerTelegramRoutes } from '../modules/telegram/telegram.routes.js';
@@ -124,6 +126,8 @@ export async function buildServer(deps: AppDeps): Promise<App> {
   registerUploadsRoutes(api, deps);
   registerPromptHelperRoutes(api, deps);
   registerNotificationsRoutes(api, deps);
+  registerPostsRoutes(api, deps);
+  registerSocialRoutes(api, deps);
 
   await registerWebApp(app, deps);
   return app;

@@ -33,6 +33,7 @@ const FIELD_MESSAGE_RULES: Array<[RegExp, string, (m: RegExpMatchArray) => Recor
   [/^Invalid password\.$/, 'errors.users.current_password_invalid', () => ({})],
   [/^Invalid token for given user\.$/, 'fieldErrors.linkInvalid', () => ({})],
   [/^Invalid user id or user doesn't exist\.$/, 'fieldErrors.linkInvalid', () => ({})],
+  [/^Moderation failed: this title is not allowed\.$/, 'errors.posts.title_moderated', () => ({})],
 ];
 
 export function translateFieldMessage(t: TFunction, message: string): string {

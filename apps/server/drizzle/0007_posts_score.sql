@@ -1,0 +1,23 @@
+-- The recommended tab's "hot" score, the same formula as postScore() in
+-- src/modules/posts/posts.models.ts (a test checks they agree): ln(1 + engagement) plus the
+-- publication time in units of 12 hours since 2025-01-01. The time term is fixed at publication,
+-- so a score changes only with its counters and can be indexed.
+-- IMMUTABLE: the epoch of a timestamptz does not depend on the session's time zone.
+CREATE OR REPLACE FUNCTION mirra_post_score(
+  saves integer, repeats integer, remixes integer, views integer, published_at timestamptz
+) RETURNS double precision AS $$
+  SELECT CASE WHEN published_at IS NULL THEN 0::float8 ELSE
+    ln(1::float8 + ((3 * saves + 5 * repeats + 5 * remixes)::float8 + views::float8 / 5))
+    + (extract(epoch FROM published_at)::float8 - 1735689600) / 43200
+  END
+$$ LANGUAGE sql IMMUTABLE PARALLEL SAFE;
+--> statement-breakpoint
+CREATE OR REPLACE FUNCTION mirra_posts_set_score() RETURNS trigger AS $$
+BEGIN
+  NEW.score := mirra_post_score(NEW.saves_count, NEW.repeats_count, NEW.remixes_count, NEW.views_count, NEW.published_at);
+  RETURN NEW;
+END;
+$$ LANGUAGE plpgsql;
+--> statement-breakpoint
+CREATE TRIGGER posts_score BEFORE INSERT OR UPDATE OF saves_count, repeats_count, remixes_count, views_count, published_at
+  ON posts FOR EACH ROW EXECUTE FUNCTION mirra_posts_set_score();

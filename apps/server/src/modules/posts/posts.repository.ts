@@ -1,0 +1,334 @@
+import { and, desc, eq, getTableColumns, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm';
+import type { DbOrTx } from '../../shared/db/client.js';
+import {
+  postGenerations,
+  postReports,
+  posts,
+  postSaves,
+  postViews,
+  subscriptions,
+  users,
+} from '../../shared/db/schema.js';
+
+export type PostRow = Omit<typeof posts.$inferSelect, 'search'>;
+export type NewPostRow = typeof posts.$inferInsert;
+
+// Everything but the search document, which nobody reads back.
+const { search: _search, ...postColumns } = getTableColumns(posts);
+const listColumns = {
+  ...postColumns,
+  authorUuid: users.uuid,
+  authorFirstName: users.firstName,
+  authorLastName: users.lastName,
+  authorUsername: users.username,
+  authorAvatarUrl: users.telegramPhotoUrl,
+};
+export type PostWithAuthor = PostRow & {
+  authorUuid: string;
+  authorFirstName: string;
+  authorLastName: string;
+  authorUsername: string;
+  authorAvatarUrl: string | null;
+};
+
+/** A page of posts with the sort key of each row, for the next cursor. */
+export type KeyedPost = PostWithAuthor & { sortKey: number };
+
+// A literal (not a parameter), so the planner matches the feeds' partial indexes.
+const isPublished = sql`${posts.status} = 'published'`;
+
+/**
+ * Full-text match over title and prompt: the query is parsed with every configuration the
+ * document was built with, and a post matches when any reading of it does (e.g. English stems of
+ * the prompt, Russian stems of a title, exact words in Ukrainian, Kazakh or Azerbaijani).
+ */
+const matches = (q: string) =>
+  sql`${posts.search} @@ (websearch_to_tsquery('simple'::regconfig, ${q}) || websearch_to_tsquery('english'::regconfig, ${q}) || websearch_to_tsquery('russian'::regconfig, ${q}) || websearch_to_tsquery('german'::regconfig, ${q}))`;
+
+const publishedBefore = (cursor: { key: number; id: number } | null): SQL | undefined =>
+  cursor
+    ? sql`(${posts.publishedAt}, ${posts.id}) < (${new Date(cursor.key).toISOString()}::timestamptz, ${cursor.id}::bigint)`
+    : undefined;
+
+const publishedKey = sql<number>`(extract(epoch from ${posts.publishedAt}) * 1000)::float8`;
+
+export interface ListOptions {
+  cursor: { key: number; id: number } | null;
+  q?: string;
+  limit: number;
+}
+
+export const postsRepository = {
+  async insert(tx: DbOrTx, values: NewPostRow): Promise<PostRow> {
+    const [row] = await tx.insert(posts).values(values).returning(postColumns);
+    return row!;
+  },
+
+  async findByUuid(db: DbOrTx, uuid: string): Promise<PostWithAuthor | undefined> {
+    const [row] = await db
+      .select(listColumns)
+      .from(posts)
+      .innerJoin(users, eq(users.id, posts.userId))
+      .where(eq(posts.uuid, uuid));
+    return row;
+  },
+
+  async findByGenerationId(db: DbOrTx, generationId: number): Promise<PostWithAuthor | undefined> {
+    const [row] = await db
+      .select(listColumns)
+      .from(posts)
+      .innerJoin(users, eq(users.id, posts.userId))
+      .where(eq(posts.generationId, generationId));
+    return row;
+  },
+
+  /**
+   * Moves a post between statuses only from the ones given, in one conditional UPDATE, so two
+   * racing requests cannot both count a publication. Returns the row when it changed.
+   */
+  async changeStatus(
+    tx: DbOrTx,
+    id: number,
+    from: Array<PostRow['status']>,
+    to: PostRow['status'],
+    changes: Partial<NewPostRow> = {},
+  ): Promise<PostRow | undefined> {
+    const [row] = await tx
+      .update(posts)
+      .set({ ...changes, status: to, updatedAt: new Date() })
+      .where(and(eq(posts.id, id), inArray(posts.status, from)))
+      .returning(postColumns);
+    return row;
+  },
+
+  async update(tx: DbOrTx, id: number, changes: Partial<NewPostRow>): Promise<PostRow | undefined> {
+    const [row] = await tx
+      .update(posts)
+      .set({ ...changes, updatedAt: new Date() })
+      .where(eq(posts.id, id))
+      .returning(postColumns);
+    return row;
+  },
+
+  /** Adds to one counter (the score trigger follows); never below zero. */
+  async addToCounter(
+    tx: DbOrTx,
+    id: number,
+    counter: 'savesCount' | 'viewsCount' | 'repeatsCount' | 'remixesCount' | 'reportsCount',
+    delta: number,
+  ): Promise<PostRow | undefined> {
+    const column = posts[counter];
+    const [row] = await tx
+      .update(posts)
+      .set({ [counter]: sql`greatest(0, ${column} + ${delta})` })
+      .where(eq(posts.id, id))
+      .returning(postColumns);
+    return row;
+  },
+
+  /** Newest first (index posts_new_idx). */
+  listNew(db: DbOrTx, options: ListOptions): Promise<KeyedPost[]> {
+    return db
+      .select({ ...listColumns, sortKey: publishedKey })
+      .from(posts)
+      .innerJoin(users, eq(users.id, posts.userId))
+      .where(and(isPublished, publishedBefore(options.cursor), options.q ? matches(options.q) : undefined))
+      .orderBy(desc(posts.publishedAt), desc(posts.id))
+      .limit(options.limit);
+  },
+
+  /** Highest score first (index posts_recommended_idx). */
+  listRecommended(db: DbOrTx, options: ListOptions): Promise<KeyedPost[]> {
+    const { cursor } = options;
+    return db
+      .select({ ...listColumns, sortKey: posts.score })
+      .from(posts)
+      .innerJoin(users, eq(users.id, posts.userId))
+      .where(
+        and(
+          isPublished,
+          cursor
+            ? sql`(${posts.score}, ${posts.id}) < (${cursor.key}::float8, ${cursor.id}::bigint)`
+            : undefined,
+          options.q ? matches(options.q) : undefined,
+        ),
+      )
+      .orderBy(desc(posts.score), desc(posts.id))
+      .limit(options.limit);
+  },
+
+  /** One author's published posts, newest first (index posts_author_published_idx). */
+  listByAuthor(db: DbOrTx, authorId: number, options: ListOptions): Promise<KeyedPost[]> {
+    return db
+      .select({ ...listColumns, sortKey: publishedKey })
+      .from(posts)
+      .innerJoin(users, eq(users.id, posts.userId))
+      .where(
+        and(
+          eq(posts.userId, authorId),
+          isPublished,
+          publishedBefore(options.cursor),
+          options.q ? matches(options.q) : undefined,
+        ),
+      )
+      .orderBy(desc(posts.publishedAt), desc(posts.id))
+      .limit(options.limit);
+  },
+
+  /** My drafts and hidden posts, newest first (index posts_user_idx). */
+  listDrafts(db: DbOrTx, authorId: number, options: ListOptions): Promise<KeyedPost[]> {
+    return db
+      .select({ ...listColumns, sortKey: sql<number>`${posts.id}::float8` })
+      .from(posts)
+      .innerJoin(users, eq(users.id, posts.userId))
+      .where(
+        and(
+          eq(posts.userId, authorId),
+          sql`${posts.status} <> 'published'`,
+          options.cursor ? lt(posts.id, options.cursor.id) : undefined,
+          options.q ? matches(options.q) : undefined,
+        ),
+      )
+      .orderBy(desc(posts.id))
+      .limit(options.limit);
+  },
+
+  /** My saved posts, last saved first (index post_saves_user_idx); unpublished ones drop out. */
+  listSaved(db: DbOrTx, userId: number, options: ListOptions): Promise<KeyedPost[]> {
+    return db
+      .select({ ...listColumns, sortKey: sql<number>`${postSaves.id}::float8` })
+      .from(postSaves)
+      .innerJoin(posts, eq(posts.id, postSaves.postId))
+      .innerJoin(users, eq(users.id, posts.userId))
+      .where(
+        and(
+          eq(postSaves.userId, userId),
+          options.cursor ? lt(postSaves.id, options.cursor.key) : undefined,
+          isPublished,
+          options.q ? matches(options.q) : undefined,
+        ),
+      )
+      .orderBy(desc(postSaves.id))
+      .limit(options.limit);
+  },
+
+  /**
+   * Posts of the people I follow, newest first. Each followed author contributes at most one
+   * page of their newest posts (a LATERAL index scan of posts_author_published_idx), so the work
+   * is bounded by follows × page size, however many posts they have in all.
+   */
+  listSubscribed(db: DbOrTx, userId: number, options: ListOptions): Promise<KeyedPost[]> {
+    const latest = db
+      .select({ ...postColumns, sortKey: publishedKey.as('sort_key') })
+      .from(posts)
+      .where(
+        and(
+          sql`${posts.userId} = ${subscriptions.authorId}`,
+          isPublished,
+          publishedBefore(options.cursor),
+          options.q ? matches(options.q) : undefined,
+        ),
+      )
+      .orderBy(desc(posts.publishedAt), desc(posts.id))
+      .limit(options.limit)
+      .as('p');
+    // The subquery's columns, under the same names as the table's.
+    const fromLatest = Object.fromEntries(
+      [...Object.keys(postColumns), 'sortKey'].map((key) => [key, latest[key as keyof typeof latest]]),
+    ) as unknown as typeof postColumns & { sortKey: SQL.Aliased<number> };
+    return db
+      .select({
+        ...fromLatest,
+        authorUuid: users.uuid,
+        authorFirstName: users.firstName,
+        authorLastName: users.lastName,
+        authorUsername: users.username,
+        authorAvatarUrl: users.telegramPhotoUrl,
+      })
+      .from(subscriptions)
+      .crossJoinLateral(latest)
+      .innerJoin(users, eq(users.id, latest.userId))
+      .where(eq(subscriptions.subscriberId, userId))
+      .orderBy(desc(latest.publishedAt), desc(latest.id))
+      .limit(options.limit);
+  },
+
+  async savedAmong(db: DbOrTx, userId: number, postIds: number[]): Promise<Set<number>> {
+    if (!postIds.length) return new Set();
+    const rows = await db
+      .select({ postId: postSaves.postId })
+      .from(postSaves)
+      .where(and(eq(postSaves.userId, userId), inArray(postSaves.postId, postIds)));
+    return new Set(rows.map((row) => row.postId));
+  },
+
+  /** True when the save is new (the unique pair makes a second save a no-op). */
+  async insertSave(tx: DbOrTx, userId: number, postId: number): Promise<boolean> {
+    const rows = await tx
+      .insert(postSaves)
+      .values({ userId, postId })
+      .onConflictDoNothing()
+      .returning({ id: postSaves.id });
+    return rows.length > 0;
+  },
+
+  async deleteSave(tx: DbOrTx, userId: number, postId: number): Promise<boolean> {
+    const rows = await tx
+      .delete(postSaves)
+      .where(and(eq(postSaves.userId, userId), eq(postSaves.postId, postId)))
+      .returning({ id: postSaves.id });
+    return rows.length > 0;
+  },
+
+  /** True when this is the person's first view of the post on that day. */
+  async insertView(tx: DbOrTx, postId: number, userId: number, day: string): Promise<boolean> {
+    const rows = await tx
+      .insert(postViews)
+      .values({ postId, userId, day })
+      .onConflictDoNothing()
+      .returning({ postId: postViews.postId });
+    return rows.length > 0;
+  },
+
+  async deleteViewsBefore(db: DbOrTx, day: string): Promise<void> {
+    await db.delete(postViews).where(lt(postViews.day, day));
+  },
+
+  /** True when this person had not reported the post yet. */
+  async insertReport(
+    tx: DbOrTx,
+    values: { postId: number; userId: number; reason: string; comment: string },
+  ): Promise<boolean> {
+    const rows = await tx
+      .insert(postReports)
+      .values(values)
+      .onConflictDoNothing()
+      .returning({ id: postReports.id });
+    return rows.length > 0;
+  },
+
+  async insertGenerationUse(
+    tx: DbOrTx,
+    values: { generationId: number; postId: number; kind: 'repeat' | 'remix' },
+  ): Promise<void> {
+    await tx.insert(postGenerations).values(values).onConflictDoNothing();
+  },
+
+  /**
+   * Claims the settlement of a generation made from a post (royalty, use counter): returns the
+   * post and its author the first time, and nothing ever after, whoever asks.
+   */
+  async claimGenerationUse(tx: DbOrTx, generationId: number, at: Date) {
+    const [claimed] = await tx
+      .update(postGenerations)
+      .set({ settledAt: at })
+      .where(and(eq(postGenerations.generationId, generationId), isNull(postGenerations.settledAt)))
+      .returning({ kind: postGenerations.kind, postId: postGenerations.postId });
+    if (!claimed) return undefined;
+    const [post] = await tx
+      .select({ uuid: posts.uuid, authorId: posts.userId })
+      .from(posts)
+      .where(eq(posts.id, claimed.postId));
+    return post ? { ...claimed, postUuid: post.uuid, authorId: post.authorId } : undefined;
+  },
+};
