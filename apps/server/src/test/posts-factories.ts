@@ -26,6 +26,12 @@ export async function signedInPerson(t: TestApp, values: { firstName?: string; c
 
 export type Person = Awaited<ReturnType<typeof signedInPerson>>;
 
+/** A fresh session for the person at the app's current clock (after `t.setNow`). */
+export async function signInAgain(t: TestApp, person: Person): Promise<Person> {
+  const { access } = await issueSession(t.deps, t.deps.db, person.user.id);
+  return { user: person.user, headers: { authorization: `Bearer ${access}` } };
+}
+
 /** An image moderator whose verdict a test sets. */
 export function createSwitchableModerator(): ImageModerator & { flagged: boolean; calls: number } {
   const moderator = {
