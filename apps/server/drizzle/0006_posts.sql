@@ -51,6 +51,7 @@ CREATE TABLE "posts" (
 	"reports_count" integer DEFAULT 0 NOT NULL,
 	"score" double precision DEFAULT 0 NOT NULL,
 	"search" "tsvector" GENERATED ALWAYS AS (to_tsvector('simple'::regconfig, title || ' ' || prompt) || to_tsvector('english'::regconfig, title || ' ' || prompt) || to_tsvector('russian'::regconfig, title) || to_tsvector('german'::regconfig, title)) STORED NOT NULL,
+	"search_buckets" integer[] DEFAULT '{}'::integer[] NOT NULL,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"published_at" timestamp (3) with time zone,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
@@ -98,6 +99,5 @@ CREATE INDEX "posts_new_idx" ON "posts" USING btree ("published_at" DESC NULLS F
 CREATE INDEX "posts_recommended_idx" ON "posts" USING btree ("score" DESC NULLS FIRST,"id" DESC NULLS FIRST) WHERE "posts"."status" = 'published';--> statement-breakpoint
 CREATE INDEX "posts_author_published_idx" ON "posts" USING btree ("user_id","published_at" DESC NULLS FIRST,"id" DESC NULLS FIRST) WHERE "posts"."status" = 'published';--> statement-breakpoint
 CREATE INDEX "posts_user_idx" ON "posts" USING btree ("user_id","id");--> statement-breakpoint
-CREATE INDEX "posts_search_idx" ON "posts" USING gin ("search") WHERE "posts"."status" = 'published';--> statement-breakpoint
 CREATE UNIQUE INDEX "subscriptions_pair_unique" ON "subscriptions" USING btree ("subscriber_id","author_id");--> statement-breakpoint
 CREATE INDEX "subscriptions_author_idx" ON "subscriptions" USING btree ("author_id","id");

@@ -126,3 +126,25 @@ describe('authorisation of every post and people route', () => {
     });
   });
 });
+
+describe('documentation', () => {
+  it('describes every posts and people route in the OpenAPI document', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json();
+    for (const [path, methods] of Object.entries({
+      '/api/posts/': ['get', 'post'],
+      '/api/posts/{uuid}/': ['get', 'patch', 'delete'],
+      '/api/posts/{uuid}/save/': ['post', 'delete'],
+      '/api/posts/{uuid}/view/': ['post'],
+      '/api/posts/{uuid}/report/': ['post'],
+      '/api/posts/{uuid}/use_image/': ['post'],
+      '/api/generations/{uuid}/post/': ['get'],
+      '/api/users/{uuid}/': ['get'],
+      '/api/users/{uuid}/posts/': ['get'],
+      '/api/users/{uuid}/subscribe/': ['post', 'delete'],
+    })) {
+      expect(Object.keys(doc.paths[path] ?? {}).sort(), path).toEqual([...methods].sort());
+    }
+    const listParams = doc.paths['/api/posts/'].get.parameters.map((p: { name: string }) => p.name);
+    expect(listParams.sort()).toEqual(['cursor', 'limit', 'q', 'type']);
+  });
+});

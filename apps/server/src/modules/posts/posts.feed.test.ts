@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { posts } from '../../shared/db/schema.js';
 import { insertPost, signedInPerson, type Person } from '../../test/posts-factories.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
-import { postScore } from './posts.models.js';
+import { postScore, searchBuckets } from './posts.models.js';
 import { postsRepository } from './posts.repository.js';
 
 let t: TestApp;
@@ -130,6 +130,19 @@ describe('the recommended tab', () => {
         9,
       );
     }
+    // Search buckets: the trigger's, the SQL function's and TypeScript's agree.
+    const [row] = await t.deps.db
+      .select()
+      .from(posts)
+      .where(eq(posts.id, (await insertPost(t, author.user.id, { publishedAt: at(7) })).id));
+    expect(row!.searchBuckets).toEqual(searchBuckets(at(7)));
+    for (let i = 0; i < 20; i++) {
+      const publishedAt = new Date(Date.UTC(2024, 0, 1) + i * 3_987_654_321);
+      const { rows } = await t.deps.db.execute<{ buckets: number[] }>(
+        sql`SELECT mirra_post_search_buckets(${publishedAt.toISOString()}::timestamptz) AS buckets`,
+      );
+      expect(rows[0]!.buckets).toEqual(searchBuckets(publishedAt));
+    }
     // And the SQL function itself, for a spread of inputs.
     for (let i = 0; i < 50; i++) {
       const c = { saves: i * 7, repeats: i % 5, remixes: (i * 3) % 11, views: i * 101 };
@@ -254,5 +267,36 @@ describe('search', () => {
     // Search works within the other tabs too.
     const recommended = await allPages(null, `/api/posts/?type=recommended&q=beach`);
     expect(recommended.map((p) => p.title).sort()).toEqual(['Dəniz sahili', 'Теңіз жағасы']);
+  });
+});
+
+describe('search across time', () => {
+  it('finds matches spread over years in order, page by page, however far apart they are', async () => {
+    const author = await signedInPerson(t);
+    const now = Date.UTC(2026, 5, 15, 9, 30);
+    const daysAgo = [0, 0, 1, 3, 9, 10, 40, 70, 300, 700, 2000, 6000];
+    const expected: string[] = [];
+    for (const [i, days] of daysAgo.entries()) {
+      const title = `zebracorn ${i}`;
+      await insertPost(t, author.user.id, {
+        title,
+        publishedAt: new Date(now - days * 86_400_000 - i * 1000),
+      });
+      expected.push(title);
+    }
+    // Plenty of newer posts without the word.
+    for (let i = 0; i < 30; i++) {
+      await insertPost(t, author.user.id, { title: `plain ${i}`, publishedAt: new Date(now + 1000 + i) });
+    }
+    for (const limit of [1, 2, 5, 50]) {
+      const found = await allPages(null, '/api/posts/?type=new&q=zebracorn', limit);
+      expect(
+        found.map((p) => p.title),
+        `pages of ${limit}`,
+      ).toEqual(expected);
+    }
+    // A page beyond the last match is empty, with no next page.
+    const last = await page(null, '/api/posts/?type=new&q=zebracorn&limit=50');
+    expect(last.next).toBeNull();
   });
 });

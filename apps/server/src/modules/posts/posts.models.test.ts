@@ -11,6 +11,9 @@ import {
   profileShareLinks,
   royaltyDue,
   SCORE_DECAY_SECONDS,
+  SEARCH_BUCKET_LEVELS,
+  searchBucket,
+  searchBuckets,
   shouldHideAfterReports,
   viewDay,
   type PostRecipe,
@@ -179,5 +182,35 @@ describe('keyset cursors', () => {
     Buffer.from('{').toString('base64url'),
   ])('rejects %j', (cursor) => {
     expect(decodeCursor(cursor)).toBeNull();
+  });
+});
+
+describe('search buckets', () => {
+  it('nest: days sharing a bucket at one level share it at every wider level, and the last holds all', () => {
+    for (const [a, b] of [
+      [20_000, 20_007],
+      [20_480, 20_990],
+      [0, 30_000],
+    ]) {
+      let shared = false;
+      for (let level = 0; level < SEARCH_BUCKET_LEVELS; level++) {
+        const same = searchBucket(level, a!) === searchBucket(level, b!);
+        if (shared) expect(same, `level ${level}`).toBe(true);
+        shared ||= same;
+      }
+      expect(searchBucket(SEARCH_BUCKET_LEVELS - 1, a!)).toBe(searchBucket(SEARCH_BUCKET_LEVELS - 1, b!));
+    }
+  });
+
+  it('hold 8^level days at each level, levels never colliding', () => {
+    expect(searchBucket(1, 8 * 2500)).toBe(searchBucket(1, 8 * 2500 + 7));
+    expect(searchBucket(1, 8 * 2500)).not.toBe(searchBucket(1, 8 * 2500 + 8));
+    expect(searchBucket(2, 64 * 300)).toBe(searchBucket(2, 64 * 300 + 63));
+    expect(searchBucket(2, 64 * 300)).not.toBe(searchBucket(2, 64 * 300 - 1));
+    const all = searchBuckets(at('2026-03-01T12:00:00Z'));
+    expect(all).toHaveLength(SEARCH_BUCKET_LEVELS);
+    expect(new Set(all).size).toBe(SEARCH_BUCKET_LEVELS);
+    expect(all[0]).toBe(Math.floor(Date.parse('2026-03-01T00:00:00Z') / 86_400_000));
+    expect(searchBuckets(null)).toEqual([]);
   });
 });

@@ -140,3 +140,29 @@ export const postShareLink = (publicUrl: string, postUuid: string) => `${publicU
 export function displayName(user: { firstName: string; lastName: string; username: string }): string {
   return `${user.firstName} ${user.lastName}`.trim() || user.username;
 }
+
+/**
+ * Search walks time newest first through nested buckets of publication days: level L holds 8^L
+ * days (1, 8, 64, 512, 4096, 32768), the last level everything. Each post carries its bucket at
+ * every level (`search_buckets`, set by SQL `mirra_post_search_buckets`, the same as here), indexed
+ * with its words in one GIN index. A search asks for "the words AND the bucket holding the cursor's
+ * day" at level 0, 1, 2, … until a page is full: a common word is answered by today's bucket, a
+ * rare one by wider buckets in which it is still rare, so the rows read stay close to the rows
+ * returned however common the words are.
+ */
+export const SEARCH_BUCKET_LEVELS = 7;
+const DAY_MS = 86_400_000;
+
+export function searchBucket(level: number, day: number): number {
+  if (level >= SEARCH_BUCKET_LEVELS - 1) return (SEARCH_BUCKET_LEVELS - 1) * 10_000_000;
+  return level * 10_000_000 + Math.floor(day / 8 ** level);
+}
+
+export function searchBuckets(publishedAt: Date | null): number[] {
+  if (!publishedAt) return [];
+  const day = dayNumber(publishedAt.getTime());
+  return Array.from({ length: SEARCH_BUCKET_LEVELS }, (_, level) => searchBucket(level, day));
+}
+
+/** UTC days since 1970 of a time in milliseconds. */
+export const dayNumber = (ms: number) => Math.floor(ms / DAY_MS);

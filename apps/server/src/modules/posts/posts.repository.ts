@@ -1,5 +1,6 @@
 import { and, desc, eq, getTableColumns, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm';
-import type { DbOrTx } from '../../shared/db/client.js';
+import type { Db, DbOrTx } from '../../shared/db/client.js';
+import { dayNumber, SEARCH_BUCKET_LEVELS, searchBucket } from './posts.models.js';
 import {
   postGenerations,
   postReports,
@@ -51,6 +52,16 @@ const publishedBefore = (cursor: { key: number; id: number } | null): SQL | unde
     : undefined;
 
 const publishedKey = sql<number>`(extract(epoch from ${posts.publishedAt}) * 1000)::float8`;
+
+async function newestPublishedDay(db: DbOrTx): Promise<number | null> {
+  const [row] = await db
+    .select({ at: publishedKey })
+    .from(posts)
+    .where(isPublished)
+    .orderBy(desc(posts.publishedAt), desc(posts.id))
+    .limit(1);
+  return row ? dayNumber(row.at) : null;
+}
 
 export interface ListOptions {
   cursor: { key: number; id: number } | null;
@@ -126,18 +137,73 @@ export const postsRepository = {
     return row;
   },
 
-  /** Newest first (index posts_new_idx). */
+  /** Newest first (index posts_new_idx); searches go through `search`. */
   listNew(db: DbOrTx, options: ListOptions): Promise<KeyedPost[]> {
     return db
       .select({ ...listColumns, sortKey: publishedKey })
       .from(posts)
       .innerJoin(users, eq(users.id, posts.userId))
-      .where(and(isPublished, publishedBefore(options.cursor), options.q ? matches(options.q) : undefined))
+      .where(and(isPublished, publishedBefore(options.cursor)))
       .orderBy(desc(posts.publishedAt), desc(posts.id))
       .limit(options.limit);
   },
 
-  /** Highest score first (index posts_recommended_idx). */
+  /**
+   * Search results, newest first. Looks in the time bucket holding the cursor's day at level 0,
+   * then 1, 2, … (see searchBucket), each a "words AND bucket" lookup in posts_search_idx, until
+   * the page is full. The order is by the bucket's day first, which no btree index has, and
+   * sequential scans are off for the transaction: the planner cannot choose to walk the whole
+   * feed in time order hoping to meet a rare word soon (its estimates for unknown words are far
+   * off), so every lookup stays inside the GIN index.
+   */
+  async search(db: Db, options: ListOptions & { q: string }): Promise<KeyedPost[]> {
+    const found = await db.transaction(async (tx) => {
+      await tx.execute(sql`SET LOCAL enable_seqscan = off`);
+      let cursor = options.cursor;
+      const day = cursor ? dayNumber(cursor.key) : await newestPublishedDay(tx);
+      if (day === null) return [];
+      const keys: Array<{ id: number; sortKey: number }> = [];
+      for (let level = 0; level < SEARCH_BUCKET_LEVELS && keys.length < options.limit; level++) {
+        const rows = await tx
+          .select({ id: posts.id, sortKey: publishedKey })
+          .from(posts)
+          .where(
+            and(
+              isPublished,
+              matches(options.q),
+              sql`${posts.searchBuckets} @> ARRAY[${searchBucket(level, day)}::integer]`,
+              publishedBefore(cursor),
+            ),
+          )
+          .orderBy(sql`${posts.searchBuckets}[1] DESC`, desc(posts.publishedAt), desc(posts.id))
+          .limit(options.limit - keys.length);
+        keys.push(...rows);
+        // Everything in this bucket newer than the cursor is now returned: go on below it.
+        const last = keys.at(-1);
+        if (last) cursor = { key: last.sortKey, id: last.id };
+      }
+      return keys;
+    });
+    if (!found.length) return [];
+    // The page's rows with their authors, by primary key, in the order found.
+    const rows = await db
+      .select(listColumns)
+      .from(posts)
+      .innerJoin(users, eq(users.id, posts.userId))
+      .where(
+        inArray(
+          posts.id,
+          found.map((key) => key.id),
+        ),
+      );
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return found.flatMap((key) => {
+      const row = byId.get(key.id);
+      return row ? [{ ...row, sortKey: key.sortKey }] : [];
+    });
+  },
+
+  /** Highest score first (index posts_recommended_idx); searches go through `search`. */
   listRecommended(db: DbOrTx, options: ListOptions): Promise<KeyedPost[]> {
     const { cursor } = options;
     return db

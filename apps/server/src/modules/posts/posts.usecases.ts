@@ -207,10 +207,14 @@ export async function listPosts(
   if (personal && !viewer) throw notAuthenticated();
   const rows = await (() => {
     switch (query.type) {
+      // Searching the whole feed: newest first in both tabs (ranking matches by engagement would
+      // need every match read and sorted).
       case 'new':
-        return postsRepository.listNew(deps.db, options);
       case 'recommended':
-        return postsRepository.listRecommended(deps.db, options);
+        if (options.q) return postsRepository.search(deps.db, { ...options, q: options.q });
+        return query.type === 'new'
+          ? postsRepository.listNew(deps.db, options)
+          : postsRepository.listRecommended(deps.db, options);
       case 'saved':
         return postsRepository.listSaved(deps.db, viewer!.id, options);
       case 'subscribed':

@@ -354,6 +354,15 @@ export const posts = pgTable(
       .generatedAlwaysAs(
         sql`to_tsvector('simple'::regconfig, title || ' ' || prompt) || to_tsvector('english'::regconfig, title || ' ' || prompt) || to_tsvector('russian'::regconfig, title) || to_tsvector('german'::regconfig, title)`,
       ),
+    /**
+     * Nested time buckets of the publication day (1, 8, 64, … days), set by the `posts_score`
+     * trigger: search walks them newest first inside one GIN index with `search` (posts_search_idx,
+     * migration 0007), so its cost follows the matches it returns, not how common a word is.
+     */
+    searchBuckets: integer('search_buckets')
+      .array()
+      .notNull()
+      .default(sql`'{}'::integer[]`),
     createdAt: createdAt(),
     // Millisecond precision: keyset cursors carry it through JavaScript's Date exactly.
     publishedAt: timestamp('published_at', { withTimezone: true, precision: 3 }),
@@ -372,9 +381,7 @@ export const posts = pgTable(
       .where(sql`${t.status} = 'published'`),
     index('posts_user_idx').on(t.userId, t.id),
     check('posts_published_at', sql`${t.status} = 'draft' OR ${t.publishedAt} IS NOT NULL`),
-    index('posts_search_idx')
-      .using('gin', t.search)
-      .where(sql`${t.status} = 'published'`),
+    // posts_search_idx, GIN (search, search_buckets), is created in migration 0007_posts_score.
   ],
 );
 
