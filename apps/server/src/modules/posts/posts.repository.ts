@@ -1,6 +1,6 @@
 import { and, desc, eq, getTableColumns, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../shared/db/client.js';
-import { dayNumber, SEARCH_BUCKET_LEVELS, searchBucket } from './posts.models.js';
+import { dayNumber, nextSearchLevel, SEARCH_BUCKET_LEVELS, searchBucket } from './posts.models.js';
 import {
   postGenerations,
   postReports,
@@ -39,12 +39,12 @@ export type KeyedPost = PostWithAuthor & { sortKey: number };
 const isPublished = sql`${posts.status} = 'published'`;
 
 /**
- * Full-text match over title and prompt: the query is parsed with every configuration the
- * document was built with, and a post matches when any reading of it does (e.g. English stems of
- * the prompt, Russian stems of a title, exact words in Ukrainian, Kazakh or Azerbaijani).
+ * Full-text match over title and prompt: each word of the query in any of its forms (as typed, or
+ * stemmed in English, Russian or German), with web-search syntax (see mirra_search_query, migration
+ * 0007): a Russian or German title, an English prompt, exact words in Ukrainian, Kazakh or
+ * Azerbaijani.
  */
-const matches = (q: string) =>
-  sql`${posts.search} @@ (websearch_to_tsquery('simple'::regconfig, ${q}) || websearch_to_tsquery('english'::regconfig, ${q}) || websearch_to_tsquery('russian'::regconfig, ${q}) || websearch_to_tsquery('german'::regconfig, ${q}))`;
+const matches = (q: string) => sql`${posts.search} @@ mirra_search_query(${q})`;
 
 const publishedBefore = (cursor: { key: number; id: number } | null): SQL | undefined =>
   cursor
@@ -163,7 +163,7 @@ export const postsRepository = {
       const day = cursor ? dayNumber(cursor.key) : await newestPublishedDay(tx);
       if (day === null) return [];
       const keys: Array<{ id: number; sortKey: number }> = [];
-      for (let level = 0; level < SEARCH_BUCKET_LEVELS && keys.length < options.limit; level++) {
+      for (let level = 0; level < SEARCH_BUCKET_LEVELS && keys.length < options.limit;) {
         const rows = await tx
           .select({ id: posts.id, sortKey: publishedKey })
           .from(posts)
@@ -181,6 +181,7 @@ export const postsRepository = {
         // Everything in this bucket newer than the cursor is now returned: go on below it.
         const last = keys.at(-1);
         if (last) cursor = { key: last.sortKey, id: last.id };
+        level = nextSearchLevel(level, keys.length, options.limit);
       }
       return keys;
     });
