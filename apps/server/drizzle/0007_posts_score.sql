@@ -12,12 +12,13 @@ CREATE OR REPLACE FUNCTION mirra_post_score(
   END
 $$ LANGUAGE sql IMMUTABLE PARALLEL SAFE;
 --> statement-breakpoint
--- Nested time buckets of the publication day (UTC days since 1970): level L holds 8^L days, the
--- last level everything; the same as searchBuckets() in posts.models.ts. Search asks the GIN index
--- below for "these words AND this bucket", newest bucket first, widening until a page is full.
+-- Nested time buckets of the publication day (UTC days since 1970): level L groups days by 4^L,
+-- the last level is everything; the same as searchBuckets() in posts.models.ts. Search asks the GIN
+-- index below for "these words AND these buckets", newest first, widening until a page is full.
 CREATE OR REPLACE FUNCTION mirra_post_search_buckets(published_at timestamptz) RETURNS integer[] AS $$
   SELECT CASE WHEN published_at IS NULL THEN '{}'::integer[] ELSE
-    ARRAY[d, 10000000 + d / 8, 20000000 + d / 64, 30000000 + d / 512, 40000000 + d / 4096, 50000000 + d / 32768, 60000000]
+    ARRAY[d, 10000000 + d / 4, 20000000 + d / 16, 30000000 + d / 64, 40000000 + d / 256,
+          50000000 + d / 1024, 60000000 + d / 4096, 70000000 + d / 16384, 80000000]
   END
   FROM (SELECT floor(extract(epoch FROM published_at) / 86400)::integer AS d) day
 $$ LANGUAGE sql IMMUTABLE PARALLEL SAFE;

@@ -264,6 +264,9 @@ describe('search', () => {
     expect(await search('"calm harbour"')).toEqual(['Harbour']);
     expect(await search('"harbour calm"')).toEqual([]);
     expect(await search('nothing-like-this')).toEqual([]);
+    // Punctuation only, quotes and backslashes: no words, no error.
+    expect(await search('!!! ???')).toEqual([]);
+    expect(await search(`it's "a \\ test' -- ;`)).toEqual([]);
     // Search works within the other tabs too.
     const recommended = await allPages(null, `/api/posts/?type=recommended&q=beach`);
     expect(recommended.map((p) => p.title).sort()).toEqual(['Dəniz sahili', 'Теңіз жағасы']);

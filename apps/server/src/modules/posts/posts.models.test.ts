@@ -15,6 +15,7 @@ import {
   nextSearchLevel,
   searchBucket,
   searchBuckets,
+  searchWindow,
   shouldHideAfterReports,
   viewDay,
   type PostRecipe,
@@ -187,21 +188,11 @@ describe('keyset cursors', () => {
 });
 
 describe('search buckets', () => {
-  it.each([
-    [0, 0, 21, 2], // nothing yet: a rare word, two levels (64 times wider)
-    [0, 10, 21, 1], // half a page: the next level (8 times wider) should hold enough
-    [0, 2, 21, 2], // 2 of 21: 8 times wider is not enough, 64 is
-    [0, 1, 21, 2],
-    [2, 0, 21, 4],
-    [5, 0, 21, 6], // never past the last level (everything)…
-    [6, 0, 21, SEARCH_BUCKET_LEVELS], // …and after it, stop
-  ])('after level %d with %d of %d found, looks at level %d', (level, found, wanted, next) => {
-    expect(nextSearchLevel(level, found, wanted)).toBe(next);
-  });
+  const DAY = 86_400_000;
 
   it('nest: days sharing a bucket at one level share it at every wider level, and the last holds all', () => {
     for (const [a, b] of [
-      [20_000, 20_007],
+      [20_000, 20_003],
       [20_480, 20_990],
       [0, 30_000],
     ]) {
@@ -215,15 +206,50 @@ describe('search buckets', () => {
     }
   });
 
-  it('hold 8^level days at each level, levels never colliding', () => {
-    expect(searchBucket(1, 8 * 2500)).toBe(searchBucket(1, 8 * 2500 + 7));
-    expect(searchBucket(1, 8 * 2500)).not.toBe(searchBucket(1, 8 * 2500 + 8));
-    expect(searchBucket(2, 64 * 300)).toBe(searchBucket(2, 64 * 300 + 63));
-    expect(searchBucket(2, 64 * 300)).not.toBe(searchBucket(2, 64 * 300 - 1));
+  it('group 4^level days at each level, levels never colliding', () => {
+    expect(searchBucket(1, 4 * 5000)).toBe(searchBucket(1, 4 * 5000 + 3));
+    expect(searchBucket(1, 4 * 5000)).not.toBe(searchBucket(1, 4 * 5000 + 4));
+    expect(searchBucket(3, 64 * 300)).toBe(searchBucket(3, 64 * 300 + 63));
+    expect(searchBucket(3, 64 * 300)).not.toBe(searchBucket(3, 64 * 300 - 1));
     const all = searchBuckets(at('2026-03-01T12:00:00Z'));
     expect(all).toHaveLength(SEARCH_BUCKET_LEVELS);
     expect(new Set(all).size).toBe(SEARCH_BUCKET_LEVELS);
-    expect(all[0]).toBe(Math.floor(Date.parse('2026-03-01T00:00:00Z') / 86_400_000));
+    expect(all[0]).toBe(Math.floor(Date.parse('2026-03-01T00:00:00Z') / DAY));
     expect(searchBuckets(null)).toEqual([]);
+  });
+
+  it('search windows reach back at least 4^level days, even on a day where buckets start', () => {
+    for (const day of [20_480, 20_481, 20_735, 16_384]) {
+      let previousFirst = Infinity;
+      for (let level = 0; level < SEARCH_BUCKET_LEVELS - 1; level++) {
+        const { buckets, firstDay } = searchWindow(level, day);
+        expect(buckets).toEqual([searchBucket(level, day), searchBucket(level, day) - 1]);
+        expect(day - firstDay + 1).toBeGreaterThanOrEqual(4 ** level);
+        // Every day from firstDay to day is in one of the two buckets, and nothing older.
+        expect(buckets).toContain(searchBucket(level, firstDay));
+        expect(buckets).not.toContain(searchBucket(level, firstDay - 1));
+        expect(firstDay).toBeLessThanOrEqual(previousFirst); // wider levels reach further back
+        previousFirst = firstDay;
+      }
+      expect(searchWindow(SEARCH_BUCKET_LEVELS - 1, day)).toEqual({ buckets: [8e7], firstDay: -Infinity });
+    }
+  });
+
+  it('picks the next window from the density found so far', () => {
+    // Half an hour into day 20527, which is 3 days into its 4-day bucket, 15 into its 16-day one,
+    // and 47 into its 64-, 256- and 1024-day ones: levels 0–5 reach back about 1, 8, 32, 112, 304
+    // and 1072 days.
+    const upperMs = Date.UTC(2026, 2, 15, 0, 30);
+    const next = (level: number, found: number) => nextSearchLevel(level, { found, wanted: 21, upperMs });
+    // 20 found in a day: two days are plenty, and level 1 reaches 8.
+    expect(next(0, 20)).toBe(1);
+    // 2 found: about 21 days are needed, which level 2 (32 days) covers.
+    expect(next(0, 2)).toBe(2);
+    // Nothing found: 16 times further back (16 days → level 2; 512 days → level 5).
+    expect(next(0, 0)).toBe(2);
+    expect(next(2, 0)).toBe(5);
+    // Never past everything, and after everything, stop.
+    expect(next(7, 0)).toBe(SEARCH_BUCKET_LEVELS - 1);
+    expect(next(SEARCH_BUCKET_LEVELS - 1, 0)).toBe(SEARCH_BUCKET_LEVELS);
   });
 });

@@ -142,20 +142,24 @@ export function displayName(user: { firstName: string; lastName: string; usernam
 }
 
 /**
- * Search walks time newest first through nested buckets of publication days: level L holds 8^L
- * days (1, 8, 64, 512, 4096, 32768), the last level everything. Each post carries its bucket at
+ * Search walks time newest first through nested buckets of publication days: level L groups days
+ * by 4^L (1, 4, 16, … 16384 days), the last level is everything. Each post carries its bucket at
  * every level (`search_buckets`, set by SQL `mirra_post_search_buckets`, the same as here), indexed
- * with its words in one GIN index. A search asks for "the words AND the bucket holding the cursor's
- * day" at level 0, 1, 2, … until a page is full: a common word is answered by today's bucket, a
- * rare one by wider buckets in which it is still rare, so the rows read stay close to the rows
- * returned however common the words are.
+ * with its words in one GIN index. A search asks for "the words AND (the bucket holding the
+ * cursor's day OR the one before it)" — a window reaching back at least 4^L days — at a level
+ * chosen by how many matches the narrower windows held, until a page is full. A common word is
+ * answered by the last day or two, a rare one by wider windows in which it is still rare, so the
+ * rows read stay close to the rows returned however common the words are.
  */
-export const SEARCH_BUCKET_LEVELS = 7;
+export const SEARCH_BUCKET_BASE = 4;
+export const SEARCH_BUCKET_LEVELS = 9;
+const LAST_LEVEL = SEARCH_BUCKET_LEVELS - 1;
+const EVERYTHING = LAST_LEVEL * 10_000_000;
 const DAY_MS = 86_400_000;
 
 export function searchBucket(level: number, day: number): number {
-  if (level >= SEARCH_BUCKET_LEVELS - 1) return (SEARCH_BUCKET_LEVELS - 1) * 10_000_000;
-  return level * 10_000_000 + Math.floor(day / 8 ** level);
+  if (level >= LAST_LEVEL) return EVERYTHING;
+  return level * 10_000_000 + Math.floor(day / SEARCH_BUCKET_BASE ** level);
 }
 
 export function searchBuckets(publishedAt: Date | null): number[] {
@@ -164,15 +168,32 @@ export function searchBuckets(publishedAt: Date | null): number[] {
   return Array.from({ length: SEARCH_BUCKET_LEVELS }, (_, level) => searchBucket(level, day));
 }
 
+/** What a level searches below a day: its bucket and the one before, and the first day they hold. */
+export function searchWindow(level: number, day: number): { buckets: number[]; firstDay: number } {
+  if (level >= LAST_LEVEL) return { buckets: [EVERYTHING], firstDay: -Infinity };
+  const bucket = searchBucket(level, day);
+  const size = SEARCH_BUCKET_BASE ** level;
+  return { buckets: [bucket, bucket - 1], firstDay: (Math.floor(day / size) - 1) * size };
+}
+
 /**
- * The next bucket level to look in, from how many matches the buckets so far held: enough levels
- * up that, at the same density, the next bucket should hold twice what the page still needs
- * (each level is 8 times wider); with nothing found yet, two levels up (a rare word).
+ * The next level to search after `level` found `found` of the `wanted` rows below `upperMs` (the
+ * cursor, or the newest post): the narrowest window that, at the density seen so far, should hold
+ * twice what the page needs (with nothing found, 16 times the time covered so far). Returns
+ * SEARCH_BUCKET_LEVELS when everything was searched.
  */
-export function nextSearchLevel(level: number, found: number, wanted: number): number {
-  if (level >= SEARCH_BUCKET_LEVELS - 1) return SEARCH_BUCKET_LEVELS;
-  const jump = found === 0 ? 2 : Math.max(1, Math.ceil(Math.log((2 * wanted) / found) / Math.log(8)));
-  return Math.min(level + jump, SEARCH_BUCKET_LEVELS - 1);
+export function nextSearchLevel(
+  level: number,
+  progress: { found: number; wanted: number; upperMs: number },
+): number {
+  if (level >= LAST_LEVEL) return SEARCH_BUCKET_LEVELS;
+  const day = dayNumber(progress.upperMs);
+  const reach = (l: number) => progress.upperMs - searchWindow(l, day).firstDay * DAY_MS;
+  const covered = reach(level);
+  const needed = progress.found === 0 ? covered * 16 : (covered * 2 * progress.wanted) / progress.found;
+  let next = level + 1;
+  while (next < LAST_LEVEL && reach(next) < needed) next++;
+  return next;
 }
 
 /** UTC days since 1970 of a time in milliseconds. */

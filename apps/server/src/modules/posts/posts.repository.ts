@@ -1,6 +1,6 @@
 import { and, desc, eq, getTableColumns, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../shared/db/client.js';
-import { dayNumber, nextSearchLevel, SEARCH_BUCKET_LEVELS, searchBucket } from './posts.models.js';
+import { dayNumber, nextSearchLevel, SEARCH_BUCKET_LEVELS, searchWindow } from './posts.models.js';
 import {
   postGenerations,
   postReports,
@@ -53,14 +53,34 @@ const publishedBefore = (cursor: { key: number; id: number } | null): SQL | unde
 
 const publishedKey = sql<number>`(extract(epoch from ${posts.publishedAt}) * 1000)::float8`;
 
-async function newestPublishedDay(db: DbOrTx): Promise<number | null> {
+async function newestPublishedMs(db: DbOrTx): Promise<number | null> {
   const [row] = await db
     .select({ at: publishedKey })
     .from(posts)
     .where(isPublished)
     .orderBy(desc(posts.publishedAt), desc(posts.id))
     .limit(1);
-  return row ? dayNumber(row.at) : null;
+  return row?.at ?? null;
+}
+
+/** The rows of a page found by key, with their authors, by primary key, in the order found. */
+async function rowsInOrder(db: DbOrTx, keys: Array<{ id: number; sortKey: number }>): Promise<KeyedPost[]> {
+  if (!keys.length) return [];
+  const rows = await db
+    .select(listColumns)
+    .from(posts)
+    .innerJoin(users, eq(users.id, posts.userId))
+    .where(
+      inArray(
+        posts.id,
+        keys.map((key) => key.id),
+      ),
+    );
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return keys.flatMap((key) => {
+    const row = byId.get(key.id);
+    return row ? [{ ...row, sortKey: key.sortKey }] : [];
+  });
 }
 
 export interface ListOptions {
@@ -149,8 +169,8 @@ export const postsRepository = {
   },
 
   /**
-   * Search results, newest first. Looks in the time bucket holding the cursor's day at level 0,
-   * then 1, 2, … (see searchBucket), each a "words AND bucket" lookup in posts_search_idx, until
+   * Search results, newest first. Looks in windows of time reaching back from the cursor (see
+   * searchWindow and nextSearchLevel), each a "words AND bucket" lookup in posts_search_idx, until
    * the page is full. The order is by the bucket's day first, which no btree index has, and
    * sequential scans are off for the transaction: the planner cannot choose to walk the whole
    * feed in time order hoping to meet a rare word soon (its estimates for unknown words are far
@@ -160,10 +180,12 @@ export const postsRepository = {
     const found = await db.transaction(async (tx) => {
       await tx.execute(sql`SET LOCAL enable_seqscan = off`);
       let cursor = options.cursor;
-      const day = cursor ? dayNumber(cursor.key) : await newestPublishedDay(tx);
-      if (day === null) return [];
+      const upperMs = cursor ? cursor.key : await newestPublishedMs(tx);
+      if (upperMs === null) return [];
+      const day = dayNumber(upperMs);
       const keys: Array<{ id: number; sortKey: number }> = [];
       for (let level = 0; level < SEARCH_BUCKET_LEVELS && keys.length < options.limit;) {
+        const { buckets } = searchWindow(level, day);
         const rows = await tx
           .select({ id: posts.id, sortKey: publishedKey })
           .from(posts)
@@ -171,37 +193,21 @@ export const postsRepository = {
             and(
               isPublished,
               matches(options.q),
-              sql`${posts.searchBuckets} @> ARRAY[${searchBucket(level, day)}::integer]`,
+              sql`${posts.searchBuckets} && ${`{${buckets.join(',')}}`}::integer[]`,
               publishedBefore(cursor),
             ),
           )
           .orderBy(sql`${posts.searchBuckets}[1] DESC`, desc(posts.publishedAt), desc(posts.id))
           .limit(options.limit - keys.length);
         keys.push(...rows);
-        // Everything in this bucket newer than the cursor is now returned: go on below it.
+        // Everything in this window below the cursor is now returned: go on below the last one.
         const last = keys.at(-1);
         if (last) cursor = { key: last.sortKey, id: last.id };
-        level = nextSearchLevel(level, keys.length, options.limit);
+        level = nextSearchLevel(level, { found: keys.length, wanted: options.limit, upperMs });
       }
       return keys;
     });
-    if (!found.length) return [];
-    // The page's rows with their authors, by primary key, in the order found.
-    const rows = await db
-      .select(listColumns)
-      .from(posts)
-      .innerJoin(users, eq(users.id, posts.userId))
-      .where(
-        inArray(
-          posts.id,
-          found.map((key) => key.id),
-        ),
-      );
-    const byId = new Map(rows.map((row) => [row.id, row]));
-    return found.flatMap((key) => {
-      const row = byId.get(key.id);
-      return row ? [{ ...row, sortKey: key.sortKey }] : [];
-    });
+    return rowsInOrder(db, found);
   },
 
   /** Highest score first (index posts_recommended_idx); searches go through `search`. */
@@ -281,12 +287,13 @@ export const postsRepository = {
 
   /**
    * Posts of the people I follow, newest first. Each followed author contributes at most one
-   * page of their newest posts (a LATERAL index scan of posts_author_published_idx), so the work
-   * is bounded by follows × page size, however many posts they have in all.
+   * page of their newest posts (a LATERAL index-only scan of posts_author_published_idx), so the
+   * work is bounded by follows × page size, however many posts they have in all; only the page's
+   * rows are then read, by primary key.
    */
-  listSubscribed(db: DbOrTx, userId: number, options: ListOptions): Promise<KeyedPost[]> {
+  async listSubscribed(db: DbOrTx, userId: number, options: ListOptions): Promise<KeyedPost[]> {
     const latest = db
-      .select({ ...postColumns, sortKey: publishedKey.as('sort_key') })
+      .select({ id: posts.id, publishedAt: posts.publishedAt, sortKey: publishedKey.as('sort_key') })
       .from(posts)
       .where(
         and(
@@ -299,25 +306,14 @@ export const postsRepository = {
       .orderBy(desc(posts.publishedAt), desc(posts.id))
       .limit(options.limit)
       .as('p');
-    // The subquery's columns, under the same names as the table's.
-    const fromLatest = Object.fromEntries(
-      [...Object.keys(postColumns), 'sortKey'].map((key) => [key, latest[key as keyof typeof latest]]),
-    ) as unknown as typeof postColumns & { sortKey: SQL.Aliased<number> };
-    return db
-      .select({
-        ...fromLatest,
-        authorUuid: users.uuid,
-        authorFirstName: users.firstName,
-        authorLastName: users.lastName,
-        authorUsername: users.username,
-        authorAvatarUrl: users.telegramPhotoUrl,
-      })
+    const keys = await db
+      .select({ id: latest.id, sortKey: latest.sortKey })
       .from(subscriptions)
       .crossJoinLateral(latest)
-      .innerJoin(users, eq(users.id, latest.userId))
       .where(eq(subscriptions.subscriberId, userId))
       .orderBy(desc(latest.publishedAt), desc(latest.id))
       .limit(options.limit);
+    return rowsInOrder(db, keys);
   },
 
   async savedAmong(db: DbOrTx, userId: number, postIds: number[]): Promise<Set<number>> {
