@@ -45,6 +45,8 @@ export const errorCodes = {
   /** The Google or Telegram identity already belongs to another Mirra account. */
   'users.identity_taken': 400,
   'users.not_found': 404,
+  /** People cannot subscribe to themselves. */
+  'users.cannot_subscribe_self': 400,
   /** The Telegram sign-in key is unknown. */
   'telegram.auth_key_unknown': 404,
   /** The Telegram sign-in key expired or its token was already taken. */
@@ -72,6 +74,18 @@ export const errorCodes = {
   'generations.model_required': 400,
   /** The model named by `model_uuid` is not mine, does not exist, or is not trained yet. */
   'generations.model_unavailable': 400,
+  /** The post does not exist, or is a draft or hidden post of someone else. */
+  'posts.not_found': 404,
+  /** This result already has a post; `post_uuid` names it. */
+  'posts.already_exists': 409,
+  /** Only my own completed image results can be published. */
+  'posts.not_publishable': 400,
+  /** The result failed moderation when it was published. */
+  'posts.result_moderated': 422,
+  /** The title was refused by moderation. */
+  'posts.title_moderated': 400,
+  /** Enough people reported the post that it waits for review; it cannot be published meanwhile. */
+  'posts.under_review': 409,
   'uploads.not_found': 404,
   /** The file is larger than the configured limit (`max_mb`). */
   'uploads.too_big': 413,

@@ -9,3 +9,4 @@ export * from './generations.js';
 export * from './credits.js';
 export * from './notifications.js';
 export * from './models.js';
+export * from './posts.js';

@@ -29,6 +29,8 @@ import { registerGenerationsRoutes } from '../modules/generations/generations.ro
 import { registerMediaRoutes } from '../modules/media/media.routes.js';
 import { registerModelsRoutes } from '../modules/models/models.routes.js';
 import { registerNotificationsRoutes } from '../modules/notifications/notifications.routes.js';
+import { registerPostsRoutes } from '../modules/posts/posts.routes.js';
+import { registerSocialRoutes } from '../modules/social/social.routes.js';
 import { registerPromptHelperRoutes } from '../modules/prompt-helper/prompt-helper.routes.js';
 import { registerQsRoutes } from '../modules/qs/qs.routes.js';
 import { registerTelegramRoutes } from '../modules/telegram/telegram.routes.js';
@@ -126,6 +128,8 @@ export async function buildServer(deps: AppDeps): Promise<App> {
   registerPromptHelperRoutes(api, deps);
   registerNotificationsRoutes(api, deps);
   registerModelsRoutes(api, deps);
+  registerPostsRoutes(api, deps);
+  registerSocialRoutes(api, deps);
 
   await registerWebApp(app, deps);
   return app;

@@ -114,6 +114,8 @@ const ZEnv = z.object({
   PROMPT_HELPER_API_KEY: optionalString,
   PROMPT_HELPER_MODEL: z.string().default('gpt-4o-mini'),
   PROMPT_HELPER_TIMEOUT_SECONDS: z.coerce.number().positive().default(15),
+  /** A published post is hidden, pending review, once this many people reported it (0: never). */
+  POST_REPORT_HIDE_THRESHOLD: z.coerce.number().int().min(0).default(3),
   /** How long a process may reuse a resolved session (kept exact by LISTEN/NOTIFY); 0 disables. */
   SESSION_CACHE_SECONDS: seconds.default(60),
   /** Run the job worker inside the API process (`npm start`); `npm run worker` runs it alone. */
@@ -226,6 +228,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
       model: e.PROMPT_HELPER_MODEL,
       timeoutSeconds: e.PROMPT_HELPER_TIMEOUT_SECONDS,
     },
+    posts: { reportHideThreshold: e.POST_REPORT_HIDE_THRESHOLD },
     runWorker: e.RUN_WORKER,
     workerConcurrency: e.WORKER_CONCURRENCY,
     logLevel: e.LOG_LEVEL,

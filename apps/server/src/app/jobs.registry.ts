@@ -3,6 +3,8 @@ import type { TaskList } from 'graphile-worker';
 import { creditsJobHandlers } from '../modules/credits/credits.jobs.js';
 import { generationsJobHandlers } from '../modules/generations/generations.jobs.js';
 import { modelsJobHandlers } from '../modules/models/models.jobs.js';
+import { postsRepository } from '../modules/posts/posts.repository.js';
+import { viewDay } from '../modules/posts/posts.models.js';
 import { telegramJobHandlers } from '../modules/telegram/telegram.jobs.js';
 import { telegramRepository } from '../modules/telegram/telegram.repository.js';
 import { usersJobHandlers } from '../modules/users/users.jobs.js';
@@ -39,6 +41,8 @@ function maintenanceJobHandlers(deps: AppDeps): TaskList {
       await deps.db.execute(
         sql`DELETE FROM refresh_tokens WHERE expires_at < ${now.toISOString()}::timestamptz`,
       );
+      // Views are deduplicated per day: earlier days can no longer be counted again.
+      await postsRepository.deleteViewsBefore(deps.db, viewDay(new Date(now.getTime() - 24 * 3600 * 1000)));
       await deps.db.execute(
         sql`DELETE FROM telegram_updates WHERE received_at < ${new Date(now.getTime() - 7 * 24 * 3600 * 1000).toISOString()}::timestamptz`,
       );

@@ -44,6 +44,7 @@ const FIELD_MESSAGE_RULES: Array<[RegExp, string, (m: RegExpMatchArray) => Recor
   [/^Choose a style\.$/, 'fieldErrors.chooseStyle', () => ({})],
   [/^This server has no engine for \w+ yet\.$/, 'errors.generations.mode_unavailable', () => ({})],
   [/^Upload a valid image\./, 'errors.uploads.unsupported_type', () => ({})],
+  [/^Moderation failed: this title is not allowed\.$/, 'errors.posts.title_moderated', () => ({})],
 ];
 
 export function translateFieldMessage(t: TFunction, message: string): string {

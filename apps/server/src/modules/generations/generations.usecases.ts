@@ -14,6 +14,7 @@ import { AppError, fieldError } from '../../shared/errors.js';
 import { addJob } from '../../shared/jobs.js';
 import { isEnglishPrompt } from '../moderation/prompt-language.models.js';
 import { notifyUser } from '../notifications/notifications.usecases.js';
+import { recordPostUse, resolvePostSource, settlePostUse } from '../posts/post-generations.usecases.js';
 import { priceGeneration } from '../credits/credits.models.js';
 import { applyCreditChange, getCreditBalance, lockCredits } from '../credits/credits.usecases.js';
 import type { UserRow } from '../users/users.repository.js';
@@ -169,6 +170,9 @@ export async function createGeneration(
   options: { repeatOf?: string } = {},
 ): Promise<TGeneration> {
   await validateRequest(deps, user, body);
+  // A post to repeat or remix must be published (or mine); repeating my own generation keeps
+  // going without it if the post has since gone.
+  const source = await resolvePostSource(deps, user.id, body, { lenient: Boolean(options.repeatOf) });
   const engine = deps.engines.engineFor(body.mode);
   const cost = priceGeneration(body.mode, { durationSeconds: body.duration }, deps.config.prices);
   const uuid = randomUUID();
@@ -191,11 +195,12 @@ export async function createGeneration(
       durationSeconds: body.duration ?? null,
       inputUploads: body.images,
       modelUuid: body.model_uuid ?? null,
-      postUuid: body.post_uuid ?? null,
+      postUuid: source?.postUuid ?? null,
       repeatOf: options.repeatOf ?? null,
       cost,
       engine: engine.name,
     });
+    if (source) await recordPostUse(tx, generation.id, source);
     if (cost > 0) {
       await applyCreditChange(tx, {
         userId: user.id,
@@ -323,7 +328,8 @@ export async function completeGeneration(
       finishedAt: deps.now(),
     });
     if (!completed) return undefined;
-    // Completion hooks of other features join here (e.g. posts: the prompt author's royalty).
+    // Completion hooks of other features join here: the post author's royalty and use counter.
+    await settlePostUse(tx, completed, deps.now());
     await notifyUser(tx, {
       userId: completed.userId,
       kind: 'generation_finished',

@@ -1,0 +1,121 @@
+import type { TGenerationMode } from '@mirra/contracts';
+import type { AppDeps } from '../../app/deps.js';
+import type { DbOrTx } from '../../shared/db/client.js';
+import { royaltyFor } from '../credits/credits.models.js';
+import { applyCreditChange } from '../credits/credits.usecases.js';
+import type { GenerationRow } from '../generations/generations.repository.js';
+import { notifyUser } from '../notifications/notifications.usecases.js';
+import { usersRepository } from '../users/users.repository.js';
+import { postNotFound } from './posts.errors.js';
+import { canGenerateFromPost, classifyPostUse, displayName, royaltyDue } from './posts.models.js';
+import { postsRepository } from './posts.repository.js';
+
+/**
+ * How generations and posts meet: a generation may name the post it repeats or remixes
+ * (`post_uuid`). Creating it records the use; completing it settles the use exactly once (the
+ * author's royalty and the post's repeat/remix counter), inside the completion's transaction.
+ */
+
+export interface PostSource {
+  postId: number;
+  postUuid: string;
+  kind: 'repeat' | 'remix';
+}
+
+export interface GenerationFromPostRequest {
+  post_uuid?: string | null;
+  mode: TGenerationMode;
+  prompt: string;
+  guidance: number;
+  style?: string | null;
+  seed?: number | null;
+  duration?: number | null;
+}
+
+/**
+ * The post a new generation starts from: published, or the caller's own. Anything else is
+ * answered as missing, or, for `lenient` callers (repeating one's own generation after its post
+ * was unpublished), dropped so the repeat still runs, without a royalty.
+ */
+export async function resolvePostSource(
+  deps: Pick<AppDeps, 'db'>,
+  userId: number,
+  request: GenerationFromPostRequest,
+  options: { lenient?: boolean } = {},
+): Promise<PostSource | null> {
+  if (!request.post_uuid) return null;
+  const post = await postsRepository.findByUuid(deps.db, request.post_uuid);
+  if (!post || !canGenerateFromPost({ status: post.status, authorId: post.userId }, userId)) {
+    if (options.lenient) return null;
+    throw postNotFound();
+  }
+  const kind = classifyPostUse(
+    {
+      mode: post.mode as TGenerationMode,
+      prompt: post.prompt,
+      guidance: post.guidance,
+      style: post.style,
+      seed: post.seed,
+      durationSeconds: post.durationSeconds,
+    },
+    {
+      mode: request.mode,
+      prompt: request.prompt,
+      guidance: request.guidance,
+      style: request.style ?? null,
+      seed: request.seed ?? undefined,
+      durationSeconds: request.duration ?? null,
+    },
+  );
+  return { postId: post.id, postUuid: post.uuid, kind };
+}
+
+/** Records, in the generation's creating transaction, which post it came from. */
+export async function recordPostUse(tx: DbOrTx, generationId: number, source: PostSource): Promise<void> {
+  await postsRepository.insertGenerationUse(tx, { generationId, postId: source.postId, kind: source.kind });
+}
+
+/**
+ * Called in the transaction that completes a generation: if it was made from someone else's
+ * post, counts the repeat or remix and credits the author 20% of the credits spent (rounded
+ * down), with a notification. The claim on the use row, the ledger's idempotency key and the
+ * notification's dedupe key each make a second call change nothing. Refunded generations never
+ * complete, so they never get here. Nothing for one's own post: it would be a 20% discount on
+ * one's own generations, not a royalty, and would inflate one's own ranking.
+ */
+export async function settlePostUse(tx: DbOrTx, generation: GenerationRow, now: Date): Promise<void> {
+  if (!generation.postUuid) return;
+  const use = await postsRepository.claimGenerationUse(tx, generation.id, now);
+  if (!use || use.authorId === generation.userId) return;
+  await postsRepository.addToCounter(
+    tx,
+    use.postId,
+    use.kind === 'repeat' ? 'repeatsCount' : 'remixesCount',
+    1,
+  );
+  const amount = royaltyDue({
+    authorId: use.authorId,
+    generatorId: generation.userId,
+    spentCredits: generation.cost,
+    royaltyFor,
+  });
+  if (amount <= 0) return;
+  await applyCreditChange(tx, {
+    userId: use.authorId,
+    delta: amount,
+    kind: 'royalty',
+    ref: generation.uuid,
+    idempotencyKey: `royalty:${generation.uuid}`,
+  });
+  const generator = await usersRepository.findById(tx, generation.userId);
+  await notifyUser(tx, {
+    userId: use.authorId,
+    kind: 'royalty',
+    data: {
+      amount,
+      post_uuid: use.postUuid,
+      ...(generator ? { user_uuid: generator.uuid, user_name: displayName(generator) } : {}),
+    },
+    dedupeKey: `royalty:${generation.uuid}`,
+  });
+}

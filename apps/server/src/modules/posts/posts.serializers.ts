@@ -1,0 +1,70 @@
+import type { TGenerationMode, TPost, TPostStatus, TStyle } from '@mirra/contracts';
+import type { MediaUrls } from '../../shared/storage/media-urls.js';
+import { requiredImageCount } from '../generations/generations.models.js';
+import { postShareLink } from './posts.models.js';
+import type { PostWithAuthor } from './posts.repository.js';
+
+/** What `posts.image` keeps: the result's files, as in `generations.result`. */
+export interface StoredPostImage {
+  original: { key: string; width: number; height: number; contentType: string };
+  variants: Array<{ key: string; width: number; height: number }>;
+  /** Copied from the generation's result: drawn by code, so not put to the NSFW classifier. */
+  procedural?: boolean;
+}
+
+export interface PostViewer {
+  userId: number | null;
+  isSaved: boolean;
+}
+
+export function toPostJson(
+  post: PostWithAuthor,
+  viewer: PostViewer,
+  context: { mediaUrls: MediaUrls; now: Date; publicUrl: string },
+): TPost {
+  const image = post.image as StoredPostImage;
+  const { mediaUrls, now } = context;
+  const isMine = viewer.userId === post.userId;
+  return {
+    uuid: post.uuid,
+    title: post.title,
+    prompt: post.prompt,
+    status: post.status as TPostStatus,
+    author: {
+      uuid: post.authorUuid,
+      firstName: post.authorFirstName,
+      lastName: post.authorLastName,
+      username: post.authorUsername,
+      avatar_url: post.authorAvatarUrl,
+    },
+    image: {
+      url: mediaUrls.url(image.original.key, now),
+      width: image.original.width,
+      height: image.original.height,
+      variants: image.variants.map((v) => ({
+        url: mediaUrls.url(v.key, now),
+        width: v.width,
+        height: v.height,
+      })),
+    },
+    recipe: {
+      mode: post.mode as TGenerationMode,
+      prompt: post.prompt,
+      guidance: post.guidance,
+      style: (post.style as TStyle | null) ?? null,
+      seed: post.seed,
+      duration: post.durationSeconds,
+      needs_image: requiredImageCount(post.mode as TGenerationMode).min > 0,
+    },
+    saves_count: post.savesCount,
+    views_count: post.viewsCount,
+    repeats_count: post.repeatsCount,
+    remixes_count: post.remixesCount,
+    is_saved: viewer.isSaved,
+    is_mine: isMine,
+    generation_uuid: isMine ? post.generationUuid : null,
+    share_url: postShareLink(context.publicUrl, post.uuid),
+    created_at: post.createdAt.toISOString(),
+    published_at: post.publishedAt?.toISOString() ?? null,
+  };
+}

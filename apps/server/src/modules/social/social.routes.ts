@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import { ZPostList, ZProfile, ZSubscriptionState } from '@mirra/contracts';
+import { requireAuth } from '../../app/authenticate.js';
+import type { ZodApp } from '../../app/build-server.js';
+import type { AppDeps } from '../../app/deps.js';
+import { listUserPosts } from '../posts/posts.usecases.js';
+import { ZUserPostsQuery } from '../posts/posts.routes.js';
+import { getProfile, subscribe, unsubscribe } from './social.usecases.js';
+
+const tags = ['people'];
+const security: Array<Record<string, string[]>> = [{ bearer: [] }, { telegram: [] }];
+const ZUuidParams = z.object({ uuid: z.uuid({ error: 'Not found.' }) });
+
+/** Profiles (spec /profile/:uuid/) and subscriptions. */
+export function registerSocialRoutes(app: ZodApp, deps: AppDeps): void {
+  app.get(
+    '/api/users/:uuid/',
+    {
+      config: { auth: 'required' },
+      schema: {
+        tags,
+        summary: 'A person’s profile: counts, whether I follow them, share links',
+        params: ZUuidParams,
+        response: { 200: ZProfile },
+        security,
+      },
+    },
+    async (request) => getProfile(deps, requireAuth(request).user, request.params.uuid),
+  );
+
+  app.get(
+    '/api/users/:uuid/posts/',
+    {
+      config: { auth: 'required' },
+      schema: {
+        tags,
+        summary: 'A person’s published posts, newest first (keyset pages)',
+        params: ZUuidParams,
+        querystring: ZUserPostsQuery,
+        response: { 200: ZPostList },
+        security,
+      },
+    },
+    async (request) => listUserPosts(deps, requireAuth(request).user, request.params.uuid, request.query),
+  );
+
+  app.post(
+    '/api/users/:uuid/subscribe/',
+    {
+      config: { auth: 'required' },
+      schema: {
+        tags,
+        summary: 'Subscribe to a person (again is a no-op)',
+        params: ZUuidParams,
+        response: { 200: ZSubscriptionState },
+        security,
+      },
+    },
+    async (request) => subscribe(deps, requireAuth(request).user, request.params.uuid),
+  );
+
+  app.delete(
+    '/api/users/:uuid/subscribe/',
+    {
+      config: { auth: 'required' },
+      schema: {
+        tags,
+        summary: 'Unsubscribe from a person (again is a no-op)',
+        params: ZUuidParams,
+        response: { 200: ZSubscriptionState },
+        security,
+      },
+    },
+    async (request) => unsubscribe(deps, requireAuth(request).user, request.params.uuid),
+  );
+}
