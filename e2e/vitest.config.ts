@@ -9,6 +9,9 @@ export default defineConfig({
     fileParallelism: false,
     testTimeout: 90_000,
     hookTimeout: 90_000,
+    // A page reacts within a second on an idle machine, but CI machines are small and busy (a
+    // build, PostgreSQL, the worker and Chromium on two cores): waiting conditions get 15 s.
+    expect: { poll: { timeout: 15_000, interval: 100 } },
     reporters: ['default'],
   },
 });
