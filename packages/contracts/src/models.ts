@@ -83,6 +83,8 @@ export const ZModelSummary = z.object({
   min_photos: z.number().int(),
   /** Credits charged for training (0 until training is started). */
   cost: z.number().int(),
+  /** Credits training costs now (PRICE_MODEL_TRAINING), so the screen can say so before charging. */
+  training_price: z.number().int(),
   /** Preview of the best photo, when there is a good one. */
   cover_url: z.string().nullable(),
   created_at: z.iso.datetime(),
