@@ -1,8 +1,10 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { loadTestFaces, makePhotoSet } from '../../apps/server/src/test/test-faces.js';
+import { callApi, type TestUser } from './accounts.js';
+import { e2eEnv } from './env.js';
 
 export interface FacePhotoFiles {
   dir: string;
@@ -86,3 +88,34 @@ export const photoProgressSeen = (page: Page) =>
   page.evaluate(() => (window as unknown as { __photoProgress: Record<string, number[]> }).__photoProgress);
 export const trainingProgressSeen = (page: Page) =>
   page.evaluate(() => (window as unknown as { __trainingSeen: number[] }).__trainingSeen);
+
+const bearer = (user: Pick<TestUser, 'access'>) => `Bearer ${user.access}`;
+
+/** A model with these photos, made over the API (for tests about what comes after the uploads). */
+export async function apiModelWithPhotos(
+  user: TestUser,
+  files: readonly string[],
+  name = 'Me',
+): Promise<string> {
+  const created = await callApi<{ uuid: string }>('/api/models/', {
+    body: { name, category: 'female' },
+    authorization: bearer(user),
+  });
+  if (created.status !== 201)
+    throw new Error(`create model: ${created.status} ${JSON.stringify(created.body)}`);
+  const form = new FormData();
+  for (const file of files) {
+    form.append(
+      'files',
+      new Blob([new Uint8Array(await readFile(file))], { type: 'image/jpeg' }),
+      path.basename(file),
+    );
+  }
+  const response = await fetch(new URL(`/api/models/${created.body.uuid}/photos/`, e2eEnv.baseUrl), {
+    method: 'POST',
+    headers: { authorization: bearer(user) },
+    body: form,
+  });
+  if (response.status !== 201) throw new Error(`model photos: ${response.status} ${await response.text()}`);
+  return created.body.uuid;
+}

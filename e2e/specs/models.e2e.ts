@@ -3,8 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createActiveUser, type TestUser } from '../lib/accounts.js';
 import { openBrowser, saveScreenshot, url, VIEWPORT_NAMES, type Session } from '../lib/browser.js';
-import { apiBalance, E2E_SETTINGS } from '../lib/generations.js';
+import { apiBalance, apiGenerate, apiWaitForGeneration, E2E_SETTINGS } from '../lib/generations.js';
 import {
+  apiModelWithPhotos,
   photoProgressSeen,
   photoStatesSeen,
   recordModelScreens,
@@ -189,6 +190,38 @@ describe.each(VIEWPORT_NAMES)('digital model (%s)', (viewport) => {
       expect(s.errors).toEqual([]);
     },
   );
+
+  it('training without enough credits opens the credit balance dialog, and charges nothing', async () => {
+    const { page } = s;
+    const uuid = await apiModelWithPhotos(user, photos.faces);
+    // Spend the welcome credits down to less than training costs.
+    const spend = E2E_SETTINGS.welcomeCredits - E2E_SETTINGS.prices.modelTraining + 1;
+    for (let i = 0; i < spend; i += 1) {
+      const generation = await apiGenerate(user, {
+        mode: 'simple',
+        prompt: 'A lighthouse on a cliff at sunset',
+        seed: 2,
+      });
+      expect((await apiWaitForGeneration(user, generation.uuid)).status).toBe(100);
+    }
+    const balance = await apiBalance(user);
+    expect(balance).toBeLessThan(E2E_SETTINGS.prices.modelTraining);
+    await signInWithTokens(page, user);
+    await page.goto(url(`/model/${uuid}/`));
+    const details = page.getByTestId('model-details');
+    await details.waitFor();
+    expect(await details.getByTestId('model-status').textContent()).toBe('Collecting photos');
+    await expect.poll(() => details.getByTestId('good-count').textContent()).toBe('Good photos: 15 of 15');
+    await details.getByTestId('train-submit').click();
+    const dialog = page.getByTestId('credits-dialog');
+    await dialog.waitFor();
+    expect(await dialog.getByTestId('credits-shortfall').textContent()).toBe(
+      "You don't have enough 1 credit for generation.",
+    );
+    await saveScreenshot(page, `model-train-credits-${viewport}-${theme}`);
+    expect(await apiBalance(user)).toBe(balance);
+    expect(await details.getByTestId('model-status').textContent()).toBe('Collecting photos');
+  });
 
   it('face swap without a trained model goes to /upload/, from the mode and from a post', async () => {
     const { page } = s;

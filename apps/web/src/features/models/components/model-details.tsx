@@ -54,12 +54,13 @@ export function ModelDetails({ model, isPolling }: { model: TModel; isPolling: b
           </h1>
           <span className="model-head__meta">
             {t(`upload.categories.${model.category}`)} ·{' '}
-            {t('model.references', { count: model.reference_count })} ·{' '}
-            {t('model.photoCount', { count: model.photo_count })}
+            {phase === 'ready'
+              ? t('model.references', { count: model.reference_count })
+              : t('model.photoCount', { count: model.photo_count })}
           </span>
           {trainedOn && <span className="model-head__meta">{t('model.trainedOn', { date: trainedOn })}</span>}
+          <ModelStatusChip model={model} />
         </div>
-        <ModelStatusChip model={model} />
       </div>
 
       {phase === 'training' && (
