@@ -65,7 +65,8 @@ describe.each(VIEWPORT_NAMES)('digital model (%s)', (viewport) => {
       expect(await input.getAttribute('multiple')).not.toBeNull();
       await input.setInputFiles([...photos.faces, photos.noFace]);
       await upload.getByTestId('model-photo').first().waitFor();
-      await upload.getByTestId('model-photos').scrollIntoViewIfNeeded();
+      // The grid moves from the intro to the model's panel once the model exists: scroll to either.
+      await page.evaluate(() => document.querySelector('[data-testid="model-photos"]')?.scrollIntoView());
       await saveScreenshot(page, `upload-progress-${viewport}-${theme}`);
 
       await expect
