@@ -107,6 +107,9 @@ describe.each(VIEWPORT_NAMES)('digital model (%s)', (viewport) => {
       );
       await upload.getByTestId('train-submit').click();
       const ready = page.getByTestId('training-ready');
+      // The progress dialog, or already its success: local training on few photos is quick.
+      await page.getByTestId('training-progress').or(ready).first().waitFor();
+      await saveScreenshot(page, `training-dialog-${viewport}-${theme}`);
       await ready.waitFor(CHECKS);
       expect((await trainingProgressSeen(page)).length).toBeGreaterThan(0);
       await page.waitForTimeout(300);
@@ -222,6 +225,28 @@ describe.each(VIEWPORT_NAMES)('digital model (%s)', (viewport) => {
     await saveScreenshot(page, `model-train-credits-${viewport}-${theme}`);
     expect(await apiBalance(user)).toBe(balance);
     expect(await details.getByTestId('model-status').textContent()).toBe('Collecting photos');
+  });
+
+  it('keeps uploading while /upload/ is hidden, and shows the verdicts on return', async () => {
+    const { page } = s;
+    await signInWithTokens(page, user);
+    await page.goto(url('/upload/'));
+    const upload = page.getByTestId('upload-page');
+    await upload.getByTestId('model-photo-input').setInputFiles(photos.faces.slice(0, 3));
+    await upload.getByTestId('model-photo').first().waitFor();
+    // Leave in-app at once (the photos are likely still on their way), then come back.
+    await page.getByTestId('header-profile').click();
+    await page.getByTestId('profile-page').waitFor();
+    await page.goBack();
+    await page.waitForURL(url('/upload/'));
+    await expect
+      .poll(() => upload.getByTestId('good-count').textContent(), CHECKS)
+      .toBe('Good photos: 3 of 15');
+    expect(await upload.locator('[data-testid="model-photo"][data-state="good"]').count()).toBe(3);
+    expect(await upload.getByTestId('photos-needed').textContent()).toBe(
+      'Add 12 more good photos to start training.',
+    );
+    expect(await upload.getByTestId('train-submit').isDisabled()).toBe(true);
   });
 
   it('face swap without a trained model goes to /upload/, from the mode and from a post', async () => {
