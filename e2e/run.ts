@@ -137,6 +137,10 @@ async function main(): Promise<number> {
       PRICE_SIMPLE: '1',
       PRICE_EDITING: '1',
       PRICE_STYLING: '3',
+      // Digital models (e2e/specs/models.e2e.ts): training and the two face pictures after it
+      // spend exactly a new account's 4 credits.
+      PRICE_MODEL_TRAINING: '2',
+      PRICE_FACE_SWAP: '1',
       FREE_DAILY_PHOTOS: '3',
       FREE_DELAY_SECONDS: '8',
       // Small, so the 'File too big' test sends little.

@@ -8,5 +8,6 @@ export * from './generation-constants.js';
 export * from './generations.js';
 export * from './credits.js';
 export * from './notifications.js';
+export * from './model-constants.js';
 export * from './models.js';
 export * from './posts.js';

@@ -1,44 +1,20 @@
 import { z } from 'zod';
 import { requiredText } from './fields.js';
 import { ZGenerationStatus } from './generations.js';
+import {
+  MODEL_CATEGORIES,
+  MODEL_NAME_MAX_LENGTH,
+  MODEL_PHOTO_PROBLEMS,
+  MODEL_PHOTO_TIPS,
+} from './model-constants.js';
 
-/** Digital model categories (spec §2, model creation). */
-export const MODEL_CATEGORIES = ['female', 'male', 'custom'] as const;
 export const ZModelCategory = z.enum(MODEL_CATEGORIES, { error: 'Choose a model category.' });
-export type TModelCategory = z.infer<typeof ZModelCategory>;
-
-export const MODEL_NAME_MAX_LENGTH = 60;
-
-/**
- * Why a photo cannot count toward the model. The face checks run on the server with real face
- * analysis; the `file.*` ones are said of files that are not a readable photo at all.
- */
-export const FACE_PHOTO_PROBLEMS = [
-  'face.none',
-  'face.multiple',
-  'face.too_small',
-  'photo.blurry',
-  'face.different_person',
-] as const;
-export const FILE_PHOTO_PROBLEMS = ['file.unsupported', 'file.too_big', 'file.too_many_pixels'] as const;
-export const MODEL_PHOTO_PROBLEMS = [...FACE_PHOTO_PROBLEMS, ...FILE_PHOTO_PROBLEMS] as const;
-export type TModelPhotoProblem = (typeof MODEL_PHOTO_PROBLEMS)[number];
-
-/**
- * What a photo is, never a reason to refuse it: the model wants a mix (spec §5: a few in low light,
- * with glasses, front and side).
- */
-export const MODEL_PHOTO_TIPS = ['photo.low_light', 'face.glasses', 'pose.front', 'pose.side'] as const;
-export type TModelPhotoTip = (typeof MODEL_PHOTO_TIPS)[number];
 
 export const ZCreateModelBody = z.object({
   name: requiredText(MODEL_NAME_MAX_LENGTH),
   category: ZModelCategory.default('custom'),
 });
 export type TCreateModelBody = z.input<typeof ZCreateModelBody>;
-
-/** Most files one upload request may carry (Android sends one at a time; the web sends many). */
-export const MODEL_PHOTOS_PER_REQUEST = 30;
 
 export const ZModelPhoto = z.object({
   uuid: z.uuid(),
@@ -83,6 +59,8 @@ export const ZModelSummary = z.object({
   min_photos: z.number().int(),
   /** Credits charged for training (0 until training is started). */
   cost: z.number().int(),
+  /** Credits training costs now (PRICE_MODEL_TRAINING), so the screen can say so before charging. */
+  training_price: z.number().int(),
   /** Preview of the best photo, when there is a good one. */
   cover_url: z.string().nullable(),
   created_at: z.iso.datetime(),

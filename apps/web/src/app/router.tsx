@@ -37,8 +37,19 @@ const page = {
   generate: lazyPage(withCatalogue('generations', () => import('./routes/generate'))),
   post: lazyPage(() => import('./routes/post')),
   feed: lazyPage(() => import('./routes/feed')),
-  upload: lazyPage(() => import('./routes/upload')),
-  model: lazyPage(() => import('./routes/model')),
+  // The model screens open the credit balance dialog too (its texts are the generations').
+  upload: lazyPage(
+    withCatalogue(
+      'models',
+      withCatalogue('generations', () => import('./routes/upload')),
+    ),
+  ),
+  model: lazyPage(
+    withCatalogue(
+      'models',
+      withCatalogue('generations', () => import('./routes/model')),
+    ),
+  ),
   generation: lazyPage(withCatalogue('generations', () => import('./routes/generation'))),
   notifications: lazyPage(() => import('./routes/notifications')),
   profile: lazyPage(() => import('./routes/profile')),

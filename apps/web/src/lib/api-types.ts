@@ -12,6 +12,8 @@ import type {
   ZGenerationResult,
   ZGeo,
   ZImageVariant,
+  ZModelEvent,
+  ZModelList,
   ZPrice,
   ZPromptHelperResult,
   ZRegisterResponse,
@@ -27,6 +29,15 @@ export type {
   TGeneration,
   TGenerationMode,
   TGenerationStatus,
+  TCreateModelBody,
+  TModel,
+  TModelCategory,
+  TModelPhoto,
+  TModelPhotoProblem,
+  TModelPhotosUploaded,
+  TModelPhotoTip,
+  TModelPhotoVerdict,
+  TModelSummary,
   TStyle,
   TUpload,
   TLoginBody,
@@ -52,3 +63,5 @@ export type TGenerationResult = z.infer<typeof ZGenerationResult>;
 export type TImageVariant = z.infer<typeof ZImageVariant>;
 export type TPrice = z.infer<typeof ZPrice>;
 export type TPromptHelperResult = z.infer<typeof ZPromptHelperResult>;
+export type TModelEvent = z.infer<typeof ZModelEvent>;
+export type TModelList = z.infer<typeof ZModelList>;

@@ -45,6 +45,28 @@ const FIELD_MESSAGE_RULES: Array<[RegExp, string, (m: RegExpMatchArray) => Recor
   [/^This server has no engine for \w+ yet\.$/, 'errors.generations.mode_unavailable', () => ({})],
   [/^Upload a valid image\./, 'errors.uploads.unsupported_type', () => ({})],
   [/^Moderation failed: this title is not allowed\.$/, 'errors.posts.title_moderated', () => ({})],
+  // Digital models, and face swap's need of one.
+  [
+    /^Choose your digital model\. Create one first if you have none\.$/,
+    'errors.generations.model_required',
+    () => ({}),
+  ],
+  [/^This model was not found or is not trained yet\.$/, 'errors.generations.model_unavailable', () => ({})],
+  [
+    /^This model has no photos left\. Add photos of yourself to it\.$/,
+    'fieldErrors.modelNoPhotos',
+    () => ({}),
+  ],
+  [
+    /^Upload the photo to put your face on, or describe a scene in the prompt\.$/,
+    'generate.needPhotoOrPrompt',
+    () => ({}),
+  ],
+  [
+    /^Upload at least \d+ good photos of yourself to train the model; \d+ so far\.$/,
+    'errors.models.not_enough_photos',
+    () => ({}),
+  ],
 ];
 
 export function translateFieldMessage(t: TFunction, message: string): string {

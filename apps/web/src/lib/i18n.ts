@@ -40,6 +40,14 @@ const extraLoaders = {
     kk: () => import('../locales/generations/kk.json'),
     az: () => import('../locales/generations/az.json'),
   },
+  models: {
+    en: () => import('../locales/models/en.json'),
+    ru: () => import('../locales/models/ru.json'),
+    de: () => import('../locales/models/de.json'),
+    uk: () => import('../locales/models/uk.json'),
+    kk: () => import('../locales/models/kk.json'),
+    az: () => import('../locales/models/az.json'),
+  },
 } satisfies Record<string, Record<TLanguage, () => Promise<{ default: Catalogue }>>>;
 export type ExtraCatalogue = keyof typeof extraLoaders;
 

@@ -12,6 +12,12 @@ import generationsEn from '../locales/generations/en.json';
 import generationsKk from '../locales/generations/kk.json';
 import generationsRu from '../locales/generations/ru.json';
 import generationsUk from '../locales/generations/uk.json';
+import modelsAz from '../locales/models/az.json';
+import modelsDe from '../locales/models/de.json';
+import modelsEn from '../locales/models/en.json';
+import modelsKk from '../locales/models/kk.json';
+import modelsRu from '../locales/models/ru.json';
+import modelsUk from '../locales/models/uk.json';
 
 /** The main catalogues and the extra ones (`lib/i18n.ts`), each language merged into one tree. */
 export const mainCatalogues = { en, ru, de, uk, kk, az } as const;
@@ -24,15 +30,16 @@ export const extraCatalogues = {
     kk: generationsKk,
     az: generationsAz,
   },
+  models: { en: modelsEn, ru: modelsRu, de: modelsDe, uk: modelsUk, kk: modelsKk, az: modelsAz },
 } as const;
 
 export const catalogues = {
-  en: { ...en, ...generationsEn },
-  ru: { ...ru, ...generationsRu },
-  de: { ...de, ...generationsDe },
-  uk: { ...uk, ...generationsUk },
-  kk: { ...kk, ...generationsKk },
-  az: { ...az, ...generationsAz },
+  en: { ...en, ...generationsEn, ...modelsEn },
+  ru: { ...ru, ...generationsRu, ...modelsRu },
+  de: { ...de, ...generationsDe, ...modelsDe },
+  uk: { ...uk, ...generationsUk, ...modelsUk },
+  kk: { ...kk, ...generationsKk, ...modelsKk },
+  az: { ...az, ...generationsAz, ...modelsAz },
 } as const;
 
 /** A separate i18next instance with every catalogue loaded, for tests. */

@@ -73,7 +73,7 @@ const getModel = async (uuid: string, headers: Record<string, string>) =>
   (await api('GET', `/api/models/${uuid}/`, headers)).json();
 
 describe('creating a model', () => {
-  it('answers 201 with the uuid and status NEW, and lists it', async () => {
+  it('answers 201 with the uuid, status NEW and the training price, and lists it', async () => {
     const { headers } = await signedIn();
     const response = await api('POST', '/api/models/', headers, { name: '  Holiday me ', category: 'male' });
     expect(response.statusCode).toBe(201);
@@ -86,6 +86,9 @@ describe('creating a model', () => {
       reference_count: 0,
       photo_count: 0,
       min_photos: 15,
+      cost: 0,
+      // What training will cost, shown before anything is charged.
+      training_price: PRICE,
       photos: [],
     });
     const list = await api('GET', '/api/models/', headers);

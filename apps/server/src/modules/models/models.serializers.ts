@@ -17,7 +17,13 @@ export const thumbnailUrl = (mediaUrls: MediaUrls, key: string, now: Date) =>
 
 export function toModelSummaryJson(
   row: ModelSummaryRow,
-  context: { mediaUrls: MediaUrls; now: Date; minPhotos: number; coverKey: string | null },
+  context: {
+    mediaUrls: MediaUrls;
+    now: Date;
+    minPhotos: number;
+    trainingPrice: number;
+    coverKey: string | null;
+  },
 ): TModelSummary {
   return {
     uuid: row.uuid,
@@ -29,6 +35,7 @@ export function toModelSummaryJson(
     photo_count: row.photoCount,
     min_photos: context.minPhotos,
     cost: row.cost,
+    training_price: context.trainingPrice,
     cover_url: context.coverKey ? thumbnailUrl(context.mediaUrls, context.coverKey, context.now) : null,
     created_at: row.createdAt.toISOString(),
     trained_at: row.trainedAt?.toISOString() ?? null,
@@ -52,7 +59,7 @@ export function toModelPhotoJson(row: ModelPhotoSummaryRow, mediaUrls: MediaUrls
 export function toModelJson(
   row: ModelSummaryRow,
   photos: ModelPhotoSummaryRow[],
-  context: { mediaUrls: MediaUrls; now: Date; minPhotos: number },
+  context: { mediaUrls: MediaUrls; now: Date; minPhotos: number; trainingPrice: number },
 ): TModel {
   const cover = photos.find((photo) => photo.ok)?.thumbnailKey ?? null;
   return {

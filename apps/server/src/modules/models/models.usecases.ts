@@ -56,6 +56,7 @@ const context = (deps: AppDeps) => ({
   mediaUrls: deps.mediaUrls,
   now: deps.now(),
   minPhotos: deps.config.models.minPhotos,
+  trainingPrice: deps.config.models.trainingPrice,
 });
 
 async function findOwnedOrThrow(deps: AppDeps, userId: number, uuid: string): Promise<ModelSummaryRow> {

@@ -1,15 +1,56 @@
 import { useTranslation } from 'react-i18next';
+import { useParams } from 'react-router';
+import { Alert } from '../../components/ui/alert';
+import { Button } from '../../components/ui/button';
 import { IconFace } from '../../components/ui/icons';
+import { PageFrame } from '../../components/ui/page';
+import { Spinner } from '../../components/ui/spinner';
+import { ModelDetails } from '../../features/models/components/model-details';
+import { useLiveModel } from '../../features/models/hooks/use-live-model';
+import { ApiError } from '../../lib/api-error';
+import { describeError } from '../../lib/error-messages';
 import { MissingItem } from './missing-item';
 
+/** One of my digital models (/model/<uuid>/): live while it trains; not mine or gone is "not found". */
 export function Page() {
+  const { uuid = '' } = useParams();
+  return <LiveModel key={uuid} uuid={uuid} />;
+}
+
+function LiveModel({ uuid }: { uuid: string }) {
   const { t } = useTranslation();
+  const model = useLiveModel(uuid);
+  if (model.data) {
+    return (
+      <PageFrame width="narrow" testId="model-page">
+        <ModelDetails model={model.data} isPolling={model.isPolling} />
+      </PageFrame>
+    );
+  }
+  if (model.error instanceof ApiError && model.error.status === 404) {
+    return (
+      <MissingItem
+        testId="model-page"
+        icon={<IconFace size={30} />}
+        title={t('model.missingTitle')}
+        text={t('model.missingText')}
+      />
+    );
+  }
   return (
-    <MissingItem
-      testId="model-page"
-      icon={<IconFace size={30} />}
-      title={t('model.missingTitle')}
-      text={t('model.missingText')}
-    />
+    <PageFrame width="narrow" testId="model-page">
+      {model.isError ? (
+        <>
+          <Alert>{describeError(t, model.error).alert}</Alert>
+          <Button theme="light" onClick={() => void model.refetch()}>
+            {t('common.retry')}
+          </Button>
+        </>
+      ) : (
+        <div className="center">
+          <Spinner size={28} label={t('common.loading')} />
+        </div>
+      )}
+    </PageFrame>
   );
 }

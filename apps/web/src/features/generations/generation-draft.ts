@@ -33,22 +33,31 @@ export function parseSeed(text: string): number | null {
   return seed <= SEED_MAX ? seed : Number.NaN;
 }
 
-/** What each mode needs (the server checks the same and answers with field errors). */
+/**
+ * What each mode needs (the server checks the same and answers with field errors). Face swap shows
+ * the photo field, but its photo is the target: with a prompt and no photo it makes a face photo.
+ */
 export function modeNeeds(mode: TGenerationMode) {
   return {
     prompt: mode === 'simple' || mode === 'editing',
     photo: mode === 'editing' || mode === 'styling' || mode === 'face_swap',
     style: mode === 'styling',
+    model: mode === 'face_swap',
   };
 }
 
-export type DraftProblem = 'prompt' | 'promptTooLong' | 'photo' | 'style' | 'seed';
+export type DraftProblem =
+  'model' | 'prompt' | 'promptTooLong' | 'photo' | 'photoOrPrompt' | 'style' | 'seed';
 
 /** What still stops the draft from being submitted, in the order the form shows its fields. */
 export function draftProblems(mode: TGenerationMode, draft: GenerationDraft): DraftProblem[] {
   const needs = modeNeeds(mode);
   const problems: DraftProblem[] = [];
-  if (needs.photo && !draft.photo) problems.push('photo');
+  if (needs.model && !draft.modelUuid) problems.push('model');
+  if (mode === 'face_swap') {
+    // The server's rule (isFaceSwapInputValid): a target photo, or a prompt for a scene.
+    if (!draft.photo && !draft.prompt.trim()) problems.push('photoOrPrompt');
+  } else if (needs.photo && !draft.photo) problems.push('photo');
   if (needs.style && !draft.style) problems.push('style');
   if (needs.prompt && !draft.prompt.trim()) problems.push('prompt');
   if (draft.prompt.trim().length > PROMPT_MAX_LENGTH) problems.push('promptTooLong');

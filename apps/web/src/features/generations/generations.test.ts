@@ -5,7 +5,6 @@ import type { TGeneration, TUpload } from '../../lib/api-types';
 import { ApiError } from '../../lib/api-error';
 import { describeError } from '../../lib/error-messages';
 import { createTestI18n } from '../../test/i18n';
-import { readModelOptions } from './api/generations.api';
 import { pauseEndsAt, readChargeRefusal } from './charge-errors';
 import { formatCountdown, secondsLeft } from './countdown';
 import {
@@ -170,11 +169,30 @@ describe('the generate draft', () => {
     expect(draftProblems('editing', draft({ prompt: 'brighter' }))).toEqual(['photo']);
     expect(draftProblems('styling', draft({ photo }))).toEqual(['style']);
     expect(draftProblems('styling', draft({ photo, style: 'oil' }))).toEqual([]);
-    expect(draftProblems('face_swap', draft({ photo }))).toEqual([]);
     expect(draftProblems('simple', draft({ prompt: 'x'.repeat(1001), seed: '9999999999' }))).toEqual([
       'promptTooLong',
       'seed',
     ]);
+  });
+
+  it('asks face swap for a model, and for a target photo or a scene (the server’s rule)', () => {
+    const modelUuid = '00000000-0000-4000-8000-000000000001';
+    expect(draftProblems('face_swap', draft({}))).toEqual(['model', 'photoOrPrompt']);
+    // A face swap onto a photo…
+    expect(draftProblems('face_swap', draft({ modelUuid, photo }))).toEqual([]);
+    // …or a face photo: a scene from the prompt, no photo at all.
+    expect(draftProblems('face_swap', draft({ modelUuid, prompt: 'me on the Moon' }))).toEqual([]);
+    expect(draftProblems('face_swap', draft({ modelUuid, prompt: '   ' }))).toEqual(['photoOrPrompt']);
+    expect(buildCreateBody('face_swap', draft({ modelUuid, prompt: ' me on the Moon ' }))).toMatchObject({
+      mode: 'face_swap',
+      model_uuid: modelUuid,
+      prompt: 'me on the Moon',
+      images: [],
+    });
+    expect(buildCreateBody('face_swap', draft({ modelUuid, photo }))).toMatchObject({
+      model_uuid: modelUuid,
+      images: [photo.uuid],
+    });
   });
 
   it('builds the request body: only what the mode takes, the seed as a number or random', () => {
@@ -286,14 +304,5 @@ describe('server field errors of generations', () => {
       code: 'generations.mode_unavailable',
     });
     expect(describeError(t, noEngine, ['prompt']).alert).toBe('This mode is not available right now.');
-  });
-});
-
-describe('digital models (until the models contract lands)', () => {
-  it('reads a list leniently and skips items without a uuid', () => {
-    expect(
-      readModelOptions({ results: [{ uuid: 'm1', name: 'Me', reference_count: 17 }, { name: 'x' }] }),
-    ).toEqual([{ uuid: 'm1', name: 'Me', references: 17 }]);
-    expect(readModelOptions(null)).toEqual([]);
   });
 });

@@ -52,14 +52,29 @@ export function isTelegramLaunch(location: Pick<Location, 'href' | 'search'>): b
 }
 
 let insideTelegram = false;
+let hostPlatform: string | null = null;
 
 /** True once the app started as a Mini App; the rest of the app only ever asks this. */
 export function isInTelegram(): boolean {
   return insideTelegram;
 }
 
-export function markInTelegram(value: boolean): void {
+/**
+ * Telegram's Android client hands a Mini App's file input one file at a time (spec §5), whatever
+ * `multiple` says: there the screens ask for one photo per pick and say why.
+ */
+export function picksOneFileAtATime(inTelegram: boolean, platform: string | null): boolean {
+  return inTelegram && platform === 'android';
+}
+
+/** Whether this launch can only pick one file at a time (see `picksOneFileAtATime`). */
+export function hasOneFilePicker(): boolean {
+  return picksOneFileAtATime(insideTelegram, hostPlatform);
+}
+
+export function markInTelegram(value: boolean, platform: string | null = null): void {
   insideTelegram = value;
+  hostPlatform = value ? platform : null;
   if (typeof document !== 'undefined') {
     if (value) document.documentElement.dataset.host = 'telegram';
     else delete document.documentElement.dataset.host;

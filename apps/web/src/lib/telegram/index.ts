@@ -7,7 +7,7 @@ import { isTelegramLaunch, markInTelegram, telegramDevQuery, wantsTelegramDevMod
 import { buildQsRedirect, hasAfterRedirectMarker, parseStartParam, profilePath } from './start-param';
 import type { bindBackButton, downloadLink, shareLink, startTelegram, TelegramLaunch } from './sdk';
 
-export { isInTelegram } from './detect';
+export { hasOneFilePicker, isInTelegram } from './detect';
 export type { TelegramLaunch };
 
 let sdk: {
@@ -33,7 +33,7 @@ export async function bootTelegram(): Promise<TelegramLaunch | null> {
     }
     sdk = await import('./sdk');
     const launch = sdk.startTelegram();
-    markInTelegram(Boolean(launch.initData));
+    markInTelegram(Boolean(launch.initData), launch.platform);
     return launch.initData ? launch : null;
   } catch (error) {
     console.warn('Telegram: starting as a Mini App failed; running as a web app.', error);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hasTelegramLaunchParams, wantsTelegramDevMode } from './detect';
+import { hasTelegramLaunchParams, picksOneFileAtATime, wantsTelegramDevMode } from './detect';
 import {
   AFTER_REDIRECT_MARKER,
   buildQsRedirect,
@@ -99,5 +99,18 @@ describe('detecting a Mini App launch without the SDK', () => {
     expect(wantsTelegramDevMode('')).toBe(true);
     expect(wantsTelegramDevMode('?tg_dev=0')).toBe(false);
     expect(wantsTelegramDevMode('')).toBe(false);
+  });
+});
+
+describe('file picking inside Telegram (spec §5)', () => {
+  it.each([
+    [true, 'android', true],
+    [true, 'ios', false],
+    [true, 'tdesktop', false],
+    [true, null, false],
+    // A browser on an Android phone picks many files at once.
+    [false, 'android', false],
+  ])('inside Telegram %s on %s: one file at a time is %s', (inTelegram, platform, expected) => {
+    expect(picksOneFileAtATime(inTelegram, platform)).toBe(expected);
   });
 });

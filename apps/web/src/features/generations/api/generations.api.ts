@@ -1,5 +1,4 @@
 import { api } from '../../../lib/api-client';
-import { ApiError } from '../../../lib/api-error';
 import { openEventStream, uploadForm } from '../../../lib/api-transfer';
 import type {
   TCreateGenerationBody,
@@ -20,7 +19,6 @@ export const generationKeys = {
   one: (uuid: string) => ['generations', 'one', uuid] as const,
   price: (mode: TGenerationMode, style: TStyle | null, signedIn: boolean) =>
     ['generations', 'price', mode, style, signedIn] as const,
-  models: () => ['models', 'mine'] as const,
 };
 
 export const creditKeys = {
@@ -28,14 +26,6 @@ export const creditKeys = {
   balance: () => ['credits', 'balance'] as const,
   history: () => ['credits', 'history'] as const,
 };
-
-/** A digital model as the picker shows it; the models issue brings its contract. */
-export interface ModelOption {
-  uuid: string;
-  name: string;
-  /** How many reference photos the model was built from. */
-  references: number;
-}
 
 export const generationsApi = {
   price: (mode: TGenerationMode, style: TStyle | null) =>
@@ -54,44 +44,7 @@ export const generationsApi = {
     form.append('file', file, name);
     return uploadForm<TUpload>('/api/uploads/', form, options);
   },
-  /**
-   * My digital models. The endpoint arrives with the models issue: until then (404) the list is
-   * empty and the picker offers the way to /upload/.
-   */
-  async models(): Promise<ModelOption[]> {
-    try {
-      const body = await api.get<unknown>('/api/models/');
-      return readModelOptions(body);
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 404) return [];
-      throw error;
-    }
-  },
 };
-
-/** Reads a models list leniently: `{results: [...]}` or a bare list, items without a uuid skipped. */
-export function readModelOptions(body: unknown): ModelOption[] {
-  const list = Array.isArray(body)
-    ? body
-    : body && typeof body === 'object' && Array.isArray((body as { results?: unknown }).results)
-      ? (body as { results: unknown[] }).results
-      : [];
-  return list.flatMap((item) => {
-    if (!item || typeof item !== 'object') return [];
-    const record = item as Record<string, unknown>;
-    if (typeof record.uuid !== 'string') return [];
-    const count = [record.references, record.reference_count, record.images_count].find(
-      (value): value is number => typeof value === 'number',
-    );
-    return [
-      {
-        uuid: record.uuid,
-        name: typeof record.name === 'string' ? record.name : '',
-        references: count ?? 0,
-      },
-    ];
-  });
-}
 
 export const creditsApi = {
   balance: () => api.get<TCreditBalance>('/api/credits/'),

@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useCallback, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { PROMPT_MAX_LENGTH } from '@mirra/contracts';
@@ -28,7 +28,7 @@ import { PromptField } from './prompt-field';
 import { PromptHelperSheet } from './prompt-helper-sheet';
 import { StylePicker } from './style-picker';
 
-const FORM_FIELDS = ['prompt', 'images', 'style', 'seed', 'guidance'] as const;
+const FORM_FIELDS = ['prompt', 'images', 'style', 'seed', 'guidance', 'model_uuid'] as const;
 
 /**
  * The generate screen: the mode's photo, style or model, the English description with the prompt
@@ -54,6 +54,7 @@ export function GenerateForm({
   const [searchParams] = useSearchParams();
   const { draft, update } = useGenerationDraft(location.pathname, {
     prompt: searchParams.get('prompt')?.slice(0, PROMPT_MAX_LENGTH) ?? '',
+    modelUuid: mode === 'face_swap' ? searchParams.get('model') : null,
   });
   const needs = modeNeeds(mode);
   const errors = useFormErrors(FORM_FIELDS);
@@ -95,6 +96,15 @@ export function GenerateForm({
     onError: errors.showError,
   });
 
+  const clearFieldError = errors.clearField;
+  const chooseModel = useCallback(
+    (modelUuid: string) => {
+      update({ modelUuid });
+      clearFieldError('model_uuid');
+    },
+    [update, clearFieldError],
+  );
+
   const problems = draftProblems(mode, draft);
   const busyPhoto = photo.state.status === 'uploading' || source.isFetching;
 
@@ -124,11 +134,12 @@ export function GenerateForm({
         </div>
       </div>
 
-      {mode === 'face_swap' && (
+      {needs.model && (
         <ModelPicker
           value={draft.modelUuid}
-          onChange={(modelUuid) => update({ modelUuid })}
+          onChange={chooseModel}
           enabled={isLoggedIn}
+          error={errors.fieldErrors.model_uuid?.[0] ?? (shown('model') ? t('generate.needModel') : null)}
         />
       )}
 
@@ -139,7 +150,14 @@ export function GenerateForm({
             photo={draft.photo}
             upload={photo.state}
             preparing={source.isFetching}
-            error={errors.fieldErrors.images?.[0] ?? (shown('photo') ? t('generate.needPhoto') : null)}
+            error={
+              errors.fieldErrors.images?.[0] ??
+              (shown('photo')
+                ? t('generate.needPhoto')
+                : shown('photoOrPrompt')
+                  ? t('generate.needPhotoOrPrompt')
+                  : null)
+            }
             onChoose={(file) => {
               errors.clearField('images');
               photo.choose(file);
@@ -150,6 +168,11 @@ export function GenerateForm({
             }}
             onRetry={photo.retry}
           />
+          {mode === 'face_swap' && !draft.photo && photo.state.status === 'idle' && !source.isFetching && (
+            <p className="muted-note" data-testid="face-photo-hint">
+              {t('generate.faceSwapPhotoHint')}
+            </p>
+          )}
           {source.isUnavailable && !draft.photo && (
             <p className="muted-note" data-testid="source-unavailable">
               {t('generate.sourceUnavailable')}
@@ -174,6 +197,8 @@ export function GenerateForm({
         onChange={(prompt) => {
           update({ prompt });
           errors.clearField('prompt');
+          // Face swap: a prompt is what a face photo needs instead of a target photo.
+          if (mode === 'face_swap') errors.clearField('images');
           setHelperNote(null);
         }}
         placeholder={t(`modes.${mode}.placeholder`)}

@@ -1,34 +1,46 @@
 import { useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ButtonLink } from '../../../components/ui/button';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { IconFace, IconUser } from '../../../components/ui/icons';
 import { Spinner } from '../../../components/ui/spinner';
-import { generationKeys, generationsApi } from '../api/generations.api';
+import { modelKeys, modelsApi } from '../../models/api/models.api';
+import { modelPhase } from '../../models/model-status';
 
 /**
  * Choose the digital model to put in the picture, with how many reference photos each was built
- * from. Without one (or while the server has no models yet) it offers the way to /upload/.
+ * from. Only trained models can be chosen; the others show where they are (training, not trained
+ * yet). The first trained model is chosen when none is (or the chosen one is not usable). Without
+ * any model it offers the way to /upload/.
  */
 export function ModelPicker({
   value,
   onChange,
   enabled,
+  error,
 }: {
   value: string | null;
   onChange(uuid: string): void;
   enabled: boolean;
+  error?: string | null;
 }) {
   const { t } = useTranslation();
   const models = useQuery({
-    queryKey: generationKeys.models(),
-    queryFn: generationsApi.models,
+    queryKey: modelKeys.list(),
+    queryFn: modelsApi.list,
     enabled,
     retry: false,
   });
-  const list = models.data ?? [];
+  const list = models.data?.results ?? [];
+  const trained = list.filter((model) => modelPhase(model.status) === 'ready');
+  const fallback = trained.some((model) => model.uuid === value) ? null : (trained[0]?.uuid ?? null);
+  useEffect(() => {
+    if (fallback) onChange(fallback);
+  }, [fallback, onChange]);
+
   return (
-    <div className="field" data-testid="model-picker">
+    <div className={`field${error ? ' field--invalid' : ''}`} data-testid="model-picker">
       <span className="field__title" id="model-title">
         {t('generate.model')}
       </span>
@@ -36,7 +48,7 @@ export function ModelPicker({
         <div className="center">
           <Spinner size={22} label={t('common.loading')} />
         </div>
-      ) : list.length === 0 ? (
+      ) : trained.length === 0 ? (
         <EmptyState
           icon={<IconFace size={26} />}
           title={t('generate.modelEmptyTitle')}
@@ -49,25 +61,54 @@ export function ModelPicker({
         />
       ) : (
         <div className="list" role="radiogroup" aria-labelledby="model-title">
-          {list.map((model) => (
-            <button
-              key={model.uuid}
-              type="button"
-              role="radio"
-              aria-checked={value === model.uuid}
-              className={`list__row${value === model.uuid ? ' is-active' : ''}`}
-              onClick={() => onChange(model.uuid)}
-            >
-              <span className="list__icon">
-                <IconUser size={20} />
-              </span>
-              <span className="list__label">
-                {model.name || t('generate.modelUnnamed')}
-                <span className="list__sub">{t('generate.references', { count: model.references })}</span>
-              </span>
-            </button>
-          ))}
+          {list.map((model) => {
+            const phase = modelPhase(model.status);
+            const isReady = phase === 'ready';
+            return (
+              <button
+                key={model.uuid}
+                type="button"
+                role="radio"
+                aria-checked={value === model.uuid}
+                disabled={!isReady}
+                className={`list__row${value === model.uuid ? ' is-active' : ''}`}
+                onClick={() => onChange(model.uuid)}
+                data-testid="model-option"
+              >
+                {model.cover_url ? (
+                  <img
+                    src={model.cover_url}
+                    alt=""
+                    className="list__icon"
+                    style={{ objectFit: 'cover' }}
+                    width={36}
+                    height={36}
+                    loading="lazy"
+                  />
+                ) : (
+                  <span className="list__icon">
+                    <IconUser size={20} />
+                  </span>
+                )}
+                <span className="list__label">
+                  {model.name || t('generate.modelUnnamed')}
+                  <span className="list__sub">
+                    {isReady
+                      ? t('generate.references', { count: model.reference_count })
+                      : phase === 'training'
+                        ? t('generate.modelTraining')
+                        : t('generate.modelNotReady')}
+                  </span>
+                </span>
+              </button>
+            );
+          })}
         </div>
+      )}
+      {error && (
+        <p className="field__error" role="alert">
+          {error}
+        </p>
       )}
     </div>
   );

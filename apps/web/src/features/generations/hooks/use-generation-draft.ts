@@ -14,12 +14,17 @@ function session(): Storage | null {
 /**
  * The generate screen's inputs, kept for the tab's session under the page's address: a trip to
  * sign in, to /upload/, or a reload brings back everything typed and chosen. A description from
- * the link (`?prompt=`) fills the field when it is empty.
+ * the link (`?prompt=`) fills the field when it is empty; a model named by the link (`?model=`,
+ * e.g. "Create a photo" after training) is the one chosen.
  */
-export function useGenerationDraft(key: string, fromLink: { prompt: string } = { prompt: '' }) {
+export function useGenerationDraft(
+  key: string,
+  fromLink: { prompt: string; modelUuid?: string | null } = { prompt: '' },
+) {
   const [draft, setDraft] = useState<GenerationDraft>(() => {
     const stored = readDraft(session()?.getItem(PREFIX + key) ?? null);
-    return stored.prompt || !fromLink.prompt ? stored : { ...stored, prompt: fromLink.prompt };
+    const withPrompt = stored.prompt || !fromLink.prompt ? stored : { ...stored, prompt: fromLink.prompt };
+    return fromLink.modelUuid ? { ...withPrompt, modelUuid: fromLink.modelUuid } : withPrompt;
   });
   useEffect(() => {
     try {

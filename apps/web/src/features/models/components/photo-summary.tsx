@@ -1,0 +1,73 @@
+import { useTranslation } from 'react-i18next';
+import { IconCheck, IconInfo } from '../../../components/ui/icons';
+import type { TModelPhoto } from '../../../lib/api-types';
+import { MIX_TIPS, photosStillNeeded, summarizeTipMix } from '../model-photos';
+
+/**
+ * How far the set is: good photos toward the minimum ("Good photos: 12 of 15"), how many cannot
+ * be used, and the mix the model wants (spec §5) with a hint for each kind still missing.
+ */
+export function PhotoSummary({
+  photos,
+  goodCount,
+  minPhotos,
+}: {
+  photos: readonly TModelPhoto[];
+  goodCount: number;
+  minPhotos: number;
+}) {
+  const { t } = useTranslation();
+  const needed = photosStillNeeded(goodCount, minPhotos);
+  const unusable = photos.filter((photo) => !photo.ok).length;
+  const mix = summarizeTipMix(photos);
+  return (
+    <div className="photo-summary" data-testid="photo-summary">
+      <div className="photo-summary__head">
+        <span data-testid="good-count">{t('model.goodCount', { good: goodCount, total: minPhotos })}</span>
+        {unusable > 0 && (
+          <span className="photo-summary__bad" data-testid="bad-count">
+            {t('model.notUsable', { count: unusable })}
+          </span>
+        )}
+      </div>
+      <div
+        className="progress"
+        role="progressbar"
+        aria-label={t('model.goodCount', { good: goodCount, total: minPhotos })}
+        aria-valuemin={0}
+        aria-valuemax={minPhotos}
+        aria-valuenow={Math.min(goodCount, minPhotos)}
+      >
+        <span style={{ width: `${Math.min(100, (goodCount / Math.max(1, minPhotos)) * 100)}%` }} />
+      </div>
+      <p className="muted-note" data-testid="photos-needed">
+        {needed > 0 ? t('model.needMore', { count: needed }) : t('model.enough')}
+      </p>
+      <div className="photo-summary__mix" aria-label={t('model.mixTitle')} data-testid="tip-mix">
+        {MIX_TIPS.map((tip) => (
+          <span
+            key={tip}
+            className={`mix-chip${mix.missing.includes(tip) ? '' : ' mix-chip--done'}`}
+            data-testid={`mix-${tip}`}
+          >
+            {!mix.missing.includes(tip) && <IconCheck size={14} />}
+            {t(`modelPhotos.tips.${tip}`)}
+            <b>{mix.counts[tip]}</b>
+          </span>
+        ))}
+      </div>
+      {mix.missing.length > 0 ? (
+        <ul className="photo-summary__hints">
+          {mix.missing.map((tip) => (
+            <li key={tip}>
+              <IconInfo size={15} />
+              {t(`model.mixHints.${tip}`)}
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="muted-note">{t('model.mixGood')}</p>
+      )}
+    </div>
+  );
+}

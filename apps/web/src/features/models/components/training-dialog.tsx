@@ -1,0 +1,92 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Button, ButtonLink } from '../../../components/ui/button';
+import { IconCheck } from '../../../components/ui/icons';
+import { Sheet } from '../../../components/ui/sheet';
+import { isDialogOpen, type TrainingDialog as DialogState } from '../model-status';
+import { CreatePhotoButton } from './create-photo-button';
+import { ModelFailure } from './model-failure';
+
+/**
+ * After "Start training": the progress dialog (up to 30 minutes; closing it, or the page, leaves
+ * training running), then the success dialog with a create-photo button, or what went wrong.
+ */
+export function TrainingDialog({ state, onClose }: { state: DialogState; onClose(): void }) {
+  const { t } = useTranslation();
+  const open = isDialogOpen(state);
+  // Keep the last content while the sheet plays its closing animation.
+  const [shown, setShown] = useState(state);
+  if (open && state !== shown) setShown(state);
+  const title =
+    shown.step === 'ready'
+      ? t('training.readyTitle')
+      : shown.step === 'failed'
+        ? t('training.failedTitle')
+        : t('training.title');
+  return (
+    <Sheet open={open} onClose={onClose} title={title}>
+      {shown.step === 'training' && (
+        <div className="stack">
+          <TrainingProgress percent={shown.percent} isQueued={shown.isQueued} />
+          <Button theme="light" size="lg" block onClick={onClose} data-testid="training-hide">
+            {t('training.hide')}
+          </Button>
+        </div>
+      )}
+      {shown.step === 'ready' && <TrainingReady uuid={shown.uuid} onLeave={onClose} />}
+      {shown.step === 'failed' && (
+        <div className="stack" data-testid="training-failed">
+          <ModelFailure errorCode={shown.errorCode} errorDetail={shown.errorDetail} />
+          <ButtonLink to={`/model/${shown.uuid}/`} theme="light" size="lg" block onClick={onClose}>
+            {t('training.openModel')}
+          </ButtonLink>
+        </div>
+      )}
+    </Sheet>
+  );
+}
+
+/** The live bar of a training, also shown on the model's page while it trains. */
+export function TrainingProgress({ percent, isQueued }: { percent: number; isQueued: boolean }) {
+  const { t } = useTranslation();
+  return (
+    <div className="result-wait training-progress" data-testid="training-progress">
+      <div className="result-wait__art" aria-hidden="true">
+        <span className="result-wait__orb" />
+      </div>
+      <div className="result-wait__status">
+        <span aria-live="polite">{isQueued ? t('training.queued') : t('training.running', { percent })}</span>
+        <span className="result-wait__percent">{percent}%</span>
+      </div>
+      <div
+        className="progress progress--lg"
+        role="progressbar"
+        aria-label={t('training.progressLabel')}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={percent}
+        data-testid="training-progressbar"
+      >
+        <span style={{ width: `${percent}%` }} />
+      </div>
+      <p className="result-wait__note">{t('training.note')}</p>
+    </div>
+  );
+}
+
+/** Success: the way to the first picture. Leaving closes the dialog (the page may stay alive). */
+function TrainingReady({ uuid, onLeave }: { uuid: string; onLeave(): void }) {
+  const { t } = useTranslation();
+  return (
+    <div className="result-card" data-testid="training-ready">
+      <span className="result-card__icon result-card__icon--success">
+        <IconCheck size={32} />
+      </span>
+      <p className="result-card__text">{t('training.readyText')}</p>
+      <CreatePhotoButton modelUuid={uuid} onLeave={onLeave} />
+      <ButtonLink to={`/model/${uuid}/`} theme="light" size="lg" block onClick={onLeave}>
+        {t('training.openModel')}
+      </ButtonLink>
+    </div>
+  );
+}

@@ -1,0 +1,60 @@
+import type { TFunction } from 'i18next';
+import type { TModelPhotoProblem, TModelPhotoTip } from '../../lib/api-types';
+
+/** What the server said of one photo (a stored photo or a fresh verdict): the parts shown. */
+export interface PhotoJudgement {
+  ok: boolean;
+  problems: readonly TModelPhotoProblem[];
+  tips: readonly TModelPhotoTip[];
+}
+
+/**
+ * A verdict in the user's language: why the photo does not count (each problem), and what it is
+ * (low light, glasses, front or side), which never refuses a photo.
+ */
+export function describeVerdict(
+  t: TFunction,
+  verdict: PhotoJudgement,
+): { problems: string[]; tips: string[] } {
+  return {
+    problems: verdict.problems.map((problem) => t(`modelPhotos.problems.${problem}`)),
+    tips: verdict.tips.map((tip) => t(`modelPhotos.tips.${tip}`)),
+  };
+}
+
+export const countGoodPhotos = (photos: readonly PhotoJudgement[]) =>
+  photos.filter((photo) => photo.ok).length;
+
+/** Good photos still missing before training may start (0 when there are enough). */
+export const photosStillNeeded = (goodCount: number, minPhotos: number) => Math.max(0, minPhotos - goodCount);
+
+/** The kinds of photo the model wants a few of (spec §5): a mix teaches it the person better. */
+export const MIX_TIPS = ['photo.low_light', 'face.glasses', 'pose.front', 'pose.side'] as const;
+export type MixTip = (typeof MIX_TIPS)[number];
+
+/**
+ * "A few" of each, among the good photos. Front views are the bulk of any set; side views, low
+ * light and glasses are the ones people forget.
+ */
+export const MIX_TARGETS: Record<MixTip, number> = {
+  'photo.low_light': 2,
+  'face.glasses': 2,
+  'pose.front': 3,
+  'pose.side': 2,
+};
+
+export interface TipMix {
+  counts: Record<MixTip, number>;
+  /** The kinds with fewer than their target, in the order the tips are listed. */
+  missing: MixTip[];
+}
+
+/** How many good photos are of each kind, and which kinds the set still lacks. */
+export function summarizeTipMix(photos: readonly PhotoJudgement[]): TipMix {
+  const counts = Object.fromEntries(MIX_TIPS.map((tip) => [tip, 0])) as Record<MixTip, number>;
+  for (const photo of photos) {
+    if (!photo.ok) continue;
+    for (const tip of new Set(photo.tips)) counts[tip] += 1;
+  }
+  return { counts, missing: MIX_TIPS.filter((tip) => counts[tip] < MIX_TARGETS[tip]) };
+}
