@@ -9,4 +9,5 @@ export * from './generations.js';
 export * from './credits.js';
 export * from './notifications.js';
 export * from './models.js';
+export * from './post-constants.js';
 export * from './posts.js';
