@@ -12,13 +12,20 @@ import type {
   ZGenerationResult,
   ZGeo,
   ZImageVariant,
+  ZNotificationList,
+  ZPostList,
   ZPrice,
   ZPromptHelperResult,
   ZRegisterResponse,
+  ZReportBody,
+  ZSaveState,
   ZSavedQueryString,
   ZSignInToken,
+  ZSubscriptionState,
   ZTelegramAuthKey,
   ZTelegramTokenResponse,
+  ZUnreadCount,
+  ZUpdatePostBody,
 } from '@mirra/contracts';
 
 export type {
@@ -36,6 +43,13 @@ export type {
   TRegisterBody,
   TTokenPair,
   TUser,
+  TCreatePostBody,
+  TNotification,
+  TNotificationKind,
+  TPost,
+  TPostRecipe,
+  TProfile,
+  TReportReason,
 } from '@mirra/contracts';
 export type TGeo = z.infer<typeof ZGeo>;
 export type TRegisterResponse = z.infer<typeof ZRegisterResponse>;
@@ -52,3 +66,10 @@ export type TGenerationResult = z.infer<typeof ZGenerationResult>;
 export type TImageVariant = z.infer<typeof ZImageVariant>;
 export type TPrice = z.infer<typeof ZPrice>;
 export type TPromptHelperResult = z.infer<typeof ZPromptHelperResult>;
+export type TPostList = z.infer<typeof ZPostList>;
+export type TUpdatePostBody = z.input<typeof ZUpdatePostBody>;
+export type TReportBody = z.input<typeof ZReportBody>;
+export type TSaveState = z.infer<typeof ZSaveState>;
+export type TSubscriptionState = z.infer<typeof ZSubscriptionState>;
+export type TNotificationList = z.infer<typeof ZNotificationList>;
+export type TUnreadCount = z.infer<typeof ZUnreadCount>;

@@ -45,6 +45,8 @@ const FIELD_MESSAGE_RULES: Array<[RegExp, string, (m: RegExpMatchArray) => Recor
   [/^This server has no engine for \w+ yet\.$/, 'errors.generations.mode_unavailable', () => ({})],
   [/^Upload a valid image\./, 'errors.uploads.unsupported_type', () => ({})],
   [/^Moderation failed: this title is not allowed\.$/, 'errors.posts.title_moderated', () => ({})],
+  // Posts (texts of the social catalogue, loaded with the pages that send these).
+  [/^Choose a reason\.$/, 'social.report.chooseReason', () => ({})],
 ];
 
 export function translateFieldMessage(t: TFunction, message: string): string {

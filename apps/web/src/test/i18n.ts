@@ -12,6 +12,12 @@ import generationsEn from '../locales/generations/en.json';
 import generationsKk from '../locales/generations/kk.json';
 import generationsRu from '../locales/generations/ru.json';
 import generationsUk from '../locales/generations/uk.json';
+import socialAz from '../locales/social/az.json';
+import socialDe from '../locales/social/de.json';
+import socialEn from '../locales/social/en.json';
+import socialKk from '../locales/social/kk.json';
+import socialRu from '../locales/social/ru.json';
+import socialUk from '../locales/social/uk.json';
 
 /** The main catalogues and the extra ones (`lib/i18n.ts`), each language merged into one tree. */
 export const mainCatalogues = { en, ru, de, uk, kk, az } as const;
@@ -24,15 +30,16 @@ export const extraCatalogues = {
     kk: generationsKk,
     az: generationsAz,
   },
+  social: { en: socialEn, ru: socialRu, de: socialDe, uk: socialUk, kk: socialKk, az: socialAz },
 } as const;
 
 export const catalogues = {
-  en: { ...en, ...generationsEn },
-  ru: { ...ru, ...generationsRu },
-  de: { ...de, ...generationsDe },
-  uk: { ...uk, ...generationsUk },
-  kk: { ...kk, ...generationsKk },
-  az: { ...az, ...generationsAz },
+  en: { ...en, ...generationsEn, ...socialEn },
+  ru: { ...ru, ...generationsRu, ...socialRu },
+  de: { ...de, ...generationsDe, ...socialDe },
+  uk: { ...uk, ...generationsUk, ...socialUk },
+  kk: { ...kk, ...generationsKk, ...socialKk },
+  az: { ...az, ...generationsAz, ...socialAz },
 } as const;
 
 /** A separate i18next instance with every catalogue loaded, for tests. */
