@@ -3,6 +3,7 @@ import type { TPost } from '../../../lib/api-types';
 import { useElementWidth } from '../hooks/use-element-width';
 import { layoutMasonry, masonryColumnCount } from '../masonry';
 import { PostCard } from './post-card';
+import '../posts.css';
 
 /** A card's caption and author line, in column widths, so columns come out even. */
 const CARD_CAPTION_HEIGHT = 0.35;

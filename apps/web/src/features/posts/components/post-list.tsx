@@ -9,6 +9,7 @@ import { describeError } from '../../../lib/error-messages';
 import { useLoadMoreOnView } from '../../generations/hooks/use-load-more-on-view';
 import { uniquePosts } from '../post-pages';
 import { PostGrid } from './post-grid';
+import '../posts.css';
 
 /**
  * A list of posts by keyset pages: the grid, more pages as its end comes into view, a skeleton
