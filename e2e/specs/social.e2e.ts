@@ -144,6 +144,22 @@ describe.each(VIEWPORT_NAMES)('posts and people (%s)', (viewport) => {
     await b.page.getByTestId('post-save').click();
     await expect.poll(() => b.page.getByTestId('post-save').getAttribute('aria-pressed')).toBe('true');
 
+    // A report takes a reason.
+    await b.page.getByTestId('post-report').click();
+    await b.page.getByTestId('report-sheet').waitFor();
+    await b.page.getByTestId('report-submit').click();
+    await b.page.getByText('Choose a reason.').waitFor();
+    await b.page.getByTestId('report-reason-spam').click();
+    await b.page.getByTestId('report-submit').click();
+    await b.page.getByText('Thank you, we will review it').waitFor();
+    await b.page.getByTestId('report-sheet').waitFor({ state: 'detached' });
+
+    // Face swap onto it needs a digital model: without one it leads to /upload/.
+    await b.page.getByTestId('post-face-swap').click();
+    await b.page.waitForURL(url('/upload/'));
+    await b.page.goBack();
+    await b.page.waitForURL(url(`/post/${postUuid}/`));
+
     // Remix: the form comes with the post's prompt and seed; she changes the prompt.
     await b.page.getByTestId('post-remix').click();
     await b.page.waitForURL(url(`/generate/simple/post/${postUuid}/`));
