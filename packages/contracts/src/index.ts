@@ -10,4 +10,5 @@ export * from './credits.js';
 export * from './notifications.js';
 export * from './model-constants.js';
 export * from './models.js';
+export * from './post-constants.js';
 export * from './posts.js';

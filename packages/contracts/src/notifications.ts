@@ -1,21 +1,6 @@
 import { z } from 'zod';
+import { NOTIFICATION_KINDS } from './post-constants.js';
 
-/**
- * What a notification is about (spec: /notifications). Each kind fills the fields of `data` it
- * needs; the web app words it in the reader's language.
- */
-export const NOTIFICATION_KINDS = [
-  /** Someone subscribed to me: `user_uuid`, `user_name`. */
-  'new_subscriber',
-  /** A generation made from my post completed: `amount` credits, `post_uuid`, `user_uuid`, `user_name`. */
-  'royalty',
-  /** My digital model finished training: `model_uuid`, `model_name`. */
-  'model_ready',
-  /** My generation finished: `generation_uuid`, `mode`. */
-  'generation_finished',
-  /** My post was taken down: `post_uuid`, `reason`. */
-  'post_removed',
-] as const;
 export const ZNotificationKind = z.enum(NOTIFICATION_KINDS);
 export type TNotificationKind = z.infer<typeof ZNotificationKind>;
 

@@ -1,11 +1,14 @@
 import { z } from 'zod';
 import { optionalText } from './fields.js';
 import { ZGenerationMode, ZImageVariant, ZStyle } from './generations.js';
+import {
+  POST_LIST_TYPES,
+  POST_REPORT_COMMENT_MAX_LENGTH,
+  POST_SEARCH_MAX_LENGTH,
+  POST_TITLE_MAX_LENGTH,
+  REPORT_REASONS,
+} from './post-constants.js';
 import { ZPublicUser } from './users.js';
-
-export const POST_TITLE_MAX_LENGTH = 100;
-export const POST_SEARCH_MAX_LENGTH = 200;
-export const POST_REPORT_COMMENT_MAX_LENGTH = 500;
 
 /**
  * A post's life: `draft` (saved, visible to its author only), `published` (in feeds and on the
@@ -16,18 +19,14 @@ export const POST_STATUSES = ['draft', 'published', 'hidden'] as const;
 export const ZPostStatus = z.enum(POST_STATUSES);
 export type TPostStatus = z.infer<typeof ZPostStatus>;
 
-/**
- * Feed tabs (spec /posts/:type/) plus my drafts. `top` is what /posts/ and /prompts/top/ redirect
- * to; it is the recommended tab.
- */
-export const POST_LIST_TYPES = ['recommended', 'new', 'saved', 'subscribed', 'drafts'] as const;
+/** `top` (where /posts/ and /prompts/top/ lead) is the recommended tab. */
 export const ZPostListType = z
   .enum([...POST_LIST_TYPES, 'top'], { error: 'Choose a feed.' })
   .transform((type) => (type === 'top' ? 'recommended' : type));
 export type TPostListType = (typeof POST_LIST_TYPES)[number];
 
-export const REPORT_REASONS = ['nudity', 'violence', 'hate', 'spam', 'copyright', 'other'] as const;
 export const ZReportReason = z.enum(REPORT_REASONS, { error: 'Choose a reason.' });
+export type TReportReason = z.infer<typeof ZReportReason>;
 
 /** Publish one of my completed results, or keep it as a draft. */
 export const ZCreatePostBody = z.object({

@@ -35,8 +35,13 @@ const page = {
   home: lazyPage(() => import('./routes/home')),
   create: lazyPage(() => import('./routes/create')),
   generate: lazyPage(withCatalogue('generations', () => import('./routes/generate'))),
-  post: lazyPage(() => import('./routes/post')),
-  feed: lazyPage(() => import('./routes/feed')),
+  post: lazyPage(
+    withCatalogue(
+      'social',
+      withCatalogue('generations', () => import('./routes/post')),
+    ),
+  ),
+  feed: lazyPage(withCatalogue('social', () => import('./routes/feed'))),
   // The model screens open the credit balance dialog too (its texts are the generations').
   upload: lazyPage(
     withCatalogue(
@@ -50,10 +55,20 @@ const page = {
       withCatalogue('generations', () => import('./routes/model')),
     ),
   ),
-  generation: lazyPage(withCatalogue('generations', () => import('./routes/generation'))),
-  notifications: lazyPage(() => import('./routes/notifications')),
-  profile: lazyPage(() => import('./routes/profile')),
-  userProfile: lazyPage(() => import('./routes/user-profile')),
+  generation: lazyPage(
+    withCatalogue(
+      'generations',
+      withCatalogue('social', () => import('./routes/generation')),
+    ),
+  ),
+  notifications: lazyPage(withCatalogue('social', () => import('./routes/notifications'))),
+  profile: lazyPage(
+    withCatalogue(
+      'social',
+      withCatalogue('generations', () => import('./routes/profile')),
+    ),
+  ),
+  userProfile: lazyPage(withCatalogue('social', () => import('./routes/user-profile'))),
   profileEdit: lazyPage(() => import('./routes/profile-edit')),
   settings: lazyPage(() => import('./routes/settings')),
   subscription: lazyPage(() => import('./routes/settings-subscription')),

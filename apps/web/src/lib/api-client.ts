@@ -178,6 +178,9 @@ export function createApiClient(options: ApiClientOptions = {}) {
       request<T>('POST', path, { ...opts, body }),
     put: <T>(path: string, body?: unknown, opts?: RequestOptions) =>
       request<T>('PUT', path, { ...opts, body }),
+    patch: <T>(path: string, body?: unknown, opts?: RequestOptions) =>
+      request<T>('PATCH', path, { ...opts, body }),
+    delete: <T>(path: string, opts?: RequestOptions) => request<T>('DELETE', path, opts),
     authorizedHeaders,
     fetch: doFetch,
     refreshTokens,

@@ -14,13 +14,20 @@ import type {
   ZImageVariant,
   ZModelEvent,
   ZModelList,
+  ZNotificationList,
+  ZPostList,
   ZPrice,
   ZPromptHelperResult,
   ZRegisterResponse,
+  ZReportBody,
+  ZSaveState,
   ZSavedQueryString,
   ZSignInToken,
+  ZSubscriptionState,
   ZTelegramAuthKey,
   ZTelegramTokenResponse,
+  ZUnreadCount,
+  ZUpdatePostBody,
 } from '@mirra/contracts';
 
 export type {
@@ -47,6 +54,13 @@ export type {
   TRegisterBody,
   TTokenPair,
   TUser,
+  TCreatePostBody,
+  TNotification,
+  TNotificationKind,
+  TPost,
+  TPostRecipe,
+  TProfile,
+  TReportReason,
 } from '@mirra/contracts';
 export type TGeo = z.infer<typeof ZGeo>;
 export type TRegisterResponse = z.infer<typeof ZRegisterResponse>;
@@ -65,3 +79,10 @@ export type TPrice = z.infer<typeof ZPrice>;
 export type TPromptHelperResult = z.infer<typeof ZPromptHelperResult>;
 export type TModelEvent = z.infer<typeof ZModelEvent>;
 export type TModelList = z.infer<typeof ZModelList>;
+export type TPostList = z.infer<typeof ZPostList>;
+export type TUpdatePostBody = z.input<typeof ZUpdatePostBody>;
+export type TReportBody = z.input<typeof ZReportBody>;
+export type TSaveState = z.infer<typeof ZSaveState>;
+export type TSubscriptionState = z.infer<typeof ZSubscriptionState>;
+export type TNotificationList = z.infer<typeof ZNotificationList>;
+export type TUnreadCount = z.infer<typeof ZUnreadCount>;

@@ -67,6 +67,8 @@ const FIELD_MESSAGE_RULES: Array<[RegExp, string, (m: RegExpMatchArray) => Recor
     'errors.models.not_enough_photos',
     () => ({}),
   ],
+  // Posts (texts of the social catalogue, loaded with the pages that send these).
+  [/^Choose a reason\.$/, 'social.report.chooseReason', () => ({})],
 ];
 
 export function translateFieldMessage(t: TFunction, message: string): string {

@@ -48,6 +48,14 @@ const extraLoaders = {
     kk: () => import('../locales/models/kk.json'),
     az: () => import('../locales/models/az.json'),
   },
+  social: {
+    en: () => import('../locales/social/en.json'),
+    ru: () => import('../locales/social/ru.json'),
+    de: () => import('../locales/social/de.json'),
+    uk: () => import('../locales/social/uk.json'),
+    kk: () => import('../locales/social/kk.json'),
+    az: () => import('../locales/social/az.json'),
+  },
 } satisfies Record<string, Record<TLanguage, () => Promise<{ default: Catalogue }>>>;
 export type ExtraCatalogue = keyof typeof extraLoaders;
 

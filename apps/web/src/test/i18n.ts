@@ -18,6 +18,12 @@ import modelsEn from '../locales/models/en.json';
 import modelsKk from '../locales/models/kk.json';
 import modelsRu from '../locales/models/ru.json';
 import modelsUk from '../locales/models/uk.json';
+import socialAz from '../locales/social/az.json';
+import socialDe from '../locales/social/de.json';
+import socialEn from '../locales/social/en.json';
+import socialKk from '../locales/social/kk.json';
+import socialRu from '../locales/social/ru.json';
+import socialUk from '../locales/social/uk.json';
 
 /** The main catalogues and the extra ones (`lib/i18n.ts`), each language merged into one tree. */
 export const mainCatalogues = { en, ru, de, uk, kk, az } as const;
@@ -31,15 +37,16 @@ export const extraCatalogues = {
     az: generationsAz,
   },
   models: { en: modelsEn, ru: modelsRu, de: modelsDe, uk: modelsUk, kk: modelsKk, az: modelsAz },
+  social: { en: socialEn, ru: socialRu, de: socialDe, uk: socialUk, kk: socialKk, az: socialAz },
 } as const;
 
 export const catalogues = {
-  en: { ...en, ...generationsEn, ...modelsEn },
-  ru: { ...ru, ...generationsRu, ...modelsRu },
-  de: { ...de, ...generationsDe, ...modelsDe },
-  uk: { ...uk, ...generationsUk, ...modelsUk },
-  kk: { ...kk, ...generationsKk, ...modelsKk },
-  az: { ...az, ...generationsAz, ...modelsAz },
+  en: { ...en, ...generationsEn, ...modelsEn, ...socialEn },
+  ru: { ...ru, ...generationsRu, ...modelsRu, ...socialRu },
+  de: { ...de, ...generationsDe, ...modelsDe, ...socialDe },
+  uk: { ...uk, ...generationsUk, ...modelsUk, ...socialUk },
+  kk: { ...kk, ...generationsKk, ...modelsKk, ...socialKk },
+  az: { ...az, ...generationsAz, ...modelsAz, ...socialAz },
 } as const;
 
 /** A separate i18next instance with every catalogue loaded, for tests. */

@@ -1,3 +1,4 @@
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { Button } from '../../components/ui/button';
@@ -7,6 +8,9 @@ import { useSession } from '../../lib/session';
 import type { RouteMeta } from '../route-access';
 import { Avatar } from './avatar';
 import { NAV_ITEMS } from './nav-items';
+
+// Signed-in only, and after the first paint: the bell's polling stays out of the first download.
+const NotificationsBell = lazy(() => import('../../features/notifications/components/notifications-bell'));
 
 export function displayName(user: {
   firstName: string;
@@ -76,6 +80,11 @@ export function AppHeader({ meta }: { meta: RouteMeta }) {
           ))}
         </nav>
         <div className="app-header__end">
+          {isLoggedIn && (
+            <Suspense fallback={null}>
+              <NotificationsBell />
+            </Suspense>
+          )}
           {isLoggedIn ? (
             <Link
               to="/profile/"

@@ -1,15 +1,13 @@
-import { useTranslation } from 'react-i18next';
-import { IconImage } from '../../components/ui/icons';
-import { MissingItem } from './missing-item';
+import { useParams } from 'react-router';
+import { PageFrame } from '../../components/ui/page';
+import { PostView } from '../../features/posts/components/post-view';
 
+/** One post (/post/:uuid/). */
 export function Page() {
-  const { t } = useTranslation();
+  const { uuid = '' } = useParams();
   return (
-    <MissingItem
-      testId="post-page"
-      icon={<IconImage size={30} />}
-      title={t('post.missingTitle')}
-      text={t('post.missingText')}
-    />
+    <PageFrame width="wide" testId="post-page">
+      <PostView key={uuid} uuid={uuid} />
+    </PageFrame>
   );
 }

@@ -17,6 +17,7 @@ import { useChargedAction } from '../hooks/use-charged-action';
 import { useGenerationDraft } from '../hooks/use-generation-draft';
 import { usePhotoUpload } from '../hooks/use-photo-upload';
 import { useSourceFromGeneration } from '../hooks/use-source-from-generation';
+import { usePostRecipe } from '../../posts/hooks/use-post-recipe';
 import { MODE_ART, MODE_ICONS } from '../modes';
 import { AdvancedSettings } from './advanced-settings';
 import { ChargeDialogs } from './charge-dialogs';
@@ -74,6 +75,14 @@ export function GenerateForm({
     enabled: needs.photo && !draft.photo && photo.state.status === 'idle',
     uploadBlob: photo.uploadBlob,
   });
+  // From a post: its prompt and settings, and its picture when the mode works on a photo.
+  const fromPost = usePostRecipe({
+    postUuid,
+    mode,
+    draft,
+    update,
+    wantsPhoto: needs.photo && !draft.photo && photo.state.status === 'idle',
+  });
   // Starting a plain image from a result: its description is the starting point.
   const [prefilledFrom, setPrefilledFrom] = useState<string | null>(null);
   if (source.generation && prefilledFrom !== source.generation.uuid) {
@@ -106,7 +115,7 @@ export function GenerateForm({
   );
 
   const problems = draftProblems(mode, draft);
-  const busyPhoto = photo.state.status === 'uploading' || source.isFetching;
+  const busyPhoto = photo.state.status === 'uploading' || source.isFetching || fromPost.isPreparing;
 
   function onSubmit(event: FormEvent) {
     event.preventDefault();
@@ -149,7 +158,7 @@ export function GenerateForm({
             mode={mode}
             photo={draft.photo}
             upload={photo.state}
-            preparing={source.isFetching}
+            preparing={source.isFetching || fromPost.isPreparing}
             error={
               errors.fieldErrors.images?.[0] ??
               (shown('photo')
@@ -173,7 +182,7 @@ export function GenerateForm({
               {t('generate.faceSwapPhotoHint')}
             </p>
           )}
-          {source.isUnavailable && !draft.photo && (
+          {(source.isUnavailable || fromPost.isUnavailable) && !draft.photo && (
             <p className="muted-note" data-testid="source-unavailable">
               {t('generate.sourceUnavailable')}
             </p>

@@ -22,11 +22,12 @@ import { generationKeys, generationsApi } from '../api/generations.api';
 import { formatCountdown } from '../countdown';
 import { useChargedAction } from '../hooks/use-charged-action';
 import { ChargeDialogs } from './charge-dialogs';
+import { PublishAction } from '../../posts/components/publish-action';
 
 /**
  * What I can do with a result: download the original, share it, repeat it (a new result screen),
- * edit it or put my face in it (it becomes the source photo), go to my profile. Animate and
- * publish arrive with their own releases.
+ * edit it or put my face in it (it becomes the source photo), go to my profile, publish it (a
+ * picture; see PublishAction). Animate arrives with video.
  */
 export function ResultActions({
   generation,
@@ -127,9 +128,13 @@ export function ResultActions({
         <Button theme="light" icon={<IconVideo size={18} />} disabled title={t('result.soon')}>
           {t('result.animate')}
         </Button>
-        <Button theme="light" icon={<IconSparkles size={18} />} disabled title={t('result.soon')}>
-          {t('result.publish')}
-        </Button>
+        {result.content_type.startsWith('image/') ? (
+          <PublishAction generation={generation} />
+        ) : (
+          <Button theme="light" icon={<IconSparkles size={18} />} disabled>
+            {t('result.publish')}
+          </Button>
+        )}
       </div>
       {errors.alert && <Alert>{errors.alert}</Alert>}
       <ChargeDialogs refusal={repeat.refusal} onClose={repeat.closeRefusal} onSkip={repeat.skipWait} />

@@ -14,15 +14,26 @@ export function fullName(user: Pick<ProfileLike, 'firstName' | 'lastName' | 'use
   return [user.firstName, user.lastName].filter(Boolean).join(' ') || user.username || fallback;
 }
 
-/** The profile header: avatar, name, handle, counts and actions. */
+export interface ProfileCounts {
+  posts: number;
+  subscribers: number;
+  subscriptions: number;
+}
+
+/** The profile header: avatar, name, handle, counts (a dash until they are known) and actions. */
 export function ProfileCard({
   user,
   subtitle,
   actions,
+  counts,
+  avatar,
 }: {
   user: ProfileLike;
   subtitle?: ReactNode;
   actions?: ReactNode;
+  counts?: ProfileCounts | null;
+  /** A picture instead of the initials. */
+  avatar?: ReactNode;
 }) {
   const { t, i18n } = useTranslation();
   const name = fullName(user, t('profile.noName'));
@@ -33,7 +44,7 @@ export function ProfileCard({
     <div className="profile-card" data-testid="profile-card">
       <div className="profile-card__cover" aria-hidden="true" />
       <div className="profile-card__avatar">
-        <Avatar name={name} seed={user.uuid} size={88} />
+        {avatar ?? <Avatar name={name} seed={user.uuid} size={88} />}
       </div>
       <h1 className="profile-card__name" data-testid="profile-name">
         {name}
@@ -44,18 +55,12 @@ export function ProfileCard({
       </p>
       {subtitle && <p className="profile-card__subtitle">{subtitle}</p>}
       <div className="profile-card__stats">
-        <div className="stat stat--plain">
-          <span className="stat__value">0</span>
-          <span className="stat__label">{t('profile.posts', { count: 0 })}</span>
-        </div>
-        <div className="stat stat--plain">
-          <span className="stat__value">0</span>
-          <span className="stat__label">{t('profile.subscribers', { count: 0 })}</span>
-        </div>
-        <div className="stat stat--plain">
-          <span className="stat__value">0</span>
-          <span className="stat__label">{t('profile.subscriptions', { count: 0 })}</span>
-        </div>
+        {(['posts', 'subscribers', 'subscriptions'] as const).map((kind) => (
+          <div key={kind} className="stat stat--plain" data-testid={`profile-count-${kind}`}>
+            <span className="stat__value">{counts ? counts[kind] : '–'}</span>
+            <span className="stat__label">{t(`profile.${kind}`, { count: counts?.[kind] ?? 0 })}</span>
+          </div>
+        ))}
       </div>
       {actions && <div className="profile-card__actions">{actions}</div>}
     </div>

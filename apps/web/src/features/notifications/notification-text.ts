@@ -1,0 +1,80 @@
+import type { TNotification, TNotificationKind } from '../../lib/api-types';
+
+export interface NotificationText {
+  /** i18n key of the sentence. */
+  key: string;
+  values: Record<string, string | number>;
+  /** Values that are themselves texts to translate (value name → i18n key). */
+  terms: Record<string, string>;
+  /** Where the notification leads, when what it is about is known. */
+  href: string | null;
+}
+
+type Describe = (data: TNotification['data']) => NotificationText;
+
+const name = (data: TNotification['data']) => data.user_name?.trim() || '';
+
+/**
+ * How each kind is said and where it leads. A `Record` over every kind: a new kind in the
+ * contracts fails the type check here until it has its wording.
+ */
+const DESCRIBE: Record<TNotificationKind, Describe> = {
+  new_subscriber: (data) => ({
+    key: name(data) ? 'social.notifications.newSubscriber' : 'social.notifications.newSubscriberAnonymous',
+    values: { name: name(data) },
+    terms: {},
+    href: data.user_uuid ? `/profile/${data.user_uuid}/` : null,
+  }),
+  royalty: (data) => ({
+    key: name(data) ? 'social.notifications.royalty' : 'social.notifications.royaltyAnonymous',
+    values: { name: name(data), count: data.amount ?? 0 },
+    terms: {},
+    href: data.post_uuid ? `/post/${data.post_uuid}/` : null,
+  }),
+  model_ready: (data) => ({
+    key: data.model_name?.trim()
+      ? 'social.notifications.modelReady'
+      : 'social.notifications.modelReadyUnnamed',
+    values: { name: data.model_name?.trim() ?? '' },
+    terms: {},
+    href: data.model_uuid ? `/model/${data.model_uuid}/` : null,
+  }),
+  generation_finished: (data) => ({
+    key: 'social.notifications.generationFinished',
+    values: {},
+    terms: { mode: `modes.${data.mode ?? 'simple'}.title` },
+    href: data.generation_uuid ? `/generation/${data.generation_uuid}/` : null,
+  }),
+  post_removed: (data) => ({
+    key:
+      data.reason === 'reported'
+        ? 'social.notifications.postRemovedReported'
+        : 'social.notifications.postRemoved',
+    values: {},
+    terms: {},
+    href: data.post_uuid ? `/post/${data.post_uuid}/` : null,
+  }),
+};
+
+export function describeNotification(notification: Pick<TNotification, 'kind' | 'data'>): NotificationText {
+  return DESCRIBE[notification.kind](notification.data);
+}
+
+const UNITS: Array<[Intl.RelativeTimeFormatUnit, number]> = [
+  ['year', 365 * 86400],
+  ['month', 30 * 86400],
+  ['week', 7 * 86400],
+  ['day', 86400],
+  ['hour', 3600],
+  ['minute', 60],
+];
+
+/** "5 minutes ago", "yesterday", in the reader's language; under a minute is "now". */
+export function relativeTime(iso: string, nowMs: number, language: string): string {
+  const seconds = Math.round((new Date(iso).getTime() - nowMs) / 1000);
+  const format = new Intl.RelativeTimeFormat(language, { numeric: 'auto' });
+  for (const [unit, size] of UNITS) {
+    if (Math.abs(seconds) >= size) return format.format(Math.trunc(seconds / size), unit);
+  }
+  return format.format(0, 'second');
+}

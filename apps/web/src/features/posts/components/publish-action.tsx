@@ -1,0 +1,74 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Button, ButtonLink } from '../../../components/ui/button';
+import { IconEye, IconEyeOff, IconSparkles } from '../../../components/ui/icons';
+import { ApiError } from '../../../lib/api-error';
+import type { TGeneration } from '../../../lib/api-types';
+import { postKeys, postsApi } from '../api/posts.api';
+import { usePostMutations } from '../hooks/use-post-mutations';
+import { PublishSheet } from './publish-sheet';
+import '../posts.css';
+
+/**
+ * The result screen's publishing: "Publish" while the result has no post (or only a draft), and
+ * once it is public, "View post" and "Unpublish". Only my completed picture results get here.
+ */
+export function PublishAction({ generation }: { generation: Pick<TGeneration, 'uuid' | 'prompt'> }) {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(false);
+  const { unpublish } = usePostMutations();
+  const posted = useQuery({
+    queryKey: postKeys.ofGeneration(generation.uuid),
+    queryFn: () =>
+      postsApi.ofGeneration(generation.uuid).catch((error: unknown) => {
+        if (error instanceof ApiError && error.status === 404) return null;
+        throw error;
+      }),
+  });
+  const post = posted.data ?? null;
+
+  if (post && post.status !== 'draft') {
+    return (
+      <>
+        <ButtonLink
+          to={`/post/${post.uuid}/`}
+          theme="light"
+          icon={<IconEye size={18} />}
+          data-testid="result-view-post"
+        >
+          {t('social.publish.viewPost')}
+        </ButtonLink>
+        {post.status === 'published' && (
+          <Button
+            theme="light"
+            icon={<IconEyeOff size={18} />}
+            loading={unpublish.isPending}
+            onClick={() => unpublish.mutate(post)}
+            data-testid="result-unpublish"
+          >
+            {t('social.post.unpublish')}
+          </Button>
+        )}
+      </>
+    );
+  }
+  return (
+    <>
+      <Button
+        theme="light"
+        icon={<IconSparkles size={18} />}
+        loading={posted.isPending}
+        disabled={posted.isError}
+        onClick={() => setOpen(true)}
+        data-testid="result-publish"
+      >
+        {post ? t('social.publish.publishDraft') : t('result.publish')}
+      </Button>
+      {/* Mounted while open only: each opening starts from the post's current title. */}
+      {open && (
+        <PublishSheet open={open} onClose={() => setOpen(false)} generation={generation} draft={post} />
+      )}
+    </>
+  );
+}

@@ -1,0 +1,29 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Button } from '../../../components/ui/button';
+import { IconWallet } from '../../../components/ui/icons';
+import { creditKeys, creditsApi } from '../../generations/api/generations.api';
+import { CreditHistorySheet } from '../../generations/components/credit-history-sheet';
+
+/** My credit balance; it opens the history (charges, refunds, royalties for my posts). */
+export function CreditsButton() {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(false);
+  const balance = useQuery({ queryKey: creditKeys.balance(), queryFn: creditsApi.balance });
+  return (
+    <>
+      <Button
+        theme="light"
+        size="sm"
+        icon={<IconWallet size={18} />}
+        loading={balance.isPending}
+        onClick={() => setOpen(true)}
+        data-testid="profile-credits"
+      >
+        {balance.data ? t('messages.credits', { count: balance.data.balance }) : t('credits.history')}
+      </Button>
+      <CreditHistorySheet open={open} onClose={() => setOpen(false)} />
+    </>
+  );
+}

@@ -1,0 +1,117 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '../..');
+
+export interface DedicatedServer {
+  baseUrl: string;
+  dataDir: string;
+  /** Points the e2e helpers (accounts, browser, url) at this server until `restore`. */
+  use(): { restore(): void };
+  stop(): Promise<void>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForServer(url: string, child: ChildProcess, log: string[], timeoutMs = 120_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null)
+      throw new Error(`the server exited with ${child.exitCode}:\n${log.join('')}`);
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  }
+  throw new Error(`the server did not answer ${url} in time:\n${log.join('').slice(-4000)}`);
+}
+
+/**
+ * A second built server with settings of its own (its own PostgreSQL in a temporary DATA_DIR),
+ * for a spec that needs prices the shared server cannot have without changing what other specs
+ * rely on. e2e/run.ts has built the app before any spec runs.
+ */
+export async function startDedicatedServer(settings: Record<string, string>): Promise<DedicatedServer> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'mirra-e2e-dedicated-'));
+  const [appPort, pgPort] = [await freePort(), await freePort()];
+  const baseUrl = `http://127.0.0.1:${appPort}`;
+  const log: string[] = [];
+  const child = spawn(process.execPath, ['apps/server/dist/main.api.js'], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      ...process.env,
+      NODE_ENV: 'development',
+      PORT: String(appPort),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: baseUrl,
+      DATA_DIR: dataDir,
+      EMBEDDED_PG_PORT: String(pgPort),
+      LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'warn',
+      RATE_LIMIT_LOGIN_PER_IP: '10000',
+      RATE_LIMIT_LOGIN_PER_EMAIL: '10000',
+      RATE_LIMIT_REGISTER_PER_IP: '10000',
+      RATE_LIMIT_EMAIL_PER_IP: '10000',
+      RATE_LIMIT_EMAIL_PER_ADDRESS: '10000',
+      RATE_LIMIT_UPLOADS_PER_USER: '10000',
+      ...settings,
+    },
+  });
+  for (const stream of [child.stdout, child.stderr])
+    stream?.on('data', (chunk: Buffer) => log.push(chunk.toString()));
+
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+        child.once('exit', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+        child.kill('SIGTERM');
+      });
+    }
+    await rm(dataDir, { recursive: true, force: true });
+  };
+  try {
+    await waitForServer(`${baseUrl}/api/config/`, child, log);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return {
+    baseUrl,
+    dataDir,
+    use() {
+      const saved = { base: process.env.E2E_BASE_URL, data: process.env.E2E_DATA_DIR };
+      process.env.E2E_BASE_URL = baseUrl;
+      process.env.E2E_DATA_DIR = dataDir;
+      return {
+        restore() {
+          for (const [name, value] of [
+            ['E2E_BASE_URL', saved.base],
+            ['E2E_DATA_DIR', saved.data],
+          ] as const) {
+            if (value === undefined) delete process.env[name];
+            else process.env[name] = value;
+          }
+        },
+      };
+    },
+    stop,
+  };
+}

@@ -1,0 +1,33 @@
+/**
+ * The posts' and notifications' constants, apart from the zod schemas in `posts.ts` and
+ * `notifications.ts`: the web app imports these values, and a module without zod keeps the schema
+ * library out of its bundles (as `generation-constants.ts` does for generations).
+ */
+export const POST_TITLE_MAX_LENGTH = 100;
+export const POST_SEARCH_MAX_LENGTH = 200;
+export const POST_REPORT_COMMENT_MAX_LENGTH = 500;
+
+/**
+ * Feed tabs (spec /posts/:type/) plus my drafts. `top` is what /posts/ and /prompts/top/ redirect
+ * to; it is the recommended tab.
+ */
+export const POST_LIST_TYPES = ['recommended', 'new', 'saved', 'subscribed', 'drafts'] as const;
+
+export const REPORT_REASONS = ['nudity', 'violence', 'hate', 'spam', 'copyright', 'other'] as const;
+
+/**
+ * What a notification is about (spec: /notifications). Each kind fills the fields of `data` it
+ * needs; the web app words it in the reader's language.
+ */
+export const NOTIFICATION_KINDS = [
+  /** Someone subscribed to me: `user_uuid`, `user_name`. */
+  'new_subscriber',
+  /** A generation made from my post completed: `amount` credits, `post_uuid`, `user_uuid`, `user_name`. */
+  'royalty',
+  /** My digital model finished training: `model_uuid`, `model_name`. */
+  'model_ready',
+  /** My generation finished: `generation_uuid`, `mode`. */
+  'generation_finished',
+  /** My post was taken down: `post_uuid`, `reason`. */
+  'post_removed',
+] as const;
