@@ -62,8 +62,11 @@ const ZEnv = z.object({
     .int()
     .min(1024)
     .default(1024 * 1024),
-  /** Credits each new account starts with. */
-  WELCOME_CREDITS: z.coerce.number().int().min(0).default(10),
+  /**
+   * Credits each new account starts with: enough to train a digital model (PRICE_MODEL_TRAINING)
+   * and make ten pictures with it, so a fresh `npm start` can be tried end to end before payments.
+   */
+  WELCOME_CREDITS: z.coerce.number().int().min(0).default(30),
   PRICE_SIMPLE: z.coerce.number().int().min(0).default(1),
   PRICE_FACE_SWAP: z.coerce.number().int().min(0).default(2),
   PRICE_EDITING: z.coerce.number().int().min(0).default(1),
