@@ -338,6 +338,27 @@ describe.each(VIEWPORT_NAMES)('generations (%s)', (viewport) => {
     await page.getByText('Written by the offline helper').waitFor();
     expect(await page.getByTestId('prompt-error').count()).toBe(0);
 
+    // Asking the helper again with an English description in the field writes a prompt; it
+    // never sends the form behind the sheet (no generation, no charge).
+    const balance = await apiBalance(user);
+    const created: string[] = [];
+    const recordCreate = (request: { method(): string; url(): string }) => {
+      if (request.method() === 'POST' && new URL(request.url()).pathname === '/api/generations/') {
+        created.push(request.url());
+      }
+    };
+    page.on('request', recordCreate);
+    await page.getByTestId('helper-open').click();
+    await helper.waitFor();
+    await page.getByTestId('helper-text').fill('Рыжий кот спит на подоконнике');
+    await page.getByTestId('helper-submit').click();
+    await helper.waitFor({ state: 'detached' });
+    await page.getByText('Written by the offline helper').waitFor();
+    page.off('request', recordCreate);
+    expect(created).toEqual([]);
+    expect(new URL(page.url()).pathname).toBe('/generate/simple/');
+    expect(await apiBalance(user)).toBe(balance);
+
     await page.getByTestId('prompt').fill('x'.repeat(1001));
     expect(await page.getByTestId('prompt-error').textContent()).toBe('Maximum number of characters - 1000');
   });

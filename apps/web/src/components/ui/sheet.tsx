@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode, type SyntheticEvent } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { IconClose } from './icons';
@@ -7,6 +7,10 @@ import { IconClose } from './icons';
 export const SHEET_CLOSE_MS = 200;
 
 let openSheets = 0;
+
+function stopAtSheet(event: SyntheticEvent) {
+  event.stopPropagation();
+}
 
 interface SheetProps {
   open: boolean;
@@ -78,7 +82,15 @@ export function Sheet({ open, onClose, from = 'bottom', title, children, label, 
 
   if (!shown) return null;
   return createPortal(
-    <div ref={root} className={`sheet sheet--${from}${closing ? ' sheet--closing' : ''}`}>
+    // React events bubble through the component tree, not the DOM: a sheet opened from inside a
+    // page's <form> would otherwise submit (or reset) that form too when a form in the sheet is
+    // sent, e.g. the prompt helper creating a paid generation from the form behind it.
+    <div
+      ref={root}
+      className={`sheet sheet--${from}${closing ? ' sheet--closing' : ''}`}
+      onSubmit={stopAtSheet}
+      onReset={stopAtSheet}
+    >
       <div className="sheet__backdrop" onClick={() => setClosing(true)} />
       <div
         ref={panel}

@@ -57,6 +57,25 @@ describe('sheet (spec §2)', () => {
     expect(onClose).toHaveBeenCalledTimes(1);
     expect(document.querySelector('.sheet')).toBeNull();
   });
+
+  it("keeps a form sent inside it from also submitting the page's form it was opened from", () => {
+    const submitPage = vi.fn((event: React.FormEvent) => event.preventDefault());
+    const submitSheet = vi.fn((event: React.FormEvent) => event.preventDefault());
+    wrap(
+      <form onSubmit={submitPage} data-testid="page-form">
+        <Sheet open onClose={() => undefined} title="Helper">
+          <form onSubmit={submitSheet} data-testid="sheet-form">
+            <button type="submit">Send</button>
+          </form>
+        </Sheet>
+      </form>,
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Send' }));
+    expect(submitSheet).toHaveBeenCalledTimes(1);
+    expect(submitPage).not.toHaveBeenCalled();
+    fireEvent.submit(screen.getByTestId('page-form'));
+    expect(submitPage).toHaveBeenCalledTimes(1);
+  });
 });
 
 describe('top notification (spec §2)', () => {
