@@ -66,6 +66,30 @@ export async function runGeneration(deps: AppDeps, generationId: number, run: Jo
     return;
   }
 
+  try {
+    await finishGeneration(deps, generation, output);
+  } catch (error) {
+    // Checking, storing or completing broke (the classifier, storage or the database): the
+    // claim must not outlive this run, or the retry would find it IN_PROGRESS, do nothing, and
+    // the user would wait for the reconciler. Back to the queue while attempts remain.
+    // Files half-stored by this run go only once the generation is known not to be complete.
+    if (run.attempt < run.maxAttempts) {
+      const requeued = await generationsRepository.transition(deps.db, generation.id, GenerationStatus.IN_QUEUE);
+      if (requeued) await deps.storage.deletePrefix(resultPrefix(generation));
+      throw error;
+    }
+    deps.logger.warn({ generation: generation.uuid, err: error }, 'generation failed after the engine');
+    const failed = await failGeneration(deps, generation, {
+      status: GenerationStatus.FAILED,
+      code: 'generations.engine_failed',
+      detail: 'The generation failed on our side. Your credits were refunded.',
+    });
+    if (failed) await deps.storage.deletePrefix(resultPrefix(generation));
+  }
+}
+
+/** The engine's output is checked, stored with its variants, and the generation completed. */
+async function finishGeneration(deps: AppDeps, generation: GenerationRow, output: EngineOutput) {
   if (output.contentType.startsWith('image/') && !output.procedural) {
     const verdict = await deps.imageModerator.check(output.data);
     if (verdict.flagged) {

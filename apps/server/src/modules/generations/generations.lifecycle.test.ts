@@ -340,6 +340,57 @@ describe('failures refund exactly once', () => {
     }
   });
 
+  it('a step after the engine breaking (the classifier) sends it back to the queue; the retry completes it, charged once', async () => {
+    const { user, headers } = await signedInUser();
+    const original = t.deps.imageModerator;
+    let checks = 0;
+    t.deps.imageModerator = {
+      check: async () => {
+        checks += 1;
+        if (checks === 1) throw new Error('the classifier could not load');
+        return { flagged: false, categories: [], scores: {} };
+      },
+    };
+    try {
+      const created = (await create(headers, { mode: 'simple', prompt: 'a cat' })).json();
+      const row = await rowOf(created.uuid);
+      await expect(runGeneration(t.deps, row.id, { attempt: 1, maxAttempts: 3 })).rejects.toThrow(
+        'the classifier could not load',
+      );
+      expect((await rowOf(created.uuid)).status).toBe(GenerationStatus.IN_QUEUE);
+      await runGeneration(t.deps, row.id, { attempt: 2, maxAttempts: 3 });
+      expect(await rowOf(created.uuid)).toMatchObject({ status: GenerationStatus.COMPLETED, refunded: false });
+      expect(checks).toBe(2);
+      expect(await balanceOf(user.id)).toBe(8);
+    } finally {
+      t.deps.imageModerator = original;
+    }
+  });
+
+  it('a step after the engine breaking on the last attempt ends as FAILED, refunded once', async () => {
+    const { user, headers } = await signedInUser();
+    const original = t.deps.imageModerator;
+    t.deps.imageModerator = {
+      check: async () => {
+        throw new Error('the classifier could not load');
+      },
+    };
+    try {
+      const created = (await create(headers, { mode: 'simple', prompt: 'a cat' })).json();
+      const row = await rowOf(created.uuid);
+      await runGeneration(t.deps, row.id, { attempt: 3, maxAttempts: 3 });
+      expect(await rowOf(created.uuid)).toMatchObject({
+        status: GenerationStatus.FAILED,
+        errorCode: 'generations.engine_failed',
+        refunded: true,
+      });
+      expect(await balanceOf(user.id)).toBe(10);
+      expect(await ledgerSum(user.id)).toBe(10);
+    } finally {
+      t.deps.imageModerator = original;
+    }
+  });
+
   it('a picture drawn by code from shapes is not put to the classifier, which misreads abstract art', async () => {
     const { headers } = await signedInUser();
     const original = t.deps.imageModerator;

@@ -45,9 +45,11 @@ export async function runModelTraining(
   if (!claimed) return;
   const model = { ...found, ...claimed };
 
-  let result: { profile: FaceProfile; alignedKeys: Map<string, string> };
+  let completed: boolean;
   try {
-    result = await trainLocally(deps, model);
+    // Completing is inside too: a database fault there must requeue the attempt, not leave it
+    // IN_PROGRESS for the reconciler.
+    completed = await completeTraining(deps, model, await trainLocally(deps, model));
   } catch (error) {
     const isRefusal = error instanceof TrainingRefused;
     if (!isRefusal && run.attempt < run.maxAttempts) {
@@ -65,7 +67,6 @@ export async function runModelTraining(
     });
     return;
   }
-  const completed = await completeTraining(deps, model, result);
   // Deleted (or stopped) meanwhile: nobody will use the crops just written.
   if (!completed && !(await modelsRepository.findById(deps.db, model.id))) {
     await deps.storage.deletePrefix(modelStoragePrefix(model.userId, model.uuid));

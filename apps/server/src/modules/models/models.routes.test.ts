@@ -18,6 +18,7 @@ import {
   type TestFaces,
 } from '../../test/test-faces.js';
 import { reconcileStuckTraining, runModelTraining } from './models.jobs.js';
+import { modelPhotoKeys } from './models.models.js';
 
 // Real photos through the real face analysis (src/test/test-faces.ts), the real database, jobs as
 // the worker runs them, and the Telegram Bot API fake for the "model ready" message.
@@ -255,7 +256,7 @@ describe('photo checks on upload', () => {
   });
 
   it('deletes one photo with its files; the counts follow', { timeout: 60_000 }, async () => {
-    const { headers } = await signedIn();
+    const { user, headers } = await signedIn();
     const uuid = await newModel(headers);
     const uploaded = (
       await uploadModelPhotos(
@@ -267,11 +268,16 @@ describe('photo checks on upload', () => {
     ).json();
     const [photo] = uploaded.photos;
     const [row] = await t.deps.db.select().from(modelPhotos).where(eq(modelPhotos.uuid, photo.uuid));
+    // A training attempt that ended without completing wrote the face crop but never recorded it.
+    const aligned = modelPhotoKeys(user.id, uuid, photo.uuid, 'png').aligned;
+    await t.deps.storage.put(aligned, await sharp(photos[0]!).png().toBuffer(), 'image/png');
+    expect(row!.alignedKey).toBeNull();
     const response = await api('DELETE', `/api/models/${uuid}/photos/${photo.uuid}/`, headers);
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json()).toMatchObject({ reference_count: 1, photo_count: 1 });
     expect(await t.deps.storage.get(row!.storageKey)).toBeNull();
     expect(await t.deps.storage.get(row!.thumbnailKey)).toBeNull();
+    expect(await t.deps.storage.get(aligned)).toBeNull();
     const again = await api('DELETE', `/api/models/${uuid}/photos/${photo.uuid}/`, headers);
     expect(again.json().code).toBe('models.photo_not_found');
   });

@@ -118,6 +118,9 @@ export async function deleteModel(deps: AppDeps, user: UserRow, uuid: string): P
     if (isTraining(model.status)) await refundTraining(tx, model);
     await modelsRepository.delete(tx, model.id);
     if (model.status !== GenerationStatus.COMPLETED) return false;
+    // Under the user's lock, as completing a training takes it: a model finishing meanwhile is
+    // either seen here as trained or sets `lora` again after this commits.
+    await usersRepository.lockById(tx, user.id);
     if (await modelsRepository.hasOtherCompleted(tx, user.id, model.id)) return false;
     await usersRepository.update(tx, user.id, { hasLora: false });
     return true;
@@ -437,8 +440,11 @@ export async function deleteModelPhoto(
     await settleModelPhotos(tx, locked);
     return { deleted: row, model: (await modelsRepository.findOwned(tx, user.id, uuid))! };
   });
+  // The aligned crop by its fixed key too: a training that ended without completing wrote it
+  // but never recorded it on the row.
+  const alignedKey = modelPhotoKeys(user.id, uuid, deleted.uuid, 'png').aligned;
   await Promise.all(
-    [deleted.storageKey, deleted.thumbnailKey, deleted.alignedKey]
+    [...new Set([deleted.storageKey, deleted.thumbnailKey, deleted.alignedKey, alignedKey])]
       .filter((key): key is string => Boolean(key))
       .map((key) => deps.storage.delete(key)),
   );
@@ -571,7 +577,8 @@ export async function completeTraining(
       const alignedKey = result.alignedKeys.get(row.uuid) ?? null;
       if (row.alignedKey !== alignedKey) await modelsRepository.updatePhoto(tx, row.id, { alignedKey });
     }
-    const user = await usersRepository.findById(tx, model.userId);
+    // Locked: a trained model being deleted at this moment decides `lora` under the same lock.
+    const user = await usersRepository.lockById(tx, model.userId);
     if (!user) return false;
     if (!user.hasLora) await usersRepository.update(tx, user.id, { hasLora: true });
     await notifyUser(tx, {

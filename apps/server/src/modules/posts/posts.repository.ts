@@ -90,9 +90,14 @@ export interface ListOptions {
 }
 
 export const postsRepository = {
-  async insert(tx: DbOrTx, values: NewPostRow): Promise<PostRow> {
-    const [row] = await tx.insert(posts).values(values).returning(postColumns);
-    return row!;
+  /** The new post, or undefined when the generation already has one (a double submit). */
+  async insert(tx: DbOrTx, values: NewPostRow): Promise<PostRow | undefined> {
+    const [row] = await tx
+      .insert(posts)
+      .values(values)
+      .onConflictDoNothing({ target: posts.generationId })
+      .returning(postColumns);
+    return row;
   },
 
   async findByUuid(db: DbOrTx, uuid: string): Promise<PostWithAuthor | undefined> {

@@ -90,6 +90,20 @@ describe('publishing', () => {
     expect(again.json()).toMatchObject({ code: 'posts.already_exists', post_uuid: post.uuid });
   });
 
+  it('publishing the same result twice at once makes one post; the other request gets 409 with it', async () => {
+    const { person, generation } = await personWithResult('twin lighthouses');
+    const answers = await Promise.all(
+      [1, 2, 3].map(() => call(person, 'POST', '/api/posts/', { generation_uuid: generation.uuid })),
+    );
+    const statuses = answers.map((answer) => answer.statusCode).sort();
+    expect(statuses).toEqual([201, 409, 409]);
+    const post = answers.find((answer) => answer.statusCode === 201)!.json();
+    for (const refused of answers.filter((answer) => answer.statusCode === 409)) {
+      expect(refused.json()).toMatchObject({ code: 'posts.already_exists', post_uuid: post.uuid });
+    }
+    expect(await postsCountOf(person.user.id)).toBe(1);
+  });
+
   it('publishes a picture drawn by code from shapes without asking the classifier again', async () => {
     const person = await signedInPerson(t);
     engine.script({ kind: 'succeed', procedural: true });

@@ -29,6 +29,12 @@ export const usersRepository = {
     return row;
   },
 
+  /** The user's row, locked until the transaction ends (decisions on flags such as `hasLora`). */
+  async lockById(tx: DbOrTx, id: number): Promise<UserRow | undefined> {
+    const [row] = await tx.select().from(users).where(eq(users.id, id)).for('update');
+    return row;
+  },
+
   async findByEmail(db: DbOrTx, email: string): Promise<UserRow | undefined> {
     const [row] = await db.select().from(users).where(eq(users.email, email));
     return row;
