@@ -19,6 +19,17 @@ describe('the query cache belongs to one signed-in person', () => {
     expect(queryClient.getQueryData(['posts', 'list', 'drafts', ''])).toBeUndefined();
   });
 
+  it("forgets the generate screens' drafts (prompt, photo) when they sign out, not when a guest signs in", () => {
+    const key = 'mirra/generate-draft:/generate/editing/';
+    sessionStorage.setItem(key, JSON.stringify({ prompt: 'my own words' }));
+    sessionStorage.setItem('unrelated', 'kept');
+    useSession.setState({ user: person(1), isLoggedIn: true, status: 'ready' });
+    expect(sessionStorage.getItem(key)).not.toBeNull();
+    useSession.setState({ user: null, isLoggedIn: false, status: 'guest' });
+    expect(sessionStorage.getItem(key)).toBeNull();
+    expect(sessionStorage.getItem('unrelated')).toBe('kept');
+  });
+
   it('is kept when their own record is read again, and when the first person signs in', () => {
     queryClient.setQueryData(['posts', 'list', 'new', ''], { pages: [] });
     useSession.setState({ user: person(1), isLoggedIn: true, status: 'ready' });

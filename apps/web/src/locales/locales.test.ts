@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { errorCodes } from '@mirra/contracts';
+import {
+  CREDIT_ENTRY_KINDS,
+  errorCodes,
+  GENERATION_MODES,
+  MODEL_CATEGORIES,
+  MODEL_PHOTO_PROBLEMS,
+  MODEL_PHOTO_TIPS,
+  REPORT_REASONS,
+  STYLES,
+} from '@mirra/contracts';
 import { catalogues, extraCatalogues, mainCatalogues } from '../test/i18n';
 
 type Tree = { [key: string]: string | Tree };
@@ -73,6 +82,19 @@ describe('locale catalogues', () => {
           expect(englishValue, `${language}: ${key} has no English counterpart`).toBeDefined();
           expect(placeholders(value), `${language}: ${key}`).toEqual(placeholders(englishValue!));
         }
+      });
+
+      it("names every value of the contracts' lists the screens show (credit kinds, modes, styles…)", () => {
+        const keys = [
+          ...CREDIT_ENTRY_KINDS.map((kind) => `credits.kinds.${kind}`),
+          ...GENERATION_MODES.map((mode) => `modes.${mode}.title`),
+          ...STYLES.map((style) => `styles.${style}`),
+          ...MODEL_CATEGORIES.map((category) => `upload.categories.${category}`),
+          ...MODEL_PHOTO_PROBLEMS.map((problem) => `modelPhotos.problems.${problem}`),
+          ...MODEL_PHOTO_TIPS.map((tip) => `modelPhotos.tips.${tip}`),
+          ...REPORT_REASONS.map((reason) => `social.report.reasons.${reason}`),
+        ];
+        expect(keys.filter((key) => !flat.get(key))).toEqual([]);
       });
 
       it('translates every server error code', () => {

@@ -48,17 +48,24 @@ export function Sheet({ open, onClose, from = 'bottom', title, children, label, 
     }
   }
 
+  // The latest props, read when the timer fires: callers pass a new onClose on every render, and
+  // a parent re-rendering while the sheet hides (upload progress) must not restart the 200 ms.
+  const latest = useRef({ open, onClose });
+  useEffect(() => {
+    latest.current = { open, onClose };
+  });
+
   useEffect(() => {
     if (!closing) return;
     timer.current = setTimeout(() => {
       setShown(false);
       setClosing(false);
-      if (open) onClose();
+      if (latest.current.open) latest.current.onClose();
     }, SHEET_CLOSE_MS);
     return () => {
       if (timer.current) clearTimeout(timer.current);
     };
-  }, [closing, open, onClose]);
+  }, [closing]);
 
   useEffect(() => {
     if (!shown) return;

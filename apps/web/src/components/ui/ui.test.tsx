@@ -58,6 +58,31 @@ describe('sheet (spec §2)', () => {
     expect(document.querySelector('.sheet')).toBeNull();
   });
 
+  it('closes on time while the page behind re-renders with a new onClose each time (upload progress)', () => {
+    vi.useFakeTimers();
+    const closed = vi.fn();
+    const view = (progress: number) => (
+      <I18nextProvider i18n={i18n}>
+        <p>{progress}%</p>
+        <Sheet open onClose={() => closed(progress)} title="Helper">
+          body
+        </Sheet>
+      </I18nextProvider>
+    );
+    const { rerender } = render(view(0));
+    fireEvent.click(screen.getByLabelText('Close'));
+    for (let progress = 10; progress <= 30; progress += 10) {
+      act(() => vi.advanceTimersByTime(50));
+      rerender(view(progress));
+    }
+    act(() => vi.advanceTimersByTime(SHEET_CLOSE_MS - 3 * 50 - 1));
+    expect(closed).not.toHaveBeenCalled();
+    act(() => vi.advanceTimersByTime(1));
+    expect(closed).toHaveBeenCalledTimes(1);
+    expect(closed).toHaveBeenCalledWith(30);
+    expect(document.querySelector('.sheet')).toBeNull();
+  });
+
   it("keeps a form sent inside it from also submitting the page's form it was opened from", () => {
     const submitPage = vi.fn((event: React.FormEvent) => event.preventDefault());
     const submitSheet = vi.fn((event: React.FormEvent) => event.preventDefault());

@@ -17,8 +17,10 @@ export const generationKeys = {
   all: ['generations'] as const,
   list: () => ['generations', 'list'] as const,
   one: (uuid: string) => ['generations', 'one', uuid] as const,
+  /** Every price line: each shows the balance too, so any change of balance refreshes them. */
+  prices: () => ['generations', 'price'] as const,
   price: (mode: TGenerationMode, style: TStyle | null, signedIn: boolean) =>
-    ['generations', 'price', mode, style, signedIn] as const,
+    [...generationKeys.prices(), mode, style, signedIn] as const,
 };
 
 export const creditKeys = {

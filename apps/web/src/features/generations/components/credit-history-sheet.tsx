@@ -1,12 +1,10 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Alert } from '../../../components/ui/alert';
-import { Button } from '../../../components/ui/button';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { IconWallet } from '../../../components/ui/icons';
+import { ListLoadError, ListMore } from '../../../components/ui/paged-list-parts';
 import { Sheet } from '../../../components/ui/sheet';
 import { Spinner } from '../../../components/ui/spinner';
-import { describeError } from '../../../lib/error-messages';
 import { creditKeys, creditsApi } from '../api/generations.api';
 import { useLoadMoreOnView } from '../hooks/use-load-more-on-view';
 
@@ -31,8 +29,8 @@ export function CreditHistorySheet({ open, onClose }: { open: boolean; onClose()
           <div className="center">
             <Spinner size={24} label={t('common.loading')} />
           </div>
-        ) : history.isError ? (
-          <Alert>{describeError(t, history.error).alert}</Alert>
+        ) : !history.data ? (
+          <ListLoadError list={history} />
         ) : entries.length === 0 ? (
           <EmptyState icon={<IconWallet size={26} />} title={t('messages.noTransactions')} />
         ) : (
@@ -53,18 +51,7 @@ export function CreditHistorySheet({ open, onClose }: { open: boolean; onClose()
             ))}
           </ul>
         )}
-        {history.hasNextPage && (
-          <div ref={sentinel} className="center">
-            <Button
-              theme="light"
-              size="sm"
-              loading={history.isFetchingNextPage}
-              onClick={() => void history.fetchNextPage()}
-            >
-              {t('common.more')}
-            </Button>
-          </div>
-        )}
+        <ListMore list={history} sentinel={sentinel} />
       </div>
     </Sheet>
   );

@@ -95,6 +95,9 @@ export function GenerateForm({
     queryFn: () => generationsApi.price(mode, needs.style ? draft.style : null),
   });
 
+  const problems = draftProblems(mode, draft);
+  const busyPhoto = photo.state.status === 'uploading' || source.isFetching || fromPost.isPreparing;
+
   const submit = useChargedAction({
     action: () => generationsApi.create(buildCreateBody(mode, draft, { postUuid })),
     onSuccess: (generation) => {
@@ -103,6 +106,7 @@ export function GenerateForm({
       void navigate(`/generation/${generation.uuid}/`, { state });
     },
     onError: errors.showError,
+    canRun: () => !problems.length && !busyPhoto,
   });
 
   const clearFieldError = errors.clearField;
@@ -113,9 +117,6 @@ export function GenerateForm({
     },
     [update, clearFieldError],
   );
-
-  const problems = draftProblems(mode, draft);
-  const busyPhoto = photo.state.status === 'uploading' || source.isFetching || fromPost.isPreparing;
 
   function onSubmit(event: FormEvent) {
     event.preventDefault();

@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { act, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { I18nextProvider } from 'react-i18next';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -79,6 +79,7 @@ beforeEach(() => {
   vi.stubGlobal('IntersectionObserver', FakeObserver);
 });
 afterEach(() => {
+  cleanup();
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
 });
@@ -133,6 +134,25 @@ describe('generations on home', () => {
     await waitFor(() => expect(screen.getAllByTestId('generation-tile')).toHaveLength(4));
     expect(list).toHaveBeenLastCalledWith('1');
     expect(screen.queryByTestId('generations-more')).toBeNull();
+  });
+
+  it('a page that fails to load keeps the ones shown, says why, and its retry loads it', async () => {
+    let failNext = true;
+    const list = vi.spyOn(generationsApi, 'list').mockImplementation(async (cursor) => {
+      if (!cursor) return { results: [generation(2), generation(1)], next: '1' };
+      if (failNext) throw new TypeError('Failed to fetch');
+      return { results: [generation(0)], next: null };
+    });
+    renderGrid();
+    await waitFor(() => expect(screen.getAllByTestId('generation-tile')).toHaveLength(2));
+    act(() => FakeObserver.showEnd());
+    await screen.findByRole('alert');
+    expect(screen.getAllByTestId('generation-tile')).toHaveLength(2);
+    failNext = false;
+    fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    await waitFor(() => expect(screen.getAllByTestId('generation-tile')).toHaveLength(3));
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(list).toHaveBeenLastCalledWith('1');
   });
 
   it('shows the empty state with the way to create the first one', async () => {

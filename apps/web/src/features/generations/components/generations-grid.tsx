@@ -1,13 +1,12 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { Alert } from '../../../components/ui/alert';
-import { Button, ButtonLink } from '../../../components/ui/button';
+import { ButtonLink } from '../../../components/ui/button';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { IconAlert, IconGallery } from '../../../components/ui/icons';
+import { ListLoadError, ListMore } from '../../../components/ui/paged-list-parts';
 import { Spinner } from '../../../components/ui/spinner';
 import type { TGeneration } from '../../../lib/api-types';
-import { describeError } from '../../../lib/error-messages';
 import { generationKeys, generationsApi } from '../api/generations.api';
 import { isFinished, phaseOf, progressPercent } from '../generation-status';
 import { useLoadMoreOnView } from '../hooks/use-load-more-on-view';
@@ -44,16 +43,8 @@ export default function GenerationsGrid() {
       </div>
     );
   }
-  if (list.isError) {
-    return (
-      <div className="stack">
-        <Alert>{describeError(t, list.error).alert}</Alert>
-        <Button theme="light" size="sm" onClick={() => void list.refetch()}>
-          {t('common.retry')}
-        </Button>
-      </div>
-    );
-  }
+  // A failed refresh or later page keeps what is shown (ListMore offers the page's retry).
+  if (!list.data) return <ListLoadError list={list} />;
   if (items.length === 0) {
     return (
       <EmptyState
@@ -77,17 +68,7 @@ export default function GenerationsGrid() {
           </li>
         ))}
       </ul>
-      {list.hasNextPage && (
-        <div ref={sentinel} className="center gen-grid__more" data-testid="generations-more">
-          {list.isFetchingNextPage ? (
-            <Spinner size={24} label={t('common.loading')} />
-          ) : (
-            <Button theme="light" size="sm" onClick={() => void list.fetchNextPage()}>
-              {t('common.more')}
-            </Button>
-          )}
-        </div>
-      )}
+      <ListMore list={list} sentinel={sentinel} className="center gen-grid__more" testId="generations-more" />
     </>
   );
 }

@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PROMPT_MAX_LENGTH } from '@mirra/contracts';
 import { Alert } from '../../../components/ui/alert';
@@ -42,22 +42,33 @@ export function PromptHelperSheet({
     }
   }
 
+  // Which request may still answer: closing the sheet drops a late reply, which would otherwise
+  // overwrite what was typed into the description since.
+  const current = useRef(0);
+  const close = () => {
+    current.current += 1;
+    setBusy(false);
+    onClose();
+  };
+
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (!text.trim() || busy) return;
+    const request = ++current.current;
     setBusy(true);
     setError(null);
     try {
-      onPrompt(await generationsApi.writePrompt(text.trim(), mode));
+      const result = await generationsApi.writePrompt(text.trim(), mode);
+      if (request === current.current) onPrompt(result);
     } catch (failure) {
-      setError(describeError(t, failure, []).alert ?? t('errors.network'));
+      if (request === current.current) setError(describeError(t, failure, []).alert ?? t('errors.network'));
     } finally {
-      setBusy(false);
+      if (request === current.current) setBusy(false);
     }
   }
 
   return (
-    <Sheet open={open} onClose={onClose} title={t('helper.title')}>
+    <Sheet open={open} onClose={close} title={t('helper.title')}>
       <form className="form" onSubmit={submit} data-testid="helper-sheet">
         <p className="form__text">{t('helper.text')}</p>
         <label className="field field--default" htmlFor={id}>

@@ -44,6 +44,49 @@ describe('a paid action', () => {
     expect(result.current.waitLeft).toBeNull();
   });
 
+  it('after skip, does not send by itself a form that can no longer be sent (a photo uploading, a field emptied)', async () => {
+    vi.useFakeTimers();
+    const action = vi.fn().mockRejectedValueOnce(rateLimited(2)).mockResolvedValue('created');
+    let sendable = true;
+    const { result } = renderHook(
+      () => useChargedAction({ action, onSuccess: vi.fn(), onError: vi.fn(), canRun: () => sendable }),
+      { wrapper },
+    );
+    await act(() => result.current.run());
+    act(() => result.current.skipWait());
+    sendable = false;
+    await act(() => vi.advanceTimersByTimeAsync(3_000));
+    expect(action).toHaveBeenCalledTimes(1);
+    expect(result.current.waitLeft).toBeNull();
+    // The button still sends it once the form is ready.
+    sendable = true;
+    await act(() => result.current.run());
+    expect(action).toHaveBeenCalledTimes(2);
+  });
+
+  it('a lost answer refreshes my generations and balance before the error shows (it may have been created)', async () => {
+    const queryClient = new QueryClient();
+    const invalidate = vi.spyOn(queryClient, 'invalidateQueries');
+    const onError = vi.fn();
+    const { result } = renderHook(
+      () =>
+        useChargedAction({
+          action: () => Promise.reject(new TypeError('offline')),
+          onSuccess: vi.fn(),
+          onError,
+        }),
+      {
+        wrapper: ({ children }) => <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>,
+      },
+    );
+    await act(() => result.current.run());
+    expect(onError).toHaveBeenCalledTimes(1);
+    const refreshed = invalidate.mock.calls.map(([filters]) => JSON.stringify(filters?.queryKey));
+    expect(refreshed).toEqual(
+      expect.arrayContaining([JSON.stringify(['generations', 'list']), JSON.stringify(['credits'])]),
+    );
+  });
+
   it('a cancelled wait never runs; not enough credits opens the credits dialog; other errors go to the form', async () => {
     vi.useFakeTimers();
     const onError = vi.fn();

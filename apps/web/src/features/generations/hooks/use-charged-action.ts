@@ -15,6 +15,11 @@ export function useChargedAction<T>(options: {
   action: () => Promise<T>;
   onSuccess(value: T): void;
   onError(error: unknown): void;
+  /**
+   * Whether the form may be sent as it stands now (filled in, no photo still uploading). The
+   * automatic retry after "skip" asks it first: the user may have changed the form meanwhile.
+   */
+  canRun?: () => boolean;
 }) {
   const queryClient = useQueryClient();
   const latest = useRef(options);
@@ -24,8 +29,11 @@ export function useChargedAction<T>(options: {
   const [pending, setPending] = useState(false);
   const [refusal, setRefusal] = useState<ReceivedRefusal | null>(null);
   const runRef = useRef<() => Promise<void>>(() => Promise.resolve());
-  // The pause is over: submit by itself, as promised by "skip".
-  const { left, start, stop } = useCountdown(() => void runRef.current());
+  // The pause is over: submit by itself, as promised by "skip", if the form can still be sent;
+  // otherwise the user finishes it and presses the button.
+  const { left, start, stop } = useCountdown(() => {
+    if (latest.current.canRun?.() ?? true) void runRef.current();
+  });
 
   const run = useCallback(async () => {
     stop();
@@ -35,14 +43,20 @@ export function useChargedAction<T>(options: {
       const value = await latest.current.action();
       void queryClient.invalidateQueries({ queryKey: generationKeys.list() });
       void queryClient.invalidateQueries({ queryKey: creditKeys.all });
-      void queryClient.invalidateQueries({ queryKey: ['generations', 'price'] });
+      void queryClient.invalidateQueries({ queryKey: generationKeys.prices() });
       latest.current.onSuccess(value);
     } catch (error) {
       const refused = readChargeRefusal(error);
       if (refused) {
         setRefusal({ ...refused, at: Date.now() });
         if (refused.kind === 'credits') void queryClient.invalidateQueries({ queryKey: creditKeys.all });
-      } else latest.current.onError(error);
+      } else {
+        // A lost answer may still have created (and charged) it: show the list and balance as
+        // they are, so a second press is a choice made knowingly.
+        void queryClient.invalidateQueries({ queryKey: generationKeys.list() });
+        void queryClient.invalidateQueries({ queryKey: creditKeys.all });
+        latest.current.onError(error);
+      }
     } finally {
       setPending(false);
     }

@@ -1,15 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
+import { draftStorage, DRAFT_KEY_PREFIX as PREFIX } from '../draft-storage';
 import { EMPTY_DRAFT, readDraft, type GenerationDraft } from '../generation-draft';
-
-const PREFIX = 'mirra/generate-draft:';
-
-function session(): Storage | null {
-  try {
-    return typeof sessionStorage === 'undefined' ? null : sessionStorage;
-  } catch {
-    return null;
-  }
-}
 
 /**
  * The generate screen's inputs, kept for the tab's session under the page's address: a trip to
@@ -22,13 +13,13 @@ export function useGenerationDraft(
   fromLink: { prompt: string; modelUuid?: string | null } = { prompt: '' },
 ) {
   const [draft, setDraft] = useState<GenerationDraft>(() => {
-    const stored = readDraft(session()?.getItem(PREFIX + key) ?? null);
+    const stored = readDraft(draftStorage()?.getItem(PREFIX + key) ?? null);
     const withPrompt = stored.prompt || !fromLink.prompt ? stored : { ...stored, prompt: fromLink.prompt };
     return fromLink.modelUuid ? { ...withPrompt, modelUuid: fromLink.modelUuid } : withPrompt;
   });
   useEffect(() => {
     try {
-      session()?.setItem(PREFIX + key, JSON.stringify(draft));
+      draftStorage()?.setItem(PREFIX + key, JSON.stringify(draft));
     } catch {
       // A full or blocked storage only loses the draft on reload.
     }

@@ -62,6 +62,7 @@ export function useLiveGeneration(uuid: string) {
     if (!finished) return;
     void queryClient.invalidateQueries({ queryKey: generationKeys.list() });
     void queryClient.invalidateQueries({ queryKey: creditKeys.all });
+    void queryClient.invalidateQueries({ queryKey: generationKeys.prices() });
   }, [finished, queryClient]);
 
   return { ...query, isPolling };

@@ -2,8 +2,6 @@ import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { Alert } from '../../../components/ui/alert';
-import { Button } from '../../../components/ui/button';
 import { EmptyState } from '../../../components/ui/empty-state';
 import {
   IconBell,
@@ -14,9 +12,9 @@ import {
   IconWallet,
   IconAlert,
 } from '../../../components/ui/icons';
+import { ListLoadError, ListMore } from '../../../components/ui/paged-list-parts';
 import { Spinner } from '../../../components/ui/spinner';
 import type { TNotification, TNotificationKind } from '../../../lib/api-types';
-import { describeError } from '../../../lib/error-messages';
 import { useAction } from '../../../lib/use-action';
 import { creditKeys } from '../../generations/api/generations.api';
 import { useLoadMoreOnView } from '../../generations/hooks/use-load-more-on-view';
@@ -45,22 +43,32 @@ export function NotificationsList() {
     queryFn: ({ pageParam }) => notificationsApi.list(pageParam),
     initialPageParam: null as string | null,
     getNextPageParam: (page) => page.next,
+    // Every visit reads the list afresh: what is marked read must be what this visit shows.
+    refetchOnMount: 'always',
   });
   const sentinel = useLoadMoreOnView(list);
   const markRead = useAction({
-    run: () => notificationsApi.markRead(),
-    onSuccess: (state) => queryClient.setQueryData(notificationKeys.unread(), state),
+    run: (ids: number[]) => notificationsApi.markRead(ids),
+    onSuccess: (state) => {
+      // A count read a moment before (still on its way) must not bring the badge back.
+      void queryClient
+        .cancelQueries({ queryKey: notificationKeys.unread() })
+        .then(() => queryClient.setQueryData(notificationKeys.unread(), state));
+    },
   });
   const unread = list.data?.pages[0]?.unread ?? 0;
-  const marked = useRef(false);
-  const markAllRead = markRead.mutate;
-  useEffect(() => {
-    if (unread > 0 && !marked.current) {
-      marked.current = true;
-      markAllRead(undefined);
-    }
-  }, [unread, markAllRead]);
   const items = list.data?.pages.flatMap((page) => page.results) ?? [];
+  const marked = useRef(false);
+  const markShownRead = markRead.mutate;
+  const fresh = list.isFetchedAfterMount;
+  const shownUnread = items.filter((item) => !item.read).map((item) => item.id);
+  const shownUnreadKey = shownUnread.join(',');
+  useEffect(() => {
+    if (fresh && shownUnreadKey && !marked.current) {
+      marked.current = true;
+      markShownRead(shownUnreadKey.split(',').map(Number));
+    }
+  }, [fresh, shownUnreadKey, markShownRead]);
   // "5 minutes ago" moves on while the page is open.
   const now = useNow(true, 30_000);
   // A royalty may have just arrived: the balance on the profile should show it.
@@ -76,16 +84,7 @@ export function NotificationsList() {
       </div>
     );
   }
-  if (list.isError) {
-    return (
-      <div className="stack">
-        <Alert>{describeError(t, list.error).alert}</Alert>
-        <Button theme="light" onClick={() => void list.refetch()}>
-          {t('common.retry')}
-        </Button>
-      </div>
-    );
-  }
+  if (!list.data) return <ListLoadError list={list} />;
   if (items.length === 0) {
     return (
       <EmptyState
@@ -114,18 +113,7 @@ export function NotificationsList() {
           <NotificationRow key={item.id} notification={item} now={now} />
         ))}
       </ul>
-      {list.hasNextPage && (
-        <div ref={sentinel} className="center">
-          <Button
-            theme="light"
-            size="sm"
-            loading={list.isFetchingNextPage}
-            onClick={() => void list.fetchNextPage()}
-          >
-            {t('common.more')}
-          </Button>
-        </div>
-      )}
+      <ListMore list={list} sentinel={sentinel} />
     </>
   );
 }

@@ -1,11 +1,7 @@
 import { useInfiniteQuery, type QueryKey } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
-import { Alert } from '../../../components/ui/alert';
-import { Button } from '../../../components/ui/button';
-import { Spinner } from '../../../components/ui/spinner';
+import { ListLoadError, ListMore } from '../../../components/ui/paged-list-parts';
 import type { TPost, TPostList } from '../../../lib/api-types';
-import { describeError } from '../../../lib/error-messages';
 import { useLoadMoreOnView } from '../../generations/hooks/use-load-more-on-view';
 import { uniquePosts } from '../post-pages';
 import { PostGrid } from './post-grid';
@@ -28,7 +24,6 @@ export function PostList({
   actions?: (post: TPost) => ReactNode;
   testId?: string;
 }) {
-  const { t } = useTranslation();
   const list = useInfiniteQuery({
     queryKey,
     queryFn: ({ pageParam }) => fetchPage(pageParam),
@@ -50,32 +45,14 @@ export function PostList({
       </div>
     );
   }
-  if (list.isError) {
-    return (
-      <div className="stack">
-        <Alert>{describeError(t, list.error).alert}</Alert>
-        <Button theme="light" size="sm" onClick={() => void list.refetch()}>
-          {t('common.retry')}
-        </Button>
-      </div>
-    );
-  }
+  // A failed later page keeps the pages already shown (ListMore offers its retry).
+  if (!list.data) return <ListLoadError list={list} />;
   const posts = uniquePosts(list.data.pages);
   if (posts.length === 0) return <>{empty}</>;
   return (
     <>
       <PostGrid posts={posts} actions={actions} testId={testId} />
-      {list.hasNextPage && (
-        <div ref={sentinel} className="center post-grid__more" data-testid="posts-more">
-          {list.isFetchingNextPage ? (
-            <Spinner size={24} label={t('common.loading')} />
-          ) : (
-            <Button theme="light" size="sm" onClick={() => void list.fetchNextPage()}>
-              {t('common.more')}
-            </Button>
-          )}
-        </div>
-      )}
+      <ListMore list={list} sentinel={sentinel} className="center post-grid__more" testId="posts-more" />
     </>
   );
 }

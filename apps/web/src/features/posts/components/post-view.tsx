@@ -212,6 +212,8 @@ function PostDetails({ post }: { post: TPost }) {
               theme={post.is_saved ? 'primary-outline' : 'light'}
               icon={<IconBookmark size={18} />}
               aria-pressed={post.is_saved}
+              // One at a time: a save and an unsave in flight together could end in either order.
+              disabled={save.isPending}
               onClick={() => save.mutate({ post, isSaved: !post.is_saved })}
               data-testid="post-save"
             >
