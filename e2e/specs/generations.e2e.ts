@@ -137,6 +137,10 @@ describe.each(VIEWPORT_NAMES)('generations (%s)', (viewport) => {
     expect(await page.getByTestId('failure-title').textContent()).toBe(
       'The engine could not work with this request.',
     );
+    // What was wrong, worded by the app in the user's language (not the engine's English detail).
+    expect(await page.getByTestId('failure-detail').textContent()).toMatch(
+      /^The editor did not understand the instruction\. Try things like “make it brighter”/,
+    );
     expect(await page.getByTestId('failure-refund').textContent()).toBe(
       '1 credit was returned to your balance.',
     );

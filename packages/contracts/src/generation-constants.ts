@@ -21,6 +21,26 @@ export const isTerminalStatus = (status: number) =>
   status === GenerationStatus.ERROR ||
   status === GenerationStatus.FAILED;
 
+/**
+ * Why an engine could not work with a request (ERROR with `generations.bad_input`), as a stable
+ * code the app words in the user's language; `error_detail` keeps the engine's own English text.
+ */
+export const GENERATION_FAILURE_REASONS = [
+  'photo_deleted',
+  'model_deleted',
+  'model_photo_deleted',
+  'unreadable_photo',
+  'no_face',
+  'no_usable_references',
+  'mode_unsupported',
+  'edit_not_understood',
+  'style_missing',
+  'needs_model',
+  'needs_photo_or_scene',
+  'needs_one_photo',
+] as const;
+export type TGenerationFailureReason = (typeof GENERATION_FAILURE_REASONS)[number];
+
 /** Styles the styling mode offers; the local engine implements each as an image pipeline. */
 export const STYLES = ['cartoon', 'toy', 'oil', 'watercolor', 'pencil', 'pop_art'] as const;
 

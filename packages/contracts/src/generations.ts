@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  GENERATION_FAILURE_REASONS,
   GENERATION_MODES,
   GUIDANCE_DEFAULT,
   GUIDANCE_MAX,
@@ -85,6 +86,8 @@ export const ZGeneration = z.object({
   /** Set on ERROR/FAILED: a stable code and a message; credits are refunded by then. */
   error_code: z.string().nullable(),
   error_detail: z.string().nullable(),
+  /** For `generations.bad_input`: what was wrong with the request, when the engine said. */
+  error_reason: z.enum(GENERATION_FAILURE_REASONS).nullable(),
   refunded: z.boolean(),
 });
 export type TGeneration = z.infer<typeof ZGeneration>;

@@ -34,6 +34,7 @@ export type {
   ErrorCode,
   TCreateGenerationBody,
   TGeneration,
+  TGenerationFailureReason,
   TGenerationMode,
   TGenerationStatus,
   TCreateModelBody,

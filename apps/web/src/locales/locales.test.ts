@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   CREDIT_ENTRY_KINDS,
   errorCodes,
+  GENERATION_FAILURE_REASONS,
   GENERATION_MODES,
   MODEL_CATEGORIES,
   MODEL_PHOTO_PROBLEMS,
@@ -88,6 +89,7 @@ describe('locale catalogues', () => {
         const keys = [
           ...CREDIT_ENTRY_KINDS.map((kind) => `credits.kinds.${kind}`),
           ...GENERATION_MODES.map((mode) => `modes.${mode}.title`),
+          ...GENERATION_FAILURE_REASONS.map((reason) => `result.failure.reasons.${reason}`),
           ...STYLES.map((style) => `styles.${style}`),
           ...MODEL_CATEGORIES.map((category) => `upload.categories.${category}`),
           ...MODEL_PHOTO_PROBLEMS.map((problem) => `modelPhotos.problems.${problem}`),

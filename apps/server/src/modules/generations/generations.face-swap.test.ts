@@ -132,6 +132,7 @@ describe('face swap on the local engine', () => {
       status: GenerationStatus.ERROR,
       refunded: true,
       error_code: 'generations.bad_input',
+      error_reason: 'no_face',
       result: null,
     });
     expect(done.error_detail).toMatch(/No face was found in this photo/);

@@ -62,6 +62,7 @@ export async function runGeneration(deps: AppDeps, generationId: number, run: Jo
       detail: engineError.retryable
         ? 'The generation failed on our side. Your credits were refunded.'
         : engineError.message,
+      reason: engineError.reason,
     });
     return;
   }
@@ -74,7 +75,11 @@ export async function runGeneration(deps: AppDeps, generationId: number, run: Jo
     // the user would wait for the reconciler. Back to the queue while attempts remain.
     // Files half-stored by this run go only once the generation is known not to be complete.
     if (run.attempt < run.maxAttempts) {
-      const requeued = await generationsRepository.transition(deps.db, generation.id, GenerationStatus.IN_QUEUE);
+      const requeued = await generationsRepository.transition(
+        deps.db,
+        generation.id,
+        GenerationStatus.IN_QUEUE,
+      );
       if (requeued) await deps.storage.deletePrefix(resultPrefix(generation));
       throw error;
     }
@@ -173,7 +178,7 @@ async function loadInputs(deps: AppDeps, generation: GenerationRow): Promise<Eng
     const row = byUuid.get(uuid);
     const file = row ? await deps.storage.get(row.storageKey) : null;
     if (!row || !file)
-      throw new EngineError('engine.bad_input', 'The photo for this generation was deleted.', false);
+      throw EngineError.badInput('photo_deleted', 'The photo for this generation was deleted.');
     images.push({ data: file.data, contentType: file.contentType, width: row.width, height: row.height });
   }
   return images;
@@ -184,7 +189,7 @@ async function loadFaceModel(deps: AppDeps, generation: GenerationRow): Promise<
   if (!generation.modelUuid) return undefined;
   const trained = await findTrainedModel(deps, generation.userId, generation.modelUuid);
   if (!trained) {
-    throw new EngineError('engine.bad_input', 'The digital model for this generation was deleted.', false);
+    throw EngineError.badInput('model_deleted', 'The digital model for this generation was deleted.');
   }
   return {
     uuid: trained.model.uuid,
@@ -192,10 +197,9 @@ async function loadFaceModel(deps: AppDeps, generation: GenerationRow): Promise<
     async loadReferencePhoto(photoId) {
       const data = await loadModelPhoto(deps, trained.model.id, photoId);
       if (!data) {
-        throw new EngineError(
-          'engine.bad_input',
+        throw EngineError.badInput(
+          'model_photo_deleted',
           'A photo of your digital model was deleted. Try again.',
-          false,
         );
       }
       return data;

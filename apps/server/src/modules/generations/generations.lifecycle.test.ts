@@ -359,7 +359,10 @@ describe('failures refund exactly once', () => {
       );
       expect((await rowOf(created.uuid)).status).toBe(GenerationStatus.IN_QUEUE);
       await runGeneration(t.deps, row.id, { attempt: 2, maxAttempts: 3 });
-      expect(await rowOf(created.uuid)).toMatchObject({ status: GenerationStatus.COMPLETED, refunded: false });
+      expect(await rowOf(created.uuid)).toMatchObject({
+        status: GenerationStatus.COMPLETED,
+        refunded: false,
+      });
       expect(checks).toBe(2);
       expect(await balanceOf(user.id)).toBe(8);
     } finally {

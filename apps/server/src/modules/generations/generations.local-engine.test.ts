@@ -86,9 +86,14 @@ describe('generations on the default local engine', () => {
       prompt: 'qwzx blorp',
       images: [upload.uuid],
     });
-    expect(done.status).toBe(GenerationStatus.ERROR);
-    expect(done.refunded).toBe(true);
-    expect(done.error_detail).toBeTruthy();
+    expect(done).toMatchObject({
+      status: GenerationStatus.ERROR,
+      refunded: true,
+      error_code: 'generations.bad_input',
+      // The app words it in the user's language; the detail is the engine's English account.
+      error_reason: 'edit_not_understood',
+    });
+    expect(done.error_detail).toMatch(/didn't understand/);
     const credits = await t.app.inject({ method: 'GET', url: '/api/credits/', headers });
     expect(credits.json().balance).toBe(20);
   });

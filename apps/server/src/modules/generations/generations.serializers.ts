@@ -1,6 +1,16 @@
-import type { TGeneration, TGenerationMode, TGenerationStatus, TStyle } from '@mirra/contracts';
+import {
+  GENERATION_FAILURE_REASONS,
+  type TGeneration,
+  type TGenerationFailureReason,
+  type TGenerationMode,
+  type TGenerationStatus,
+  type TStyle,
+} from '@mirra/contracts';
 import type { MediaUrls } from '../../shared/storage/media-urls.js';
 import type { GenerationRow } from './generations.repository.js';
+
+const isFailureReason = (value: string | null): value is TGenerationFailureReason =>
+  (GENERATION_FAILURE_REASONS as readonly (string | null)[]).includes(value);
 
 /** What a finished generation keeps in `generations.result`. */
 export interface StoredResult {
@@ -55,6 +65,7 @@ export function toGenerationJson(row: GenerationRow, mediaUrls: MediaUrls, now: 
       : null,
     error_code: row.errorCode,
     error_detail: row.errorDetail,
+    error_reason: isFailureReason(row.errorReason) ? row.errorReason : null,
     refunded: row.refunded,
   };
 }

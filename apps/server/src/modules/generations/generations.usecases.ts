@@ -7,6 +7,7 @@ import {
   type TGenerationMode,
   type TGenerationStatus,
   type ZCreateGenerationBody,
+  type TGenerationFailureReason,
 } from '@mirra/contracts';
 import type { AppDeps } from '../../app/deps.js';
 import type { DbOrTx } from '../../shared/db/client.js';
@@ -283,6 +284,7 @@ export async function failGeneration(
     status: typeof GenerationStatus.ERROR | typeof GenerationStatus.FAILED;
     code: string;
     detail: string;
+    reason?: TGenerationFailureReason | null;
   },
 ): Promise<boolean> {
   return deps.db.transaction(async (tx) => {
@@ -293,6 +295,7 @@ export async function failGeneration(
       {
         errorCode: outcome.code,
         errorDetail: outcome.detail,
+        errorReason: outcome.reason ?? null,
         finishedAt: deps.now(),
         refunded: generation.cost > 0,
       },

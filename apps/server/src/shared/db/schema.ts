@@ -259,6 +259,8 @@ export const generations = pgTable(
     result: jsonb('result'),
     errorCode: text('error_code'),
     errorDetail: text('error_detail'),
+    /** GENERATION_FAILURE_REASONS: what the engine found wrong with the request (bad input). */
+    errorReason: text('error_reason'),
     refunded: boolean('refunded').notNull().default(false),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

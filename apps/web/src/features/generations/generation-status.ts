@@ -1,5 +1,5 @@
 import { GenerationStatus, isTerminalStatus } from '@mirra/contracts';
-import type { TGeneration } from '../../lib/api-types';
+import type { TGeneration, TGenerationFailureReason } from '../../lib/api-types';
 
 /** What the result screen shows for a status: waiting in line, working, the result, or a failure. */
 export type GenerationPhase = 'queued' | 'running' | 'completed' | 'failed';
@@ -40,12 +40,25 @@ const FAILURE_HEADLINES: Record<string, string> = {
  * A failed generation as the result screen says it: the i18n key of the headline ('Moderation
  * failed, credits refunded' for a refused result), and whether the server's detail adds to it
  * (a refusal of the input says what was not understood; an unknown code says what happened).
+ * When the engine named the reason (`error_reason`), `reasonKey` words it in the user's language
+ * and stands in for the engine's English detail.
  */
-export function describeFailure(errorCode: string | null): { key: string; showDetail: boolean } {
+export function describeFailure(
+  errorCode: string | null,
+  errorReason: TGenerationFailureReason | null = null,
+): { key: string; showDetail: boolean; reasonKey?: string } {
   if (errorCode && errorCode in FAILURE_HEADLINES) {
     return { key: FAILURE_HEADLINES[errorCode]!, showDetail: false };
   }
-  if (errorCode === 'generations.bad_input') return { key: 'result.failure.badInput', showDetail: true };
+  if (errorCode === 'generations.bad_input') {
+    return errorReason
+      ? {
+          key: 'result.failure.badInput',
+          showDetail: false,
+          reasonKey: `result.failure.reasons.${errorReason}`,
+        }
+      : { key: 'result.failure.badInput', showDetail: true };
+  }
   return { key: 'result.failedTitle', showDetail: true };
 }
 

@@ -75,6 +75,10 @@ describe('status and progress', () => {
       key: 'result.failure.badInput',
       showDetail: true,
     });
+    // A reason the engine named is worded in the user's language instead of its English detail.
+    const noFace = describeFailure('generations.bad_input', 'no_face');
+    expect(noFace).toMatchObject({ key: 'result.failure.badInput', showDetail: false });
+    expect(t(noFace.reasonKey!)).toMatch(/^No face was found in this photo/);
     expect(describeFailure('generations.something_new')).toEqual({
       key: 'result.failedTitle',
       showDetail: true,

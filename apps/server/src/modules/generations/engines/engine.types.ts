@@ -1,4 +1,4 @@
-import type { TGenerationMode, TStyle } from '@mirra/contracts';
+import type { TGenerationFailureReason, TGenerationMode, TStyle } from '@mirra/contracts';
 import type { FaceProfile } from '../../faces/face-profile.models.js';
 
 /** An image handed to an engine: already normalised (EXIF stripped, orientation applied). */
@@ -90,7 +90,14 @@ export class EngineError extends Error {
     readonly code: EngineErrorCode,
     message: string,
     readonly retryable: boolean,
+    /** For bad input: what was wrong, as a code the app words in the user's language. */
+    readonly reason: TGenerationFailureReason | null = null,
   ) {
     super(message);
+  }
+
+  /** The request cannot succeed as asked; `message` is the engine's own (English) account. */
+  static badInput(reason: TGenerationFailureReason, message: string): EngineError {
+    return new EngineError('engine.bad_input', message, false, reason);
   }
 }

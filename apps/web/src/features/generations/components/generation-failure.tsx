@@ -15,9 +15,13 @@ export function GenerationFailure({ generation }: { generation: TGeneration }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const location = useLocation();
-  const failure = describeFailure(generation.error_code);
+  const failure = describeFailure(generation.error_code, generation.error_reason);
   const isModeration = generation.error_code === 'generations.result_moderated';
-  const detail = failure.showDetail ? generation.error_detail : null;
+  const detail = failure.reasonKey
+    ? t(failure.reasonKey)
+    : failure.showDetail
+      ? generation.error_detail
+      : null;
   // Straight from the form: going back keeps the photo and the description to change them.
   const fromForm = (location.state as FromFormState | null)?.fromForm === true;
   return (
@@ -28,7 +32,11 @@ export function GenerationFailure({ generation }: { generation: TGeneration }) {
       <h2 className="result-failure__title" data-testid="failure-title">
         {t(failure.key)}
       </h2>
-      {detail && <p className="result-failure__detail">{detail}</p>}
+      {detail && (
+        <p className="result-failure__detail" data-testid="failure-detail">
+          {detail}
+        </p>
+      )}
       {generation.refunded && !isModeration && (
         <p className="result-failure__refund" data-testid="failure-refund">
           {t('result.refunded', { count: generation.cost })}

@@ -65,6 +65,7 @@ function generation(n: number, patch: Partial<TGeneration> = {}): TGeneration {
     },
     error_code: null,
     error_detail: null,
+    error_reason: null,
     refunded: false,
     ...patch,
   };

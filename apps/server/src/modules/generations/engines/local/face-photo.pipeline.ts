@@ -34,10 +34,9 @@ export async function facePhotoFromPrompt(
   const scene = await renderScene(plan, checkpoint);
   const reference = pickReferenceForYaw(faceModel.profile, 0);
   if (!reference) {
-    throw new EngineError(
-      'engine.bad_input',
+    throw EngineError.badInput(
+      'no_usable_references',
       'Your digital model has no usable photos left. Add photos of yourself to it.',
-      false,
     );
   }
   const photo = await decodeRgb(await faceModel.loadReferencePhoto(reference.photoId), {

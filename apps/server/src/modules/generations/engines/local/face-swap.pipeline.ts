@@ -33,16 +33,15 @@ export async function faceSwapOnPhoto(
   try {
     image = await decodeRgb(target.data, { maxSide: FACE_SWAP_MAX_SIDE });
   } catch {
-    throw new EngineError('engine.bad_input', 'The photo could not be read as an image.', false);
+    throw EngineError.badInput('unreadable_photo', 'The photo could not be read as an image.');
   }
   const analysis = await analyzer.analyze(target.data);
   await checkpoint();
   const [face, ...others] = analysis.faces;
   if (!face || face.mesh.length < 468) {
-    throw new EngineError(
-      'engine.bad_input',
+    throw EngineError.badInput(
+      'no_face',
       'No face was found in this photo. Choose one where a face is clearly visible, looking roughly at the camera.',
-      false,
     );
   }
   const scale = image.width / analysis.image.width;
@@ -76,10 +75,9 @@ export async function placeReference(
 ): Promise<{ image: RgbImage; reference: FaceReference }> {
   const reference = pickReferenceForYaw(faceModel.profile, yaw);
   if (!reference) {
-    throw new EngineError(
-      'engine.bad_input',
+    throw EngineError.badInput(
+      'no_usable_references',
       'Your digital model has no usable photos left. Add photos of yourself to it.',
-      false,
     );
   }
   const sourcePhoto = await faceModel.loadReferencePhoto(reference.photoId);

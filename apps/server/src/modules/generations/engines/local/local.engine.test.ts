@@ -1,4 +1,4 @@
-import type { TGenerationMode, TStyle } from '@mirra/contracts';
+import type { TGenerationFailureReason, TGenerationMode, TStyle } from '@mirra/contracts';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type EngineContext, EngineError, type EngineOutput, type EngineRequest } from '../engine.types.js';
@@ -102,13 +102,13 @@ async function meanLuminance(data: Buffer): Promise<number> {
   return stats.channels[0]!.mean;
 }
 
-async function expectBadInput(promise: Promise<unknown>, message?: RegExp) {
+async function expectBadInput(promise: Promise<unknown>, message: RegExp, reason: TGenerationFailureReason) {
   const error = await promise.then(
     () => null,
     (caught: unknown) => caught,
   );
   expect(error).toBeInstanceOf(EngineError);
-  expect(error).toMatchObject({ code: 'engine.bad_input', retryable: false });
+  expect(error).toMatchObject({ code: 'engine.bad_input', retryable: false, reason });
   if (message) expect((error as EngineError).message).toMatch(message);
 }
 
@@ -125,11 +125,15 @@ describe('local engine', () => {
   });
 
   it('refuses a mode it does not support as bad input', async () => {
-    await expectBadInput(engine.start(request({ mode: 'video' }), context()), /video/);
+    await expectBadInput(engine.start(request({ mode: 'video' }), context()), /video/, 'mode_unsupported');
   });
 
   it('refuses face swap without a digital model as bad input', async () => {
-    await expectBadInput(engine.start(request({ mode: 'face_swap' }), context()), /digital model/);
+    await expectBadInput(
+      engine.start(request({ mode: 'face_swap' }), context()),
+      /digital model/,
+      'needs_model',
+    );
   });
 });
 
@@ -297,14 +301,23 @@ describe('editing mode', () => {
   });
 
   it('refuses an instruction with nothing it understands, with examples, as non-retryable bad input', async () => {
-    await expectBadInput(edit('make me look like a superhero'), /"make it brighter".*"crop to square"/);
+    await expectBadInput(
+      edit('make me look like a superhero'),
+      /"make it brighter".*"crop to square"/,
+      'edit_not_understood',
+    );
   });
 
   it('needs exactly one photo', async () => {
-    await expectBadInput(run({ mode: 'editing', prompt: 'brighter', images: [] }), /exactly one photo/);
+    await expectBadInput(
+      run({ mode: 'editing', prompt: 'brighter', images: [] }),
+      /exactly one photo/,
+      'needs_one_photo',
+    );
     await expectBadInput(
       run({ mode: 'editing', prompt: 'brighter', images: [photoImage(photo), photoImage(photo)] }),
       /exactly one photo/,
+      'needs_one_photo',
     );
   });
 
@@ -312,6 +325,7 @@ describe('editing mode', () => {
     await expectBadInput(
       run({ mode: 'editing', prompt: 'brighter', images: [photoImage(Buffer.from('not an image at all'))] }),
       /could not be read/,
+      'unreadable_photo',
     );
   });
 });
@@ -378,8 +392,13 @@ describe('styling mode', () => {
     await expectBadInput(
       run({ mode: 'styling', style: null, images: [photoImage(photo)] }),
       /Choose a style/,
+      'style_missing',
     );
-    await expectBadInput(run({ mode: 'styling', style: 'oil', images: [] }), /exactly one photo/);
+    await expectBadInput(
+      run({ mode: 'styling', style: 'oil', images: [] }),
+      /exactly one photo/,
+      'needs_one_photo',
+    );
   });
 });
 

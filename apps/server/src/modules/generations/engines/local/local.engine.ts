@@ -56,10 +56,9 @@ async function run(
     case 'styling':
       return styling(request, progress);
     default:
-      throw new EngineError(
-        'engine.bad_input',
+      throw EngineError.badInput(
+        'mode_unsupported',
         `The local engine can't do ${request.mode.replace('_', ' ')} yet; choose another engine for it.`,
-        false,
       );
   }
 }
@@ -77,7 +76,7 @@ async function editing(request: EngineRequest, progress: Progress): Promise<Engi
   // Parse before decoding: an instruction we can't understand should fail fast and cheaply.
   const parsed = parseEditInstruction(request.prompt);
   if (parsed.operations.length === 0)
-    throw new EngineError('engine.bad_input', describeNothingUnderstood(), false);
+    throw EngineError.badInput('edit_not_understood', describeNothingUnderstood());
   const photo = await decode(source, MAX_UPSCALE_SIDE);
   await progress.reach(10);
   const result = await applyEdits(
@@ -96,7 +95,7 @@ async function editing(request: EngineRequest, progress: Progress): Promise<Engi
 async function styling(request: EngineRequest, progress: Progress): Promise<EngineOutput> {
   const style = request.style;
   if (!style || !(STYLES as readonly string[]).includes(style)) {
-    throw new EngineError('engine.bad_input', `Choose a style: ${STYLES.join(', ')}.`, false);
+    throw EngineError.badInput('style_missing', `Choose a style: ${STYLES.join(', ')}.`);
   }
   const source = singleImage(request, 'Styling');
   const photo = await decode(source, STYLING_MAX_SIDE);
@@ -126,16 +125,15 @@ async function faceSwap(
 ): Promise<EngineOutput> {
   const faceModel = request.faceModel;
   if (!faceModel) {
-    throw new EngineError('engine.bad_input', 'Face swap needs your trained digital model.', false);
+    throw EngineError.badInput('needs_model', 'Face swap needs your trained digital model.');
   }
   await progress.reach(5);
   const checkpoint = progress.stages(5, 80, 4);
   if (request.images.length === 0) {
     if (!request.prompt.trim()) {
-      throw new EngineError(
-        'engine.bad_input',
+      throw EngineError.badInput(
+        'needs_photo_or_scene',
         'Upload a photo to put your face on, or describe a scene.',
-        false,
       );
     }
     const outcome = await facePhotoFromPrompt(request.prompt, request.seed, faceModel, checkpoint);
@@ -177,10 +175,9 @@ async function finish(
 function singleImage(request: EngineRequest, what: string): EngineImage {
   const [image] = request.images;
   if (!image || request.images.length !== 1) {
-    throw new EngineError(
-      'engine.bad_input',
+    throw EngineError.badInput(
+      'needs_one_photo',
       `${what} needs exactly one photo; this request has ${request.images.length}.`,
-      false,
     );
   }
   return image;
@@ -190,7 +187,7 @@ async function decode(image: EngineImage, maxSide: number): Promise<RawImage> {
   try {
     return await decodePhoto(image.data, maxSide);
   } catch {
-    throw new EngineError('engine.bad_input', 'The photo could not be read as an image.', false);
+    throw EngineError.badInput('unreadable_photo', 'The photo could not be read as an image.');
   }
 }
 

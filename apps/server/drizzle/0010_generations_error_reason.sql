@@ -1,0 +1,1 @@
+ALTER TABLE "generations" ADD COLUMN "error_reason" text;
