@@ -277,6 +277,39 @@ describe.each(VIEWPORT_NAMES)('generations (%s)', (viewport) => {
     expect(await page.getByTestId('result-prompt').textContent()).toBe('A quiet harbour at sunrise');
   });
 
+  it('an answer lost on the way: pressing generate again opens the generation already made, charged once', async () => {
+    const { page } = s;
+    await signInWithTokens(page, user);
+    await page.goto(url('/generate/simple/'));
+    await page.getByTestId('prompt').fill('A lighthouse in a storm');
+    await setSeed(page);
+    await expect.poll(() => page.getByTestId('price-balance').textContent()).toBe('4 credits');
+    // The server gets the request and makes the generation; its answer never reaches the page.
+    let made = '';
+    const keys: string[] = [];
+    await page.route(
+      (u) => u.pathname === '/api/generations/',
+      async (route) => {
+        if (route.request().method() !== 'POST') return route.continue();
+        keys.push(route.request().headers()['idempotency-key'] ?? '');
+        if (made) return route.continue();
+        made = ((await (await route.fetch()).json()) as { uuid: string }).uuid;
+        await route.abort('connectionreset');
+      },
+    );
+    await page.getByTestId('generate-submit').click();
+    await page.getByRole('alert').filter({ hasText: 'No connection to the server' }).waitFor();
+    expect(made).toMatch(/^[0-9a-f-]{36}$/);
+    expect(new URL(page.url()).pathname).toBe('/generate/simple/');
+
+    await page.getByTestId('generate-submit').click();
+    await page.waitForURL(url(`/generation/${made}/`));
+    expect(keys).toHaveLength(2);
+    expect(keys[1]).toBe(keys[0]);
+    await page.getByTestId('result-image').waitFor(RESULT_TIMEOUT);
+    expect(await apiBalance(user)).toBe(E2E_SETTINGS.welcomeCredits - 1);
+  });
+
   it('follows progress by polling when the event stream is unavailable', async () => {
     const { page } = s;
     await page.route('**/api/generations/*/events/', (route) => route.abort('failed'));

@@ -65,6 +65,19 @@ describe('the Authorization rule (spec §7)', () => {
     expect(header(server.calls[1]!, 'Authorization')).toBe('TG user=%7B%7D&hash=h');
   });
 
+  it("adds a call's own headers (Idempotency-Key) to the usual ones", async () => {
+    const store = memoryStore({ access: accessExpiringIn(300, NOW), refresh: 'r1' });
+    const server = fakeServer(() => json(201, { uuid: 'g1' }));
+    const api = createApiClient({ fetch: server.fetch, store, now: () => NOW });
+    await api.post(
+      '/api/generations/',
+      { mode: 'simple' },
+      { headers: { 'Idempotency-Key': 'k'.repeat(32) } },
+    );
+    expect(header(server.calls[0]!, 'Idempotency-Key')).toBe('k'.repeat(32));
+    expect(header(server.calls[0]!, 'Authorization')).toBe(`Bearer ${store.get('access')}`);
+  });
+
   it('treats the stored strings "null" and "undefined" as no token', async () => {
     localStorage.setItem('access', 'null');
     localStorage.setItem('refresh', 'undefined');

@@ -40,6 +40,8 @@ export interface RequestOptions {
   body?: unknown;
   query?: Record<string, string | number | undefined | null>;
   signal?: AbortSignal;
+  /** Extra headers of this call (e.g. Idempotency-Key). */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -158,7 +160,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
   }
 
   async function request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
-    const headers = await authorizedHeaders(path);
+    const headers = { ...(await authorizedHeaders(path)), ...opts.headers };
     const response = await doFetch(buildUrl(path, opts.query), {
       method,
       credentials: 'include',

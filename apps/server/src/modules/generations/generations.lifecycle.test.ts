@@ -24,6 +24,8 @@ beforeAll(async () => {
       FREE_DAILY_PHOTOS: '1000',
       GENERATION_TIMEOUT_SECONDS: '2',
       GENERATION_MAX_ATTEMPTS: '3',
+      // Every test signs a fresh person in from the same address.
+      RATE_LIMIT_LOGIN_PER_IP: '1000',
     },
   });
   t.deps.engines = createEngineRegistry(t.deps.config, [engine]);
@@ -457,6 +459,60 @@ describe('concurrency', () => {
     expect(await balanceOf(user.id)).toBe(0);
     expect(await ledgerSum(user.id)).toBe(0);
     expect(await reconcileCreditBalances(t.deps)).toBe(0);
+  });
+});
+
+describe('a resent request (Idempotency-Key)', () => {
+  it('the same key again returns the first generation, charged once, even racing itself', async () => {
+    const { user, headers } = await signedInUser();
+    const key = { ...headers, 'idempotency-key': 'c6f1d0c2-5b8e-4e43-9f5a-2f6f1b0f9a11' };
+    const first = await create(key, { mode: 'simple', prompt: 'a cat' });
+    expect(first.statusCode).toBe(201);
+    const again = await Promise.all([1, 2, 3].map(() => create(key, { mode: 'simple', prompt: 'a cat' })));
+    for (const answer of again) {
+      expect(answer.statusCode).toBe(201);
+      expect(answer.json().uuid).toBe(first.json().uuid);
+    }
+    expect(await balanceOf(user.id)).toBe(8);
+    // Another key, or none, is another generation.
+    const other = await create(
+      { ...headers, 'idempotency-key': 'another-key-0001' },
+      { mode: 'simple', prompt: 'a cat' },
+    );
+    const plain = await create(headers, { mode: 'simple', prompt: 'a cat' });
+    expect(new Set([first.json().uuid, other.json().uuid, plain.json().uuid]).size).toBe(3);
+    expect(await balanceOf(user.id)).toBe(4);
+    expect(await ledgerSum(user.id)).toBe(4);
+  });
+
+  it('keys are per person, and a malformed key is ignored', async () => {
+    const a = await signedInUser();
+    const b = await signedInUser();
+    const shared = 'shared-key-123456';
+    const mine = (
+      await create({ ...a.headers, 'idempotency-key': shared }, { mode: 'simple', prompt: 'a cat' })
+    ).json();
+    const theirs = (
+      await create({ ...b.headers, 'idempotency-key': shared }, { mode: 'simple', prompt: 'a dog' })
+    ).json();
+    expect(theirs.uuid).not.toBe(mine.uuid);
+    expect(theirs.prompt).toBe('a dog');
+    const bad = { ...a.headers, 'idempotency-key': 'short' };
+    const one = (await create(bad, { mode: 'simple', prompt: 'a cat' })).json();
+    const two = (await create(bad, { mode: 'simple', prompt: 'a cat' })).json();
+    expect(one.uuid).not.toBe(two.uuid);
+  });
+
+  it('repeat honours the key too', async () => {
+    const { user, headers } = await signedInUser();
+    const source = (await create(headers, { mode: 'simple', prompt: 'a cat' })).json();
+    const key = { ...headers, 'idempotency-key': 'repeat-key-000001' };
+    const repeat = () =>
+      t.app.inject({ method: 'POST', url: `/api/generations/${source.uuid}/repeat/`, headers: key });
+    const [x, y] = [await repeat(), await repeat()];
+    expect(x.statusCode).toBe(201);
+    expect(y.json().uuid).toBe(x.json().uuid);
+    expect(await balanceOf(user.id)).toBe(6);
   });
 });
 

@@ -17,6 +17,15 @@ export const generationsRepository = {
     return row;
   },
 
+  /** The generation a request with this Idempotency-Key already made, if any. */
+  async findByClientKey(db: DbOrTx, userId: number, clientKey: string): Promise<GenerationRow | undefined> {
+    const [row] = await db
+      .select()
+      .from(generations)
+      .where(and(eq(generations.userId, userId), eq(generations.clientKey, clientKey)));
+    return row;
+  },
+
   async findByUuidForUser(db: DbOrTx, uuid: string, userId: number): Promise<GenerationRow | undefined> {
     const [row] = await db
       .select()

@@ -26,9 +26,20 @@ const tags = ['generations'];
 const security: Array<Record<string, string[]>> = [{ bearer: [] }, { telegram: [] }];
 const ZUuidParams = z.object({ uuid: z.uuid({ error: 'Not found.' }) });
 
-const contextOf = (request: FastifyRequest): RequestContext => ({
-  timezoneOffsetMinutes: parseTimezoneOffset(request.cookies.timezone),
-});
+/** A client's Idempotency-Key: 8–128 letters, digits, '-' or '_' (a UUID fits); others are ignored. */
+const IDEMPOTENCY_KEY = /^[A-Za-z0-9_-]{8,128}$/;
+
+const IDEMPOTENCY_NOTE =
+  'Send an `Idempotency-Key` header (8–128 letters, digits, "-" or "_"; a UUID fits) to make a resend ' +
+  'safe: the same key again returns the generation the first request made, charged once.';
+
+const contextOf = (request: FastifyRequest): RequestContext => {
+  const key = request.headers['idempotency-key'];
+  return {
+    timezoneOffsetMinutes: parseTimezoneOffset(request.cookies.timezone),
+    idempotencyKey: typeof key === 'string' && IDEMPOTENCY_KEY.test(key) ? key : null,
+  };
+};
 
 export function registerGenerationsRoutes(app: ZodApp, deps: AppDeps): void {
   app.get(
@@ -52,6 +63,7 @@ export function registerGenerationsRoutes(app: ZodApp, deps: AppDeps): void {
       schema: {
         tags,
         summary: 'Start a generation (charged now, refunded if it fails)',
+        description: IDEMPOTENCY_NOTE,
         body: ZCreateGenerationBody,
         response: { 201: ZGeneration },
         security,
@@ -106,6 +118,7 @@ export function registerGenerationsRoutes(app: ZodApp, deps: AppDeps): void {
       schema: {
         tags,
         summary: 'Run a generation again with the same settings and seed',
+        description: IDEMPOTENCY_NOTE,
         params: ZUuidParams,
         response: { 201: ZGeneration },
         security,

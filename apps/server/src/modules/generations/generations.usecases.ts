@@ -38,6 +38,11 @@ type CreateBody = z.output<typeof ZCreateGenerationBody>;
 export interface RequestContext {
   /** Minutes, as the browser's getTimezoneOffset() (the `timezone` cookie). */
   timezoneOffsetMinutes: number;
+  /**
+   * The `Idempotency-Key` header of a create or repeat: the same key again (a resend after a
+   * lost answer) returns the generation it made, charged once, instead of making another.
+   */
+  idempotencyKey?: string | null;
 }
 
 export const generationNotFound = () => new AppError({ code: 'generations.not_found', detail: 'Not found.' });
@@ -170,6 +175,11 @@ export async function createGeneration(
   context: RequestContext,
   options: { repeatOf?: string } = {},
 ): Promise<TGeneration> {
+  const clientKey = context.idempotencyKey ?? null;
+  if (clientKey) {
+    const made = await generationsRepository.findByClientKey(deps.db, user.id, clientKey);
+    if (made) return toGenerationJson(made, deps.mediaUrls, deps.now());
+  }
   await validateRequest(deps, user, body);
   // A post to repeat or remix must be published (or mine); repeating my own generation keeps
   // going without it if the post has since gone.
@@ -180,6 +190,9 @@ export async function createGeneration(
   const row = await deps.db.transaction(async (tx) => {
     // The balance lock also serialises the free-tier check: parallel requests cannot all slip in.
     await lockCredits(tx, user.id);
+    // Under the same lock: of two resends racing each other, the second finds the first's.
+    const made = clientKey ? await generationsRepository.findByClientKey(tx, user.id, clientKey) : undefined;
+    if (made) return made;
     const wait = await freeTierWait(deps, tx, user.id, context);
     if (wait > 0) throw rateLimited(deps, wait);
     const generation = await generationsRepository.insert(tx, {
@@ -200,6 +213,7 @@ export async function createGeneration(
       repeatOf: options.repeatOf ?? null,
       cost,
       engine: engine.name,
+      clientKey,
     });
     if (source) await recordPostUse(tx, generation.id, source);
     if (cost > 0) {

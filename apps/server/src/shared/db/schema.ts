@@ -261,6 +261,8 @@ export const generations = pgTable(
     errorDetail: text('error_detail'),
     /** GENERATION_FAILURE_REASONS: what the engine found wrong with the request (bad input). */
     errorReason: text('error_reason'),
+    /** The client's Idempotency-Key: a resent request returns this generation, charged once. */
+    clientKey: text('client_key'),
     refunded: boolean('refunded').notNull().default(false),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -269,6 +271,9 @@ export const generations = pgTable(
   },
   (t) => [
     index('generations_user_idx').on(t.userId, t.id),
+    uniqueIndex('generations_user_client_key_unique')
+      .on(t.userId, t.clientKey)
+      .where(sql`${t.clientKey} IS NOT NULL`),
     // The free tier counts a user's generations since their local midnight.
     index('generations_user_created_idx').on(t.userId, t.createdAt),
     // The reconciler's scan: only unfinished generations, oldest change first.

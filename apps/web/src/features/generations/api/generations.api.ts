@@ -29,14 +29,20 @@ export const creditKeys = {
   history: () => ['credits', 'history'] as const,
 };
 
+const idempotencyHeaders = (key: string | undefined) =>
+  key ? { headers: { 'Idempotency-Key': key } } : undefined;
+
 export const generationsApi = {
   price: (mode: TGenerationMode, style: TStyle | null) =>
     api.get<TPrice>('/api/generations/price/', { query: { mode, style } }),
-  create: (body: TCreateGenerationBody) => api.post<TGeneration>('/api/generations/', body),
+  /** `idempotencyKey` makes a resend after a lost answer return the same generation, charged once. */
+  create: (body: TCreateGenerationBody, idempotencyKey?: string) =>
+    api.post<TGeneration>('/api/generations/', body, idempotencyHeaders(idempotencyKey)),
   get: (uuid: string) => api.get<TGeneration>(`/api/generations/${uuid}/`),
   list: (cursor: string | null) =>
     api.get<TGenerationList>('/api/generations/', { query: { cursor, limit: 24 } }),
-  repeat: (uuid: string) => api.post<TGeneration>(`/api/generations/${uuid}/repeat/`),
+  repeat: (uuid: string, idempotencyKey?: string) =>
+    api.post<TGeneration>(`/api/generations/${uuid}/repeat/`, undefined, idempotencyHeaders(idempotencyKey)),
   events: (uuid: string, signal: AbortSignal) =>
     openEventStream(`/api/generations/${uuid}/events/`, { signal }),
   writePrompt: (text: string, mode: TGenerationMode) =>

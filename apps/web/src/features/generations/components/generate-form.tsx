@@ -99,7 +99,8 @@ export function GenerateForm({
   const busyPhoto = photo.state.status === 'uploading' || source.isFetching || fromPost.isPreparing;
 
   const submit = useChargedAction({
-    action: () => generationsApi.create(buildCreateBody(mode, draft, { postUuid })),
+    action: (key) => generationsApi.create(buildCreateBody(mode, draft, { postUuid }), key),
+    inputs: JSON.stringify(buildCreateBody(mode, draft, { postUuid })),
     onSuccess: (generation) => {
       queryClient.setQueryData(generationKeys.one(generation.uuid), generation);
       const state: FromFormState = { fromForm: true };

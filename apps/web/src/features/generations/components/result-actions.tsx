@@ -42,7 +42,7 @@ export function ResultActions({
   const share = useShareLink();
   const errors = useFormErrors([]);
   const repeat = useChargedAction({
-    action: () => generationsApi.repeat(generation.uuid),
+    action: (key) => generationsApi.repeat(generation.uuid, key),
     onSuccess: (next) => {
       queryClient.setQueryData(generationKeys.one(next.uuid), next);
       void navigate(`/generation/${next.uuid}/`);

@@ -87,6 +87,37 @@ describe('a paid action', () => {
     );
   });
 
+  it('a resend after a lost answer carries the same Idempotency-Key; an answer or changed inputs start a new one', async () => {
+    const offline = new TypeError('Failed to fetch');
+    const action = vi
+      .fn<(key: string) => Promise<string>>()
+      .mockRejectedValueOnce(offline)
+      .mockResolvedValueOnce('made')
+      .mockRejectedValueOnce(new ApiError(400, { prompt: ['Only in English'] }))
+      .mockResolvedValue('made');
+    const { result, rerender } = renderHook(
+      ({ inputs }) => useChargedAction({ action, inputs, onSuccess: vi.fn(), onError: vi.fn() }),
+      { wrapper, initialProps: { inputs: '{"prompt":"a cat"}' } },
+    );
+    const keys = () => action.mock.calls.map(([key]) => key);
+
+    await act(() => result.current.run()); // lost
+    await act(() => result.current.run()); // the resend: same key, answered
+    expect(keys()[0]).toMatch(/^[0-9a-f]{32}$/);
+    expect(keys()[1]).toBe(keys()[0]);
+    await act(() => result.current.run()); // a new attempt after an answer: refused (400)
+    expect(keys()[2]).not.toBe(keys()[1]);
+    await act(() => result.current.run()); // refused means nothing was made: new key again
+    expect(keys()[3]).not.toBe(keys()[2]);
+
+    action.mockRejectedValueOnce(offline);
+    await act(() => result.current.run()); // lost again
+    rerender({ inputs: '{"prompt":"a dog"}' });
+    await act(() => result.current.run()); // but the form changed: a different request
+    const all = keys();
+    expect(all[5]).not.toBe(all[4]);
+  });
+
   it('a cancelled wait never runs; not enough credits opens the credits dialog; other errors go to the form', async () => {
     vi.useFakeTimers();
     const onError = vi.fn();

@@ -3,7 +3,14 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { creditKeys, generationKeys } from '../api/generations.api';
 import { pauseEndsAt, readChargeRefusal, type ReceivedRefusal } from '../charge-errors';
 import { secondsLeft } from '../countdown';
+import { ApiError } from '../../../lib/api-error';
 import { useCountdown } from './use-countdown';
+
+/** A random request key (crypto.randomUUID needs a secure context; getRandomValues does not). */
+function newRequestKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
 
 /**
  * Runs a paid action (create, repeat) with the two refusals that need the user: not enough credits
@@ -12,7 +19,13 @@ import { useCountdown } from './use-countdown';
  * failure is handed to `onError`. Nothing the user typed is touched.
  */
 export function useChargedAction<T>(options: {
-  action: () => Promise<T>;
+  /**
+   * The request. `idempotencyKey` names this attempt: it stays the same for a resend after a
+   * lost answer (no second charge), and is new once the last one got an answer or `inputs` changed.
+   */
+  action: (idempotencyKey: string) => Promise<T>;
+  /** What the request would send (e.g. its body as JSON): a change makes it a new attempt. */
+  inputs?: string;
   onSuccess(value: T): void;
   onError(error: unknown): void;
   /**
@@ -35,17 +48,25 @@ export function useChargedAction<T>(options: {
     if (latest.current.canRun?.() ?? true) void runRef.current();
   });
 
+  const attempt = useRef<{ key: string; inputs: string | undefined } | null>(null);
+
   const run = useCallback(async () => {
     stop();
     setRefusal(null);
     setPending(true);
+    const inputs = latest.current.inputs;
+    if (!attempt.current || attempt.current.inputs !== inputs) attempt.current = { key: newRequestKey(), inputs };
     try {
-      const value = await latest.current.action();
+      const value = await latest.current.action(attempt.current.key);
+      attempt.current = null;
       void queryClient.invalidateQueries({ queryKey: generationKeys.list() });
       void queryClient.invalidateQueries({ queryKey: creditKeys.all });
       void queryClient.invalidateQueries({ queryKey: generationKeys.prices() });
       latest.current.onSuccess(value);
     } catch (error) {
+      // An answer means nothing was made: the next press is a new attempt. Without one (network,
+      // 5xx) it may have been made, and a resend with the same key returns it instead.
+      if (error instanceof ApiError && error.status < 500) attempt.current = null;
       const refused = readChargeRefusal(error);
       if (refused) {
         setRefusal({ ...refused, at: Date.now() });

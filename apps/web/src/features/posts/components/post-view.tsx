@@ -105,10 +105,10 @@ function PostDetails({ post }: { post: TPost }) {
   const name = authorName(post.author, t('profile.noName'));
   const caption = post.title || post.prompt || t(`modes.${post.recipe.mode}.title`);
   const repeat = useChargedAction({
-    action: async () => {
+    action: async (key) => {
       // A recipe that works on a photo repeats on the post's own picture.
       const image = post.recipe.needs_image ? await postsApi.useImage(post.uuid) : null;
-      return generationsApi.create(repeatBody(post, image?.uuid ?? null));
+      return generationsApi.create(repeatBody(post, image?.uuid ?? null), key);
     },
     onSuccess: (generation) => {
       queryClient.setQueryData(generationKeys.one(generation.uuid), generation);

@@ -1,0 +1,2 @@
+ALTER TABLE "generations" ADD COLUMN "client_key" text;--> statement-breakpoint
+CREATE UNIQUE INDEX "generations_user_client_key_unique" ON "generations" USING btree ("user_id","client_key") WHERE "generations"."client_key" IS NOT NULL;
