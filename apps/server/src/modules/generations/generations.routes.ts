@@ -1,6 +1,6 @@
+import { streamStatusEvents } from '../../shared/http/status-event-stream.js';
 import { z } from 'zod';
 import {
-  isTerminalStatus,
   ZCreateGenerationBody,
   ZCursorQuery,
   ZGeneration,
@@ -149,36 +149,11 @@ export function registerGenerationsRoutes(app: ZodApp, deps: AppDeps): void {
     async (request, reply) => {
       const user = requireAuth(request).user;
       const current = await getGeneration(deps, user, request.params.uuid);
-      reply.hijack();
-      const res = reply.raw;
-      res.writeHead(200, {
-        'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-cache, no-transform',
-        connection: 'keep-alive',
-        'x-accel-buffering': 'no',
+      streamStatusEvents(request, reply, {
+        current,
+        watch: (onEvent, onReset) => deps.generationEvents.watch(current.uuid, onEvent, onReset),
+        reread: () => getGeneration(deps, user, current.uuid),
       });
-      const send = (event: { uuid: string; status: number; progress: number }) => {
-        res.write(`event: status\ndata: ${JSON.stringify(event)}\n\n`);
-        if (isTerminalStatus(event.status)) close();
-      };
-      let closed = false;
-      const stopWatching = deps.generationEvents.watch(
-        current.uuid,
-        send,
-        // Events may have been missed while the database connection was down: re-read the row.
-        () => void getGeneration(deps, user, current.uuid).then(send, () => {}),
-      );
-      const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), 15_000);
-      function close() {
-        if (closed) return;
-        closed = true;
-        clearInterval(heartbeat);
-        stopWatching();
-        res.end();
-      }
-      request.raw.on('close', close);
-      res.write('retry: 2000\n\n');
-      send({ uuid: current.uuid, status: current.status, progress: current.progress });
     },
   );
 }

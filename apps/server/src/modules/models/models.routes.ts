@@ -1,7 +1,7 @@
+import { streamStatusEvents } from '../../shared/http/status-event-stream.js';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
-  isTerminalStatus,
   MODEL_PHOTOS_PER_REQUEST,
   ZCreateModelBody,
   ZCursorQuery,
@@ -175,36 +175,12 @@ export function registerModelsRoutes(app: ZodApp, deps: AppDeps): void {
     async (request, reply) => {
       const user = requireAuth(request).user;
       const current = await getModel(deps, user, request.params.uuid);
-      reply.hijack();
-      const res = reply.raw;
-      res.writeHead(200, {
-        'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-cache, no-transform',
-        connection: 'keep-alive',
-        'x-accel-buffering': 'no',
-      });
-      let closed = false;
       // A model collecting photos (NEW) has not started; the stream ends once training ends.
-      const send = (event: { uuid: string; status: number; progress: number }) => {
-        res.write(`event: status\ndata: ${JSON.stringify(event)}\n\n`);
-        if (isTerminalStatus(event.status)) close();
-      };
-      const stopWatching = deps.modelEvents.watch(
-        current.uuid,
-        send,
-        () => void getModel(deps, user, current.uuid).then(send, () => {}),
-      );
-      const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), 15_000);
-      function close() {
-        if (closed) return;
-        closed = true;
-        clearInterval(heartbeat);
-        stopWatching();
-        res.end();
-      }
-      request.raw.on('close', close);
-      res.write('retry: 2000\n\n');
-      send({ uuid: current.uuid, status: current.status, progress: current.progress });
+      streamStatusEvents(request, reply, {
+        current,
+        watch: (onEvent, onReset) => deps.modelEvents.watch(current.uuid, onEvent, onReset),
+        reread: () => getModel(deps, user, current.uuid),
+      });
     },
   );
 }
