@@ -1,14 +1,12 @@
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
-import { Alert } from '../../components/ui/alert';
-import { Button } from '../../components/ui/button';
 import { IconSparkles } from '../../components/ui/icons';
+import { LoadError } from '../../components/ui/load-error';
 import { PageFrame } from '../../components/ui/page';
 import { Spinner } from '../../components/ui/spinner';
 import { GenerationView } from '../../features/generations/components/generation-view';
 import { useLiveGeneration } from '../../features/generations/hooks/use-live-generation';
 import { ApiError } from '../../lib/api-error';
-import { describeError } from '../../lib/error-messages';
 import { MissingItem } from './missing-item';
 
 /** The result screen (/generation/<uuid>/): live progress, then the result or what went wrong. */
@@ -43,12 +41,7 @@ function LiveGeneration({ uuid }: { uuid: string }) {
   return (
     <PageFrame width="narrow" testId="generation-page">
       {generation.isError ? (
-        <>
-          <Alert>{describeError(t, generation.error).alert}</Alert>
-          <Button theme="light" onClick={() => void generation.refetch()}>
-            {t('common.retry')}
-          </Button>
-        </>
+        <LoadError query={generation} />
       ) : (
         <div className="center">
           <Spinner size={28} label={t('common.loading')} />

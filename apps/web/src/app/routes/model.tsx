@@ -1,14 +1,12 @@
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
-import { Alert } from '../../components/ui/alert';
-import { Button } from '../../components/ui/button';
 import { IconFace } from '../../components/ui/icons';
+import { LoadError } from '../../components/ui/load-error';
 import { PageFrame } from '../../components/ui/page';
 import { Spinner } from '../../components/ui/spinner';
 import { ModelDetails } from '../../features/models/components/model-details';
 import { useLiveModel } from '../../features/models/hooks/use-live-model';
 import { ApiError } from '../../lib/api-error';
-import { describeError } from '../../lib/error-messages';
 import { MissingItem } from './missing-item';
 
 /** One of my digital models (/model/<uuid>/): live while it trains; not mine or gone is "not found". */
@@ -40,12 +38,7 @@ function LiveModel({ uuid }: { uuid: string }) {
   return (
     <PageFrame width="narrow" testId="model-page">
       {model.isError ? (
-        <>
-          <Alert>{describeError(t, model.error).alert}</Alert>
-          <Button theme="light" onClick={() => void model.refetch()}>
-            {t('common.retry')}
-          </Button>
-        </>
+        <LoadError query={model} />
       ) : (
         <div className="center">
           <Spinner size={28} label={t('common.loading')} />

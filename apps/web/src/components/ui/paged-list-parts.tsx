@@ -12,20 +12,6 @@ interface PagedList {
   isFetchingNextPage: boolean;
   isFetchNextPageError: boolean;
   fetchNextPage(): Promise<unknown>;
-  refetch(): Promise<unknown>;
-}
-
-/** The first page (or the whole list) could not be read: what went wrong, and a retry. */
-export function ListLoadError({ list }: { list: Pick<PagedList, 'error' | 'refetch'> }) {
-  const { t } = useTranslation();
-  return (
-    <div className="stack">
-      <Alert>{describeError(t, list.error).alert}</Alert>
-      <Button theme="light" size="sm" onClick={() => void list.refetch()}>
-        {t('common.retry')}
-      </Button>
-    </div>
-  );
 }
 
 /**

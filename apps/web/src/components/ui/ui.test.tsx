@@ -4,6 +4,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { i18n as I18n } from 'i18next';
 import { createTestI18n } from '../../test/i18n';
 import { useAppStore } from '../../lib/app-store';
+import { ProgressBar } from './progress-bar';
 import { Sheet, SHEET_CLOSE_MS } from './sheet';
 import { TextInput, formatInputError } from './text-input';
 import { TopNotification } from './top-notification';
@@ -100,6 +101,25 @@ describe('sheet (spec §2)', () => {
     expect(submitPage).not.toHaveBeenCalled();
     fireEvent.submit(screen.getByTestId('page-form'));
     expect(submitPage).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('progress bar', () => {
+  it('fills to value of max, held within the range, and reads out its label and numbers', () => {
+    wrap(
+      <>
+        <ProgressBar value={12} max={15} label="Good photos" />
+        <ProgressBar value={140} label="Uploading" size="lg" />
+      </>,
+    );
+    const [photos, upload] = screen.getAllByRole('progressbar');
+    expect(photos!.getAttribute('aria-label')).toBe('Good photos');
+    expect(photos!.getAttribute('aria-valuenow')).toBe('12');
+    expect(photos!.getAttribute('aria-valuemax')).toBe('15');
+    expect((photos!.firstChild as HTMLElement).style.width).toBe('80%');
+    expect(upload!.getAttribute('aria-valuenow')).toBe('100');
+    expect((upload!.firstChild as HTMLElement).style.width).toBe('100%');
+    expect(upload!.className).toBe('progress progress--lg');
   });
 });
 

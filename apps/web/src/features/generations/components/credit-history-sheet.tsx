@@ -2,7 +2,8 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { IconWallet } from '../../../components/ui/icons';
-import { ListLoadError, ListMore } from '../../../components/ui/paged-list-parts';
+import { LoadError } from '../../../components/ui/load-error';
+import { ListMore } from '../../../components/ui/paged-list-parts';
 import { Sheet } from '../../../components/ui/sheet';
 import { Spinner } from '../../../components/ui/spinner';
 import { creditKeys, creditsApi } from '../api/generations.api';
@@ -30,7 +31,7 @@ export function CreditHistorySheet({ open, onClose }: { open: boolean; onClose()
             <Spinner size={24} label={t('common.loading')} />
           </div>
         ) : !history.data ? (
-          <ListLoadError list={history} />
+          <LoadError query={history} />
         ) : entries.length === 0 ? (
           <EmptyState icon={<IconWallet size={26} />} title={t('messages.noTransactions')} />
         ) : (

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TGeneration } from '../../../lib/api-types';
 import { phaseOf, progressPercent } from '../generation-status';
+import { ProgressBar } from '../../../components/ui/progress-bar';
 
 /** Waiting for a result: what is happening, a live bar, and that the page may be closed. */
 export function GenerationProgress({
@@ -32,17 +33,12 @@ export function GenerationProgress({
         <span aria-live="polite">{label}</span>
         <span className="result-wait__percent">{percent}%</span>
       </div>
-      <div
-        className="progress progress--lg"
-        role="progressbar"
-        aria-label={t('result.progressLabel')}
-        aria-valuemin={0}
-        aria-valuemax={100}
-        aria-valuenow={percent}
-        data-testid="generation-progressbar"
-      >
-        <span style={{ width: `${percent}%` }} />
-      </div>
+      <ProgressBar
+        value={percent}
+        label={t('result.progressLabel')}
+        size="lg"
+        testId="generation-progressbar"
+      />
       <p className="result-wait__note">{t('result.waitingNote')}</p>
       {isPolling && <p className="muted-note">{t('result.polling')}</p>}
     </div>

@@ -4,7 +4,8 @@ import { Link } from 'react-router';
 import { ButtonLink } from '../../../components/ui/button';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { IconAlert, IconGallery } from '../../../components/ui/icons';
-import { ListLoadError, ListMore } from '../../../components/ui/paged-list-parts';
+import { LoadError } from '../../../components/ui/load-error';
+import { ListMore } from '../../../components/ui/paged-list-parts';
 import { Spinner } from '../../../components/ui/spinner';
 import type { TGeneration } from '../../../lib/api-types';
 import { generationKeys, generationsApi } from '../api/generations.api';
@@ -44,7 +45,7 @@ export default function GenerationsGrid() {
     );
   }
   // A failed refresh or later page keeps what is shown (ListMore offers the page's retry).
-  if (!list.data) return <ListLoadError list={list} />;
+  if (!list.data) return <LoadError query={list} />;
   if (items.length === 0) {
     return (
       <EmptyState

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { ButtonLink } from '../../../components/ui/button';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { IconFace, IconUser } from '../../../components/ui/icons';
-import { ListLoadError } from '../../../components/ui/paged-list-parts';
+import { LoadError } from '../../../components/ui/load-error';
 import { Spinner } from '../../../components/ui/spinner';
 import { modelKeys, modelsApi } from '../../models/api/models.api';
 import { modelPhase } from '../../models/model-status';
@@ -51,7 +51,7 @@ export function ModelPicker({
         </div>
       ) : models.isError && !models.data ? (
         // Not "no model yet": that would invite paying for a training the user already has.
-        <ListLoadError list={models} />
+        <LoadError query={models} />
       ) : trained.length === 0 ? (
         <EmptyState
           icon={<IconFace size={26} />}

@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { IconUpload } from '../../../components/ui/icons';
+import { ProgressBar } from '../../../components/ui/progress-bar';
 import type { TGenerationMode, TUpload } from '../../../lib/api-types';
 import type { PhotoUploadState } from '../hooks/use-photo-upload';
 import { PHOTO_ACCEPT } from '../upload-errors';
@@ -65,17 +66,7 @@ export function PhotoField({
                 ? t('generate.photoUploading', { percent })
                 : t('generate.photoPreparing')}
             </span>
-            <div
-              className="progress"
-              role="progressbar"
-              aria-label={t('generate.photoUploadingLabel')}
-              aria-valuemin={0}
-              aria-valuemax={100}
-              aria-valuenow={percent}
-              data-testid="upload-progress"
-            >
-              <span style={{ width: `${percent}%` }} />
-            </div>
+            <ProgressBar value={percent} label={t('generate.photoUploadingLabel')} testId="upload-progress" />
           </div>
         )}
       </div>

@@ -55,7 +55,8 @@ export function useChargedAction<T>(options: {
     setRefusal(null);
     setPending(true);
     const inputs = latest.current.inputs;
-    if (!attempt.current || attempt.current.inputs !== inputs) attempt.current = { key: newRequestKey(), inputs };
+    if (!attempt.current || attempt.current.inputs !== inputs)
+      attempt.current = { key: newRequestKey(), inputs };
     try {
       const value = await latest.current.action(attempt.current.key);
       attempt.current = null;

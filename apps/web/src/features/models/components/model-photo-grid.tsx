@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { IconAlert, IconCheck, IconClose, IconRepeat, IconTrash } from '../../../components/ui/icons';
 import { Spinner } from '../../../components/ui/spinner';
+import { ProgressBar } from '../../../components/ui/progress-bar';
 import type { TModelPhoto } from '../../../lib/api-types';
 import { describeVerdict } from '../model-photos';
 import type { UploadItem } from '../upload-queue';
@@ -143,17 +144,12 @@ function UploadTile({
           </button>
         )}
         {(item.status === 'uploading' || item.status === 'queued') && (
-          <div
-            className="progress model-photo__bar"
-            role="progressbar"
-            aria-label={t('model.uploadProgressLabel', { name: item.name })}
-            aria-valuemin={0}
-            aria-valuemax={100}
-            aria-valuenow={percent}
-            data-testid="model-photo-progress"
-          >
-            <span style={{ width: `${percent}%` }} />
-          </div>
+          <ProgressBar
+            value={percent}
+            label={t('model.uploadProgressLabel', { name: item.name })}
+            className="model-photo__bar"
+            testId="model-photo-progress"
+          />
         )}
         {item.status === 'checking' && (
           <span className="model-photo__checking">

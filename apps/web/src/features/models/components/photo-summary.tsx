@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { IconCheck, IconInfo } from '../../../components/ui/icons';
+import { ProgressBar } from '../../../components/ui/progress-bar';
 import type { TModelPhoto } from '../../../lib/api-types';
 import { MIX_TIPS, photosStillNeeded, summarizeTipMix } from '../model-photos';
 
@@ -30,16 +31,11 @@ export function PhotoSummary({
           </span>
         )}
       </div>
-      <div
-        className="progress"
-        role="progressbar"
-        aria-label={t('model.goodCount', { good: goodCount, total: minPhotos })}
-        aria-valuemin={0}
-        aria-valuemax={minPhotos}
-        aria-valuenow={Math.min(goodCount, minPhotos)}
-      >
-        <span style={{ width: `${Math.min(100, (goodCount / Math.max(1, minPhotos)) * 100)}%` }} />
-      </div>
+      <ProgressBar
+        value={goodCount}
+        max={minPhotos}
+        label={t('model.goodCount', { good: goodCount, total: minPhotos })}
+      />
       <p className="muted-note" data-testid="photos-needed">
         {needed > 0 ? t('model.needMore', { count: needed }) : t('model.enough')}
       </p>

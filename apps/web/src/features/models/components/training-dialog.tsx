@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Button, ButtonLink } from '../../../components/ui/button';
 import { IconCheck } from '../../../components/ui/icons';
 import { Sheet } from '../../../components/ui/sheet';
+import { ProgressBar } from '../../../components/ui/progress-bar';
 import { isDialogOpen, type TrainingDialog as DialogState } from '../model-status';
 import { CreatePhotoButton } from './create-photo-button';
 import { ModelFailure } from './model-failure';
@@ -58,17 +59,12 @@ export function TrainingProgress({ percent, isQueued }: { percent: number; isQue
         <span aria-live="polite">{isQueued ? t('training.queued') : t('training.running', { percent })}</span>
         <span className="result-wait__percent">{percent}%</span>
       </div>
-      <div
-        className="progress progress--lg"
-        role="progressbar"
-        aria-label={t('training.progressLabel')}
-        aria-valuemin={0}
-        aria-valuemax={100}
-        aria-valuenow={percent}
-        data-testid="training-progressbar"
-      >
-        <span style={{ width: `${percent}%` }} />
-      </div>
+      <ProgressBar
+        value={percent}
+        label={t('training.progressLabel')}
+        size="lg"
+        testId="training-progressbar"
+      />
       <p className="result-wait__note">{t('training.note')}</p>
     </div>
   );

@@ -12,7 +12,8 @@ import {
   IconWallet,
   IconAlert,
 } from '../../../components/ui/icons';
-import { ListLoadError, ListMore } from '../../../components/ui/paged-list-parts';
+import { LoadError } from '../../../components/ui/load-error';
+import { ListMore } from '../../../components/ui/paged-list-parts';
 import { Spinner } from '../../../components/ui/spinner';
 import type { TNotification, TNotificationKind } from '../../../lib/api-types';
 import { useAction } from '../../../lib/use-action';
@@ -84,7 +85,7 @@ export function NotificationsList() {
       </div>
     );
   }
-  if (!list.data) return <ListLoadError list={list} />;
+  if (!list.data) return <LoadError query={list} />;
   if (items.length === 0) {
     return (
       <EmptyState

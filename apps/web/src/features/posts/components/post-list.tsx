@@ -1,6 +1,7 @@
 import { useInfiniteQuery, type QueryKey } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { ListLoadError, ListMore } from '../../../components/ui/paged-list-parts';
+import { LoadError } from '../../../components/ui/load-error';
+import { ListMore } from '../../../components/ui/paged-list-parts';
 import type { TPost, TPostList } from '../../../lib/api-types';
 import { useLoadMoreOnView } from '../../generations/hooks/use-load-more-on-view';
 import { uniquePosts } from '../post-pages';
@@ -46,7 +47,7 @@ export function PostList({
     );
   }
   // A failed later page keeps the pages already shown (ListMore offers its retry).
-  if (!list.data) return <ListLoadError list={list} />;
+  if (!list.data) return <LoadError query={list} />;
   const posts = uniquePosts(list.data.pages);
   if (posts.length === 0) return <>{empty}</>;
   return (

@@ -16,6 +16,7 @@ import {
   IconSparkles,
   IconWand,
 } from '../../../components/ui/icons';
+import { LoadError } from '../../../components/ui/load-error';
 import { Spinner } from '../../../components/ui/spinner';
 import { ApiError } from '../../../lib/api-error';
 import type { TPost } from '../../../lib/api-types';
@@ -61,16 +62,7 @@ export function PostView({ uuid }: { uuid: string }) {
       </div>
     );
   }
-  if (post.isError) {
-    return (
-      <div className="stack">
-        <Alert>{describeError(t, post.error).alert}</Alert>
-        <Button theme="light" onClick={() => void post.refetch()}>
-          {t('common.retry')}
-        </Button>
-      </div>
-    );
-  }
+  if (post.isError) return <LoadError query={post} />;
   return (
     <div className="center">
       <Spinner size={28} label={t('common.loading')} />

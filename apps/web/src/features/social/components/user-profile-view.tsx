@@ -1,11 +1,10 @@
 import { useTranslation } from 'react-i18next';
-import { Alert } from '../../../components/ui/alert';
-import { Button, ButtonLink } from '../../../components/ui/button';
+import { ButtonLink } from '../../../components/ui/button';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { IconEdit, IconUser } from '../../../components/ui/icons';
+import { LoadError } from '../../../components/ui/load-error';
 import { Spinner } from '../../../components/ui/spinner';
 import { ApiError } from '../../../lib/api-error';
-import { describeError } from '../../../lib/error-messages';
 import { fullName, ProfileCard } from '../../profile/components/profile-card';
 import { useProfile } from '../hooks/use-profile';
 import { countsOf } from '../subscription';
@@ -36,12 +35,7 @@ export function UserProfileView({ uuid }: { uuid: string }) {
         />
       </div>
     ) : (
-      <div className="stack">
-        <Alert>{describeError(t, profile.error).alert}</Alert>
-        <Button theme="light" onClick={() => void profile.refetch()}>
-          {t('common.retry')}
-        </Button>
-      </div>
+      <LoadError query={profile} />
     );
   }
   const person = profile.data;
