@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { createSseParser, readSse, type SseMessage } from './sse';
+import { describe, expect, it, vi } from 'vitest';
+import { createSseParser, readSse, SseSilentError, type SseMessage } from './sse';
 
 function parseAll(chunks: string[]): SseMessage[] {
   const seen: SseMessage[] = [];
@@ -53,5 +53,43 @@ describe('server-sent events parser', () => {
     const seen: SseMessage[] = [];
     await readSse(body, (message) => seen.push(message));
     expect(seen).toEqual([{ event: 'message', data: 'привет' }]);
+  });
+
+  it('gives up on a stream that stays open but silent (no event, no heartbeat) for the idle time', async () => {
+    let cancelled = false;
+    const encoder = new TextEncoder();
+    let push!: (text: string) => void;
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        push = (text) => controller.enqueue(encoder.encode(text));
+      },
+      cancel() {
+        cancelled = true;
+      },
+    });
+    const seen: SseMessage[] = [];
+    vi.useFakeTimers();
+    try {
+      const reading = readSse(body, (message) => seen.push(message), { idleMs: 60 });
+      const outcome = reading.then(
+        () => 'ended',
+        (error: unknown) => error,
+      );
+      // Heartbeats keep it alive past the idle time…
+      for (let beat = 0; beat < 3; beat++) {
+        await vi.advanceTimersByTimeAsync(50);
+        push(': keep-alive\n\n');
+      }
+      push('event: status\ndata: 1\n\n');
+      await vi.advanceTimersByTimeAsync(59);
+      expect(cancelled).toBe(false);
+      // …then nothing: it rejects, and the connection is let go.
+      await vi.advanceTimersByTimeAsync(1);
+      expect(await outcome).toBeInstanceOf(SseSilentError);
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(seen).toEqual([{ event: 'status', data: '1' }]);
+    expect(cancelled).toBe(true);
   });
 });

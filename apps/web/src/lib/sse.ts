@@ -47,24 +47,47 @@ export function createSseParser(onMessage: (message: SseMessage) => void) {
 }
 
 /**
+ * How long a stream may stay silent: the server writes a `: keep-alive` comment every 15 s, so
+ * three missed ones mean the connection is dead even though it was never closed.
+ */
+export const SSE_IDLE_MS = 45_000;
+
+export class SseSilentError extends Error {
+  override name = 'SseSilentError';
+}
+
+/**
  * Reads a server-sent event stream to its end, calling `onMessage` per event. Resolves when the
- * server closes it; rejects when the connection breaks (or the signal aborts the read).
+ * server closes it; rejects when the connection breaks, the signal aborts the read, or nothing
+ * (not even a heartbeat) arrives for `idleMs` — the caller then falls back to polling.
  */
 export async function readSse(
   body: ReadableStream<Uint8Array>,
   onMessage: (message: SseMessage) => void,
+  { idleMs = SSE_IDLE_MS }: { idleMs?: number } = {},
 ): Promise<void> {
   const parser = createSseParser(onMessage);
   const reader = body.getReader();
   const decoder = new TextDecoder();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const silence = () =>
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new SseSilentError(`no data for ${idleMs} ms`)), idleMs);
+    });
   try {
     for (;;) {
-      const { done, value } = await reader.read();
+      const { done, value } = await Promise.race([reader.read(), silence()]);
+      clearTimeout(timer);
       if (done) break;
       parser.push(decoder.decode(value, { stream: true }));
     }
     parser.push(decoder.decode());
+  } catch (error) {
+    // A dead connection is let go (the pending read ends) before the lock is released.
+    if (error instanceof SseSilentError) await reader.cancel().catch(() => {});
+    throw error;
   } finally {
+    clearTimeout(timer);
     reader.releaseLock();
   }
 }

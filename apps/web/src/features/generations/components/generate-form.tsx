@@ -6,6 +6,7 @@ import { PROMPT_MAX_LENGTH } from '@mirra/contracts';
 import { Alert } from '../../../components/ui/alert';
 import { Button, ButtonLink } from '../../../components/ui/button';
 import { IconSparkles } from '../../../components/ui/icons';
+import { LoadError } from '../../../components/ui/load-error';
 import { useFormErrors } from '../../../components/ui/use-form-errors';
 import type { TGenerationMode } from '../../../lib/api-types';
 import { useAppStore } from '../../../lib/app-store';
@@ -233,7 +234,8 @@ export function GenerateForm({
 
       {errors.alert && <Alert>{errors.alert}</Alert>}
 
-      <PriceLine price={price.data} />
+      {/* The server prices it again on submit; a failed quote only needs saying, with a retry. */}
+      {price.isError && !price.data ? <LoadError query={price} /> : <PriceLine price={price.data} />}
 
       {submit.waitLeft !== null ? (
         <div className="generate__wait" data-testid="auto-submit">

@@ -65,6 +65,20 @@ describe('publishing from the result screen', () => {
     expect(create).toHaveBeenCalledWith({ generation_uuid: generation.uuid, title: 'Fox', draft: false });
   });
 
+  it('when whether it is posted could not be read, Publish asks again and then opens the sheet', async () => {
+    const lookup = vi
+      .spyOn(postsApi, 'ofGeneration')
+      .mockRejectedValueOnce(new TypeError('Failed to fetch'))
+      .mockRejectedValueOnce(notFound());
+    renderAction();
+    const button = await screen.findByTestId('result-publish');
+    await waitFor(() => expect(lookup).toHaveBeenCalledTimes(1));
+    await waitFor(() => expect((button as HTMLButtonElement).disabled).toBe(false));
+    fireEvent.click(button);
+    await screen.findByTestId('publish-sheet');
+    expect(lookup).toHaveBeenCalledTimes(2);
+  });
+
   it('keeps it as a draft without leaving the result', async () => {
     vi.spyOn(postsApi, 'ofGeneration').mockRejectedValue(notFound());
     const create = vi.spyOn(postsApi, 'create').mockResolvedValue(makePost(4, { status: 'draft' }));

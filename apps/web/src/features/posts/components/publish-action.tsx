@@ -4,7 +4,9 @@ import { useTranslation } from 'react-i18next';
 import { Button, ButtonLink } from '../../../components/ui/button';
 import { IconEye, IconEyeOff, IconSparkles } from '../../../components/ui/icons';
 import { ApiError } from '../../../lib/api-error';
+import { useAppStore } from '../../../lib/app-store';
 import type { TGeneration } from '../../../lib/api-types';
+import { describeError } from '../../../lib/error-messages';
 import { postKeys, postsApi } from '../api/posts.api';
 import { usePostMutations } from '../hooks/use-post-mutations';
 import { PublishSheet } from './publish-sheet';
@@ -58,9 +60,18 @@ export function PublishAction({ generation }: { generation: Pick<TGeneration, 'u
       <Button
         theme="light"
         icon={<IconSparkles size={18} />}
-        loading={posted.isPending}
-        disabled={posted.isError}
-        onClick={() => setOpen(true)}
+        loading={posted.isPending || (posted.isError && posted.isFetching)}
+        onClick={() => {
+          if (!posted.isError) return setOpen(true);
+          // Whether it is posted could not be read: ask again, then publish or say why not.
+          void posted.refetch().then((again) => {
+            if (again.isError) {
+              useAppStore
+                .getState()
+                .showTopinfo('error', describeError(t, again.error).alert ?? t('errors.network'));
+            } else if (!again.data || again.data.status === 'draft') setOpen(true);
+          });
+        }}
         data-testid="result-publish"
       >
         {post ? t('social.publish.publishDraft') : t('result.publish')}
