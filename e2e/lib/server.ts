@@ -6,15 +6,27 @@ import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
-export interface DedicatedServer {
+/** Limits a browser test would trip over (every test signs people up and in from one address). */
+const RELAXED_LIMITS = {
+  RATE_LIMIT_LOGIN_PER_IP: '10000',
+  RATE_LIMIT_LOGIN_PER_EMAIL: '10000',
+  RATE_LIMIT_REGISTER_PER_IP: '10000',
+  RATE_LIMIT_EMAIL_PER_IP: '10000',
+  RATE_LIMIT_EMAIL_PER_ADDRESS: '10000',
+  RATE_LIMIT_UPLOADS_PER_USER: '10000',
+  RATE_LIMIT_PROMPT_HELPER_PER_USER: '10000',
+};
+
+export interface BuiltServer {
   baseUrl: string;
   dataDir: string;
-  /** Points the e2e helpers (accounts, browser, url) at this server until `restore`. */
-  use(): { restore(): void };
-  stop(): Promise<void>;
+  /** What the server printed, for a failure report. */
+  output(): string;
+  /** Stops it and, unless `keepData`, removes its DATA_DIR. */
+  stop(options?: { keepData?: boolean }): Promise<void>;
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -25,11 +37,10 @@ function freePort(): Promise<number> {
   });
 }
 
-async function waitForServer(url: string, child: ChildProcess, log: string[], timeoutMs = 120_000) {
+async function waitForServer(url: string, child: ChildProcess, output: () => string, timeoutMs = 120_000) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null)
-      throw new Error(`the server exited with ${child.exitCode}:\n${log.join('')}`);
+    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}:\n${output()}`);
     try {
       if ((await fetch(url)).ok) return;
     } catch {
@@ -37,19 +48,36 @@ async function waitForServer(url: string, child: ChildProcess, log: string[], ti
     }
     await new Promise((resolve) => setTimeout(resolve, 300));
   }
-  throw new Error(`the server did not answer ${url} in time:\n${log.join('').slice(-4000)}`);
+  throw new Error(`the server did not answer ${url} in time:\n${output().slice(-4000)}`);
+}
+
+function stopProcess(child: ChildProcess, timeoutMs = 30_000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
 }
 
 /**
- * A second built server with settings of its own (its own PostgreSQL in a temporary DATA_DIR),
- * for a spec that needs prices the shared server cannot have without changing what other specs
- * rely on. e2e/run.ts has built the app before any spec runs.
+ * The built server (apps/server/dist) on `port` (else a free one) with its own embedded
+ * PostgreSQL in a temporary DATA_DIR, relaxed rate limits, and `settings` over those. Resolves
+ * once it answers.
  */
-export async function startDedicatedServer(settings: Record<string, string>): Promise<DedicatedServer> {
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'mirra-e2e-dedicated-'));
-  const [appPort, pgPort] = [await freePort(), await freePort()];
+export async function startBuiltServer(options: {
+  dataDirPrefix: string;
+  settings: Record<string, string>;
+  port?: number;
+}): Promise<BuiltServer> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), options.dataDirPrefix));
+  const [appPort, pgPort] = [options.port ?? (await freePort()), await freePort()];
   const baseUrl = `http://127.0.0.1:${appPort}`;
   const log: string[] = [];
+  const output = () => log.join('');
   const child = spawn(process.execPath, ['apps/server/dist/main.api.js'], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -62,44 +90,44 @@ export async function startDedicatedServer(settings: Record<string, string>): Pr
       DATA_DIR: dataDir,
       EMBEDDED_PG_PORT: String(pgPort),
       LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'warn',
-      RATE_LIMIT_LOGIN_PER_IP: '10000',
-      RATE_LIMIT_LOGIN_PER_EMAIL: '10000',
-      RATE_LIMIT_REGISTER_PER_IP: '10000',
-      RATE_LIMIT_EMAIL_PER_IP: '10000',
-      RATE_LIMIT_EMAIL_PER_ADDRESS: '10000',
-      RATE_LIMIT_UPLOADS_PER_USER: '10000',
-      ...settings,
+      ...RELAXED_LIMITS,
+      ...options.settings,
     },
   });
   for (const stream of [child.stdout, child.stderr])
     stream?.on('data', (chunk: Buffer) => log.push(chunk.toString()));
 
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-        child.once('exit', () => {
-          clearTimeout(timer);
-          resolve();
-        });
-        child.kill('SIGTERM');
-      });
-    }
-    await rm(dataDir, { recursive: true, force: true });
+  const stop = async ({ keepData = false } = {}) => {
+    await stopProcess(child);
+    if (!keepData) await rm(dataDir, { recursive: true, force: true });
   };
   try {
-    await waitForServer(`${baseUrl}/api/config/`, child, log);
+    await waitForServer(`${baseUrl}/api/config/`, child, output);
   } catch (error) {
     await stop();
     throw error;
   }
+  return { baseUrl, dataDir, output, stop };
+}
+
+export interface DedicatedServer extends BuiltServer {
+  /** Points the e2e helpers (accounts, browser, url) at this server until `restore`. */
+  use(): { restore(): void };
+}
+
+/**
+ * A second built server with settings of its own, for a spec that needs prices the shared server
+ * cannot have without changing what other specs rely on. e2e/run.ts has built the app before any
+ * spec runs.
+ */
+export async function startDedicatedServer(settings: Record<string, string>): Promise<DedicatedServer> {
+  const server = await startBuiltServer({ dataDirPrefix: 'mirra-e2e-dedicated-', settings });
   return {
-    baseUrl,
-    dataDir,
+    ...server,
     use() {
       const saved = { base: process.env.E2E_BASE_URL, data: process.env.E2E_DATA_DIR };
-      process.env.E2E_BASE_URL = baseUrl;
-      process.env.E2E_DATA_DIR = dataDir;
+      process.env.E2E_BASE_URL = server.baseUrl;
+      process.env.E2E_DATA_DIR = server.dataDir;
       return {
         restore() {
           for (const [name, value] of [
@@ -112,6 +140,5 @@ export async function startDedicatedServer(settings: Record<string, string>): Pr
         },
       };
     },
-    stop,
   };
 }
