@@ -14,7 +14,7 @@ await build({
   bundle: true,
   splitting: true,
   platform: 'node',
-  target: 'node20',
+  target: 'node22',
   format: 'esm',
   sourcemap: true,
   logLevel: 'warning',

@@ -2,7 +2,12 @@ import type { ModerationVerdict } from './moderation.types.js';
 
 /** The classes of the nsfwjs classifier; its scores over them sum to 1. */
 export const NSFW_CLASSES = ['Drawing', 'Hentai', 'Neutral', 'Porn', 'Sexy'] as const;
-export type NsfwScores = Partial<Record<(typeof NSFW_CLASSES)[number], number>>;
+export type NsfwClass = (typeof NSFW_CLASSES)[number];
+export type NsfwScores = Partial<Record<NsfwClass, number>>;
+
+export function isNsfwClass(name: unknown): name is NsfwClass {
+  return (NSFW_CLASSES as readonly unknown[]).includes(name);
+}
 
 export interface NsfwThresholds {
   /** Porn + Hentai above this is explicit. */

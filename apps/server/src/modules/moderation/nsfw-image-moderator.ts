@@ -3,6 +3,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import type { ImageModerator } from './moderation.types.js';
 import {
+  isNsfwClass,
   judgeNsfwScores,
   NSFW_CLASSES,
   type NsfwScores,
@@ -87,7 +88,10 @@ async function loadClassifier(): Promise<LoadedClassifier> {
       try {
         const predictions = await model.classify(input, NSFW_CLASSES.length);
         const scores: NsfwScores = {};
-        for (const { className, probability } of predictions) scores[className] = probability;
+        // The package's own class type does not resolve under NodeNext; its names are ours.
+        for (const { className, probability } of predictions) {
+          if (isNsfwClass(className)) scores[className] = probability;
+        }
         return scores;
       } finally {
         input.dispose();
