@@ -31,7 +31,8 @@ export async function registerWorkerPool(
   poolId: string,
   onLost: (error: Error) => void,
 ): Promise<WorkerPoolRegistration> {
-  const client = new pg.Client({ connectionString });
+  // Keep-alive: an idle-connection reaper between here and PostgreSQL must not end the session.
+  const client = new pg.Client({ connectionString, keepAlive: true });
   let isReleasing = false;
   const lost = (error: Error) => {
     if (isReleasing) return;
