@@ -101,7 +101,6 @@ export const generationsRepository = {
     return Boolean(row);
   },
 
-  /** Unfinished generations whose last change is older than `before` (index-backed). */
   /** IN_PROGRESS → IN_QUEUE, only from IN_PROGRESS (a run that died with its worker). */
   async requeueInProgress(db: DbOrTx, id: number): Promise<GenerationRow | undefined> {
     const [row] = await db
@@ -113,8 +112,8 @@ export const generationsRepository = {
   },
 
   /**
-   * IN_PROGRESS generations that no job of `jobName` can run any more: none is locked on them and
-   * none has attempts left (gone, or failed for good).
+   * IN_PROGRESS generations that no job of `jobName` can run any more: none of their jobs is
+   * locked (running) or has attempts left; the job is gone, or failed for good.
    */
   async findInProgressWithoutRunnableJob(
     db: DbOrTx,
@@ -139,6 +138,7 @@ export const generationsRepository = {
       .limit(limit);
   },
 
+  /** Unfinished generations whose last change is older than `before` (index-backed). */
   async findStale(db: DbOrTx, before: Date, limit: number): Promise<GenerationRow[]> {
     return db
       .select()

@@ -168,8 +168,8 @@ export const modelsRepository = {
   },
 
   /**
-   * Models in training that no job of `jobName` for their current attempt can run any more: none
-   * is locked on them and none has attempts left (gone, or failed for good).
+   * Models IN_PROGRESS that no job of `jobName` for their current attempt can run any more: none
+   * is locked (running) or has attempts left; the job is gone, or failed for good.
    */
   async findTrainingWithoutRunnableJob(
     db: DbOrTx,
