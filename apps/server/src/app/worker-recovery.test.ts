@@ -1,9 +1,12 @@
 import { sql } from 'drizzle-orm';
 import { GenerationStatus } from '@mirra/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { grantWelcomeCredits } from '../modules/credits/credits.usecases.js';
+import { applyCreditChange, grantWelcomeCredits } from '../modules/credits/credits.usecases.js';
 import { createEngineRegistry } from '../modules/generations/engines/engine-registry.js';
+import { trainModelJob } from '../modules/models/models.jobs.js';
+import { models } from '../shared/db/schema.js';
 import { registerWorkerPool, WORKER_POOL_LOCK_NAMESPACE } from '../shared/job-worker-pools.js';
+import { addJob } from '../shared/jobs.js';
 import { bearer, createActiveUser, login } from '../test/factories.js';
 import { createScriptedEngine } from '../test/fake-engines.js';
 import { createTestApp, type TestApp } from '../test/test-app.js';
@@ -55,6 +58,36 @@ async function generationRunningOn(poolId: string, attempts = 1) {
         WHERE payload->>'generationId' = (SELECT id::text FROM generations WHERE uuid = ${uuid})`,
   );
   return { userId: user.id, uuid };
+}
+
+/** A model in its first training attempt (5 credits charged), whose job `poolId` took on attempt `attempts`. */
+async function trainingRunningOn(poolId: string, attempts: number) {
+  const user = await createActiveUser(t);
+  await grantWelcomeCredits(t.deps.db, user.id, 10);
+  const [model] = await t.deps.db
+    .insert(models)
+    .values({
+      userId: user.id,
+      name: 'Me',
+      category: 'female',
+      status: GenerationStatus.IN_PROGRESS,
+      trainingAttempt: 1,
+      cost: 5,
+    })
+    .returning();
+  await applyCreditChange(t.deps.db, {
+    userId: user.id,
+    delta: -5,
+    kind: 'model_training_charge',
+    ref: model!.uuid,
+    idempotencyKey: `model:${model!.uuid}:train:1:charge`,
+  });
+  await addJob(t.deps.db, trainModelJob, { modelId: model!.id, attempt: 1 });
+  await t.deps.db.execute(
+    sql`UPDATE graphile_worker._private_jobs SET locked_by = ${poolId}, locked_at = now(), attempts = ${attempts}
+        WHERE payload->>'modelId' = ${String(model!.id)}`,
+  );
+  return { userId: user.id, uuid: model!.uuid };
 }
 
 /** A pool that started and registered, and whose process is gone: nobody holds its lock. */
@@ -116,6 +149,40 @@ describe('the work of a job worker that died', () => {
     await recoverWorkOfDeadWorkers(t.deps);
     expect(await statusOf(generation.uuid)).toBe(GenerationStatus.FAILED);
     expect(await refundsOf(generation.uuid)).toBe(1);
+  });
+});
+
+describe('a training whose worker died', () => {
+  it('goes back to the queue for its attempt while its job has attempts left; on the last it is failed and refunded once', async () => {
+    const pool = await deadPool('pool-dead-training');
+    const again = await trainingRunningOn(pool, 1);
+    const last = await trainingRunningOn(pool, 3);
+
+    expect(await recoverWorkOfDeadWorkers(t.deps)).toMatchObject({
+      deadPools: 1,
+      unlockedJobs: 2,
+      failed: 1,
+    });
+    await recoverWorkOfDeadWorkers(t.deps);
+    const modelStatus = async (uuid: string) =>
+      (await rows<{ status: number }>(sql`SELECT status FROM models WHERE uuid = ${uuid}`))[0]!.status;
+    expect(await modelStatus(again.uuid)).toBe(GenerationStatus.IN_QUEUE);
+    expect(await modelStatus(last.uuid)).toBe(GenerationStatus.FAILED);
+    const balances = await rows<{ ref: string; refunds: number; balance: number; ledger: number }>(
+      sql`SELECT model.uuid::text AS ref,
+            (SELECT count(*)::int FROM credit_entries AS entry
+              WHERE entry.ref = model.uuid::text AND entry.kind = 'model_training_refund') AS refunds,
+            account.balance,
+            (SELECT sum(delta)::int FROM credit_entries AS entry WHERE entry.user_id = model.user_id) AS ledger
+          FROM models AS model JOIN credit_accounts AS account ON account.user_id = model.user_id
+          WHERE model.uuid IN (${again.uuid}, ${last.uuid})`,
+    );
+    expect(balances).toHaveLength(2);
+    for (const row of balances) {
+      expect(row.refunds).toBe(row.ref === last.uuid ? 1 : 0);
+      expect(row.balance).toBe(row.ref === last.uuid ? 10 : 5);
+      expect(row.ledger).toBe(row.balance);
+    }
   });
 });
 
