@@ -150,6 +150,10 @@ describe('a job worker killed mid-job', () => {
 
     // The next worker starts; nothing else (no reconciler, no 4-hour unlock) could act within a minute.
     const second = await startWorker('src/main.worker.ts');
+    // Released while starting, not by a later cron run.
+    expect(second.output()).toMatch(
+      /"deadPools":1,"unlockedJobs":\d+[^\n]*released the jobs of job workers that died[\s\S]*Mirra worker is running/,
+    );
     await waitFor(
       'all work to end on the second worker',
       async () => (await statusesOf(uuids)).every((row) => isTerminal(row.status)),
