@@ -9,6 +9,7 @@ import { telegramJobHandlers } from '../modules/telegram/telegram.jobs.js';
 import { telegramRepository } from '../modules/telegram/telegram.repository.js';
 import { usersJobHandlers } from '../modules/users/users.jobs.js';
 import type { AppDeps } from './deps.js';
+import { recoverWorkOfDeadWorkers } from './worker-recovery.js';
 
 /** Every job the worker runs, by name. The worker refuses to start if a name is defined twice. */
 export function buildTaskList(deps: AppDeps): TaskList {
@@ -47,6 +48,10 @@ function maintenanceJobHandlers(deps: AppDeps): TaskList {
         sql`DELETE FROM telegram_updates WHERE received_at < ${new Date(now.getTime() - 7 * 24 * 3600 * 1000).toISOString()}::timestamptz`,
       );
     },
+    // Also run when a worker starts; every minute covers a worker that died while others ran on.
+    'workers:recover': async () => {
+      await recoverWorkOfDeadWorkers(deps);
+    },
   };
 }
 
@@ -57,4 +62,5 @@ export const crontab = [
   '40 3 * * * credits:reconcile',
   '* * * * * generations:reconcile',
   '* * * * * models:reconcile',
+  '* * * * * workers:recover',
 ].join('\n');

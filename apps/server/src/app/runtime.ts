@@ -1,22 +1,41 @@
+import { EventEmitter } from 'node:events';
 import path from 'node:path';
-import { Logger as WorkerLogger, run, type Runner } from 'graphile-worker';
+import { Logger as WorkerLogger, run, type Runner, type WorkerEvents } from 'graphile-worker';
 import { connectDatabase, type Database } from '../shared/db/client.js';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../shared/db/embedded-postgres.js';
 import { migrateDatabase } from '../shared/db/migrate.js';
 import { createNotificationHub } from '../shared/db/notifications.js';
 import { createLogger, type Logger } from '../shared/logger.js';
+import { registerWorkerPool } from '../shared/job-worker-pools.js';
 import { loadOrCreateSecrets } from '../shared/secrets.js';
 import { buildServer, type App } from './build-server.js';
 import { parseConfig, type Config } from './config.js';
 import { createDeps, type AppDeps } from './deps.js';
 import { buildTaskList, crontab } from './jobs.registry.js';
+import { recoverWorkOfDeadWorkers } from './worker-recovery.js';
 
 export interface Runtime {
   config: Config;
   deps: AppDeps;
   app?: App;
-  worker?: Runner;
+  worker?: WorkerHandle;
   stop(): Promise<void>;
+}
+
+export interface WorkerHandle {
+  runner: Runner;
+  /** Stops taking jobs, lets running ones finish, then deregisters the pool. */
+  stop(): Promise<void>;
+}
+
+export interface RuntimeOptions {
+  api: boolean;
+  worker: boolean;
+  /**
+   * Replaces parts of the dependencies after they are built. Only for tests that run a real
+   * process with test doubles (an engine that never answers); configuration cannot reach it.
+   */
+  adjustDeps?: (deps: AppDeps) => Partial<AppDeps>;
 }
 
 /**
@@ -24,7 +43,7 @@ export interface Runtime {
  * DATABASE_URL), migrations, then the HTTP server and/or the job worker. `stop()` undoes it in
  * reverse, so Ctrl-C leaves nothing running.
  */
-export async function startRuntime(options: { api: boolean; worker: boolean }): Promise<Runtime> {
+export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   const config = parseConfig();
   const logger = createLogger(config.logLevel);
   const secrets = await loadOrCreateSecrets(config.dataDir);
@@ -48,16 +67,17 @@ export async function startRuntime(options: { api: boolean; worker: boolean }): 
     await migrateDatabase(database);
     const notifications = options.api ? createNotificationHub(connectionString, logger) : null;
     if (notifications) cleanups.unshift(() => notifications.close());
-    const deps = createDeps({
+    const builtDeps = createDeps({
       config,
       database,
       logger,
       notifications,
       jwtSecret: config.jwtSecret ?? secrets.jwtSecret,
     });
+    const deps = options.adjustDeps ? { ...builtDeps, ...options.adjustDeps(builtDeps) } : builtDeps;
     const runtime: Runtime = { config, deps, stop: async () => {} };
     if (options.worker) {
-      runtime.worker = await startWorker(deps, database, logger);
+      runtime.worker = await startWorker(deps, database, connectionString, logger);
       cleanups.unshift(() => runtime.worker!.stop());
     }
     if (options.api) {
@@ -79,8 +99,22 @@ async function runCleanups(cleanups: Array<() => Promise<unknown>>, logger: Logg
   }
 }
 
-export function startWorker(deps: AppDeps, database: Database, logger: Logger): Promise<Runner> {
-  return run({
+/**
+ * Starts the job worker pool, registers it as alive (see job-worker-pools.ts), then releases the
+ * work of pools that died, so a restart after a crash resumes their jobs at once.
+ */
+export async function startWorker(
+  deps: AppDeps,
+  database: Database,
+  connectionString: string,
+  logger: Logger,
+): Promise<WorkerHandle> {
+  const events: WorkerEvents = new EventEmitter();
+  let poolId: string | undefined;
+  events.on('pool:create', ({ workerPool }) => {
+    poolId = workerPool.id;
+  });
+  const runner = await run({
     pgPool: database.pool,
     taskList: buildTaskList(deps),
     crontab,
@@ -88,7 +122,31 @@ export function startWorker(deps: AppDeps, database: Database, logger: Logger): 
     noHandleSignals: true,
     pollInterval: 2000,
     logger: toWorkerLogger(logger),
+    events,
   });
+  if (!poolId) {
+    await runner.stop();
+    throw new Error('graphile-worker started without announcing its pool');
+  }
+  const registration = await registerWorkerPool(connectionString, poolId, (error) => {
+    // Without its lock this pool looks dead, and another worker may run its jobs again at the same
+    // time: stop at once, as a crash would, and let the restart recover the work.
+    logger.fatal({ err: error }, 'the job worker lost its liveness session; exiting');
+    process.exit(1);
+  }).catch(async (error: unknown) => {
+    await runner.stop();
+    throw error;
+  });
+  await recoverWorkOfDeadWorkers(deps).catch((error: unknown) =>
+    logger.error({ err: error }, 'could not recover the work of dead job workers; the cron retries'),
+  );
+  return {
+    runner,
+    async stop() {
+      await runner.stop();
+      await registration.release();
+    },
+  };
 }
 
 function toWorkerLogger(logger: Logger): WorkerLogger {

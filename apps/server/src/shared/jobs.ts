@@ -61,3 +61,14 @@ export function toTask<TPayload>(job: JobDefinition<TPayload>, handler: JobHandl
     });
   };
 }
+
+/**
+ * graphile-worker's jobs with their payloads, as a subquery. Its public `jobs` view leaves the
+ * payload out, and finding the job that is about a given generation or model needs it.
+ */
+export const jobsWithPayload = sql`(
+  SELECT job.id, task.identifier AS task_identifier, job.payload, job.attempts, job.max_attempts,
+         job.locked_at, job.locked_by
+  FROM graphile_worker._private_jobs AS job
+  JOIN graphile_worker._private_tasks AS task ON task.id = job.task_id
+)`;

@@ -2,6 +2,7 @@ import sharp from 'sharp';
 import { z } from 'zod';
 import { GenerationStatus, isTerminalStatus } from '@mirra/contracts';
 import type { AppDeps } from '../../app/deps.js';
+import type { DbOrTx } from '../../shared/db/client.js';
 import { defineJob, toTask, type JobRun } from '../../shared/jobs.js';
 import { findTrainedModel, loadModelPhoto } from '../models/models.usecases.js';
 import {
@@ -263,6 +264,38 @@ export async function reconcileStuckGenerations(deps: AppDeps): Promise<number> 
     if (ended) failed++;
   }
   if (failed) deps.logger.warn({ failed }, 'stopped and refunded stuck generations');
+  return failed;
+}
+
+/**
+ * The run of a `generations:run` job died with its worker and the job is about to run again: the
+ * generation goes back to the queue so the rerun claims it (a claim takes only NEW/IN_QUEUE).
+ */
+export async function requeueGenerationOfDeadRun(tx: DbOrTx, payload: unknown): Promise<void> {
+  const parsed = runGenerationJob.payload.safeParse(payload);
+  if (parsed.success) await generationsRepository.requeueInProgress(tx, parsed.data.generationId);
+}
+
+/**
+ * Fails and refunds, once, generations IN_PROGRESS that no job can run any more (the worker died
+ * on the last attempt, or the job is gone): nothing would ever finish them.
+ */
+export async function failOrphanedGenerations(deps: AppDeps): Promise<number> {
+  const orphaned = await generationsRepository.findInProgressWithoutRunnableJob(
+    deps.db,
+    runGenerationJob.name,
+    100,
+  );
+  let failed = 0;
+  for (const generation of orphaned) {
+    const ended = await failGeneration(deps, generation, {
+      status: GenerationStatus.FAILED,
+      code: 'generations.engine_failed',
+      detail: 'The generation failed on our side. Your credits were refunded.',
+    });
+    if (ended) failed++;
+  }
+  if (failed) deps.logger.warn({ failed }, 'failed and refunded generations no job can run any more');
   return failed;
 }
 

@@ -1,6 +1,7 @@
 import { and, count, desc, eq, gte, inArray, lt, max, sql } from 'drizzle-orm';
-import type { TGenerationStatus } from '@mirra/contracts';
+import { GenerationStatus, type TGenerationStatus } from '@mirra/contracts';
 import type { DbOrTx } from '../../shared/db/client.js';
+import { jobsWithPayload } from '../../shared/jobs.js';
 import { entitlements, generations } from '../../shared/db/schema.js';
 import { statusesAllowedBefore } from './generations.models.js';
 
@@ -98,6 +99,43 @@ export const generationsRepository = {
       .where(and(eq(entitlements.userId, userId), gte(entitlements.until, now)))
       .limit(1);
     return Boolean(row);
+  },
+
+  /** IN_PROGRESS → IN_QUEUE, only from IN_PROGRESS (a run that died with its worker). */
+  async requeueInProgress(db: DbOrTx, id: number): Promise<GenerationRow | undefined> {
+    const [row] = await db
+      .update(generations)
+      .set({ status: GenerationStatus.IN_QUEUE, updatedAt: new Date() })
+      .where(and(eq(generations.id, id), eq(generations.status, GenerationStatus.IN_PROGRESS)))
+      .returning();
+    return row;
+  },
+
+  /**
+   * IN_PROGRESS generations that no job of `jobName` can run any more: none of their jobs is
+   * locked (running) or has attempts left; the job is gone, or failed for good.
+   */
+  async findInProgressWithoutRunnableJob(
+    db: DbOrTx,
+    jobName: string,
+    limit: number,
+  ): Promise<GenerationRow[]> {
+    return db
+      .select()
+      .from(generations)
+      .where(
+        and(
+          eq(generations.status, GenerationStatus.IN_PROGRESS),
+          sql`NOT EXISTS (
+            SELECT 1 FROM ${jobsWithPayload} AS job
+            WHERE job.task_identifier = ${jobName}
+              AND job.payload->>'generationId' = ${generations.id}::text
+              AND (job.locked_at IS NOT NULL OR job.attempts < job.max_attempts)
+          )`,
+        ),
+      )
+      .orderBy(generations.id)
+      .limit(limit);
   },
 
   /** Unfinished generations whose last change is older than `before` (index-backed). */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { GenerationStatus, isTerminalStatus } from '@mirra/contracts';
 import type { AppDeps } from '../../app/deps.js';
+import type { DbOrTx } from '../../shared/db/client.js';
 import { defineJob, toTask, type JobRun } from '../../shared/jobs.js';
 import { alignedFaceCrop } from '../faces/face-images.js';
 import { buildFaceProfile, type FaceProfile } from '../faces/face-profile.models.js';
@@ -132,6 +133,36 @@ export async function reconcileStuckTraining(deps: AppDeps): Promise<number> {
     if (ended) failed++;
   }
   if (failed) deps.logger.warn({ failed }, 'stopped and refunded stuck model training');
+  return failed;
+}
+
+/**
+ * The run of a `models:train` job died with its worker and the job is about to run again: that
+ * training attempt goes back to the queue so the rerun claims it (a claim takes only IN_QUEUE).
+ */
+export async function requeueTrainingOfDeadRun(tx: DbOrTx, payload: unknown): Promise<void> {
+  const parsed = trainModelJob.payload.safeParse(payload);
+  if (parsed.success) {
+    await modelsRepository.requeueInProgress(tx, parsed.data.modelId, parsed.data.attempt);
+  }
+}
+
+/**
+ * Fails and refunds, once, training IN_PROGRESS that no job can run any more (the worker died on
+ * the last attempt, or the job is gone): nothing would ever finish it.
+ */
+export async function failOrphanedTraining(deps: AppDeps): Promise<number> {
+  const orphaned = await modelsRepository.findTrainingWithoutRunnableJob(deps.db, trainModelJob.name, 100);
+  let failed = 0;
+  for (const model of orphaned) {
+    const ended = await failTraining(deps, model, {
+      status: GenerationStatus.FAILED,
+      code: 'models.training_failed',
+      detail: 'Training failed on our side. Your credits were refunded; you can start it again.',
+    });
+    if (ended) failed++;
+  }
+  if (failed) deps.logger.warn({ failed }, 'failed and refunded model training no job can run any more');
   return failed;
 }
 

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, inArray, lt, ne, sql } from 'drizzle-orm';
 import { GenerationStatus, type TGenerationStatus } from '@mirra/contracts';
 import type { DbOrTx } from '../../shared/db/client.js';
+import { jobsWithPayload } from '../../shared/jobs.js';
 import { modelPhotos, models } from '../../shared/db/schema.js';
 import { modelStatusesAllowedBefore } from './models.models.js';
 
@@ -148,6 +149,50 @@ export const modelsRepository = {
 
   async delete(db: DbOrTx, id: number): Promise<void> {
     await db.delete(models).where(eq(models.id, id));
+  },
+
+  /** IN_PROGRESS → IN_QUEUE for this training attempt only (its run died with its worker). */
+  async requeueInProgress(db: DbOrTx, id: number, attempt: number): Promise<ModelSummaryRow | undefined> {
+    const [row] = await db
+      .update(models)
+      .set({ status: GenerationStatus.IN_QUEUE, updatedAt: new Date() })
+      .where(
+        and(
+          eq(models.id, id),
+          eq(models.status, GenerationStatus.IN_PROGRESS),
+          eq(models.trainingAttempt, attempt),
+        ),
+      )
+      .returning(summaryColumns);
+    return row;
+  },
+
+  /**
+   * Models IN_PROGRESS that no job of `jobName` for their current attempt can run any more: none
+   * is locked (running) or has attempts left; the job is gone, or failed for good.
+   */
+  async findTrainingWithoutRunnableJob(
+    db: DbOrTx,
+    jobName: string,
+    limit: number,
+  ): Promise<ModelSummaryRow[]> {
+    return db
+      .select(summaryColumns)
+      .from(models)
+      .where(
+        and(
+          eq(models.status, GenerationStatus.IN_PROGRESS),
+          sql`NOT EXISTS (
+            SELECT 1 FROM ${jobsWithPayload} AS job
+            WHERE job.task_identifier = ${jobName}
+              AND job.payload->>'modelId' = ${models.id}::text
+              AND job.payload->>'attempt' = ${models.trainingAttempt}::text
+              AND (job.locked_at IS NOT NULL OR job.attempts < job.max_attempts)
+          )`,
+        ),
+      )
+      .orderBy(models.id)
+      .limit(limit);
   },
 
   /** Models in training whose last change is older than `before` (index-backed). */
