@@ -108,4 +108,4 @@ export const progressSeen = (page: Page) =>
   page.evaluate(() => (window as unknown as { __progressSeen: number[] }).__progressSeen);
 
 /** The PNG signature: the downloaded original must be a real PNG. */
-export const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+export const JPEG_SIGNATURE = Buffer.from([0xff, 0xd8, 0xff]);

@@ -11,7 +11,7 @@ import {
   apiWaitForGeneration,
   E2E_SETTINGS,
   makeTestPhoto,
-  PNG_SIGNATURE,
+  JPEG_SIGNATURE,
   progressSeen,
   recordProgress,
 } from '../lib/generations.js';
@@ -43,7 +43,7 @@ describe.each(VIEWPORT_NAMES)('generations (%s)', (viewport) => {
     await s.close();
   });
 
-  it('creates an image: price and balance first, live progress, the result, a real PNG download, repeat', async () => {
+  it('creates an image: price and balance first, live progress, the result, a real JPEG download, repeat', async () => {
     const { page } = s;
     await recordProgress(page);
     const events: number[] = [];
@@ -84,9 +84,9 @@ describe.each(VIEWPORT_NAMES)('generations (%s)', (viewport) => {
       page.waitForEvent('download'),
       page.getByTestId('result-download').click(),
     ]);
-    expect(download.suggestedFilename()).toMatch(/^mirra-[0-9a-f]{8}\.png$/);
+    expect(download.suggestedFilename()).toMatch(/^mirra-[0-9a-f]{8}\.jpg$/);
     const bytes = await readFile((await download.path())!);
-    expect(bytes.subarray(0, 8).equals(PNG_SIGNATURE)).toBe(true);
+    expect(bytes.subarray(0, 3).equals(JPEG_SIGNATURE)).toBe(true);
     expect(bytes.length).toBeGreaterThan(10_000);
 
     await page.getByTestId('result-repeat').click();

@@ -1,5 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { constants as zlib } from 'node:zlib';
+import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
@@ -81,6 +83,16 @@ export async function buildServer(deps: AppDeps): Promise<App> {
     frameguard: false,
     crossOriginEmbedderPolicy: false,
   });
+  // JSON and HTML answers above a small size travel compressed. Quality 4 keeps Brotli about as
+  // cheap as gzip on the fly; the web app's files are compressed harder once, at build time.
+  // Event streams are never compressed (the plugin's default types leave them out): a compressor
+  // would hold events back until its buffer fills.
+  await app.register(compress, {
+    global: true,
+    threshold: 1024,
+    encodings: ['br', 'gzip'],
+    brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } },
+  });
   // Uploads stream in under their own limit (UPLOAD_MAX_MB), not the JSON body limit; one file
   // and a few small fields at most.
   await app.register(multipart, {
@@ -151,8 +163,13 @@ async function registerWebApp(app: App, deps: AppDeps): Promise<void> {
     root,
     wildcard: false,
     index: ['index.html'],
+    // The build writes .br and .gz copies beside each text file (apps/web/scripts/precompress.mjs);
+    // the one the browser accepts is sent as is.
+    preCompressed: true,
     cacheControl: false,
     setHeaders(res, filePath) {
+      // Caches must keep the Brotli, gzip and plain copies apart.
+      res.setHeader('vary', 'accept-encoding');
       // Hashed assets never change; index.html must always be fresh to pick up new builds.
       res.setHeader(
         'cache-control',

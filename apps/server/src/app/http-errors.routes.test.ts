@@ -1,11 +1,15 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/test-app.js';
 
 let t: TestApp;
 let webDir: string;
+const BUNDLE = Buffer.from('export const words = ' + JSON.stringify('mirra '.repeat(4000)) + ';\n');
+const BUNDLE_BR = brotliCompressSync(BUNDLE);
+const BUNDLE_GZ = gzipSync(BUNDLE, { level: 9 });
 beforeAll(async () => {
   webDir = path.join(os.tmpdir(), `mirra-web-${process.pid}`);
   await mkdir(path.join(webDir, 'assets'), { recursive: true });
@@ -14,6 +18,10 @@ beforeAll(async () => {
     '<!doctype html><title>Mirra</title><div id="root"></div>',
   );
   await writeFile(path.join(webDir, 'assets', 'app-abc123.js'), 'console.log(1)');
+  // A built bundle with the copies the build writes beside it (apps/web/scripts/precompress.mjs).
+  await writeFile(path.join(webDir, 'assets', 'main-def456.js'), BUNDLE);
+  await writeFile(path.join(webDir, 'assets', 'main-def456.js.br'), BUNDLE_BR);
+  await writeFile(path.join(webDir, 'assets', 'main-def456.js.gz'), BUNDLE_GZ);
   t = await createTestApp({ env: { WEB_DIST_DIR: webDir, BODY_LIMIT_BYTES: '2048' } });
 });
 afterAll(() => t.close());
@@ -123,6 +131,43 @@ describe('routing', () => {
     }
     const asset = await t.app.inject({ method: 'GET', url: '/assets/app-abc123.js' });
     expect(asset.headers['cache-control']).toContain('immutable');
+  });
+
+  it('sends the precompressed copy of a web app file that the browser accepts, and varies on it', async () => {
+    const url = '/assets/main-def456.js';
+    const br = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip, br' } });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['vary']).toMatch(/accept-encoding/i);
+    expect(br.headers['cache-control']).toContain('immutable');
+    // The stored copy itself (made at the highest quality), not one compressed on the fly.
+    expect(br.rawPayload.equals(BUNDLE_BR)).toBe(true);
+
+    const gz = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip' } });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gz.rawPayload.equals(BUNDLE_GZ)).toBe(true);
+    expect(gunzipSync(gz.rawPayload).equals(BUNDLE)).toBe(true);
+
+    const plain = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.rawPayload.equals(BUNDLE)).toBe(true);
+  });
+
+  it('compresses JSON answers above a small size, and leaves small ones as they are', async () => {
+    const doc = await t.app.inject({
+      method: 'GET',
+      url: '/api/docs/json',
+      headers: { 'accept-encoding': 'br' },
+    });
+    expect(doc.headers['content-encoding']).toBe('br');
+    expect(JSON.parse(brotliDecompressSync(doc.rawPayload).toString())).toHaveProperty('paths');
+
+    const small = await t.app.inject({
+      method: 'GET',
+      url: '/api/config/',
+      headers: { 'accept-encoding': 'br, gzip' },
+    });
+    expect(small.rawPayload.length).toBeLessThan(1024);
+    expect(small.headers['content-encoding']).toBeUndefined();
   });
 
   it('publishes the OpenAPI document and its UI at /api/docs/', async () => {

@@ -16,6 +16,7 @@ import { uploadsForGenerationRepository } from './generation-inputs.repository.j
 import { variantWidths } from './generations.models.js';
 import { generationsRepository, type GenerationRow } from './generations.repository.js';
 import type { StoredResult } from './generations.serializers.js';
+import { encodeResultOriginal } from './result-encoding.js';
 import { completeGeneration, failGeneration } from './generations.usecases.js';
 
 export const runGenerationJob = defineJob({
@@ -210,17 +211,18 @@ async function loadFaceModel(deps: AppDeps, generation: GenerationRow): Promise<
 
 const resultPrefix = (generation: GenerationRow) => `results/${generation.userId}/${generation.uuid}`;
 
-/** Keeps the original for download and WebP renditions for feeds and lists. */
+/** Keeps the original for download (JPEG unless transparent) and WebP renditions for lists. */
 async function storeResult(
   deps: AppDeps,
   generation: GenerationRow,
   output: EngineOutput,
 ): Promise<StoredResult> {
   const prefix = resultPrefix(generation);
+  const original = await encodeResultOriginal(output.data, output.contentType);
   const extension =
-    output.contentType === 'video/mp4' ? 'mp4' : output.contentType === 'image/jpeg' ? 'jpg' : 'png';
+    original.contentType === 'video/mp4' ? 'mp4' : original.contentType === 'image/jpeg' ? 'jpg' : 'png';
   const originalKey = `${prefix}/original.${extension}`;
-  await deps.storage.put(originalKey, output.data, output.contentType);
+  await deps.storage.put(originalKey, original.data, original.contentType);
   const variants: StoredResult['variants'] = [];
   if (output.contentType.startsWith('image/')) {
     for (const width of variantWidths(output.width)) {
@@ -238,7 +240,7 @@ async function storeResult(
       key: originalKey,
       width: output.width,
       height: output.height,
-      contentType: output.contentType,
+      contentType: original.contentType,
     },
     variants,
     engine: generation.engine,

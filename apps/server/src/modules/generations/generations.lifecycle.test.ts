@@ -83,7 +83,8 @@ describe('creating and running a generation', () => {
     expect(done.result).toMatchObject({
       width: 1200,
       height: 800,
-      content_type: 'image/png',
+      // The engine's opaque PNG is kept as a JPEG (see result-encoding.ts).
+      content_type: 'image/jpeg',
       engine: 'test',
       notes: ['scripted result'],
     });
@@ -91,10 +92,10 @@ describe('creating and running a generation', () => {
 
     const original = await t.app.inject({ method: 'GET', url: done.result.url });
     expect(original.statusCode).toBe(200);
-    expect(original.headers['content-type']).toBe('image/png');
+    expect(original.headers['content-type']).toBe('image/jpeg');
     const download = await t.app.inject({ method: 'GET', url: done.result.download_url });
     expect(download.headers['content-disposition']).toMatch(
-      /^attachment; filename="mirra-[0-9a-f]{8}\.png"$/,
+      /^attachment; filename="mirra-[0-9a-f]{8}\.jpg"$/,
     );
     const variant = await t.app.inject({ method: 'GET', url: done.result.variants[0].url });
     expect(variant.headers['content-type']).toBe('image/webp');

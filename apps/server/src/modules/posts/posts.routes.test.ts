@@ -294,7 +294,7 @@ describe('using a post’s picture', () => {
     const fan = await signedInPerson(t);
     const first = await call(fan, 'POST', `/api/posts/${post.uuid}/use_image/`);
     expect(first.statusCode).toBe(201);
-    expect(first.json()).toMatchObject({ width: 1200, height: 800, content_type: 'image/png' });
+    expect(first.json()).toMatchObject({ width: 1200, height: 800, content_type: 'image/jpeg' });
     const second = await call(fan, 'POST', `/api/posts/${post.uuid}/use_image/`);
     expect(second.json().uuid).toBe(first.json().uuid);
     // It is mine: it can start a generation of mine (here a remix of the post that uses it).

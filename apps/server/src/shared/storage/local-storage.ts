@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Storage } from './storage.js';
 
@@ -27,6 +28,21 @@ export function createLocalStorage(root: string): Storage {
       try {
         const [data, contentType] = await Promise.all([readFile(file), readFile(`${file}.type`, 'utf8')]);
         return { data, contentType };
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+        throw error;
+      }
+    },
+    async open(key) {
+      const file = resolve(key);
+      try {
+        const [info, contentType] = await Promise.all([stat(file), readFile(`${file}.type`, 'utf8')]);
+        return {
+          size: info.size,
+          contentType,
+          modifiedAt: info.mtime,
+          read: (range) => createReadStream(file, range),
+        };
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
         throw error;

@@ -137,6 +137,24 @@ describe('generations on home', () => {
     expect(screen.queryByTestId('generations-more')).toBeNull();
   });
 
+  it('loads the first row’s pictures at once and first, and the rest lazily', async () => {
+    const results = Array.from({ length: 6 }, (_, n) => generation(6 - n));
+    vi.spyOn(generationsApi, 'list').mockResolvedValue({ results, next: null });
+    renderGrid();
+    await waitFor(() => expect(screen.getAllByTestId('generation-tile')).toHaveLength(6));
+    const images = screen.getAllByTestId('generation-tile').map((tile) => tile.querySelector('img')!);
+    expect(images.map((image) => image.getAttribute('loading'))).toEqual([
+      'eager',
+      'eager',
+      'eager',
+      'eager',
+      'lazy',
+      'lazy',
+    ]);
+    expect(images[0]!.getAttribute('fetchpriority')).toBe('high');
+    expect(images[5]!.getAttribute('fetchpriority')).toBeNull();
+  });
+
   it('a page that fails to load keeps the ones shown, says why, and its retry loads it', async () => {
     let failNext = true;
     const list = vi.spyOn(generationsApi, 'list').mockImplementation(async (cursor) => {

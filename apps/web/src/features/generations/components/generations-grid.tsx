@@ -63,9 +63,9 @@ export default function GenerationsGrid() {
   return (
     <>
       <ul className="gen-grid" data-testid="generations-grid">
-        {items.map((generation) => (
+        {items.map((generation, index) => (
           <li key={generation.uuid}>
-            <GenerationTile generation={generation} />
+            <GenerationTile generation={generation} eager={index < FIRST_ROW_TILES} />
           </li>
         ))}
       </ul>
@@ -74,7 +74,13 @@ export default function GenerationsGrid() {
   );
 }
 
-function GenerationTile({ generation }: { generation: TGeneration }) {
+/**
+ * Tiles in the grid's first row on the widest layout: they are the first screen, so they load at
+ * once and first; every later tile waits until it nears the screen.
+ */
+const FIRST_ROW_TILES = 4;
+
+function GenerationTile({ generation, eager }: { generation: TGeneration; eager: boolean }) {
   const { t } = useTranslation();
   const phase = phaseOf(generation.status);
   const thumb = generation.result ? smallestVariant(generation.result.variants) : null;
@@ -93,7 +99,8 @@ function GenerationTile({ generation }: { generation: TGeneration }) {
           width={thumb.width}
           height={thumb.height}
           alt=""
-          loading="lazy"
+          loading={eager ? 'eager' : 'lazy'}
+          fetchPriority={eager ? 'high' : undefined}
           decoding="async"
           className="gen-tile__img"
         />

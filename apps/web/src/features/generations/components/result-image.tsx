@@ -17,6 +17,8 @@ export function ResultImage({ result, alt }: { result: TGenerationResult; alt: s
         width={result.width}
         height={result.height}
         alt={alt}
+        // The page's main picture: fetched before anything else on it.
+        fetchPriority="high"
         decoding="async"
         className="result-image__img"
         data-testid="result-image"

@@ -10,7 +10,16 @@ import { PostImage } from './post-image';
 export const POST_CARD_SIZES = '(max-width: 560px) 50vw, (max-width: 1100px) 33vw, 300px';
 
 /** One post in a grid: the picture (to the post), its author, its title or prompt, and actions. */
-export function PostCard({ post, actions }: { post: TPost; actions?: ReactNode }) {
+export function PostCard({
+  post,
+  actions,
+  eager = false,
+}: {
+  post: TPost;
+  actions?: ReactNode;
+  /** On the first screen: loaded at once with high priority instead of lazily. */
+  eager?: boolean;
+}) {
   const { t } = useTranslation();
   const name = authorName(post.author, t('profile.noName'));
   const caption = post.title || post.prompt;
@@ -21,7 +30,13 @@ export function PostCard({ post, actions }: { post: TPost; actions?: ReactNode }
         className="post-card__picture"
         aria-label={caption || t('titles.post')}
       >
-        <PostImage image={post.image} alt="" sizes={POST_CARD_SIZES} className="post-card__img" />
+        <PostImage
+          image={post.image}
+          alt=""
+          sizes={POST_CARD_SIZES}
+          eager={eager}
+          className="post-card__img"
+        />
         {post.status !== 'published' && (
           <span className="post-card__badge">{t(`social.post.status.${post.status}`)}</span>
         )}

@@ -31,9 +31,10 @@ export function PostGrid({
     <div ref={ref} className="post-grid" data-testid={testId}>
       {columns.map((indexes, column) => (
         <div key={column} className="post-grid__column">
-          {indexes.map((index) => {
+          {indexes.map((index, row) => {
             const post = posts[index]!;
-            return <PostCard key={post.uuid} post={post} actions={actions?.(post)} />;
+            // The top card of each column is on the first screen: it loads at once and first.
+            return <PostCard key={post.uuid} post={post} actions={actions?.(post)} eager={row === 0} />;
           })}
         </div>
       ))}
