@@ -102,6 +102,10 @@ const ZEnv = z.object({
   UPLOAD_MAX_SIDE: z.coerce.number().int().min(64).default(4096),
   RATE_LIMIT_UPLOADS_PER_USER: z.coerce.number().int().min(1).default(60),
   RATE_LIMIT_PROMPT_HELPER_PER_USER: z.coerce.number().int().min(1).default(30),
+  /** Bot sign-in keys (POST /api/tg/create_auth_key/, open to anyone) per address and window. */
+  RATE_LIMIT_TELEGRAM_AUTH_KEY_PER_IP: z.coerce.number().int().min(1).default(30),
+  /** Saved query strings (POST /api/qs/) per person and window. */
+  RATE_LIMIT_QS_PER_USER: z.coerce.number().int().min(1).default(60),
   /** Check results with the bundled NSFW classifier before anyone sees them. */
   MODERATION_IMAGES: bool.default(true),
   /** A result is refused when Porn + Hentai scores exceed this… */
@@ -184,6 +188,8 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
       emailPerAddress: e.RATE_LIMIT_EMAIL_PER_ADDRESS,
       uploadsPerUser: e.RATE_LIMIT_UPLOADS_PER_USER,
       promptHelperPerUser: e.RATE_LIMIT_PROMPT_HELPER_PER_USER,
+      telegramAuthKeyPerIp: e.RATE_LIMIT_TELEGRAM_AUTH_KEY_PER_IP,
+      qsPerUser: e.RATE_LIMIT_QS_PER_USER,
     },
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     sessionCacheSeconds: e.SESSION_CACHE_SECONDS,
