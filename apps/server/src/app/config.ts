@@ -18,7 +18,8 @@ const ZEnv = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
-  PUBLIC_URL: z.url().default('http://localhost:3000'),
+  /** Where people reach the app (emailed links, share links, the bot's button); unset: this machine's HOST and PORT. */
+  PUBLIC_URL: optionalString.pipe(z.url().optional()),
   DATA_DIR: z.string().default('./data'),
   /** Any PostgreSQL; when unset an embedded one is started in DATA_DIR/pg. */
   DATABASE_URL: optionalString,
@@ -146,12 +147,14 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
   }
   const e = parsed.data;
   const dataDir = path.resolve(e.DATA_DIR);
-  const publicUrl = e.PUBLIC_URL.replace(/\/+$/, '');
+  const publicUrl = e.PUBLIC_URL?.replace(/\/+$/, '') ?? localUrl(e.HOST, e.PORT);
   return {
     env: e.NODE_ENV,
     port: e.PORT,
     host: e.HOST,
+    /** Where links point; follows the port the server got when PUBLIC_URL is unset (see withListeningPort). */
     publicUrl,
+    isPublicUrlSet: e.PUBLIC_URL !== undefined,
     dataDir,
     databaseUrl: e.DATABASE_URL,
     embeddedPgPort: e.EMBEDDED_PG_PORT,
@@ -244,6 +247,12 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     webDistDir: e.WEB_DIST_DIR ? path.resolve(e.WEB_DIST_DIR) : undefined,
     devTelegramMock: e.DEV_TELEGRAM_MOCK && e.NODE_ENV !== 'production',
   };
+}
+
+/** This machine's address for links when PUBLIC_URL is unset: a wildcard host means localhost. */
+export function localUrl(host: string, port: number): string {
+  const name = ['0.0.0.0', '::', ''].includes(host) ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  return `http://${name}:${port}`;
 }
 
 function parseTrustProxy(value: string | undefined): boolean | number | string[] {
