@@ -48,6 +48,11 @@ const ZEnv = z.object({
   GOOGLE_CERTS_URL: z.url().default('https://www.googleapis.com/oauth2/v1/certs'),
   /** A request header a trusted proxy sets with the caller's country (e.g. CF-IPCountry). */
   GEO_COUNTRY_HEADER: optionalString,
+  /**
+   * Strict-Transport-Security: `auto` sends it on requests that came over https (directly or, with
+   * TRUST_PROXY, per X-Forwarded-Proto), `on` always, `off` never.
+   */
+  HSTS: z.enum(['auto', 'on', 'off']).default('auto'),
   /** Trust X-Forwarded-* from a proxy in front (true, a hop count, or a list of addresses). */
   TRUST_PROXY: optionalString,
   /** Requests per window for the sign-in, registration, reset and resend limits. */
@@ -182,6 +187,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     google: { clientId: e.GOOGLE_CLIENT_ID, certsUrl: e.GOOGLE_CERTS_URL },
     geoCountryHeader: e.GEO_COUNTRY_HEADER?.toLowerCase(),
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    hsts: e.HSTS,
     rateLimits: {
       windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS,
       loginPerIp: e.RATE_LIMIT_LOGIN_PER_IP,
