@@ -97,6 +97,11 @@ export async function buildServer(deps: AppDeps): Promise<App> {
     // and browsers that know it ignore X-Frame-Options anyway.
     frameguard: false,
     crossOriginEmbedderPolicy: false,
+    // Google's sign-in button answers through a popup, which a plain same-origin opener policy cuts
+    // off; and it checks the page's origin from the Referer, which no-referrer would withhold
+    // (strict-origin-when-cross-origin sends other sites the origin only, never the path).
+    crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
     // Sent by the hook below, only when it means something (HSTS=auto|on|off).
     hsts: false,
   });

@@ -67,6 +67,12 @@ describe('content security policy', () => {
     expect(policy.get('img-src')).toEqual(expect.arrayContaining(["'self'", 'data:', 'blob:']));
   });
 
+  it('lets Google’s sign-in popup answer and see which site asks, without giving other sites the path', async () => {
+    const page = await t.app.inject({ method: 'GET', url: '/' });
+    expect(page.headers['cross-origin-opener-policy']).toBe('same-origin-allow-popups');
+    expect(page.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+  });
+
   it('leaves Google out when sign-in with Google is not configured', async () => {
     const policy = directives(
       (await alwaysHsts.app.inject({ method: 'GET', url: '/' })).headers['content-security-policy'],
