@@ -80,9 +80,16 @@ export async function openBrowser(
     async close() {
       await context.close();
       await rm(profile, { recursive: true, force: true });
+      // Whatever a spec checks, something the server's Content-Security-Policy blocked is a broken app.
+      const blocked = errors.filter(isCspViolation);
+      if (blocked.length) throw new Error(`Content-Security-Policy violations:\n${blocked.join('\n')}`);
     },
   };
 }
+
+/** Chromium reports what a Content-Security-Policy refused as a console error. */
+export const isCspViolation = (error: string) =>
+  /Content Security Policy|Content-Security-Policy/i.test(error);
 
 function watch(page: Page, errors: string[]) {
   page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));

@@ -29,16 +29,22 @@ export const ZUser = z.object({
 });
 export type TUser = z.infer<typeof ZUser>;
 
-/** What anyone signed in may see of another user: nothing private (no email, phone or ids of others). */
+/**
+ * What anyone signed in may see of another user — what their profile page shows: name, handle and
+ * since when. Nothing private (email, phone, linked accounts), and not whether they have a digital
+ * model or their Instagram: `instagram` and `lora` are there only when the record is the caller's own.
+ */
 export const ZPublicUser = z.object({
   id: z.number().int(),
   uuid: z.uuid(),
   firstName: z.string(),
   lastName: z.string(),
   username: z.string(),
-  instagram: z.string(),
-  lora: z.boolean(),
   date_joined: z.iso.datetime(),
+  /** Only on the caller's own record. */
+  instagram: z.string().optional(),
+  /** Only on the caller's own record. */
+  lora: z.boolean().optional(),
 });
 export type TPublicUser = z.infer<typeof ZPublicUser>;
 

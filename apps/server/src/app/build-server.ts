@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { constants as zlib } from 'node:zlib';
 import compress from '@fastify/compress';
@@ -42,6 +42,13 @@ import { notFound } from '../shared/errors.js';
 import { registerAuthentication } from './authenticate.js';
 import type { AppDeps } from './deps.js';
 import { registerErrorHandling } from './error-handler.js';
+import {
+  API_DOCS_CSP,
+  contentSecurityPolicy,
+  HSTS_HEADER,
+  inlineScriptHashes,
+  shouldSendHsts,
+} from './security-headers.js';
 
 export type App = FastifyInstance;
 /** The app as route modules see it: request and response types inferred from the zod schemas. */
@@ -77,11 +84,32 @@ export async function buildServer(deps: AppDeps): Promise<App> {
   app.setSerializerCompiler(serializerCompiler);
 
   await app.register(cookie);
+  const webRoot = findWebRoot(deps);
   await app.register(helmet, {
-    // The SPA and the Swagger UI load their own scripts; the Mini App is framed by Telegram.
-    contentSecurityPolicy: false,
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: contentSecurityPolicy({
+        inlineScriptHashes: webRoot
+          ? inlineScriptHashes(readFileSync(path.join(webRoot, 'index.html'), 'utf8'))
+          : [],
+        isGoogleSignInEnabled: Boolean(deps.config.google.clientId),
+      }),
+    },
+    // X-Frame-Options cannot name Telegram as an allowed parent; the CSP's frame-ancestors does,
+    // and browsers that know it ignore X-Frame-Options anyway.
     frameguard: false,
     crossOriginEmbedderPolicy: false,
+    // Google's sign-in button answers through a popup, which a plain same-origin opener policy cuts
+    // off; and it checks the page's origin from the Referer, which no-referrer would withhold
+    // (strict-origin-when-cross-origin sends other sites the origin only, never the path).
+    crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    // Sent by the hook below, only when it means something (HSTS=auto|on|off).
+    hsts: false,
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    if (shouldSendHsts(deps.config.hsts, request.protocol))
+      reply.header('strict-transport-security', HSTS_HEADER);
   });
   // JSON and HTML answers above a small size travel compressed. Quality 4 keeps Brotli about as
   // cheap as gzip on the fly; the web app's files are compressed harder once, at build time.
@@ -122,7 +150,8 @@ export async function buildServer(deps: AppDeps): Promise<App> {
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+  // The docs page sends a policy of its own (see API_DOCS_CSP).
+  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: API_DOCS_CSP });
 
   const api = app.withTypeProvider<ZodTypeProvider>();
   registerAppConfigRoutes(api, deps);
@@ -143,7 +172,7 @@ export async function buildServer(deps: AppDeps): Promise<App> {
   registerPostsRoutes(api, deps);
   registerSocialRoutes(api, deps);
 
-  await registerWebApp(app, deps);
+  await registerWebApp(app, deps, webRoot);
   return app;
 }
 
@@ -151,10 +180,8 @@ export async function buildServer(deps: AppDeps): Promise<App> {
  * Serves the built web app at `/`. Unknown paths outside /api/ get index.html, so the SPA's own
  * router decides what `/profile/…` shows; unknown /api/ paths stay JSON 404s.
  */
-async function registerWebApp(app: App, deps: AppDeps): Promise<void> {
-  const root = deps.config.webDistDir ?? findWebDist();
-  const hasWebApp = Boolean(root && existsSync(path.join(root, 'index.html')));
-  if (!hasWebApp || !root) {
+async function registerWebApp(app: App, deps: AppDeps, root: string | undefined): Promise<void> {
+  if (!root) {
     deps.logger.warn('the web app is not built (npm run build); / will answer 404');
     app.setNotFoundHandler((_request, reply) => reply.status(404).send(notFound().toBody()));
     return;
@@ -186,6 +213,12 @@ async function registerWebApp(app: App, deps: AppDeps): Promise<void> {
     }
     return reply.header('cache-control', 'no-cache').sendFile('index.html');
   });
+}
+
+/** The built web app's folder, when it has an index.html. */
+function findWebRoot(deps: AppDeps): string | undefined {
+  const root = deps.config.webDistDir ?? findWebDist();
+  return root && existsSync(path.join(root, 'index.html')) ? root : undefined;
 }
 
 function findWebDist(): string | undefined {

@@ -36,6 +36,17 @@ describe('configuration', () => {
     expect(config.runWorker).toBe(false);
   });
 
+  it('points links at the port and host it runs on when PUBLIC_URL is unset', () => {
+    expect(parseConfig({}).publicUrl).toBe('http://localhost:3000');
+    expect(parseConfig({ PORT: '4123' }).publicUrl).toBe('http://localhost:4123');
+    expect(parseConfig({ PORT: '4123', PUBLIC_URL: '' }).publicUrl).toBe('http://localhost:4123');
+    expect(parseConfig({ PORT: '8081', HOST: '192.168.1.20' }).publicUrl).toBe('http://192.168.1.20:8081');
+    expect(parseConfig({ PORT: '8081', HOST: 'fd00::7' }).publicUrl).toBe('http://[fd00::7]:8081');
+    expect(parseConfig({ PORT: '4123', PUBLIC_URL: 'https://mirra.example' }).publicUrl).toBe(
+      'https://mirra.example',
+    );
+  });
+
   it('lists every bad setting in one error', () => {
     expect(() => parseConfig({ PORT: 'eighty', PUBLIC_URL: 'not a url' })).toThrow(
       /PORT[\s\S]*PUBLIC_URL|PUBLIC_URL[\s\S]*PORT/,

@@ -18,7 +18,8 @@ const ZEnv = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
-  PUBLIC_URL: z.url().default('http://localhost:3000'),
+  /** Where people reach the app (emailed links, share links, the bot's button); unset: this machine's HOST and PORT. */
+  PUBLIC_URL: optionalString.pipe(z.url().optional()),
   DATA_DIR: z.string().default('./data'),
   /** Any PostgreSQL; when unset an embedded one is started in DATA_DIR/pg. */
   DATABASE_URL: optionalString,
@@ -47,6 +48,11 @@ const ZEnv = z.object({
   GOOGLE_CERTS_URL: z.url().default('https://www.googleapis.com/oauth2/v1/certs'),
   /** A request header a trusted proxy sets with the caller's country (e.g. CF-IPCountry). */
   GEO_COUNTRY_HEADER: optionalString,
+  /**
+   * Strict-Transport-Security: `auto` sends it on requests that came over https (directly or, with
+   * TRUST_PROXY, per X-Forwarded-Proto), `on` always, `off` never.
+   */
+  HSTS: z.enum(['auto', 'on', 'off']).default('auto'),
   /** Trust X-Forwarded-* from a proxy in front (true, a hop count, or a list of addresses). */
   TRUST_PROXY: optionalString,
   /** Requests per window for the sign-in, registration, reset and resend limits. */
@@ -102,6 +108,10 @@ const ZEnv = z.object({
   UPLOAD_MAX_SIDE: z.coerce.number().int().min(64).default(4096),
   RATE_LIMIT_UPLOADS_PER_USER: z.coerce.number().int().min(1).default(60),
   RATE_LIMIT_PROMPT_HELPER_PER_USER: z.coerce.number().int().min(1).default(30),
+  /** Bot sign-in keys (POST /api/tg/create_auth_key/, open to anyone) per address and window. */
+  RATE_LIMIT_TELEGRAM_AUTH_KEY_PER_IP: z.coerce.number().int().min(1).default(30),
+  /** Saved query strings (POST /api/qs/) per person and window. */
+  RATE_LIMIT_QS_PER_USER: z.coerce.number().int().min(1).default(60),
   /** Check results with the bundled NSFW classifier before anyone sees them. */
   MODERATION_IMAGES: bool.default(true),
   /** A result is refused when Porn + Hentai scores exceed this… */
@@ -142,12 +152,14 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
   }
   const e = parsed.data;
   const dataDir = path.resolve(e.DATA_DIR);
-  const publicUrl = e.PUBLIC_URL.replace(/\/+$/, '');
+  const publicUrl = e.PUBLIC_URL?.replace(/\/+$/, '') ?? localUrl(e.HOST, e.PORT);
   return {
     env: e.NODE_ENV,
     port: e.PORT,
     host: e.HOST,
+    /** Where links point; follows the port the server got when PUBLIC_URL is unset (see withListeningPort). */
     publicUrl,
+    isPublicUrlSet: e.PUBLIC_URL !== undefined,
     dataDir,
     databaseUrl: e.DATABASE_URL,
     embeddedPgPort: e.EMBEDDED_PG_PORT,
@@ -175,6 +187,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     google: { clientId: e.GOOGLE_CLIENT_ID, certsUrl: e.GOOGLE_CERTS_URL },
     geoCountryHeader: e.GEO_COUNTRY_HEADER?.toLowerCase(),
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    hsts: e.HSTS,
     rateLimits: {
       windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS,
       loginPerIp: e.RATE_LIMIT_LOGIN_PER_IP,
@@ -184,6 +197,8 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
       emailPerAddress: e.RATE_LIMIT_EMAIL_PER_ADDRESS,
       uploadsPerUser: e.RATE_LIMIT_UPLOADS_PER_USER,
       promptHelperPerUser: e.RATE_LIMIT_PROMPT_HELPER_PER_USER,
+      telegramAuthKeyPerIp: e.RATE_LIMIT_TELEGRAM_AUTH_KEY_PER_IP,
+      qsPerUser: e.RATE_LIMIT_QS_PER_USER,
     },
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     sessionCacheSeconds: e.SESSION_CACHE_SECONDS,
@@ -238,6 +253,12 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     webDistDir: e.WEB_DIST_DIR ? path.resolve(e.WEB_DIST_DIR) : undefined,
     devTelegramMock: e.DEV_TELEGRAM_MOCK && e.NODE_ENV !== 'production',
   };
+}
+
+/** This machine's address for links when PUBLIC_URL is unset: a wildcard host means localhost. */
+export function localUrl(host: string, port: number): string {
+  const name = ['0.0.0.0', '::', ''].includes(host) ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  return `http://${name}:${port}`;
 }
 
 function parseTrustProxy(value: string | undefined): boolean | number | string[] {

@@ -9,7 +9,7 @@ import { createLogger, type Logger } from '../shared/logger.js';
 import { registerWorkerPool } from '../shared/job-worker-pools.js';
 import { loadOrCreateSecrets } from '../shared/secrets.js';
 import { buildServer, type App } from './build-server.js';
-import { parseConfig, type Config } from './config.js';
+import { localUrl, parseConfig, type Config } from './config.js';
 import { createDeps, type AppDeps } from './deps.js';
 import { buildTaskList, crontab } from './jobs.registry.js';
 import { recoverWorkOfDeadWorkers } from './worker-recovery.js';
@@ -83,6 +83,11 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     if (options.api) {
       runtime.app = await buildServer(deps);
       await runtime.app.listen({ port: config.port, host: config.host });
+      // PORT=0 asks the system for a free port: links follow the one it gave.
+      const address = runtime.app.server.address();
+      if (!config.isPublicUrlSet && config.port === 0 && address && typeof address === 'object') {
+        config.publicUrl = localUrl(config.host, address.port);
+      }
       cleanups.unshift(() => runtime.app!.close());
     }
     runtime.stop = () => runCleanups(cleanups, logger);

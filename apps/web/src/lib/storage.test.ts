@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   cleanStoredValue,
   formatCookie,
@@ -7,6 +7,8 @@ import {
   readCookie,
   readStored,
   saveCampaignParams,
+  setCookie,
+  timezoneOffsetMinutes,
   writeStored,
 } from './storage';
 
@@ -53,6 +55,35 @@ describe('cookies', () => {
     expect(formatCookie('utm_source', 'tg', { days: 30, domain: '.mirra.ai' })).toBe(
       'utm_source=tg; path=/; SameSite=Lax; max-age=2592000; domain=.mirra.ai',
     );
+  });
+
+  it('marks cookies Secure when asked, and setCookie asks when the page came over https', () => {
+    expect(formatCookie('theme', 'dark', { days: 365, secure: true })).toBe(
+      'theme=dark; path=/; SameSite=Lax; max-age=31536000; Secure',
+    );
+    const written: string[] = [];
+    const cookie = vi.spyOn(document, 'cookie', 'set').mockImplementation((value) => written.push(value));
+    const protocol = vi.spyOn(window, 'location', 'get').mockReturnValue({
+      ...window.location,
+      protocol: 'https:',
+    });
+    try {
+      setCookie('timezone', '-180', { days: 365 });
+      protocol.mockReturnValue({ ...window.location, protocol: 'http:' });
+      setCookie('theme', 'dark');
+    } finally {
+      cookie.mockRestore();
+      protocol.mockRestore();
+    }
+    expect(written).toEqual([
+      'timezone=-180; path=/; SameSite=Lax; max-age=31536000; Secure',
+      'theme=dark; path=/; SameSite=Lax',
+    ]);
+  });
+
+  it('sends the timezone as getTimezoneOffset, the sign the server reads (Moscow = -180)', () => {
+    expect(timezoneOffsetMinutes({ getTimezoneOffset: () => -180 })).toBe(-180);
+    expect(timezoneOffsetMinutes({ getTimezoneOffset: () => 300 })).toBe(300);
   });
 
   it('saves every utm_* parameter of the landing address', () => {

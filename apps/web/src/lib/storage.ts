@@ -59,18 +59,22 @@ export function parentDomain(hostname: string): string | null {
 export interface CookieOptions {
   days?: number;
   domain?: string | null;
+  /** Sent over https only; setCookie sets it whenever the page itself came over https. */
+  secure?: boolean;
 }
 
 export function formatCookie(name: string, value: string, options: CookieOptions = {}): string {
   const parts = [`${encodeURIComponent(name)}=${encodeURIComponent(value)}`, 'path=/', 'SameSite=Lax'];
   if (options.days !== undefined) parts.push(`max-age=${Math.round(options.days * 86400)}`);
   if (options.domain) parts.push(`domain=${options.domain}`);
+  if (options.secure) parts.push('Secure');
   return parts.join('; ');
 }
 
 export function setCookie(name: string, value: string, options: CookieOptions = {}): void {
   if (typeof document === 'undefined') return;
-  document.cookie = formatCookie(name, value, options);
+  const secure = options.secure ?? window.location.protocol === 'https:';
+  document.cookie = formatCookie(name, value, { ...options, secure });
 }
 
 export function readCookie(
@@ -103,11 +107,11 @@ export function saveCampaignParams(location: Pick<Location, 'search' | 'hostname
 }
 
 /**
- * The `timezone` cookie: the browser's UTC offset in minutes east of Greenwich (Moscow = 180), so
- * the server can reset daily limits at the user's local midnight.
+ * The `timezone` cookie: the browser's getTimezoneOffset(), minutes to add to local time to get UTC
+ * (Moscow = -180), as the server reads it to reset daily limits at the user's local midnight.
  */
-export function timezoneOffsetMinutes(date = new Date()): number {
-  return -date.getTimezoneOffset();
+export function timezoneOffsetMinutes(date: Pick<Date, 'getTimezoneOffset'> = new Date()): number {
+  return date.getTimezoneOffset();
 }
 
 export function saveTimezone(): void {

@@ -83,6 +83,55 @@ describe('free tier', () => {
     }
   });
 
+  it('cannot be reset early by a timezone cookie whose midnight falls after the last generation', async () => {
+    const { headers } = await richUser();
+    const start = new Date('2026-06-10T15:00:00Z');
+    t.setNow(start);
+    try {
+      expect((await create(headers, 'timezone=0')).statusCode).toBe(201);
+      expect((await create(headers, 'timezone=0')).statusCode).toBe(201);
+      expect((await create(headers, 'timezone=0')).statusCode).toBe(429);
+
+      // 130 s on: an offset whose local midnight was a minute ago (UTC minute of day − 1441).
+      const later = new Date(start.getTime() + 130_000);
+      t.setNow(later);
+      const minuteOfDay = later.getUTCHours() * 60 + later.getUTCMinutes();
+      const shifted = `timezone=${minuteOfDay - 1441}`;
+      expect((await create(headers, shifted)).statusCode).toBe(201); // the pause is over
+      const next = await create(headers, shifted);
+      expect(next.statusCode).toBe(429);
+      expect(next.json()).toMatchObject({ code: 'generations.rate_limited', wait_seconds: 60 });
+      const quote = await t.app.inject({
+        method: 'GET',
+        url: '/api/generations/price/?mode=simple',
+        headers: { ...headers, cookie: shifted },
+      });
+      expect(quote.json()).toMatchObject({ wait_seconds: 60 });
+    } finally {
+      t.setNow(undefined);
+    }
+  });
+
+  it('after a move west, starts the next day at the new local midnight', async () => {
+    const { headers } = await richUser();
+    t.setNow(new Date('2026-06-10T12:00:00Z'));
+    try {
+      expect((await create(headers, 'timezone=0')).statusCode).toBe(201);
+      expect((await create(headers, 'timezone=0')).statusCode).toBe(201);
+      // UTC−3: the UTC day is over, but it is only 21:30 there; the day goes on.
+      t.setNow(new Date('2026-06-11T00:30:00Z'));
+      expect((await create(headers, 'timezone=180')).statusCode).toBe(201);
+      expect((await create(headers, 'timezone=180')).statusCode).toBe(429);
+      // Midnight in UTC−3: a new day with its free photos.
+      t.setNow(new Date('2026-06-11T03:00:30Z'));
+      expect((await create(headers, 'timezone=180')).statusCode).toBe(201);
+      expect((await create(headers, 'timezone=180')).statusCode).toBe(201);
+      expect((await create(headers, 'timezone=180')).statusCode).toBe(429);
+    } finally {
+      t.setNow(undefined);
+    }
+  });
+
   it('does not apply with the unlimited package', async () => {
     const { user, headers } = await richUser();
     await t.deps.db

@@ -61,6 +61,24 @@ export function startOfLocalDay(now: Date, timezoneOffsetMinutes: number): Date 
   return new Date(local.getTime() + timezoneOffsetMinutes * 60_000);
 }
 
+const DAY_MS = 24 * 3600_000;
+
+/**
+ * Where the free tier's current day begins: the user's latest local midnight, but never less than
+ * 24 h after the start of the day counted before. The offset comes from a cookie the client
+ * controls, so without that floor an offset whose midnight falls just after the day's generations
+ * would start a new day at will. With a steady offset the day starts at each local midnight; after
+ * a move west the day runs a few hours longer once, after a move east it runs until the first local
+ * midnight 24 h on (the pause between generations still applies, the allowance waits).
+ */
+export function freeDayStart(now: Date, previousDayStart: Date | null, timezoneOffsetMinutes: number): Date {
+  const localMidnight = startOfLocalDay(now, timezoneOffsetMinutes);
+  if (previousDayStart && localMidnight.getTime() < previousDayStart.getTime() + DAY_MS) {
+    return previousDayStart;
+  }
+  return localMidnight;
+}
+
 /** Reads the `timezone` cookie; anything odd counts as UTC. Offsets range from -14 h to +12 h. */
 export function parseTimezoneOffset(cookie: string | undefined): number {
   if (!cookie || !/^-?\d{1,4}$/.test(cookie.trim())) return 0;

@@ -2,7 +2,7 @@ import { and, count, desc, eq, gte, inArray, lt, max, sql } from 'drizzle-orm';
 import { GenerationStatus, type TGenerationStatus } from '@mirra/contracts';
 import type { DbOrTx } from '../../shared/db/client.js';
 import { jobsWithPayload } from '../../shared/jobs.js';
-import { entitlements, generations } from '../../shared/db/schema.js';
+import { entitlements, generations, users } from '../../shared/db/schema.js';
 import { statusesAllowedBefore } from './generations.models.js';
 
 export type GenerationRow = typeof generations.$inferSelect;
@@ -90,6 +90,28 @@ export const generationsRepository = {
       .from(generations)
       .where(and(eq(generations.userId, userId), gte(generations.createdAt, since)));
     return { generatedToday: row?.started ?? 0, lastGenerationAt: row?.last ?? null };
+  },
+
+  /** Start of the user's current free-tier day, as last recorded (null before any generation). */
+  async freeDayStartedAt(db: DbOrTx, userId: number): Promise<Date | null> {
+    const [row] = await db
+      .select({ startedAt: users.freeDayStartedAt })
+      .from(users)
+      .where(eq(users.id, userId));
+    return row?.startedAt ?? null;
+  },
+
+  /** Writes only a change: an update of `users` also drops every process's cached session of the user. */
+  async recordFreeDayStart(tx: DbOrTx, userId: number, startedAt: Date): Promise<void> {
+    await tx
+      .update(users)
+      .set({ freeDayStartedAt: startedAt })
+      .where(
+        and(
+          eq(users.id, userId),
+          sql`${users.freeDayStartedAt} IS DISTINCT FROM ${startedAt.toISOString()}::timestamptz`,
+        ),
+      );
   },
 
   async hasUnlimited(db: DbOrTx, userId: number, now: Date): Promise<boolean> {

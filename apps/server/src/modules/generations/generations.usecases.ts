@@ -21,12 +21,12 @@ import { applyCreditChange, getCreditBalance, lockCredits } from '../credits/cre
 import type { UserRow } from '../users/users.repository.js';
 import { findTrainedModel } from '../models/models.usecases.js';
 import {
+  freeDayStart,
   freeTierWaitSeconds,
   isFaceSwapInputValid,
   isPromptRequired,
   randomSeed,
   requiredImageCount,
-  startOfLocalDay,
 } from './generations.models.js';
 import { generationsRepository, type GenerationRow } from './generations.repository.js';
 import { toGenerationJson, type StoredResult } from './generations.serializers.js';
@@ -36,7 +36,10 @@ import { uploadsForGenerationRepository } from './generation-inputs.repository.j
 type CreateBody = z.output<typeof ZCreateGenerationBody>;
 
 export interface RequestContext {
-  /** Minutes, as the browser's getTimezoneOffset() (the `timezone` cookie). */
+  /**
+   * Minutes, as the browser's getTimezoneOffset() (the `timezone` cookie): where the free tier's
+   * next day starts, never sooner than 24 h after the current one (see freeDayStart).
+   */
   timezoneOffsetMinutes: number;
   /**
    * The `Idempotency-Key` header of a create or repeat: the same key again (a resend after a
@@ -60,27 +63,31 @@ export async function quoteGeneration(
     getCreditBalance(deps, user.id),
     freeTierWait(deps, deps.db, user.id, context),
   ]);
-  return { cost, balance, wait_seconds: wait };
+  return { cost, balance, wait_seconds: wait.waitSeconds };
 }
 
+/** How long the free tier makes the user wait, and where the day it counts began. */
 async function freeTierWait(
   deps: AppDeps,
   db: DbOrTx,
   userId: number,
   context: RequestContext,
-): Promise<number> {
+): Promise<{ waitSeconds: number; dayStart: Date }> {
   const now = deps.now();
+  const previousDayStart = await generationsRepository.freeDayStartedAt(db, userId);
+  const dayStart = freeDayStart(now, previousDayStart, context.timezoneOffsetMinutes);
   const [usage, isUnlimited] = await Promise.all([
-    generationsRepository.usageSince(db, userId, startOfLocalDay(now, context.timezoneOffsetMinutes)),
+    generationsRepository.usageSince(db, userId, dayStart),
     generationsRepository.hasUnlimited(db, userId, now),
   ]);
-  return freeTierWaitSeconds({
+  const waitSeconds = freeTierWaitSeconds({
     ...usage,
     isUnlimited,
     now,
     dailyFree: deps.config.freeTier.dailyPhotos,
     delaySeconds: deps.config.freeTier.delaySeconds,
   });
+  return { waitSeconds, dayStart };
 }
 
 function rateLimited(deps: AppDeps, waitSeconds: number): AppError {
@@ -193,8 +200,10 @@ export async function createGeneration(
     // Under the same lock: of two resends racing each other, the second finds the first's.
     const made = clientKey ? await generationsRepository.findByClientKey(tx, user.id, clientKey) : undefined;
     if (made) return made;
-    const wait = await freeTierWait(deps, tx, user.id, context);
-    if (wait > 0) throw rateLimited(deps, wait);
+    const { waitSeconds, dayStart } = await freeTierWait(deps, tx, user.id, context);
+    if (waitSeconds > 0) throw rateLimited(deps, waitSeconds);
+    // The day this generation counts in is kept, so a later cookie cannot start the next one early.
+    await generationsRepository.recordFreeDayStart(tx, user.id, dayStart);
     const generation = await generationsRepository.insert(tx, {
       uuid,
       // From the app's clock, which the free tier's day and pause are measured against.

@@ -72,6 +72,25 @@ describe('POST /api/qs/', () => {
   });
 });
 
+describe('POST /api/qs/ limit', () => {
+  it('answers 429 common.throttled past the per-person limit, and saves nothing more; others still save', async () => {
+    const user = await createActiveUser(t);
+    const headers = bearer((await login(t, user.email!, user.password)).access);
+    const { qsPerUser: limit } = t.deps.config.rateLimits;
+    for (let i = 0; i < limit; i++) expect((await save({ qs: `n=${i}` }, headers)).statusCode).toBe(201);
+    const refused = await save({ qs: 'n=over' }, headers);
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toMatchObject({ code: 'common.throttled' });
+    expect(refused.headers['retry-after']).toBeDefined();
+    const saved = await t.deps.db
+      .select()
+      .from(savedQueryStrings)
+      .where(eq(savedQueryStrings.userId, user.id));
+    expect(saved).toHaveLength(limit);
+    expect((await save({ qs: 'n=other' })).statusCode).toBe(201);
+  });
+});
+
 describe('GET /api/qs/', () => {
   it('returns the saved query string to anyone holding the id', async () => {
     const { id } = (await save({ qs: '?ref=abc&screen=styles' })).json();

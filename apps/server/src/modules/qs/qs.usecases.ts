@@ -12,6 +12,10 @@ export async function saveQueryString(
   user: UserRow,
   rawQs: string,
 ): Promise<z.infer<typeof ZCreatedQs>> {
+  const { rateLimits } = deps.config;
+  await deps.rateLimiter.hit([
+    { key: `qs:user:${user.id}`, limit: rateLimits.qsPerUser, windowSeconds: rateLimits.windowSeconds },
+  ]);
   const qs = normaliseQueryString(rawQs);
   if (!qs) throw fieldError('common.validation', { qs: [fieldMessages.blank] });
   // 72 random bits: a clash is not worth a retry loop; the primary key would refuse it loudly.

@@ -35,8 +35,6 @@ describe('profiles and subscriptions', () => {
       firstName: 'Ann',
       lastName: '',
       username: '',
-      instagram: '',
-      lora: false,
       date_joined: ann.user.dateJoined.toISOString(),
       avatar_url: null,
       subscribers_count: 0,
@@ -47,7 +45,13 @@ describe('profiles and subscriptions', () => {
       share_url: `http://mirra.test/profile/${ann.user.uuid}/`,
       telegram_share_url: `https://t.me/MirraBot/app?startapp=p_${ann.user.uuid}`,
     });
-    expect((await profile(ann, ann.user.uuid)).json()).toMatchObject({ is_me: true, is_subscribed: false });
+    // Instagram and whether there is a digital model only on one's own profile.
+    expect((await profile(ann, ann.user.uuid)).json()).toMatchObject({
+      is_me: true,
+      is_subscribed: false,
+      instagram: '',
+      lora: false,
+    });
   });
 
   it('subscribes and unsubscribes idempotently, keeps both people’s counts, and notifies once', async () => {

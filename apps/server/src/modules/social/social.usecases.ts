@@ -25,7 +25,7 @@ export async function getProfile(deps: AppDeps, viewer: UserRow, uuid: string): 
     user.uuid,
   );
   return {
-    ...toPublicUserJson(user),
+    ...toPublicUserJson(user, viewer.id),
     avatar_url: user.telegramPhotoUrl,
     subscribers_count: counters.subscribers,
     subscriptions_count: counters.subscriptions,

@@ -98,6 +98,24 @@ describe('POST /api/tg/create_auth_key/', () => {
     expect(other.uuid).not.toBe(body.uuid);
     expect(other.link).not.toBe(body.link);
   });
+
+  it('is limited per address: past the limit 429 common.throttled, and no more keys are stored', async () => {
+    const fromAddress = (remoteAddress: string) =>
+      t.app.inject({ method: 'POST', url: '/api/tg/create_auth_key/', remoteAddress });
+    const keyCount = async () =>
+      (await t.deps.db.select({ n: sql<number>`count(*)::int` }).from(telegramAuthKeys))[0]!.n;
+    const { telegramAuthKeyPerIp: limit, windowSeconds } = t.deps.config.rateLimits;
+    for (let i = 0; i < limit; i++) expect((await fromAddress('203.0.113.7')).statusCode).toBe(200);
+    const before = await keyCount();
+    const refused = await fromAddress('203.0.113.7');
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toMatchObject({ code: 'common.throttled' });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(windowSeconds);
+    expect(await keyCount()).toBe(before);
+    // Another address is not held back.
+    expect((await fromAddress('203.0.113.8')).statusCode).toBe(200);
+  });
 });
 
 describe('GET /api/tg/get_token/', () => {

@@ -55,7 +55,7 @@ export function registerTelegramRoutes(app: ZodApp, deps: AppDeps): void {
         response: { 200: ZTelegramAuthKey },
       },
     },
-    async (request) => createAuthKey(deps, request.auth?.user.id ?? null),
+    async (request) => createAuthKey(deps, request.auth?.user.id ?? null, request.ip),
   );
 
   app.get(

@@ -23,9 +23,18 @@ import { telegramRepository } from './telegram.repository.js';
  * user to the key, and the next poll returns the tokens, once. A signed-in user asking for a key
  * gets Telegram linked to their account instead.
  */
-export async function createAuthKey(deps: AppDeps, requestedByUserId: number | null) {
+export async function createAuthKey(deps: AppDeps, requestedByUserId: number | null, ip: string) {
   const { botUsername, authKeySeconds } = deps.config.telegram;
   if (!deps.telegramBot || !botUsername) throw telegramUnavailable();
+  // Open to anyone and a row each: limited per address so it cannot be used to fill the table.
+  const { rateLimits } = deps.config;
+  await deps.rateLimiter.hit([
+    {
+      key: `tg_auth_key:ip:${ip}`,
+      limit: rateLimits.telegramAuthKeyPerIp,
+      windowSeconds: rateLimits.windowSeconds,
+    },
+  ]);
   const key = generateAuthKey();
   const row = await telegramRepository.insertAuthKey(deps.db, {
     keyHash: hashAuthKey(key),

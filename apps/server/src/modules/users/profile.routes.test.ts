@@ -1,4 +1,6 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { users } from '../../shared/db/schema.js';
 import { bearer, createActiveUser, login } from '../../test/factories.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 
@@ -156,6 +158,41 @@ describe('other people', () => {
     expect(response.json().map((u: { id: number }) => u.id)).toEqual([b.id, a.id]);
     const single = await t.app.inject({ method: 'GET', url: `/api/users/by_ids/?id[]=${a.id}`, headers });
     expect(single.json()).toHaveLength(1);
+  });
+
+  it('shows strangers only what a profile page shows: not whether there is a digital model, nor Instagram', async () => {
+    const { headers } = await signedIn();
+    const other = await createActiveUser(t, { firstName: 'Ada' });
+    await t.deps.db
+      .update(users)
+      .set({ hasLora: true, username: `ada_${other.id}`, instagram: 'ada.insta' })
+      .where(eq(users.id, other.id));
+    const expected = {
+      id: other.id,
+      uuid: other.uuid,
+      firstName: 'Ada',
+      lastName: '',
+      username: `ada_${other.id}`,
+      date_joined: expect.any(String),
+    };
+    const one = await t.app.inject({ method: 'GET', url: `/api/users/by_id/?id=${other.id}`, headers });
+    expect(one.json()).toEqual(expected);
+    const many = await t.app.inject({
+      method: 'GET',
+      url: `/api/users/by_ids/?id[]=${other.id}&id[]=${other.uuid}`,
+      headers,
+    });
+    expect(many.json()).toEqual([expected]);
+  });
+
+  it('shows me my own record with Instagram and whether I have a digital model', async () => {
+    const me = await createActiveUser(t);
+    await t.deps.db.update(users).set({ hasLora: true, instagram: 'me.insta' }).where(eq(users.id, me.id));
+    const headers = bearer((await login(t, me.email!, me.password)).access);
+    const one = await t.app.inject({ method: 'GET', url: `/api/users/by_id/?id=${me.uuid}`, headers });
+    expect(one.json()).toMatchObject({ id: me.id, instagram: 'me.insta', lora: true });
+    const many = await t.app.inject({ method: 'GET', url: `/api/users/by_ids/?id[]=${me.id}`, headers });
+    expect(many.json()).toEqual([expect.objectContaining({ instagram: 'me.insta', lora: true })]);
   });
 
   it('is for signed-in users only', async () => {

@@ -172,7 +172,7 @@ export function registerUsersRoutes(app: ZodApp, deps: AppDeps): void {
         security: [{ bearer: [] }, { telegram: [] }],
       },
     },
-    async (request) => findPublicUser(deps, request.query.id),
+    async (request) => findPublicUser(deps, requireAuth(request).user.id, request.query.id),
   );
 
   app.get(
@@ -187,6 +187,6 @@ export function registerUsersRoutes(app: ZodApp, deps: AppDeps): void {
         security: [{ bearer: [] }, { telegram: [] }],
       },
     },
-    async (request) => findPublicUsers(deps, request.query['id[]']),
+    async (request) => findPublicUsers(deps, requireAuth(request).user.id, request.query['id[]']),
   );
 }

@@ -26,18 +26,20 @@ export function toUserJson(user: UserRow, publicUrl: string): TUser {
   };
 }
 
-/** What another signed-in user may see: no email, phone, ids of linked accounts or referer. */
-export function toPublicUserJson(user: UserRow): TPublicUser {
-  return {
+/**
+ * What another signed-in user may see — what the profile page shows; no email, phone, ids of linked
+ * accounts or referer. Instagram and whether a digital model exists only on the viewer's own record.
+ */
+export function toPublicUserJson(user: UserRow, viewerId: number): TPublicUser {
+  const json: TPublicUser = {
     id: user.id,
     uuid: user.uuid,
     firstName: user.firstName,
     lastName: user.lastName,
     username: user.username,
-    instagram: user.instagram,
-    lora: user.hasLora,
     date_joined: user.dateJoined.toISOString(),
   };
+  return user.id === viewerId ? { ...json, instagram: user.instagram, lora: user.hasLora } : json;
 }
 
 export function referralLink(publicUrl: string, code: string): string {

@@ -266,14 +266,22 @@ export async function updateProfile(
 const usernameTaken = () =>
   fieldError('users.username_taken', { username: ['A user with that username already exists.'] });
 
-export async function findPublicUser(deps: AppDeps, ref: number | string): Promise<TPublicUser> {
-  const [user] = await findPublicUsers(deps, [ref]);
+export async function findPublicUser(
+  deps: AppDeps,
+  viewerId: number,
+  ref: number | string,
+): Promise<TPublicUser> {
+  const [user] = await findPublicUsers(deps, viewerId, [ref]);
   if (!user) throw new AppError({ code: 'users.not_found', detail: 'Not found.' });
   return user;
 }
 
 /** Public profiles for ids or uuids, in the order asked, unknown ones left out. */
-export async function findPublicUsers(deps: AppDeps, refs: Array<number | string>): Promise<TPublicUser[]> {
+export async function findPublicUsers(
+  deps: AppDeps,
+  viewerId: number,
+  refs: Array<number | string>,
+): Promise<TPublicUser[]> {
   const { ids, uuids } = splitUserRefs(refs);
   const rows = await usersRepository.findManyByRefs(deps.db, ids, uuids);
   const byRef = new Map<string, UserRow>();
@@ -287,7 +295,7 @@ export async function findPublicUsers(deps: AppDeps, refs: Array<number | string
     const row = byRef.get(typeof ref === 'number' ? String(ref) : ref.toLowerCase());
     if (row && !seen.has(row.id) && row.isActive) {
       seen.add(row.id);
-      result.push(toPublicUserJson(row));
+      result.push(toPublicUserJson(row, viewerId));
     }
   }
   return result;

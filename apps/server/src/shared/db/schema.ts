@@ -43,6 +43,11 @@ export const users = pgTable(
     }),
     /** True when the user has a trained digital model (the spec's `lora`). */
     hasLora: boolean('has_lora').notNull().default(false),
+    /**
+     * Start of the free tier's current day (the user's local midnight when it began). It moves on
+     * only once 24 h have passed, so a changed `timezone` cookie cannot start a new day early.
+     */
+    freeDayStartedAt: timestamp('free_day_started_at', { withTimezone: true }),
     telegramId: bigint('telegram_id', { mode: 'number' }).unique(),
     telegramUsername: text('telegram_username'),
     telegramPhotoUrl: text('telegram_photo_url'),
