@@ -1,9 +1,7 @@
-import { startRuntime, stopOnSignals } from './app/runtime.js';
+import cluster from 'node:cluster';
+import { runApiProcess, runSupervisor } from './app/supervisor.js';
 
-// `npm start`: the API, the built web app and (unless RUN_WORKER=false) the job worker, one process.
-const runWorker = process.env.RUN_WORKER !== 'false' && process.env.RUN_WORKER !== '0';
-const runtime = await startRuntime({ api: true, worker: runWorker });
-stopOnSignals(runtime);
-runtime.deps.logger.info(
-  `Mirra is running at ${runtime.config.publicUrl} (API docs: ${runtime.config.publicUrl}/api/docs/)`,
-);
+// `npm start`: PostgreSQL, the API with the built web app, and the job worker in a process of its
+// own (RUN_WORKER, WEB_CONCURRENCY choose the processes; see app/process-plan.models.ts).
+if (cluster.isWorker) await runApiProcess();
+else await runSupervisor();

@@ -33,7 +33,7 @@ describe('configuration', () => {
     expect(config.telegram.apiBase).toBe('http://127.0.0.1:9999');
     expect(config.trustProxy).toBe(2);
     expect(config.geoCountryHeader).toBe('cf-ipcountry');
-    expect(config.runWorker).toBe(false);
+    expect(config.runWorker).toBe('none');
   });
 
   it('points links at the port and host it runs on when PUBLIC_URL is unset', () => {

@@ -131,8 +131,19 @@ const ZEnv = z.object({
   POST_REPORT_HIDE_THRESHOLD: z.coerce.number().int().min(0).default(3),
   /** How long a process may reuse a resolved session (kept exact by LISTEN/NOTIFY); 0 disables. */
   SESSION_CACHE_SECONDS: seconds.default(60),
-  /** Run the job worker inside the API process (`npm start`); `npm run worker` runs it alone. */
-  RUN_WORKER: bool.default(true),
+  /**
+   * Where `npm start` runs the job worker: `true` in a process of its own beside the API (pixel work
+   * never holds up a request), `inline` inside the API process, `false` nowhere (workers run apart
+   * with `npm run worker`).
+   */
+  RUN_WORKER: z
+    .enum(['true', 'false', '1', '0', 'yes', 'no', 'inline'])
+    .default('true')
+    .transform((v): 'process' | 'inline' | 'none' =>
+      v === 'inline' ? 'inline' : v === 'true' || v === '1' || v === 'yes' ? 'process' : 'none',
+    ),
+  /** API processes `npm start` runs (Node cluster, sharing the port); `auto`: one per core. */
+  WEB_CONCURRENCY: z.union([z.literal('auto'), z.coerce.number().int().min(1).max(64)]).optional(),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).default(4),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Where the built web app lives; served at `/`. */
@@ -248,6 +259,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     },
     posts: { reportHideThreshold: e.POST_REPORT_HIDE_THRESHOLD },
     runWorker: e.RUN_WORKER,
+    webConcurrency: e.WEB_CONCURRENCY,
     workerConcurrency: e.WORKER_CONCURRENCY,
     logLevel: e.LOG_LEVEL,
     webDistDir: e.WEB_DIST_DIR ? path.resolve(e.WEB_DIST_DIR) : undefined,

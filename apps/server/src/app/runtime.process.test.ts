@@ -66,6 +66,35 @@ async function startServer(env: Record<string, string>, entry = 'src/main.api.ts
   return { child, port, output: () => output, exited };
 }
 
+/** Node processes started by `pid` (Linux /proc), with their command lines. */
+async function nodeChildrenOf(pid: number): Promise<Array<{ pid: number; command: string }>> {
+  const found: Array<{ pid: number; command: string }> = [];
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = await readFile(`/proc/${entry}/stat`, 'utf8');
+      // The command name is in parentheses and may hold spaces: fields start after the last ')'.
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (parent !== pid) continue;
+      const command = (await readFile(`/proc/${entry}/cmdline`, 'utf8')).replaceAll('\0', ' ');
+      if (command.includes('main.')) found.push({ pid: Number(entry), command });
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return found;
+}
+
+async function waitFor<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
 function isAlive(pid: number) {
   try {
     process.kill(pid, 0);
@@ -135,6 +164,59 @@ describe('npm start with the embedded defaults', () => {
     expect(await second.exited).toBe(0);
     expect(isAlive(newPgPid)).toBe(false);
     expect(existsSync(path.join(dataDir, 'pg', 'postmaster.pid'))).toBe(false);
+  }, 180_000);
+
+  it('runs the job worker in a process of its own and WEB_CONCURRENCY API processes, restarting any that dies', async () => {
+    const otherDir = await mkdtemp(path.join(os.tmpdir(), 'mirra-process-cluster-'));
+    try {
+      const started = await startServer({
+        DATA_DIR: otherDir,
+        EMBEDDED_PG_PORT: String(await freePort()),
+        WEB_CONCURRENCY: '2',
+      });
+      const pid = started.child.pid!;
+      const children = await waitFor('two API processes and a worker', async () => {
+        const found = await nodeChildrenOf(pid);
+        return found.length === 3 ? found : undefined;
+      });
+      expect(children.filter((c) => c.command.includes('main.api')).length).toBe(2);
+      const worker = children.find((c) => c.command.includes('main.worker'))!;
+      expect(worker).toBeDefined();
+      // The worker yields the CPU to the API.
+      const niceness = Number(
+        (await readFile(`/proc/${worker.pid}/stat`, 'utf8')).split(') ')[1]!.split(' ')[16],
+      );
+      expect(niceness).toBe(10);
+
+      // Both API processes answer on the one port.
+      for (let i = 0; i < 10; i++) {
+        expect((await fetch(`http://127.0.0.1:${started.port}/api/config/`)).status).toBe(200);
+      }
+
+      // The worker dies: the supervisor starts another, and jobs run again.
+      process.kill(worker.pid, 'SIGKILL');
+      const replacement = await waitFor('a new worker process', async () =>
+        (await nodeChildrenOf(pid)).find((c) => c.command.includes('main.worker') && c.pid !== worker.pid),
+      );
+      expect(replacement.pid).not.toBe(worker.pid);
+      const register = await fetch(`http://127.0.0.1:${started.port}/api/users/`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'cluster@example.com', password: 'Sturdy-Bridge-64' }),
+      });
+      expect(register.status).toBe(201);
+      const outbox = path.join(otherDir, 'outbox');
+      await waitFor('the activation email', async () => {
+        const files = await readdir(outbox).catch(() => [] as string[]);
+        return files.some((f) => f.endsWith('.eml')) ? true : undefined;
+      });
+
+      started.child.kill('SIGTERM');
+      expect(await started.exited).toBe(0);
+      for (const child of [...children, replacement]) expect(isAlive(child.pid)).toBe(false);
+    } finally {
+      await rm(otherDir, { recursive: true, force: true });
+    }
   }, 180_000);
 
   it('uses DATABASE_URL instead of the embedded PostgreSQL when it is set', async () => {

