@@ -187,6 +187,23 @@ export const creditEntries = pgTable(
   (t) => [index('credit_entries_user_idx').on(t.userId, t.id)],
 );
 
+/**
+ * What an author has earned from generations made from their posts but not yet received: the
+ * fraction of a credit (in hundredths) left over after paying whole credits, carried to the next
+ * use so that no spend's share is lost.
+ */
+export const royaltyCarries = pgTable(
+  'royalty_carries',
+  {
+    userId: bigint('user_id', { mode: 'number' })
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    hundredths: integer('hundredths').notNull().default(0),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [check('royalty_carries_below_one_credit', sql`${t.hundredths} >= 0 AND ${t.hundredths} < 100`)],
+);
+
 /** Mismatches the nightly reconciliation found between a ledger and its cached balance. */
 export const creditAuditFindings = pgTable('credit_audit_findings', {
   id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
