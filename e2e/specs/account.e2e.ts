@@ -23,19 +23,21 @@ describe.each(VIEWPORT_NAMES)('an account from sign-up to sign-out (%s)', (viewp
     await page.getByTestId('sign-up-link').click();
     await page.waitForURL(url('/sign-up/?next=%2Fsettings%2F'));
 
-    // Sign up; the server's password rules come back per field, joined with ", ".
-    await page.getByLabel('First name').fill('Ada');
-    await page.getByLabel('Last name').fill('Lovelace');
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password', { exact: true }).fill('12345');
-    await page.getByRole('button', { name: 'Create account' }).click();
+    // Sign up; the server's password rules come back per field, joined with ", ". (On a phone the
+    // popup may still be closing, so the fields are looked up inside the form.)
+    const signUp = page.getByTestId('sign-up-form');
+    await signUp.getByLabel('First name').fill('Ada');
+    await signUp.getByLabel('Last name').fill('Lovelace');
+    await signUp.getByLabel('Email').fill(email);
+    await signUp.getByLabel('Password', { exact: true }).fill('12345');
+    await signUp.getByRole('button', { name: 'Create account' }).click();
     await expect
-      .poll(() => page.locator('.field--invalid .field__error').textContent())
+      .poll(() => signUp.locator('.field--invalid .field__error').textContent())
       .toBe(
         'This password is too short. It must contain at least 8 characters., This password is too common., This password is entirely numeric.',
       );
-    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-    await page.getByRole('button', { name: 'Create account' }).click();
+    await signUp.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await signUp.getByRole('button', { name: 'Create account' }).click();
     await page.getByTestId('sign-up-done').waitFor();
     expect(await page.getByTestId('sign-up-done').textContent()).toContain(email);
     expect((await storedTokens(page)).refresh).toBeNull();
