@@ -404,6 +404,8 @@ export const modelPhotos = pgTable(
       .notNull()
       .default(sql`'{}'::text[]`),
     pose: text('pose'),
+    /** Perceptual fingerprint (faces/photo-fingerprint.models.ts): finds copies of a photo already in the model. */
+    fingerprint: text('fingerprint'),
     createdAt: createdAt(),
   },
   (t) => [index('model_photos_model_idx').on(t.modelId, t.id)],
