@@ -74,7 +74,7 @@ export async function createActiveUser(
   const link = await readActivationLink(email);
   const [, uid, token] = new URL(link).pathname.match(/\/activate\/([^/]+)\/([^/]+)/) ?? [];
   const activated = await callApi('/api/users/activation/', { body: { uid, token } });
-  if (activated.status !== 204) throw new Error(`activation: ${activated.status}`);
+  if (activated.status !== 200) throw new Error(`activation: ${activated.status}`);
   const login = await callApi<{ refresh: string; access: string }>('/api/token/login/', {
     body: { email, password: PASSWORD },
   });

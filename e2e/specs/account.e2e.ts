@@ -12,36 +12,57 @@ describe.each(VIEWPORT_NAMES)('an account from sign-up to sign-out (%s)', (viewp
     await s.close();
   });
 
-  it('signs up, activates from the outbox email, signs in, edits the profile, switches language and theme, signs out', async () => {
+  it('signs up from a page that needs an account, is signed in by the activation link and returned there, signs out and back in, edits the profile, switches language and theme, signs out', async () => {
     const { page } = s;
     const email = uniqueEmail('ada');
 
-    // Sign up; the server's password rules come back per field, joined with ", ".
-    await page.goto(url('/sign-up/'));
-    await page.getByLabel('First name').fill('Ada');
-    await page.getByLabel('Last name').fill('Lovelace');
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password', { exact: true }).fill('12345');
-    await page.getByRole('button', { name: 'Create account' }).click();
+    // A guest opens a page that needs an account: the sign-in popup offers to create one, and the
+    // sign-up page remembers where the person started.
+    await page.goto(url('/settings/'));
+    await page.getByTestId('sign-in-panel').waitFor();
+    await page.getByTestId('sign-up-link').click();
+    await page.waitForURL(url('/sign-up/?next=%2Fsettings%2F'));
+
+    // Sign up; the server's password rules come back per field, joined with ", ". (On a phone the
+    // popup may still be closing, so the fields are looked up inside the form.)
+    const signUp = page.getByTestId('sign-up-form');
+    await signUp.getByLabel('First name').fill('Ada');
+    await signUp.getByLabel('Last name').fill('Lovelace');
+    await signUp.getByLabel('Email').fill(email);
+    await signUp.getByLabel('Password', { exact: true }).fill('12345');
+    await signUp.getByRole('button', { name: 'Create account' }).click();
     await expect
-      .poll(() => page.locator('.field--invalid .field__error').textContent())
+      .poll(() => signUp.locator('.field--invalid .field__error').textContent())
       .toBe(
         'This password is too short. It must contain at least 8 characters., This password is too common., This password is entirely numeric.',
       );
-    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-    await page.getByRole('button', { name: 'Create account' }).click();
+    await signUp.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await signUp.getByRole('button', { name: 'Create account' }).click();
     await page.getByTestId('sign-up-done').waitFor();
     expect(await page.getByTestId('sign-up-done').textContent()).toContain(email);
+    expect((await storedTokens(page)).refresh).toBeNull();
 
-    // The activation link from the real .eml file in the outbox.
+    // The activation link from the real .eml file in the outbox signs the person in and takes them
+    // back to the page they started from.
     const link = await readActivationLink(email);
     expect(link).toMatch(/\/activate\/[^/]+\/[^/]+$/);
     await page.goto(link);
+    await page.waitForURL(url('/settings/'));
     await page.getByText('Your account is active').waitFor();
+    await page.getByTestId('header-profile').waitFor();
+    expect((await storedTokens(page)).refresh).toBeTruthy();
     await saveScreenshot(page, `flow-activated-${viewport}`);
 
-    // Sign in from the popup: a wrong password is an alert, the email is trimmed and lower-cased.
-    await page.getByTestId('activate-sign-in').click();
+    // The link works once: opened again it says the account is active already.
+    await page.goto(link);
+    await page.getByText('Already activated').waitFor();
+
+    // Signed out, then in again from the popup: a wrong password is an alert, the email is trimmed
+    // and lower-cased.
+    await page.goto(url('/settings/'));
+    await page.getByTestId('sign-out').click();
+    await page.waitForURL(url('/'));
+    await page.getByTestId('header-sign-in').click();
     const panel = page.getByTestId('sign-in-panel');
     await panel.getByLabel('Email').fill(`  ${email.toUpperCase()}  `);
     await panel.getByLabel('Password', { exact: true }).fill('wrong-password-1');
@@ -49,7 +70,6 @@ describe.each(VIEWPORT_NAMES)('an account from sign-up to sign-out (%s)', (viewp
     await panel.getByRole('alert').getByText('Wrong email or password').waitFor();
     await panel.getByLabel('Password', { exact: true }).fill(PASSWORD);
     await panel.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await page.waitForURL(url('/'));
     await page.getByTestId('header-profile').waitFor();
     expect((await storedTokens(page)).refresh).toBeTruthy();
 

@@ -71,7 +71,7 @@ describe.each(VIEWPORT_NAMES)('digital model (%s)', (viewport) => {
 
       await expect
         .poll(() => upload.getByTestId('good-count').textContent(), CHECKS)
-        .toBe('Good photos: 15 of 15');
+        .toBe('Good photos: 15 of 15 needed');
       await expect.poll(() => upload.getByTestId('bad-count').textContent()).toBe("1 photo can't be used");
       const problem = upload.locator('[data-testid="model-photo"][data-state="problem"]');
       expect(await problem.count()).toBe(1);
@@ -215,7 +215,9 @@ describe.each(VIEWPORT_NAMES)('digital model (%s)', (viewport) => {
     const details = page.getByTestId('model-details');
     await details.waitFor();
     expect(await details.getByTestId('model-status').textContent()).toBe('Collecting photos');
-    await expect.poll(() => details.getByTestId('good-count').textContent()).toBe('Good photos: 15 of 15');
+    await expect
+      .poll(() => details.getByTestId('good-count').textContent())
+      .toBe('Good photos: 15 of 15 needed');
     await details.getByTestId('train-submit').click();
     const dialog = page.getByTestId('credits-dialog');
     await dialog.waitFor();
@@ -241,7 +243,7 @@ describe.each(VIEWPORT_NAMES)('digital model (%s)', (viewport) => {
     await page.waitForURL(url('/upload/'));
     await expect
       .poll(() => upload.getByTestId('good-count').textContent(), CHECKS)
-      .toBe('Good photos: 3 of 15');
+      .toBe('Good photos: 3 of 15 needed');
     expect(await upload.locator('[data-testid="model-photo"][data-state="good"]').count()).toBe(3);
     expect(await upload.getByTestId('photos-needed').textContent()).toBe(
       'Add 12 more good photos to start training.',

@@ -8,9 +8,10 @@ import { startDedicatedServer, type DedicatedServer } from '../lib/server.js';
 import { signInWithTokens } from '../lib/session.js';
 
 /**
- * The royalty is 20% of the credits spent, rounded down, so a remix must cost at least 5 credits
- * to pay its author anything. The shared e2e server's prices are what the generation specs count
- * on (an image costs 1), so this spec runs its own server with its own prices.
+ * The royalty is 20% of the credits spent; whole credits are paid at once and fractions carried to
+ * the author's next use, so a 5-credit remix pays its author one credit straight away. The shared
+ * e2e server's prices are what the generation specs count on (an image costs 1), so this spec runs
+ * its own server with its own prices.
  */
 const SETTINGS = {
   WELCOME_CREDITS: '20',
@@ -20,7 +21,7 @@ const SETTINGS = {
 };
 const WELCOME = Number(SETTINGS.WELCOME_CREDITS);
 const PRICE = Number(SETTINGS.PRICE_SIMPLE);
-const ROYALTY = Math.floor((PRICE * 20) / 100);
+const ROYALTY = (PRICE * 20) / 100;
 /** Pictures drawn by the local engine from a fixed seed: the same each run. */
 const SEED = '2';
 const RESULT = { timeout: 60_000 };

@@ -21,7 +21,13 @@ export const FACE_PHOTO_PROBLEMS = [
   'face.different_person',
 ] as const;
 export const FILE_PHOTO_PROBLEMS = ['file.unsupported', 'file.too_big', 'file.too_many_pixels'] as const;
-export const MODEL_PHOTO_PROBLEMS = [...FACE_PHOTO_PROBLEMS, ...FILE_PHOTO_PROBLEMS] as const;
+/** A photo the model already has: the same picture, or it re-saved, resized or recompressed. */
+export const COPY_PHOTO_PROBLEMS = ['photo.duplicate'] as const;
+export const MODEL_PHOTO_PROBLEMS = [
+  ...FACE_PHOTO_PROBLEMS,
+  ...COPY_PHOTO_PROBLEMS,
+  ...FILE_PHOTO_PROBLEMS,
+] as const;
 export type TModelPhotoProblem = (typeof MODEL_PHOTO_PROBLEMS)[number];
 
 /**

@@ -72,13 +72,17 @@ const ZEnv = z.object({
    * Credits each new account starts with: enough to train a digital model (PRICE_MODEL_TRAINING)
    * and make ten pictures with it, so a fresh `npm start` can be tried end to end before payments.
    */
-  WELCOME_CREDITS: z.coerce.number().int().min(0).default(30),
-  PRICE_SIMPLE: z.coerce.number().int().min(0).default(1),
-  PRICE_FACE_SWAP: z.coerce.number().int().min(0).default(2),
-  PRICE_EDITING: z.coerce.number().int().min(0).default(1),
-  PRICE_STYLING: z.coerce.number().int().min(0).default(1),
+  WELCOME_CREDITS: z.coerce.number().int().min(0).default(150),
+  /**
+   * Generation prices. The defaults are multiples of 5 so that the prompt author's 20% of each is a
+   * whole credit; other prices still pay exactly 20% over time (fractions are carried).
+   */
+  PRICE_SIMPLE: z.coerce.number().int().min(0).default(5),
+  PRICE_FACE_SWAP: z.coerce.number().int().min(0).default(10),
+  PRICE_EDITING: z.coerce.number().int().min(0).default(5),
+  PRICE_STYLING: z.coerce.number().int().min(0).default(5),
   /** Video is priced per second of output. */
-  PRICE_VIDEO_PER_SECOND: z.coerce.number().int().min(0).default(2),
+  PRICE_VIDEO_PER_SECOND: z.coerce.number().int().min(0).default(5),
   /** Free tier (spec §6): this many generations a day with no pause, then FREE_DELAY_SECONDS between. */
   FREE_DAILY_PHOTOS: z.coerce.number().int().min(0).default(5),
   FREE_DELAY_SECONDS: z.coerce.number().int().min(0).default(30),
@@ -93,7 +97,7 @@ const ZEnv = z.object({
   /** Attempts of a generation job before it fails for good (transient engine errors are retried). */
   GENERATION_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(3),
   /** Credits charged for training a digital model (refunded if training fails). */
-  PRICE_MODEL_TRAINING: z.coerce.number().int().min(0).default(20),
+  PRICE_MODEL_TRAINING: z.coerce.number().int().min(0).default(100),
   /** Good photos a digital model needs before it can be trained (spec §9: 15). */
   MODEL_MIN_PHOTOS: z.coerce.number().int().min(1).default(15),
   /** Most photos one model may hold (good or not). */

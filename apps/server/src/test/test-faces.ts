@@ -135,24 +135,26 @@ async function downloadDebs(packages: string[], cwd: string): Promise<void> {
 /**
  * "Several photos of one person" from one portrait, since no offline set has several real photos
  * of one person: each variant is a different crop, mirrored or not, slightly rotated, lighter or
- * darker, and re-encoded as JPEG. Deterministic, so failures reproduce.
+ * darker, and re-encoded as JPEG. No two variants share every setting (up to 25 of them), so none
+ * is a re-saved copy of another. Deterministic, so failures reproduce.
  */
 export async function makePhotoSet(portrait: Buffer, count = 15): Promise<Buffer[]> {
   const { width = 0, height = 0 } = await sharp(portrait).metadata();
   const photos: Buffer[] = [];
   for (let i = 0; i < count; i += 1) {
+    const round = Math.floor(i / 5);
     const angle = [-8, -4, 0, 4, 8][i % 5] ?? 0;
-    const brightness = [1, 0.8, 1.15, 0.9, 1.05][(i * 2) % 5] ?? 1;
-    const keep = 0.78 + 0.04 * (i % 5);
+    const brightness = [1, 0.8, 1.15, 0.9, 1.05][(i * 2 + round) % 5] ?? 1;
+    const keep = 0.78 + 0.04 * ((i + round * 2) % 5);
     const cropWidth = Math.round(width * keep);
     const cropHeight = Math.round(height * keep);
-    const left = Math.round(((width - cropWidth) * ((i * 3) % 5)) / 4);
-    const top = Math.round(((height - cropHeight) * ((i * 7) % 5)) / 8);
+    const left = Math.round(((width - cropWidth) * ((i * 3 + round) % 5)) / 4);
+    const top = Math.round(((height - cropHeight) * ((i * 7 + round * 3) % 5)) / 8);
     let image = sharp(portrait)
       .extract({ left, top, width: cropWidth, height: cropHeight })
       .rotate(angle, { background: '#808080' })
       .modulate({ brightness });
-    if (i % 2 === 1) image = image.flop();
+    if ((i + round) % 2 === 1) image = image.flop();
     photos.push(await image.jpeg({ quality: 85 + (i % 3) * 5 }).toBuffer());
   }
   return photos;

@@ -8,6 +8,8 @@ export const STORAGE_KEYS = {
   refresh: 'refresh',
   language: 'django_language',
   tgData: 'tgData',
+  /** Where a person was when they signed up; their activation link signs them in and returns there. */
+  activationReturn: 'activation_return',
 } as const;
 export type StorageKey = (typeof STORAGE_KEYS)[keyof typeof STORAGE_KEYS];
 

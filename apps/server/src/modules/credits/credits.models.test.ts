@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { priceGeneration, royaltyFor, shortfall } from './credits.models.js';
+import { priceGeneration, shortfall } from './credits.models.js';
 
 const prices = { simple: 1, face_swap: 2, editing: 1, styling: 3, videoPerSecond: 2 };
 
@@ -9,10 +9,6 @@ describe('credit rules', () => {
     expect(priceGeneration('styling', {}, prices)).toBe(3);
     expect(priceGeneration('video', { durationSeconds: 5 }, prices)).toBe(10);
     expect(priceGeneration('video', {}, prices)).toBe(8);
-  });
-
-  it('pays the prompt author 20% rounded down', () => {
-    expect([0, 1, 4, 5, 9, 10, 12, 100].map(royaltyFor)).toEqual([0, 0, 0, 1, 1, 2, 2, 20]);
   });
 
   it('computes the shortfall', () => {

@@ -20,11 +20,6 @@ export function priceGeneration(
 
 export const DEFAULT_VIDEO_SECONDS = 4;
 
-/** The prompt author's share of a generation made from their post (spec §1: 20%, rounded down). */
-export function royaltyFor(spentCredits: number): number {
-  return Math.floor((spentCredits * 20) / 100);
-}
-
 /** How many credits a user lacks for a price (0 when they can afford it). */
 export function shortfall(balance: number, cost: number): number {
   return Math.max(0, cost - balance);

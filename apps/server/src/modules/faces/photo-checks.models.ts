@@ -1,9 +1,9 @@
-import { FACE_PHOTO_PROBLEMS, MODEL_PHOTO_TIPS } from '@mirra/contracts';
+import { COPY_PHOTO_PROBLEMS, FACE_PHOTO_PROBLEMS, MODEL_PHOTO_TIPS } from '@mirra/contracts';
 import { descriptorSimilarity, median } from './face-descriptors.models.js';
 import type { AnalysedFace, FaceAnalysis } from './faces.types.js';
 
 /** Reasons a photo cannot be used for the model. Stable codes (contracts): the app translates them. */
-export const PHOTO_PROBLEMS = FACE_PHOTO_PROBLEMS;
+export const PHOTO_PROBLEMS = [...FACE_PHOTO_PROBLEMS, ...COPY_PHOTO_PROBLEMS] as const;
 export type PhotoProblem = (typeof PHOTO_PROBLEMS)[number];
 
 /**

@@ -21,7 +21,10 @@ let modelUuid: string;
 let profile: FaceProfile;
 
 beforeAll(async () => {
-  t = await createTestApp({ env: { FREE_DAILY_PHOTOS: '1000' } });
+  // Prices pinned so the 40 credits each person gets cover training and the swaps.
+  t = await createTestApp({
+    env: { FREE_DAILY_PHOTOS: '1000', PRICE_MODEL_TRAINING: '20', PRICE_FACE_SWAP: '2' },
+  });
   faces = await loadTestFaces();
   owner = await signedInUser();
   modelUuid = await createTrainedModel(t, owner.headers);

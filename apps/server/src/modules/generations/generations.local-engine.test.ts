@@ -9,7 +9,17 @@ import { createTestApp, type TestApp } from '../../test/test-app.js';
 // results checked by the bundled NSFW classifier.
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp({ env: { FREE_DAILY_PHOTOS: '1000' } });
+  // Prices pinned so the 20 credits each person gets cover every mode.
+  t = await createTestApp({
+    env: {
+      FREE_DAILY_PHOTOS: '1000',
+      PRICE_SIMPLE: '1',
+      PRICE_EDITING: '1',
+      PRICE_STYLING: '1',
+      PRICE_FACE_SWAP: '2',
+      PRICE_VIDEO_PER_SECOND: '2',
+    },
+  });
 });
 afterAll(() => t.close());
 

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { AnalysedFace, FaceAnalysis } from '../faces/faces.types.js';
 import {
   compactAnalysis,
+  findCopies,
   isSameVerdict,
   judgeModelPhotos,
   modelPhotoKeys,
@@ -52,9 +53,14 @@ function face(descriptor: number[], overrides: Partial<AnalysedFace> = {}): Anal
   };
 }
 
-function photo(id: number, faces: AnalysedFace[]): { id: number; analysis: FaceAnalysis } {
+function photo(
+  id: number,
+  faces: AnalysedFace[],
+  fingerprint: string | null = null,
+): { id: number; analysis: FaceAnalysis; fingerprint: string | null } {
   return {
     id,
+    fingerprint,
     analysis: {
       image: { width: 512, height: 512, originalWidth: 1024, originalHeight: 1024, meanLuminance: 110 },
       faces,
@@ -65,6 +71,15 @@ function photo(id: number, faces: AnalysedFace[]): { id: number; analysis: FaceA
 // Descriptor distance 1 is the same person (similarity 1), distance 20 somebody else (0).
 const alice = (jitter = 0) => [jitter, 0, 0, 0];
 const bob = () => [20, 0, 0, 0];
+
+/** 256-bit fingerprints: `print(n)` differs from `print(0)` in its first n bits. */
+const print = (flippedBits = 0, base = '0') => {
+  const bits = base.repeat(256).split('');
+  for (let i = 0; i < flippedBits; i++) bits[i] = bits[i] === '0' ? '1' : '0';
+  return Array.from({ length: 64 }, (_, i) =>
+    parseInt(bits.slice(i * 4, i * 4 + 4).join(''), 2).toString(16),
+  ).join('');
+};
 
 describe('model status changes', () => {
   it('trains from NEW, retries after ERROR or FAILED, and never leaves COMPLETED', () => {
@@ -120,6 +135,72 @@ describe('judging a model’s photos', () => {
     const verdicts = judgeModelPhotos([photo(1, [face(bob())]), photo(2, [face(alice(1))])], alice());
     expect(verdicts.get(1)?.problems).toEqual(['face.different_person']);
     expect(verdicts.get(2)?.ok).toBe(true);
+  });
+});
+
+describe('copies of a photo the model already has', () => {
+  it('refuses every later copy of a picture (fingerprints up to 40 bits apart), keeping the first', () => {
+    const photos = [
+      photo(1, [face(alice())], print(0)),
+      photo(2, [face(alice(1))], print(12)),
+      photo(3, [face(alice())], print(40)),
+      photo(4, [face(alice())], print(41)),
+      photo(5, [face(alice())], print(0, '1')),
+    ];
+    const verdicts = judgeModelPhotos(photos, null);
+    expect(verdicts.get(1)).toMatchObject({ ok: true, problems: [] });
+    expect(verdicts.get(2)).toMatchObject({ ok: false, problems: ['photo.duplicate'] });
+    expect(verdicts.get(3)).toMatchObject({ ok: false, problems: ['photo.duplicate'] });
+    // Another picture of the same person counts.
+    expect(verdicts.get(4)).toMatchObject({ ok: true, problems: [] });
+    expect(verdicts.get(5)).toMatchObject({ ok: true, problems: [] });
+    expect([...verdicts.values()].filter((verdict) => verdict.ok)).toHaveLength(3);
+  });
+
+  it('eighteen copies of one photo make one good photo', () => {
+    const photos = Array.from({ length: 18 }, (_, i) => photo(i, [face(alice())], print(i % 3)));
+    const verdicts = judgeModelPhotos(photos, null);
+    expect([...verdicts.values()].filter((verdict) => verdict.ok)).toHaveLength(1);
+    expect(verdicts.get(0)?.ok).toBe(true);
+  });
+
+  it('does not call alike pictures of two different people copies (the face is the second signal)', () => {
+    expect(findCopies([photo(1, [face(alice())], print(0)), photo(2, [face(bob())], print(3))])).toEqual(
+      new Set(),
+    );
+    expect(findCopies([photo(1, [face(alice())], print(0)), photo(2, [face(alice())], print(3))])).toEqual(
+      new Set([2]),
+    );
+  });
+
+  it('never calls a photo without a fingerprint (stored before them) a copy', () => {
+    expect(findCopies([photo(1, [face(alice())], null), photo(2, [face(alice())], print(0))])).toEqual(
+      new Set(),
+    );
+  });
+
+  it('lets a sharp copy of a blurred first shot count: only photos passing the other checks are compared', () => {
+    const blurred = face(alice(), { crop: { meanLuminance: 120, sharpness: 5, noseBridgeLineContrast: 1 } });
+    const verdicts = judgeModelPhotos(
+      [
+        photo(1, [blurred], print(0)),
+        photo(2, [face(alice())], print(2)),
+        photo(3, [face(alice())], print(4)),
+      ],
+      null,
+    );
+    expect(verdicts.get(1)?.problems).toEqual(['photo.blurry']);
+    expect(verdicts.get(2)).toMatchObject({ ok: true, problems: [] });
+    expect(verdicts.get(3)).toMatchObject({ ok: false, problems: ['photo.duplicate'] });
+  });
+
+  it('refuses copies among a trained model’s photos too', () => {
+    const verdicts = judgeModelPhotos(
+      [photo(1, [face(alice())], print(0)), photo(2, [face(alice(1))], print(5))],
+      alice(),
+    );
+    expect(verdicts.get(1)?.ok).toBe(true);
+    expect(verdicts.get(2)).toMatchObject({ ok: false, problems: ['photo.duplicate'] });
   });
 });
 

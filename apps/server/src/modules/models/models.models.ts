@@ -1,6 +1,7 @@
 import { GenerationStatus, type TGenerationStatus } from '@mirra/contracts';
 import { descriptorSimilarity } from '../faces/face-descriptors.models.js';
 import type { AnalysedFace, FaceAnalysis } from '../faces/faces.types.js';
+import { fingerprintDistance, MAX_COPY_DISTANCE } from '../faces/photo-fingerprint.models.js';
 import {
   checkPhoto,
   DEFAULT_PHOTO_CHECK_THRESHOLDS,
@@ -93,6 +94,49 @@ export function compactAnalysis(analysis: FaceAnalysis): FaceAnalysis {
 export interface JudgedPhoto {
   id: number;
   analysis: FaceAnalysis;
+  /** Perceptual fingerprint; null for photos stored before fingerprints (never called copies). */
+  fingerprint?: string | null;
+}
+
+/**
+ * Whether `later` is a copy of `earlier`: the same picture re-saved, resized or recompressed.
+ * The fingerprints must be close; the faces are the second signal: when both photos show a face
+ * and the two faces are clearly different people, the photos are not copies, however alike the
+ * pictures are overall.
+ */
+export function isCopyOf(
+  later: JudgedPhoto,
+  earlier: JudgedPhoto,
+  thresholds: PhotoCheckThresholds = DEFAULT_PHOTO_CHECK_THRESHOLDS,
+): boolean {
+  if (!later.fingerprint || !earlier.fingerprint) return false;
+  if (fingerprintDistance(later.fingerprint, earlier.fingerprint) > MAX_COPY_DISTANCE) return false;
+  const a = later.analysis.faces[0]?.descriptor ?? [];
+  const b = earlier.analysis.faces[0]?.descriptor ?? [];
+  return a.length === 0 || b.length === 0 || descriptorSimilarity(a, b) >= thresholds.minSimilarity;
+}
+
+/**
+ * The photos (by id) that copy an earlier one. Photos come oldest first: the first of a picture
+ * is kept and every later copy of it is refused, so deleting the first lets the next count.
+ * Callers pass only photos that pass the other checks.
+ */
+export function findCopies(
+  photos: readonly JudgedPhoto[],
+  thresholds: PhotoCheckThresholds = DEFAULT_PHOTO_CHECK_THRESHOLDS,
+): Set<number> {
+  const copies = new Set<number>();
+  const kept: JudgedPhoto[] = [];
+  for (const photo of photos) {
+    if (kept.some((earlier) => isCopyOf(photo, earlier, thresholds))) copies.add(photo.id);
+    else kept.push(photo);
+  }
+  return copies;
+}
+
+/** A verdict with the photo refused as a copy of one the model already has. */
+export function asCopy(verdict: PhotoCheck): PhotoCheck {
+  return { ...verdict, ok: false, problems: [...verdict.problems, 'photo.duplicate'] };
 }
 
 /**
@@ -111,17 +155,29 @@ export function judgeModelPhotos(
 ): Map<number, PhotoCheck> {
   const verdicts = new Map<number, PhotoCheck>();
   if (identity && identity.length > 0) {
-    for (const photo of photos) {
-      verdicts.set(photo.id, checkPhoto({ analysis: photo.analysis, references: [identity] }, thresholds));
-    }
+    const checked = new Map(
+      photos.map((photo) => [
+        photo.id,
+        checkPhoto({ analysis: photo.analysis, references: [identity] }, thresholds),
+      ]),
+    );
+    const copies = findCopies(
+      photos.filter((photo) => checked.get(photo.id)!.ok),
+      thresholds,
+    );
+    for (const [id, verdict] of checked) verdicts.set(id, copies.has(id) ? asCopy(verdict) : verdict);
     return verdicts;
   }
   const descriptorOf = (photo: JudgedPhoto) => photo.analysis.faces[0]?.descriptor ?? [];
-  const candidates = photos.filter(
+  const usable = photos.filter(
     (photo) =>
       descriptorOf(photo).length > 0 &&
       checkPhoto({ analysis: photo.analysis, references: [] }, thresholds).ok,
   );
+  // Copies are looked for among photos that pass every other check (a blurred first shot does not
+  // block a sharp copy of it); a copy adds nothing to who the person is, so it is not a candidate.
+  const copies = findCopies(usable, thresholds);
+  const candidates = usable.filter((photo) => !copies.has(photo.id));
   const isSame = (a: JudgedPhoto, b: JudgedPhoto) =>
     descriptorSimilarity(descriptorOf(a), descriptorOf(b)) >= thresholds.minSimilarity;
   let anchor: JudgedPhoto | null = null;
@@ -138,7 +194,8 @@ export function judgeModelPhotos(
   const group = anchor ? candidates.filter((c) => c === anchor || isSame(anchor, c)) : [];
   for (const photo of photos) {
     const references = group.filter((member) => member.id !== photo.id).map(descriptorOf);
-    verdicts.set(photo.id, checkPhoto({ analysis: photo.analysis, references }, thresholds));
+    const verdict = checkPhoto({ analysis: photo.analysis, references }, thresholds);
+    verdicts.set(photo.id, copies.has(photo.id) ? asCopy(verdict) : verdict);
   }
   return verdicts;
 }

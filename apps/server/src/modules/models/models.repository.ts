@@ -50,7 +50,7 @@ const photoSummaryColumns = {
   pose: modelPhotos.pose,
   createdAt: modelPhotos.createdAt,
 };
-export type ModelPhotoSummaryRow = Omit<ModelPhotoRow, 'analysis'>;
+export type ModelPhotoSummaryRow = Omit<ModelPhotoRow, 'analysis' | 'fingerprint'>;
 
 /** SQL for models and their photos; every read by uuid is scoped to the owner. No decisions here. */
 export const modelsRepository = {

@@ -211,6 +211,63 @@ describe('photo checks on upload', () => {
   );
 
   it(
+    'refuses a photo the model already has: the same file, or it re-saved, resized or recompressed',
+    { timeout: 120_000 },
+    async () => {
+      const { headers } = await signedIn();
+      const uuid = await newModel(headers);
+      const first = await uploadModelPhotos(
+        t,
+        headers,
+        uuid,
+        photos.slice(0, 4).map((data, index) => ({ data, filename: `me-${index}.jpg` })),
+      );
+      expect(first.json().photos.every((p: { ok: boolean }) => p.ok)).toBe(true);
+      expect(first.json().reference_count).toBe(4);
+
+      const copies = [
+        { data: photos[0]!, filename: 'same-file.jpg' },
+        { data: await sharp(photos[1]!).jpeg({ quality: 55 }).toBuffer(), filename: 'recompressed.jpg' },
+        {
+          data: await sharp(photos[2]!).resize({ width: 300 }).jpeg({ quality: 80 }).toBuffer(),
+          filename: 'resized.jpg',
+        },
+        {
+          data: await sharp(photos[3]!).png().toBuffer(),
+          filename: 're-saved.png',
+          contentType: 'image/png',
+        },
+      ];
+      const second = await uploadModelPhotos(t, headers, uuid, [
+        ...copies,
+        // Another photo of the same person still counts, and so does the first of a new picture.
+        { data: photos[4]!, filename: 'new.jpg' },
+        { data: photos[4]!, filename: 'new-again.jpg' },
+      ]);
+      expect(second.statusCode, second.body).toBe(201);
+      const verdicts = second.json().photos as Array<{ filename: string; ok: boolean; problems: string[] }>;
+      expect(verdicts.map((v) => [v.filename, v.ok, v.problems])).toEqual([
+        ['same-file.jpg', false, ['photo.duplicate']],
+        ['recompressed.jpg', false, ['photo.duplicate']],
+        ['resized.jpg', false, ['photo.duplicate']],
+        ['re-saved.png', false, ['photo.duplicate']],
+        ['new.jpg', true, []],
+        ['new-again.jpg', false, ['photo.duplicate']],
+      ]);
+      expect(second.json().reference_count).toBe(5);
+      expect(await getModel(uuid, headers)).toMatchObject({ reference_count: 5, photo_count: 10 });
+
+      // Deleting the first of a picture lets its copy count instead.
+      const firstUuid = first.json().photos[0].uuid;
+      expect((await api('DELETE', `/api/models/${uuid}/photos/${firstUuid}/`, headers)).statusCode).toBe(200);
+      const after = await getModel(uuid, headers);
+      expect(after.reference_count).toBe(5);
+      const sameFile = after.photos.find((p: { uuid: string }) => p.uuid === second.json().photos[0].uuid);
+      expect(sameFile).toMatchObject({ ok: true, problems: [] });
+    },
+  );
+
+  it(
     'keeps originals private: only a short-lived signed preview URL, which stops at a wrong signature',
     { timeout: 60_000 },
     async () => {
@@ -412,6 +469,21 @@ describe('training', () => {
       expect(refreshed.descriptor).toEqual(profile.descriptor);
       expect(after!.status).toBe(GenerationStatus.COMPLETED);
       expect(refreshed.references.map((r) => r.photoId)).toContain(added.json().photos[0].uuid);
+
+      // A copy of a photo the trained model has (re-encoded) is refused, and so is the second of
+      // two copies of one new photo in one upload.
+      const evening = await sharp(await darkenPhoto(faces.astronaut, 0.5))
+        .png()
+        .toBuffer();
+      const copies = await uploadModelPhotos(t, headers, uuid, [
+        { data: await sharp(photos[3]!).jpeg({ quality: 60 }).toBuffer(), filename: 'again.jpg' },
+        { data: evening, filename: 'evening-again.png' },
+      ]);
+      expect(copies.json().photos.map((p: { problems: string[] }) => p.problems)).toEqual([
+        ['photo.duplicate'],
+        ['photo.duplicate'],
+      ]);
+      expect(copies.json()).toMatchObject({ reference_count: 16 });
     },
   );
 

@@ -19,6 +19,7 @@ import { alignedFaceCrop } from '../faces/face-images.js';
 import { buildFaceProfile, type FaceProfile } from '../faces/face-profile.models.js';
 import type { FaceAnalysis } from '../faces/faces.types.js';
 import { checkPhoto, type PhotoCheck } from '../faces/photo-checks.models.js';
+import { photoFingerprint } from '../faces/photo-fingerprint.js';
 import { notifyUser } from '../notifications/notifications.usecases.js';
 import { sendTelegramMessageJob } from '../telegram/telegram.jobs.js';
 import { normaliseUploadImage } from '../uploads/upload-images.js';
@@ -26,7 +27,9 @@ import { detectImageType, isUuid } from '../uploads/uploads.models.js';
 import { usersRepository, type UserRow } from '../users/users.repository.js';
 import {
   ALIGNED_CROP_SIZE,
+  asCopy,
   compactAnalysis,
+  findCopies,
   isSameVerdict,
   isTraining,
   judgeModelPhotos,
@@ -147,6 +150,7 @@ interface PreparedPhoto {
   height: number;
   bytes: number;
   analysis: FaceAnalysis;
+  fingerprint: string;
   /** Judged now (a trained model's photos are judged against its fixed identity). */
   verdict: PhotoCheck | null;
   alignedKey: string | null;
@@ -251,6 +255,7 @@ async function preparePhoto(
     throw error;
   }
   const analysis = compactAnalysis(await deps.faceAnalyzer.analyze(image.data));
+  const fingerprint = await photoFingerprint(image.data);
   const uuid = randomUUID();
   const keys = modelPhotoKeys(userId, modelUuid, uuid, image.format === 'png' ? 'png' : 'jpg');
   const thumbnail = await sharp(image.data)
@@ -282,6 +287,7 @@ async function preparePhoto(
     height: image.height,
     bytes: image.data.length,
     analysis,
+    fingerprint,
     verdict,
     alignedKey,
   };
@@ -309,6 +315,7 @@ async function savePhotos(
   if (model.photoCount + photos.length > deps.config.models.maxPhotos) {
     throw tooManyPhotos(deps.config.models.maxPhotos);
   }
+  if (isTrained) await refuseCopiesOfTrainedPhotos(tx, model.id, photos);
   const provisional = (photo: PreparedPhoto) =>
     photo.verdict ?? checkPhoto({ analysis: photo.analysis, references: [] });
   await modelsRepository.insertPhotos(
@@ -326,6 +333,7 @@ async function savePhotos(
         height: photo.height,
         bytes: photo.bytes,
         analysis: photo.analysis,
+        fingerprint: photo.fingerprint,
         ok: verdict.ok,
         problems: verdict.problems,
         tips: verdict.tips,
@@ -339,6 +347,29 @@ async function savePhotos(
   for (const photo of photos)
     verdicts.set(photo.uuid, settled.verdicts.get(photo.uuid) ?? provisional(photo));
   return { verdicts, referenceCount: settled.referenceCount };
+}
+
+/**
+ * A trained model's new photos were judged one by one against its identity; with the model locked,
+ * the good ones that copy a good photo it already has (or an earlier one of this upload) are
+ * refused.
+ */
+async function refuseCopiesOfTrainedPhotos(tx: DbOrTx, modelId: number, photos: PreparedPhoto[]) {
+  const stored = await modelsRepository.listPhotosWithAnalysis(tx, modelId);
+  const copies = findCopies([
+    ...stored
+      .filter((row) => row.ok)
+      .map((row) => ({ id: row.id, analysis: row.analysis as FaceAnalysis, fingerprint: row.fingerprint })),
+    // New photos take negative ids, after every stored one in order.
+    ...photos.flatMap((photo, index) =>
+      photo.verdict?.ok ? [{ id: -1 - index, analysis: photo.analysis, fingerprint: photo.fingerprint }] : [],
+    ),
+  ]);
+  photos.forEach((photo, index) => {
+    if (!copies.has(-1 - index) || !photo.verdict) return;
+    photo.verdict = asCopy(photo.verdict);
+    photo.alignedKey = null;
+  });
 }
 
 /**
@@ -356,7 +387,11 @@ async function settleModelPhotos(
   const isTrained = model.status === GenerationStatus.COMPLETED;
   if (!isTrained) {
     const judged = judgeModelPhotos(
-      rows.map((row) => ({ id: row.id, analysis: row.analysis as FaceAnalysis })),
+      rows.map((row) => ({
+        id: row.id,
+        analysis: row.analysis as FaceAnalysis,
+        fingerprint: row.fingerprint,
+      })),
       null,
     );
     for (const row of rows) {

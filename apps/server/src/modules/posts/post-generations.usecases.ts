@@ -1,13 +1,12 @@
 import type { TGenerationMode } from '@mirra/contracts';
 import type { AppDeps } from '../../app/deps.js';
 import type { DbOrTx } from '../../shared/db/client.js';
-import { royaltyFor } from '../credits/credits.models.js';
 import { applyCreditChange } from '../credits/credits.usecases.js';
 import type { GenerationRow } from '../generations/generations.repository.js';
 import { notifyUser } from '../notifications/notifications.usecases.js';
 import { usersRepository } from '../users/users.repository.js';
 import { postNotFound } from './posts.errors.js';
-import { canGenerateFromPost, classifyPostUse, displayName, royaltyDue } from './posts.models.js';
+import { canGenerateFromPost, classifyPostUse, displayName, settleRoyalty } from './posts.models.js';
 import { postsRepository } from './posts.repository.js';
 
 /**
@@ -77,11 +76,13 @@ export async function recordPostUse(tx: DbOrTx, generationId: number, source: Po
 
 /**
  * Called in the transaction that completes a generation: if it was made from someone else's
- * post, counts the repeat or remix and credits the author 20% of the credits spent (rounded
- * down), with a notification. The claim on the use row, the ledger's idempotency key and the
- * notification's dedupe key each make a second call change nothing. Refunded generations never
- * complete, so they never get here. Nothing for one's own post: it would be a 20% discount on
- * one's own generations, not a royalty, and would inflate one's own ranking.
+ * post, counts the repeat or remix and adds 20% of the credits spent to the author's carried
+ * royalty; whole credits of it are paid through the ledger, with a notification, and the fraction
+ * waits for the next use. The claim on the use row (taken before the carry changes), the ledger's
+ * idempotency key and the notification's dedupe key each make a second call change nothing.
+ * Refunded generations never complete, so they never get here. Nothing for one's own post: it
+ * would be a 20% discount on one's own generations, not a royalty, and would inflate one's own
+ * ranking.
  */
 export async function settlePostUse(tx: DbOrTx, generation: GenerationRow, now: Date): Promise<void> {
   if (!generation.postUuid) return;
@@ -93,12 +94,12 @@ export async function settlePostUse(tx: DbOrTx, generation: GenerationRow, now: 
     use.kind === 'repeat' ? 'repeatsCount' : 'remixesCount',
     1,
   );
-  const amount = royaltyDue({
-    authorId: use.authorId,
-    generatorId: generation.userId,
-    spentCredits: generation.cost,
-    royaltyFor,
-  });
+  const carried = await postsRepository.lockRoyaltyCarry(tx, use.authorId);
+  const royalty = settleRoyalty({ carriedHundredths: carried, spentCredits: generation.cost });
+  if (royalty.carriedHundredths !== carried) {
+    await postsRepository.setRoyaltyCarry(tx, use.authorId, royalty.carriedHundredths, now);
+  }
+  const amount = royalty.payCredits;
   if (amount <= 0) return;
   await applyCreditChange(tx, {
     userId: use.authorId,

@@ -9,18 +9,17 @@ import {
   engagement,
   postScore,
   profileShareLinks,
-  royaltyDue,
   SCORE_DECAY_SECONDS,
   SEARCH_BUCKET_LEVELS,
   nextSearchLevel,
   searchBucket,
   searchBuckets,
   searchWindow,
+  settleRoyalty,
   shouldHideAfterReports,
   viewDay,
   type PostRecipe,
 } from './posts.models.js';
-import { royaltyFor } from '../credits/credits.models.js';
 
 const none = { saves: 0, repeats: 0, remixes: 0, views: 0 };
 const at = (iso: string) => new Date(iso);
@@ -111,21 +110,49 @@ describe('who may see and use a post', () => {
   });
 });
 
-describe('royaltyDue', () => {
+describe('settleRoyalty (20% of what is spent, fractions carried)', () => {
   it.each([
-    [10, 2],
-    [7, 1],
-    [5, 1],
-    [4, 0],
-    [1, 0],
-    [0, 0],
-    [99, 19],
-  ])('pays floor(20%%) of %d credits: %d', (spent, expected) => {
-    expect(royaltyDue({ authorId: 1, generatorId: 2, spentCredits: spent, royaltyFor })).toBe(expected);
+    // carried, spent → paid now, carried on
+    [0, 5, 1, 0],
+    [0, 10, 2, 0],
+    [0, 1, 0, 20],
+    [80, 1, 1, 0],
+    [60, 2, 1, 0],
+    [90, 7, 2, 30],
+    [0, 14, 2, 80],
+    [40, 0, 0, 40],
+  ])('carried %d hundredths, %d credits spent → pays %d, carries %d', (carried, spent, pay, carry) => {
+    expect(settleRoyalty({ carriedHundredths: carried, spentCredits: spent })).toEqual({
+      payCredits: pay,
+      carriedHundredths: carry,
+    });
   });
 
-  it('pays nothing to the author for their own generations', () => {
-    expect(royaltyDue({ authorId: 1, generatorId: 1, spentCredits: 100, royaltyFor })).toBe(0);
+  it('pays exactly 20% of any run of spends, less under one credit still carried', () => {
+    const spends = [1, 1, 2, 1, 3, 7, 1, 1, 14, 1, 2, 5, 1, 1, 1, 9];
+    let carried = 0;
+    let paid = 0;
+    for (const spent of spends) {
+      const settled = settleRoyalty({ carriedHundredths: carried, spentCredits: spent });
+      paid += settled.payCredits;
+      carried = settled.carriedHundredths;
+      expect(carried).toBeGreaterThanOrEqual(0);
+      expect(carried).toBeLessThan(100);
+    }
+    const spentTotal = spends.reduce((sum, spent) => sum + spent, 0);
+    expect(paid * 100 + carried).toBe(spentTotal * 20);
+  });
+
+  it('pays one credit for every five 1-credit uses', () => {
+    let carried = 0;
+    const payments: number[] = [];
+    for (let use = 0; use < 10; use++) {
+      const settled = settleRoyalty({ carriedHundredths: carried, spentCredits: 1 });
+      payments.push(settled.payCredits);
+      carried = settled.carriedHundredths;
+    }
+    expect(payments).toEqual([0, 0, 0, 0, 1, 0, 0, 0, 0, 1]);
+    expect(carried).toBe(0);
   });
 });
 

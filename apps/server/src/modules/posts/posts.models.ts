@@ -80,15 +80,28 @@ export function canSeePost(post: PostAccess, viewerId: number | null): boolean {
  */
 export const canGenerateFromPost = canSeePost;
 
-/** Whether a royalty is due and how much: never to oneself, never 0 (no ledger entry for nothing). */
-export function royaltyDue(options: {
-  authorId: number;
-  generatorId: number;
+/** The share, in percent, of the credits spent on a generation from a post that its author earns. */
+export const ROYALTY_PERCENT = 20;
+
+export interface RoyaltySettlement {
+  /** Whole credits to pay the author now (0: nothing is written to the ledger). */
+  payCredits: number;
+  /** Hundredths of a credit still owed to the author, kept for their next settled use (0–99). */
+  carriedHundredths: number;
+}
+
+/**
+ * The author's royalty for one settled use: the share of the credits spent, in hundredths of a
+ * credit, is added to what earlier uses left over; whole credits are paid and the rest is carried.
+ * Over any run of uses the author is paid exactly the share of everything spent, less under one
+ * credit still carried, however small each price is.
+ */
+export function settleRoyalty(options: {
+  carriedHundredths: number;
   spentCredits: number;
-  royaltyFor: (spent: number) => number;
-}): number {
-  if (options.authorId === options.generatorId) return 0;
-  return Math.max(0, options.royaltyFor(options.spentCredits));
+}): RoyaltySettlement {
+  const owed = options.carriedHundredths + Math.max(0, options.spentCredits) * ROYALTY_PERCENT;
+  return { payCredits: Math.floor(owed / 100), carriedHundredths: owed % 100 };
 }
 
 /** Distinct unresolved reports at which a published post is hidden until reviewed. */

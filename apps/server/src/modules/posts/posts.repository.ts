@@ -7,6 +7,7 @@ import {
   posts,
   postSaves,
   postViews,
+  royaltyCarries,
   subscriptions,
   users,
 } from '../../shared/db/schema.js';
@@ -398,5 +399,25 @@ export const postsRepository = {
       .from(posts)
       .where(eq(posts.id, claimed.postId));
     return post ? { ...claimed, postUuid: post.uuid, authorId: post.authorId } : undefined;
+  },
+
+  /**
+   * The author's carried royalty in hundredths, with their carry row locked until the transaction
+   * ends (created at 0 on first use), so concurrent settlements for one author queue up.
+   */
+  async lockRoyaltyCarry(tx: DbOrTx, userId: number): Promise<number> {
+    const [row] = await tx
+      .insert(royaltyCarries)
+      .values({ userId })
+      .onConflictDoUpdate({ target: royaltyCarries.userId, set: { userId: sql`excluded.user_id` } })
+      .returning({ hundredths: royaltyCarries.hundredths });
+    return row!.hundredths;
+  },
+
+  async setRoyaltyCarry(tx: DbOrTx, userId: number, hundredths: number, at: Date) {
+    await tx
+      .update(royaltyCarries)
+      .set({ hundredths, updatedAt: at })
+      .where(eq(royaltyCarries.userId, userId));
   },
 };

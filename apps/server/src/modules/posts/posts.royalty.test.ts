@@ -29,8 +29,8 @@ beforeAll(async () => {
       ENGINE_EDITING: 'test',
       ENGINE_STYLING: 'test',
       PRICE_SIMPLE: '5', // royalty 1
-      PRICE_EDITING: '14', // royalty 2
-      PRICE_STYLING: '4', // royalty 0 (20% rounds down to nothing)
+      PRICE_EDITING: '14', // royalty 2.8: 2 paid, 0.8 carried
+      PRICE_STYLING: '1', // royalty 0.2: carried until a whole credit is owed
       FREE_DAILY_PHOTOS: '1000',
       GENERATION_MAX_ATTEMPTS: '1',
     },
@@ -70,7 +70,7 @@ const postRow = async (uuid: string) =>
   (await t.deps.db.select().from(posts).where(eq(posts.uuid, uuid)))[0]!;
 
 describe('prompt royalties', () => {
-  it('pays the author 20% (rounded down) of a repeat, once, through the ledger, with a notification', async () => {
+  it('pays the author 20% of a repeat, once, through the ledger, with a notification', async () => {
     const { author, post } = await authorWithPost();
     const fan = await signedInPerson(t, { firstName: 'Fan' });
     const before = await balanceOf(t, author.user.id);
@@ -126,7 +126,7 @@ describe('prompt royalties', () => {
     expect([row.repeatsCount, row.remixesCount]).toEqual([0, 1]);
   });
 
-  it('pays floor(20%) of the price spent: 14 credits of an editing repeat pay 2', async () => {
+  it('pays the whole credits of 20% of the price spent and carries the rest: 14 credits of an editing repeat pay 2 now', async () => {
     const author = await signedInPerson(t);
     const photo = await createUploadFor(t, author.user.id);
     const generation = await completedGeneration(t, author, {
@@ -204,7 +204,8 @@ describe('prompt royalties', () => {
     expect((await postRow(post.uuid)).repeatsCount).toBe(0);
   });
 
-  it('writes no ledger entry or notification when 20% rounds down to 0, but counts the use', async () => {
+  /** An author with a published styling post (1 credit a use: 0.2 credits of royalty). */
+  async function authorWithOneCreditPost() {
     const author = await signedInPerson(t);
     const photo = await createUploadFor(t, author.user.id);
     const generation = await completedGeneration(t, author, {
@@ -212,15 +213,108 @@ describe('prompt royalties', () => {
       style: 'toy',
       images: [photo.uuid],
     });
-    const post = await publish(t, author, generation.uuid);
+    return { author, post: await publish(t, author, generation.uuid) };
+  }
+
+  async function styleFrom(person: Person, post: { uuid: string; recipe: Record<string, unknown> }) {
+    const own = await createUploadFor(t, person.user.id);
+    const created = await startFrom(person, { ...post.recipe, images: [own.uuid], post_uuid: post.uuid });
+    expect(created.json().cost).toBe(1);
+    return created.json().uuid as string;
+  }
+
+  it('carries a share under one credit to the next use: no ledger entry or notice until a whole credit is owed', async () => {
+    const { author, post } = await authorWithOneCreditPost();
+    const before = await balanceOf(t, author.user.id);
     const fan = await signedInPerson(t);
-    const own = await createUploadFor(t, fan.user.id);
-    const created = await startFrom(fan, { ...post.recipe, images: [own.uuid], post_uuid: post.uuid });
-    expect(created.json().cost).toBe(4);
+    for (let use = 0; use < 4; use++) await styleFrom(fan, post);
     await t.runJobs();
     expect(await royaltiesOf(author.user.id)).toEqual([]);
     expect(await royaltyNotificationsOf(author.user.id)).toEqual([]);
-    expect((await postRow(post.uuid)).repeatsCount).toBe(1);
+    expect((await postRow(post.uuid)).repeatsCount).toBe(4);
+
+    // The fifth 1-credit use brings the carried 0.8 to a whole credit.
+    const fifth = await styleFrom(fan, post);
+    await t.runJobs();
+    expect(await balanceOf(t, author.user.id)).toBe(before + 1);
+    expect(await royaltiesOf(author.user.id)).toEqual([
+      expect.objectContaining({ delta: 1, ref: fifth, idempotencyKey: `royalty:${fifth}` }),
+    ]);
+    expect((await royaltyNotificationsOf(author.user.id)).map((n) => n.data)).toEqual([
+      expect.objectContaining({ amount: 1, post_uuid: post.uuid }),
+    ]);
+  });
+
+  it('pays exactly 20% in total of many 1-credit uses by several people, once, however the settlements are replayed', async () => {
+    const { author, post } = await authorWithOneCreditPost();
+    const before = await balanceOf(t, author.user.id);
+    const fans = [await signedInPerson(t), await signedInPerson(t), await signedInPerson(t)];
+    const started: { fan: Person; uuid: string }[] = [];
+    for (let use = 0; use < 15; use++) {
+      const fan = fans[use % fans.length]!;
+      started.push({ fan, uuid: await styleFrom(fan, post) });
+    }
+    await t.runJobs();
+    await t.runJobs();
+
+    // 15 credits spent: 3 credits paid, in three entries of one credit, nothing left carried.
+    const paid = await royaltiesOf(author.user.id);
+    expect(paid.map((entry) => entry.delta)).toEqual([1, 1, 1]);
+    expect(await balanceOf(t, author.user.id)).toBe(before + 3);
+    expect(await royaltyNotificationsOf(author.user.id)).toHaveLength(3);
+
+    // Replaying every settlement at once, and every completion, changes nothing.
+    const generations = await Promise.all(
+      started.map(({ fan, uuid }) => generationsRepository.findByUuidForUser(t.deps.db, uuid, fan.user.id)),
+    );
+    await Promise.all(
+      generations.map((generation) =>
+        t.deps.db.transaction((tx) => settlePostUse(tx, generation!, new Date())),
+      ),
+    );
+    for (const generation of generations) {
+      expect(generation!.status).toBe(GenerationStatus.COMPLETED);
+      await completeGeneration(t.deps, generation!, generation!.result as StoredResult);
+    }
+    await t.runJobs();
+    expect(await balanceOf(t, author.user.id)).toBe(before + 3);
+    expect(await royaltiesOf(author.user.id)).toHaveLength(3);
+    expect(await royaltyNotificationsOf(author.user.id)).toHaveLength(3);
+    expect((await postRow(post.uuid)).repeatsCount).toBe(15);
+
+    // The carry is empty again: five more uses pay exactly one more credit.
+    for (let use = 0; use < 5; use++) await styleFrom(fans[0]!, post);
+    await t.runJobs();
+    expect(await balanceOf(t, author.user.id)).toBe(before + 4);
+  });
+
+  it('keeps the fraction of an uneven price for the next use: 14 credits carry 0.8, a 1-credit use then pays 1', async () => {
+    const author = await signedInPerson(t);
+    const photo = await createUploadFor(t, author.user.id);
+    const edited = await completedGeneration(t, author, {
+      mode: 'editing',
+      prompt: 'make it brighter',
+      images: [photo.uuid],
+      seed: 7,
+    });
+    const editingPost = await publish(t, author, edited.uuid);
+    const styled = await completedGeneration(t, author, {
+      mode: 'styling',
+      style: 'toy',
+      images: [photo.uuid],
+    });
+    const stylingPost = await publish(t, author, styled.uuid);
+    const fan = await signedInPerson(t);
+    const before = await balanceOf(t, author.user.id);
+
+    const own = await createUploadFor(t, fan.user.id);
+    await startFrom(fan, { ...editingPost.recipe, images: [own.uuid], post_uuid: editingPost.uuid });
+    await t.runJobs();
+    expect(await balanceOf(t, author.user.id)).toBe(before + 2);
+    // The carry is the author's, across their posts.
+    await styleFrom(fan, stylingPost);
+    await t.runJobs();
+    expect(await balanceOf(t, author.user.id)).toBe(before + 3);
   });
 
   it('refuses generations from drafts and unpublished posts of others, but still pays for one started before unpublishing', async () => {

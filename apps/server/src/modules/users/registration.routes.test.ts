@@ -50,7 +50,22 @@ describe('registration and activation by email', () => {
       url: '/api/users/activation/',
       payload: { uid: link.uid, token: link.token },
     });
-    expect(activate.statusCode).toBe(204);
+    // Following the link signs the person in: a session like a password sign-in opens.
+    expect(activate.statusCode).toBe(200);
+    const session = activate.json();
+    expect(session).toEqual({ access: expect.any(String), refresh: expect.any(String) });
+    const activatedMe = await t.app.inject({
+      method: 'GET',
+      url: '/api/users/me/',
+      headers: bearer(session.access),
+    });
+    expect(activatedMe.json()).toMatchObject({ email, firstName: 'Алиса' });
+    const refreshed = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/refresh/',
+      payload: { refresh: session.refresh },
+    });
+    expect(refreshed.statusCode).toBe(200);
     const again = await t.app.inject({
       method: 'POST',
       url: '/api/users/activation/',
@@ -69,6 +84,26 @@ describe('registration and activation by email', () => {
       lora: false,
       language: 'ru',
       referer: null,
+    });
+  });
+
+  it('signs in only once when the same activation link is opened twice at once', async () => {
+    const email = uniqueEmail('twice');
+    await t.app.inject({ method: 'POST', url: '/api/users/', payload: { email, password: 'Blue-Otter-73' } });
+    await t.runJobs();
+    const link = linkFrom((await t.readOutbox()).find((m) => m.to === email)!.text, 'activate');
+    const answers = await Promise.all(
+      [1, 2].map(() =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/users/activation/',
+          payload: { uid: link.uid, token: link.token },
+        }),
+      ),
+    );
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 403]);
+    expect(answers.find((answer) => answer.statusCode === 403)!.json()).toMatchObject({
+      code: 'users.activation_stale',
     });
   });
 

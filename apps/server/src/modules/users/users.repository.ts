@@ -97,6 +97,16 @@ export const usersRepository = {
     return row!;
   },
 
+  /** Marks an inactive account active (and signed in now); undefined when it already was. */
+  async activate(db: DbOrTx, id: number, at: Date): Promise<UserRow | undefined> {
+    const [row] = await db
+      .update(users)
+      .set({ isActive: true, lastLogin: at, updatedAt: at })
+      .where(and(eq(users.id, id), eq(users.isActive, false)))
+      .returning();
+    return row;
+  },
+
   async update(db: DbOrTx, id: number, values: Partial<NewUserRow>): Promise<UserRow> {
     const [row] = await db
       .update(users)

@@ -9,6 +9,7 @@ import {
   ZRegisterResponse,
   ZResetPasswordConfirmBody,
   ZSetPasswordBody,
+  ZTokenPair,
   ZUidTokenBody,
   ZUser,
   pickLanguage,
@@ -56,15 +57,12 @@ export function registerUsersRoutes(app: ZodApp, deps: AppDeps): void {
     {
       schema: {
         tags,
-        summary: 'Activate an account from the emailed link',
+        summary: 'Activate an account from the emailed link and sign its owner in',
         body: ZUidTokenBody,
-        response: noContent,
+        response: { 200: ZTokenPair },
       },
     },
-    async (request, reply) => {
-      await activateUser(deps, request.body);
-      return reply.status(204).send(null);
-    },
+    async (request) => activateUser(deps, request.body),
   );
 
   app.post(

@@ -127,9 +127,7 @@ async function userFromLink(
   const id = decodeUid(body.uid);
   const user = id ? await usersRepository.findById(deps.db, id) : undefined;
   if (!user) throw fieldError(invalidCode, { uid: ["Invalid user id or user doesn't exist."] });
-  if (purpose === 'activation' && user.isActive) {
-    throw new AppError({ code: 'users.activation_stale', detail: 'Stale token for given user.' });
-  }
+  if (purpose === 'activation' && user.isActive) throw staleActivation();
   const maxAge =
     purpose === 'activation' ? deps.config.tokens.activationSeconds : deps.config.tokens.passwordResetSeconds;
   if (!isAccountTokenValid(deps.linkSecret, purpose, user, body.token, deps.now(), maxAge)) {
@@ -138,10 +136,22 @@ async function userFromLink(
   return user;
 }
 
-export async function activateUser(deps: AppDeps, body: z.output<typeof ZUidTokenBody>): Promise<void> {
+/**
+ * Activates the account a valid link names and signs its owner in (a new session family, as a
+ * password sign-in opens). Only the request that flips the account to active gets tokens: a second
+ * use of the link, even one racing the first, is refused as stale.
+ */
+export async function activateUser(deps: AppDeps, body: z.output<typeof ZUidTokenBody>): Promise<TTokenPair> {
   const user = await userFromLink(deps, 'activation', body, 'users.activation_invalid');
-  await usersRepository.update(deps.db, user.id, { isActive: true });
+  return deps.db.transaction(async (tx) => {
+    const activated = await usersRepository.activate(tx, user.id, deps.now());
+    if (!activated) throw staleActivation();
+    return issueSession(deps, tx, user.id);
+  });
 }
+
+const staleActivation = () =>
+  new AppError({ code: 'users.activation_stale', detail: 'Stale token for given user.' });
 
 /** Resends the activation email; answers the same whether or not the email is registered. */
 export async function resendActivation(deps: AppDeps, email: string, ip: string): Promise<void> {

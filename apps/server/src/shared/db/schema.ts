@@ -192,6 +192,23 @@ export const creditEntries = pgTable(
   (t) => [index('credit_entries_user_idx').on(t.userId, t.id)],
 );
 
+/**
+ * What an author has earned from generations made from their posts but not yet received: the
+ * fraction of a credit (in hundredths) left over after paying whole credits, carried to the next
+ * use so that no spend's share is lost.
+ */
+export const royaltyCarries = pgTable(
+  'royalty_carries',
+  {
+    userId: bigint('user_id', { mode: 'number' })
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    hundredths: integer('hundredths').notNull().default(0),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [check('royalty_carries_below_one_credit', sql`${t.hundredths} >= 0 AND ${t.hundredths} < 100`)],
+);
+
 /** Mismatches the nightly reconciliation found between a ledger and its cached balance. */
 export const creditAuditFindings = pgTable('credit_audit_findings', {
   id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
@@ -392,6 +409,8 @@ export const modelPhotos = pgTable(
       .notNull()
       .default(sql`'{}'::text[]`),
     pose: text('pose'),
+    /** Perceptual fingerprint (faces/photo-fingerprint.models.ts): finds copies of a photo already in the model. */
+    fingerprint: text('fingerprint'),
     createdAt: createdAt(),
   },
   (t) => [index('model_photos_model_idx').on(t.modelId, t.id)],

@@ -1,37 +1,52 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import { Button, ButtonLink } from '../../components/ui/button';
 import { EmptyState } from '../../components/ui/empty-state';
 import { IconAlert, IconCheck } from '../../components/ui/icons';
 import { PageFrame } from '../../components/ui/page';
 import { Spinner } from '../../components/ui/spinner';
+import { takeActivationReturn } from '../../features/auth/activation-return';
 import { authApi } from '../../features/auth/api/auth.api';
 import { useAppStore } from '../../lib/app-store';
 import { ApiError } from '../../lib/api-error';
 import { describeError } from '../../lib/error-messages';
-import { useSession } from '../../lib/session';
+import { startSession, useSession } from '../../lib/session';
 
-type State = { step: 'working' } | { step: 'done' } | { step: 'stale' } | { step: 'failed'; message: string };
+type State = { step: 'working' } | { step: 'stale' } | { step: 'failed'; message: string };
 
 const attempts = new Map<string, Promise<void>>();
 
-/** The activation email's link: activates once; an already active account says so. */
+/**
+ * The activation email's link: activates the account, signs the person in with the session the
+ * server opens, and takes them back to where they started signing up. An already active account
+ * (the link used before) says so and offers sign-in.
+ */
 export function Page() {
   const { t } = useTranslation();
+  const navigate = useNavigate();
   const { uid = '', token = '' } = useParams();
   const [state, setState] = useState<State>({ step: 'working' });
   const openAuthPopup = useAppStore((s) => s.openAuthPopup);
+  const showTopinfo = useAppStore((s) => s.showTopinfo);
   const isLoggedIn = useSession((s) => s.isLoggedIn);
 
   useEffect(() => {
     let alive = true;
     // One request per link, even when React mounts the page twice in development.
     const key = `${uid}/${token}`;
-    const attempt = attempts.get(key) ?? authApi.activate(uid, token).then(() => undefined);
+    const attempt =
+      attempts.get(key) ??
+      authApi.activate(uid, token).then(async (tokens) => {
+        await startSession(tokens);
+      });
     attempts.set(key, attempt);
     attempt
-      .then(() => alive && setState({ step: 'done' }))
+      .then(() => {
+        if (!alive) return;
+        showTopinfo('success', t('activate.doneTitle'));
+        void navigate(takeActivationReturn(), { replace: true });
+      })
       .catch((error: unknown) => {
         if (!alive) return;
         if (error instanceof ApiError && error.code === 'users.activation_stale') setState({ step: 'stale' });
@@ -44,7 +59,7 @@ export function Page() {
     return () => {
       alive = false;
     };
-  }, [uid, token, t]);
+  }, [uid, token, t, navigate, showTopinfo]);
 
   const signIn = isLoggedIn ? (
     <ButtonLink to="/" theme="primary">
@@ -63,15 +78,6 @@ export function Page() {
           <Spinner size={36} label={t('activate.working')} />
           <p className="muted-note">{t('activate.working')}</p>
         </div>
-      )}
-      {state.step === 'done' && (
-        <EmptyState
-          tone="brand"
-          icon={<IconCheck size={30} />}
-          title={t('activate.doneTitle')}
-          text={t('activate.doneText')}
-          action={signIn}
-        />
       )}
       {state.step === 'stale' && (
         <EmptyState

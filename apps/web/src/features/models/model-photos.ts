@@ -58,3 +58,29 @@ export function summarizeTipMix(photos: readonly PhotoJudgement[]): TipMix {
   }
   return { counts, missing: MIX_TIPS.filter((tip) => counts[tip] < MIX_TARGETS[tip]) };
 }
+
+/** A photo's look as the checks see it: its pose and whether it is in low light. */
+export interface PhotoLook extends PhotoJudgement {
+  pose: 'front' | 'side' | null;
+}
+
+/** Good photos from which a set can be said to lack variety. */
+export const VARIETY_MIN_PHOTOS = 6;
+/** The share of good photos in one pose and one light at which the set asks for variety. */
+export const VARIETY_MAX_SAME_LOOK = 0.8;
+
+/**
+ * Whether most good photos share one pose and one light (at least VARIETY_MAX_SAME_LOOK of them,
+ * among at least VARIETY_MIN_PHOTOS): the model learns a face better from different angles and
+ * light, so the screen asks for variety.
+ */
+export function needsVariety(photos: readonly PhotoLook[]): boolean {
+  const good = photos.filter((photo) => photo.ok);
+  if (good.length < VARIETY_MIN_PHOTOS) return false;
+  const looks = new Map<string, number>();
+  for (const photo of good) {
+    const look = `${photo.pose ?? 'unknown'}:${photo.tips.includes('photo.low_light') ? 'low' : 'normal'}`;
+    looks.set(look, (looks.get(look) ?? 0) + 1);
+  }
+  return Math.max(...looks.values()) >= VARIETY_MAX_SAME_LOOK * good.length;
+}

@@ -8,9 +8,11 @@ import { createTestI18n } from '../../test/i18n';
 import {
   countGoodPhotos,
   describeVerdict,
+  needsVariety,
   photosStillNeeded,
   summarizeTipMix,
   type PhotoJudgement,
+  type PhotoLook,
 } from './model-photos';
 import {
   applyModelEvent,
@@ -72,7 +74,60 @@ describe('a photo’s verdict in the user’s language', () => {
     expect(photosStillNeeded(17, 15)).toBe(0);
     expect(en('model.needMore', { count: 13 })).toBe('Add 13 more good photos to start training.');
     expect(ru('model.needMore', { count: 2 })).toBe('Добавьте ещё 2 подходящих фото, чтобы начать обучение.');
-    expect(en('model.goodCount', { good: 2, total: 15 })).toBe('Good photos: 2 of 15');
+    expect(en('model.goodCount', { count: 2, min: 15 })).toBe('Good photos: 2 of 15 needed');
+    expect(en('model.goodCount', { count: 15, min: 15 })).toBe('Good photos: 15 of 15 needed');
+    expect(ru('model.goodCount', { count: 15, min: 15 })).toBe('Подходящих фото: 15 из 15 нужных');
+  });
+
+  it('words the counter as "count of min needed" in every language, for every plural form', async () => {
+    for (const language of ['ru', 'en', 'de', 'uk', 'kk', 'az'] as const) {
+      const { t } = await createTestI18n(language);
+      for (const count of [0, 1, 2, 5, 15, 21]) {
+        const text = t('model.goodCount', { count, min: 15 });
+        expect(text, `${language} ${count}`).toContain(String(count));
+        expect(text, `${language} ${count}`).toContain('15');
+        expect(text, `${language} ${count}`).not.toMatch(/\{\{|goodCount/);
+      }
+    }
+  });
+
+  it('says why a copy of a photo already in the model is refused', () => {
+    expect(describeVerdict(en, bad('photo.duplicate')).problems).toEqual([
+      'Already in the model: the same photo, or a copy of it',
+    ]);
+    expect(describeVerdict(ru, bad('photo.duplicate')).problems).toEqual([
+      'Уже есть в модели: это же фото или его копия',
+    ]);
+  });
+
+  it('asks for variety when most good photos share one pose and one light', () => {
+    const look = (pose: 'front' | 'side', lowLight = false, ok = true): PhotoLook => ({
+      ok,
+      problems: ok ? [] : ['photo.duplicate'],
+      tips: lowLight ? [`pose.${pose}`, 'photo.low_light'] : [`pose.${pose}`],
+      pose,
+    });
+    const sameLook = Array.from({ length: 15 }, () => look('front'));
+    expect(needsVariety(sameLook)).toBe(true);
+    // Five photos are too few to say.
+    expect(needsVariety(sameLook.slice(0, 5))).toBe(false);
+    // 11 of 15 alike (73%) is varied enough: some from the side, some in low light.
+    const varied = [
+      ...sameLook.slice(0, 11),
+      look('side'),
+      look('side'),
+      look('front', true),
+      look('front', true),
+    ];
+    expect(needsVariety(varied)).toBe(false);
+    // 12 of 15 alike (80%) is not.
+    expect(needsVariety([...sameLook.slice(0, 12), look('side'), look('side'), look('front', true)])).toBe(
+      true,
+    );
+    // Refused photos do not count either way.
+    expect(needsVariety([...varied, ...Array.from({ length: 30 }, () => look('front', false, false))])).toBe(
+      false,
+    );
   });
 
   it('sums up the mix among good photos only, and names the kinds still missing', () => {

@@ -20,7 +20,7 @@ export const authApi = {
     api.post<TTokenPair>('/api/token/login/', { email: normaliseEmail(email), password }),
   register: (body: TRegisterBody) =>
     api.post<TRegisterResponse>('/api/users/', { ...body, email: normaliseEmail(body.email as string) }),
-  activate: (uid: string, token: string) => api.post<null>('/api/users/activation/', { uid, token }),
+  activate: (uid: string, token: string) => api.post<TTokenPair>('/api/users/activation/', { uid, token }),
   resendActivation: (email: string) =>
     api.post<null>('/api/users/resend_activation/', { email: normaliseEmail(email) }),
   resetPassword: (email: string) =>

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import { useAppStore } from '../../../lib/app-store';
+import { signUpPath } from '../activation-return';
 import { usePublicConfig } from '../hooks/use-public-config';
 import { EmailSignInForm } from './email-sign-in-form';
 import { GoogleSignIn } from './google-sign-in';
@@ -13,6 +14,10 @@ export function SignInPanel() {
   const { t } = useTranslation();
   const config = usePublicConfig();
   const closeAuthPopup = useAppStore((s) => s.closeAuthPopup);
+  // Where the person started: the page a sign-in gate stopped them from opening, else this one.
+  const authTarget = useAppStore((s) => s.authTarget);
+  const location = useLocation();
+  const startedAt = authTarget ?? `${location.pathname}${location.search}`;
   const [waiting, setWaiting] = useState(false);
   const googleClientId = config.data?.google_client_id ?? null;
   const hasTelegram = Boolean(config.data?.telegram_bot_username);
@@ -41,7 +46,12 @@ export function SignInPanel() {
           <EmailSignInForm />
           <p className="sign-in__switch">
             {t('auth.noAccount')}{' '}
-            <Link to="/sign-up/" className="link link--strong" onClick={() => closeAuthPopup()}>
+            <Link
+              to={signUpPath(startedAt)}
+              className="link link--strong"
+              onClick={() => closeAuthPopup()}
+              data-testid="sign-up-link"
+            >
               {t('auth.createAccount')}
             </Link>
           </p>

@@ -8,6 +8,7 @@ import { TextInput } from '../../../components/ui/text-input';
 import { useFormErrors } from '../../../components/ui/use-form-errors';
 import { useAppStore } from '../../../lib/app-store';
 import { currentLanguage } from '../../../lib/i18n';
+import { rememberActivationReturn } from '../activation-return';
 import { authApi, normaliseEmail } from '../api/auth.api';
 import { LegalLinks } from './legal-links';
 
@@ -38,6 +39,7 @@ export function SignUpForm() {
         referral_code: params.get('ref'),
         language: currentLanguage(),
       });
+      rememberActivationReturn(params.get('next'));
       setSentTo(normaliseEmail(form.email));
     } catch (error) {
       showError(error);

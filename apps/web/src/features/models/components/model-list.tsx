@@ -50,7 +50,7 @@ export function ModelList({ exclude }: { exclude?: string | null }) {
               {model.name}
               <span className="list__sub">
                 {modelPhase(model.status) === 'collecting'
-                  ? t('model.goodCount', { good: model.reference_count, total: model.min_photos })
+                  ? t('model.goodCount', { count: model.reference_count, min: model.min_photos })
                   : t('model.references', { count: model.reference_count })}
               </span>
             </span>

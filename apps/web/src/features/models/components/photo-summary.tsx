@@ -2,11 +2,12 @@ import { useTranslation } from 'react-i18next';
 import { IconCheck, IconInfo } from '../../../components/ui/icons';
 import { ProgressBar } from '../../../components/ui/progress-bar';
 import type { TModelPhoto } from '../../../lib/api-types';
-import { MIX_TIPS, photosStillNeeded, summarizeTipMix } from '../model-photos';
+import { MIX_TIPS, needsVariety, photosStillNeeded, summarizeTipMix } from '../model-photos';
 
 /**
- * How far the set is: good photos toward the minimum ("Good photos: 12 of 15"), how many cannot
- * be used, and the mix the model wants (spec §5) with a hint for each kind still missing.
+ * How far the set is: good photos toward the minimum ("Good photos: 12 of 15 needed"), how many
+ * cannot be used, the mix the model wants with a hint for each kind still missing, and a request
+ * for variety when most photos share one pose and light.
  */
 export function PhotoSummary({
   photos,
@@ -21,21 +22,18 @@ export function PhotoSummary({
   const needed = photosStillNeeded(goodCount, minPhotos);
   const unusable = photos.filter((photo) => !photo.ok).length;
   const mix = summarizeTipMix(photos);
+  const counter = t('model.goodCount', { count: goodCount, min: minPhotos });
   return (
     <div className="photo-summary" data-testid="photo-summary">
       <div className="photo-summary__head">
-        <span data-testid="good-count">{t('model.goodCount', { good: goodCount, total: minPhotos })}</span>
+        <span data-testid="good-count">{counter}</span>
         {unusable > 0 && (
           <span className="photo-summary__bad" data-testid="bad-count">
             {t('model.notUsable', { count: unusable })}
           </span>
         )}
       </div>
-      <ProgressBar
-        value={goodCount}
-        max={minPhotos}
-        label={t('model.goodCount', { good: goodCount, total: minPhotos })}
-      />
+      <ProgressBar value={goodCount} max={minPhotos} label={counter} />
       <p className="muted-note" data-testid="photos-needed">
         {needed > 0 ? t('model.needMore', { count: needed }) : t('model.enough')}
       </p>
@@ -52,6 +50,12 @@ export function PhotoSummary({
           </span>
         ))}
       </div>
+      {needsVariety(photos) && (
+        <p className="photo-summary__variety" data-testid="variety-hint">
+          <IconInfo size={15} />
+          {t('model.variety')}
+        </p>
+      )}
       {mix.missing.length > 0 ? (
         <ul className="photo-summary__hints">
           {mix.missing.map((tip) => (

@@ -1,0 +1,1 @@
+ALTER TABLE "model_photos" ADD COLUMN "fingerprint" text;
