@@ -9,6 +9,7 @@ import { createUploadFor } from '../factories.js';
 import { createScriptedEngine } from '../fake-engines.js';
 import { multipartBody, twoToneImage } from '../images.js';
 import {
+  balanceOf,
   completedGeneration,
   createSwitchableModerator,
   publish,
@@ -89,7 +90,9 @@ const ROUTES: Record<string, RouteProbe> = {
   'DELETE /api/users/:uuid/subscribe/': { params: { uuid: 'profile' }, auth: 'required', isPublic: true },
 };
 
-const UUID_LIKE_PARAM = /:([A-Za-z_]*(?:uuid|id))(?=\/|$)/gi;
+// Any path parameter at all: today every one names a resource by uuid, and a new one must be
+// looked at here whatever it is called.
+const PATH_PARAM = /:([A-Za-z_]+)(?=\/|$)/g;
 
 /**
  * `METHOD path` of every route the app serves, read from Fastify's route tree (hidden routes
@@ -125,7 +128,12 @@ let editedGenerationUuid: string;
 
 beforeAll(async () => {
   t = await createTestApp({
-    env: { ENGINE_SIMPLE: 'test', ENGINE_EDITING: 'test', FREE_DAILY_PHOTOS: '1000' },
+    env: {
+      ENGINE_SIMPLE: 'test',
+      ENGINE_EDITING: 'test',
+      ENGINE_FACE_SWAP: 'test',
+      FREE_DAILY_PHOTOS: '1000',
+    },
     overrides: { imageModerator: createSwitchableModerator() },
   });
   t.deps.engines = createEngineRegistry(t.deps.config, [createScriptedEngine('test')]);
@@ -172,6 +180,11 @@ beforeAll(async () => {
     })
     .returning();
   ids.modelPhoto = photoRow!.uuid;
+  // Trained, as far as a face swap's checks go (its job, which would read the profile, never runs).
+  await t.deps.db
+    .update(models)
+    .set({ status: GenerationStatus.COMPLETED, profile: { references: [{ photoId: ids.modelPhoto }] } })
+    .where(eq(models.id, modelRow!.id));
   ids.profile = owner.user.uuid;
 }, 60_000);
 afterAll(() => t?.close());
@@ -187,7 +200,7 @@ const call = (who: Person | null, method: Method, url: string, probe: RouteProbe
 };
 const fill = (route: string, value: (param: string) => string) => {
   const [method, path] = route.split(' ') as [Method, string];
-  return { method, url: path.replace(UUID_LIKE_PARAM, (_, name: string) => value(name)) };
+  return { method, url: path.replace(PATH_PARAM, (_, name: string) => value(name)) };
 };
 
 /** Nothing in a body that only the owner may know, whatever the field is called. */
@@ -219,10 +232,10 @@ function expectNothingPrivate(body: string) {
   }
 }
 
-describe('every route with a uuid', () => {
+describe('every route with a path parameter', () => {
   it('has a fixture here, and every fixture names a route the app serves', () => {
     const uuidRoutes = listRoutes(t.app).filter(
-      (route) => !route.startsWith('HEAD ') && new RegExp(UUID_LIKE_PARAM.source, 'i').test(route),
+      (route) => !route.startsWith('HEAD ') && new RegExp(PATH_PARAM.source).test(route),
     );
     expect(uuidRoutes.length).toBeGreaterThan(0);
     expect(
@@ -292,9 +305,111 @@ describe('every route with a uuid', () => {
     expect((await get(`/api/generations/${ids.generation}/`)).statusCode).toBe(200);
     expect((await get(`/api/uploads/${ids.upload}/`)).statusCode).toBe(200);
     const model = (await get(`/api/models/${ids.model}/`)).json();
-    expect(model).toMatchObject({ uuid: ids.model, status: GenerationStatus.NEW });
+    expect(model).toMatchObject({ uuid: ids.model, status: GenerationStatus.COMPLETED });
     expect(model.photos.map((photo: { uuid: string }) => photo.uuid)).toEqual([ids.modelPhoto]);
   });
+});
+
+/**
+ * Every uuid a request body or query string names (read from the OpenAPI document), with how a
+ * stranger would name the owner's resource there; or why holding the uuid is the permission.
+ */
+interface ReferenceProbe {
+  resource?: Resource;
+  body?: (uuid: string) => object;
+  capability?: string;
+}
+const REFERENCES: Record<string, ReferenceProbe> = {
+  'POST /api/generations/ images': {
+    resource: 'upload',
+    body: (uuid) => ({ mode: 'editing', prompt: 'make it brighter', images: [uuid] }),
+  },
+  'POST /api/generations/ model_uuid': {
+    resource: 'model',
+    // Face swap is the mode that reads the model (others keep the field unread).
+    body: (uuid) => ({ mode: 'face_swap', prompt: 'a portrait in a garden', model_uuid: uuid }),
+  },
+  'POST /api/generations/ post_uuid': {
+    resource: 'draftPost',
+    body: (uuid) => ({ mode: 'simple', prompt: DRAFT_PROMPT, post_uuid: uuid }),
+  },
+  'POST /api/posts/ generation_uuid': {
+    resource: 'generation',
+    body: (uuid) => ({ generation_uuid: uuid, title: '' }),
+  },
+  'GET /api/tg/get_token/ uuid': {
+    capability:
+      'the poll handle of a sign-in through the bot: only the browser that asked for the key gets it, and the tokens are handed out once',
+  },
+};
+
+interface OpenApiOperation {
+  parameters?: Array<{ in: string; name: string; schema?: unknown }>;
+  requestBody?: { content?: Record<string, { schema?: { properties?: Record<string, unknown> } }> };
+}
+const isUuidSchema = (schema: unknown): boolean => {
+  if (typeof schema !== 'object' || schema === null) return false;
+  const s = schema as { format?: string; items?: unknown; anyOf?: unknown[] };
+  return s.format === 'uuid' || isUuidSchema(s.items) || (s.anyOf ?? []).some(isUuidSchema);
+};
+
+describe('every uuid in a request body or query string', () => {
+  it('has a probe here, and every probe names a field the API takes', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json() as {
+      paths: Record<string, Record<string, OpenApiOperation>>;
+    };
+    const fields: string[] = [];
+    for (const [path, operations] of Object.entries(doc.paths)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        const at = `${method.toUpperCase()} ${path}`;
+        for (const parameter of operation.parameters ?? []) {
+          if (parameter.in === 'query' && isUuidSchema(parameter.schema))
+            fields.push(`${at} ${parameter.name}`);
+        }
+        for (const content of Object.values(operation.requestBody?.content ?? {})) {
+          for (const [name, schema] of Object.entries(content.schema?.properties ?? {})) {
+            if (isUuidSchema(schema)) fields.push(`${at} ${name}`);
+          }
+        }
+      }
+    }
+    expect(
+      fields.filter((field) => !(field in REFERENCES)),
+      'uuid fields without a probe',
+    ).toEqual([]);
+    expect(
+      Object.keys(REFERENCES).filter((field) => !fields.includes(field)),
+      'stale probes',
+    ).toEqual([]);
+    for (const probe of Object.values(REFERENCES))
+      expect(Boolean(probe.capability) !== Boolean(probe.body)).toBe(true);
+  });
+
+  it.each(Object.entries(REFERENCES).filter(([, probe]) => probe.body))(
+    '%s: a stranger naming the owner’s resource is answered as for a uuid that does not exist, and nothing is made or charged',
+    async (field, probe) => {
+      const [method, url] = field.split(' ') as [Method, string];
+      const send = (uuid: string) =>
+        t.app.inject({ method, url, headers: stranger.headers, payload: probe.body!(uuid) });
+      const creditsBefore = await balanceOf(t, stranger.user.id);
+      const forOwners = await send(ids[probe.resource!]);
+      const forNothing = await send(randomUUID());
+      expect(forOwners.statusCode, forOwners.body).toBeGreaterThanOrEqual(400);
+      expect(forOwners.statusCode).toBe(forNothing.statusCode);
+      expect(forOwners.body).toBe(forNothing.body);
+      expect(await balanceOf(t, stranger.user.id)).toBe(creditsBefore);
+      const made = await t.app.inject({ method: 'GET', url: '/api/generations/', headers: stranger.headers });
+      expect(made.json().results).toEqual([]);
+      // The same request is fine for the owner: the stranger was refused for not owning it.
+      const forTheOwner = await t.app.inject({
+        method,
+        url,
+        headers: owner.headers,
+        payload: probe.body!(ids[probe.resource!]),
+      });
+      expect(forTheOwner.statusCode, forTheOwner.body).toBe(201);
+    },
+  );
 });
 
 describe('resources that are public by design', () => {
