@@ -412,6 +412,26 @@ describe('every uuid in a request body or query string', () => {
   );
 });
 
+describe('idempotency keys', () => {
+  it('a key the owner used opens nothing of the owner’s for a stranger who sends it', async () => {
+    const key = `owners-key-${randomUUID()}`;
+    const create = (who: Person, prompt: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/generations/',
+        headers: { ...who.headers, 'idempotency-key': key },
+        payload: { mode: 'simple', prompt },
+      });
+    const owners = await create(owner, PRIVATE_PROMPT);
+    expect(owners.statusCode).toBe(201);
+    const strangers = await create(stranger, 'a lighthouse');
+    expect(strangers.statusCode).toBe(201);
+    expect(strangers.json()).toMatchObject({ prompt: 'a lighthouse' });
+    expect(strangers.body).not.toContain(owners.json().uuid);
+    expect(strangers.body).not.toContain(PRIVATE_PROMPT);
+  });
+});
+
 describe('resources that are public by design', () => {
   it('a published post shows guests and strangers its picture and recipe, not its source photo or generation', async () => {
     for (const who of [null, stranger]) {
