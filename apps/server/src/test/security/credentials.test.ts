@@ -85,6 +85,11 @@ describe('access tokens', () => {
     [
       ['a genuine token (baseline)', (s) => s.access, { status: 200 }],
       [
+        'the genuine claims re-signed by this suite’s signer (baseline)',
+        (s) => jwt(claimsOf(s)),
+        { status: 200 },
+      ],
+      [
         'a token signed with another secret',
         (s) => jwt(claimsOf(s), { secret: `${TEST_JWT_SECRET}-not` }),
         REFUSED('auth.token_invalid'),
