@@ -19,8 +19,9 @@ import {
 import { createTestApp, type TestApp } from '../test-app.js';
 
 // The standing probe of every route that names a resource by uuid: another person and a guest
-// who hold the owner's uuids learn nothing from them. Routes are read from the running app, so a
-// new uuid route fails this suite until it is given a fixture in ROUTES below.
+// who hold the owner's uuids learn nothing from them. Routes are read from the running app and
+// uuid fields from its OpenAPI document, so a new route with a path parameter, or a new uuid in a
+// body or query, fails this suite until it is given a probe in ROUTES or REFERENCES below.
 
 type Method = 'GET' | 'HEAD' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 type Resource = 'generation' | 'upload' | 'model' | 'modelPhoto' | 'draftPost' | 'profile';
@@ -39,15 +40,13 @@ interface RouteProbe {
   isPublic?: boolean;
 }
 
-const photoUpload = async () => {
-  const body = multipartBody([
+const photoUpload = async () =>
+  multipartBody([
     { name: 'files', filename: 'me.jpg', contentType: 'image/jpeg', data: await twoToneImage(400, 300) },
   ]);
-  return body;
-};
 let photoBody: { payload: Buffer; headers: Record<string, string> };
 
-/** Every route with a uuid-like path parameter, by `METHOD path` as Fastify declares it. */
+/** Every route with a path parameter, by `METHOD path` as Fastify declares it. */
 const ROUTES: Record<string, RouteProbe> = {
   'GET /api/generations/:uuid/': { params: { uuid: 'generation' }, auth: 'required' },
   'POST /api/generations/:uuid/repeat/': { params: { uuid: 'generation' }, auth: 'required' },
