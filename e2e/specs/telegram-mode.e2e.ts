@@ -150,7 +150,7 @@ describe.each(VIEWPORT_NAMES)('inside Telegram (%s)', (viewport) => {
     const shared = new URL(share.path_full, 'https://t.me');
     expect(shared.pathname).toBe('/share/url');
     expect(shared.searchParams.get('url')).toMatch(
-      /^http:\/\/127\.0\.0\.1:\d+\/api\/media\/results\/.+\/original\.jpg\?/,
+      /^http:\/\/127\.0\.0\.1:\d+\/api\/media\/[\w-]{40,}\.jpg\?/,
     );
     expect(shared.searchParams.get('text')).toBe('Made with Mirra');
 

@@ -55,7 +55,9 @@ async function resolveAuth(deps: AppDeps, request: FastifyRequest): Promise<Auth
     return { user, familyId: null, via: 'telegram' };
   }
   if (scheme === 'bearer' && credentials) {
-    const claims = await deps.tokens.verify(credentials, 'access', deps.now());
+    const claims = await deps.tokens.verify(credentials, 'access', deps.now()).catch((error: unknown) => {
+      throw error instanceof AppError ? withBearerChallenge(error) : error;
+    });
     const user = await deps.sessionCache.resolve(claims.userId, claims.familyId, () =>
       usersRepository.findActiveForSession(deps.db, claims.userId, claims.familyId),
     );
@@ -63,7 +65,7 @@ async function resolveAuth(deps: AppDeps, request: FastifyRequest): Promise<Auth
       throw new AppError({
         code: 'auth.token_revoked',
         detail: 'Given token not valid for any token type',
-        headers: { 'www-authenticate': 'Bearer realm="api"' },
+        headers: BEARER_CHALLENGE,
       });
     }
     return { user, familyId: claims.familyId, via: 'bearer' };
@@ -71,7 +73,23 @@ async function resolveAuth(deps: AppDeps, request: FastifyRequest): Promise<Auth
   throw new AppError({
     code: 'auth.token_invalid',
     detail: 'Given token not valid for any token type',
-    headers: { 'www-authenticate': 'Bearer realm="api"' },
+    headers: BEARER_CHALLENGE,
+  });
+}
+
+// Every 401 for a Bearer credential names the scheme to use, whatever was wrong with the token
+// (forged, expired, wrong type, revoked), so a refusal reads the same whichever check failed.
+const BEARER_CHALLENGE = { 'www-authenticate': 'Bearer realm="api"' };
+
+function withBearerChallenge(error: AppError): AppError {
+  return new AppError({
+    code: error.code,
+    detail: error.detail,
+    fields: error.fields,
+    extra: error.extra,
+    statusCode: error.statusCode,
+    headers: { ...error.headers, ...BEARER_CHALLENGE },
+    cause: error,
   });
 }
 

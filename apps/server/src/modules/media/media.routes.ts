@@ -22,10 +22,9 @@ export function registerMediaRoutes(app: ZodApp, deps: AppDeps): void {
       },
     },
     async (request, reply) => {
-      const key = (request.params as { '*': string })['*'];
-      if (!deps.mediaUrls.verify(key, request.query, deps.now())) {
-        throw new AppError({ code: 'common.not_found', detail: 'Not found.' });
-      }
+      const path = (request.params as { '*': string })['*'];
+      const key = deps.mediaUrls.resolve(path, request.query, deps.now());
+      if (!key) throw new AppError({ code: 'common.not_found', detail: 'Not found.' });
       const file = await deps.storage.open(key);
       if (!file) throw new AppError({ code: 'common.not_found', detail: 'Not found.' });
       void reply.header('content-type', file.contentType);

@@ -59,7 +59,8 @@ describe('POST /api/uploads/', () => {
     const body = response.json();
     expect(body).toEqual({
       uuid: expect.stringMatching(/^[0-9a-f-]{36}$/),
-      url: expect.stringMatching(/^\/api\/media\/uploads\/\d+\/[0-9a-f-]{36}\.jpg\?exp=\d+&sig=[\w-]+$/),
+      // The storage key is sealed: the URL names neither the owner nor the upload.
+      url: expect.stringMatching(/^\/api\/media\/[\w-]{40,}\.jpg\?exp=\d+&sig=[\w-]+$/),
       width: 120,
       height: 80,
       content_type: 'image/jpeg',
@@ -330,7 +331,7 @@ describe('GET and DELETE /api/uploads/<uuid>/', () => {
     expect(mine.statusCode).toBe(200);
     expect(mine.json()).toEqual({
       ...created,
-      url: expect.stringContaining(`/api/media/uploads/${alice.id}/`),
+      url: expect.stringMatching(/^\/api\/media\/[\w-]{40,}\.jpg\?/),
     });
 
     const notFound = { detail: 'Not found.', code: 'uploads.not_found' };
@@ -359,10 +360,15 @@ describe('GET and DELETE /api/uploads/<uuid>/', () => {
     expect(
       (await fetchMedia(url.replace(/sig=[\w-]+/, 'sig=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'))).statusCode,
     ).toBe(404);
-    // Someone else's key with my signature.
-    expect((await fetchMedia(url.replace(`/uploads/${alice.id}/`, `/uploads/${bob.id}/`))).statusCode).toBe(
-      404,
-    );
+    // Someone else's file with my signature.
+    const theirs = (
+      await uploadFile(await twoToneImage(30, 20), 'photo.jpg', 'image/jpeg', bob.headers)
+    ).json();
+    expect((await fetchMedia(`${theirs.url.split('?')[0]}?${url.split('?')[1]}`)).statusCode).toBe(404);
+    // A sealed path with one character changed.
+    const sealed = path.slice('/api/media/'.length);
+    const flipped = `/api/media/${sealed[0] === 'A' ? 'B' : 'A'}${sealed.slice(1)}?${url.split('?')[1]}`;
+    expect((await fetchMedia(flipped)).statusCode).toBe(404);
     t.setNow(new Date(Date.now() + 3 * 24 * 3600 * 1000));
     try {
       expect((await fetchMedia(url)).statusCode).toBe(404);

@@ -1,14 +1,48 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
 /**
  * Files reach browsers through URLs signed for one storage key and an expiry, so an <img> can
  * load a private result without an Authorization header, and a leaked link stops working.
  * `download` adds Content-Disposition: attachment with that file name.
+ *
+ * The URL's path is the storage key sealed (AES-256-GCM), not the key itself: keys are built from
+ * owner ids and the uuids of private things (a published post's image lives under its private
+ * generation's uuid), and a public URL must not hand those out. Sealing is deterministic (the
+ * nonce is an HMAC of the key), so one file keeps one URL while its expiry holds (cacheable); the
+ * file's extension stays visible for players and downloads.
  */
 export function createMediaUrls(secret: string, options: { defaultTtlSeconds: number }) {
-  const key = `${secret}:media-urls`;
+  const signingKey = `${secret}:media-urls`;
+  const sealingKey = createHash('sha256').update(`${secret}:media-paths:seal`).digest();
+  const nonceKey = createHash('sha256').update(`${secret}:media-paths:nonce`).digest();
   const sign = (storageKey: string, exp: number, download: string) =>
-    createHmac('sha256', key).update(`${storageKey}\n${exp}\n${download}`).digest('base64url').slice(0, 32);
+    createHmac('sha256', signingKey)
+      .update(`${storageKey}\n${exp}\n${download}`)
+      .digest('base64url')
+      .slice(0, 32);
+
+  function seal(storageKey: string): string {
+    const nonce = createHmac('sha256', nonceKey).update(storageKey).digest().subarray(0, 12);
+    const cipher = createCipheriv('aes-256-gcm', sealingKey, nonce);
+    const sealed = Buffer.concat([cipher.update(storageKey, 'utf8'), cipher.final()]);
+    return Buffer.concat([nonce, sealed, cipher.getAuthTag()]).toString('base64url');
+  }
+
+  function unseal(token: string): string | null {
+    if (!/^[A-Za-z0-9_-]{40,2000}$/.test(token)) return null;
+    const bytes = Buffer.from(token, 'base64url');
+    if (bytes.length < 12 + 16 + 1) return null;
+    try {
+      const decipher = createDecipheriv('aes-256-gcm', sealingKey, bytes.subarray(0, 12));
+      decipher.setAuthTag(bytes.subarray(bytes.length - 16));
+      return Buffer.concat([
+        decipher.update(bytes.subarray(12, bytes.length - 16)),
+        decipher.final(),
+      ]).toString('utf8');
+    } catch {
+      return null;
+    }
+  }
 
   return {
     url(storageKey: string, now: Date, options2: { ttlSeconds?: number; download?: string } = {}): string {
@@ -18,16 +52,30 @@ export function createMediaUrls(secret: string, options: { defaultTtlSeconds: nu
       const download = options2.download ?? '';
       const params = new URLSearchParams({ exp: String(exp), sig: sign(storageKey, exp, download) });
       if (download) params.set('download', download);
-      return `/api/media/${storageKey}?${params}`;
+      return `/api/media/${seal(storageKey)}${extensionOf(storageKey)}?${params}`;
     },
-    verify(storageKey: string, query: { exp?: string; sig?: string; download?: string }, now: Date): boolean {
+
+    /** The storage key a media URL's path names, if the path and its signature hold; else null. */
+    resolve(
+      path: string,
+      query: { exp?: string; sig?: string; download?: string },
+      now: Date,
+    ): string | null {
+      const match = /^([A-Za-z0-9_-]+)((?:\.[A-Za-z0-9]{1,8})?)$/.exec(path);
+      const storageKey = match ? unseal(match[1]!) : null;
+      if (!storageKey || extensionOf(storageKey) !== match![2]) return null;
       const exp = Number(query.exp);
-      if (!Number.isInteger(exp) || exp < Math.floor(now.getTime() / 1000) || !query.sig) return false;
+      if (!Number.isInteger(exp) || exp < Math.floor(now.getTime() / 1000) || !query.sig) return null;
       const expected = Buffer.from(sign(storageKey, exp, query.download ?? ''));
       const given = Buffer.from(query.sig);
-      return expected.length === given.length && timingSafeEqual(expected, given);
+      return expected.length === given.length && timingSafeEqual(expected, given) ? storageKey : null;
     },
   };
+}
+
+/** `.webp` of `results/…/w256.webp`; empty when the last segment has none. */
+function extensionOf(storageKey: string): string {
+  return /\.[A-Za-z0-9]{1,8}$/.exec(storageKey.slice(storageKey.lastIndexOf('/') + 1))?.[0] ?? '';
 }
 
 export type MediaUrls = ReturnType<typeof createMediaUrls>;
