@@ -10,6 +10,7 @@ const FIELD_MESSAGE_RULES: Array<[RegExp, string, (m: RegExpMatchArray) => Recor
   [/^This field may not be blank\.$/, 'fieldErrors.blank', () => ({})],
   [/^Enter a valid email address\.$/, 'fieldErrors.invalidEmail', () => ({})],
   [/^Not a valid string\.$/, 'fieldErrors.invalid', () => ({})],
+  [/^Remove control characters from this text\.$/, 'fieldErrors.controlCharacters', () => ({})],
   [
     /^Ensure this field has no more than (\d+) characters\.$/,
     'fieldErrors.maxLength',
