@@ -90,6 +90,14 @@ describe('what a form shows', () => {
     });
   });
 
+  it("shows the refusal of a second file in the user's language", async () => {
+    const i18n = await createTestI18n('de');
+    const error = new ApiError(400, { file: ['Upload one file at a time.'], code: 'common.validation' });
+    expect(describeError(i18n.t.bind(i18n), error, ['file']).fields).toEqual({
+      file: ['Lade jeweils nur eine Datei hoch.'],
+    });
+  });
+
   it('keeps unknown messages as the server wrote them', async () => {
     const i18n = await createTestI18n('de');
     const error = new ApiError(400, { nickname: ['Something new.'], code: 'common.validation' });
