@@ -30,6 +30,7 @@ afterEach(() => agent.destroy());
 
 interface Answer {
   status: number;
+  connection: string | undefined;
   body: string;
   socket: Socket;
 }
@@ -42,6 +43,7 @@ function send(method: string, path: string, headers: Record<string, string>, bod
       response.on('end', () =>
         resolve({
           status: response.statusCode!,
+          connection: response.headers.connection,
           body: Buffer.concat(chunks).toString(),
           socket: request.socket!,
         }),
@@ -52,9 +54,9 @@ function send(method: string, path: string, headers: Record<string, string>, bod
   });
 }
 
-const postMultipart = (path: string, parts: MultipartPart[]) => {
+const postMultipart = (path: string, parts: MultipartPart[], extraHeaders: Record<string, string> = {}) => {
   const body = multipartBody(parts);
-  return send('POST', path, { ...person.headers, ...body.headers }, body.payload);
+  return send('POST', path, { ...person.headers, ...body.headers, ...extraHeaders }, body.payload);
 };
 const nextRequest = () => send('GET', '/api/users/me/', person.headers);
 
@@ -79,6 +81,21 @@ describe('a multipart body the route stops reading does not hold up the connecti
     const second = await nextRequest();
     expect(second.status).toBe(200);
     expect(second.socket).toBe(first.socket);
+  });
+
+  it('closes the connection when the size of what is left is unknown (chunked), and the next request gets through', async () => {
+    const noise = (name: string) => ({
+      name: 'file',
+      filename: name,
+      contentType: 'image/jpeg',
+      data: randomBytes(800_000),
+    });
+    const first = await postMultipart('/api/uploads/', [noise('a.jpg'), noise('b.jpg')], {
+      'transfer-encoding': 'chunked',
+    });
+    expect(first.status).toBe(400);
+    expect(first.connection).toBe('close');
+    expect((await nextRequest()).status).toBe(200);
   });
 
   it('answers the next request after model photos past the per-request limit', async () => {
