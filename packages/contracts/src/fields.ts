@@ -27,6 +27,15 @@ export function isFreeOfControlCharacters(value: string, lines: TextLines = 'sin
   return !(lines === 'multi' ? MULTI_LINE_CONTROL : SINGLE_LINE_CONTROL).test(value);
 }
 
+/**
+ * `value` without the control characters text of this kind may not contain: for names that come
+ * from elsewhere (Telegram, Google), which are kept rather than refused.
+ */
+export function withoutControlCharacters(value: string, lines: TextLines = 'single'): string {
+  const pattern = lines === 'multi' ? MULTI_LINE_CONTROL : SINGLE_LINE_CONTROL;
+  return value.replace(new RegExp(pattern.source, 'g'), '');
+}
+
 /** A string refused when it holds a control character (see `isFreeOfControlCharacters`). */
 export function plainString(lines: TextLines = 'single') {
   return z
