@@ -11,6 +11,8 @@ export const errorCodes = {
   'common.malformed_json': 400,
   /** The content type is not one this route accepts. */
   'common.unsupported_media_type': 415,
+  /** Text the database cannot store (a byte sequence invalid in UTF-8, a NUL character). */
+  'common.invalid_text': 400,
   /** The body is larger than the server accepts. */
   'common.payload_too_large': 413,
   'common.not_found': 404,
@@ -58,6 +60,10 @@ export const errorCodes = {
   /** The free tier's pause between generations; `wait_seconds` says how long. */
   'generations.rate_limited': 429,
   'generations.not_found': 404,
+  /** The Idempotency-Key was used before for a request with other inputs. */
+  'generations.idempotency_key_reused': 422,
+  /** The Idempotency-Key header is not 8–128 letters, digits, '-' or '_'. */
+  'generations.idempotency_key_invalid': 400,
   /** The prompt was refused by moderation before anything was charged. */
   'generations.prompt_moderated': 400,
   /** Prompts are English only (the prompt helper translates). */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { plainString } from './fields.js';
 import {
   GENERATION_FAILURE_REASONS,
   GENERATION_MODES,
@@ -26,8 +27,7 @@ export type TStyle = z.infer<typeof ZStyle>;
 
 export const ZCreateGenerationBody = z.object({
   mode: ZGenerationMode,
-  prompt: z
-    .string()
+  prompt: plainString('multi')
     .trim()
     .max(PROMPT_MAX_LENGTH, { error: `Maximum number of characters - ${PROMPT_MAX_LENGTH}` })
     .default(''),
@@ -128,7 +128,7 @@ export const ZGenerationEvent = z.object({
 
 export const ZPromptHelperBody = z.object({
   /** The user's wishes in any of the six languages. */
-  text: z.string().trim().min(1, { error: 'This field may not be blank.' }).max(PROMPT_MAX_LENGTH),
+  text: plainString('multi').trim().min(1, { error: 'This field may not be blank.' }).max(PROMPT_MAX_LENGTH),
   mode: ZGenerationMode.optional(),
 });
 export const ZPromptHelperResult = z.object({

@@ -121,7 +121,7 @@ export const ZSaveState = z.object({ is_saved: z.boolean(), saves_count: z.numbe
 
 export const ZReportBody = z.object({
   reason: ZReportReason,
-  comment: optionalText(POST_REPORT_COMMENT_MAX_LENGTH).optional(),
+  comment: optionalText(POST_REPORT_COMMENT_MAX_LENGTH, 'multi').optional(),
 });
 
 /** Another user's profile (or mine) as /profile/ shows it. */

@@ -39,6 +39,7 @@ import { registerTelegramRoutes } from '../modules/telegram/telegram.routes.js';
 import { registerUploadsRoutes } from '../modules/uploads/uploads.routes.js';
 import { registerUsersRoutes } from '../modules/users/users.routes.js';
 import { notFound } from '../shared/errors.js';
+import { registerUnreadBodyDrain } from '../shared/http/unread-body.js';
 import { registerAuthentication } from './authenticate.js';
 import type { AppDeps } from './deps.js';
 import { registerErrorHandling } from './error-handler.js';
@@ -126,6 +127,8 @@ export async function buildServer(deps: AppDeps): Promise<App> {
   await app.register(multipart, {
     limits: { fileSize: deps.config.uploads.maxBytes, files: 1, fields: 10, fieldSize: 1024, parts: 11 },
   });
+  // Room for one more file than a route reads; beyond it the connection is closed instead.
+  registerUnreadBodyDrain(app, 2 * deps.config.uploads.maxBytes);
   registerErrorHandling(app);
   registerAuthentication(app, deps);
 

@@ -24,7 +24,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
   });
 }
 
-function toAppError(error: FastifyError | AppError): AppError {
+/** The AppError a failure is answered as (exported for tests of the mapping). */
+export function toAppError(error: FastifyError | AppError): AppError {
   if (error instanceof AppError) return error;
   if (hasZodFastifySchemaValidationErrors(error)) {
     const fields: FieldErrors = {};
@@ -35,6 +36,12 @@ function toAppError(error: FastifyError | AppError): AppError {
       (fields[key] ??= []).push(issue.message ?? 'Invalid value.');
     }
     return new AppError({ code: 'common.validation', fields });
+  }
+  if (isUntranslatableText(error)) {
+    return new AppError({
+      code: 'common.invalid_text',
+      detail: 'The text contains characters that cannot be saved.',
+    });
   }
   if (isResponseSerializationError(error)) {
     return new AppError({ code: 'common.internal', detail: 'A server error occurred.', cause: error });
@@ -61,4 +68,21 @@ function toAppError(error: FastifyError | AppError): AppError {
     return new AppError({ code: 'common.validation', detail: error.message, statusCode: error.statusCode });
   }
   return new AppError({ code: 'common.internal', detail: 'A server error occurred.', cause: error });
+}
+
+/**
+ * PostgreSQL's refusals of text it cannot store: NUL or an invalid UTF-8 byte sequence (22021) and
+ * a character with no equivalent in the database's encoding (22P05). The contracts refuse control
+ * characters before a query is made; this keeps any text that slips past them a 400, not a 500.
+ */
+const UNTRANSLATABLE_TEXT_CODES = new Set(['22021', '22P05']);
+
+function isUntranslatableText(error: unknown): boolean {
+  // drizzle wraps the driver's error as `cause`; a use case may wrap it once more.
+  for (let current = error, depth = 0; current && depth < 5; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && UNTRANSLATABLE_TEXT_CODES.has(code)) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
 }

@@ -1,3 +1,4 @@
+import { fieldMessages } from '@mirra/contracts';
 import { describe, expect, it } from 'vitest';
 import { createTestI18n } from '../test/i18n';
 import { ApiError, parseApiError } from './api-error';
@@ -75,6 +76,25 @@ describe('what a form shows', () => {
           'Пароль не может состоять только из цифр.',
         ],
       },
+    });
+  });
+
+  it("shows the refusal of control characters in the user's language", async () => {
+    const i18n = await createTestI18n('ru');
+    const error = new ApiError(400, {
+      firstName: [fieldMessages.controlCharacters],
+      code: 'common.validation',
+    });
+    expect(describeError(i18n.t.bind(i18n), error, ['firstName']).fields).toEqual({
+      firstName: ['Уберите из текста управляющие символы.'],
+    });
+  });
+
+  it("shows the refusal of a second file in the user's language", async () => {
+    const i18n = await createTestI18n('de');
+    const error = new ApiError(400, { file: ['Upload one file at a time.'], code: 'common.validation' });
+    expect(describeError(i18n.t.bind(i18n), error, ['file']).fields).toEqual({
+      file: ['Lade jeweils nur eine Datei hoch.'],
     });
   });
 

@@ -10,6 +10,7 @@ const FIELD_MESSAGE_RULES: Array<[RegExp, string, (m: RegExpMatchArray) => Recor
   [/^This field may not be blank\.$/, 'fieldErrors.blank', () => ({})],
   [/^Enter a valid email address\.$/, 'fieldErrors.invalidEmail', () => ({})],
   [/^Not a valid string\.$/, 'fieldErrors.invalid', () => ({})],
+  [/^Remove control characters from this text\.$/, 'fieldErrors.controlCharacters', () => ({})],
   [
     /^Ensure this field has no more than (\d+) characters\.$/,
     'fieldErrors.maxLength',
@@ -44,6 +45,7 @@ const FIELD_MESSAGE_RULES: Array<[RegExp, string, (m: RegExpMatchArray) => Recor
   [/^Choose a style\.$/, 'fieldErrors.chooseStyle', () => ({})],
   [/^This server has no engine for \w+ yet\.$/, 'errors.generations.mode_unavailable', () => ({})],
   [/^Upload a valid image\./, 'errors.uploads.unsupported_type', () => ({})],
+  [/^Upload one file at a time\.$/, 'fieldErrors.oneFile', () => ({})],
   [/^Moderation failed: this title is not allowed\.$/, 'errors.posts.title_moderated', () => ({})],
   // Digital models, and face swap's need of one.
   [

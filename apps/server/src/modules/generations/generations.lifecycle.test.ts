@@ -486,7 +486,7 @@ describe('a resent request (Idempotency-Key)', () => {
     expect(await ledgerSum(user.id)).toBe(4);
   });
 
-  it('keys are per person, and a malformed key is ignored', async () => {
+  it('keys are per person', async () => {
     const a = await signedInUser();
     const b = await signedInUser();
     const shared = 'shared-key-123456';
@@ -498,10 +498,61 @@ describe('a resent request (Idempotency-Key)', () => {
     ).json();
     expect(theirs.uuid).not.toBe(mine.uuid);
     expect(theirs.prompt).toBe('a dog');
-    const bad = { ...a.headers, 'idempotency-key': 'short' };
-    const one = (await create(bad, { mode: 'simple', prompt: 'a cat' })).json();
-    const two = (await create(bad, { mode: 'simple', prompt: 'a cat' })).json();
-    expect(one.uuid).not.toBe(two.uuid);
+  });
+
+  it.each(['short', 'has spaces in it', 'x'.repeat(129), 'key/with/slashes', ''])(
+    'refuses the malformed key %j with 400 and charges nothing',
+    async (badKey) => {
+      const { user, headers } = await signedInUser();
+      const answer = await create(
+        { ...headers, 'idempotency-key': badKey },
+        { mode: 'simple', prompt: 'a cat' },
+      );
+      expect(answer.statusCode).toBe(400);
+      expect(answer.json()).toEqual({
+        detail: expect.stringContaining('Idempotency-Key'),
+        code: 'generations.idempotency_key_invalid',
+      });
+      expect(await balanceOf(user.id)).toBe(10);
+    },
+  );
+
+  it('refuses the same key with other inputs (422), charging nothing more, also when racing', async () => {
+    const { user, headers } = await signedInUser();
+    const key = { ...headers, 'idempotency-key': 'reused-key-0000001' };
+    const first = await create(key, { mode: 'simple', prompt: 'a cat' });
+    expect(first.statusCode).toBe(201);
+    const others = await Promise.all([
+      create(key, { mode: 'simple', prompt: 'a dog' }),
+      create(key, { mode: 'simple', prompt: 'a cat', seed: 5 }),
+      create(key, { mode: 'simple', prompt: 'a cat', guidance: 3 }),
+    ]);
+    for (const answer of others) {
+      expect(answer.statusCode).toBe(422);
+      expect(answer.json()).toEqual({
+        detail: expect.stringContaining('Idempotency-Key'),
+        code: 'generations.idempotency_key_reused',
+      });
+    }
+    // The same inputs again, spelled differently (prompt spacing, defaults written out), are a resend.
+    const resend = await create(key, { prompt: '  a cat ', mode: 'simple', images: [] });
+    expect(resend.statusCode).toBe(201);
+    expect(resend.json().uuid).toBe(first.json().uuid);
+    expect(await balanceOf(user.id)).toBe(8);
+    expect(await ledgerSum(user.id)).toBe(8);
+  });
+
+  it('refuses a key of a create sent again on a repeat', async () => {
+    const { headers } = await signedInUser();
+    const key = { ...headers, 'idempotency-key': 'create-then-repeat-1' };
+    const made = (await create(key, { mode: 'simple', prompt: 'a cat' })).json();
+    const repeat = await t.app.inject({
+      method: 'POST',
+      url: `/api/generations/${made.uuid}/repeat/`,
+      headers: key,
+    });
+    expect(repeat.statusCode).toBe(422);
+    expect(repeat.json().code).toBe('generations.idempotency_key_reused');
   });
 
   it('repeat honours the key too', async () => {

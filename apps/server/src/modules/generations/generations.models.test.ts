@@ -1,6 +1,9 @@
 import { GenerationStatus as S } from '@mirra/contracts';
 import { describe, expect, it } from 'vitest';
 import {
+  generationRequestHash,
+  isSameKeyedRequest,
+  isValidIdempotencyKey,
   allowedTransitions,
   canTransition,
   freeDayStart,
@@ -135,5 +138,46 @@ describe('variants', () => {
     expect(variantWidths(1200)).toEqual([256, 512, 1024, 1200]);
     expect(variantWidths(300)).toEqual([256, 300]);
     expect(variantWidths(4000)).toEqual([256, 512, 1024, 2048]);
+  });
+});
+
+describe('keyed requests (Idempotency-Key)', () => {
+  const inputs = { mode: 'simple', prompt: 'a cat', guidance: 7, images: ['a', 'b'] };
+
+  it('accepts 8–128 letters, digits, "-" and "_" only', () => {
+    for (const key of ['abcd1234', 'c6f1d0c2-5b8e-4e43-9f5a-2f6f1b0f9a11', 'a_b-c'.padEnd(128, 'x')]) {
+      expect(isValidIdempotencyKey(key), key).toBe(true);
+    }
+    for (const key of ['', 'short', 'x'.repeat(129), 'has space1', 'a,b,c,d,e,f', 'ключ-ключ']) {
+      expect(isValidIdempotencyKey(key), key).toBe(false);
+    }
+  });
+
+  it('hashes the same inputs alike whatever their order and absent-versus-null', () => {
+    expect(generationRequestHash(inputs)).toBe(
+      generationRequestHash({ images: ['a', 'b'], guidance: 7, prompt: 'a cat', mode: 'simple', seed: null }),
+    );
+  });
+
+  it.each([
+    ['prompt', { prompt: 'a dog' }],
+    ['mode', { mode: 'video' }],
+    ['guidance', { guidance: 8 }],
+    ['image order', { images: ['b', 'a'] }],
+    ['seed', { seed: 1 }],
+    ['style', { style: 'anime' }],
+    ['model', { model_uuid: 'm' }],
+    ['post', { post_uuid: 'p' }],
+    ['duration', { duration: 5 }],
+    ['repeat source', { repeatOf: 'g' }],
+  ])('tells a different %s apart', (_name, change) => {
+    expect(generationRequestHash({ ...inputs, ...change })).not.toBe(generationRequestHash(inputs));
+  });
+
+  it('a generation made before hashes were kept answers its key as before', () => {
+    const hash = generationRequestHash(inputs);
+    expect(isSameKeyedRequest(null, hash)).toBe(true);
+    expect(isSameKeyedRequest(hash, hash)).toBe(true);
+    expect(isSameKeyedRequest(generationRequestHash({ ...inputs, prompt: 'x' }), hash)).toBe(false);
   });
 });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { GenerationStatus, type TGenerationMode, type TGenerationStatus } from '@mirra/contracts';
 
 const { NEW, IN_QUEUE, IN_PROGRESS, COMPLETED, ERROR, FAILED } = GenerationStatus;
@@ -118,4 +119,55 @@ export const VARIANT_WIDTHS = [256, 512, 1024] as const;
 export function variantWidths(originalWidth: number): number[] {
   const widths = VARIANT_WIDTHS.filter((w) => w < originalWidth);
   return [...widths, Math.min(originalWidth, 2048)];
+}
+
+/** A client's Idempotency-Key: 8–128 letters, digits, '-' or '_' (a UUID fits). */
+const IDEMPOTENCY_KEY = /^[A-Za-z0-9_-]{8,128}$/;
+
+export function isValidIdempotencyKey(key: string): boolean {
+  return IDEMPOTENCY_KEY.test(key);
+}
+
+/** What a create or repeat asks for, as validated (defaults applied, text trimmed). */
+export interface GenerationRequestInputs {
+  mode: string;
+  prompt: string;
+  guidance: number;
+  images: readonly string[];
+  model_uuid?: string | null;
+  post_uuid?: string | null;
+  style?: string | null;
+  seed?: number | null;
+  duration?: number | null;
+  /** The generation a repeat starts again. */
+  repeatOf?: string | null;
+}
+
+/**
+ * A fingerprint of a keyed request's inputs, stored beside its Idempotency-Key: the same key with
+ * other inputs is a client bug (or a key reused on purpose) and must not silently answer with the
+ * generation the first inputs made. Field order and absent-versus-null do not change it.
+ */
+export function generationRequestHash(inputs: GenerationRequestInputs): string {
+  const canonical = [
+    inputs.mode,
+    inputs.prompt,
+    inputs.guidance,
+    [...inputs.images],
+    inputs.model_uuid ?? null,
+    inputs.post_uuid ?? null,
+    inputs.style ?? null,
+    inputs.seed ?? null,
+    inputs.duration ?? null,
+    inputs.repeatOf ?? null,
+  ];
+  return createHash('sha256').update(JSON.stringify(canonical)).digest('hex');
+}
+
+/**
+ * Whether a generation made under an Idempotency-Key answers a request with these inputs. One
+ * made before hashes were stored (no hash) is taken as the same request.
+ */
+export function isSameKeyedRequest(storedHash: string | null, requestHash: string): boolean {
+  return storedHash === null || storedHash === requestHash;
 }

@@ -23,7 +23,10 @@ import { findTrainedModel } from '../models/models.usecases.js';
 import {
   freeDayStart,
   freeTierWaitSeconds,
+  generationRequestHash,
   isFaceSwapInputValid,
+  isSameKeyedRequest,
+  isValidIdempotencyKey,
   isPromptRequired,
   randomSeed,
   requiredImageCount,
@@ -42,10 +45,35 @@ export interface RequestContext {
    */
   timezoneOffsetMinutes: number;
   /**
-   * The `Idempotency-Key` header of a create or repeat: the same key again (a resend after a
-   * lost answer) returns the generation it made, charged once, instead of making another.
+   * The `Idempotency-Key` header of a create or repeat, as sent: the same key again with the same
+   * inputs (a resend after a lost answer) returns the generation it made, charged once, instead
+   * of making another; with other inputs it is refused, and so is a malformed key.
    */
   idempotencyKey?: string | null;
+}
+
+const idempotencyKeyInvalid = () =>
+  new AppError({
+    code: 'generations.idempotency_key_invalid',
+    detail: 'The Idempotency-Key header must be 8 to 128 letters, digits, "-" or "_".',
+  });
+
+const idempotencyKeyReused = () =>
+  new AppError({
+    code: 'generations.idempotency_key_reused',
+    detail: 'This Idempotency-Key was already used for a request with other inputs. Send a new key.',
+  });
+
+/** The generation a keyed request already made, if any; the key with other inputs is refused. */
+async function findKeyedGeneration(
+  db: DbOrTx,
+  userId: number,
+  key: { clientKey: string; requestHash: string } | null,
+): Promise<GenerationRow | undefined> {
+  if (!key) return undefined;
+  const made = await generationsRepository.findByClientKey(db, userId, key.clientKey);
+  if (made && !isSameKeyedRequest(made.clientRequestHash, key.requestHash)) throw idempotencyKeyReused();
+  return made;
 }
 
 export const generationNotFound = () => new AppError({ code: 'generations.not_found', detail: 'Not found.' });
@@ -183,10 +211,12 @@ export async function createGeneration(
   options: { repeatOf?: string } = {},
 ): Promise<TGeneration> {
   const clientKey = context.idempotencyKey ?? null;
-  if (clientKey) {
-    const made = await generationsRepository.findByClientKey(deps.db, user.id, clientKey);
-    if (made) return toGenerationJson(made, deps.mediaUrls, deps.now());
-  }
+  if (clientKey !== null && !isValidIdempotencyKey(clientKey)) throw idempotencyKeyInvalid();
+  const keyed = clientKey
+    ? { clientKey, requestHash: generationRequestHash({ ...body, repeatOf: options.repeatOf }) }
+    : null;
+  const earlier = await findKeyedGeneration(deps.db, user.id, keyed);
+  if (earlier) return toGenerationJson(earlier, deps.mediaUrls, deps.now());
   await validateRequest(deps, user, body);
   // A post to repeat or remix must be published (or mine); repeating my own generation keeps
   // going without it if the post has since gone.
@@ -198,7 +228,7 @@ export async function createGeneration(
     // The balance lock also serialises the free-tier check: parallel requests cannot all slip in.
     await lockCredits(tx, user.id);
     // Under the same lock: of two resends racing each other, the second finds the first's.
-    const made = clientKey ? await generationsRepository.findByClientKey(tx, user.id, clientKey) : undefined;
+    const made = await findKeyedGeneration(tx, user.id, keyed);
     if (made) return made;
     const { waitSeconds, dayStart } = await freeTierWait(deps, tx, user.id, context);
     if (waitSeconds > 0) throw rateLimited(deps, waitSeconds);
@@ -223,6 +253,7 @@ export async function createGeneration(
       cost,
       engine: engine.name,
       clientKey,
+      clientRequestHash: keyed?.requestHash ?? null,
     });
     if (source) await recordPostUse(tx, generation.id, source);
     if (cost > 0) {

@@ -38,6 +38,11 @@ describe('newUserFromGoogle', () => {
     });
   });
 
+  it('keeps names without control characters (PostgreSQL refuses NUL)', () => {
+    const user = newUserFromGoogle(identity({ givenName: 'A\u0000da', familyName: 'Love\u001Blace\n' }));
+    expect(user).toMatchObject({ firstName: 'Ada', lastName: 'Lovelace' });
+  });
+
   it('leaves an unverified email out', () => {
     expect(newUserFromGoogle(identity({ emailVerified: false })).email).toBeNull();
   });

@@ -1,4 +1,4 @@
-import { isLanguage, type TLanguage } from '@mirra/contracts';
+import { isLanguage, withoutControlCharacters, type TLanguage } from '@mirra/contracts';
 import type { NewUserRow } from '../users/users.repository.js';
 import type { GoogleIdentity } from './google-verifier.js';
 
@@ -20,8 +20,9 @@ export function newUserFromGoogle(identity: GoogleIdentity): Omit<NewUserRow, 'r
     email: identity.emailVerified ? identity.email : null,
     googleSub: identity.sub,
     isActive: true,
-    firstName: identity.givenName.slice(0, NAME_MAX_LENGTH),
-    lastName: identity.familyName.slice(0, NAME_MAX_LENGTH),
+    // Kept, not refused, but without control characters (PostgreSQL refuses NUL outright).
+    firstName: withoutControlCharacters(identity.givenName).slice(0, NAME_MAX_LENGTH),
+    lastName: withoutControlCharacters(identity.familyName).slice(0, NAME_MAX_LENGTH),
     language: languageFromLocale(identity.locale),
   };
 }

@@ -91,6 +91,21 @@ describe('Authorization: TG <initData>', () => {
     });
   });
 
+  it('signs in a Telegram user whose name holds control characters, kept without them', async () => {
+    const user = telegramUser({
+      first_name: 'A\u0000da\u0007',
+      last_name: 'Love\nlace',
+      username: 'ada\u0000_x',
+    });
+    const response = await me(t, tg(initData({ user })));
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      telegram_username: 'ada_x',
+    });
+  });
+
   it('finds the same user with the same init data again (the Mini App resends it on every call)', async () => {
     const user = telegramUser();
     const raw = initData({ user });

@@ -1,5 +1,6 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
+import { withoutControlCharacters } from '@mirra/contracts';
 
 /** Where Telegram delivers bot updates (registered by `npm run telegram:setup`). */
 export const TELEGRAM_WEBHOOK_PATH = '/api/tg/webhook/';
@@ -51,15 +52,18 @@ export function isWebhookSecretFormatValid(secret: string): boolean {
   return /^[A-Za-z0-9_-]{1,256}$/.test(secret);
 }
 
+/** Text Telegram hands over, without control characters (PostgreSQL refuses NUL outright). */
+export const ZTelegramText = z.string().transform((value) => withoutControlCharacters(value));
+
 /** The `user` of Mini App init data (`WebAppUser`); unknown fields are kept, not refused. */
 export const ZTelegramProfile = z
   .object({
     id: z.number().int().positive(),
-    first_name: z.string().optional(),
-    last_name: z.string().optional(),
-    username: z.string().optional(),
-    language_code: z.string().optional(),
-    photo_url: z.string().optional(),
+    first_name: ZTelegramText.optional(),
+    last_name: ZTelegramText.optional(),
+    username: ZTelegramText.optional(),
+    language_code: ZTelegramText.optional(),
+    photo_url: ZTelegramText.optional(),
     allows_write_to_pm: z.boolean().optional(),
   })
   .loose();

@@ -14,6 +14,7 @@ import {
   hashAuthKey,
   isAuthKeyPayload,
   parseStartCommand,
+  ZTelegramText,
 } from './telegram.models.js';
 import { telegramRepository } from './telegram.repository.js';
 
@@ -79,10 +80,10 @@ export const ZTelegramUpdate = z
           .object({
             id: z.number().int(),
             is_bot: z.boolean().optional(),
-            first_name: z.string().optional(),
-            last_name: z.string().optional(),
-            username: z.string().optional(),
-            language_code: z.string().optional(),
+            first_name: ZTelegramText.optional(),
+            last_name: ZTelegramText.optional(),
+            username: ZTelegramText.optional(),
+            language_code: ZTelegramText.optional(),
           })
           .optional(),
         text: z.string().optional(),

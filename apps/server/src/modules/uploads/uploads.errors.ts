@@ -44,4 +44,6 @@ export const notAFile = () =>
     file: ['The submitted data was not a file. Check the encoding type on the form.'],
   });
 
+export const oneFileOnly = () => fieldError('common.validation', { file: ['Upload one file at a time.'] });
+
 export const uploadNotFound = () => new AppError({ code: 'uploads.not_found', detail: 'Not found.' });

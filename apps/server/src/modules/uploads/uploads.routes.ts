@@ -5,7 +5,7 @@ import { requireAuth } from '../../app/authenticate.js';
 import type { ZodApp } from '../../app/build-server.js';
 import type { AppDeps } from '../../app/deps.js';
 import { AppError } from '../../shared/errors.js';
-import { notAFile, uploadTooBig } from './uploads.errors.js';
+import { notAFile, oneFileOnly, uploadTooBig } from './uploads.errors.js';
 import { createUpload, deleteUpload, getUpload, type UploadedFile } from './uploads.usecases.js';
 
 const tags = ['uploads'];
@@ -71,21 +71,24 @@ export function registerUploadsRoutes(app: ZodApp, deps: AppDeps): void {
 
 /**
  * The `file` part of a multipart body, read into memory up to the configured limit (registered
- * with @fastify/multipart); null when there is none.
+ * with @fastify/multipart, one file per request); null when there is none. Every part is read to
+ * the end, so nothing is left unread on the connection; a second file is refused.
  */
 async function readFilePart(request: FastifyRequest, maxMegabytes: number): Promise<UploadedFile | null> {
   if (!request.isMultipart()) return null;
+  let file: UploadedFile | null = null;
   try {
-    const part = await request.file();
-    if (!part) return null;
-    if (part.fieldname !== 'file') {
-      part.file.resume();
-      return null;
+    for await (const part of request.parts()) {
+      if (part.type !== 'file') continue;
+      if (part.fieldname === 'file' && !file) file = { data: await part.toBuffer() };
+      else part.file.resume();
     }
-    return { data: await part.toBuffer() };
+    return file;
   } catch (error) {
     if (error instanceof AppError) throw error;
-    if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw uploadTooBig(maxMegabytes);
+    const code = (error as { code?: string }).code;
+    if (code === 'FST_REQ_FILE_TOO_LARGE') throw uploadTooBig(maxMegabytes);
+    if (code === 'FST_FILES_LIMIT') throw oneFileOnly();
     // A broken multipart body (cut off, bad boundary) is the client's, not a server error.
     throw notAFile();
   }

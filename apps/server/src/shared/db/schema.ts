@@ -285,6 +285,8 @@ export const generations = pgTable(
     errorReason: text('error_reason'),
     /** The client's Idempotency-Key: a resent request returns this generation, charged once. */
     clientKey: text('client_key'),
+    /** A hash of the inputs the keyed request sent: the key again with other inputs is refused. */
+    clientRequestHash: text('client_request_hash'),
     refunded: boolean('refunded').notNull().default(false),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
