@@ -98,6 +98,171 @@ export function transferColour(
   }
 }
 
+/** CIE Lab of every pixel of an RGB buffer (three floats a pixel). */
+export function toLab(pixels: Float32Array | Uint8Array): Float32Array {
+  const lab = new Float32Array(pixels.length);
+  for (let i = 0; i < pixels.length; i += 3) rgbToLab(pixels[i]!, pixels[i + 1]!, pixels[i + 2]!, lab, i);
+  return lab;
+}
+
+const median = (values: number[]) => {
+  values.sort((a, b) => a - b);
+  return values[values.length >> 1] ?? 0;
+};
+
+/**
+ * Which `candidates` pixels are skin, judged against the face itself: the typical colour of the
+ * `face` pixels (the median in Lab) and their spread (median absolute deviation). Eyes, brows,
+ * lips, teeth, glasses, hair and background differ from that in lightness or hue and are left out,
+ * so colour statistics taken over skin say what the light and the skin tone are, not what the
+ * person wears. Works on greyscale photos too (everything is judged relative to the face).
+ */
+export function skinPixels(lab: Float32Array, face: Uint8Array, candidates: Uint8Array): Uint8Array {
+  const channels: number[][] = [[], [], []];
+  for (let i = 0; i < face.length; i++) {
+    if (!face[i]) continue;
+    for (let c = 0; c < 3; c++) channels[c]!.push(lab[i * 3 + c]!);
+  }
+  const skin = new Uint8Array(face.length);
+  if (!channels[0]!.length) return skin;
+  const centre = channels.map((values) => median(values));
+  const spread = channels.map((values, c) => 1.4826 * median(values.map((v) => Math.abs(v - centre[c]!))));
+  // Shadowed skin is darker rather than lighter; chroma stays close to the face's own.
+  const darkest = centre[0]! - Math.max(18, 2.5 * spread[0]!);
+  const lightest = centre[0]! + Math.max(12, 2 * spread[0]!);
+  const hue = [0, Math.max(5, 2.5 * spread[1]!), Math.max(5, 2.5 * spread[2]!)];
+  for (let i = 0; i < candidates.length; i++) {
+    if (!candidates[i]) continue;
+    const l = lab[i * 3]!;
+    if (l < darkest || l > lightest) continue;
+    if (Math.abs(lab[i * 3 + 1]! - centre[1]!) > hue[1]!) continue;
+    if (Math.abs(lab[i * 3 + 2]! - centre[2]!) > hue[2]!) continue;
+    skin[i] = 1;
+  }
+  return skin;
+}
+
+/** Running-sum box blur of one plane in place (edges clamp to the nearest sample). */
+function boxBlurPlane(plane: Float32Array, width: number, height: number, radius: number): void {
+  const line = new Float32Array(Math.max(width, height));
+  const pass = (length: number, count: number, index: (line: number, at: number) => number) => {
+    for (let l = 0; l < count; l++) {
+      for (let k = 0; k < length; k++) line[k] = plane[index(l, k)]!;
+      let sum = 0;
+      for (let k = -radius; k <= radius; k++) sum += line[Math.min(length - 1, Math.max(0, k))]!;
+      const scale = 1 / (2 * radius + 1);
+      for (let k = 0; k < length; k++) {
+        plane[index(l, k)] = sum * scale;
+        sum += line[Math.min(length - 1, k + radius + 1)]! - line[Math.max(0, k - radius)]!;
+      }
+    }
+  };
+  pass(width, height, (y, x) => y * width + x);
+  pass(height, width, (x, y) => y * width + x);
+}
+
+/**
+ * The local mean colour (Lab, three floats a pixel) of the `weights` pixels around every pixel: a Gaussian-like window
+ * (three box passes, about `radius`·1.7 pixels of standard deviation) over only the weighted
+ * pixels (normalised convolution), so a face's shading from its light is followed while eyes,
+ * glasses or background outside the weights do not count. Where the window holds few weighted
+ * pixels, the mean leans towards the weighted pixels' overall mean.
+ */
+export function localMeanColour(
+  values: Float32Array,
+  weights: Uint8Array,
+  width: number,
+  height: number,
+  radius: number,
+): Float32Array {
+  const n = width * height;
+  const r = Math.max(1, Math.round(radius));
+  const density = new Float32Array(n);
+  const overall = [0, 0, 0];
+  let count = 0;
+  for (let i = 0; i < n; i++) {
+    if (!weights[i]) continue;
+    density[i] = 1;
+    for (let c = 0; c < 3; c++) overall[c]! += values[i * 3 + c]!;
+    count++;
+  }
+  for (let c = 0; c < 3; c++) overall[c] = count ? overall[c]! / count : 0;
+  for (let p = 0; p < 3; p++) boxBlurPlane(density, width, height, r);
+  const result = new Float32Array(n * 3);
+  const plane = new Float32Array(n);
+  // Below this share of weighted pixels in the window, the overall mean takes over smoothly.
+  const prior = 0.05;
+  for (let c = 0; c < 3; c++) {
+    for (let i = 0; i < n; i++) plane[i] = weights[i] ? values[i * 3 + c]! : 0;
+    for (let p = 0; p < 3; p++) boxBlurPlane(plane, width, height, r);
+    for (let i = 0; i < n; i++) result[i * 3 + c] = (plane[i]! + prior * overall[c]!) / (density[i]! + prior);
+  }
+  return result;
+}
+
+/**
+ * How much of the face's own colour variation (a* and b* about their local means) to keep so its
+ * spread matches the target's skin: the ratio of the two skins' standard deviations, at most
+ * `maxRatio` (more would paint blotches) and down to 0 (a greyscale photo takes no colour at all).
+ */
+export function chromaScale(
+  sourceLab: Float32Array,
+  sourceSkin: Uint8Array,
+  targetLab: Float32Array,
+  targetSkin: Uint8Array,
+  maxRatio = 1.25,
+): [number, number] {
+  const spread = (lab: Float32Array, skin: Uint8Array, c: number) => {
+    let sum = 0;
+    let squares = 0;
+    let count = 0;
+    for (let i = 0; i < skin.length; i++) {
+      if (!skin[i]) continue;
+      const v = lab[i * 3 + c]!;
+      sum += v;
+      squares += v * v;
+      count++;
+    }
+    if (!count) return 0;
+    const mean = sum / count;
+    return Math.sqrt(Math.max(0, squares / count - mean * mean));
+  };
+  const ratio = (c: number) => {
+    const from = spread(sourceLab, sourceSkin, c);
+    return from > 0.5 ? Math.min(maxRatio, spread(targetLab, targetSkin, c) / from) : 1;
+  };
+  return [ratio(1), ratio(2)];
+}
+
+/**
+ * Local colour transfer: every `apply` pixel of `pixels` (RGB, changed in place) is moved in Lab
+ * from its own local mean colour to the target's there (localMeanColour over the skin of each),
+ * its chroma's departure from that mean scaled by `chroma` (see chromaScale). The face keeps its
+ * own detail — everything finer than the window: eyes, brows, wrinkles, freckles — and takes the
+ * target's skin tone, white balance and shading, so light falling off across the target's cheek
+ * falls off across the new one too.
+ */
+export function transferLocalColour(
+  pixels: Float32Array,
+  lab: Float32Array,
+  apply: Uint8Array,
+  sourceMean: Float32Array,
+  targetMean: Float32Array,
+  chroma: readonly [number, number] = [1, 1],
+): void {
+  for (let i = 0; i < apply.length; i++) {
+    if (!apply[i]) continue;
+    const p = i * 3;
+    labToRgb(
+      lab[p]! - sourceMean[p]! + targetMean[p]!,
+      (lab[p + 1]! - sourceMean[p + 1]!) * chroma[0] + targetMean[p + 1]!,
+      (lab[p + 2]! - sourceMean[p + 2]!) * chroma[1] + targetMean[p + 2]!,
+      pixels,
+      p,
+    );
+  }
+}
+
 // --- Masks -------------------------------------------------------------------------------------
 
 /** The mask shrunk by `radius` pixels (4-neighbour erosion, repeated). */
@@ -118,10 +283,10 @@ export function erode(mask: Uint8Array, width: number, height: number, radius: n
 }
 
 /**
- * Per pixel, 0 outside the mask rising to 1 at `width` pixels inside it (chamfer 3-4 distance to
- * the nearest pixel outside): a soft edge for the final mix.
+ * Per pixel, the chamfer 3-4 distance (in pixels, ≈ Euclidean) to the nearest pixel outside
+ * `mask`; 0 outside. Pixels beyond the image edge count as outside.
  */
-export function featherMask(mask: Uint8Array, width: number, height: number, feather: number): Float32Array {
+export function distanceInside(mask: Uint8Array, width: number, height: number): Float32Array {
   const far = 1e9;
   const distance = new Float32Array(mask.length);
   for (let i = 0; i < mask.length; i++) distance[i] = mask[i] ? far : 0;
@@ -133,7 +298,6 @@ export function featherMask(mask: Uint8Array, width: number, height: number, fea
     for (let x = 0; x < width; x++) {
       const i = y * width + x;
       if (!distance[i]) continue;
-      // Pixels beyond the image edge count as outside.
       if (x === 0 || y === 0) distance[i] = Math.min(distance[i]!, 3);
       if (x > 0) relax(i, i - 1, 3);
       if (y > 0) {
@@ -156,8 +320,15 @@ export function featherMask(mask: Uint8Array, width: number, height: number, fea
       }
     }
   }
+  for (let i = 0; i < distance.length; i++) distance[i] = distance[i]! / 3;
+  return distance;
+}
+
+/** Per pixel, 0 outside the mask rising to 1 at `feather` pixels inside it: a soft edge for the final mix. */
+export function featherMask(mask: Uint8Array, width: number, height: number, feather: number): Float32Array {
+  const distance = distanceInside(mask, width, height);
   const alpha = new Float32Array(mask.length);
-  const scale = 1 / (3 * Math.max(feather, 1e-3));
+  const scale = 1 / Math.max(feather, 1e-3);
   for (let i = 0; i < mask.length; i++) alpha[i] = Math.min(1, distance[i]! * scale);
   return alpha;
 }
