@@ -202,17 +202,19 @@ export function localMeanColour(
 
 /**
  * How much of the face's own colour variation (a* and b* about their local means) to keep so its
- * spread matches the target's skin: the ratio of the two skins' standard deviations, at most
- * `maxRatio` (more would paint blotches) and down to 0 (a greyscale photo takes no colour at all).
+ * spread matches the target's skin: the ratio of the two skins' standard deviations, kept within
+ * [minRatio, maxRatio] — more would paint blotches, less would grey a face out on an evenly lit or
+ * drawn one. A greyscale target (skin with no hue) takes none: the ratio may go down to 0.
  */
 export function chromaScale(
   sourceLab: Float32Array,
   sourceSkin: Uint8Array,
   targetLab: Float32Array,
   targetSkin: Uint8Array,
+  minRatio = 0.6,
   maxRatio = 1.25,
 ): [number, number] {
-  const spread = (lab: Float32Array, skin: Uint8Array, c: number) => {
+  const stats = (lab: Float32Array, skin: Uint8Array, c: number) => {
     let sum = 0;
     let squares = 0;
     let count = 0;
@@ -223,13 +225,17 @@ export function chromaScale(
       squares += v * v;
       count++;
     }
-    if (!count) return 0;
+    if (!count) return { mean: 0, spread: 0 };
     const mean = sum / count;
-    return Math.sqrt(Math.max(0, squares / count - mean * mean));
+    return { mean, spread: Math.sqrt(Math.max(0, squares / count - mean * mean)) };
   };
-  const ratio = (c: number) => {
-    const from = spread(sourceLab, sourceSkin, c);
-    return from > 0.5 ? Math.min(maxRatio, spread(targetLab, targetSkin, c) / from) : 1;
+  const target = [stats(targetLab, targetSkin, 1), stats(targetLab, targetSkin, 2)] as const;
+  // Skin this close to neutral is a greyscale (or fully desaturated) photo.
+  const grey = Math.hypot(target[0].mean, target[1].mean) < 3;
+  const ratio = (c: 1 | 2) => {
+    const from = stats(sourceLab, sourceSkin, c).spread;
+    if (from <= 0.5) return 1;
+    return Math.min(maxRatio, Math.max(grey ? 0 : minRatio, target[c - 1]!.spread / from));
   };
   return [ratio(1), ratio(2)];
 }
