@@ -98,10 +98,26 @@ export function transferColour(
   }
 }
 
-/** CIE Lab of every pixel of an RGB buffer (three floats a pixel). */
+/** sRGB → linear light at every 1/16 of a level: whole images convert without a power per value. */
+const LINEAR_STEPS = 16;
+const LINEAR = Float32Array.from({ length: 255 * LINEAR_STEPS + 1 }, (_, i) => toLinear(i / LINEAR_STEPS));
+const linearOf = (value: number) =>
+  LINEAR[Math.round((value < 0 ? 0 : value > 255 ? 255 : value) * LINEAR_STEPS)]!;
+
+/** CIE Lab of every pixel of an RGB buffer (three floats a pixel); as rgbToLab, to 1/16 of a level. */
 export function toLab(pixels: Float32Array | Uint8Array): Float32Array {
   const lab = new Float32Array(pixels.length);
-  for (let i = 0; i < pixels.length; i += 3) rgbToLab(pixels[i]!, pixels[i + 1]!, pixels[i + 2]!, lab, i);
+  for (let i = 0; i < pixels.length; i += 3) {
+    const lr = linearOf(pixels[i]!);
+    const lg = linearOf(pixels[i + 1]!);
+    const lb = linearOf(pixels[i + 2]!);
+    const x = labF((0.4124564 * lr + 0.3575761 * lg + 0.1804375 * lb) / WHITE[0]);
+    const y = labF(0.2126729 * lr + 0.7151522 * lg + 0.072175 * lb);
+    const z = labF((0.0193339 * lr + 0.119192 * lg + 0.9503041 * lb) / WHITE[2]);
+    lab[i] = 116 * y - 16;
+    lab[i + 1] = 500 * (x - y);
+    lab[i + 2] = 200 * (y - z);
+  }
   return lab;
 }
 
@@ -118,9 +134,13 @@ const median = (values: number[]) => {
  * person wears. Works on greyscale photos too (everything is judged relative to the face).
  */
 export function skinPixels(lab: Float32Array, face: Uint8Array, candidates: Uint8Array): Uint8Array {
+  let count = 0;
+  for (let i = 0; i < face.length; i++) if (face[i]) count++;
+  // A few thousand pixels spread over the face tell its typical colour as well as all of them.
+  const stride = Math.max(1, Math.floor(count / 4000));
   const channels: number[][] = [[], [], []];
-  for (let i = 0; i < face.length; i++) {
-    if (!face[i]) continue;
+  for (let i = 0, k = 0; i < face.length; i++) {
+    if (!face[i] || k++ % stride) continue;
     for (let c = 0; c < 3; c++) channels[c]!.push(lab[i * 3 + c]!);
   }
   const skin = new Uint8Array(face.length);
@@ -145,20 +165,21 @@ export function skinPixels(lab: Float32Array, face: Uint8Array, candidates: Uint
 /** Running-sum box blur of one plane in place (edges clamp to the nearest sample). */
 function boxBlurPlane(plane: Float32Array, width: number, height: number, radius: number): void {
   const line = new Float32Array(Math.max(width, height));
-  const pass = (length: number, count: number, index: (line: number, at: number) => number) => {
-    for (let l = 0; l < count; l++) {
-      for (let k = 0; k < length; k++) line[k] = plane[index(l, k)]!;
-      let sum = 0;
-      for (let k = -radius; k <= radius; k++) sum += line[Math.min(length - 1, Math.max(0, k))]!;
-      const scale = 1 / (2 * radius + 1);
-      for (let k = 0; k < length; k++) {
-        plane[index(l, k)] = sum * scale;
-        sum += line[Math.min(length - 1, k + radius + 1)]! - line[Math.max(0, k - radius)]!;
-      }
+  const scale = 1 / (2 * radius + 1);
+  const blurLine = (start: number, step: number, length: number) => {
+    for (let k = 0, j = start; k < length; k++, j += step) line[k] = plane[j]!;
+    const last = length - 1;
+    let sum = 0;
+    for (let k = -radius; k <= radius; k++) sum += line[k < 0 ? 0 : k > last ? last : k]!;
+    for (let k = 0, j = start; k < length; k++, j += step) {
+      plane[j] = sum * scale;
+      const enter = k + radius + 1;
+      const leave = k - radius;
+      sum += line[enter > last ? last : enter]! - line[leave < 0 ? 0 : leave]!;
     }
   };
-  pass(width, height, (y, x) => y * width + x);
-  pass(height, width, (x, y) => y * width + x);
+  for (let y = 0; y < height; y++) blurLine(y * width, 1, width);
+  for (let x = 0; x < width; x++) blurLine(x, width, height);
 }
 
 /**
@@ -166,7 +187,8 @@ function boxBlurPlane(plane: Float32Array, width: number, height: number, radius
  * (three box passes, about `radius`·1.7 pixels of standard deviation) over only the weighted
  * pixels (normalised convolution), so a face's shading from its light is followed while eyes,
  * glasses or background outside the weights do not count. Where the window holds few weighted
- * pixels, the mean leans towards the weighted pixels' overall mean.
+ * pixels, the mean leans towards the weighted pixels' overall mean. Only `channels` are computed
+ * (the others are left 0).
  */
 export function localMeanColour(
   values: Float32Array,
@@ -174,6 +196,7 @@ export function localMeanColour(
   width: number,
   height: number,
   radius: number,
+  channels: readonly number[] = [0, 1, 2],
 ): Float32Array {
   const n = width * height;
   const r = Math.max(1, Math.round(radius));
@@ -192,7 +215,7 @@ export function localMeanColour(
   const plane = new Float32Array(n);
   // Below this share of weighted pixels in the window, the overall mean takes over smoothly.
   const prior = 0.05;
-  for (let c = 0; c < 3; c++) {
+  for (const c of channels) {
     for (let i = 0; i < n; i++) plane[i] = weights[i] ? values[i * 3 + c]! : 0;
     for (let p = 0; p < 3; p++) boxBlurPlane(plane, width, height, r);
     for (let i = 0; i < n; i++) result[i * 3 + c] = (plane[i]! + prior * overall[c]!) / (density[i]! + prior);

@@ -194,8 +194,8 @@ export function swapFace(input: FaceSwapInput): FaceSwapResult {
     const everywhere = new Uint8Array(inside.length).fill(1);
     const targetSkin = skinPixels(targetLab, inside, everywhere);
     const means = (lab: Float32Array, skin: Uint8Array) => {
-      const hue = localMeanColour(lab, skin, region.width, region.height, faceSize * HUE_WINDOW);
-      const light = localMeanColour(lab, skin, region.width, region.height, faceSize * LIGHT_WINDOW);
+      const hue = localMeanColour(lab, skin, region.width, region.height, faceSize * HUE_WINDOW, [1, 2]);
+      const light = localMeanColour(lab, skin, region.width, region.height, faceSize * LIGHT_WINDOW, [0]);
       for (let i = 0; i < hue.length; i += 3) hue[i] = light[i]!;
       return hue;
     };
