@@ -280,12 +280,17 @@ async function drawPortrait(
       <stop offset="0" stop-color="${skinShade}"/><stop offset="0.3" stop-color="${skinLit}"/><stop offset="0.75" stop-color="${skin}"/><stop offset="1" stop-color="${skinShade}"/>
     </linearGradient>
     <radialGradient id="head" cx="${lightFromLeft ? 0.42 : 0.58}" cy="0.45" r="0.7">
-      <stop offset="0" stop-color="${skinLit}"/><stop offset="0.6" stop-color="${skin}"/><stop offset="1" stop-color="${skinMid}"/>
+      <stop offset="0" stop-color="${skin}"/><stop offset="0.6" stop-color="${skin}"/><stop offset="1" stop-color="${skinMid}"/>
     </radialGradient>
     <linearGradient id="hair" x1="${litX}" y1="0" x2="${shadeX}" y2="1">
       <stop offset="0" stop-color="${hairLit}"/><stop offset="0.5" stop-color="${hair}"/><stop offset="1" stop-color="${hairShade}"/>
     </linearGradient>
-    <clipPath id="litSide"><rect x="${lightFromLeft ? 0 : f(cx)}" y="0" width="${f(lightFromLeft ? cx : width - cx)}" height="${height}"/></clipPath>
+    <linearGradient id="litFade" x1="${litX}" y1="0" x2="${shadeX}" y2="0">
+      <stop offset="0" stop-color="#fff"/><stop offset="0.45" stop-color="#000"/>
+    </linearGradient>
+    <mask id="litSide" maskUnits="userSpaceOnUse" x="0" y="0" width="${width}" height="${height}">
+      <rect x="${f(cx - shoulderHalf * 1.3)}" y="0" width="${f(shoulderHalf * 2.6)}" height="${height}" fill="url(#litFade)"/>
+    </mask>
   </defs>
   <path d="${torso}" transform="translate(${f(e * (lightFromLeft ? 0.25 : -0.25))} ${f(e * 0.1)})" fill="#000" opacity="0.3" filter="url(#shadow)"/>
   <path d="${hairBack}" fill="url(#hair)" filter="url(#hairEdge)"/>
@@ -303,13 +308,12 @@ async function drawPortrait(
   <path d="${lapel(-1)}" fill="${lightFromLeft ? clothesLit : clothesShade}" opacity="0.9"/>
   <path d="${lapel(1)}" fill="${lightFromLeft ? clothesShade : clothesLit}" opacity="0.9"/>
   ${folds.join('\n  ')}
-  <path d="${torso}" fill="none" stroke="${rim}" stroke-width="${f(e * 0.07)}" opacity="0.55" filter="url(#soft)" clip-path="url(#litSide)"/>
+  <path d="${torso}" fill="none" stroke="${rim}" stroke-width="${f(e * 0.07)}" opacity="0.55" filter="url(#soft)" mask="url(#litSide)"/>
   <ellipse cx="${f(faceLeft + e * 0.02)}" cy="${f(layout.eyes[1] + e * 0.4)}" rx="${f(e * 0.16)}" ry="${f(e * 0.32)}" fill="${lightFromLeft ? skin : skinShade}"/>
   <ellipse cx="${f(faceRight - e * 0.02)}" cy="${f(layout.eyes[1] + e * 0.4)}" rx="${f(e * 0.16)}" ry="${f(e * 0.32)}" fill="${lightFromLeft ? skinShade : skin}"/>
   <path d="${headPath}" fill="url(#head)"/>
   <path d="${hairTop}" fill="url(#hair)" filter="url(#soft)"/>
   <path d="${hairTop}" fill="${hairShade}" filter="url(#strands)" opacity="0.7"/>
-  <path d="${hairBack}" fill="none" stroke="${rim}" stroke-width="${f(e * 0.05)}" opacity="0.45" filter="url(#soft)" clip-path="url(#litSide)"/>
 </svg>`;
   const background = await blurImage(scene, Math.max(2, width * 0.012));
   return rawFrom(
