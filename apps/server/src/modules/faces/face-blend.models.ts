@@ -353,15 +353,6 @@ export function distanceInside(mask: Uint8Array, width: number, height: number):
   return distance;
 }
 
-/** Per pixel, 0 outside the mask rising to 1 at `feather` pixels inside it: a soft edge for the final mix. */
-export function featherMask(mask: Uint8Array, width: number, height: number, feather: number): Float32Array {
-  const distance = distanceInside(mask, width, height);
-  const alpha = new Float32Array(mask.length);
-  const scale = 1 / Math.max(feather, 1e-3);
-  for (let i = 0; i < mask.length; i++) alpha[i] = Math.min(1, distance[i]! * scale);
-  return alpha;
-}
-
 // --- Gradient-domain blending ------------------------------------------------------------------
 
 /**
