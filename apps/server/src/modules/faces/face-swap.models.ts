@@ -1,4 +1,13 @@
-import { erode, featherMask, labStats, poissonBlend, transferColour } from './face-blend.models.js';
+import {
+  chromaScale,
+  distanceInside,
+  erode,
+  localMeanColour,
+  poissonBlend,
+  skinPixels,
+  toLab,
+  transferLocalColour,
+} from './face-blend.models.js';
 import {
   applyAffine,
   convexHull,
@@ -41,6 +50,8 @@ export interface FaceSwapResult {
   region: Region;
   /** Pixels that took the new face. */
   faceArea: number;
+  /** Over `region` (row by row), 1 where the new face was cut in: the seam is this mask's edge. */
+  mask: Uint8Array;
 }
 
 /** How far inside the mesh outline the cut runs: the outline itself touches hair and background. */
@@ -48,6 +59,18 @@ const OUTLINE_SHRINK = 0.95;
 
 /** Differences along the cut beyond median ± this many MADs are clamped (hair, frames, shadows). */
 const BOUNDARY_ROBUSTNESS = 1.5;
+
+/**
+ * The windows over which the face's colour is matched to the target's, as fractions of the face's
+ * size. Skin tone and white balance (a*, b*) are matched closely, so no cast survives anywhere;
+ * lightness over a wider window, so the face takes the photo's light but keeps the shading of its
+ * own features (cheekbones, eye sockets), which is much of how a person looks.
+ */
+const HUE_WINDOW = 0.06;
+const LIGHT_WINDOW = 0.3;
+
+/** How far into the face (a fraction of its size) the Poisson seam correction reaches, fading out. */
+const SEAM_REACH = 0.1;
 
 const OUTLINE_SET = new Set<number>(FACE_OVAL);
 
@@ -100,10 +123,12 @@ function lowerForehead(outline: Point2[], mesh: readonly Point2[]): Point2[] {
 /**
  * The classical face swap: (1) the source face is warped onto the target face triangle by
  * triangle over a Delaunay triangulation of the target's mesh, so it takes the target's pose,
- * shape and expression; (2) its colours are matched to the target face in Lab; (3) it is blended
- * in the gradient domain (Poisson), so light and skin tone meet the target's along the cut with no
- * seam; (4) a narrow feather softens what remains of the edge. The source's eyes, brows, nose,
- * mouth and skin texture — what identifies a face — come through.
+ * shape and expression; (2) its colour is matched to the target's locally in Lab, skin against
+ * skin (eyes, glasses, hair and background left out of the statistics), so it takes the target's
+ * skin tone and shading; (3) it is blended in the gradient domain (Poisson) from skin meeting skin
+ * along the cut, the correction fading out a short way into the face; (4) a narrow feather softens
+ * what remains of the edge. The source's eyes, brows, nose, mouth and skin texture — what
+ * identifies a face — come through.
  */
 export function swapFace(input: FaceSwapInput): FaceSwapResult {
   const { target, source } = input;
@@ -158,13 +183,36 @@ export function swapFace(input: FaceSwapInput): FaceSwapResult {
     for (let x = 0; x < region.width * 3; x++) targetRegion[y * region.width * 3 + x] = target.data[row + x]!;
   }
 
+  // Where the Poisson blend reads the difference between the target and the face along the cut.
+  let boundary = warped.covered;
   if (input.matchColour !== false) {
-    transferColour(
+    // Skin of both faces, judged against each face's own typical colour inside the cut; the
+    // target's taken around the cut too (its cheeks, jaw and forehead continue there).
+    const sourceLab = toLab(warped.pixels);
+    const targetLab = toLab(targetRegion);
+    const sourceSkin = skinPixels(sourceLab, inside, warped.covered);
+    const everywhere = new Uint8Array(inside.length).fill(1);
+    const targetSkin = skinPixels(targetLab, inside, everywhere);
+    const means = (lab: Float32Array, skin: Uint8Array) => {
+      const hue = localMeanColour(lab, skin, region.width, region.height, faceSize * HUE_WINDOW, [1, 2]);
+      const light = localMeanColour(lab, skin, region.width, region.height, faceSize * LIGHT_WINDOW, [0]);
+      for (let i = 0; i < hue.length; i += 3) hue[i] = light[i]!;
+      return hue;
+    };
+    transferLocalColour(
       warped.pixels,
+      sourceLab,
       warped.covered,
-      labStats(warped.pixels, inside),
-      labStats(targetRegion, inside),
+      means(sourceLab, sourceSkin),
+      means(targetLab, targetSkin),
+      chromaScale(sourceLab, sourceSkin, targetLab, targetSkin),
     );
+    // Only skin meeting skin says how the face's light should meet the photo's: a strand of the
+    // target's hair or the source's glasses on the cut would bleed into the face as a blotch.
+    boundary = new Uint8Array(inside.length);
+    for (let i = 0; i < boundary.length; i++) {
+      boundary[i] = warped.covered[i] && (inside[i] || (sourceSkin[i] && targetSkin[i])) ? 1 : 0;
+    }
   }
   // Coarse grid for the membrane: about 48 cells across the face.
   const blended = poissonBlend(
@@ -173,24 +221,32 @@ export function swapFace(input: FaceSwapInput): FaceSwapResult {
     warped.pixels,
     targetRegion,
     inside,
-    warped.covered,
+    boundary,
     Math.max(1, faceSize / 48),
     BOUNDARY_ROBUSTNESS,
   );
-  const alpha = featherMask(inside, region.width, region.height, Math.max(2, faceSize * 0.03));
-
+  // The cut's soft edge: 0 outside rising to 1 a few pixels in. With the colour matched locally
+  // the membrane's work is the seam, so it fades out into the face instead of tinting all of it
+  // with whatever lies along the cut; unmatched (a drawn head), it carries the whole correction.
+  const depth = distanceInside(inside, region.width, region.height);
+  const feather = Math.max(2, faceSize * 0.03);
+  const reach = input.matchColour !== false ? SEAM_REACH * faceSize : Infinity;
   const data = new Uint8Array(target.data);
   for (let y = 0; y < region.height; y++) {
     for (let x = 0; x < region.width; x++) {
       const i = y * region.width + x;
-      const a = alpha[i]!;
-      if (a <= 0) continue;
+      const d = depth[i]!;
+      if (d <= 0) continue;
+      const a = Math.min(1, d / feather);
+      const fade = Math.max(0, 1 - d / reach);
       const out = ((region.y + y) * target.width + region.x + x) * 3;
       for (let c = 0; c < 3; c++) {
-        const value = targetRegion[i * 3 + c]! + a * (blended[i * 3 + c]! - targetRegion[i * 3 + c]!);
+        const p = i * 3 + c;
+        const face = warped.pixels[p]! + fade * (blended[p]! - warped.pixels[p]!);
+        const value = targetRegion[p]! + a * (face - targetRegion[p]!);
         data[out + c] = Math.min(255, Math.max(0, Math.round(value)));
       }
     }
   }
-  return { image: { data, width: target.width, height: target.height }, region, faceArea };
+  return { image: { data, width: target.width, height: target.height }, region, faceArea, mask: inside };
 }

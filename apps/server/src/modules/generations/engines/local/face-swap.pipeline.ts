@@ -21,7 +21,8 @@ export interface FaceSwapOutcome {
 /**
  * Puts the user's face on the target photo: the target's largest face is found with its mesh, the
  * model's reference turned most like it is chosen, and the swap is done by swapFace (triangulated
- * warp, Lab colour matching, Poisson blend). No face in the target is bad input (ERROR + refund).
+ * warp, local colour matching skin to skin, Poisson blend). No face in the target is bad input
+ * (ERROR + refund).
  */
 export async function faceSwapOnPhoto(
   target: EngineImage,
@@ -49,7 +50,7 @@ export async function faceSwapOnPhoto(
   const notes = [
     'Face swap by the offline local engine, not a generative model: your face from one of your model’s ' +
       `photos (${placed.reference.pose === 'side' ? 'a side' : 'a front'} view, chosen to match the pose) ` +
-      'warped over a triangulated face mesh, colour-matched in Lab and blended in the gradient domain.',
+      'warped over a triangulated face mesh, colour-matched to the photo’s skin and blended in the gradient domain.',
   ];
   if (others.length > 0) {
     notes.push(`${others.length + 1} faces were found; the largest one was swapped.`);
