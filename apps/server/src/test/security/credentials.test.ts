@@ -506,7 +506,10 @@ describe('emailed links', () => {
 
   it('activation: a genuine link works once; used twice it is refused as stale', async () => {
     const { link } = await registered();
-    expect((await activate(link)).statusCode).toBe(204);
+    const first = await activate(link);
+    // Activation signs the person in: the answer carries a fresh pair of tokens.
+    expect(first.statusCode).toBe(200);
+    expect(first.json()).toEqual({ refresh: expect.any(String), access: expect.any(String) });
     const again = await activate(link);
     expect(again.statusCode).toBe(403);
     expect(again.json()).toEqual({ detail: 'Stale token for given user.', code: 'users.activation_stale' });
