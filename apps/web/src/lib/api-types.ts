@@ -59,6 +59,7 @@ export type {
   TNotification,
   TNotificationKind,
   TPost,
+  TPostOfGeneration,
   TPostRecipe,
   TProfile,
   TReportReason,
