@@ -14,7 +14,9 @@ beforeAll(async () => {
     '<!doctype html><title>Mirra</title><div id="root"></div>',
   );
   await writeFile(path.join(webDir, 'assets', 'app-abc123.js'), 'console.log(1)');
-  t = await createTestApp({ env: { WEB_DIST_DIR: webDir, BODY_LIMIT_BYTES: '2048' } });
+  t = await createTestApp({
+    env: { WEB_DIST_DIR: webDir, BODY_LIMIT_BYTES: '2048', SUPPORT_TELEGRAM: '@mirra_help' },
+  });
 });
 afterAll(() => t.close());
 
@@ -151,13 +153,15 @@ describe('routing', () => {
     ).toHaveProperty('email');
   });
 
-  it('tells the web app which sign-in options exist', async () => {
+  it('tells the web app which sign-in options exist and where support answers', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/api/config/' });
     expect(response.json()).toEqual({
       google_client_id: null,
       telegram_bot_username: null,
       telegram_mini_app_name: null,
       public_url: 'http://mirra.test',
+      support_telegram_url: 'https://t.me/mirra_help',
+      support_email: null,
     });
   });
 });
