@@ -34,6 +34,7 @@ export type {
   ErrorCode,
   TCreateGenerationBody,
   TGeneration,
+  TGenerationNote,
   TGenerationFailureReason,
   TGenerationMode,
   TGenerationStatus,

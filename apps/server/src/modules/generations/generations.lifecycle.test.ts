@@ -85,7 +85,7 @@ describe('creating and running a generation', () => {
       height: 800,
       content_type: 'image/png',
       engine: 'test',
-      notes: ['scripted result'],
+      notes: [{ code: null, params: {}, text: 'scripted result' }],
     });
     expect(done.result.variants.map((v: { width: number }) => v.width)).toEqual([256, 512, 1024, 1200]);
 

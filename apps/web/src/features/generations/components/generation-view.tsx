@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import type { TGeneration } from '../../../lib/api-types';
+import { describeEngineNote } from '../engine-notes';
 import { phaseOf } from '../generation-status';
 import { GenerationFailure } from './generation-failure';
 import { GenerationProgress } from './generation-progress';
@@ -36,8 +37,8 @@ export function GenerationView({ generation, isPolling }: { generation: TGenerat
             <section className="result-notes" data-testid="result-notes">
               <h2 className="result-notes__title">{t('result.notes')}</h2>
               <ul>
-                {result.notes.map((note) => (
-                  <li key={note}>{note}</li>
+                {result.notes.map((note, index) => (
+                  <li key={index}>{describeEngineNote(t, note)}</li>
                 ))}
               </ul>
             </section>
