@@ -6,6 +6,7 @@ import { GenerationFailure } from './generation-failure';
 import { GenerationProgress } from './generation-progress';
 import { ResultActions } from './result-actions';
 import { ResultImage } from './result-image';
+import { formatDateTime } from '../../../lib/dates';
 
 /** The result screen's body for one generation, whatever its status. */
 export function GenerationView({ generation, isPolling }: { generation: TGeneration; isPolling: boolean }) {
@@ -14,9 +15,7 @@ export function GenerationView({ generation, isPolling }: { generation: TGenerat
   const result = phase === 'completed' ? generation.result : null;
   const title =
     phase === 'failed' ? t('result.failedHeading') : result ? t('result.title') : t('result.waitingTitle');
-  const created = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(
-    new Date(generation.created_at),
-  );
+  const created = formatDateTime(generation.created_at, i18n.language);
   return (
     <article className="result" data-testid="generation-view" data-status={generation.status}>
       <header className="result__head">
