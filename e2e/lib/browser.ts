@@ -38,14 +38,20 @@ export interface Session {
  */
 export async function openBrowser(
   viewport: ViewportName,
-  options: { theme?: 'dark' | 'light' | 'system'; colorScheme?: 'dark' | 'light'; locale?: string } = {},
+  options: {
+    theme?: 'dark' | 'light' | 'system';
+    colorScheme?: 'dark' | 'light';
+    locale?: string;
+    /** A viewport size other than the named one's (e.g. the narrowest phones, 360 px wide). */
+    size?: { width: number; height: number };
+  } = {},
 ): Promise<Session> {
   const profile = await mkdtemp(path.join(os.tmpdir(), 'mirra-e2e-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
     args: ARGS,
-    viewport: VIEWPORTS[viewport],
+    viewport: options.size ?? VIEWPORTS[viewport],
     isMobile: viewport === 'phone',
     hasTouch: viewport === 'phone',
     deviceScaleFactor: 1,

@@ -47,7 +47,13 @@ export interface ApiGeneration {
   status: number;
   progress: number;
   seed: number;
-  result: { url: string; download_url: string; width: number; height: number; notes: string[] } | null;
+  result: {
+    url: string;
+    download_url: string;
+    width: number;
+    height: number;
+    notes: Array<{ code: string | null; text: string }>;
+  } | null;
   error_code: string | null;
   refunded: boolean;
 }

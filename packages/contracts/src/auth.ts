@@ -47,5 +47,8 @@ export const ZPublicConfig = z.object({
   /** Short name of the Mini App for t.me/<bot>/<app> links; null means the bot's main app. */
   telegram_mini_app_name: z.string().nullable(),
   public_url: z.string(),
+  /** Where people get help from a person: a t.me link and/or an address; null when not configured. */
+  support_telegram_url: z.string().nullable(),
+  support_email: z.string().nullable(),
 });
 export type TPublicConfig = z.infer<typeof ZPublicConfig>;

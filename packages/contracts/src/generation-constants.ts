@@ -44,6 +44,75 @@ export type TGenerationFailureReason = (typeof GENERATION_FAILURE_REASONS)[numbe
 /** Styles the styling mode offers; the local engine implements each as an image pipeline. */
 export const STYLES = ['cartoon', 'toy', 'oil', 'watercolor', 'pencil', 'pop_art'] as const;
 
+/**
+ * Stable codes of what the local engine says it did with a result. The app words each in the
+ * user's language, filling in the note's params; the engine's English text stays as the fallback
+ * (results made before codes existed have only the text).
+ */
+export const GENERATION_NOTE_CODES = [
+  'scene.procedural',
+  'scene.keywords',
+  'scene.no_keywords',
+  'scene.abstract',
+  'edit.rotated_180',
+  'edit.rotated_clockwise',
+  'edit.rotated_counter_clockwise',
+  'edit.mirrored',
+  'edit.flipped',
+  'edit.cropped_aspect',
+  'edit.cropped_centre',
+  'edit.auto_levels',
+  'edit.brightness',
+  'edit.contrast',
+  'edit.saturation',
+  'edit.warmer',
+  'edit.cooler',
+  'edit.grayscale',
+  'edit.sepia',
+  'edit.inverted',
+  'edit.blur_background',
+  'edit.blur',
+  'edit.upscale_factor',
+  'edit.upscale_side',
+  'edit.upscaled',
+  'edit.upscaled_capped',
+  'edit.not_upscaled',
+  'edit.sharpen',
+  'edit.ignored',
+  'styling.intro',
+  'styling.worked_at',
+  // One per step of each style's recipe, in order (styling.pipeline.ts).
+  'styling.cartoon.1',
+  'styling.cartoon.2',
+  'styling.cartoon.3',
+  'styling.toy.1',
+  'styling.toy.2',
+  'styling.toy.3',
+  'styling.toy.4',
+  'styling.oil.1',
+  'styling.oil.2',
+  'styling.oil.3',
+  'styling.oil.4',
+  'styling.watercolor.1',
+  'styling.watercolor.2',
+  'styling.watercolor.3',
+  'styling.watercolor.4',
+  'styling.pencil.1',
+  'styling.pencil.2',
+  'styling.pencil.3',
+  'styling.pencil.4',
+  'styling.pop_art.1',
+  'styling.pop_art.2',
+  'styling.pop_art.3',
+  'styling.pop_art.4',
+  'face_swap.method_front',
+  'face_swap.method_side',
+  'face_swap.many_faces',
+  'face_swap.worked_at',
+  'face_photo.method',
+] as const;
+export type TGenerationNoteCode = (typeof GENERATION_NOTE_CODES)[number];
+
 export const PROMPT_MAX_LENGTH = 1000;
 /** Guidance strength slider (advanced settings). */
 export const GUIDANCE_MIN = 1;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { plainString } from './fields.js';
 import {
   GENERATION_FAILURE_REASONS,
+  GENERATION_NOTE_CODES,
   GENERATION_MODES,
   GUIDANCE_DEFAULT,
   GUIDANCE_MAX,
@@ -51,6 +52,17 @@ export type TCreateGenerationBody = z.input<typeof ZCreateGenerationBody>;
 
 export const ZImageVariant = z.object({ url: z.string(), width: z.number().int(), height: z.number().int() });
 
+/**
+ * One thing the engine says it did: a stable code the app words in the user's language with its
+ * params, and the engine's English text, shown when there is no code (older results, other engines).
+ */
+export const ZGenerationNote = z.object({
+  code: z.enum(GENERATION_NOTE_CODES).nullable(),
+  params: z.record(z.string(), z.union([z.string(), z.number()])),
+  text: z.string(),
+});
+export type TGenerationNote = z.infer<typeof ZGenerationNote>;
+
 export const ZGenerationResult = z.object({
   /** Full-quality original for download. */
   url: z.string(),
@@ -63,7 +75,7 @@ export const ZGenerationResult = z.object({
   /** Which engine made it (`local` results are labelled so). */
   engine: z.string(),
   /** What the engine understood or did (e.g. the editing steps it applied). */
-  notes: z.array(z.string()),
+  notes: z.array(ZGenerationNote),
 });
 
 export const ZGeneration = z.object({

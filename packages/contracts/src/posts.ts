@@ -102,6 +102,10 @@ export const ZPost = z.object({
 });
 export type TPost = z.infer<typeof ZPost>;
 
+/** Whether one of my results has been posted: `post` is null while it has not (a normal answer, not a 404). */
+export const ZPostOfGeneration = z.object({ post: ZPost.nullable() });
+export type TPostOfGeneration = z.infer<typeof ZPostOfGeneration>;
+
 export const ZPostList = z.object({ results: z.array(ZPost), next: z.string().nullable() });
 
 export const ZPostListQuery = z.object({

@@ -47,6 +47,23 @@ describe('configuration', () => {
     );
   });
 
+  it('turns the support contacts into a t.me link and an address, none when unset', () => {
+    expect(parseConfig({}).support).toEqual({ telegramUrl: null, email: null });
+    expect(
+      parseConfig({ SUPPORT_TELEGRAM: '@mirra_help', SUPPORT_EMAIL: 'help@mirra.example' }).support,
+    ).toEqual({
+      telegramUrl: 'https://t.me/mirra_help',
+      email: 'help@mirra.example',
+    });
+    expect(parseConfig({ SUPPORT_TELEGRAM: ' ', SUPPORT_EMAIL: '' }).support).toEqual({
+      telegramUrl: null,
+      email: null,
+    });
+    expect(() => parseConfig({ SUPPORT_TELEGRAM: 'https://t.me/x', SUPPORT_EMAIL: 'nobody' })).toThrow(
+      /SUPPORT_TELEGRAM[\s\S]*SUPPORT_EMAIL/,
+    );
+  });
+
   it('lists every bad setting in one error', () => {
     expect(() => parseConfig({ PORT: 'eighty', PUBLIC_URL: 'not a url' })).toThrow(
       /PORT[\s\S]*PUBLIC_URL|PUBLIC_URL[\s\S]*PORT/,

@@ -43,6 +43,15 @@ const ZEnv = z.object({
   TELEGRAM_AUTH_KEY_SECONDS: seconds.default(300),
   /** Short name of the Mini App in BotFather, for t.me/<bot>/<app> links; empty uses the main app. */
   TELEGRAM_MINI_APP_NAME: optionalString,
+  /** Telegram username people write to for help (a person, not the bot); shown in the Support sheet. */
+  SUPPORT_TELEGRAM: optionalString.pipe(
+    z
+      .string()
+      .regex(/^@?[A-Za-z0-9_]{5,32}$/, 'a Telegram username (5–32 letters, digits or _)')
+      .optional(),
+  ),
+  /** Email address people write to for help; shown in the Support sheet. */
+  SUPPORT_EMAIL: optionalString.pipe(z.email().optional()),
   GOOGLE_CLIENT_ID: optionalString,
   /** Where Google's PEM signing certificates are fetched from (tests point it at a local server). */
   GOOGLE_CERTS_URL: z.url().default('https://www.googleapis.com/oauth2/v1/certs'),
@@ -200,6 +209,10 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
       miniAppName: e.TELEGRAM_MINI_APP_NAME,
     },
     google: { clientId: e.GOOGLE_CLIENT_ID, certsUrl: e.GOOGLE_CERTS_URL },
+    support: {
+      telegramUrl: e.SUPPORT_TELEGRAM ? `https://t.me/${e.SUPPORT_TELEGRAM.replace(/^@/, '')}` : null,
+      email: e.SUPPORT_EMAIL ?? null,
+    },
     geoCountryHeader: e.GEO_COUNTRY_HEADER?.toLowerCase(),
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     hsts: e.HSTS,

@@ -22,7 +22,9 @@ beforeAll(async () => {
   await writeFile(path.join(webDir, 'assets', 'main-def456.js'), BUNDLE);
   await writeFile(path.join(webDir, 'assets', 'main-def456.js.br'), BUNDLE_BR);
   await writeFile(path.join(webDir, 'assets', 'main-def456.js.gz'), BUNDLE_GZ);
-  t = await createTestApp({ env: { WEB_DIST_DIR: webDir, BODY_LIMIT_BYTES: '2048' } });
+  t = await createTestApp({
+    env: { WEB_DIST_DIR: webDir, BODY_LIMIT_BYTES: '2048', SUPPORT_TELEGRAM: '@mirra_help' },
+  });
 });
 afterAll(() => t.close());
 
@@ -196,13 +198,15 @@ describe('routing', () => {
     ).toHaveProperty('email');
   });
 
-  it('tells the web app which sign-in options exist', async () => {
+  it('tells the web app which sign-in options exist and where support answers', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/api/config/' });
     expect(response.json()).toEqual({
       google_client_id: null,
       telegram_bot_username: null,
       telegram_mini_app_name: null,
       public_url: 'http://mirra.test',
+      support_telegram_url: 'https://t.me/mirra_help',
+      support_email: null,
     });
   });
 });

@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import type { TGenerationMode } from '@mirra/contracts';
 import {
+  engineNote,
   EngineError,
   type EngineContext,
   type EngineRequest,
@@ -60,7 +61,7 @@ export function createScriptedEngine(name = 'test') {
           contentType: 'image/png',
           width: 1200,
           height: 800,
-          notes: ['scripted result'],
+          notes: [engineNote(null, 'scripted result')],
           procedural: behaviour.kind === 'succeed' && behaviour.procedural === true,
         },
       };

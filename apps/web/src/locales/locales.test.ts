@@ -1,8 +1,11 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   CREDIT_ENTRY_KINDS,
   errorCodes,
   GENERATION_FAILURE_REASONS,
+  GENERATION_NOTE_CODES,
   GENERATION_MODES,
   MODEL_CATEGORIES,
   MODEL_PHOTO_PROBLEMS,
@@ -95,8 +98,11 @@ describe('locale catalogues', () => {
           ...MODEL_PHOTO_PROBLEMS.map((problem) => `modelPhotos.problems.${problem}`),
           ...MODEL_PHOTO_TIPS.map((tip) => `modelPhotos.tips.${tip}`),
           ...REPORT_REASONS.map((reason) => `social.report.reasons.${reason}`),
+          ...GENERATION_NOTE_CODES.map((code) => `engineNotes.${code}`),
+          ...['light', 'medium', 'strong'].map((strength) => `engineNotes.strength.${strength}`),
         ];
-        expect(keys.filter((key) => !flat.get(key))).toEqual([]);
+        // A counted entry exists as its plural forms (`…_other` always among them).
+        expect(keys.filter((key) => !flat.get(key) && !flat.get(`${key}_other`))).toEqual([]);
       });
 
       it('translates every server error code', () => {
@@ -116,6 +122,57 @@ describe('locale catalogues', () => {
       }
     });
   }
+});
+
+/** The plural forms each language needs (CLDR): i18next picks `_one`, `_few`… by these. */
+const PLURAL_FORMS: Record<keyof typeof catalogues, string[]> = {
+  en: ['one', 'other'],
+  de: ['one', 'other'],
+  kk: ['one', 'other'],
+  az: ['one', 'other'],
+  ru: ['few', 'many', 'one', 'other'],
+  uk: ['few', 'many', 'one', 'other'],
+};
+
+/** Every `t('literal.key', { …count… })` in the app's source: a counted text. */
+function countedKeysInSource(): Set<string> {
+  const root = path.resolve(import.meta.dirname, '..');
+  const keys = new Set<string>();
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (/\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name)) {
+        const source = readFileSync(full, 'utf8');
+        for (const match of source.matchAll(/\bt\(\s*'([\w.]+)'\s*,\s*\{[^}]*\bcount\b/g))
+          keys.add(match[1]!);
+      }
+    }
+  };
+  walk(root);
+  return keys;
+}
+
+describe('plurals', () => {
+  it('each language has the plural categories its grammar needs', () => {
+    for (const language of languages) {
+      const categories = [...new Intl.PluralRules(language).resolvedOptions().pluralCategories].sort();
+      expect(categories, language).toEqual(PLURAL_FORMS[language]);
+    }
+  });
+
+  it('every text the app counts has the plural forms of every language', () => {
+    const counted = countedKeysInSource();
+    expect(counted.size).toBeGreaterThan(10);
+    for (const language of languages) {
+      const flat = flatten(catalogues[language] as unknown as Tree);
+      for (const key of counted) {
+        for (const form of PLURAL_FORMS[language]) {
+          expect(flat.get(`${key}_${form}`), `${language}: ${key}_${form}`).toBeTruthy();
+        }
+      }
+    }
+  });
 });
 
 describe('extra catalogues', () => {

@@ -9,7 +9,7 @@ export function registerAppConfigRoutes(app: ZodApp, deps: AppDeps): void {
     {
       schema: {
         tags: ['app'],
-        summary: 'Public settings of this server (sign-in options)',
+        summary: 'Public settings of this server (sign-in options, support contacts)',
         response: { 200: ZPublicConfig },
       },
     },
@@ -18,6 +18,8 @@ export function registerAppConfigRoutes(app: ZodApp, deps: AppDeps): void {
       telegram_bot_username: config.telegram.botToken ? (config.telegram.botUsername ?? null) : null,
       telegram_mini_app_name: config.telegram.miniAppName ?? null,
       public_url: config.publicUrl,
+      support_telegram_url: config.support.telegramUrl,
+      support_email: config.support.email,
     }),
   );
 }

@@ -11,6 +11,8 @@ import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { composeSideBySide, loadTestFaces, type TestFaces } from '../../test/test-faces.js';
 import { readExifLabel } from './engines/local/image-label.js';
 
+const noteTexts = (notes: Array<{ text: string }>) => notes.map((note) => note.text);
+
 // Face swap and face photos on the default local engine, end to end: a model trained from real
 // photos of one person (the astronaut), real targets, and the real face analyser judging whose
 // face the result carries.
@@ -78,7 +80,7 @@ describe('face swap on the local engine', () => {
       });
       expect(done.status, done.error_detail).toBe(GenerationStatus.COMPLETED);
       expect(done.result).toMatchObject({ engine: 'local', width: 512, height: 600 });
-      expect(done.result.notes.join(' ')).toMatch(/local engine.*not a generative model/i);
+      expect(noteTexts(done.result.notes).join(' ')).toMatch(/local engine.*not a generative model/i);
       expect(await balance(owner.headers)).toBe(before - done.cost);
 
       const result = await download(done.result.download_url);
@@ -116,7 +118,7 @@ describe('face swap on the local engine', () => {
       images: [target.uuid],
     });
     expect(done.status, done.error_detail).toBe(GenerationStatus.COMPLETED);
-    expect(done.result.notes).toContain('2 faces were found; the largest one was swapped.');
+    expect(noteTexts(done.result.notes)).toContain('2 faces were found; the largest one was swapped.');
     const swapped = await t.deps.faceAnalyzer.analyze(await download(done.result.download_url));
     // Grace Hopper's face (the larger one, on the left) is now the model's.
     const left = swapped.faces.find((face) => face.box.x < swapped.image.width / 2)!;
@@ -150,7 +152,7 @@ describe('face swap on the local engine', () => {
       seed: 11,
     });
     expect(done.status, done.error_detail).toBe(GenerationStatus.COMPLETED);
-    expect(done.result.notes.join(' ')).toMatch(/Face photo by the offline local engine/);
+    expect(noteTexts(done.result.notes).join(' ')).toMatch(/Face photo by the offline local engine/);
     const result = await download(done.result.download_url);
     expect(readExifLabel((await sharp(result).metadata()).exif).imageDescription).toMatch(
       /^Face photo by Mirra local engine/,

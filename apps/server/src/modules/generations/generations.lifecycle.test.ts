@@ -86,7 +86,7 @@ describe('creating and running a generation', () => {
       // The engine's opaque PNG is kept as a JPEG (see result-encoding.ts).
       content_type: 'image/jpeg',
       engine: 'test',
-      notes: ['scripted result'],
+      notes: [{ code: null, params: {}, text: 'scripted result' }],
     });
     expect(done.result.variants.map((v: { width: number }) => v.width)).toEqual([256, 512, 1024, 1200]);
 

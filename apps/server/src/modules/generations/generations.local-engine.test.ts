@@ -5,6 +5,8 @@ import { grantWelcomeCredits } from '../credits/credits.usecases.js';
 import { bearer, createActiveUser, createUploadFor, login } from '../../test/factories.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 
+const noteTexts = (notes: Array<{ text: string }>) => notes.map((note) => note.text);
+
 // The default configuration, as `npm start` runs it: every image mode on the offline local engine,
 // results checked by the bundled NSFW classifier.
 let t: TestApp;
@@ -81,11 +83,11 @@ describe('generations on the default local engine', () => {
     });
     expect(edited.status, edited.error_detail).toBe(GenerationStatus.COMPLETED);
     expect([edited.result.width, edited.result.height]).toEqual([320, 480]);
-    expect(edited.result.notes.join(' ')).toMatch(/rotat/i);
+    expect(noteTexts(edited.result.notes).join(' ')).toMatch(/rotat/i);
 
     const styled = await createAndRun(headers, { mode: 'styling', style: 'pencil', images: [upload.uuid] });
     expect(styled.status, styled.error_detail).toBe(GenerationStatus.COMPLETED);
-    expect(styled.result.notes.join(' ')).toMatch(/pencil/i);
+    expect(noteTexts(styled.result.notes).join(' ')).toMatch(/pencil/i);
   });
 
   it('an instruction the engine cannot understand ends as ERROR with the reason, refunded', async () => {

@@ -1,12 +1,16 @@
 import {
   GENERATION_FAILURE_REASONS,
+  GENERATION_NOTE_CODES,
   type TGeneration,
   type TGenerationFailureReason,
   type TGenerationMode,
+  type TGenerationNote,
+  type TGenerationNoteCode,
   type TGenerationStatus,
   type TStyle,
 } from '@mirra/contracts';
 import type { MediaUrls } from '../../shared/storage/media-urls.js';
+import type { EngineNote } from './engines/engine.types.js';
 import type { GenerationRow } from './generations.repository.js';
 
 const isFailureReason = (value: string | null): value is TGenerationFailureReason =>
@@ -17,10 +21,24 @@ export interface StoredResult {
   original: { key: string; width: number; height: number; contentType: string };
   variants: Array<{ key: string; width: number; height: number }>;
   engine: string;
-  notes: string[];
+  /** Plain strings in results stored before notes had codes. */
+  notes: Array<EngineNote | string>;
   /** Drawn by code from shapes (see EngineOutput.procedural): the NSFW classifier is not asked. */
   procedural?: boolean;
 }
+
+/** A note without a code (older results) is shown as the engine's English text. */
+function toNoteJson(note: EngineNote | string): TGenerationNote {
+  if (typeof note === 'string') return { code: null, params: {}, text: note };
+  return {
+    code: isNoteCode(note.code) ? note.code : null,
+    params: note.params,
+    text: note.text,
+  };
+}
+
+const isNoteCode = (value: string | null): value is TGenerationNoteCode =>
+  (GENERATION_NOTE_CODES as readonly (string | null)[]).includes(value);
 
 export function toGenerationJson(row: GenerationRow, mediaUrls: MediaUrls, now: Date): TGeneration {
   const result = row.result as StoredResult | null;
@@ -60,7 +78,7 @@ export function toGenerationJson(row: GenerationRow, mediaUrls: MediaUrls, now: 
             height: v.height,
           })),
           engine: result.engine,
-          notes: result.notes,
+          notes: result.notes.map(toNoteJson),
         }
       : null,
     error_code: row.errorCode,

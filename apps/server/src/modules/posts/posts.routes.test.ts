@@ -84,10 +84,18 @@ describe('publishing', () => {
 
     // The result screen can find it; a second publish of the same result is refused with its uuid.
     const found = await call(person, 'GET', `/api/generations/${generation.uuid}/post/`);
-    expect(found.json().uuid).toBe(post.uuid);
+    expect(found.statusCode).toBe(200);
+    expect(found.json().post.uuid).toBe(post.uuid);
     const again = await call(person, 'POST', '/api/posts/', { generation_uuid: generation.uuid });
     expect(again.statusCode).toBe(409);
     expect(again.json()).toMatchObject({ code: 'posts.already_exists', post_uuid: post.uuid });
+  });
+
+  it('a result not posted yet answers 200 with post null, not a 404', async () => {
+    const { person, generation } = await personWithResult('an unposted harbour');
+    const answer = await call(person, 'GET', `/api/generations/${generation.uuid}/post/`);
+    expect(answer.statusCode).toBe(200);
+    expect(answer.json()).toEqual({ post: null });
   });
 
   it('publishing the same result twice at once makes one post; the other request gets 409 with it', async () => {

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import {
   GenerationStatus,
   type TPost,
+  type TPostOfGeneration,
   type TPostListType,
   type TUpload,
   type ZCreatePostBody,
@@ -148,17 +149,19 @@ export async function getPost(deps: AppDeps, viewer: UserRow | null, uuid: strin
   return serializeOne(deps, post, viewer?.id ?? null);
 }
 
-/** The post made from one of my generations, if there is one (the result screen's publish state). */
+/**
+ * The post made from one of my generations, or null (the result screen's publish state). "Not
+ * posted yet" is the usual state of a result, so it is an answer, not a 404 the browser would log.
+ */
 export async function getPostOfGeneration(
   deps: AppDeps,
   user: UserRow,
   generationUuid: string,
-): Promise<TPost> {
+): Promise<TPostOfGeneration> {
   const generation = await generationsRepository.findByUuidForUser(deps.db, generationUuid, user.id);
   if (!generation) throw generationNotFound();
   const post = await postsRepository.findByGenerationId(deps.db, generation.id);
-  if (!post) throw postNotFound();
-  return serializeOne(deps, post, user.id);
+  return { post: post ? await serializeOne(deps, post, user.id) : null };
 }
 
 /** Publishes a draft, takes a post back to drafts, or changes the title. Author only. */

@@ -81,7 +81,6 @@ export function Page() {
   const [passwordOpen, setPasswordOpen] = useState(false);
   const [info, setInfo] = useState<InfoTopic | null>(null);
   const bot = config.data?.telegram_bot_username;
-  const botUrl = bot ? `https://t.me/${bot}` : null;
   const miniAppUrl = bot
     ? config.data?.telegram_mini_app_name
       ? `https://t.me/${bot}/${config.data.telegram_mini_app_name}`
@@ -158,7 +157,16 @@ export function Page() {
       )}
       <p className="muted-note center">{user?.email ?? ''}</p>
       <ChangePasswordSheet open={passwordOpen} onClose={() => setPasswordOpen(false)} />
-      <InfoSheet topic={info} onClose={() => setInfo(null)} supportUrl={botUrl} />
+      <InfoSheet
+        topic={info}
+        onClose={() => setInfo(null)}
+        support={
+          config.data && {
+            telegramUrl: config.data.support_telegram_url,
+            email: config.data.support_email,
+          }
+        }
+      />
     </PageFrame>
   );
 }

@@ -1,4 +1,9 @@
-import type { TGenerationFailureReason, TGenerationMode, TStyle } from '@mirra/contracts';
+import type {
+  TGenerationFailureReason,
+  TGenerationMode,
+  TGenerationNoteCode,
+  TStyle,
+} from '@mirra/contracts';
 import type { FaceProfile } from '../../faces/face-profile.models.js';
 
 /** An image handed to an engine: already normalised (EXIF stripped, orientation applied). */
@@ -34,6 +39,24 @@ export interface EngineFaceModel {
   loadReferencePhoto(photoId: string): Promise<Buffer>;
 }
 
+/**
+ * One thing the engine did: a stable code (worded by the app in the user's language with the
+ * params) and the English text, which is all an engine without codes gives (code null).
+ */
+export interface EngineNote {
+  code: TGenerationNoteCode | null;
+  params: Record<string, string | number>;
+  text: string;
+}
+
+export function engineNote(
+  code: TGenerationNoteCode | null,
+  text: string,
+  params: Record<string, string | number> = {},
+): EngineNote {
+  return { code, params, text };
+}
+
 export interface EngineOutput {
   data: Buffer;
   /** image/png, image/jpeg or video/mp4. */
@@ -41,7 +64,7 @@ export interface EngineOutput {
   width: number;
   height: number;
   /** What the engine understood or did, shown to the user (e.g. "brightness +20%"). */
-  notes: string[];
+  notes: EngineNote[];
   /**
    * True when every pixel was drawn by code from geometric shapes, with no photo and no learned
    * model behind it: such a picture cannot show anything explicit, so the NSFW classifier (which

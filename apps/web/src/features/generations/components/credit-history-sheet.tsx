@@ -8,6 +8,7 @@ import { Sheet } from '../../../components/ui/sheet';
 import { Spinner } from '../../../components/ui/spinner';
 import { creditKeys, creditsApi } from '../api/generations.api';
 import { useLoadMoreOnView } from '../hooks/use-load-more-on-view';
+import { formatDateTime } from '../../../lib/dates';
 
 /** Credit history: every ledger entry, newest first, loaded page by page as it scrolls. */
 export function CreditHistorySheet({ open, onClose }: { open: boolean; onClose(): void }) {
@@ -21,7 +22,6 @@ export function CreditHistorySheet({ open, onClose }: { open: boolean; onClose()
   });
   const sentinel = useLoadMoreOnView(history);
   const entries = history.data?.pages.flatMap((page) => page.results) ?? [];
-  const date = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' });
   const number = new Intl.NumberFormat(i18n.language, { signDisplay: 'always' });
   return (
     <Sheet open={open} onClose={onClose} title={t('credits.historyTitle')}>
@@ -40,7 +40,7 @@ export function CreditHistorySheet({ open, onClose }: { open: boolean; onClose()
               <li key={entry.id} className="list__row history-list__row" data-testid="credit-entry">
                 <span className="list__label">
                   {t(`credits.kinds.${entry.kind}`)}
-                  <span className="list__sub">{date.format(new Date(entry.created_at))}</span>
+                  <span className="list__sub">{formatDateTime(entry.created_at, i18n.language)}</span>
                 </span>
                 <span className="history-list__amounts">
                   <span className={`history-list__delta${entry.delta > 0 ? ' is-in' : ''}`}>

@@ -1,10 +1,12 @@
 import { useTranslation } from 'react-i18next';
 import type { TGeneration } from '../../../lib/api-types';
+import { describeEngineNote } from '../engine-notes';
 import { phaseOf } from '../generation-status';
 import { GenerationFailure } from './generation-failure';
 import { GenerationProgress } from './generation-progress';
 import { ResultActions } from './result-actions';
 import { ResultImage } from './result-image';
+import { formatDateTime } from '../../../lib/dates';
 
 /** The result screen's body for one generation, whatever its status. */
 export function GenerationView({ generation, isPolling }: { generation: TGeneration; isPolling: boolean }) {
@@ -13,9 +15,7 @@ export function GenerationView({ generation, isPolling }: { generation: TGenerat
   const result = phase === 'completed' ? generation.result : null;
   const title =
     phase === 'failed' ? t('result.failedHeading') : result ? t('result.title') : t('result.waitingTitle');
-  const created = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(
-    new Date(generation.created_at),
-  );
+  const created = formatDateTime(generation.created_at, i18n.language);
   return (
     <article className="result" data-testid="generation-view" data-status={generation.status}>
       <header className="result__head">
@@ -36,8 +36,8 @@ export function GenerationView({ generation, isPolling }: { generation: TGenerat
             <section className="result-notes" data-testid="result-notes">
               <h2 className="result-notes__title">{t('result.notes')}</h2>
               <ul>
-                {result.notes.map((note) => (
-                  <li key={note}>{note}</li>
+                {result.notes.map((note, index) => (
+                  <li key={index}>{describeEngineNote(t, note)}</li>
                 ))}
               </ul>
             </section>

@@ -20,6 +20,7 @@ import { ModelStatusChip } from './model-status-chip';
 import { TrainPanel } from './train-panel';
 import { TrainingDialog, TrainingProgress } from './training-dialog';
 import '../models.css';
+import { formatDay } from '../../../lib/dates';
 
 /**
  * One of my models (/model/<uuid>/): name, category, state (live while it trains), reference
@@ -34,9 +35,7 @@ export function ModelDetails({ model, isPolling }: { model: TModel; isPolling: b
   const uploads = useModelPhotoUploads({ ensureModel: () => Promise.resolve(model.uuid) });
   const { train, dialog, closeDialog } = useTraining(model, errors.showError);
   const phase = modelPhase(model.status);
-  const trainedOn = model.trained_at
-    ? new Intl.DateTimeFormat(i18n.language, { dateStyle: 'long' }).format(new Date(model.trained_at))
-    : null;
+  const trainedOn = model.trained_at ? formatDay(model.trained_at, i18n.language) : null;
 
   return (
     <div className="stack model-details" data-testid="model-details">

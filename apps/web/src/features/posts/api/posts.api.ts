@@ -3,6 +3,7 @@ import type {
   TCreatePostBody,
   TPost,
   TPostList,
+  TPostOfGeneration,
   TReportBody,
   TSaveState,
   TUpdatePostBody,
@@ -30,8 +31,9 @@ export const postsApi = {
   byAuthor: (userUuid: string, cursor: string | null) =>
     api.get<TPostList>(`/api/users/${userUuid}/posts/`, { query: { cursor, limit: POSTS_PAGE_SIZE } }),
   get: (uuid: string) => api.get<TPost>(`/api/posts/${uuid}/`),
-  /** The post made from one of my results (404 when there is none). */
-  ofGeneration: (generationUuid: string) => api.get<TPost>(`/api/generations/${generationUuid}/post/`),
+  /** The post made from one of my results, or null while it has none. */
+  ofGeneration: async (generationUuid: string) =>
+    (await api.get<TPostOfGeneration>(`/api/generations/${generationUuid}/post/`)).post,
   create: (body: TCreatePostBody) => api.post<TPost>('/api/posts/', body),
   update: (uuid: string, body: TUpdatePostBody) => api.patch<TPost>(`/api/posts/${uuid}/`, body),
   /** Unpublish: back to my drafts. */

@@ -11,7 +11,6 @@ import { postsApi } from '../api/posts.api';
 import { PublishAction } from './publish-action';
 
 const generation = { uuid: '00000000-0000-4000-a000-000000000009', prompt: 'A red fox in the snow' };
-const notFound = () => new ApiError(404, { code: 'posts.not_found', detail: 'Not found.' });
 
 let i18n: I18n;
 beforeAll(async () => {
@@ -53,7 +52,7 @@ async function openSheet() {
 
 describe('publishing from the result screen', () => {
   it('publishes with a title, showing the prompt that goes with it, then opens the post', async () => {
-    vi.spyOn(postsApi, 'ofGeneration').mockRejectedValue(notFound());
+    vi.spyOn(postsApi, 'ofGeneration').mockResolvedValue(null);
     const post = makePost(4, { is_mine: true, generation_uuid: generation.uuid });
     const create = vi.spyOn(postsApi, 'create').mockResolvedValue(post);
     renderAction();
@@ -69,7 +68,7 @@ describe('publishing from the result screen', () => {
     const lookup = vi
       .spyOn(postsApi, 'ofGeneration')
       .mockRejectedValueOnce(new TypeError('Failed to fetch'))
-      .mockRejectedValueOnce(notFound());
+      .mockResolvedValueOnce(null);
     renderAction();
     const button = await screen.findByTestId('result-publish');
     await waitFor(() => expect(lookup).toHaveBeenCalledTimes(1));
@@ -80,7 +79,7 @@ describe('publishing from the result screen', () => {
   });
 
   it('keeps it as a draft without leaving the result', async () => {
-    vi.spyOn(postsApi, 'ofGeneration').mockRejectedValue(notFound());
+    vi.spyOn(postsApi, 'ofGeneration').mockResolvedValue(null);
     const create = vi.spyOn(postsApi, 'create').mockResolvedValue(makePost(4, { status: 'draft' }));
     renderAction();
     await openSheet();
@@ -91,7 +90,7 @@ describe('publishing from the result screen', () => {
   });
 
   it('opens the existing post when the result was published meanwhile (409)', async () => {
-    vi.spyOn(postsApi, 'ofGeneration').mockRejectedValue(notFound());
+    vi.spyOn(postsApi, 'ofGeneration').mockResolvedValue(null);
     const existing = makePost(7);
     vi.spyOn(postsApi, 'create').mockRejectedValue(
       new ApiError(409, { code: 'posts.already_exists', detail: 'x', post_uuid: existing.uuid }),
@@ -103,7 +102,7 @@ describe('publishing from the result screen', () => {
   });
 
   it('shows a refused title under the field', async () => {
-    vi.spyOn(postsApi, 'ofGeneration').mockRejectedValue(notFound());
+    vi.spyOn(postsApi, 'ofGeneration').mockResolvedValue(null);
     vi.spyOn(postsApi, 'create').mockRejectedValue(
       new ApiError(400, {
         code: 'posts.title_moderated',

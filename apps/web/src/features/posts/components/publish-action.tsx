@@ -3,7 +3,6 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button, ButtonLink } from '../../../components/ui/button';
 import { IconEye, IconEyeOff, IconSparkles } from '../../../components/ui/icons';
-import { ApiError } from '../../../lib/api-error';
 import { useAppStore } from '../../../lib/app-store';
 import type { TGeneration } from '../../../lib/api-types';
 import { describeError } from '../../../lib/error-messages';
@@ -22,11 +21,7 @@ export function PublishAction({ generation }: { generation: Pick<TGeneration, 'u
   const { unpublish } = usePostMutations();
   const posted = useQuery({
     queryKey: postKeys.ofGeneration(generation.uuid),
-    queryFn: () =>
-      postsApi.ofGeneration(generation.uuid).catch((error: unknown) => {
-        if (error instanceof ApiError && error.status === 404) return null;
-        throw error;
-      }),
+    queryFn: () => postsApi.ofGeneration(generation.uuid),
   });
   const post = posted.data ?? null;
 

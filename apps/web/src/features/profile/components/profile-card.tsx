@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Avatar } from '../../../app/layout/avatar';
+import { formatDay } from '../../../lib/dates';
 
 interface ProfileLike {
   uuid: string;
@@ -37,9 +38,7 @@ export function ProfileCard({
 }) {
   const { t, i18n } = useTranslation();
   const name = fullName(user, t('profile.noName'));
-  const since = new Intl.DateTimeFormat(i18n.language, { month: 'long', year: 'numeric' }).format(
-    new Date(user.date_joined),
-  );
+  const since = formatDay(user.date_joined, i18n.language);
   return (
     <div className="profile-card" data-testid="profile-card">
       <div className="profile-card__cover" aria-hidden="true" />

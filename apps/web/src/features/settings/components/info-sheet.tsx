@@ -6,15 +6,21 @@ export type InfoTopic = 'faq' | 'features' | 'support';
 const FAQ = ['model', 'time', 'privacy', 'credits'] as const;
 const FEATURES = ['faces', 'styles', 'edit', 'video', 'feed', 'partners'] as const;
 
+export interface SupportContactsConfig {
+  telegramUrl: string | null;
+  email: string | null;
+}
+
 /** FAQ, service features and support: short texts in a sheet. */
 export function InfoSheet({
   topic,
   onClose,
-  supportUrl,
+  support,
 }: {
   topic: InfoTopic | null;
   onClose(): void;
-  supportUrl: string | null;
+  /** The server's support contacts; undefined while they are being read. */
+  support: SupportContactsConfig | undefined;
 }) {
   const { t } = useTranslation();
   return (
@@ -39,21 +45,49 @@ export function InfoSheet({
           ))}
         </ul>
       )}
-      {topic === 'support' && (
-        <div className="stack">
-          <p className="form__text">{t('support.text')}</p>
-          {supportUrl && (
-            <a
-              className="btn btn--primary btn--md btn--block"
-              href={supportUrl}
-              target="_blank"
-              rel="noreferrer"
-            >
-              <span className="btn__label">{t('support.write')}</span>
-            </a>
-          )}
-        </div>
-      )}
+      {topic === 'support' && <SupportContacts contacts={support} />}
     </Sheet>
+  );
+}
+
+/**
+ * Where a person answers: the configured Telegram contact and/or email. With none configured the
+ * sheet says so, instead of offering a button that leads nowhere.
+ */
+function SupportContacts({ contacts }: { contacts: SupportContactsConfig | undefined }) {
+  const { t } = useTranslation();
+  if (!contacts) return <p className="form__text">{t('common.loading')}</p>;
+  const { telegramUrl, email } = contacts;
+  if (!telegramUrl && !email) {
+    return (
+      <p className="form__text" data-testid="support-none">
+        {t('support.none')}
+      </p>
+    );
+  }
+  return (
+    <div className="stack">
+      <p className="form__text">{t('support.text')}</p>
+      {telegramUrl && (
+        <a
+          className="btn btn--primary btn--md btn--block"
+          href={telegramUrl}
+          target="_blank"
+          rel="noreferrer"
+          data-testid="support-telegram"
+        >
+          <span className="btn__label">{t('support.telegram')}</span>
+        </a>
+      )}
+      {email && (
+        <a
+          className={`btn ${telegramUrl ? 'btn--light' : 'btn--primary'} btn--md btn--block`}
+          href={`mailto:${email}`}
+          data-testid="support-email"
+        >
+          <span className="btn__label">{t('support.email')}</span>
+        </a>
+      )}
+    </div>
   );
 }

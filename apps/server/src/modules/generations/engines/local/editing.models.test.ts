@@ -225,6 +225,21 @@ describe('edit descriptions', () => {
     [{ kind: 'grayscale' }, 'black and white'],
     [{ kind: 'blur_background', strength: 'medium' }, 'background blurred (medium), centre kept sharp'],
   ])('%j → %s', (operation, text) => {
-    expect(describeEdit(operation)).toBe(text);
+    expect(describeEdit(operation).text).toBe(text);
+  });
+
+  it.each<[EditOperation, string, Record<string, string | number>]>([
+    [{ kind: 'brightness', percent: 20 }, 'edit.brightness', { percent: '+20' }],
+    [{ kind: 'warmth', percent: -15 }, 'edit.cooler', { percent: '-15' }],
+    [
+      { kind: 'crop', aspect: { width: 4, height: 5 }, keep: 1 },
+      'edit.cropped_aspect',
+      { width: 4, height: 5 },
+    ],
+    [{ kind: 'rotate', degrees: 90 }, 'edit.rotated_clockwise', {}],
+    [{ kind: 'sepia' }, 'edit.sepia', {}],
+    [{ kind: 'blur', strength: 'strong' }, 'edit.blur', { strength: 'strong' }],
+  ])('%j has the stable code %s and its params, for the app to word', (operation, code, params) => {
+    expect(describeEdit(operation)).toMatchObject({ code, params });
   });
 });

@@ -1,3 +1,5 @@
+import { engineNote, type EngineNote } from '../engine.types.js';
+
 /**
  * The editing mode's instruction language: plain English ("make it brighter, crop to square and black
  * and white") turned into image operations. Pure, so every phrasing is tested without an image.
@@ -94,42 +96,67 @@ export function parseEditInstruction(instruction: string): ParsedEdit {
 }
 
 /** What the user sees for each operation: short, plain, with the amount. */
-export function describeEdit(operation: EditOperation): string {
+export function describeEdit(operation: EditOperation): EngineNote {
   switch (operation.kind) {
     case 'rotate':
-      return operation.degrees === 180
-        ? 'rotated 180°'
-        : `rotated 90° ${operation.degrees === 90 ? 'clockwise' : 'counter-clockwise'}`;
+      if (operation.degrees === 180) return engineNote('edit.rotated_180', 'rotated 180°');
+      return operation.degrees === 90
+        ? engineNote('edit.rotated_clockwise', 'rotated 90° clockwise')
+        : engineNote('edit.rotated_counter_clockwise', 'rotated 90° counter-clockwise');
     case 'flip':
-      return operation.axis === 'horizontal' ? 'mirrored left to right' : 'flipped upside down';
+      return operation.axis === 'horizontal'
+        ? engineNote('edit.mirrored', 'mirrored left to right')
+        : engineNote('edit.flipped', 'flipped upside down');
     case 'crop':
-      return operation.aspect
-        ? `cropped to ${operation.aspect.width}:${operation.aspect.height}`
-        : `cropped to the centre (${Math.round(operation.keep * 100)}% of each side)`;
+      if (operation.aspect) {
+        const { width, height } = operation.aspect;
+        return engineNote('edit.cropped_aspect', `cropped to ${width}:${height}`, { width, height });
+      } else {
+        const percent = Math.round(operation.keep * 100);
+        return engineNote('edit.cropped_centre', `cropped to the centre (${percent}% of each side)`, {
+          percent,
+        });
+      }
     case 'auto_levels':
-      return 'auto levels (stretched to the full tonal range)';
+      return engineNote('edit.auto_levels', 'auto levels (stretched to the full tonal range)');
     case 'brightness':
     case 'contrast':
-    case 'saturation':
-      return `${operation.kind} ${signed(operation.percent)}%`;
-    case 'warmth':
-      return `${operation.percent >= 0 ? 'warmer' : 'cooler'} tones ${signed(operation.percent)}%`;
+    case 'saturation': {
+      const percent = signed(operation.percent);
+      return engineNote(`edit.${operation.kind}`, `${operation.kind} ${percent}%`, { percent });
+    }
+    case 'warmth': {
+      const percent = signed(operation.percent);
+      return operation.percent >= 0
+        ? engineNote('edit.warmer', `warmer tones ${percent}%`, { percent })
+        : engineNote('edit.cooler', `cooler tones ${percent}%`, { percent });
+    }
     case 'grayscale':
-      return 'black and white';
+      return engineNote('edit.grayscale', 'black and white');
     case 'sepia':
-      return 'sepia tone';
+      return engineNote('edit.sepia', 'sepia tone');
     case 'invert':
-      return 'colours inverted (negative)';
+      return engineNote('edit.inverted', 'colours inverted (negative)');
     case 'blur_background':
-      return `background blurred (${operation.strength}), centre kept sharp`;
+      return engineNote(
+        'edit.blur_background',
+        `background blurred (${operation.strength}), centre kept sharp`,
+        { strength: operation.strength },
+      );
     case 'blur':
-      return `blurred (${operation.strength})`;
+      return engineNote('edit.blur', `blurred (${operation.strength})`, { strength: operation.strength });
     case 'upscale':
       return 'factor' in operation.target
-        ? `upscaled ${operation.target.factor}×`
-        : `upscaled to ${operation.target.longSide} px on the long side`;
+        ? engineNote('edit.upscale_factor', `upscaled ${operation.target.factor}×`, {
+            factor: operation.target.factor,
+          })
+        : engineNote('edit.upscale_side', `upscaled to ${operation.target.longSide} px on the long side`, {
+            side: operation.target.longSide,
+          });
     case 'sharpen':
-      return `sharpened (${operation.strength})`;
+      return engineNote('edit.sharpen', `sharpened (${operation.strength})`, {
+        strength: operation.strength,
+      });
   }
 }
 

@@ -1,11 +1,12 @@
 import sharp from 'sharp';
+import { engineNote, type EngineNote } from '../engine.types.js';
 import { describeEdit, type EditOperation, MAX_UPSCALE_SIDE, type Strength } from './editing.models.js';
 import { type Checkpoint, clampedBuffer, rawFrom, type RawImage, toSharp } from './raster.js';
 
 export interface EditResult {
   image: RawImage;
   /** One line per operation actually applied, for the user. */
-  notes: string[];
+  notes: EngineNote[];
 }
 
 /**
@@ -19,7 +20,7 @@ export async function applyEdits(
   beforeEach: Checkpoint = async () => {},
 ): Promise<EditResult> {
   let image = input;
-  const notes: string[] = [];
+  const notes: EngineNote[] = [];
   for (const operation of operations) {
     await beforeEach();
     const result = await applyEdit(image, operation);
@@ -37,7 +38,7 @@ const sizeScale = (image: RawImage) => Math.max(image.width, image.height) / 102
 async function applyEdit(
   image: RawImage,
   operation: EditOperation,
-): Promise<{ image: RawImage; note: string }> {
+): Promise<{ image: RawImage; note: EngineNote }> {
   const note = describeEdit(operation);
   const run = async (pipeline: sharp.Sharp) => ({ image: await rawFrom(pipeline), note });
   switch (operation.kind) {
@@ -146,15 +147,20 @@ async function blurBackground(image: RawImage, sigma: number): Promise<RawImage>
 async function upscale(
   image: RawImage,
   operation: Extract<EditOperation, { kind: 'upscale' }>,
-): Promise<{ image: RawImage; note: string }> {
+): Promise<{ image: RawImage; note: EngineNote }> {
   const longSide = Math.max(image.width, image.height);
   const wanted =
     'factor' in operation.target ? longSide * operation.target.factor : operation.target.longSide;
   const target = Math.min(MAX_UPSCALE_SIDE, Math.round(wanted));
   if (target <= longSide) {
+    const { width, height } = image;
     return {
       image,
-      note: `not upscaled: the photo is already ${image.width}×${image.height} (the limit is ${MAX_UPSCALE_SIDE} px)`,
+      note: engineNote(
+        'edit.not_upscaled',
+        `not upscaled: the photo is already ${width}×${height} (the limit is ${MAX_UPSCALE_SIDE} px)`,
+        { width, height, limit: MAX_UPSCALE_SIDE },
+      ),
     };
   }
   const scale = target / longSide;
@@ -167,10 +173,14 @@ async function upscale(
       .resize(width, height, { kernel: sharp.kernel.lanczos3 })
       .sharpen({ sigma: 0.8, m1: 0.3, m2: 1.5 }),
   );
-  const capped = wanted > MAX_UPSCALE_SIDE ? ` (capped at ${MAX_UPSCALE_SIDE} px)` : '';
+  const factor = formatFactor(scale);
+  const capped = wanted > MAX_UPSCALE_SIDE;
+  const text = `upscaled ${factor}× to ${width}×${height}${capped ? ` (capped at ${MAX_UPSCALE_SIDE} px)` : ''}, Lanczos with light sharpening`;
   return {
     image: upscaled,
-    note: `upscaled ${formatFactor(scale)}× to ${width}×${height}${capped}, Lanczos with light sharpening`,
+    note: capped
+      ? engineNote('edit.upscaled_capped', text, { factor, width, height, limit: MAX_UPSCALE_SIDE })
+      : engineNote('edit.upscaled', text, { factor, width, height }),
   };
 }
 

@@ -3,7 +3,7 @@ import { FACE_OVAL } from '../../../faces/face-geometry.models.js';
 import { decodeRgb } from '../../../faces/face-images.js';
 import { canonicalShape, type FaceProfile, pickReferenceForYaw } from '../../../faces/face-profile.models.js';
 import type { RgbImage } from '../../../faces/face-warp.models.js';
-import { EngineError, type EngineFaceModel } from '../engine.types.js';
+import { EngineError, engineNote, type EngineFaceModel, type EngineNote } from '../engine.types.js';
 import { type Rgb, rgbToHex, mixRgb, hexToRgb } from './colour.js';
 import { createRng, mixSeeds, range } from './random.js';
 import { addGrain, blurImage, type Checkpoint, rawFrom, type RawImage, toSharp, vignette } from './raster.js';
@@ -13,7 +13,7 @@ import { placeReference } from './face-swap.pipeline.js';
 
 export interface FacePhotoOutcome {
   image: RawImage;
-  notes: string[];
+  notes: EngineNote[];
 }
 
 /**
@@ -54,10 +54,13 @@ export async function facePhotoFromPrompt(
   return {
     image: finishPhoto(placed.image, rng),
     notes: [
-      'Face photo by the offline local engine, not a generative model: a composite of a procedural scene ' +
-        'for your prompt (out of focus), a drawn head-and-shoulders figure in your face’s proportions and ' +
-        'colours, and your face from your model’s best front photo placed on it with the face swap pipeline ' +
-        '(mesh warp, colour matching and gradient-domain blend).',
+      engineNote(
+        'face_photo.method',
+        'Face photo by the offline local engine, not a generative model: a composite of a procedural scene ' +
+          'for your prompt (out of focus), a drawn head-and-shoulders figure in your face’s proportions and ' +
+          'colours, and your face from your model’s best front photo placed on it with the face swap pipeline ' +
+          '(mesh warp, colour matching and gradient-domain blend).',
+      ),
       ...describeScene(plan),
     ],
   };

@@ -5,7 +5,13 @@ import { type FaceReference, pickReferenceForYaw } from '../../../faces/face-pro
 import { swapFace } from '../../../faces/face-swap.models.js';
 import type { RgbImage } from '../../../faces/face-warp.models.js';
 import type { AnalysedFace } from '../../../faces/faces.types.js';
-import { EngineError, type EngineFaceModel, type EngineImage } from '../engine.types.js';
+import {
+  EngineError,
+  engineNote,
+  type EngineFaceModel,
+  type EngineImage,
+  type EngineNote,
+} from '../engine.types.js';
 import type { Checkpoint } from './raster.js';
 
 /** Longest side of a face swap result (and of the target it is made from). */
@@ -15,7 +21,7 @@ const SOURCE_MAX_SIDE = 2048;
 
 export interface FaceSwapOutcome {
   image: RgbImage;
-  notes: string[];
+  notes: EngineNote[];
 }
 
 /**
@@ -47,16 +53,32 @@ export async function faceSwapOnPhoto(
   }
   const scale = image.width / analysis.image.width;
   const placed = await placeReference(faceModel, face.yaw, image, toPoints(face, scale), checkpoint, true);
+  const side = placed.reference.pose === 'side';
   const notes = [
-    'Face swap by the offline local engine, not a generative model: your face from one of your model’s ' +
-      `photos (${placed.reference.pose === 'side' ? 'a side' : 'a front'} view, chosen to match the pose) ` +
-      'warped over a triangulated face mesh, colour-matched to the photo’s skin and blended in the gradient domain.',
+    engineNote(
+      side ? 'face_swap.method_side' : 'face_swap.method_front',
+      'Face swap by the offline local engine, not a generative model: your face from one of your model’s ' +
+        `photos (${side ? 'a side' : 'a front'} view, chosen to match the pose) ` +
+        'warped over a triangulated face mesh, colour-matched to the photo’s skin and blended in the gradient domain.',
+    ),
   ];
   if (others.length > 0) {
-    notes.push(`${others.length + 1} faces were found; the largest one was swapped.`);
+    const count = others.length + 1;
+    notes.push(
+      engineNote('face_swap.many_faces', `${count} faces were found; the largest one was swapped.`, {
+        count,
+      }),
+    );
   }
   if (analysis.image.originalWidth > image.width) {
-    notes.push(`Worked at ${image.width}×${image.height} (the face swap limit is ${FACE_SWAP_MAX_SIDE} px).`);
+    const { width, height } = image;
+    notes.push(
+      engineNote(
+        'face_swap.worked_at',
+        `Worked at ${width}×${height} (the face swap limit is ${FACE_SWAP_MAX_SIDE} px).`,
+        { width, height, limit: FACE_SWAP_MAX_SIDE },
+      ),
+    );
   }
   return { image: placed.image, notes };
 }

@@ -1,6 +1,8 @@
-import { STYLES, type TGenerationMode, type TStyle } from '@mirra/contracts';
+import { STYLES, type TGenerationMode, type TGenerationNoteCode, type TStyle } from '@mirra/contracts';
 import {
   EngineError,
+  engineNote,
+  type EngineNote,
   type EngineContext,
   type EngineImage,
   type EngineOutput,
@@ -87,7 +89,8 @@ async function editing(request: EngineRequest, progress: Progress): Promise<Engi
   await progress.reach(80);
   const notes = [...result.notes];
   if (parsed.ignored.length > 0) {
-    notes.push(`Not understood, left out: ${parsed.ignored.map((part) => `"${part}"`).join(', ')}.`);
+    const parts = parsed.ignored.map((part) => `"${part}"`).join(', ');
+    notes.push(engineNote('edit.ignored', `Not understood, left out: ${parts}.`, { parts }));
   }
   return finish(result.image, LOCAL_ENGINE_DESCRIPTIONS.editing, notes, progress);
 }
@@ -103,12 +106,23 @@ async function styling(request: EngineRequest, progress: Progress): Promise<Engi
   const result = await applyStyle(photo, style as TStyle, request.seed, progress.stages(10, 80, 4));
   await progress.reach(80);
   const notes = [
-    `${STYLE_NAMES[style]} style by the offline local engine (classical image processing, not an AI model):`,
-    ...result.steps,
+    engineNote(
+      'styling.intro',
+      `${STYLE_NAMES[style]} style by the offline local engine (classical image processing, not an AI model):`,
+      { style },
+    ),
+    ...result.steps.map((step, index) =>
+      engineNote(`styling.${style}.${index + 1}` as TGenerationNoteCode, step),
+    ),
   ];
   if (photo.width < source.width || photo.height < source.height) {
+    const { width, height } = photo;
     notes.push(
-      `Worked at ${photo.width}×${photo.height} (the styling limit is ${STYLING_MAX_SIDE} px on the long side).`,
+      engineNote(
+        'styling.worked_at',
+        `Worked at ${width}×${height} (the styling limit is ${STYLING_MAX_SIDE} px on the long side).`,
+        { width, height, limit: STYLING_MAX_SIDE },
+      ),
     );
   }
   return finish(result.image, LOCAL_ENGINE_DESCRIPTIONS.styling, notes, progress);
@@ -155,7 +169,7 @@ async function faceSwap(
 async function finish(
   image: RawImage,
   description: string,
-  notes: string[],
+  notes: EngineNote[],
   progress: Progress,
   options: { procedural?: boolean } = {},
 ): Promise<EngineOutput> {
