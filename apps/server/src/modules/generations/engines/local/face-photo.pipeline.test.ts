@@ -76,7 +76,10 @@ describe('face photo from a prompt', () => {
       const left = band(0.3, 0.4);
       const right = band(0.6, 0.7);
       expect(Math.abs(left - right), `left ${left}, right ${right}`).toBeGreaterThan(6);
-      expect(outcome.notes[0]).toMatch(/composite.*out of focus/);
+      expect(outcome.notes[0]).toMatchObject({
+        code: 'face_photo.method',
+        text: expect.stringMatching(/composite.*out of focus/),
+      });
       // The face is there, where a portrait has it.
       const found = await analyzer.analyze(
         await (
