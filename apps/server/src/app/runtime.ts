@@ -7,6 +7,8 @@ import { migrateDatabase } from '../shared/db/migrate.js';
 import { createNotificationHub } from '../shared/db/notifications.js';
 import { createLogger, type Logger } from '../shared/logger.js';
 import { registerWorkerPool } from '../shared/job-worker-pools.js';
+import { requestIdOfJob } from '../shared/jobs.js';
+import { createErrorReporter } from '../modules/ops/index.js';
 import { loadOrCreateSecrets } from '../shared/secrets.js';
 import { buildServer, type App } from './build-server.js';
 import { localUrl, parseConfig, type Config } from './config.js';
@@ -120,6 +122,11 @@ export async function startWorker(
   let poolId: string | undefined;
   events.on('pool:create', ({ workerPool }) => {
     poolId = workerPool.id;
+  });
+  // A job's failed attempt is a server error: reported with its name and the request that added it.
+  const reporter = createErrorReporter(deps.config.errorReporting);
+  events.on('job:error', ({ job, error }) => {
+    reporter.report(error, { job: job.task_identifier, requestId: requestIdOfJob(job.payload) });
   });
   const runner = await run({
     pgPool: database.pool,
