@@ -368,7 +368,11 @@ export async function failGeneration(
     return true;
   });
   if (ended) {
-    recordGenerationEnded(generation, { status: 'failed', reason: outcome.reason ?? outcome.code }, deps.now());
+    recordGenerationEnded(
+      generation,
+      { status: 'failed', reason: outcome.reason ?? outcome.code },
+      deps.now(),
+    );
   }
   return ended;
 }

@@ -96,7 +96,11 @@ export function createAppMetrics(sources: {
     });
   poolGauge('mirra_pg_pool_connections', 'PostgreSQL connections this process holds.', (p) => p.totalCount);
   poolGauge('mirra_pg_pool_idle_connections', 'PostgreSQL connections held but idle.', (p) => p.idleCount);
-  poolGauge('mirra_pg_pool_waiting_requests', 'Queries waiting for a free connection.', (p) => p.waitingCount);
+  poolGauge(
+    'mirra_pg_pool_waiting_requests',
+    'Queries waiting for a free connection.',
+    (p) => p.waitingCount,
+  );
   const merged = Registry.merge([processRegistry, registry]);
   return {
     registry,
