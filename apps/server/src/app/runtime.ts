@@ -7,8 +7,7 @@ import { migrateDatabase } from '../shared/db/migrate.js';
 import { createNotificationHub } from '../shared/db/notifications.js';
 import { createLogger, type Logger } from '../shared/logger.js';
 import { registerWorkerPool } from '../shared/job-worker-pools.js';
-import { requestIdOfJob } from '../shared/jobs.js';
-import { createErrorReporter } from '../modules/ops/index.js';
+import { createErrorReporter, reportJobErrors } from '../modules/ops/index.js';
 import { loadOrCreateSecrets } from '../shared/secrets.js';
 import { buildServer, type App } from './build-server.js';
 import { localUrl, parseConfig, type Config } from './config.js';
@@ -123,11 +122,7 @@ export async function startWorker(
   events.on('pool:create', ({ workerPool }) => {
     poolId = workerPool.id;
   });
-  // A job's failed attempt is a server error: reported with its name and the request that added it.
-  const reporter = createErrorReporter(deps.config.errorReporting);
-  events.on('job:error', ({ job, error }) => {
-    reporter.report(error, { job: job.task_identifier, requestId: requestIdOfJob(job.payload) });
-  });
+  reportJobErrors(events, createErrorReporter(deps.config.errorReporting));
   const runner = await run({
     pgPool: database.pool,
     taskList: buildTaskList(deps),

@@ -1,5 +1,7 @@
 import * as Sentry from '@sentry/node';
 import type { ErrorEvent } from '@sentry/node';
+import type { WorkerEvents } from 'graphile-worker';
+import { requestIdOfJob } from '../../shared/jobs.js';
 
 /**
  * Server errors (5xx answers, failed jobs) sent to a Sentry-compatible service (Sentry,
@@ -62,4 +64,11 @@ export function stripPersonalData(event: ErrorEvent): ErrorEvent {
   delete event.extra;
   delete event.breadcrumbs;
   return event;
+}
+
+/** Each failed attempt of a job is reported with the job's name and the request that added it. */
+export function reportJobErrors(events: WorkerEvents, reporter: ErrorReporter): void {
+  events.on('job:error', ({ job, error }) => {
+    reporter.report(error, { job: job.task_identifier, requestId: requestIdOfJob(job.payload) });
+  });
 }

@@ -1,5 +1,5 @@
 // The operations module's public face: its routes and hooks, and the recorders other features call.
 export { registerOpsRoutes } from './ops.routes.js';
 export { recordEventStreamClosed, recordEventStreamOpened, recordGenerationEnded } from './metrics.js';
-export { createErrorReporter, type ErrorReporter } from './error-reporting.js';
+export { createErrorReporter, reportJobErrors, type ErrorReporter } from './error-reporting.js';
 export { requestIdFor } from './ops.models.js';
