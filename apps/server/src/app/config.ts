@@ -152,6 +152,8 @@ const ZEnv = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Bearer token /metrics asks for; unset, /metrics answers only to this machine (loopback). */
   METRICS_TOKEN: optionalString,
+  /** A job worker process (no API) serves its own /metrics on this port; unset, none. */
+  METRICS_WORKER_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   /** Server errors go to this Sentry-compatible DSN (Sentry, GlitchTip); unset, nowhere. */
   SENTRY_DSN: optionalString.pipe(z.url().optional()),
   /** The environment error reports are filed under; NODE_ENV when unset. */
@@ -275,6 +277,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     workerConcurrency: e.WORKER_CONCURRENCY,
     logLevel: e.LOG_LEVEL,
     metricsToken: e.METRICS_TOKEN,
+    metricsWorkerPort: e.METRICS_WORKER_PORT,
     errorReporting: {
       dsn: e.SENTRY_DSN,
       environment: e.SENTRY_ENVIRONMENT ?? e.NODE_ENV,

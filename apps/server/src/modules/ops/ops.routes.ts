@@ -4,7 +4,7 @@ import type { AppDeps } from '../../app/deps.js';
 import { notAuthenticated, notFound } from '../../shared/errors.js';
 import { runWithRequestContext } from '../../shared/request-context.js';
 import { createErrorReporter } from './error-reporting.js';
-import { createAppMetrics } from './metrics.js';
+import { createAppMetrics, type AppMetrics } from './metrics.js';
 import { decideMetricsAccess, statusClass, summarizeReadiness, UNMATCHED_ROUTE } from './ops.models.js';
 import { checkReadiness } from './readiness.js';
 
@@ -19,15 +19,7 @@ export function registerOpsRoutes(
   deps: AppDeps,
 ): { reportServerError: ServerErrorReport } {
   registerRequestContext(app);
-  const metrics = createAppMetrics({
-    pool: deps.database.pool,
-    countQueuedJobs: async () => {
-      const { rows } = await deps.db.execute<{ n: number }>(
-        sql`SELECT count(*)::int AS n FROM graphile_worker._private_jobs WHERE locked_at IS NULL`,
-      );
-      return rows[0]?.n ?? 0;
-    },
-  });
+  const metrics = createMetricsOf(deps);
   app.addHook('onResponse', async (request, reply) => {
     metrics.httpDuration.observe(
       {
@@ -78,6 +70,19 @@ export function registerOpsRoutes(
 
 /** Called by the error handler for each failure it answers with a 5xx. */
 export type ServerErrorReport = (error: unknown, request: FastifyRequest) => void;
+
+/** The metrics of a process using this database: its pool, the shared job queue. */
+export function createMetricsOf(deps: Pick<AppDeps, 'database' | 'db'>): AppMetrics {
+  return createAppMetrics({
+    pool: deps.database.pool,
+    countQueuedJobs: async () => {
+      const { rows } = await deps.db.execute<{ n: number }>(
+        sql`SELECT count(*)::int AS n FROM graphile_worker._private_jobs WHERE locked_at IS NULL`,
+      );
+      return rows[0]?.n ?? 0;
+    },
+  });
+}
 
 /**
  * Every request runs in a context holding its id (the caller's X-Request-Id when acceptable, see
