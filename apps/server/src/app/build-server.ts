@@ -30,6 +30,7 @@ import { registerCreditsRoutes } from '../modules/credits/credits.routes.js';
 import { registerGenerationsRoutes } from '../modules/generations/generations.routes.js';
 import { registerMediaRoutes } from '../modules/media/media.routes.js';
 import { registerModelsRoutes } from '../modules/models/models.routes.js';
+import { registerOpsRoutes, requestIdFor } from '../modules/ops/index.js';
 import { registerNotificationsRoutes } from '../modules/notifications/notifications.routes.js';
 import { registerPostsRoutes } from '../modules/posts/posts.routes.js';
 import { registerSocialRoutes } from '../modules/social/social.routes.js';
@@ -68,7 +69,12 @@ export async function buildServer(deps: AppDeps): Promise<App> {
     bodyLimit: deps.config.bodyLimitBytes,
     // A hop count is valid at run time (proxy-addr) though fastify's types omit it.
     trustProxy: deps.config.trustProxy as boolean | string[],
+    // A caller's X-Request-Id is kept when it is short and safe (see requestIdFor), else a uuid.
+    requestIdHeader: false,
+    genReqId: (request) => requestIdFor(request.headers['x-request-id']),
   });
+  // First, so every later hook, route and job added runs with the request's id.
+  const ops = registerOpsRoutes(app, deps);
   // The spec's client sends `Content-Type: application/json` on every call, bodiless POSTs too
   // (e.g. create_auth_key), so an empty JSON body means "no body", not a parse error.
   const parseJson = app.getDefaultJsonParser('error', 'error');
@@ -129,7 +135,7 @@ export async function buildServer(deps: AppDeps): Promise<App> {
   });
   // Room for one more file than a route reads; beyond it the connection is closed instead.
   registerUnreadBodyDrain(app, 2 * deps.config.uploads.maxBytes);
-  registerErrorHandling(app);
+  registerErrorHandling(app, ops.reportServerError);
   registerAuthentication(app, deps);
 
   await app.register(swagger, {

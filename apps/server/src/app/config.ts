@@ -159,6 +159,16 @@ const ZEnv = z.object({
   WEB_CONCURRENCY: z.union([z.literal('auto'), z.coerce.number().int().min(1).max(64)]).optional(),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).default(4),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Bearer token /metrics asks for; unset, /metrics answers only to this machine (loopback). */
+  METRICS_TOKEN: optionalString,
+  /** A job worker process (no API) serves its own /metrics on this port; unset, none. */
+  METRICS_WORKER_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  /** Server errors go to this Sentry-compatible DSN (Sentry, GlitchTip); unset, nowhere. */
+  SENTRY_DSN: optionalString.pipe(z.url().optional()),
+  /** The environment error reports are filed under; NODE_ENV when unset. */
+  SENTRY_ENVIRONMENT: optionalString,
+  /** The release error reports are tagged with; `mirra@<version>` when unset. */
+  SENTRY_RELEASE: optionalString,
   /** Where the built web app lives; served at `/`. */
   WEB_DIST_DIR: optionalString,
   /** Development only: GET /api/dev/telegram-init-data/ signs Mini App init data (ignored in production). */
@@ -279,6 +289,13 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     webConcurrency: e.WEB_CONCURRENCY,
     workerConcurrency: e.WORKER_CONCURRENCY,
     logLevel: e.LOG_LEVEL,
+    metricsToken: e.METRICS_TOKEN,
+    metricsWorkerPort: e.METRICS_WORKER_PORT,
+    errorReporting: {
+      dsn: e.SENTRY_DSN,
+      environment: e.SENTRY_ENVIRONMENT ?? e.NODE_ENV,
+      release: e.SENTRY_RELEASE ?? `mirra@${env.npm_package_version ?? '0.0.0'}`,
+    },
     webDistDir: e.WEB_DIST_DIR ? path.resolve(e.WEB_DIST_DIR) : undefined,
     devTelegramMock: e.DEV_TELEGRAM_MOCK && e.NODE_ENV !== 'production',
   };

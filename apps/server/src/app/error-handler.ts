@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { NON_FIELD_ERRORS } from '@mirra/contracts';
 import { AppError, type FieldErrors } from '../shared/errors.js';
@@ -8,11 +8,15 @@ import { AppError, type FieldErrors } from '../shared/errors.js';
  * lists, `non_field_errors`) plus a stable `code`. Bad input is always a 4xx; a 5xx never says
  * what broke (it is logged instead).
  */
-export function registerErrorHandling(app: FastifyInstance): void {
+export function registerErrorHandling(
+  app: FastifyInstance,
+  reportServerError?: (error: unknown, request: FastifyRequest) => void,
+): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     const appError = toAppError(error);
     if (appError.statusCode >= 500) {
       request.log.error({ err: error }, 'request failed');
+      reportServerError?.(error, request);
     } else if (!(error instanceof AppError)) {
       request.log.info(
         { err: { message: error.message, code: (error as FastifyError).code } },

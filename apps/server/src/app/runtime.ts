@@ -7,6 +7,12 @@ import { migrateDatabase } from '../shared/db/migrate.js';
 import { createNotificationHub } from '../shared/db/notifications.js';
 import { createLogger, type Logger } from '../shared/logger.js';
 import { registerWorkerPool } from '../shared/job-worker-pools.js';
+import {
+  createErrorReporter,
+  createMetricsOf,
+  reportJobErrors,
+  startWorkerMetricsServer,
+} from '../modules/ops/index.js';
 import { loadOrCreateSecrets } from '../shared/secrets.js';
 import { buildServer, type App } from './build-server.js';
 import { localUrl, parseConfig, type Config } from './config.js';
@@ -82,6 +88,15 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       runtime.worker = await startWorker(deps, database, connectionString, logger);
       cleanups.unshift(() => runtime.worker!.stop());
     }
+    if (options.worker && !options.api && config.metricsWorkerPort !== undefined) {
+      const metricsServer = await startWorkerMetricsServer({
+        port: config.metricsWorkerPort,
+        host: config.host,
+        token: config.metricsToken,
+        metrics: createMetricsOf(deps),
+      });
+      cleanups.unshift(() => metricsServer.close());
+    }
     if (options.api) {
       runtime.app = await buildServer(deps);
       await runtime.app.listen({ port: config.port, host: config.host });
@@ -121,6 +136,7 @@ export async function startWorker(
   events.on('pool:create', ({ workerPool }) => {
     poolId = workerPool.id;
   });
+  reportJobErrors(events, createErrorReporter(deps.config.errorReporting));
   const runner = await run({
     pgPool: database.pool,
     taskList: buildTaskList(deps),

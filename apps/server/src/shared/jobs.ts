@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Task } from 'graphile-worker';
 import type { z } from 'zod';
 import type { DbOrTx } from './db/client.js';
+import { currentRequestContext, JOB_REQUEST_ID_FIELD, runWithRequestContext } from './request-context.js';
 
 /**
  * A background job: its name, payload schema and retry policy, beside the handler that runs it.
@@ -36,7 +37,7 @@ export async function addJob<TPayload>(
   await tx.execute(
     sql`SELECT graphile_worker.add_job(
       identifier => ${job.name},
-      payload => ${JSON.stringify(checked)}::json,
+      payload => ${JSON.stringify(withRequestId(checked))}::json,
       run_at => ${options.runAt?.toISOString() ?? null}::timestamptz,
       max_attempts => ${options.maxAttempts ?? job.maxAttempts},
       job_key => ${options.jobKey ?? null}
@@ -52,13 +53,32 @@ export interface JobRun {
 
 export type JobHandler<TPayload> = (payload: TPayload, run: JobRun) => Promise<void>;
 
-/** Pairs a definition with its handler into a graphile-worker task that validates its payload. */
+/** A job added during a request carries the request's id, so its log lines can be found with it. */
+function withRequestId(payload: unknown): unknown {
+  const requestId = currentRequestContext()?.requestId;
+  if (!requestId || typeof payload !== 'object' || payload === null || Array.isArray(payload)) return payload;
+  return { ...payload, [JOB_REQUEST_ID_FIELD]: requestId };
+}
+
+/** The request id a job's payload carries (see withRequestId), if any. */
+export function requestIdOfJob(rawPayload: unknown): string | undefined {
+  const value = (rawPayload as Record<string, unknown> | null)?.[JOB_REQUEST_ID_FIELD];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/**
+ * Pairs a definition with its handler into a graphile-worker task that validates its payload. The
+ * handler runs in the context of the request that added the job, so its log lines carry that id.
+ */
 export function toTask<TPayload>(job: JobDefinition<TPayload>, handler: JobHandler<TPayload>): Task {
   return async (rawPayload, helpers) => {
-    await handler(job.payload.parse(rawPayload), {
-      attempt: helpers.job.attempts,
-      maxAttempts: helpers.job.max_attempts,
-    });
+    const run = () =>
+      handler(job.payload.parse(rawPayload), {
+        attempt: helpers.job.attempts,
+        maxAttempts: helpers.job.max_attempts,
+      });
+    const requestId = requestIdOfJob(rawPayload);
+    await (requestId ? runWithRequestContext({ requestId, kind: 'job' }, run) : run());
   };
 }
 

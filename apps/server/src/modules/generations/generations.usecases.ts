@@ -15,6 +15,7 @@ import { AppError, fieldError } from '../../shared/errors.js';
 import { addJob } from '../../shared/jobs.js';
 import { isEnglishPrompt } from '../moderation/prompt-language.models.js';
 import { notifyUser } from '../notifications/notifications.usecases.js';
+import { recordGenerationEnded } from '../ops/index.js';
 import { recordPostUse, resolvePostSource, settlePostUse } from '../posts/post-generations.usecases.js';
 import { priceGeneration } from '../credits/credits.models.js';
 import { applyCreditChange, getCreditBalance, lockCredits } from '../credits/credits.usecases.js';
@@ -341,7 +342,7 @@ export async function failGeneration(
     reason?: TGenerationFailureReason | null;
   },
 ): Promise<boolean> {
-  return deps.db.transaction(async (tx) => {
+  const ended = await deps.db.transaction(async (tx) => {
     const ended = await generationsRepository.transition(
       tx,
       generation.id,
@@ -366,6 +367,14 @@ export async function failGeneration(
     }
     return true;
   });
+  if (ended) {
+    recordGenerationEnded(
+      generation,
+      { status: 'failed', reason: outcome.reason ?? outcome.code },
+      deps.now(),
+    );
+  }
+  return ended;
 }
 
 /**
@@ -378,7 +387,7 @@ export async function completeGeneration(
   generation: GenerationRow,
   result: StoredResult,
 ): Promise<GenerationRow | undefined> {
-  return deps.db.transaction(async (tx) => {
+  const ended = await deps.db.transaction(async (tx) => {
     const completed = await generationsRepository.transition(tx, generation.id, GenerationStatus.COMPLETED, {
       result,
       progress: 100,
@@ -395,6 +404,8 @@ export async function completeGeneration(
     });
     return completed;
   });
+  if (ended) recordGenerationEnded(ended, { status: 'completed' }, deps.now());
+  return ended;
 }
 
 export { isTerminalStatus };

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isTerminalStatus } from '@mirra/contracts';
+import { recordEventStreamClosed, recordEventStreamOpened } from '../../modules/ops/index.js';
 
 /** One `status` event of a generation's or a model's stream. */
 export interface StatusEvent {
@@ -35,6 +36,7 @@ export function streamStatusEvents(
     'x-accel-buffering': 'no',
   });
   let closed = false;
+  recordEventStreamOpened();
   const send = (event: StatusEvent) => {
     if (closed) return;
     res.write(`event: status\ndata: ${JSON.stringify(event)}\n\n`);
@@ -54,6 +56,7 @@ export function streamStatusEvents(
   function close() {
     if (closed) return;
     closed = true;
+    recordEventStreamClosed();
     clearInterval(heartbeat);
     stopWatching();
     res.end();

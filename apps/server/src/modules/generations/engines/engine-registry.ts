@@ -9,6 +9,8 @@ export interface EngineRegistry {
   engineFor(mode: TGenerationMode): GenerationEngine;
   /** Whether some engine serves the mode (the create screen hides modes that none serves). */
   isAvailable(mode: TGenerationMode): boolean;
+  /** The names of the engines this build has (a configured name outside them is a mistake). */
+  engineNames(): string[];
 }
 
 export function createEngineRegistry(
@@ -32,6 +34,7 @@ export function createEngineRegistry(
       return engine;
     },
     isAvailable: (mode) => Boolean(find(mode)),
+    engineNames: () => [...byName.keys()],
   };
 }
 
