@@ -217,7 +217,12 @@ export async function startFalFake(
   const statusBody = (job: FalFakeJob, logs: boolean) => {
     const urls = jobUrls(job);
     if (job.state === 'IN_QUEUE') {
-      return { status: 'IN_QUEUE', request_id: job.requestId, ...urls, queue_position: queueSteps - job.statusCalls };
+      return {
+        status: 'IN_QUEUE',
+        request_id: job.requestId,
+        ...urls,
+        queue_position: queueSteps - job.statusCalls,
+      };
     }
     if (job.state === 'IN_PROGRESS') {
       const step = Math.max(1, job.statusCalls - queueSteps);
@@ -227,7 +232,14 @@ export async function startFalFake(
         request_id: job.requestId,
         ...urls,
         logs: logs
-          ? [{ message: `step ${step}/${total}`, level: 'INFO', source: 'USER', timestamp: new Date().toISOString() }]
+          ? [
+              {
+                message: `step ${step}/${total}`,
+                level: 'INFO',
+                source: 'USER',
+                timestamp: new Date().toISOString(),
+              },
+            ]
           : [],
       };
     }
@@ -260,20 +272,26 @@ export async function startFalFake(
       response.end(file);
       return;
     }
-    if (request.headers.authorization !== `Key ${key}`) return json(response, 401, { detail: 'Unauthorized' });
+    if (request.headers.authorization !== `Key ${key}`)
+      return json(response, 401, { detail: 'Unauthorized' });
     const body = await readBody(request);
 
     const requestsAt = parts.indexOf('requests');
     if (requestsAt === 2 && parts[3]) {
       const job = jobs.get(parts[3]);
       const app = parts.slice(0, 2).join('/');
-      if (!job || !job.model.startsWith(`${app}`)) return json(response, 404, { detail: 'Request not found' });
+      if (!job || !job.model.startsWith(`${app}`))
+        return json(response, 404, { detail: 'Request not found' });
       const action = parts[4];
       if (request.method === 'GET' && action === 'status') {
         const failure = statusFailures.shift();
         if (failure) return fail(response, failure);
         await advance(job, false);
-        return json(response, job.state === 'COMPLETED' ? 200 : 202, statusBody(job, url.searchParams.get('logs') === '1'));
+        return json(
+          response,
+          job.state === 'COMPLETED' ? 200 : 202,
+          statusBody(job, url.searchParams.get('logs') === '1'),
+        );
       }
       if (request.method === 'PUT' && action === 'cancel') {
         if (job.state === 'COMPLETED') return json(response, 400, { status: 'ALREADY_COMPLETED' });
@@ -282,7 +300,8 @@ export async function startFalFake(
       }
       if (request.method === 'GET' && !action) {
         if (job.state !== 'COMPLETED') return json(response, 400, { detail: 'Request is still in progress' });
-        if (job.error) return json(response, job.error.status, job.error.body, { 'x-fal-retryable': 'false' });
+        if (job.error)
+          return json(response, job.error.status, job.error.body, { 'x-fal-retryable': 'false' });
         return json(response, 200, job.output, { 'x-fal-request-id': job.requestId });
       }
       return json(response, 405, { detail: 'Method Not Allowed' });
@@ -295,10 +314,14 @@ export async function startFalFake(
       try {
         input = JSON.parse(body.toString('utf8') || '{}') as Record<string, unknown>;
       } catch {
-        return json(response, 422, { detail: [{ loc: ['body'], msg: 'Invalid JSON', type: 'value_error.jsondecode' }] });
+        return json(response, 422, {
+          detail: [{ loc: ['body'], msg: 'Invalid JSON', type: 'value_error.jsondecode' }],
+        });
       }
       if (typeof input.prompt !== 'string' || !input.prompt) {
-        return json(response, 422, { detail: [{ loc: ['body', 'prompt'], msg: 'field required', type: 'value_error.missing' }] });
+        return json(response, 422, {
+          detail: [{ loc: ['body', 'prompt'], msg: 'field required', type: 'value_error.missing' }],
+        });
       }
       const requestId = randomUUID();
       const job: FalFakeJob = {
@@ -329,7 +352,9 @@ export async function startFalFake(
       if (!response.headersSent) json(response, 500, { detail: String((error as Error)?.message ?? error) });
     });
   });
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve));
+  await new Promise<void>((resolve) =>
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve),
+  );
   const address = server.address() as AddressInfo;
   base = `http://${address.address.includes(':') ? `[${address.address}]` : address.address}:${address.port}`;
 
@@ -383,9 +408,18 @@ function fail(response: ServerResponse, failure: FakeFailure): void {
   json(response, failure.status, body, headers);
 }
 
-function json(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+function json(
+  response: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = JSON.stringify(body);
-  response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
+  response.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+    ...headers,
+  });
   response.end(text);
 }
 

@@ -1,12 +1,10 @@
 import { and, eq, like } from 'drizzle-orm';
-import { isTerminalStatus } from '@mirra/contracts';
+import { GenerationStatus, isTerminalStatus } from '@mirra/contracts';
 import type { AppDeps } from '../../app/deps.js';
 import { generations } from '../../shared/db/schema.js';
 import { EngineError } from '../../modules/generations/engines/engine.types.js';
-import {
-  engineFailureOutcome,
-  finishGeneration,
-} from '../../modules/generations/generations.jobs.js';
+import { engineFailureOutcome, finishGeneration } from '../../modules/generations/generations.jobs.js';
+import { generationsRepository } from '../../modules/generations/generations.repository.js';
 import { failGeneration } from '../../modules/generations/generations.usecases.js';
 import { refusedBySafety } from './fal.models.js';
 
@@ -46,19 +44,28 @@ export async function handleFalWebhook(
     return 'finished';
   }
   if (!engine?.fetchResult) throw new Error('The fal engine is not configured.');
+  // Completing takes a generation in progress: one whose worker run died (back in the queue) is
+  // claimed first, and handed back to the queue if this delivery cannot finish it.
+  const claimed =
+    generation.status === GenerationStatus.IN_PROGRESS
+      ? generation
+      : await generationsRepository.transition(deps.db, generation.id, GenerationStatus.IN_PROGRESS);
+  if (!claimed) return 'already finished';
   try {
-    const output = await engine.fetchResult(generation.providerJobId!, {
+    const output = await engine.fetchResult(claimed.providerJobId!, {
       signal: AbortSignal.timeout(deps.config.generationTimeoutSeconds * 1000),
       onProgress: () => undefined,
     });
-    await finishGeneration(deps, generation, output, 'webhook');
+    await finishGeneration(deps, claimed, output, 'webhook');
   } catch (error) {
     if (error instanceof EngineError && !error.retryable) {
-      await failGeneration(deps, generation, engineFailureOutcome(error));
+      await failGeneration(deps, claimed, engineFailureOutcome(error));
       return 'finished';
+    }
+    if (claimed !== generation) {
+      await generationsRepository.transition(deps.db, generation.id, GenerationStatus.IN_QUEUE);
     }
     throw error; // fal delivers the webhook again; the polling worker may finish it first
   }
   return 'finished';
 }
-

@@ -44,25 +44,39 @@ export function createFalEngine(
   prices: Record<string, number>,
   webhookUrl: string | null,
 ): GenerationEngine & { name: 'fal' } {
-  /** One client per call, so the call's own Retry-After is read from its own responses. */
-  const clientFor = () => {
-    const seen = { retryAfter: null as string | null };
-    const fetchImpl: typeof fetch = async (input, init) => {
-      const response = await fetch(rewrite(input, config.baseUrl), init);
-      if (response.status === 429) seen.retryAfter = response.headers.get('retry-after');
+  /**
+   * The client retries queue calls on its own (backoff, ignoring Retry-After); our policy replaces
+   * it: an outage (no answer, 429, 5xx) is thrown past the client's retry loop as a FalOutage, so
+   * a submit moves on to the next engine and a status read is retried by the job's own backoff.
+   */
+  const client = createFalClient({
+    credentials: config.key,
+    fetch: async (input, init) => {
+      let response: Response;
+      try {
+        response = await fetch(rewrite(input, config.baseUrl), init);
+      } catch (error) {
+        if ((error as Error)?.name === 'AbortError' || (error as Error)?.name === 'TimeoutError') throw error;
+        throw new FalOutage(null, null, null, null);
+      }
+      if (response.status === 429 || response.status >= 500) {
+        const body: unknown = await response.json().catch(() => null);
+        throw new FalOutage(
+          response.status,
+          body,
+          response.headers.get('retry-after'),
+          response.headers.get('x-fal-request-timeout-type'),
+        );
+      }
       return response;
-    };
-    // Our own retry policy (fallback to the next engine, the job's backoff) replaces the client's.
-    const client = createFalClient({ credentials: config.key, fetch: fetchImpl, retry: { maxRetries: 0 } });
-    return { client, seen };
-  };
+    },
+  });
 
   async function call<T>(operation: (client: ReturnType<typeof createFalClient>) => Promise<T>): Promise<T> {
-    const { client, seen } = clientFor();
     try {
       return await operation(client);
     } catch (error) {
-      throw toEngineError(error, seen.retryAfter);
+      throw toEngineError(error);
     }
   }
 
@@ -71,7 +85,7 @@ export function createFalEngine(
     try {
       response = await fetch(rewrite(url, config.baseUrl), { signal });
     } catch (error) {
-      throw toEngineError(error, null);
+      throw toEngineError(error);
     }
     if (!response.ok) throw falFailure({ status: response.status });
     const data = Buffer.from(await response.arrayBuffer());
@@ -132,15 +146,31 @@ export function createFalEngine(
   };
 }
 
-function toEngineError(error: unknown, retryAfter: string | null): EngineError {
+/** fal could not serve the call: no answer, 429 or 5xx (what the response said is kept). */
+class FalOutage extends Error {
+  override name = 'FalOutage';
+  constructor(
+    readonly status: number | null,
+    readonly body: unknown,
+    readonly retryAfter: string | null,
+    readonly timeoutType: string | null,
+  ) {
+    super(status === null ? 'fal could not be reached' : `fal answered ${status}`);
+  }
+}
+
+function toEngineError(error: unknown): EngineError {
   if (error instanceof EngineError) return error;
-  if (error instanceof ApiError) {
+  if (error instanceof FalOutage) {
     return falFailure({
       status: error.status,
       body: error.body,
-      retryAfterSeconds: retryAfterSeconds(retryAfter, new Date()),
-      timeoutType: error.timeoutType ?? null,
+      retryAfterSeconds: retryAfterSeconds(error.retryAfter, new Date()),
+      timeoutType: error.timeoutType,
     });
+  }
+  if (error instanceof ApiError) {
+    return falFailure({ status: error.status, body: error.body, timeoutType: error.timeoutType ?? null });
   }
   if ((error as Error)?.name === 'TimeoutError' || (error as Error)?.name === 'AbortError') {
     return new EngineError('engine.timeout', 'fal took too long.', true);

@@ -142,7 +142,9 @@ export function engineFailureOutcome(error: EngineError) {
   return {
     status: error.retryable ? GenerationStatus.FAILED : GenerationStatus.ERROR,
     code: error.code === 'engine.bad_input' ? 'generations.bad_input' : 'generations.engine_failed',
-    detail: error.retryable ? 'The generation failed on our side. Your credits were refunded.' : error.message,
+    detail: error.retryable
+      ? 'The generation failed on our side. Your credits were refunded.'
+      : error.message,
     reason: error.reason,
   } as const;
 }
@@ -165,17 +167,24 @@ async function runEngines(
   }
   const engines = deps.engines.enginesFor(generation.mode as never);
   if (engines.length === 0) deps.engines.engineFor(generation.mode as never); // throws: mode unavailable
+  const unavailable: string[] = [];
   for (const [index, engine] of engines.entries()) {
     const attempt = { submitted: false };
     try {
-      return withEngine(engine, await callEngine(deps, engine, generation, attempt));
+      const output = await callEngine(deps, engine, generation, attempt);
+      if (output !== 'finished elsewhere' && unavailable.length > 0) {
+        output.notes = [...output.notes, `Made by ${engine.name}: ${unavailable.join(', ')} unavailable`];
+      }
+      return withEngine(engine, output);
     } catch (error) {
       const isLast = index === engines.length - 1;
-      if (isLast || !(error instanceof EngineError) || !movesToNextEngine(error, attempt.submitted)) throw error;
+      if (isLast || !(error instanceof EngineError) || !movesToNextEngine(error, attempt.submitted))
+        throw error;
       deps.logger.warn(
         { generation: generation.uuid, engine: engine.name, err: error },
         'engine unavailable, trying the next one',
       );
+      unavailable.push(engine.name);
     }
   }
   throw new EngineError('engine.failed', 'No engine made a result.', true);
@@ -297,8 +306,7 @@ async function storeResult(
   output: EngineOutput,
   finisher: 'worker' | 'webhook',
 ): Promise<StoredResult> {
-  const prefix =
-    finisher === 'worker' ? resultPrefix(generation) : `${resultPrefix(generation)}/${finisher}`;
+  const prefix = finisher === 'worker' ? resultPrefix(generation) : `${resultPrefix(generation)}/${finisher}`;
   const original = await encodeResultOriginal(output.data, output.contentType);
   const extension =
     original.contentType === 'video/mp4' ? 'mp4' : original.contentType === 'image/jpeg' ? 'jpg' : 'png';
