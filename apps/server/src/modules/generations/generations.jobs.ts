@@ -234,12 +234,15 @@ async function callEngine(
     // A provider job: remember its id (and whose it is) so a retry resumes it instead of paying for a new one.
     attempt.submitted = true;
     if (!generation.providerJobId) {
+      // The engine that accepted it is the one that makes it, whoever finishes it (worker or webhook).
       await generationsRepository.update(deps.db, generation.id, {
         providerJobId: started.providerJobId,
         provider: engine.name,
+        engine: engine.name,
       });
       generation.providerJobId = started.providerJobId;
       generation.provider = engine.name;
+      generation.engine = engine.name;
     }
     if (!engine.poll) throw new EngineError('engine.failed', `${engine.name} cannot be polled`, false);
     // The provider's webhook may have finished it meanwhile.
