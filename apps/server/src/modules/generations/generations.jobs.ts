@@ -230,6 +230,7 @@ async function callEngine(
     generation.providerJobId && engine.poll
       ? ({ kind: 'pending', providerJobId: generation.providerJobId } as const)
       : await engine.start(request, context);
+  let polls = 0;
   while (started.kind === 'pending') {
     // A provider job: remember its id (and whose it is) so a retry resumes it instead of paying for a new one.
     attempt.submitted = true;
@@ -253,7 +254,9 @@ async function callEngine(
     if (polled.kind === 'failed') throw polled.error;
     await context.onProgress(polled.progress);
     if (signal.aborted) throw new EngineError('engine.timeout', 'The engine took too long.', true);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    // Polled every second at first, then less often up to every five (fal's webhook is faster).
+    polls++;
+    await new Promise((resolve) => setTimeout(resolve, Math.min(5000, 1000 * 1.25 ** (polls - 1))));
     started = { kind: 'pending', providerJobId: started.providerJobId };
   }
   return started.output;
