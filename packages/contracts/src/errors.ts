@@ -54,6 +54,10 @@ export const errorCodes = {
   /** The Telegram sign-in key expired or its token was already taken. */
   'telegram.auth_key_gone': 410,
   'telegram.webhook_forbidden': 403,
+  /** A provider's webhook whose signature does not verify (forged, stale, another account's). */
+  'engines.webhook_forbidden': 403,
+  /** A provider's webhook for a job Mirra has not recorded yet: the provider delivers it again later. */
+  'engines.webhook_unknown_request': 404,
   'qs.not_found': 404,
   /** Not enough credits; `required`, `balance` and `difference` say by how much. */
   'credits.insufficient': 402,

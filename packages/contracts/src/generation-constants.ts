@@ -110,6 +110,8 @@ export const GENERATION_NOTE_CODES = [
   'face_swap.many_faces',
   'face_swap.worked_at',
   'face_photo.method',
+  'provider.made_by',
+  'provider.fallback',
 ] as const;
 export type TGenerationNoteCode = (typeof GENERATION_NOTE_CODES)[number];
 

@@ -21,6 +21,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import { registerFalWebhookRoutes } from '../engines/fal/fal-webhook.routes.js';
 import { registerAppConfigRoutes } from '../modules/app-config/app-config.routes.js';
 import { registerAuthRoutes } from '../modules/auth/auth.routes.js';
 import { registerDevRoutes } from '../modules/dev/dev.routes.js';
@@ -180,6 +181,7 @@ export async function buildServer(deps: AppDeps): Promise<App> {
   registerModelsRoutes(api, deps);
   registerPostsRoutes(api, deps);
   registerSocialRoutes(api, deps);
+  await registerFalWebhookRoutes(app, deps);
 
   await registerWebApp(app, deps, webRoot);
   return app;

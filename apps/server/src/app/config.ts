@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { parseEngineList } from '../modules/generations/engines/engine-fallback.models.js';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -95,12 +96,30 @@ const ZEnv = z.object({
   /** Free tier (spec §6): this many generations a day with no pause, then FREE_DELAY_SECONDS between. */
   FREE_DAILY_PHOTOS: z.coerce.number().int().min(0).default(5),
   FREE_DELAY_SECONDS: z.coerce.number().int().min(0).default(30),
-  /** Which engine serves each mode: `local` (offline, built in) or a provider's name. */
+  /**
+   * Which engines serve each mode, in order: `local` (offline, built in) or a provider's name;
+   * `fal,local` tries fal and moves to local when fal is down.
+   */
   ENGINE_SIMPLE: z.string().default('local'),
   ENGINE_FACE_SWAP: z.string().default('local'),
   ENGINE_EDITING: z.string().default('local'),
   ENGINE_STYLING: z.string().default('local'),
   ENGINE_VIDEO: z.string().default('local'),
+  /** fal.ai: the engine `fal` exists only with a key. FAL_BASE_URL points it at a local fake. */
+  FAL_KEY: z.string().optional(),
+  FAL_BASE_URL: z.string().url().optional(),
+  FAL_JWKS_URL: z.string().url().default('https://rest.alpha.fal.ai/.well-known/jwks.json'),
+  /** fal's id of our account: webhooks signed for another account are refused. */
+  FAL_USER_ID: z.string().optional(),
+  FAL_MODEL_SIMPLE: z.string().default('fal-ai/flux/schnell'),
+  FAL_MODEL_EDITING: z.string().default('fal-ai/flux-pro/kontext'),
+  FAL_MODEL_STYLING: z.string().default('fal-ai/flux-pro/kontext'),
+  /** What providers charge per result, USD, `model=price,…` (recorded per generation). */
+  PROVIDER_PRICES: z
+    .string()
+    .default(
+      'fal-ai/flux/schnell=0.003,fal-ai/flux/dev=0.025,fal-ai/flux-pro/kontext=0.04,fal-ai/flux-pro/kontext/max=0.08',
+    ),
   /** A generation not finished this long after its last change is failed and refunded. */
   GENERATION_TIMEOUT_SECONDS: seconds.default(600),
   /** Attempts of a generation job before it fails for good (transient engine errors are retried). */
@@ -250,12 +269,22 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     },
     freeTier: { dailyPhotos: e.FREE_DAILY_PHOTOS, delaySeconds: e.FREE_DELAY_SECONDS },
     engines: {
-      simple: e.ENGINE_SIMPLE,
-      face_swap: e.ENGINE_FACE_SWAP,
-      editing: e.ENGINE_EDITING,
-      styling: e.ENGINE_STYLING,
-      video: e.ENGINE_VIDEO,
+      simple: parseEngineList(e.ENGINE_SIMPLE),
+      face_swap: parseEngineList(e.ENGINE_FACE_SWAP),
+      editing: parseEngineList(e.ENGINE_EDITING),
+      styling: parseEngineList(e.ENGINE_STYLING),
+      video: parseEngineList(e.ENGINE_VIDEO),
     },
+    fal: e.FAL_KEY
+      ? {
+          key: e.FAL_KEY,
+          baseUrl: e.FAL_BASE_URL?.replace(/\/+$/, '') ?? null,
+          jwksUrl: e.FAL_JWKS_URL,
+          userId: e.FAL_USER_ID ?? null,
+          models: { simple: e.FAL_MODEL_SIMPLE, editing: e.FAL_MODEL_EDITING, styling: e.FAL_MODEL_STYLING },
+        }
+      : null,
+    providerPrices: parseProviderPrices(e.PROVIDER_PRICES),
     generationTimeoutSeconds: e.GENERATION_TIMEOUT_SECONDS,
     generationMaxAttempts: e.GENERATION_MAX_ATTEMPTS,
     models: {
@@ -312,4 +341,15 @@ function parseTrustProxy(value: string | undefined): boolean | number | string[]
   if (value === 'true') return true;
   if (/^\d+$/.test(value)) return Number(value);
   return value.split(',').map((v) => v.trim());
+}
+
+/** `model=price,…` → price per result in USD by model id; entries that are not a price are skipped. */
+export function parseProviderPrices(value: string): Record<string, number> {
+  const prices: Record<string, number> = {};
+  for (const entry of value.split(',')) {
+    const [model, price] = entry.split('=').map((part) => part.trim());
+    const usd = Number(price);
+    if (model && price && Number.isFinite(usd) && usd >= 0) prices[model] = usd;
+  }
+  return prices;
 }

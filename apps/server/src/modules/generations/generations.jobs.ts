@@ -7,11 +7,13 @@ import { defineJob, toTask, type JobRun } from '../../shared/jobs.js';
 import { findTrainedModel, loadModelPhoto } from '../models/models.usecases.js';
 import {
   EngineError,
+  engineNote,
   type EngineFaceModel,
   type EngineImage,
   type EngineOutput,
   type GenerationEngine,
 } from './engines/engine.types.js';
+import { movesToNextEngine } from './engines/engine-fallback.models.js';
 import { uploadsForGenerationRepository } from './generation-inputs.repository.js';
 import { variantWidths } from './generations.models.js';
 import { generationsRepository, type GenerationRow } from './generations.repository.js';
@@ -43,10 +45,9 @@ export async function runGeneration(deps: AppDeps, generationId: number, run: Jo
   );
   if (!generation) return; // another run holds it, or it just ended
 
-  let output: EngineOutput;
+  let made: { output: EngineOutput; engine: GenerationEngine } | 'finished elsewhere';
   try {
-    const engine = deps.engines.engineFor(generation.mode as never);
-    output = await callEngine(deps, engine, generation);
+    made = await runEngines(deps, generation);
   } catch (error) {
     const engineError =
       error instanceof EngineError
@@ -58,15 +59,14 @@ export async function runGeneration(deps: AppDeps, generationId: number, run: Jo
       throw engineError;
     }
     deps.logger.warn({ generation: generation.uuid, err: engineError }, 'generation failed');
-    await failGeneration(deps, generation, {
-      status: engineError.retryable ? GenerationStatus.FAILED : GenerationStatus.ERROR,
-      code: engineError.code === 'engine.bad_input' ? 'generations.bad_input' : 'generations.engine_failed',
-      detail: engineError.retryable
-        ? 'The generation failed on our side. Your credits were refunded.'
-        : engineError.message,
-      reason: engineError.reason,
-    });
+    await failGeneration(deps, generation, engineFailureOutcome(engineError));
     return;
+  }
+  if (made === 'finished elsewhere') return;
+  const { output, engine } = made;
+  if (engine.name !== generation.engine) {
+    await generationsRepository.update(deps.db, generation.id, { engine: engine.name });
+    generation.engine = engine.name;
   }
 
   try {
@@ -95,8 +95,17 @@ export async function runGeneration(deps: AppDeps, generationId: number, run: Jo
   }
 }
 
-/** The engine's output is checked, stored with its variants, and the generation completed. */
-async function finishGeneration(deps: AppDeps, generation: GenerationRow, output: EngineOutput) {
+/**
+ * The engine's output is checked, stored with its variants, and the generation completed.
+ * `finisher` names who finishes it (the worker, or a provider's webhook): each stores its files
+ * apart, so one that loses the race to complete removes only its own.
+ */
+export async function finishGeneration(
+  deps: AppDeps,
+  generation: GenerationRow,
+  output: EngineOutput,
+  finisher: 'worker' | 'webhook' = 'worker',
+) {
   if (output.contentType.startsWith('image/') && !output.procedural) {
     const verdict = await deps.imageModerator.check(output.data);
     if (verdict.flagged) {
@@ -109,17 +118,95 @@ async function finishGeneration(deps: AppDeps, generation: GenerationRow, output
     }
   }
 
-  const result = await storeResult(deps, generation, output);
+  const result = await storeResult(deps, generation, output, finisher);
+  if (output.provider) {
+    await generationsRepository.update(deps.db, generation.id, { providerCostUsd: output.provider.costUsd });
+  }
   const completed = await completeGeneration(deps, generation, result);
-  // Ended meanwhile (the reconciler gave up on it): nobody will show these files.
-  if (!completed) await deps.storage.deletePrefix(resultPrefix(generation));
+  // Ended meanwhile (the reconciler gave up on it, or the other finisher won): nobody will show these files.
+  if (!completed) {
+    for (const key of [result.original.key, ...result.variants.map((variant) => variant.key)]) {
+      await deps.storage.delete(key);
+    }
+  }
 }
+
+/** How an engine's failure ends the generation: moderated, bad input or our failure; always refunded. */
+export function engineFailureOutcome(error: EngineError) {
+  if (error.code === 'engine.refused') {
+    return {
+      status: GenerationStatus.ERROR,
+      code: 'generations.result_moderated',
+      detail: 'Moderation failed, credits refunded',
+    } as const;
+  }
+  return {
+    status: error.retryable ? GenerationStatus.FAILED : GenerationStatus.ERROR,
+    code: error.code === 'engine.bad_input' ? 'generations.bad_input' : 'generations.engine_failed',
+    detail: error.retryable
+      ? 'The generation failed on our side. Your credits were refunded.'
+      : error.message,
+    reason: error.reason,
+  } as const;
+}
+
+/**
+ * Runs the mode's engines in order until one makes the result. A job a provider already accepted
+ * is resumed with that provider by its stored id (never submitted again); before that, an outage
+ * moves on to the next engine (movesToNextEngine).
+ */
+async function runEngines(
+  deps: AppDeps,
+  generation: GenerationRow,
+): Promise<{ output: EngineOutput; engine: GenerationEngine } | 'finished elsewhere'> {
+  if (generation.providerJobId) {
+    const engine = deps.engines.byName(generation.provider ?? generation.engine);
+    if (!engine) {
+      throw new EngineError('engine.failed', `The engine ${generation.provider} is not configured.`, false);
+    }
+    return withEngine(engine, await callEngine(deps, engine, generation, { submitted: false }));
+  }
+  const engines = deps.engines.enginesFor(generation.mode as never);
+  if (engines.length === 0) deps.engines.engineFor(generation.mode as never); // throws: mode unavailable
+  const unavailable: string[] = [];
+  for (const [index, engine] of engines.entries()) {
+    const attempt = { submitted: false };
+    try {
+      const output = await callEngine(deps, engine, generation, attempt);
+      if (output !== 'finished elsewhere' && unavailable.length > 0) {
+        const skipped = unavailable.join(', ');
+        output.notes = [
+          ...output.notes,
+          engineNote('provider.fallback', `Made by ${engine.name}: ${skipped} unavailable.`, {
+            engine: engine.name,
+            unavailable: skipped,
+          }),
+        ];
+      }
+      return withEngine(engine, output);
+    } catch (error) {
+      const isLast = index === engines.length - 1;
+      if (isLast || !(error instanceof EngineError) || !movesToNextEngine(error, attempt.submitted))
+        throw error;
+      deps.logger.warn(
+        { generation: generation.uuid, engine: engine.name, err: error },
+        'engine unavailable, trying the next one',
+      );
+      unavailable.push(engine.name);
+    }
+  }
+  throw new EngineError('engine.failed', 'No engine made a result.', true);
+}
+
+const withEngine = (engine: GenerationEngine, output: EngineOutput | 'finished elsewhere') =>
+  output === 'finished elsewhere' ? output : { output, engine };
 
 async function callEngine(
   deps: AppDeps,
   engine: GenerationEngine,
   generation: GenerationRow,
-): Promise<EngineOutput> {
+  attempt: { submitted: boolean },
+): Promise<EngineOutput | 'finished elsewhere'> {
   const signal = AbortSignal.timeout(deps.config.generationTimeoutSeconds * 1000);
   const context = {
     signal,
@@ -151,18 +238,33 @@ async function callEngine(
     generation.providerJobId && engine.poll
       ? ({ kind: 'pending', providerJobId: generation.providerJobId } as const)
       : await engine.start(request, context);
+  let polls = 0;
   while (started.kind === 'pending') {
-    // A provider job: remember its id so a retry resumes it instead of paying for a new one.
+    // A provider job: remember its id (and whose it is) so a retry resumes it instead of paying for a new one.
+    attempt.submitted = true;
     if (!generation.providerJobId) {
-      await generationsRepository.update(deps.db, generation.id, { providerJobId: started.providerJobId });
+      // The engine that accepted it is the one that makes it, whoever finishes it (worker or webhook).
+      await generationsRepository.update(deps.db, generation.id, {
+        providerJobId: started.providerJobId,
+        provider: engine.name,
+        engine: engine.name,
+      });
+      generation.providerJobId = started.providerJobId;
+      generation.provider = engine.name;
+      generation.engine = engine.name;
     }
     if (!engine.poll) throw new EngineError('engine.failed', `${engine.name} cannot be polled`, false);
+    // The provider's webhook may have finished it meanwhile.
+    const now = await generationsRepository.findById(deps.db, generation.id);
+    if (!now || isTerminalStatus(now.status)) return 'finished elsewhere';
     const polled = await engine.poll(started.providerJobId, context);
     if (polled.kind === 'done') return polled.output;
     if (polled.kind === 'failed') throw polled.error;
     await context.onProgress(polled.progress);
     if (signal.aborted) throw new EngineError('engine.timeout', 'The engine took too long.', true);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    // Polled every second at first, then less often up to every five (fal's webhook is faster).
+    polls++;
+    await new Promise((resolve) => setTimeout(resolve, Math.min(5000, 1000 * 1.25 ** (polls - 1))));
     started = { kind: 'pending', providerJobId: started.providerJobId };
   }
   return started.output;
@@ -216,8 +318,9 @@ async function storeResult(
   deps: AppDeps,
   generation: GenerationRow,
   output: EngineOutput,
+  finisher: 'worker' | 'webhook',
 ): Promise<StoredResult> {
-  const prefix = resultPrefix(generation);
+  const prefix = finisher === 'worker' ? resultPrefix(generation) : `${resultPrefix(generation)}/${finisher}`;
   const original = await encodeResultOriginal(output.data, output.contentType);
   const extension =
     original.contentType === 'video/mp4' ? 'mp4' : original.contentType === 'image/jpeg' ? 'jpg' : 'png';
@@ -244,6 +347,7 @@ async function storeResult(
     },
     variants,
     engine: generation.engine,
+    ...(output.provider ? { model: output.provider.model } : {}),
     notes: output.notes,
     procedural: output.procedural ?? false,
   };

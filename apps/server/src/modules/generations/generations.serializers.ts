@@ -21,6 +21,8 @@ export interface StoredResult {
   original: { key: string; width: number; height: number; contentType: string };
   variants: Array<{ key: string; width: number; height: number }>;
   engine: string;
+  /** A provider's model that made it (e.g. fal-ai/flux/schnell). */
+  model?: string;
   /** Plain strings in results stored before notes had codes. */
   notes: Array<EngineNote | string>;
   /** Drawn by code from shapes (see EngineOutput.procedural): the NSFW classifier is not asked. */

@@ -87,7 +87,9 @@ describe('readiness', () => {
   });
 
   it('finds configured engine names this build does not have', () => {
-    expect(unknownEngines({ simple: 'local', video: 'local' }, ['local'])).toEqual([]);
-    expect(unknownEngines({ simple: 'fal', video: 'fal', editing: 'local' }, ['local'])).toEqual(['fal']);
+    expect(unknownEngines({ simple: ['local'], video: ['local'] }, ['local'])).toEqual([]);
+    expect(
+      unknownEngines({ simple: ['fal', 'local'], video: ['fal'], editing: ['comfyui'] }, ['local', 'fal']),
+    ).toEqual(['comfyui']);
   });
 });

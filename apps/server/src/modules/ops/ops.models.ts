@@ -59,8 +59,11 @@ export function summarizeReadiness(results: Record<ReadinessCheck, CheckResult>)
 }
 
 /** The engine names configured for modes that no engine of this build has. */
-export function unknownEngines(configured: Record<string, string>, known: readonly string[]): string[] {
-  return [...new Set(Object.values(configured))].filter((name) => !known.includes(name));
+export function unknownEngines(
+  configured: Record<string, readonly string[]>,
+  known: readonly string[],
+): string[] {
+  return [...new Set(Object.values(configured).flat())].filter((name) => !known.includes(name));
 }
 
 /** Compares in constant time (digests of equal length), so the token cannot be guessed bytewise. */

@@ -277,6 +277,10 @@ export const generations = pgTable(
     engine: text('engine').notNull(),
     /** A provider's job id, so a long job is resumed (poll or webhook) rather than held in memory. */
     providerJobId: text('provider_job_id'),
+    /** The engine that accepted `provider_job_id`: a resumed job goes back to that provider. */
+    provider: text('provider'),
+    /** What the provider charged for the result (USD, from the price table), for margin per mode. */
+    providerCostUsd: real('provider_cost_usd'),
     /** Stored result: storage keys and sizes of the original and its variants, and engine notes. */
     result: jsonb('result'),
     errorCode: text('error_code'),

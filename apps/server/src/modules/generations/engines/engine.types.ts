@@ -71,13 +71,16 @@ export interface EngineOutput {
    * misreads abstract art as "Hentai" on about one seed in eight) is not asked about it.
    */
   procedural?: boolean;
+  /** A provider's engine: the model that made it and what the provider charged for it (USD). */
+  provider?: { model: string; costUsd: number | null };
 }
 
 /** Fast engines finish inside `start`; provider engines hand back a job id to poll or await. */
 export type EngineStart = { kind: 'done'; output: EngineOutput } | { kind: 'pending'; providerJobId: string };
 
 export type EnginePoll =
-  | { kind: 'running'; progress: number }
+  /** `queuePosition`: still waiting in the provider's queue (0 = next). */
+  | { kind: 'running'; progress: number; queuePosition?: number }
   | { kind: 'done'; output: EngineOutput }
   | { kind: 'failed'; error: EngineError };
 
@@ -96,6 +99,8 @@ export interface GenerationEngine {
   supports(mode: TGenerationMode): boolean;
   start(request: EngineRequest, context: EngineContext): Promise<EngineStart>;
   poll?(providerJobId: string, context: EngineContext): Promise<EnginePoll>;
+  /** The finished job's output, when a webhook says it is done (no status poll needed). */
+  fetchResult?(providerJobId: string, context: EngineContext): Promise<EngineOutput>;
   cancel?(providerJobId: string): Promise<void>;
 }
 
@@ -105,6 +110,8 @@ export type EngineErrorCode =
   /** A transient failure; the job is retried with backoff. */
   | 'engine.unavailable'
   | 'engine.timeout'
+  /** The provider's safety system refused the prompt or its result; never retried elsewhere. */
+  | 'engine.refused'
   | 'engine.failed';
 
 export class EngineError extends Error {
@@ -115,6 +122,8 @@ export class EngineError extends Error {
     readonly retryable: boolean,
     /** For bad input: what was wrong, as a code the app words in the user's language. */
     readonly reason: TGenerationFailureReason | null = null,
+    /** For an outage the provider asked to wait out (429 Retry-After), in seconds. */
+    readonly retryAfterSeconds: number | null = null,
   ) {
     super(message);
   }

@@ -1,0 +1,51 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppDeps } from '../../app/deps.js';
+import { AppError } from '../../shared/errors.js';
+import { createFalJwksCache, verifyFalWebhook } from './fal-webhook.models.js';
+import { handleFalWebhook, type FalWebhookBody } from './fal-webhook.usecases.js';
+
+export const FAL_WEBHOOK_PATH = '/api/engines/fal/webhook/';
+
+/**
+ * fal's webhook: the raw body is kept to check fal's Ed25519 signature against its JWKS before
+ * anything is read from it. Registered only when the fal engine is configured.
+ */
+export async function registerFalWebhookRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+  const fal = deps.config.fal;
+  if (!fal) return;
+  const jwks = createFalJwksCache(fal.jwksUrl, fetch, deps.now);
+  await app.register(async (scope) => {
+    scope.removeContentTypeParser('application/json');
+    scope.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) =>
+      done(null, body),
+    );
+    scope.post(FAL_WEBHOOK_PATH, { schema: { hide: true } }, async (request, reply) => {
+      const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+      const verdict = verifyFalWebhook({
+        headers: request.headers,
+        rawBody,
+        keys: await jwks(),
+        nowSeconds: Math.floor(deps.now().getTime() / 1000),
+        expectedUserId: fal.userId,
+      });
+      if (!verdict.ok) {
+        request.log.warn({ reason: verdict.reason }, 'fal webhook refused');
+        throw new AppError({ code: 'engines.webhook_forbidden', detail: 'Forbidden.' });
+      }
+      let body: FalWebhookBody;
+      try {
+        body = JSON.parse(rawBody.toString('utf8')) as FalWebhookBody;
+      } catch {
+        throw new AppError({ code: 'engines.webhook_forbidden', detail: 'Forbidden.' });
+      }
+      const outcome = await handleFalWebhook(deps, verdict.requestId, body);
+      if (outcome === 'unknown request') {
+        throw new AppError({
+          code: 'engines.webhook_unknown_request',
+          detail: 'This engine job is not known yet. Try again later.',
+        });
+      }
+      return reply.status(200).send({ detail: outcome });
+    });
+  });
+}

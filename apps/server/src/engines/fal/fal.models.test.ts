@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { EngineError, type EngineRequest } from '../../modules/generations/engines/engine.types.js';
+import {
+  decodeFalJob,
+  encodeFalJob,
+  falFailure,
+  falInput,
+  imageOfResult,
+  progressOfStatus,
+  retryAfterSeconds,
+} from './fal.models.js';
+
+const request = (over: Partial<EngineRequest>): EngineRequest => ({
+  generationUuid: 'g',
+  mode: 'simple',
+  prompt: 'a fox',
+  guidance: 7,
+  seed: 9,
+  style: null,
+  durationSeconds: null,
+  images: [],
+  ...over,
+});
+
+describe('fal job ids', () => {
+  it('keep the request id and the model, read back apart', () => {
+    expect(decodeFalJob(encodeFalJob('abc-1', 'fal-ai/flux/schnell'))).toEqual({
+      requestId: 'abc-1',
+      model: 'fal-ai/flux/schnell',
+    });
+  });
+});
+
+describe('falInput', () => {
+  it('asks FLUX for one PNG of the prompt with the seed and the safety checker on', () => {
+    expect(falInput(request({}))).toMatchObject({
+      prompt: 'a fox',
+      seed: 9,
+      num_images: 1,
+      output_format: 'png',
+      enable_safety_checker: true,
+    });
+  });
+  it('sends the photo inline to Kontext for editing, and a style prompt for styling', () => {
+    const photo = { data: Buffer.from('img'), contentType: 'image/jpeg', width: 1, height: 1 };
+    const edit = falInput(request({ mode: 'editing', prompt: 'make her hair blonde', images: [photo] }));
+    expect(edit).toMatchObject({ prompt: 'make her hair blonde', image_url: 'data:image/jpeg;base64,aW1n' });
+    const styled = falInput(request({ mode: 'styling', prompt: '', style: 'toy', images: [photo] }));
+    expect(styled.prompt).toMatch(/toy figure/);
+  });
+  it('refuses editing without a photo as bad input', () => {
+    expect(() => falInput(request({ mode: 'editing' }))).toThrow(EngineError);
+  });
+});
+
+describe('progressOfStatus', () => {
+  it('reads the queue position, then the last log line’s steps or percent', () => {
+    expect(progressOfStatus({ status: 'IN_QUEUE', queue_position: 3 })).toEqual({
+      progress: 1,
+      queuePosition: 3,
+    });
+    expect(progressOfStatus({ status: 'IN_PROGRESS', logs: [{ message: 'step 14/28' }] })).toEqual({
+      progress: 50,
+    });
+    expect(
+      progressOfStatus({ status: 'IN_PROGRESS', logs: [{ message: 'x' }, { message: '100%' }] }),
+    ).toEqual({
+      progress: 95,
+    });
+    expect(progressOfStatus({ status: 'IN_PROGRESS', logs: [] })).toEqual({ progress: 10 });
+  });
+});
+
+describe('falFailure', () => {
+  it('calls no answer, 5xx, 429 and a refused key an outage', () => {
+    expect(falFailure({ status: null }).code).toBe('engine.unavailable');
+    expect(falFailure({ status: 503 }).code).toBe('engine.unavailable');
+    const limited = falFailure({ status: 429, retryAfterSeconds: 2 });
+    expect([limited.code, limited.retryAfterSeconds]).toEqual(['engine.unavailable', 2]);
+    expect(falFailure({ status: 401 }).code).toBe('engine.unavailable');
+    expect(falFailure({ status: 504, timeoutType: 'user' }).code).toBe('engine.timeout');
+  });
+  it('calls a content-policy error a safety refusal, and other 4xx a failure of the request', () => {
+    const body = { detail: [{ loc: ['body', 'prompt'], msg: 'flagged', type: 'content_policy_violation' }] };
+    expect(falFailure({ status: 422, body }).code).toBe('engine.refused');
+    const invalid = falFailure({ status: 422, body: { detail: [{ type: 'value_error.missing' }] } });
+    expect([invalid.code, invalid.retryable]).toEqual(['engine.failed', false]);
+  });
+});
+
+describe('imageOfResult', () => {
+  it('takes the first image, and calls an image the safety checker flagged a refusal', () => {
+    expect(imageOfResult({ images: [{ url: 'u' }], has_nsfw_concepts: [false] })).toEqual({ url: 'u' });
+    expect(() => imageOfResult({ images: [{ url: 'u' }], has_nsfw_concepts: [true] })).toThrow(
+      expect.objectContaining({ code: 'engine.refused' }),
+    );
+  });
+});
+
+describe('retryAfterSeconds', () => {
+  it('reads seconds or an HTTP date', () => {
+    const now = new Date('2026-01-01T00:00:00Z');
+    expect(retryAfterSeconds('3', now)).toBe(3);
+    expect(retryAfterSeconds('Thu, 01 Jan 2026 00:00:05 GMT', now)).toBe(5);
+    expect(retryAfterSeconds(null, now)).toBeNull();
+  });
+});

@@ -1,0 +1,148 @@
+import type { TGenerationMode, TStyle } from '@mirra/contracts';
+import { EngineError, type EngineRequest } from '../../modules/generations/engines/engine.types.js';
+
+/** The modes the fal engine serves, and the fal model configured for each. */
+export type FalMode = Extract<TGenerationMode, 'simple' | 'editing' | 'styling'>;
+export const FAL_MODES: readonly FalMode[] = ['simple', 'editing', 'styling'];
+export type FalModels = Record<FalMode, string>;
+
+/**
+ * A fal job as Mirra stores it (`provider_job_id`): fal's request id and the model it was sent
+ * to, because status and result are asked of the model, and webhooks name only the request id.
+ */
+export function encodeFalJob(requestId: string, model: string): string {
+  return `${requestId} ${model}`;
+}
+export function decodeFalJob(job: string): { requestId: string; model: string } {
+  const space = job.indexOf(' ');
+  if (space <= 0) throw new EngineError('engine.failed', `Not a fal job: ${job}`, false);
+  return { requestId: job.slice(0, space), model: job.slice(space + 1) };
+}
+
+const STYLE_PROMPTS: Record<TStyle, string> = {
+  cartoon: 'Redraw this picture as a cartoon with bold outlines and flat colours',
+  toy: 'Turn the subject of this picture into a glossy collectible toy figure on a plain stand',
+  oil: 'Repaint this picture as an oil painting with visible brush strokes',
+  watercolor: 'Repaint this picture as a soft watercolour on textured paper',
+  pencil: 'Redraw this picture as a detailed pencil sketch',
+  pop_art: 'Redraw this picture as pop art with halftone dots and saturated colours',
+};
+
+/** An image sent inline (a data URI): no permanent public link to the user's photo exists. */
+export function dataUri(image: { data: Buffer; contentType: string }): string {
+  return `data:${image.contentType};base64,${image.data.toString('base64')}`;
+}
+
+/** The model input for a request: FLUX for text to image, Kontext for editing and styling. */
+export function falInput(request: EngineRequest): Record<string, unknown> {
+  const common = { seed: request.seed, num_images: 1, output_format: 'png' };
+  if (request.mode === 'simple') {
+    return { ...common, prompt: request.prompt, image_size: 'landscape_4_3', enable_safety_checker: true };
+  }
+  const source = request.images[0];
+  if (!source) throw EngineError.badInput('needs_one_photo', 'A photo is needed for this mode.');
+  const style = request.style ? STYLE_PROMPTS[request.style] : null;
+  const prompt =
+    request.mode === 'styling'
+      ? [style ?? 'Restyle this picture', request.prompt].filter(Boolean).join('. ')
+      : request.prompt;
+  return { ...common, prompt, image_url: dataUri(source), safety_tolerance: '2' };
+}
+
+/** What a fal status means for the generation: waiting, running with progress, or finished. */
+export type FalStatus =
+  | { status: 'IN_QUEUE'; queue_position?: number }
+  | { status: 'IN_PROGRESS'; logs?: Array<{ message: string }> | null }
+  | { status: 'COMPLETED'; error?: string | null; error_type?: string | null };
+
+/**
+ * Progress from a status: queued → 1; running → the last log line's "45%" or "step 12/28"
+ * read into 5–95 (10 when the logs say nothing); completed → 100.
+ */
+export function progressOfStatus(status: FalStatus): { progress: number; queuePosition?: number } {
+  if (status.status === 'IN_QUEUE') return { progress: 1, queuePosition: status.queue_position ?? 0 };
+  if (status.status === 'COMPLETED') return { progress: 100 };
+  const logs = status.logs ?? [];
+  for (let i = logs.length - 1; i >= 0; i--) {
+    const message = logs[i]!.message;
+    const percent = /(\d{1,3}(?:\.\d+)?)\s*%/.exec(message);
+    const steps = /(\d+)\s*\/\s*(\d+)/.exec(message);
+    const fraction = percent
+      ? Number(percent[1]) / 100
+      : steps && Number(steps[2]) > 0
+        ? Number(steps[1]) / Number(steps[2])
+        : null;
+    if (fraction !== null) return { progress: Math.round(5 + 90 * Math.min(1, Math.max(0, fraction))) };
+  }
+  return { progress: 10 };
+}
+
+const CONTENT_POLICY = /content_policy|nsfw|safety/i;
+
+/**
+ * How a failed call to fal ends, by what fal answered: an outage (no answer, 5xx, 429, a key fal
+ * refuses) may move to the next engine; a refusal by fal's safety system ends the generation as
+ * moderated; any other answer is a failure of this request.
+ */
+export function falFailure(answer: {
+  status: number | null;
+  body?: unknown;
+  retryAfterSeconds?: number | null;
+  timeoutType?: string | null;
+}): EngineError {
+  const { status, body } = answer;
+  if (status === null) return new EngineError('engine.unavailable', 'fal could not be reached.', true);
+  if (status === 429) {
+    return new EngineError(
+      'engine.unavailable',
+      'fal is rate-limiting us.',
+      true,
+      null,
+      answer.retryAfterSeconds ?? null,
+    );
+  }
+  if (status === 504 && answer.timeoutType === 'user') {
+    return new EngineError('engine.timeout', 'fal did not start the job in time.', true);
+  }
+  if (status >= 500) return new EngineError('engine.unavailable', `fal answered ${status}.`, true);
+  if (status === 401 || status === 403) {
+    return new EngineError('engine.unavailable', 'fal refused our key.', true);
+  }
+  if (refusedBySafety(body)) {
+    return new EngineError('engine.refused', 'fal refused the request on safety grounds.', false);
+  }
+  return new EngineError('engine.failed', `fal refused the request (${status}).`, false);
+}
+
+/** fal's error body names a content-policy type (`detail[].type` or `error_type`). */
+export function refusedBySafety(body: unknown): boolean {
+  if (!body || typeof body !== 'object') return false;
+  const { detail, error_type: errorType } = body as { detail?: unknown; error_type?: unknown };
+  if (typeof errorType === 'string' && CONTENT_POLICY.test(errorType)) return true;
+  if (Array.isArray(detail)) {
+    return detail.some((item) => typeof item?.type === 'string' && CONTENT_POLICY.test(item.type));
+  }
+  return false;
+}
+
+/** The first image of a FLUX/Kontext result; a result fal's safety checker blacked out is a refusal. */
+export function imageOfResult(result: unknown): { url: string } {
+  const { images, has_nsfw_concepts: nsfw } = (result ?? {}) as {
+    images?: Array<{ url?: unknown }>;
+    has_nsfw_concepts?: unknown;
+  };
+  if (Array.isArray(nsfw) && nsfw[0] === true) {
+    throw new EngineError('engine.refused', 'fal’s safety checker refused the result.', false);
+  }
+  const url = images?.[0]?.url;
+  if (typeof url !== 'string') throw new EngineError('engine.failed', 'fal returned no image.', true);
+  return { url };
+}
+
+/** `Retry-After` in seconds (a number or an HTTP date), or null when absent or unreadable. */
+export function retryAfterSeconds(header: string | null, now: Date): number | null {
+  if (!header) return null;
+  if (/^\d+$/.test(header.trim())) return Number(header.trim());
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? null : Math.max(0, Math.ceil((date - now.getTime()) / 1000));
+}

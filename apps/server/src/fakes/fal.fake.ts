@@ -1,0 +1,442 @@
+import { createHash, generateKeyPairSync, randomUUID, sign } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import sharp from 'sharp';
+import { createLocalEngine } from '../modules/generations/engines/local/local.engine.js';
+
+/**
+ * A local stand-in for fal.ai's queue API, following its contracts:
+ * - `POST /{owner}/{app}[/{path}]?fal_webhook=…` submits (`Authorization: Key …`, else 401
+ *   `{"detail": "Unauthorized"}`) and answers the union of fal's two submit shapes;
+ * - `GET /{owner}/{app}/requests/{id}/status?logs=1`: IN_QUEUE with a falling queue_position,
+ *   IN_PROGRESS with "step k/n" logs (202 both), then COMPLETED (200). Each status call moves the
+ *   job one step, or `finish(id)` moves it to the end;
+ * - `GET /{owner}/{app}/requests/{id}`: the model's output (`images`, `has_nsfw_concepts`, `seed`),
+ *   400 `{"detail": "Request is still in progress"}` before, 422 content policy for a refused
+ *   Kontext request; `PUT …/cancel`;
+ * - `GET /.well-known/jwks.json`: the Ed25519 key every webhook is signed with, exactly as fal signs
+ *   (`X-Fal-Webhook-*` headers over `request_id\nuser_id\ntimestamp\nsha256(body)`);
+ * - `GET /files/{id}.png`: the result, a real picture drawn by the local engine's imaging code.
+ * A prompt containing REFUSED_WORD is refused by the "safety checker" (FLUX blacks the image out
+ * and flags it; Kontext ends the request with a content-policy error). Outages are scripted:
+ * `failNextSubmits({status: 503})`, `{status: 429, retryAfter: 1}`, or `{status: 'disconnect'}`.
+ */
+export const REFUSED_WORD = 'forbidden-by-fal';
+
+export type FakeFailure = { status: number; retryAfter?: number; body?: unknown } | { status: 'disconnect' };
+
+export interface FalFakeJob {
+  requestId: string;
+  model: string;
+  input: Record<string, unknown>;
+  webhookUrl: string | null;
+  state: 'IN_QUEUE' | 'IN_PROGRESS' | 'COMPLETED';
+  statusCalls: number;
+  output: Record<string, unknown> | null;
+  /** Set when the request ended in an error (the result call answers it). */
+  error: { status: number; body: unknown } | null;
+}
+
+export interface SignedWebhook {
+  url: string | null;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export interface FalFake {
+  url: string;
+  key: string;
+  userId: string;
+  jwksUrl: string;
+  /** Accepted submissions (a resumed job must not add one). */
+  readonly submissions: number;
+  jobs: Map<string, FalFakeJob>;
+  /** Webhooks made so far (also POSTed to their URL when `deliverWebhooks`). */
+  webhooks: SignedWebhook[];
+  failNextSubmits(...failures: FakeFailure[]): void;
+  failNextStatuses(...failures: FakeFailure[]): void;
+  /** Runs the job to its end now and returns its signed webhook. */
+  finish(requestId: string): Promise<SignedWebhook>;
+  /** Signs any body as fal would (for forged or replayed deliveries in tests). */
+  signWebhook(
+    requestId: string,
+    body: string,
+    options?: { timestamp?: number; userId?: string; url?: string | null },
+  ): SignedWebhook;
+  close(): Promise<void>;
+}
+
+export async function startFalFake(
+  options: {
+    host?: string;
+    port?: number;
+    key?: string;
+    userId?: string;
+    /** Status calls a job spends in the queue, then in progress, before it completes. */
+    queueSteps?: number;
+    progressSteps?: number;
+    deliverWebhooks?: boolean;
+  } = {},
+): Promise<FalFake> {
+  const key = options.key ?? 'fake-fal-key';
+  const userId = options.userId ?? 'fake-fal-user';
+  const queueSteps = options.queueSteps ?? 1;
+  const progressSteps = options.progressSteps ?? 1;
+  const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+  const jwk = publicKey.export({ format: 'jwk' }) as { x: string };
+  const jobs = new Map<string, FalFakeJob>();
+  const files = new Map<string, Buffer>();
+  const submitFailures: FakeFailure[] = [];
+  const statusFailures: FakeFailure[] = [];
+  const webhooks: SignedWebhook[] = [];
+  const localEngine = createLocalEngine();
+  let submissions = 0;
+  let base = '';
+
+  function signWebhook(
+    requestId: string,
+    body: string,
+    signing: { timestamp?: number; userId?: string; url?: string | null } = {},
+  ): SignedWebhook {
+    const timestamp = String(signing.timestamp ?? Math.floor(Date.now() / 1000));
+    const user = signing.userId ?? userId;
+    const message = [requestId, user, timestamp, createHash('sha256').update(body).digest('hex')].join('\n');
+    return {
+      url: signing.url ?? null,
+      headers: {
+        'content-type': 'application/json',
+        'x-fal-webhook-request-id': requestId,
+        'x-fal-webhook-user-id': user,
+        'x-fal-webhook-timestamp': timestamp,
+        'x-fal-webhook-signature': sign(null, Buffer.from(message), privateKey).toString('hex'),
+      },
+      body,
+    };
+  }
+
+  async function render(job: FalFakeJob): Promise<void> {
+    const prompt = String(job.input.prompt ?? '');
+    const refused = prompt.toLowerCase().includes(REFUSED_WORD);
+    const isKontext = job.model.includes('kontext');
+    if (refused && isKontext) {
+      job.error = {
+        status: 422,
+        body: {
+          detail: [
+            {
+              loc: ['body', 'prompt'],
+              msg: 'The prompt was flagged by the content checker.',
+              type: 'content_policy_violation',
+            },
+          ],
+        },
+      };
+      return;
+    }
+    const image = refused ? await blackImage() : await picture(job, prompt);
+    const name = `${job.requestId}.png`;
+    files.set(name, image.data);
+    job.output = {
+      images: [
+        {
+          url: `${base}/files/${name}`,
+          content_type: 'image/png',
+          file_name: name,
+          file_size: image.data.length,
+          width: image.width,
+          height: image.height,
+        },
+      ],
+      has_nsfw_concepts: [refused],
+      prompt,
+      seed: job.input.seed ?? 42,
+      timings: { inference: 0.1 },
+    };
+  }
+
+  /** Text to image: the local engine's scene; an edit: the sent photo, recoloured. */
+  async function picture(job: FalFakeJob, prompt: string) {
+    const source = typeof job.input.image_url === 'string' ? fromDataUri(job.input.image_url) : null;
+    if (source) {
+      const { data, info } = await sharp(source)
+        .modulate({ saturation: 1.4, hue: 30 })
+        .png()
+        .toBuffer({ resolveWithObject: true });
+      return { data, width: info.width, height: info.height };
+    }
+    const started = await localEngine.start(
+      {
+        generationUuid: job.requestId,
+        mode: 'simple',
+        prompt,
+        guidance: 7,
+        seed: Number(job.input.seed ?? 1),
+        style: null,
+        durationSeconds: null,
+        images: [],
+      },
+      { onProgress: () => undefined, signal: new AbortController().signal },
+    );
+    if (started.kind !== 'done') throw new Error('the local engine did not draw');
+    const png = await sharp(started.output.data).png().toBuffer();
+    return { data: png, width: started.output.width, height: started.output.height };
+  }
+
+  async function advance(job: FalFakeJob, toEnd: boolean): Promise<void> {
+    if (job.state === 'COMPLETED') return;
+    job.statusCalls++;
+    if (!toEnd && job.statusCalls <= queueSteps) return;
+    job.state = 'IN_PROGRESS';
+    if (!toEnd && job.statusCalls <= queueSteps + progressSteps) return;
+    await render(job);
+    job.state = 'COMPLETED';
+    await emitWebhook(job);
+  }
+
+  async function emitWebhook(job: FalFakeJob): Promise<SignedWebhook | null> {
+    if (!job.webhookUrl) return null;
+    const body = JSON.stringify(
+      job.error
+        ? {
+            request_id: job.requestId,
+            gateway_request_id: job.requestId,
+            status: 'ERROR',
+            error: `Invalid status code: ${job.error.status}`,
+            payload: job.error.body,
+          }
+        : { request_id: job.requestId, gateway_request_id: job.requestId, status: 'OK', payload: job.output },
+    );
+    const delivery = signWebhook(job.requestId, body, { url: job.webhookUrl });
+    webhooks.push(delivery);
+    if (options.deliverWebhooks) {
+      fetch(job.webhookUrl, { method: 'POST', headers: delivery.headers, body }).catch(() => undefined);
+    }
+    return delivery;
+  }
+
+  const statusBody = (job: FalFakeJob, logs: boolean) => {
+    const urls = jobUrls(job);
+    if (job.state === 'IN_QUEUE') {
+      return {
+        status: 'IN_QUEUE',
+        request_id: job.requestId,
+        ...urls,
+        queue_position: queueSteps - job.statusCalls,
+      };
+    }
+    if (job.state === 'IN_PROGRESS') {
+      const step = Math.max(1, job.statusCalls - queueSteps);
+      const total = progressSteps + 1;
+      return {
+        status: 'IN_PROGRESS',
+        request_id: job.requestId,
+        ...urls,
+        logs: logs
+          ? [
+              {
+                message: `step ${step}/${total}`,
+                level: 'INFO',
+                source: 'USER',
+                timestamp: new Date().toISOString(),
+              },
+            ]
+          : [],
+      };
+    }
+    return {
+      status: 'COMPLETED',
+      request_id: job.requestId,
+      ...urls,
+      logs: [],
+      metrics: { inference_time: 0.1 },
+      ...(job.error ? { error: 'Invalid status code: 422', error_type: 'content_policy_violation' } : {}),
+    };
+  };
+
+  const jobUrls = (job: FalFakeJob) => {
+    const app = job.model.split('/').slice(0, 2).join('/');
+    const prefix = `${base}/${app}/requests/${job.requestId}`;
+    return { response_url: prefix, status_url: `${prefix}/status`, cancel_url: `${prefix}/cancel` };
+  };
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const url = new URL(request.url ?? '/', base);
+    const parts = url.pathname.split('/').filter(Boolean);
+    if (request.method === 'GET' && url.pathname === '/.well-known/jwks.json') {
+      return json(response, 200, { keys: [{ kty: 'OKP', crv: 'Ed25519', x: jwk.x, kid: 'fake-fal' }] });
+    }
+    if (request.method === 'GET' && parts[0] === 'files' && parts[1]) {
+      const file = files.get(parts[1]);
+      if (!file) return json(response, 404, { detail: 'Not Found' });
+      response.writeHead(200, { 'content-type': 'image/png', 'content-length': file.length });
+      response.end(file);
+      return;
+    }
+    if (request.headers.authorization !== `Key ${key}`)
+      return json(response, 401, { detail: 'Unauthorized' });
+    const body = await readBody(request);
+
+    const requestsAt = parts.indexOf('requests');
+    if (requestsAt === 2 && parts[3]) {
+      const job = jobs.get(parts[3]);
+      const app = parts.slice(0, 2).join('/');
+      if (!job || !job.model.startsWith(`${app}`))
+        return json(response, 404, { detail: 'Request not found' });
+      const action = parts[4];
+      if (request.method === 'GET' && action === 'status') {
+        const failure = statusFailures.shift();
+        if (failure) return fail(response, failure);
+        await advance(job, false);
+        return json(
+          response,
+          job.state === 'COMPLETED' ? 200 : 202,
+          statusBody(job, url.searchParams.get('logs') === '1'),
+        );
+      }
+      if (request.method === 'PUT' && action === 'cancel') {
+        if (job.state === 'COMPLETED') return json(response, 400, { status: 'ALREADY_COMPLETED' });
+        jobs.delete(job.requestId);
+        return json(response, 202, { status: 'CANCELLATION_REQUESTED' });
+      }
+      if (request.method === 'GET' && !action) {
+        if (job.state !== 'COMPLETED') return json(response, 400, { detail: 'Request is still in progress' });
+        if (job.error)
+          return json(response, job.error.status, job.error.body, { 'x-fal-retryable': 'false' });
+        return json(response, 200, job.output, { 'x-fal-request-id': job.requestId });
+      }
+      return json(response, 405, { detail: 'Method Not Allowed' });
+    }
+
+    if (request.method === 'POST' && parts.length >= 2) {
+      const failure = submitFailures.shift();
+      if (failure) return fail(response, failure);
+      let input: Record<string, unknown>;
+      try {
+        input = JSON.parse(body.toString('utf8') || '{}') as Record<string, unknown>;
+      } catch {
+        return json(response, 422, {
+          detail: [{ loc: ['body'], msg: 'Invalid JSON', type: 'value_error.jsondecode' }],
+        });
+      }
+      if (typeof input.prompt !== 'string' || !input.prompt) {
+        return json(response, 422, {
+          detail: [{ loc: ['body', 'prompt'], msg: 'field required', type: 'value_error.missing' }],
+        });
+      }
+      const requestId = randomUUID();
+      const job: FalFakeJob = {
+        requestId,
+        model: parts.join('/'),
+        input,
+        webhookUrl: url.searchParams.get('fal_webhook'),
+        state: 'IN_QUEUE',
+        statusCalls: 0,
+        output: null,
+        error: null,
+      };
+      jobs.set(requestId, job);
+      submissions++;
+      return json(response, 200, {
+        status: 'IN_QUEUE',
+        request_id: requestId,
+        gateway_request_id: requestId,
+        ...jobUrls(job),
+        queue_position: queueSteps,
+      });
+    }
+    return json(response, 404, { detail: 'Not Found' });
+  }
+
+  const server: Server = createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      if (!response.headersSent) json(response, 500, { detail: String((error as Error)?.message ?? error) });
+    });
+  });
+  await new Promise<void>((resolve) =>
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve),
+  );
+  const address = server.address() as AddressInfo;
+  base = `http://${address.address.includes(':') ? `[${address.address}]` : address.address}:${address.port}`;
+
+  return {
+    url: base,
+    key,
+    userId,
+    jwksUrl: `${base}/.well-known/jwks.json`,
+    get submissions() {
+      return submissions;
+    },
+    jobs,
+    webhooks,
+    failNextSubmits: (...failures) => void submitFailures.push(...failures),
+    failNextStatuses: (...failures) => void statusFailures.push(...failures),
+    async finish(requestId) {
+      const job = jobs.get(requestId);
+      if (!job) throw new Error(`no job ${requestId}`);
+      if (job.state === 'COMPLETED') {
+        const again = await emitWebhook(job);
+        if (!again) throw new Error('the job has no webhook');
+        return again;
+      }
+      await advance(job, true);
+      const delivery = webhooks.findLast((hook) => hook.headers['x-fal-webhook-request-id'] === requestId);
+      if (!delivery) throw new Error('the job has no webhook');
+      return delivery;
+    },
+    signWebhook,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function fail(response: ServerResponse, failure: FakeFailure): void {
+  if (failure.status === 'disconnect') {
+    response.socket?.destroy();
+    return;
+  }
+  const headers: Record<string, string> = {};
+  if (failure.retryAfter !== undefined) headers['retry-after'] = String(failure.retryAfter);
+  const body =
+    failure.body ??
+    (failure.status === 429
+      ? { detail: 'Too many requests' }
+      : { detail: 'Runner scheduling failure', error_type: 'runner_scheduling_failure' });
+  if (failure.status >= 500) headers['x-fal-error-type'] = 'runner_scheduling_failure';
+  json(response, failure.status, body, headers);
+}
+
+function json(
+  response: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  const text = JSON.stringify(body);
+  response.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+    ...headers,
+  });
+  response.end(text);
+}
+
+async function readBody(request: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+function fromDataUri(uri: string): Buffer | null {
+  const match = /^data:[^;,]+;base64,(.*)$/s.exec(uri);
+  return match ? Buffer.from(match[1]!, 'base64') : null;
+}
+
+async function blackImage() {
+  const data = await sharp({ create: { width: 1024, height: 768, channels: 3, background: '#000' } })
+    .png()
+    .toBuffer();
+  return { data, width: 1024, height: 768 };
+}

@@ -1,0 +1,25 @@
+import type { EngineError } from './engine.types.js';
+
+/**
+ * `ENGINE_SIMPLE=fal,local`: the engines tried for a mode, in order, without blanks or repeats.
+ * An empty setting names no engine (the mode is unavailable).
+ */
+export function parseEngineList(value: string): string[] {
+  const names = value
+    .split(',')
+    .map((name) => name.trim().toLowerCase())
+    .filter(Boolean);
+  return [...new Set(names)];
+}
+
+/**
+ * Whether a failed attempt moves on to the next engine of the mode's list. Only an outage does:
+ * the provider could not be reached, answered 5xx, was still rate-limited after its Retry-After,
+ * or took too long. A refusal by the provider's safety system, bad input and other failures stay
+ * with this engine (another engine would be asked to make the same refused picture), and so does
+ * any failure after the provider accepted the job: the job is paid for and resumed by its id.
+ */
+export function movesToNextEngine(error: Pick<EngineError, 'code'>, submitted: boolean): boolean {
+  if (submitted) return false;
+  return error.code === 'engine.unavailable' || error.code === 'engine.timeout';
+}
