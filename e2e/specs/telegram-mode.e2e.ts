@@ -162,7 +162,7 @@ describe.each(VIEWPORT_NAMES)('inside Telegram (%s)', (viewport) => {
       url: string;
       file_name: string;
     };
-    expect(download.file_name).toMatch(/^mirra-[0-9a-f]{8}\.png$/);
+    expect(download.file_name).toMatch(/^mirra-[0-9a-f]{8}\.jpg$/);
     expect(download.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/media\/.+download=/);
   });
 
