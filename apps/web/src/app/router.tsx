@@ -1,7 +1,7 @@
 import type { ComponentType } from 'react';
 import { createBrowserRouter, redirect, type RouteObject } from 'react-router';
 import { DEFAULT_WALLET_CURRENCY_ID } from '@mirra/contracts';
-import { loadExtraCatalogue, type ExtraCatalogue } from '../lib/i18n';
+import { loadExtraCatalogue, prefetchExtraCatalogue, type ExtraCatalogue } from '../lib/i18n';
 import { AppShell } from './layout/app-shell';
 import { PageLoadError } from './layout/page-load-error';
 import { findRouteMeta, type RouteMeta, type RouteMetaEntry } from './route-access';
@@ -17,17 +17,28 @@ export interface RouteDef extends RouteMetaEntry {
 /** A failed lazy page load tells the app (spec §2): the error screen then offers a reload. */
 export const PRELOAD_ERROR_EVENT = 'preload-error';
 
+/**
+ * What a page loader downloads, without running anything: its code and its catalogues' files
+ * (English, the fallback every language loads). A plain `import()` is its own download.
+ */
+const pageFiles = new WeakMap<PageLoader, () => Promise<unknown>>();
+const filesOf = (load: PageLoader): (() => Promise<unknown>) => pageFiles.get(load) ?? load;
+
 function lazyPage(load: PageLoader): PageLoader {
-  return () =>
+  const loader = () =>
     load().catch((error: unknown) => {
       window.dispatchEvent(new CustomEvent(PRELOAD_ERROR_EVENT, { detail: error }));
       throw error;
     });
+  pageFiles.set(loader, filesOf(load));
+  return loader;
 }
 
 /** A page whose texts live in an extra catalogue gets it loaded together with its code. */
 function withCatalogue(name: ExtraCatalogue, load: PageLoader): PageLoader {
-  return () => Promise.all([load(), loadExtraCatalogue(name)]).then(([module]) => module);
+  const loader = () => Promise.all([load(), loadExtraCatalogue(name)]).then(([module]) => module);
+  pageFiles.set(loader, () => Promise.all([filesOf(load)(), prefetchExtraCatalogue(name)]));
+  return loader;
 }
 
 const page = {
@@ -244,6 +255,16 @@ export const routeTable: readonly RouteDef[] = [
   { path: '/activate/:uid/:token', access: 'open', title: 'titles.activate', page: page.activate },
   { path: '*', access: 'open', title: 'titles.notFound', page: page.notFound },
 ];
+
+/**
+ * Starts downloading the files of the page a path shows, so they arrive while the app boots
+ * instead of after its first render. Nothing runs: the router loads the page as usual, and a
+ * failed download shows there.
+ */
+export function preloadPage(pathname: string): void {
+  const page = findRouteMeta(routeTable, pathname)?.page;
+  if (page) filesOf(page)().catch(() => undefined);
+}
 
 export function routeMetaFor(pathname: string): RouteMeta {
   return findRouteMeta(routeTable, pathname) ?? { access: 'open', title: 'titles.notFound' };
