@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { PRELOAD_ERROR_EVENT, preloadPage } from './router';
+import { prefetchPageData, PRELOAD_ERROR_EVENT, preloadPage } from './router';
 
 // Which of the page's files were downloaded (a mocked module's factory runs when it is imported).
 const downloaded = vi.hoisted(() => new Set<string>());
@@ -11,6 +11,8 @@ vi.mock('../locales/social/en.json', () => {
   downloaded.add('social catalogue (en)');
   return { default: { feedPreloadProbe: 'probe' } };
 });
+const prefetchFeed = vi.hoisted(() => vi.fn(() => Promise.resolve()));
+vi.mock('../features/posts/feed-query', () => ({ prefetchFeed }));
 vi.mock('./routes/settings', () => {
   downloaded.add('settings page');
   throw new Error('offline');
@@ -40,5 +42,26 @@ describe('preloadPage', () => {
     await vi.waitFor(() => expect(downloaded.has('settings page')).toBe(true));
     await settle();
     expect(reported).not.toHaveBeenCalled();
+  });
+});
+
+describe('prefetchPageData', () => {
+  it("starts the feed's first page for a feed address, with its tab and search", async () => {
+    prefetchPageData('/posts/top/', '?q=fox');
+    await vi.waitFor(() => expect(prefetchFeed).toHaveBeenCalledOnce());
+    const [, type, search, isLoggedIn] = prefetchFeed.mock.calls[0] as unknown as [
+      unknown,
+      string,
+      URLSearchParams,
+      boolean,
+    ];
+    expect([type, search.get('q'), isLoggedIn]).toEqual(['top', 'fox', false]);
+  });
+
+  it('fetches nothing ahead for a page that has nothing to fetch first', async () => {
+    prefetchFeed.mockClear();
+    prefetchPageData('/create/', '');
+    await settle();
+    expect(prefetchFeed).not.toHaveBeenCalled();
   });
 });

@@ -1,7 +1,9 @@
 import type { ComponentType } from 'react';
-import { createBrowserRouter, redirect, type RouteObject } from 'react-router';
+import { createBrowserRouter, matchPath, redirect, type RouteObject } from 'react-router';
 import { DEFAULT_WALLET_CURRENCY_ID } from '@mirra/contracts';
 import { loadExtraCatalogue, prefetchExtraCatalogue, type ExtraCatalogue } from '../lib/i18n';
+import { queryClient } from '../lib/query-client';
+import { useSession } from '../lib/session';
 import { AppShell } from './layout/app-shell';
 import { PageLoadError } from './layout/page-load-error';
 import { findRouteMeta, type RouteMeta, type RouteMetaEntry } from './route-access';
@@ -12,6 +14,8 @@ type PageLoader = () => Promise<PageModule>;
 export interface RouteDef extends RouteMetaEntry {
   page?: PageLoader;
   redirect?: string;
+  /** Starts fetching what the page shows first, before its code has arrived. */
+  prefetch?: (params: Record<string, string | undefined>, search: URLSearchParams) => Promise<unknown>;
 }
 
 /** A failed lazy page load tells the app (spec §2): the error screen then offers a reload. */
@@ -138,7 +142,17 @@ export const routeTable: readonly RouteDef[] = [
   { path: '/post/:uuid/', access: 'login-required', title: 'titles.post', page: page.post },
   { path: '/posts/', access: 'open', title: 'titles.feed', redirect: '/posts/top/' },
   { path: '/prompts/top/', access: 'open', title: 'titles.feed', redirect: '/posts/top/' },
-  { path: '/posts/:type/', access: 'soft', title: 'titles.feed', bottomMenu: true, page: page.feed },
+  {
+    path: '/posts/:type/',
+    access: 'soft',
+    title: 'titles.feed',
+    bottomMenu: true,
+    page: page.feed,
+    prefetch: ({ type }, search) =>
+      import('../features/posts/feed-query').then(({ prefetchFeed }) =>
+        prefetchFeed(queryClient, type, search, useSession.getState().isLoggedIn),
+      ),
+  },
   { path: '/upload/', access: 'login-required', title: 'titles.upload', keepAlive: true, page: page.upload },
   { path: '/model/:uuid/', access: 'login-required', title: 'titles.model', page: page.model },
   { path: '/generation/:uuid/', access: 'login-required', title: 'titles.generation', page: page.generation },
@@ -264,6 +278,18 @@ export const routeTable: readonly RouteDef[] = [
 export function preloadPage(pathname: string): void {
   const page = findRouteMeta(routeTable, pathname)?.page;
   if (page) filesOf(page)().catch(() => undefined);
+}
+
+/**
+ * Starts fetching the data the page at an address shows first (after boot: the session and
+ * Telegram's sign-in are known), while its code is still on the way. A failure shows when the page
+ * asks again.
+ */
+export function prefetchPageData(pathname: string, search: string): void {
+  const def = findRouteMeta(routeTable, pathname);
+  if (!def?.prefetch) return;
+  const params = matchPath({ path: def.path, end: true }, pathname)?.params ?? {};
+  def.prefetch(params, new URLSearchParams(search)).catch(() => undefined);
 }
 
 export function routeMetaFor(pathname: string): RouteMeta {
