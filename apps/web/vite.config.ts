@@ -1,8 +1,41 @@
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
+
+/**
+ * Every language loads the English catalogue before the first render (it is the fallback), yet the
+ * app asks for it only once its main chunk has run: a modulepreload link in index.html fetches it
+ * alongside the main chunk instead of one round trip later.
+ */
+function preloadFallbackCatalogue(): Plugin {
+  let base = '/';
+  return {
+    name: 'mirra:preload-fallback-catalogue',
+    apply: 'build',
+    configResolved(config) {
+      base = config.base;
+    },
+    transformIndexHtml: {
+      order: 'post',
+      handler(_html, { bundle }) {
+        const catalogue = Object.values(bundle ?? {}).find(
+          (output) =>
+            output.type === 'chunk' && /[\\/]src[\\/]locales[\\/]en\.json$/.test(output.facadeModuleId ?? ''),
+        );
+        if (!catalogue) throw new Error('the English catalogue chunk is missing from the build');
+        return [
+          {
+            tag: 'link',
+            attrs: { rel: 'modulepreload', crossorigin: true, href: `${base}${catalogue.fileName}` },
+            injectTo: 'head',
+          },
+        ];
+      },
+    },
+  };
+}
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), preloadFallbackCatalogue()],
   server: { proxy: { '/api': 'http://localhost:3000' } },
   build: {
     outDir: 'dist',

@@ -3,7 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { boot } from './app/boot';
 import { Providers } from './app/providers';
-import { createAppRouter } from './app/router';
+import { createAppRouter, prefetchPageData, preloadPage } from './app/router';
 import { loadUser } from './lib/session';
 import { bindTelegramBackButton } from './lib/telegram';
 import './theme/tokens.css';
@@ -11,8 +11,11 @@ import './theme/telegram.css';
 import './theme/global.css';
 
 async function main() {
+  // The first page's files download while the app boots, not after its first render.
+  preloadPage(window.location.pathname);
   const booted = await boot();
   if (!booted) return;
+  prefetchPageData(window.location.pathname, window.location.search);
   const router = createAppRouter();
   bindTelegramBackButton(router);
   // Soft pages open at once; the session is checked in the background.

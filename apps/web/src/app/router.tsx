@@ -1,7 +1,9 @@
 import type { ComponentType } from 'react';
-import { createBrowserRouter, redirect, type RouteObject } from 'react-router';
+import { createBrowserRouter, matchPath, redirect, type RouteObject } from 'react-router';
 import { DEFAULT_WALLET_CURRENCY_ID } from '@mirra/contracts';
-import { loadExtraCatalogue, type ExtraCatalogue } from '../lib/i18n';
+import { loadExtraCatalogue, prefetchExtraCatalogue, type ExtraCatalogue } from '../lib/i18n';
+import { queryClient } from '../lib/query-client';
+import { useSession } from '../lib/session';
 import { AppShell } from './layout/app-shell';
 import { PageLoadError } from './layout/page-load-error';
 import { findRouteMeta, type RouteMeta, type RouteMetaEntry } from './route-access';
@@ -12,22 +14,35 @@ type PageLoader = () => Promise<PageModule>;
 export interface RouteDef extends RouteMetaEntry {
   page?: PageLoader;
   redirect?: string;
+  /** Starts fetching what the page shows first, before its code has arrived. */
+  prefetch?: (params: Record<string, string | undefined>, search: URLSearchParams) => Promise<unknown>;
 }
 
 /** A failed lazy page load tells the app (spec §2): the error screen then offers a reload. */
 export const PRELOAD_ERROR_EVENT = 'preload-error';
 
+/**
+ * What a page loader downloads, without running anything: its code and its catalogues' files
+ * (English, the fallback every language loads). A plain `import()` is its own download.
+ */
+const pageFiles = new WeakMap<PageLoader, () => Promise<unknown>>();
+const filesOf = (load: PageLoader): (() => Promise<unknown>) => pageFiles.get(load) ?? load;
+
 function lazyPage(load: PageLoader): PageLoader {
-  return () =>
+  const loader = () =>
     load().catch((error: unknown) => {
       window.dispatchEvent(new CustomEvent(PRELOAD_ERROR_EVENT, { detail: error }));
       throw error;
     });
+  pageFiles.set(loader, filesOf(load));
+  return loader;
 }
 
 /** A page whose texts live in an extra catalogue gets it loaded together with its code. */
 function withCatalogue(name: ExtraCatalogue, load: PageLoader): PageLoader {
-  return () => Promise.all([load(), loadExtraCatalogue(name)]).then(([module]) => module);
+  const loader = () => Promise.all([load(), loadExtraCatalogue(name)]).then(([module]) => module);
+  pageFiles.set(loader, () => Promise.all([filesOf(load)(), prefetchExtraCatalogue(name)]));
+  return loader;
 }
 
 const page = {
@@ -127,7 +142,17 @@ export const routeTable: readonly RouteDef[] = [
   { path: '/post/:uuid/', access: 'login-required', title: 'titles.post', page: page.post },
   { path: '/posts/', access: 'open', title: 'titles.feed', redirect: '/posts/top/' },
   { path: '/prompts/top/', access: 'open', title: 'titles.feed', redirect: '/posts/top/' },
-  { path: '/posts/:type/', access: 'soft', title: 'titles.feed', bottomMenu: true, page: page.feed },
+  {
+    path: '/posts/:type/',
+    access: 'soft',
+    title: 'titles.feed',
+    bottomMenu: true,
+    page: page.feed,
+    prefetch: ({ type }, search) =>
+      import('../features/posts/feed-query').then(({ prefetchFeed }) =>
+        prefetchFeed(queryClient, type, search, useSession.getState().isLoggedIn),
+      ),
+  },
   { path: '/upload/', access: 'login-required', title: 'titles.upload', keepAlive: true, page: page.upload },
   { path: '/model/:uuid/', access: 'login-required', title: 'titles.model', page: page.model },
   { path: '/generation/:uuid/', access: 'login-required', title: 'titles.generation', page: page.generation },
@@ -244,6 +269,28 @@ export const routeTable: readonly RouteDef[] = [
   { path: '/activate/:uid/:token', access: 'open', title: 'titles.activate', page: page.activate },
   { path: '*', access: 'open', title: 'titles.notFound', page: page.notFound },
 ];
+
+/**
+ * Starts downloading the files of the page a path shows, so they arrive while the app boots
+ * instead of after its first render. Nothing runs: the router loads the page as usual, and a
+ * failed download shows there.
+ */
+export function preloadPage(pathname: string): void {
+  const page = findRouteMeta(routeTable, pathname)?.page;
+  if (page) filesOf(page)().catch(() => undefined);
+}
+
+/**
+ * Starts fetching the data the page at an address shows first (after boot: the session and
+ * Telegram's sign-in are known), while its code is still on the way. A failure shows when the page
+ * asks again.
+ */
+export function prefetchPageData(pathname: string, search: string): void {
+  const def = findRouteMeta(routeTable, pathname);
+  if (!def?.prefetch) return;
+  const params = matchPath({ path: def.path, end: true }, pathname)?.params ?? {};
+  def.prefetch(params, new URLSearchParams(search)).catch(() => undefined);
+}
 
 export function routeMetaFor(pathname: string): RouteMeta {
   return findRouteMeta(routeTable, pathname) ?? { access: 'open', title: 'titles.notFound' };

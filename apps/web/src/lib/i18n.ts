@@ -76,6 +76,14 @@ function loadExtra(name: ExtraCatalogue, language: TLanguage, instance: I18n): P
   return loading;
 }
 
+/** Downloads an extra catalogue's file without adding it (i18next may not be started yet). */
+export function prefetchExtraCatalogue(
+  name: ExtraCatalogue,
+  language: TLanguage = DEFAULT_LANGUAGE,
+): Promise<unknown> {
+  return extraLoaders[name][language]();
+}
+
 /** Loads an extra catalogue in the current language and English (the fallback), once. */
 export async function loadExtraCatalogue(name: ExtraCatalogue): Promise<void> {
   wantedExtras.add(name);

@@ -14,8 +14,8 @@ beforeAll(async () => {
 afterEach(cleanup);
 
 describe('PostGrid', () => {
-  it('loads the top picture of each column at once and first, and every other one lazily', () => {
-    const posts = Array.from({ length: 8 }, (_, n) => makePost(n + 1));
+  it('loads the first screen (the top two pictures of each column) at once and first, and every other one lazily', () => {
+    const posts = Array.from({ length: 12 }, (_, n) => makePost(n + 1));
     render(
       <I18nextProvider i18n={i18n}>
         <MemoryRouter>
@@ -27,10 +27,12 @@ describe('PostGrid', () => {
     expect(columns.length).toBeGreaterThanOrEqual(2);
     for (const column of columns) {
       const images = [...column.querySelectorAll('img')];
-      expect(images.length).toBeGreaterThan(1);
-      const [top, ...rest] = images;
-      expect(top!.getAttribute('loading')).toBe('eager');
-      expect(top!.getAttribute('fetchpriority')).toBe('high');
+      expect(images.length).toBeGreaterThan(2);
+      const [top, second, ...rest] = images;
+      for (const image of [top!, second!]) {
+        expect(image.getAttribute('loading')).toBe('eager');
+        expect(image.getAttribute('fetchpriority')).toBe('high');
+      }
       for (const image of rest) {
         expect(image.getAttribute('loading')).toBe('lazy');
         expect(image.getAttribute('fetchpriority')).toBeNull();

@@ -7,6 +7,11 @@ import '../posts.css';
 
 /** A card's caption and author line, in column widths, so columns come out even. */
 const CARD_CAPTION_HEIGHT = 0.35;
+/**
+ * Cards per column a phone shows on its first screen under the page's header and tabs: they load
+ * at once and first (a lazy picture in view waits for layout, and the largest one is the page's LCP).
+ */
+const FIRST_SCREEN_ROWS = 2;
 
 /**
  * Posts in masonry columns: each picture keeps its own shape, and columns are filled by height
@@ -33,8 +38,14 @@ export function PostGrid({
         <div key={column} className="post-grid__column">
           {indexes.map((index, row) => {
             const post = posts[index]!;
-            // The top card of each column is on the first screen: it loads at once and first.
-            return <PostCard key={post.uuid} post={post} actions={actions?.(post)} eager={row === 0} />;
+            return (
+              <PostCard
+                key={post.uuid}
+                post={post}
+                actions={actions?.(post)}
+                eager={row < FIRST_SCREEN_ROWS}
+              />
+            );
           })}
         </div>
       ))}

@@ -9,7 +9,7 @@ import { PageHeading } from '../../../components/ui/page';
 import { TextInput } from '../../../components/ui/text-input';
 import { useAppStore } from '../../../lib/app-store';
 import { useSession } from '../../../lib/session';
-import { postKeys, postsApi } from '../api/posts.api';
+import { feedListQuery } from '../feed-query';
 import { emptyMessageKey, FEED_TABS, isPersonalTab, routeOfTab, type FeedTab } from '../post-tabs';
 import { FeedPostActions } from './post-actions';
 import { PostList } from './post-list';
@@ -95,8 +95,7 @@ export function PostsFeed({ tab }: { tab: FeedTab }) {
         <PostList
           // A signed-in person sees their own saved flags: their list is not a guest's.
           key={`${tab}:${q}:${isLoggedIn}`}
-          queryKey={[...postKeys.list(tab, q), isLoggedIn]}
-          fetchPage={(cursor) => postsApi.list(tab, q, cursor)}
+          {...feedListQuery(tab, q, isLoggedIn)}
           testId="feed-grid"
           actions={(post) => <FeedPostActions post={post} />}
           empty={
