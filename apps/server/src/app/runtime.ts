@@ -44,6 +44,11 @@ export interface RuntimeOptions {
    * process with test doubles (an engine that never answers); configuration cannot reach it.
    */
   adjustDeps?: (deps: AppDeps) => Partial<AppDeps>;
+  /**
+   * Runs once the database is migrated and before the HTTP server listens: `npm start`'s
+   * supervisor starts the job worker process here, so the API is never up without it.
+   */
+  beforeApi?: (runtime: Runtime) => Promise<void>;
 }
 
 /**
@@ -97,6 +102,8 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       });
       cleanups.unshift(() => metricsServer.close());
     }
+    runtime.stop = () => runCleanups(cleanups, logger);
+    await options.beforeApi?.(runtime);
     if (options.api) {
       runtime.app = await buildServer(deps);
       await runtime.app.listen({ port: config.port, host: config.host });

@@ -33,14 +33,24 @@ interface Supervised {
 export async function runSupervisor(): Promise<void> {
   const plan = planProcesses(parseConfig(), os.availableParallelism());
   const servesApiHere = plan.apiProcesses === 1;
-  const runtime = await startRuntime({ api: servesApiHere, worker: plan.worker === 'inline' });
-  const logger = runtime.deps.logger;
-  // Children reach the same database; the embedded one stays owned by this process.
-  const childEnv = { ...process.env, DATABASE_URL: runtime.connectionString };
   const children: Supervised[] = [];
-  if (plan.worker === 'process') {
-    children.push(superviseChild('job worker', logger, () => startWorkerProcess(childEnv)));
-  }
+  let childEnv: NodeJS.ProcessEnv = {};
+  const runtime = await startRuntime({
+    api: servesApiHere,
+    worker: plan.worker === 'inline',
+    // The worker process is up before the API answers: what a request enqueues (an activation
+    // email) is picked up at once, and a broken worker shows before traffic arrives.
+    async beforeApi(started) {
+      // Children reach the same database; the embedded one stays owned by this process.
+      childEnv = { ...process.env, DATABASE_URL: started.connectionString };
+      if (plan.worker === 'process') {
+        const worker = superviseChild('job worker', started.deps.logger, () => startWorkerProcess(childEnv));
+        children.push(worker);
+        await worker.ready;
+      }
+    },
+  });
+  const logger = runtime.deps.logger;
   if (!servesApiHere) {
     cluster.setupPrimary({ exec: entryBeside('main.api') });
     for (let i = 0; i < plan.apiProcesses; i++) {
