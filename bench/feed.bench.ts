@@ -165,9 +165,8 @@ await step(
   [firstUser, USERS, USERS, ACTIVE],
 );
 // Each active person saves SAVES_EACH distinct published posts (so the saved tab has its tenth
-// page at any scale): from a random start, every (published / SAVES_EACH)-th published post.
-// Drawing post ids at random instead gave some people fewer than 181 visible saves (duplicates,
-// drafts and hidden posts dropped out) and the tenth page did not exist.
+// page at any scale): from a random start of their own (it refers to s, so it is drawn per
+// person), every (published / SAVES_EACH)-th published post.
 await step(
   `saves (active people: ${SAVES_EACH} each)`,
   `INSERT INTO post_saves (user_id, post_id)
