@@ -11,7 +11,13 @@ const {
   method = 'GET',
   body,
   okStatus = 200,
+  // Optional: an Int32Array over a SharedArrayBuffer; the load ends early once its first cell is 1.
+  stopFlag,
+  // Optional: each connection waits this long after an answer before its next request.
+  pauseMs = 0,
 } = workerData;
+const pause = () => new Promise((resolve) => setTimeout(resolve, pauseMs));
+const stopped = () => stopFlag !== undefined && Atomics.load(stopFlag, 0) === 1;
 const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
 const latencies = [];
 let errors = 0;
@@ -45,7 +51,10 @@ const once = (connection) =>
 
 await Promise.all(
   Array.from({ length: connections }, async (_, connection) => {
-    while (performance.now() < deadline) await once(connection);
+    while (performance.now() < deadline && !stopped()) {
+      await once(connection);
+      if (pauseMs > 0) await pause();
+    }
   }),
 );
 const elapsed = (performance.now() - started) / 1000;

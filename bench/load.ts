@@ -25,10 +25,20 @@ export function runLoad(options: {
   body?: string;
   /** The status that counts as success (200 by default). */
   okStatus?: number;
+  /** Ends the load early (before `seconds`) once its first cell is set to 1 (see `stopSignal`). */
+  stopFlag?: Int32Array;
+  /** Each connection waits this long after an answer (paced sampling instead of a saturating loop). */
+  pauseMs?: number;
 }): Promise<LoadResult> {
   const worker = new Worker(new URL('./load-worker.mjs', import.meta.url), { workerData: options });
   return new Promise((resolve, reject) => {
     worker.once('message', resolve);
     worker.once('error', reject);
   });
+}
+
+/** A flag shared with the load's thread: `stop()` ends a load started with `{ stopFlag: flag }`. */
+export function stopSignal(): { flag: Int32Array; stop(): void } {
+  const flag = new Int32Array(new SharedArrayBuffer(4));
+  return { flag, stop: () => Atomics.store(flag, 0, 1) };
 }

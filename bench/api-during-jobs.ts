@@ -1,0 +1,201 @@
+/**
+ * API latency while local jobs run: the built server (apps/server/dist, `npm run build` first)
+ * with the job worker inside the API process (RUN_WORKER=inline) and in a process of its own
+ * (RUN_WORKER=true, the default of `npm start`). For each: one signed-up person, `/api/config/`
+ * latency idle (paced sequential requests, BENCH_IDLE_SECONDS in all: half before the jobs, half
+ * after) and while BENCH_JOBS (20) local-engine generations run, until the last has ended. Prints
+ * p50/p99 idle and during and the ratio p99 during / p99 idle (goal with the separate process:
+ * ≤ 1.5). Run: `npm run bench:api-jobs`. BENCH_REPEATS (3) runs of each layout, judged on the
+ * median ratio; BENCH_LAYOUTS=true runs one layout only; BENCH_CONNECTIONS sets the sampler's
+ * concurrent requests (1); WORKER_CONCURRENCY passes through to the server.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import pg from 'pg';
+import { callApi, createActiveUser, type TestUser } from '../e2e/lib/accounts.js';
+import { freePort, startBuiltServer } from '../e2e/lib/server.js';
+import { startEmbeddedPostgres } from '../apps/server/src/shared/db/embedded-postgres.js';
+import { createLogger } from '../apps/server/src/shared/logger.js';
+import { runLoad, stopSignal, type LoadResult } from './load.js';
+
+const JOBS = Number(process.env.BENCH_JOBS ?? 20);
+const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 8);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 1);
+/**
+ * The sampler's pause between requests: a paced client like real traffic (a few hundred requests
+ * a second), not a closed loop that would keep the API's core busy and starve the niced worker.
+ */
+const PAUSE_MS = Number(process.env.BENCH_PAUSE_MS ?? 2);
+const LAYOUTS = (process.env.BENCH_LAYOUTS ?? 'inline,true').split(',');
+/** Runs of each layout (a fresh server each): the verdict is on the median ratio (a shared machine is noisy). */
+const REPEATS = Number(process.env.BENCH_REPEATS ?? 3);
+/** The longest the jobs may take before the run is called stuck. */
+const JOBS_TIMEOUT_MS = 10 * 60_000;
+const TARGET_RATIO = 1.5;
+
+const ENDED = new Set([100, -100, -200]);
+
+interface LayoutResult {
+  layout: string;
+  idle: LoadResult;
+  during: LoadResult;
+  jobsSeconds: number;
+  failed: number;
+}
+
+// The bench's own PostgreSQL (the server's database, DATABASE_URL): the bench watches the jobs
+// end there, so that watching adds no requests to the API whose latency is measured.
+const dir = await mkdtemp(path.join(os.tmpdir(), 'mirra-bench-api-jobs-'));
+const postgres = await startEmbeddedPostgres({
+  dir: path.join(dir, 'pg'),
+  port: await freePort(),
+  password: 'bench',
+  database: 'bench',
+  logger: createLogger('error', 'bench'),
+});
+const watcher = new pg.Client({ connectionString: postgres.connectionString('bench') });
+await watcher.connect();
+
+async function measureLayout(layout: string): Promise<LayoutResult> {
+  const server = await startBuiltServer({
+    dataDirPrefix: 'mirra-bench-api-jobs-server-',
+    settings: {
+      NODE_ENV: 'production',
+      DATABASE_URL: postgres.connectionString('bench'),
+      RUN_WORKER: layout,
+      WEB_CONCURRENCY: '1',
+      WELCOME_CREDITS: '100000',
+      FREE_DAILY_PHOTOS: '100000',
+      FREE_DELAY_SECONDS: '0',
+      LOG_LEVEL: 'warn',
+      ...(process.env.WORKER_CONCURRENCY ? { WORKER_CONCURRENCY: process.env.WORKER_CONCURRENCY } : {}),
+    },
+  });
+  // The e2e account helpers reach the server through these.
+  process.env.E2E_BASE_URL = server.baseUrl;
+  process.env.E2E_DATA_DIR = server.dataDir;
+  try {
+    const user = await createActiveUser({ firstName: 'Bench' });
+    const url = `${server.baseUrl}/api/config/`;
+    // A job first, so the worker's code paths and models are loaded before anything is timed.
+    await waitForAll([await generate(user, 0)]);
+    await runLoad({ url, connections: CONNECTIONS, seconds: 1 }); // warm-up
+    const idleLoad = () =>
+      runLoad({ url, connections: CONNECTIONS, seconds: IDLE_SECONDS / 2, pauseMs: PAUSE_MS });
+    const idleBefore = await idleLoad();
+
+    const started = performance.now();
+    const uuids: string[] = [];
+    for (let i = 1; i <= JOBS; i++) uuids.push(await generate(user, i));
+    const signal = stopSignal();
+    const duringLoad = runLoad({
+      url,
+      connections: CONNECTIONS,
+      seconds: JOBS_TIMEOUT_MS / 1000,
+      stopFlag: signal.flag,
+      pauseMs: PAUSE_MS,
+    });
+    let failed = 0;
+    try {
+      failed = await waitForAll(uuids);
+    } finally {
+      signal.stop();
+    }
+    const during = await duringLoad;
+    const jobsSeconds = (performance.now() - started) / 1000;
+    // Idle again after the jobs: the machine's own load drifts, and the idle side of the ratio
+    // is the mean of before and after.
+    const idle = meanOf(idleBefore, await idleLoad());
+    return { layout, idle, during, jobsSeconds, failed };
+  } catch (error) {
+    console.error(server.output().slice(-4000));
+    throw error;
+  } finally {
+    await server.stop();
+  }
+}
+
+function meanOf(a: LoadResult, b: LoadResult): LoadResult {
+  const mean = (x: number, y: number) => (x + y) / 2;
+  return {
+    requests: a.requests + b.requests,
+    errors: a.errors + b.errors,
+    seconds: a.seconds + b.seconds,
+    rps: mean(a.rps, b.rps),
+    p50Ms: mean(a.p50Ms, b.p50Ms),
+    p99Ms: mean(a.p99Ms, b.p99Ms),
+  };
+}
+
+async function generate(user: TestUser, seed: number): Promise<string> {
+  const created = await callApi<{ uuid: string }>('/api/generations/', {
+    body: { mode: 'simple', prompt: 'A lighthouse on a cliff at dusk, oil painting', seed },
+    authorization: `Bearer ${user.access}`,
+  });
+  if (created.status !== 201) throw new Error(`generate: ${created.status} ${JSON.stringify(created.body)}`);
+  return created.body.uuid;
+}
+
+/** Waits until every generation has ended (read from the database); resolves to how many failed. */
+async function waitForAll(uuids: string[]): Promise<number> {
+  const deadline = Date.now() + JOBS_TIMEOUT_MS;
+  for (;;) {
+    const { rows } = await watcher.query<{ status: number }>(
+      'SELECT status FROM generations WHERE uuid = ANY($1::uuid[])',
+      [uuids],
+    );
+    const ended = rows.filter((row) => ENDED.has(row.status));
+    if (ended.length === uuids.length) return ended.filter((row) => row.status !== 100).length;
+    if (Date.now() > deadline)
+      throw new Error(`${uuids.length - ended.length} generations did not end in time`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+const results: LayoutResult[] = [];
+try {
+  for (let run = 1; run <= REPEATS; run++) {
+    for (const layout of LAYOUTS) {
+      console.log(`run ${run}/${REPEATS}, RUN_WORKER=${layout}…`);
+      results.push(await measureLayout(layout));
+    }
+  }
+} finally {
+  await watcher.end();
+  await postgres.stop();
+  await rm(dir, { recursive: true, force: true });
+}
+
+const ms = (value: number) => value.toFixed(2).padStart(7);
+console.log(
+  `\nAPI latency (/api/config/, ${CONNECTIONS} connection${CONNECTIONS === 1 ? '' : 's'}) idle vs during ${JOBS} local generations`,
+);
+console.log(
+  `${'layout'.padEnd(22)}${'idle p50'.padStart(9)}${'idle p99'.padStart(9)}${'jobs p50'.padStart(9)}${'jobs p99'.padStart(9)}${'p99 ratio'.padStart(10)}${'requests'.padStart(16)}${'jobs s'.padStart(8)}`,
+);
+const layoutName = (layout: string) =>
+  layout === 'inline' ? 'worker inline' : layout === 'true' ? 'worker in own process' : layout;
+const ratioOf = (r: LayoutResult) => r.during.p99Ms / r.idle.p99Ms;
+for (const r of results) {
+  console.log(
+    `${layoutName(r.layout).padEnd(22)}${ms(r.idle.p50Ms)}  ${ms(r.idle.p99Ms)}  ${ms(r.during.p50Ms)}  ${ms(r.during.p99Ms)}${ratioOf(r).toFixed(2).padStart(10)}${`${r.idle.requests}/${r.during.requests}`.padStart(16)}${r.jobsSeconds.toFixed(1).padStart(8)}` +
+      (r.failed > 0 ? `   ${r.failed} generations failed` : '') +
+      (r.idle.errors + r.during.errors > 0 ? `   ${r.idle.errors + r.during.errors} request errors` : ''),
+  );
+}
+console.log('');
+for (const layout of LAYOUTS) {
+  const ratios = results
+    .filter((r) => r.layout === layout)
+    .map(ratioOf)
+    .sort((a, b) => a - b);
+  const median = ratios[Math.floor(ratios.length / 2)]!;
+  console.log(
+    `${layoutName(layout).padEnd(22)} median p99 ratio ${median.toFixed(2)} of ${ratios.length} runs` +
+      (layout === 'true'
+        ? `   ${median <= TARGET_RATIO ? 'OK' : 'ABOVE GOAL'} (goal ≤ ${TARGET_RATIO})`
+        : ''),
+  );
+}
