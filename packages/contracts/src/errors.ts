@@ -109,6 +109,17 @@ export const errorCodes = {
   /** The model holds as many photos as allowed (`max_photos`). */
   'models.too_many_photos': 400,
   'models.photo_not_found': 404,
+  /** The offer and privacy boxes were not both ticked; nothing was ordered. */
+  'payments.consent_required': 400,
+  /** No such product in the catalogue. */
+  'payments.product_unknown': 400,
+  /** The payment method is not configured on this server. */
+  'payments.method_unavailable': 400,
+  'payments.order_not_found': 404,
+  /** A payment notification whose signature does not verify; nothing was applied. */
+  'payments.signature_invalid': 403,
+  /** The order is not paid (or already refunded), so it cannot be refunded or paid now. */
+  'payments.order_not_payable': 409,
 } as const;
 
 export type ErrorCode = keyof typeof errorCodes;

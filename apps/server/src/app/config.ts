@@ -95,6 +95,13 @@ const ZEnv = z.object({
   /** Free tier (spec §6): this many generations a day with no pause, then FREE_DELAY_SECONDS between. */
   FREE_DAILY_PHOTOS: z.coerce.number().int().min(0).default(5),
   FREE_DELAY_SECONDS: z.coerce.number().int().min(0).default(30),
+  /** The payment catalogue as JSON (packs, the unlimited package, prices per region); unset: the built-in one. */
+  PAYMENTS_CATALOGUE: optionalString,
+  /** The `test` payment provider (Mirra's own checkout page, no money moves); turn off once a real one is set. */
+  PAYMENTS_TEST_PROVIDER: bool.default(true),
+  /** Versions of the offer and the privacy policy people agree to when paying (stored with each order). */
+  LEGAL_OFFER_VERSION: z.string().default('2026-01'),
+  LEGAL_PRIVACY_VERSION: z.string().default('2026-01'),
   /** Which engine serves each mode: `local` (offline, built in) or a provider's name. */
   ENGINE_SIMPLE: z.string().default('local'),
   ENGINE_FACE_SWAP: z.string().default('local'),
@@ -239,6 +246,12 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
       videoPerSecond: e.PRICE_VIDEO_PER_SECOND,
     },
     freeTier: { dailyPhotos: e.FREE_DAILY_PHOTOS, delaySeconds: e.FREE_DELAY_SECONDS },
+    payments: {
+      catalogueJson: e.PAYMENTS_CATALOGUE,
+      testProvider: e.PAYMENTS_TEST_PROVIDER,
+      offerVersion: e.LEGAL_OFFER_VERSION,
+      privacyVersion: e.LEGAL_PRIVACY_VERSION,
+    },
     engines: {
       simple: e.ENGINE_SIMPLE,
       face_swap: e.ENGINE_FACE_SWAP,
