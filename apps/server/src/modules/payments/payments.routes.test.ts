@@ -191,6 +191,16 @@ describe('payments', () => {
     expect(row).toMatchObject({ status: 'paid', providerPaymentId: `pay-${uuid}` });
   });
 
+  it('extends the unlimited package once for a payment notified five times at once', async () => {
+    const { user, headers } = await buyer();
+    const { uuid } = await order(headers, 'unlimited_30');
+    const before = Date.now();
+    await Promise.all(Array.from({ length: 5 }, () => deliver(uuid, 'payment.succeeded')));
+    const [entitlement] = await t.deps.db.select().from(entitlements).where(eq(entitlements.userId, user.id));
+    const days = (entitlement!.until.getTime() - before) / 86_400_000;
+    expect(Math.round(days)).toBe(30);
+  });
+
   it('takes back only the unspent credits of a refunded purchase, once', async () => {
     const { user, headers } = await buyer();
     const { uuid } = await order(headers, 'credits_100');
