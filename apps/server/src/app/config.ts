@@ -97,8 +97,11 @@ const ZEnv = z.object({
   FREE_DELAY_SECONDS: z.coerce.number().int().min(0).default(30),
   /** The payment catalogue as JSON (packs, the unlimited package, prices per region); unset: the built-in one. */
   PAYMENTS_CATALOGUE: optionalString,
-  /** The `test` payment provider (Mirra's own checkout page, no money moves); turn off once a real one is set. */
-  PAYMENTS_TEST_PROVIDER: bool.default(true),
+  /**
+   * The `test` payment provider (Mirra's own checkout page, no money moves: anyone with an order's
+   * link could grant its purchase). Unset: on except in production.
+   */
+  PAYMENTS_TEST_PROVIDER: bool.optional(),
   /** Versions of the offer and the privacy policy people agree to when paying (stored with each order). */
   LEGAL_OFFER_VERSION: z.string().default('2026-01'),
   LEGAL_PRIVACY_VERSION: z.string().default('2026-01'),
@@ -248,7 +251,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     freeTier: { dailyPhotos: e.FREE_DAILY_PHOTOS, delaySeconds: e.FREE_DELAY_SECONDS },
     payments: {
       catalogueJson: e.PAYMENTS_CATALOGUE,
-      testProvider: e.PAYMENTS_TEST_PROVIDER,
+      testProvider: e.PAYMENTS_TEST_PROVIDER ?? e.NODE_ENV !== 'production',
       offerVersion: e.LEGAL_OFFER_VERSION,
       privacyVersion: e.LEGAL_PRIVACY_VERSION,
     },

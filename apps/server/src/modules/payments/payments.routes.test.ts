@@ -280,6 +280,25 @@ describe('payments', () => {
     expect(await balanceOf(headers)).toBe(100);
     const shown = await t.app.inject({ method: 'GET', url: `/api/payments/orders/${uuid}/`, headers });
     expect(shown.json()).toMatchObject({ status: 'paid', credits: 100 });
+
+    // Paid, the page offers a refund instead; it takes the pack's unspent credits back, once.
+    expect((await t.app.inject({ method: 'GET', url: confirmation_url })).body).toContain(
+      'data-action="refund"',
+    );
+    for (let i = 0; i < 2; i++) {
+      const refunded = await t.app.inject({
+        method: 'POST',
+        url: confirmation_url,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: 'action=refund',
+      });
+      expect(refunded.statusCode).toBe(303);
+      expect(refunded.headers.location).toBe(confirmation_url);
+    }
+    expect(await balanceOf(headers)).toBe(0);
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/api/payments/orders/${uuid}/`, headers })).json().status,
+    ).toBe('refunded');
   });
 
   it('records a declined payment without granting anything', async () => {
