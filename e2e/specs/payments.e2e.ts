@@ -41,7 +41,7 @@ async function orderPack(page: Page) {
   await page.getByTestId('purchase-agree-privacy').check();
   expect(await page.getByTestId('purchase-submit').textContent()).toContain('$2.99');
   await page.getByTestId('purchase-submit').click();
-  await page.waitForURL(/\/api\/payments\/test\/checkout\/[0-9a-f-]{36}\/$/);
+  await page.waitForURL(/\/api\/payments\/test\/checkout\/[0-9a-f-]{36}\/\?token=[0-9a-f]{32}$/);
   expect(await page.getByTestId('test-payment-banner').textContent()).toBe('Test payment — no money moves');
   expect(await page.getByTestId('checkout-amount').textContent()).toBe('$2.99');
 }

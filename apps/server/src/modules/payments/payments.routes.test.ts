@@ -119,7 +119,9 @@ describe('payments', () => {
       });
     }
     const { uuid, confirmation_url } = await order(headers);
-    expect(confirmation_url).toBe(`/api/payments/test/checkout/${uuid}/`);
+    expect(confirmation_url).toMatch(
+      new RegExp(`^/api/payments/test/checkout/${uuid}/\\?token=[0-9a-f]{32}$`),
+    );
     const [row] = await t.deps.db.select().from(paymentOrders).where(eq(paymentOrders.uuid, uuid));
     expect(row).toMatchObject({
       offerVersion: '2026-01',
@@ -269,6 +271,20 @@ describe('payments', () => {
     expect(page.headers['content-type']).toContain('text/html');
     expect(page.body).toContain('Testzahlung – es fließt kein Geld');
     expect(page.body).toContain('$2.99');
+    // The order's uuid alone (it is in the return address) opens nothing: the page needs its token.
+    const bare = `/api/payments/test/checkout/${uuid}/`;
+    for (const forged of [bare, `${bare}?token=${'0'.repeat(32)}`]) {
+      const refused = await t.app.inject({ method: 'GET', url: forged });
+      expect(refused.statusCode).toBe(404);
+      const refusedPost = await t.app.inject({
+        method: 'POST',
+        url: forged,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: 'action=pay',
+      });
+      expect(refusedPost.json()).toEqual({ code: 'payments.order_not_found', detail: 'Not found.' });
+    }
+    expect(await balanceOf(headers)).toBe(0);
     const paid = await t.app.inject({
       method: 'POST',
       url: confirmation_url,

@@ -16,6 +16,7 @@ import { AppError } from '../../shared/errors.js';
 import { returnUrlFor } from './payments.models.js';
 import { paymentsRepository } from './payments.repository.js';
 import {
+  availableProviders,
   changeRegion,
   createOrder,
   getCatalogue,
@@ -29,6 +30,7 @@ import type { PaymentEvent } from './payment-provider.js';
 const tags = ['payments'];
 const security: Array<Record<string, string[]>> = [{ bearer: [] }, { telegram: [] }];
 const ZOrderParams = z.object({ uuid: z.uuid() });
+const ZCheckoutQuery = z.object({ token: z.string().max(64).optional() });
 
 export function registerPaymentsRoutes(app: ZodApp, deps: AppDeps): void {
   const caller = (
@@ -108,20 +110,17 @@ export function registerPaymentsRoutes(app: ZodApp, deps: AppDeps): void {
     scope.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) =>
       done(null, body),
     );
-    scope.post(
-      '/api/payments/webhooks/:provider/',
-      { schema: { tags, summary: 'Payment notifications from a provider', hide: true } },
-      async (request, reply) => {
-        const { provider } = request.params as { provider: string };
-        await receiveWebhook(
-          deps,
-          provider,
-          typeof request.body === 'string' ? request.body : '',
-          request.headers,
-        );
-        return reply.code(200).send({ ok: true });
-      },
-    );
+    for (const provider of availableProviders(deps)) {
+      scope.post(
+        `/api/payments/webhooks/${provider.method}/`,
+        { schema: { tags, summary: `Payment notifications from ${provider.method}`, hide: true } },
+        async (request, reply) => {
+          const raw = typeof request.body === 'string' ? request.body : '';
+          await receiveWebhook(deps, provider.method, raw, request.headers);
+          return reply.code(200).send({ ok: true });
+        },
+      );
+    }
   });
 
   if (deps.config.payments.testProvider) registerTestCheckout(app, deps);
@@ -140,8 +139,12 @@ const TEST_ACTIONS = {
  * through the same verification as any provider's.
  */
 function registerTestCheckout(app: ZodApp, deps: AppDeps): void {
-  const orderOr404 = async (uuid: string) => {
-    const order = await paymentsRepository.findOrder(deps.db, uuid);
+  const provider = testProviderOf(deps);
+  // Answered as for an order that does not exist unless the page's own token comes with the uuid.
+  const orderOr404 = async (uuid: string, token: string | undefined) => {
+    const order = provider.isCheckoutToken(uuid, token)
+      ? await paymentsRepository.findOrder(deps.db, uuid)
+      : undefined;
     if (!order || order.provider !== 'test') {
       throw new AppError({ code: 'payments.order_not_found', detail: 'Not found.' });
     }
@@ -150,9 +153,17 @@ function registerTestCheckout(app: ZodApp, deps: AppDeps): void {
 
   app.get(
     '/api/payments/test/checkout/:uuid/',
-    { schema: { tags, summary: 'The test provider’s checkout page', params: ZOrderParams, hide: true } },
+    {
+      schema: {
+        tags,
+        summary: 'The test provider’s checkout page',
+        params: ZOrderParams,
+        querystring: ZCheckoutQuery,
+        hide: true,
+      },
+    },
     async (request, reply) => {
-      const order = await orderOr404(request.params.uuid);
+      const order = await orderOr404(request.params.uuid, request.query.token);
       const html = renderTestCheckout(
         order,
         pickLanguage(request.headers['accept-language']),
@@ -176,12 +187,13 @@ function registerTestCheckout(app: ZodApp, deps: AppDeps): void {
           tags,
           summary: 'A button of the test checkout page',
           params: ZOrderParams,
+          querystring: ZCheckoutQuery,
           body: z.object({ action: z.enum(['pay', 'decline', 'cancel', 'refund']) }),
           hide: true,
         },
       },
       async (request, reply) => {
-        const order = await orderOr404(request.params.uuid);
+        const order = await orderOr404(request.params.uuid, request.query.token);
         const action = request.body.action;
         const event: PaymentEvent = {
           type: TEST_ACTIONS[action],
@@ -190,12 +202,10 @@ function registerTestCheckout(app: ZodApp, deps: AppDeps): void {
           amount: order.amount,
           currency: order.currency,
         };
-        const signed = testProviderOf(deps).signEvent(event);
+        const signed = provider.signEvent(event);
         await receiveWebhook(deps, 'test', signed.body, signed.headers);
         const back =
-          action === 'refund'
-            ? `/api/payments/test/checkout/${order.uuid}/`
-            : returnUrlFor(order.returnPath, order.uuid);
+          action === 'refund' ? provider.checkoutUrl(order.uuid) : returnUrlFor(order.returnPath, order.uuid);
         return reply.redirect(back, 303);
       },
     );

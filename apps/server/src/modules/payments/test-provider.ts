@@ -21,14 +21,26 @@ export const testCheckoutPath = (orderUuid: string) => `/api/payments/test/check
  * providers sign theirs, through the same verification every provider goes through.
  */
 export function createTestProvider(signingKey: string): PaymentProvider & {
+  /** The checkout page's address: the order's uuid alone (it is in the return address) does not open it. */
+  checkoutUrl(orderUuid: string): string;
+  /** Whether `token` is the one `checkoutUrl` gave for this order. */
+  isCheckoutToken(orderUuid: string, token: string | undefined): boolean;
   /** A signed notification of `event`, as the provider would send it: the raw body and its headers. */
   signEvent(event: PaymentEvent): { body: string; headers: Record<string, string> };
 } {
   const sign = (body: string) => createHmac('sha256', signingKey).update(body).digest('hex');
+  const checkoutToken = (orderUuid: string) => sign(`checkout:${orderUuid}`).slice(0, 32);
+  const checkoutUrl = (orderUuid: string) =>
+    `${testCheckoutPath(orderUuid)}?token=${checkoutToken(orderUuid)}`;
   return {
     method: 'test',
     async createPayment(order) {
-      return { confirmationUrl: testCheckoutPath(order.uuid) };
+      return { confirmationUrl: checkoutUrl(order.uuid) };
+    },
+    checkoutUrl,
+    isCheckoutToken(orderUuid, token) {
+      if (typeof token !== 'string' || !/^[0-9a-f]{32}$/.test(token)) return false;
+      return timingSafeEqual(Buffer.from(token), Buffer.from(checkoutToken(orderUuid)));
     },
     parseWebhook(rawBody: string, headers: WebhookHeaders) {
       const given = headers[TEST_SIGNATURE_HEADER];
