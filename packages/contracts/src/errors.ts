@@ -118,8 +118,6 @@ export const errorCodes = {
   'payments.order_not_found': 404,
   /** A payment notification whose signature does not verify; nothing was applied. */
   'payments.signature_invalid': 403,
-  /** The order is not paid (or already refunded), so it cannot be refunded or paid now. */
-  'payments.order_not_payable': 409,
 } as const;
 
 export type ErrorCode = keyof typeof errorCodes;
