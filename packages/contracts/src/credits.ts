@@ -8,6 +8,7 @@ export const CREDIT_ENTRY_KINDS = [
   'model_training_refund',
   'royalty',
   'purchase',
+  'purchase_refund',
   'subscription_grant',
   'adjustment',
 ] as const;

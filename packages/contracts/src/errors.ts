@@ -113,6 +113,15 @@ export const errorCodes = {
   /** The model holds as many photos as allowed (`max_photos`). */
   'models.too_many_photos': 400,
   'models.photo_not_found': 404,
+  /** The offer and privacy boxes were not both ticked; nothing was ordered. */
+  'payments.consent_required': 400,
+  /** No such product in the catalogue. */
+  'payments.product_unknown': 400,
+  /** The payment method is not configured on this server. */
+  'payments.method_unavailable': 400,
+  'payments.order_not_found': 404,
+  /** A payment notification whose signature does not verify; nothing was applied. */
+  'payments.signature_invalid': 403,
 } as const;
 
 export type ErrorCode = keyof typeof errorCodes;

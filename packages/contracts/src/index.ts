@@ -12,3 +12,4 @@ export * from './model-constants.js';
 export * from './models.js';
 export * from './post-constants.js';
 export * from './posts.js';
+export * from './payments.js';

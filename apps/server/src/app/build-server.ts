@@ -30,6 +30,7 @@ import { registerGoogleRoutes } from '../modules/google/google.routes.js';
 import { registerCreditsRoutes } from '../modules/credits/credits.routes.js';
 import { registerGenerationsRoutes } from '../modules/generations/generations.routes.js';
 import { registerMediaRoutes } from '../modules/media/media.routes.js';
+import { registerPaymentsRoutes } from '../modules/payments/index.js';
 import { registerModelsRoutes } from '../modules/models/models.routes.js';
 import { registerOpsRoutes, requestIdFor } from '../modules/ops/index.js';
 import { registerNotificationsRoutes } from '../modules/notifications/notifications.routes.js';
@@ -181,6 +182,7 @@ export async function buildServer(deps: AppDeps): Promise<App> {
   registerModelsRoutes(api, deps);
   registerPostsRoutes(api, deps);
   registerSocialRoutes(api, deps);
+  registerPaymentsRoutes(api, deps);
   await registerFalWebhookRoutes(app, deps);
 
   await registerWebApp(app, deps, webRoot);

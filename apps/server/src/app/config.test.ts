@@ -3,6 +3,15 @@ import { describe, expect, it } from 'vitest';
 import { parseConfig } from './config.js';
 
 describe('configuration', () => {
+  it('offers the test payment provider by default, but not in production unless asked', () => {
+    expect(parseConfig({}).payments.testProvider).toBe(true);
+    expect(parseConfig({ NODE_ENV: 'production' }).payments.testProvider).toBe(false);
+    expect(
+      parseConfig({ NODE_ENV: 'production', PAYMENTS_TEST_PROVIDER: 'true' }).payments.testProvider,
+    ).toBe(true);
+    expect(parseConfig({ PAYMENTS_TEST_PROVIDER: 'false' }).payments.testProvider).toBe(false);
+  });
+
   it('runs with nothing set: port 3000, data in ./data, embedded PostgreSQL, outbox email', () => {
     const config = parseConfig({});
     expect(config.port).toBe(3000);

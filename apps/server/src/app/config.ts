@@ -96,6 +96,16 @@ const ZEnv = z.object({
   /** Free tier (spec §6): this many generations a day with no pause, then FREE_DELAY_SECONDS between. */
   FREE_DAILY_PHOTOS: z.coerce.number().int().min(0).default(5),
   FREE_DELAY_SECONDS: z.coerce.number().int().min(0).default(30),
+  /** The payment catalogue as JSON (packs, the unlimited package, prices per region); unset: the built-in one. */
+  PAYMENTS_CATALOGUE: optionalString,
+  /**
+   * The `test` payment provider (Mirra's own checkout page, no money moves: anyone with an order's
+   * link could grant its purchase). Unset: on except in production.
+   */
+  PAYMENTS_TEST_PROVIDER: bool.optional(),
+  /** Versions of the offer and the privacy policy people agree to when paying (stored with each order). */
+  LEGAL_OFFER_VERSION: z.string().default('2026-01'),
+  LEGAL_PRIVACY_VERSION: z.string().default('2026-01'),
   /**
    * Which engines serve each mode, in order: `local` (offline, built in) or a provider's name;
    * `fal,local` tries fal and moves to local when fal is down.
@@ -268,6 +278,12 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
       videoPerSecond: e.PRICE_VIDEO_PER_SECOND,
     },
     freeTier: { dailyPhotos: e.FREE_DAILY_PHOTOS, delaySeconds: e.FREE_DELAY_SECONDS },
+    payments: {
+      catalogueJson: e.PAYMENTS_CATALOGUE,
+      testProvider: e.PAYMENTS_TEST_PROVIDER ?? e.NODE_ENV !== 'production',
+      offerVersion: e.LEGAL_OFFER_VERSION,
+      privacyVersion: e.LEGAL_PRIVACY_VERSION,
+    },
     engines: {
       simple: parseEngineList(e.ENGINE_SIMPLE),
       face_swap: parseEngineList(e.ENGINE_FACE_SWAP),

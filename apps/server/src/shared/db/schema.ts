@@ -632,3 +632,52 @@ export const jobWorkerPools = pgTable('job_worker_pools', {
   poolId: text('pool_id').notNull().unique(),
   startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * Orders for credit packs and the unlimited package. The price, currency and what the order grants
+ * are fixed by the server when it is created; the payment provider's id is unique, so a payment
+ * is applied to one order only, once.
+ */
+export const paymentOrders = pgTable(
+  'payment_orders',
+  {
+    uuid: uuid('uuid').primaryKey().defaultRandom(),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    product: text('product').notNull(),
+    provider: text('provider').notNull(),
+    status: text('status', { enum: ['pending', 'paid', 'failed', 'cancelled', 'refunded'] })
+      .notNull()
+      .default('pending'),
+    /** In minor units of the currency (kopecks, cents). */
+    amount: integer('amount').notNull(),
+    /** ISO 4217 numeric: 643 roubles, 840 US dollars. */
+    currency: integer('currency').notNull(),
+    credits: integer('credits').notNull().default(0),
+    unlimitedDays: integer('unlimited_days').notNull().default(0),
+    /** The app path the buyer returns to after the checkout. */
+    returnPath: text('return_path').notNull(),
+    providerPaymentId: text('provider_payment_id').unique(),
+    offerVersion: text('offer_version').notNull(),
+    privacyVersion: text('privacy_version').notNull(),
+    consentedAt: timestamp('consented_at', { withTimezone: true }).notNull(),
+    paidAt: timestamp('paid_at', { withTimezone: true }),
+    refundedAt: timestamp('refunded_at', { withTimezone: true }),
+    /** Credits of the purchase taken back on refund, and those already spent (not recoverable). */
+    creditsTakenBack: integer('credits_taken_back').notNull().default(0),
+    creditsUnrecovered: integer('credits_unrecovered').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('payment_orders_user_idx').on(t.userId, t.createdAt)],
+);
+
+/** The price region each person chose ('ru' pays in roubles, 'intl' in dollars); none: by country. */
+export const paymentRegions = pgTable('payment_regions', {
+  userId: bigint('user_id', { mode: 'number' })
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  region: text('region', { enum: ['ru', 'intl'] }).notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});

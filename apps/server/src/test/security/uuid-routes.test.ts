@@ -24,7 +24,7 @@ import { createTestApp, type TestApp } from '../test-app.js';
 // body or query, fails this suite until it is given a probe in ROUTES or REFERENCES below.
 
 type Method = 'GET' | 'HEAD' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
-type Resource = 'generation' | 'upload' | 'model' | 'modelPhoto' | 'draftPost' | 'profile';
+type Resource = 'generation' | 'upload' | 'model' | 'modelPhoto' | 'draftPost' | 'profile' | 'paymentOrder';
 
 interface RouteProbe {
   /** Which of the owner's resources fills each path parameter. */
@@ -83,6 +83,14 @@ const ROUTES: Record<string, RouteProbe> = {
     auth: 'required',
   },
   'POST /api/posts/:uuid/use_image/': { params: { uuid: 'draftPost' }, auth: 'required' },
+  'GET /api/payments/orders/:uuid/': { params: { uuid: 'paymentOrder' }, auth: 'required' },
+  // The test provider's checkout opens with its token only, never with the order's uuid alone.
+  'GET /api/payments/test/checkout/:uuid/': { params: { uuid: 'paymentOrder' }, auth: 'optional' },
+  'POST /api/payments/test/checkout/:uuid/': {
+    params: { uuid: 'paymentOrder' },
+    body: () => ({ payload: 'action=pay', headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
+    auth: 'optional',
+  },
   'GET /api/users/:uuid/': { params: { uuid: 'profile' }, auth: 'required', isPublic: true },
   'GET /api/users/:uuid/posts/': { params: { uuid: 'profile' }, auth: 'required', isPublic: true },
   'POST /api/users/:uuid/subscribe/': { params: { uuid: 'profile' }, auth: 'required', isPublic: true },
@@ -185,6 +193,14 @@ beforeAll(async () => {
     .set({ status: GenerationStatus.COMPLETED, profile: { references: [{ photoId: ids.modelPhoto }] } })
     .where(eq(models.id, modelRow!.id));
   ids.profile = owner.user.uuid;
+  const order = await t.app.inject({
+    method: 'POST',
+    url: '/api/payments/orders/',
+    headers: owner.headers,
+    payload: { product: 'credits_100', method: 'test', agree_offer: true, agree_privacy: true },
+  });
+  expect(order.statusCode, order.body).toBe(201);
+  ids.paymentOrder = order.json().uuid;
 }, 60_000);
 afterAll(() => t?.close());
 
@@ -306,6 +322,9 @@ describe('every route with a path parameter', () => {
     const model = (await get(`/api/models/${ids.model}/`)).json();
     expect(model).toMatchObject({ uuid: ids.model, status: GenerationStatus.COMPLETED });
     expect(model.photos.map((photo: { uuid: string }) => photo.uuid)).toEqual([ids.modelPhoto]);
+    expect((await get(`/api/payments/orders/${ids.paymentOrder}/`)).json()).toMatchObject({
+      status: 'pending',
+    });
   });
 });
 

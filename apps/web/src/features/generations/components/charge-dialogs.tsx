@@ -1,13 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Button, ButtonLink } from '../../../components/ui/button';
+import { Button } from '../../../components/ui/button';
 import { IconCrown, IconWallet } from '../../../components/ui/icons';
 import { Sheet } from '../../../components/ui/sheet';
 import { creditKeys, creditsApi } from '../api/generations.api';
 import { pauseEndsAt, type ReceivedRefusal } from '../charge-errors';
 import { formatCountdown, secondsLeft } from '../countdown';
 import { useNow } from '../hooks/use-now';
+import { PurchaseSheet } from '../../payments/components/purchase-sheet';
 import { CreditHistorySheet } from './credit-history-sheet';
 
 export const SUBSCRIPTION_PATH = '/settings/subscription/';
@@ -57,6 +58,7 @@ function CreditsDialog({
 }) {
   const { t } = useTranslation();
   const [historyOpen, setHistoryOpen] = useState(false);
+  const [purchaseOpen, setPurchaseOpen] = useState(false);
   const balance = useQuery({
     queryKey: creditKeys.balance(),
     queryFn: creditsApi.balance,
@@ -76,9 +78,16 @@ function CreditsDialog({
           <p className="lead" data-testid="credits-shortfall">
             {t('messages.notEnoughCredits', { count: refusal?.difference ?? 1 })}
           </p>
-          <ButtonLink to={SUBSCRIPTION_PATH} theme="primary" size="lg" block icon={<IconCrown size={20} />}>
+          <Button
+            theme="primary"
+            size="lg"
+            block
+            icon={<IconCrown size={20} />}
+            onClick={() => setPurchaseOpen(true)}
+            data-testid="credits-buy-more"
+          >
             {t('messages.buyMore')}
-          </ButtonLink>
+          </Button>
           <Button
             theme="light"
             size="lg"
@@ -92,6 +101,7 @@ function CreditsDialog({
         </div>
       </Sheet>
       <CreditHistorySheet open={historyOpen} onClose={() => setHistoryOpen(false)} />
+      <PurchaseSheet open={purchaseOpen} onClose={() => setPurchaseOpen(false)} preferred="credits" />
     </>
   );
 }
@@ -112,25 +122,36 @@ function LimitDialog({
   onSkip(): void;
 }) {
   const { t } = useTranslation();
+  const [purchaseOpen, setPurchaseOpen] = useState(false);
   const now = useNow(open);
   // The pause left, live; never more than the server said (the clock may lag a tick behind).
   const left = refusal ? Math.min(refusal.waitSeconds, secondsLeft(pauseEndsAt(refusal), now)) : 0;
   return (
-    <Sheet open={open} onClose={onClose} title={t('limit.title')}>
-      <div className="stack" data-testid="limit-dialog">
-        <p className="lead" data-testid="limit-text">
-          {t('messages.delay', { first: refusal?.first ?? 0, count: refusal?.seconds ?? 0 })}
-        </p>
-        <p className="muted-note" data-testid="limit-wait">
-          {t('limit.wait', { time: formatCountdown(left) })}
-        </p>
-        <ButtonLink to={SUBSCRIPTION_PATH} theme="primary" size="lg" block icon={<IconCrown size={20} />}>
-          {t('limit.purchase')}
-        </ButtonLink>
-        <Button theme="light" size="lg" block onClick={onSkip} data-testid="limit-skip">
-          {t('limit.skip')}
-        </Button>
-      </div>
-    </Sheet>
+    <>
+      <Sheet open={open} onClose={onClose} title={t('limit.title')}>
+        <div className="stack" data-testid="limit-dialog">
+          <p className="lead" data-testid="limit-text">
+            {t('messages.delay', { first: refusal?.first ?? 0, count: refusal?.seconds ?? 0 })}
+          </p>
+          <p className="muted-note" data-testid="limit-wait">
+            {t('limit.wait', { time: formatCountdown(left) })}
+          </p>
+          <Button
+            theme="primary"
+            size="lg"
+            block
+            icon={<IconCrown size={20} />}
+            onClick={() => setPurchaseOpen(true)}
+            data-testid="limit-purchase"
+          >
+            {t('limit.purchase')}
+          </Button>
+          <Button theme="light" size="lg" block onClick={onSkip} data-testid="limit-skip">
+            {t('limit.skip')}
+          </Button>
+        </div>
+      </Sheet>
+      <PurchaseSheet open={purchaseOpen} onClose={() => setPurchaseOpen(false)} preferred="unlimited" />
+    </>
   );
 }

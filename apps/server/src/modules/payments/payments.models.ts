@@ -1,0 +1,82 @@
+import { z } from 'zod';
+import { CURRENCY_RUB, CURRENCY_USD, type TPaymentProduct, type TPaymentRegion } from '@mirra/contracts';
+
+/** One product of the catalogue with its price in each region (minor units). */
+export const ZCatalogueEntry = z.object({
+  id: z.string().regex(/^[a-z0-9_]{1,64}$/),
+  kind: z.enum(['credits', 'unlimited']),
+  credits: z.number().int().min(0).default(0),
+  days: z.number().int().min(0).default(0),
+  prices: z.object({ ru: z.number().int().positive(), intl: z.number().int().positive() }),
+});
+export const ZCatalogue = z.array(ZCatalogueEntry).min(1);
+export type CatalogueEntry = z.infer<typeof ZCatalogueEntry>;
+
+/** The built-in catalogue: three credit packs and a month of unlimited generation. */
+export const DEFAULT_CATALOGUE: CatalogueEntry[] = [
+  { id: 'credits_100', kind: 'credits', credits: 100, days: 0, prices: { ru: 19_900, intl: 299 } },
+  { id: 'credits_300', kind: 'credits', credits: 300, days: 0, prices: { ru: 49_900, intl: 699 } },
+  { id: 'credits_1000', kind: 'credits', credits: 1000, days: 0, prices: { ru: 149_000, intl: 1999 } },
+  { id: 'unlimited_30', kind: 'unlimited', credits: 0, days: 30, prices: { ru: 99_000, intl: 1299 } },
+];
+
+/** The configured catalogue (JSON), or the built-in one when none is set. */
+export function parseCatalogue(json: string | undefined): CatalogueEntry[] {
+  if (!json) return DEFAULT_CATALOGUE;
+  return ZCatalogue.parse(JSON.parse(json));
+}
+
+/** Russia pays in roubles; every other country (and an unknown one) in US dollars. */
+export function regionOfCountry(countryIso: string | null | undefined): TPaymentRegion {
+  return countryIso?.toUpperCase() === 'RU' ? 'ru' : 'intl';
+}
+
+export function currencyOfRegion(region: TPaymentRegion): number {
+  return region === 'ru' ? CURRENCY_RUB : CURRENCY_USD;
+}
+
+/** A product as sold in a region: the price the server charges there. */
+export function priceProduct(entry: CatalogueEntry, region: TPaymentRegion): TPaymentProduct {
+  return {
+    id: entry.id,
+    kind: entry.kind,
+    credits: entry.kind === 'credits' ? entry.credits : 0,
+    days: entry.kind === 'unlimited' ? entry.days : 0,
+    amount: entry.prices[region],
+    currency: currencyOfRegion(region),
+  };
+}
+
+/** Only an app path (`/…`, not `//host`) may be returned to; anything else returns home. */
+export function safeReturnPath(path: string | undefined): string {
+  if (!path || !path.startsWith('/') || path.startsWith('//') || /[\\\s]/.test(path)) return '/';
+  return path;
+}
+
+/** The return path with the order named, so the app can show how the payment went. */
+export function returnUrlFor(returnPath: string, orderUuid: string): string {
+  const [pathAndQuery, hash] = returnPath.split('#', 2);
+  const joiner = pathAndQuery!.includes('?') ? '&' : '?';
+  return `${pathAndQuery}${joiner}payment=${orderUuid}${hash !== undefined ? `#${hash}` : ''}`;
+}
+
+/**
+ * What a refund takes back: the credits of the purchase still unspent, never more than the balance
+ * (which never goes below zero); the rest was spent and is only recorded.
+ */
+export function refundCredits(purchased: number, balance: number): { takeBack: number; unrecovered: number } {
+  const takeBack = Math.max(0, Math.min(purchased, balance));
+  return { takeBack, unrecovered: purchased - takeBack };
+}
+
+/** The unlimited package extends from its current end when still running, from now otherwise. */
+export function extendUntil(currentUntil: Date | null, now: Date, days: number): Date {
+  const from = currentUntil && currentUntil > now ? currentUntil : now;
+  return new Date(from.getTime() + days * 86_400_000);
+}
+
+/** A refund ends the term it bought: the end moves back by that term, and never past now. */
+export function shortenUntil(currentUntil: Date, now: Date, days: number): Date {
+  const back = new Date(currentUntil.getTime() - days * 86_400_000);
+  return back > now ? back : now;
+}

@@ -1,0 +1,213 @@
+import { randomUUID } from 'node:crypto';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  pickLanguage,
+  ZPaymentCatalogue,
+  ZPaymentOrder,
+  ZPaymentOrderCreate,
+  ZPaymentOrderCreated,
+  ZPaymentRegionChange,
+} from '@mirra/contracts';
+import { requireAuth } from '../../app/authenticate.js';
+import type { ZodApp } from '../../app/build-server.js';
+import type { AppDeps } from '../../app/deps.js';
+import { AppError } from '../../shared/errors.js';
+import { returnUrlFor } from './payments.models.js';
+import { paymentsRepository } from './payments.repository.js';
+import {
+  availableProviders,
+  changeRegion,
+  createOrder,
+  getCatalogue,
+  getOrder,
+  receiveWebhook,
+  testProviderOf,
+} from './payments.usecases.js';
+import { renderTestCheckout } from './test-checkout.page.js';
+import type { PaymentEvent } from './payment-provider.js';
+
+const tags = ['payments'];
+const security: Array<Record<string, string[]>> = [{ bearer: [] }, { telegram: [] }];
+const ZOrderParams = z.object({ uuid: z.uuid() });
+const ZCheckoutQuery = z.object({ token: z.string().max(64).optional() });
+
+export function registerPaymentsRoutes(app: ZodApp, deps: AppDeps): void {
+  const caller = (
+    request: { ip: string; headers: Record<string, string | string[] | undefined> },
+    userId: number,
+  ) => ({
+    userId,
+    ip: request.ip,
+    headers: request.headers,
+  });
+
+  app.get(
+    '/api/payments/catalogue/',
+    {
+      config: { auth: 'required' },
+      schema: {
+        tags,
+        summary: 'Products and prices in my region',
+        response: { 200: ZPaymentCatalogue },
+        security,
+      },
+    },
+    async (request) => getCatalogue(deps, caller(request, requireAuth(request).user.id)),
+  );
+
+  app.put(
+    '/api/payments/region/',
+    {
+      config: { auth: 'required' },
+      schema: {
+        tags,
+        summary: 'Change my price region',
+        body: ZPaymentRegionChange,
+        response: { 200: ZPaymentCatalogue },
+        security,
+      },
+    },
+    async (request) => changeRegion(deps, caller(request, requireAuth(request).user.id), request.body.region),
+  );
+
+  app.post(
+    '/api/payments/orders/',
+    {
+      config: { auth: 'required' },
+      schema: {
+        tags,
+        summary: 'Order a product; answers where to pay it',
+        body: ZPaymentOrderCreate,
+        response: { 201: ZPaymentOrderCreated },
+        security,
+      },
+    },
+    async (request, reply) => {
+      const created = await createOrder(deps, caller(request, requireAuth(request).user.id), request.body);
+      return reply.code(201).send(created);
+    },
+  );
+
+  app.get(
+    '/api/payments/orders/:uuid/',
+    {
+      config: { auth: 'required' },
+      schema: {
+        tags,
+        summary: 'One of my orders',
+        params: ZOrderParams,
+        response: { 200: ZPaymentOrder },
+        security,
+      },
+    },
+    async (request) => getOrder(deps, requireAuth(request).user.id, request.params.uuid),
+  );
+
+  // Notifications are verified on the exact bytes the provider signed, so this scope keeps them raw.
+  void app.register(async (scope) => {
+    scope.removeContentTypeParser('application/json');
+    scope.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) =>
+      done(null, body),
+    );
+    for (const provider of availableProviders(deps)) {
+      scope.post(
+        `/api/payments/webhooks/${provider.method}/`,
+        { schema: { tags, summary: `Payment notifications from ${provider.method}`, hide: true } },
+        async (request, reply) => {
+          const raw = typeof request.body === 'string' ? request.body : '';
+          await receiveWebhook(deps, provider.method, raw, request.headers);
+          return reply.code(200).send({ ok: true });
+        },
+      );
+    }
+  });
+
+  if (deps.config.payments.testProvider) registerTestCheckout(app, deps);
+}
+
+const TEST_ACTIONS = {
+  pay: 'payment.succeeded',
+  decline: 'payment.failed',
+  cancel: 'payment.cancelled',
+  refund: 'refund.succeeded',
+} as const;
+
+/**
+ * The test provider's checkout page. The order's uuid (random, known only to its buyer) opens it,
+ * like a provider's payment link. What is pressed is sent back to Mirra as a signed notification,
+ * through the same verification as any provider's.
+ */
+function registerTestCheckout(app: ZodApp, deps: AppDeps): void {
+  const provider = testProviderOf(deps);
+  // Answered as for an order that does not exist unless the page's own token comes with the uuid.
+  const orderOr404 = async (uuid: string, token: string | undefined) => {
+    const order = provider.isCheckoutToken(uuid, token)
+      ? await paymentsRepository.findOrder(deps.db, uuid)
+      : undefined;
+    if (!order || order.provider !== 'test') {
+      throw new AppError({ code: 'payments.order_not_found', detail: 'Not found.' });
+    }
+    return order;
+  };
+
+  app.get(
+    '/api/payments/test/checkout/:uuid/',
+    {
+      schema: {
+        tags,
+        summary: 'The test provider’s checkout page',
+        params: ZOrderParams,
+        querystring: ZCheckoutQuery,
+        hide: true,
+      },
+    },
+    async (request, reply) => {
+      const order = await orderOr404(request.params.uuid, request.query.token);
+      const html = renderTestCheckout(
+        order,
+        pickLanguage(request.headers['accept-language']),
+        returnUrlFor(order.returnPath, order.uuid),
+      );
+      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(html);
+    },
+  );
+
+  void app.register(async (plain) => {
+    const scope = plain.withTypeProvider<ZodTypeProvider>();
+    scope.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string' },
+      (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
+    );
+    scope.post(
+      '/api/payments/test/checkout/:uuid/',
+      {
+        schema: {
+          tags,
+          summary: 'A button of the test checkout page',
+          params: ZOrderParams,
+          querystring: ZCheckoutQuery,
+          body: z.object({ action: z.enum(['pay', 'decline', 'cancel', 'refund']) }),
+          hide: true,
+        },
+      },
+      async (request, reply) => {
+        const order = await orderOr404(request.params.uuid, request.query.token);
+        const action = request.body.action;
+        const event: PaymentEvent = {
+          type: TEST_ACTIONS[action],
+          orderUuid: order.uuid,
+          providerPaymentId: order.providerPaymentId ?? `test_${randomUUID()}`,
+          amount: order.amount,
+          currency: order.currency,
+        };
+        const signed = provider.signEvent(event);
+        await receiveWebhook(deps, 'test', signed.body, signed.headers);
+        const back =
+          action === 'refund' ? provider.checkoutUrl(order.uuid) : returnUrlFor(order.returnPath, order.uuid);
+        return reply.redirect(back, 303);
+      },
+    );
+  });
+}

@@ -1,0 +1,89 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { z } from 'zod';
+import type { PaymentEvent, PaymentProvider, WebhookHeaders } from './payment-provider.js';
+
+export const TEST_SIGNATURE_HEADER = 'x-mirra-test-signature';
+
+const ZTestEvent = z.object({
+  type: z.enum(['payment.succeeded', 'payment.failed', 'payment.cancelled', 'refund.succeeded']),
+  order_uuid: z.uuid(),
+  payment_id: z.string().min(1).max(128),
+  amount: z.number().int(),
+  currency: z.number().int(),
+});
+
+/** The test provider's page for an order, served by Mirra itself. */
+export const testCheckoutPath = (orderUuid: string) => `/api/payments/test/checkout/${orderUuid}/`;
+
+/**
+ * The `test` provider: no money moves. Its checkout page is Mirra's own, and what the buyer clicks
+ * there is delivered as a notification signed with HMAC-SHA256 of the raw body, the way real
+ * providers sign theirs, through the same verification every provider goes through.
+ */
+export function createTestProvider(signingKey: string): PaymentProvider & {
+  /** The checkout page's address: the order's uuid alone (it is in the return address) does not open it. */
+  checkoutUrl(orderUuid: string): string;
+  /** Whether `token` is the one `checkoutUrl` gave for this order. */
+  isCheckoutToken(orderUuid: string, token: string | undefined): boolean;
+  /** A signed notification of `event`, as the provider would send it: the raw body and its headers. */
+  signEvent(event: PaymentEvent): { body: string; headers: Record<string, string> };
+} {
+  const sign = (body: string) => createHmac('sha256', signingKey).update(body).digest('hex');
+  const checkoutToken = (orderUuid: string) => sign(`checkout:${orderUuid}`).slice(0, 32);
+  const checkoutUrl = (orderUuid: string) =>
+    `${testCheckoutPath(orderUuid)}?token=${checkoutToken(orderUuid)}`;
+  return {
+    method: 'test',
+    async createPayment(order) {
+      return { confirmationUrl: checkoutUrl(order.uuid) };
+    },
+    checkoutUrl,
+    isCheckoutToken(orderUuid, token) {
+      if (typeof token !== 'string' || !/^[0-9a-f]{32}$/.test(token)) return false;
+      return timingSafeEqual(Buffer.from(token), Buffer.from(checkoutToken(orderUuid)));
+    },
+    parseWebhook(rawBody: string, headers: WebhookHeaders) {
+      const given = headers[TEST_SIGNATURE_HEADER];
+      if (typeof given !== 'string' || !/^[0-9a-f]{64}$/.test(given)) return null;
+      if (!timingSafeEqual(Buffer.from(given, 'hex'), Buffer.from(sign(rawBody), 'hex'))) return null;
+      let json: unknown;
+      try {
+        json = JSON.parse(rawBody);
+      } catch {
+        return null;
+      }
+      const parsed = ZTestEvent.safeParse(json);
+      if (!parsed.success) return null;
+      const e = parsed.data;
+      return {
+        type: e.type,
+        orderUuid: e.order_uuid,
+        providerPaymentId: e.payment_id,
+        amount: e.amount,
+        currency: e.currency,
+      };
+    },
+    async fetchPayment() {
+      // The test provider keeps no records of its own: its notifications are delivered at once.
+      return null;
+    },
+    async refund() {
+      // Refunds of test payments are delivered from the checkout page as `refund.succeeded`.
+    },
+    signEvent(event) {
+      const body = JSON.stringify({
+        type: event.type,
+        order_uuid: event.orderUuid,
+        payment_id: event.providerPaymentId,
+        amount: event.amount,
+        currency: event.currency,
+      });
+      return { body, headers: { 'content-type': 'application/json', [TEST_SIGNATURE_HEADER]: sign(body) } };
+    },
+  };
+}
+
+/** The test provider's key, derived from the server secret so that nothing else needs configuring. */
+export function testProviderKey(serverSecret: string): string {
+  return createHmac('sha256', serverSecret).update('mirra:payments:test-provider').digest('hex');
+}

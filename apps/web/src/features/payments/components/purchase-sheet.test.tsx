@@ -1,0 +1,103 @@
+import type { TPaymentCatalogue } from '@mirra/contracts';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import type { i18n as I18n } from 'i18next';
+import { I18nextProvider } from 'react-i18next';
+import { MemoryRouter } from 'react-router';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createTestI18n } from '../../../test/i18n';
+import { paymentsApi } from '../api/payments.api';
+import { checkoutNavigation, PurchaseSheet } from './purchase-sheet';
+
+const products = (currency: number, scale: number) => [
+  { id: 'credits_100', kind: 'credits' as const, credits: 100, days: 0, amount: 299 * scale, currency },
+  { id: 'unlimited_30', kind: 'unlimited' as const, credits: 0, days: 30, amount: 1299 * scale, currency },
+];
+const RU: TPaymentCatalogue = {
+  region: 'ru',
+  currency: 643,
+  products: products(643, 100),
+  methods: ['test'],
+};
+const INTL: TPaymentCatalogue = {
+  region: 'intl',
+  currency: 840,
+  products: products(840, 1),
+  methods: ['test'],
+};
+
+let i18n: I18n;
+beforeAll(async () => {
+  i18n = await createTestI18n('en');
+});
+afterEach(() => {
+  cleanup();
+  vi.restoreAllMocks();
+});
+
+async function renderSheet(language: string, preferred: 'credits' | 'unlimited' = 'credits') {
+  await i18n.changeLanguage(language);
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  render(
+    <QueryClientProvider client={client}>
+      <I18nextProvider i18n={i18n}>
+        <MemoryRouter initialEntries={['/generate/simple/?payment=old&x=1']}>
+          <PurchaseSheet open onClose={() => {}} preferred={preferred} />
+        </MemoryRouter>
+      </I18nextProvider>
+    </QueryClientProvider>,
+  );
+  return screen.findByTestId('purchase-sheet');
+}
+
+describe('purchase sheet', () => {
+  it('shows the server’s prices in roubles for Russia and in dollars elsewhere, and changes region', async () => {
+    vi.spyOn(paymentsApi, 'catalogue').mockResolvedValue(RU);
+    const change = vi.spyOn(paymentsApi, 'changeRegion').mockResolvedValue(INTL);
+    await renderSheet('ru');
+    const pack = screen.getByTestId('purchase-product-credits_100');
+    expect(within(pack).getByTestId('purchase-price').textContent).toMatch(/^299\s₽$/);
+    expect(pack.textContent).toContain('100 кредитов');
+    expect(screen.getByTestId('purchase-region').textContent).toBe('Цены в рублях (Россия)');
+    fireEvent.click(screen.getByTestId('purchase-region-change'));
+    await waitFor(() =>
+      expect(
+        within(screen.getByTestId('purchase-product-credits_100')).getByTestId('purchase-price').textContent,
+      ).toMatch(/^2,99\s\$$/),
+    );
+    expect(change).toHaveBeenCalledWith('intl');
+  });
+
+  it('says to tick the boxes and orders nothing while either is unticked', async () => {
+    vi.spyOn(paymentsApi, 'catalogue').mockResolvedValue(INTL);
+    const create = vi.spyOn(paymentsApi, 'createOrder');
+    await renderSheet('en');
+    fireEvent.click(screen.getByTestId('purchase-agree-offer'));
+    fireEvent.click(screen.getByTestId('purchase-submit'));
+    expect(screen.getByTestId('purchase-error').textContent).toBe(
+      'Please check the boxes to agree with the offer.',
+    );
+    expect(create).not.toHaveBeenCalled();
+  });
+
+  it('orders the chosen product with consent and goes to the checkout, to come back to this page', async () => {
+    vi.spyOn(paymentsApi, 'catalogue').mockResolvedValue(INTL);
+    const create = vi
+      .spyOn(paymentsApi, 'createOrder')
+      .mockResolvedValue({ uuid: 'u', confirmation_url: '/api/payments/test/checkout/u/' });
+    const go = vi.spyOn(checkoutNavigation, 'go').mockImplementation(() => {});
+    await renderSheet('en', 'unlimited');
+    expect(screen.getByTestId('purchase-submit').textContent).toContain('Pay $12.99');
+    fireEvent.click(screen.getByTestId('purchase-agree-offer'));
+    fireEvent.click(screen.getByTestId('purchase-agree-privacy'));
+    fireEvent.click(screen.getByTestId('purchase-submit'));
+    await waitFor(() => expect(go).toHaveBeenCalledWith('/api/payments/test/checkout/u/'));
+    expect(create).toHaveBeenCalledWith({
+      product: 'unlimited_30',
+      method: 'test',
+      agree_offer: true,
+      agree_privacy: true,
+      return: '/generate/simple/?x=1',
+    });
+  });
+});

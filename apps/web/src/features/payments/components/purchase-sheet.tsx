@@ -1,0 +1,199 @@
+import type { TPaymentMethod, TPaymentProduct, TPaymentRegion } from '@mirra/contracts';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
+import { useLocation } from 'react-router';
+import { Alert } from '../../../components/ui/alert';
+import { Button } from '../../../components/ui/button';
+import { LoadError } from '../../../components/ui/load-error';
+import { Sheet } from '../../../components/ui/sheet';
+import { Spinner } from '../../../components/ui/spinner';
+import { describeError } from '../../../lib/error-messages';
+import { legalDocumentUrls } from '../../auth/components/legal-links';
+import { paymentKeys, paymentsApi } from '../api/payments.api';
+import { currentReturnPath, formatMoney } from '../money';
+
+/** Leaves the app for the provider's checkout (a seam for tests). */
+export const checkoutNavigation = { go: (url: string) => window.location.assign(url) };
+
+/**
+ * The purchase sheet: the credit packs and the unlimited package at the prices of the person's
+ * region (which they can change), the ways to pay this server has, the offer and privacy boxes,
+ * then off to the checkout; the checkout sends them back to the page they were on.
+ */
+export function PurchaseSheet({
+  open,
+  onClose,
+  preferred = 'credits',
+}: {
+  open: boolean;
+  onClose(): void;
+  /** Which kind of product is chosen first: a credit pack, or the unlimited package. */
+  preferred?: TPaymentProduct['kind'];
+}) {
+  const { t } = useTranslation();
+  return (
+    <Sheet open={open} onClose={onClose} title={t('payments.title')}>
+      {open && <PurchaseForm preferred={preferred} />}
+    </Sheet>
+  );
+}
+
+function PurchaseForm({ preferred }: { preferred: TPaymentProduct['kind'] }) {
+  const { t, i18n } = useTranslation();
+  const location = useLocation();
+  const queryClient = useQueryClient();
+  const catalogue = useQuery({ queryKey: paymentKeys.catalogue(), queryFn: paymentsApi.catalogue });
+  const region = useMutation({
+    mutationFn: (next: TPaymentRegion) => paymentsApi.changeRegion(next),
+    onSuccess: (data) => queryClient.setQueryData(paymentKeys.catalogue(), data),
+  });
+  const [productId, setProductId] = useState<string | null>(null);
+  const [method, setMethod] = useState<TPaymentMethod | null>(null);
+  const [agreeOffer, setAgreeOffer] = useState(false);
+  const [agreePrivacy, setAgreePrivacy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  if (catalogue.isPending) return <Spinner />;
+  if (catalogue.isError) return <LoadError query={catalogue} />;
+  const { products, methods } = catalogue.data;
+  const chosen =
+    products.find((p) => p.id === productId) ?? products.find((p) => p.kind === preferred) ?? products[0]!;
+  const chosenMethod = method ?? methods[0] ?? null;
+  const legal = legalDocumentUrls(catalogue.data.region === 'ru' ? 'RU' : null);
+  const price = (p: TPaymentProduct) => formatMoney(p.amount, p.currency, i18n.language);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setError(null);
+    if (!agreeOffer || !agreePrivacy) {
+      setError(t('errors.payments.consent_required'));
+      return;
+    }
+    if (!chosenMethod) return;
+    setBusy(true);
+    try {
+      const order = await paymentsApi.createOrder({
+        product: chosen.id,
+        method: chosenMethod,
+        agree_offer: agreeOffer,
+        agree_privacy: agreePrivacy,
+        return: currentReturnPath(location.pathname, location.search),
+      });
+      checkoutNavigation.go(order.confirmation_url);
+    } catch (caught) {
+      setError(describeError(t, caught).alert ?? t('errors.common.internal'));
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form className="purchase" onSubmit={submit} noValidate data-testid="purchase-sheet">
+      <div className="purchase__region">
+        <span data-testid="purchase-region">{t(`payments.region.${catalogue.data.region}`)}</span>
+        <button
+          type="button"
+          className="link"
+          disabled={region.isPending}
+          onClick={() => region.mutate(catalogue.data.region === 'ru' ? 'intl' : 'ru')}
+          data-testid="purchase-region-change"
+        >
+          {t('payments.changeRegion')}
+        </button>
+      </div>
+      <fieldset className="purchase__group">
+        <legend className="purchase__legend">{t('payments.product')}</legend>
+        {products.map((product) => (
+          <label
+            key={product.id}
+            className={`purchase-option${product.id === chosen.id ? ' is-active' : ''}`}
+            data-testid={`purchase-product-${product.id}`}
+          >
+            <input
+              type="radio"
+              name="product"
+              value={product.id}
+              checked={product.id === chosen.id}
+              onChange={() => setProductId(product.id)}
+            />
+            <span className="purchase-option__name">
+              {product.kind === 'credits'
+                ? t('payments.pack', { count: product.credits })
+                : t('payments.unlimited', { count: product.days })}
+            </span>
+            <span className="purchase-option__price" data-testid="purchase-price">
+              {price(product)}
+            </span>
+          </label>
+        ))}
+      </fieldset>
+      <fieldset className="purchase__group">
+        <legend className="purchase__legend">{t('payments.method')}</legend>
+        {methods.length === 0 && <Alert tone="info">{t('subscription.unavailable')}</Alert>}
+        {methods.map((m) => (
+          <label
+            key={m}
+            className={`purchase-option${m === chosenMethod ? ' is-active' : ''}`}
+            data-testid={`purchase-method-${m}`}
+          >
+            <input
+              type="radio"
+              name="method"
+              value={m}
+              checked={m === chosenMethod}
+              onChange={() => setMethod(m)}
+            />
+            <span className="purchase-option__name">{t(`payments.methods.${m}`)}</span>
+          </label>
+        ))}
+      </fieldset>
+      <label className="purchase-consent">
+        <input
+          type="checkbox"
+          checked={agreeOffer}
+          onChange={(e) => setAgreeOffer(e.target.checked)}
+          data-testid="purchase-agree-offer"
+        />
+        <span>
+          <Trans
+            i18nKey="payments.agreeOffer"
+            components={{ offer: <a href={legal.offer} target="_blank" rel="noreferrer" className="link" /> }}
+          />
+        </span>
+      </label>
+      <label className="purchase-consent">
+        <input
+          type="checkbox"
+          checked={agreePrivacy}
+          onChange={(e) => setAgreePrivacy(e.target.checked)}
+          data-testid="purchase-agree-privacy"
+        />
+        <span>
+          <Trans
+            i18nKey="payments.agreePrivacy"
+            components={{
+              privacy: <a href={legal.privacy} target="_blank" rel="noreferrer" className="link" />,
+            }}
+          />
+        </span>
+      </label>
+      {error && (
+        <div data-testid="purchase-error">
+          <Alert>{error}</Alert>
+        </div>
+      )}
+      <Button
+        type="submit"
+        theme="primary"
+        size="lg"
+        block
+        loading={busy}
+        disabled={!chosenMethod}
+        data-testid="purchase-submit"
+      >
+        {t('payments.pay', { price: price(chosen) })}
+      </Button>
+    </form>
+  );
+}

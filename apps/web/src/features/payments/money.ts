@@ -1,0 +1,26 @@
+/** ISO 4217 numeric ids to the codes Intl knows. */
+const CURRENCY_CODES: Record<number, string> = { 643: 'RUB', 840: 'USD' };
+
+/**
+ * An amount in minor units (kopecks, cents) in the language's number format, with its currency's
+ * sign: "199,00 ₽" or "$2.99". Whole amounts drop the zero decimals.
+ */
+export function formatMoney(amount: number, currency: number, language: string): string {
+  const code = CURRENCY_CODES[currency] ?? 'USD';
+  const major = amount / 100;
+  return new Intl.NumberFormat(language, {
+    style: 'currency',
+    currency: code,
+    currencyDisplay: 'narrowSymbol',
+    minimumFractionDigits: Number.isInteger(major) ? 0 : 2,
+    maximumFractionDigits: 2,
+  }).format(major);
+}
+
+/** The app path and query to come back to, without a previous payment's marker. */
+export function currentReturnPath(pathname: string, search: string): string {
+  const params = new URLSearchParams(search);
+  params.delete('payment');
+  const query = params.toString();
+  return `${pathname}${query ? `?${query}` : ''}`;
+}

@@ -1,0 +1,63 @@
+import { z } from 'zod';
+
+/** Price regions: Russia pays in roubles, everyone else in US dollars. */
+export const PAYMENT_REGIONS = ['ru', 'intl'] as const;
+export const ZPaymentRegion = z.enum(PAYMENT_REGIONS);
+export type TPaymentRegion = z.infer<typeof ZPaymentRegion>;
+
+/** ISO 4217 numeric currency ids. */
+export const CURRENCY_RUB = 643;
+export const CURRENCY_USD = 840;
+
+export const PAYMENT_METHODS = ['test'] as const;
+export const ZPaymentMethod = z.enum(PAYMENT_METHODS);
+export type TPaymentMethod = z.infer<typeof ZPaymentMethod>;
+
+export const ZPaymentProduct = z.object({
+  id: z.string(),
+  kind: z.enum(['credits', 'unlimited']),
+  /** Credits a pack grants (0 for the unlimited package). */
+  credits: z.number().int(),
+  /** Days the unlimited package lasts (0 for a pack). */
+  days: z.number().int(),
+  /** In minor units of `currency` (kopecks, cents). */
+  amount: z.number().int(),
+  currency: z.number().int(),
+});
+export type TPaymentProduct = z.infer<typeof ZPaymentProduct>;
+
+export const ZPaymentCatalogue = z.object({
+  region: ZPaymentRegion,
+  currency: z.number().int(),
+  products: z.array(ZPaymentProduct),
+  methods: z.array(ZPaymentMethod),
+});
+export type TPaymentCatalogue = z.infer<typeof ZPaymentCatalogue>;
+
+export const ZPaymentRegionChange = z.object({ region: ZPaymentRegion });
+
+export const ZPaymentOrderCreate = z.object({
+  product: z.string().min(1).max(64),
+  method: ZPaymentMethod,
+  agree_offer: z.boolean().default(false),
+  agree_privacy: z.boolean().default(false),
+  /** The app path to come back to after paying (`/…`); anything else returns home. */
+  return: z.string().max(512).optional(),
+});
+
+export const PAYMENT_ORDER_STATUSES = ['pending', 'paid', 'failed', 'cancelled', 'refunded'] as const;
+export const ZPaymentOrderStatus = z.enum(PAYMENT_ORDER_STATUSES);
+
+export const ZPaymentOrderCreated = z.object({ uuid: z.uuid(), confirmation_url: z.string() });
+
+export const ZPaymentOrder = z.object({
+  uuid: z.uuid(),
+  product: z.string(),
+  status: ZPaymentOrderStatus,
+  amount: z.number().int(),
+  currency: z.number().int(),
+  credits: z.number().int(),
+  unlimited_days: z.number().int(),
+  created_at: z.iso.datetime(),
+});
+export type TPaymentOrder = z.infer<typeof ZPaymentOrder>;
