@@ -97,8 +97,10 @@ export async function runGeneration(deps: AppDeps, generationId: number, run: Jo
 
 /** The engine's output is checked, stored with its variants, and the generation completed. */
 async function finishGeneration(deps: AppDeps, generation: GenerationRow, output: EngineOutput) {
-  if (output.contentType.startsWith('image/') && !output.procedural) {
-    const verdict = await deps.imageModerator.check(output.data);
+  // A video is checked by its poster (its first frame: the photo it animates).
+  const still = stillOf(output);
+  if (still && !output.procedural) {
+    const verdict = await deps.imageModerator.check(still);
     if (verdict.flagged) {
       await failGeneration(deps, generation, {
         status: GenerationStatus.ERROR,
@@ -144,6 +146,7 @@ async function callEngine(
     seed: generation.seed,
     style: generation.style as never,
     durationSeconds: generation.durationSeconds,
+    aspect: generation.aspect as never,
     images,
     faceModel,
   };
@@ -209,6 +212,10 @@ async function loadFaceModel(deps: AppDeps, generation: GenerationRow): Promise<
   };
 }
 
+/** The picture itself, or a video's poster frame; none for a video without one. */
+const stillOf = (output: EngineOutput): Buffer | null =>
+  output.contentType.startsWith('image/') ? output.data : (output.poster ?? null);
+
 const resultPrefix = (generation: GenerationRow) => `results/${generation.userId}/${generation.uuid}`;
 
 /** Keeps the original for download (JPEG unless transparent) and WebP renditions for lists. */
@@ -224,9 +231,11 @@ async function storeResult(
   const originalKey = `${prefix}/original.${extension}`;
   await deps.storage.put(originalKey, original.data, original.contentType);
   const variants: StoredResult['variants'] = [];
-  if (output.contentType.startsWith('image/')) {
+  // WebP renditions of the picture, or of a video's poster (lists and the player show it).
+  const still = stillOf(output);
+  if (still) {
     for (const width of variantWidths(output.width)) {
-      const { data, info } = await sharp(output.data)
+      const { data, info } = await sharp(still)
         .resize({ width, withoutEnlargement: true })
         .webp({ quality: 82 })
         .toBuffer({ resolveWithObject: true });
