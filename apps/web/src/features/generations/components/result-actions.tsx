@@ -20,6 +20,7 @@ import { downloadInTelegram, isInTelegram } from '../../../lib/telegram';
 import { useShareLink } from '../../../lib/use-share-link';
 import { generationKeys, generationsApi } from '../api/generations.api';
 import { formatCountdown } from '../countdown';
+import { isVideoResult } from '../result-image';
 import { useChargedAction } from '../hooks/use-charged-action';
 import { ChargeDialogs } from './charge-dialogs';
 import { PublishAction } from '../../posts/components/publish-action';
@@ -27,7 +28,7 @@ import { PublishAction } from '../../posts/components/publish-action';
 /**
  * What I can do with a result: download the original, share it, repeat it (a new result screen),
  * edit it or put my face in it (it becomes the source photo), go to my profile, publish it (a
- * picture; see PublishAction). Animate arrives with video.
+ * picture; see PublishAction), animate it (a picture becomes the source photo of a video).
  */
 export function ResultActions({
   generation,
@@ -51,7 +52,8 @@ export function ResultActions({
   });
   const absolute = (url: string) => new URL(url, window.location.origin).toString();
   const fileName =
-    new URL(result.download_url, window.location.origin).searchParams.get('download') ?? 'mirra.png';
+    new URL(result.download_url, window.location.origin).searchParams.get('download') ??
+    (isVideoResult(result) ? 'mirra.mp4' : 'mirra.png');
 
   async function download(event: React.MouseEvent) {
     if (!isInTelegram()) return;
@@ -125,9 +127,20 @@ export function ResultActions({
         <ButtonLink to="/profile/" theme="light" icon={<IconUser size={18} />} data-testid="result-profile">
           {t('result.toProfile')}
         </ButtonLink>
-        <Button theme="light" icon={<IconVideo size={18} />} disabled title={t('result.soon')}>
-          {t('result.animate')}
-        </Button>
+        {isVideoResult(result) ? (
+          <Button theme="light" icon={<IconVideo size={18} />} disabled>
+            {t('result.animate')}
+          </Button>
+        ) : (
+          <ButtonLink
+            to={`/generate/video/generation/${generation.uuid}/`}
+            theme="light"
+            icon={<IconVideo size={18} />}
+            data-testid="result-animate"
+          >
+            {t('result.animate')}
+          </ButtonLink>
+        )}
         {result.content_type.startsWith('image/') ? (
           <PublishAction generation={generation} />
         ) : (
