@@ -12,6 +12,8 @@ import { grantWelcomeCredits } from '../credits/credits.usecases.js';
 import { bearer, createActiveUser, createUploadFor, login } from '../../test/factories.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { loadTestFaces, type TestFaces } from '../../test/test-faces.js';
+import { createSwitchableModerator } from '../../test/posts-factories.js';
+import { VIDEO_MODERATION_FRAMES } from '../posts/posts.usecases.js';
 import { createEngineRegistry } from './engines/engine-registry.js';
 import { createLocalEngine } from './engines/local/local.engine.js';
 import { bundledFfmpegPath } from './engines/local/video/ffmpeg.js';
@@ -19,6 +21,7 @@ import { bundledFfmpegPath } from './engines/local/video/ffmpeg.js';
 const run = promisify(execFile);
 
 // Video on the default local engine: a real MP4 from a real portrait, checked with ffmpeg itself.
+const moderator = createSwitchableModerator();
 let t: TestApp;
 let faces: TestFaces;
 let workDir: string;
@@ -27,6 +30,8 @@ beforeAll(async () => {
   workDir = await mkdtemp(path.join(os.tmpdir(), 'mirra-video-test-'));
   t = await createTestApp({
     env: { FREE_DAILY_PHOTOS: '1000', PRICE_VIDEO_PER_SECOND: '2', GENERATION_MAX_ATTEMPTS: '1' },
+    // Counts what the classifier is shown (publishing a video shows it frames).
+    overrides: { imageModerator: moderator },
   });
 });
 afterAll(async () => {
@@ -172,6 +177,19 @@ describe('animating a photo on the local engine', () => {
 
       const poster = await sharp((await download(done.result.variants[0].url)).rawPayload).metadata();
       expect(poster.format).toBe('webp');
+
+      // Published: the classifier sees frames spread over the video, and the post is a video.
+      const before = moderator.calls;
+      const published = await t.app.inject({
+        method: 'POST',
+        url: '/api/posts/',
+        headers,
+        payload: { generation_uuid: done.uuid },
+      });
+      expect(published.statusCode, published.body).toBe(201);
+      expect(moderator.calls - before).toBe(VIDEO_MODERATION_FRAMES);
+      expect(published.json().image).toMatchObject({ content_type: 'video/mp4', width: 720, height: 1280 });
+      expect(published.json().recipe).toMatchObject({ mode: 'video', duration: 3 });
     },
   );
 
@@ -190,6 +208,20 @@ describe('animating a photo on the local engine', () => {
       expect(done.status, done.error_detail).toBe(GenerationStatus.COMPLETED);
       expect(done.result).toMatchObject({ width: 1280, height: 720 });
       expect(done.result.notes.map((note: { code: string }) => note.code)).toContain('video.no_face');
+      // A flagged frame keeps it from being published.
+      moderator.flagged = true;
+      try {
+        const refused = await t.app.inject({
+          method: 'POST',
+          url: '/api/posts/',
+          headers,
+          payload: { generation_uuid: done.uuid },
+        });
+        expect(refused.statusCode).toBe(422);
+        expect(refused.json().code).toBe('posts.result_moderated');
+      } finally {
+        moderator.flagged = false;
+      }
     },
   );
 

@@ -1,6 +1,9 @@
 import { spawn } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 /** The encoder is missing or cannot run: a broken install, not a bad request. */
 export class FfmpegMissingError extends Error {
@@ -198,4 +201,49 @@ function lastLine(text: string): string {
       .filter((line) => line.trim())
       .at(-1) ?? 'no message'
   );
+}
+
+/**
+ * `count` frames of an MP4, evenly spread over its `seconds` (each in the middle of its share of
+ * the clip, so neither the first nor the last frame alone stands for the video), as PNGs: what
+ * moderation looks at when a video is published.
+ */
+export async function sampleVideoFrames(input: {
+  path: string;
+  mp4: Buffer;
+  seconds: number;
+  count: number;
+  timeoutMs: number;
+}): Promise<Buffer[]> {
+  const workDir = await mkdtemp(join(tmpdir(), 'mirra-frames-'));
+  try {
+    const source = join(workDir, 'video.mp4');
+    await writeFile(source, input.mp4);
+    const frames: Buffer[] = [];
+    for (let index = 0; index < input.count; index++) {
+      const at = ((index + 0.5) / input.count) * input.seconds;
+      const output = join(workDir, `frame-${index}.png`);
+      await runFfmpeg({
+        path: input.path,
+        args: [
+          '-hide_banner',
+          '-loglevel',
+          'error',
+          '-y',
+          '-ss',
+          at.toFixed(3),
+          '-i',
+          source,
+          '-frames:v',
+          '1',
+          output,
+        ],
+        timeoutMs: input.timeoutMs,
+      });
+      frames.push(await readFile(output));
+    }
+    return frames;
+  } finally {
+    await rm(workDir, { recursive: true, force: true });
+  }
 }
