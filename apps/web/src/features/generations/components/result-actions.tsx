@@ -9,7 +9,6 @@ import {
   IconFace,
   IconRepeat,
   IconShare,
-  IconSparkles,
   IconUser,
   IconVideo,
 } from '../../../components/ui/icons';
@@ -28,7 +27,7 @@ import { PublishAction } from '../../posts/components/publish-action';
 /**
  * What I can do with a result: download the original, share it, repeat it (a new result screen),
  * edit it or put my face in it (it becomes the source photo), go to my profile, publish it (a
- * picture; see PublishAction), animate it (a picture becomes the source photo of a video).
+ * picture or a video; see PublishAction), animate it (a picture becomes the source photo of a video).
  */
 export function ResultActions({
   generation,
@@ -141,13 +140,7 @@ export function ResultActions({
             {t('result.animate')}
           </ButtonLink>
         )}
-        {result.content_type.startsWith('image/') ? (
-          <PublishAction generation={generation} />
-        ) : (
-          <Button theme="light" icon={<IconSparkles size={18} />} disabled>
-            {t('result.publish')}
-          </Button>
-        )}
+        <PublishAction generation={generation} />
       </div>
       {errors.alert && <Alert>{errors.alert}</Alert>}
       <ChargeDialogs refusal={repeat.refusal} onClose={repeat.closeRefusal} onSkip={repeat.skipWait} />
