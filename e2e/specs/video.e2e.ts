@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import type { Locator } from 'playwright-core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createActiveUser, type TestUser } from '../lib/accounts.js';
 import { openBrowser, url, type Session } from '../lib/browser.js';
@@ -11,6 +12,17 @@ import {
   recordProgress,
 } from '../lib/generations.js';
 import { signInWithTokens } from '../lib/session.js';
+
+/** Decoded frames (readyState ≥ HAVE_CURRENT_DATA) and its time moving on. */
+async function expectPlaying(video: Locator) {
+  await expect
+    .poll(() => video.evaluate((element: HTMLVideoElement) => element.readyState), { timeout: 20_000 })
+    .toBeGreaterThanOrEqual(2);
+  const startedAt = await video.evaluate((element: HTMLVideoElement) => element.currentTime);
+  await expect
+    .poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime), { timeout: 20_000 })
+    .not.toBe(startedAt);
+}
 
 const resultPath = /^\/generation\/[0-9a-f-]{36}\/$/;
 const SECONDS = 3;
@@ -26,7 +38,7 @@ describe('video', () => {
     await s.close();
   });
 
-  it('animates a picture: price first, live progress, the video plays, the download is an MP4', async () => {
+  it('animates a picture: price first, live progress, the video plays, the download is an MP4, published it plays in the feed', async () => {
     const { page } = s;
     await recordProgress(page);
     await signInWithTokens(page, user);
@@ -59,13 +71,7 @@ describe('video', () => {
     expect(await video.getAttribute('poster')).toMatch(/\.webp/);
 
     // It plays by itself: decoded frames (readyState ≥ HAVE_CURRENT_DATA) and time moving on.
-    await expect
-      .poll(() => video.evaluate((element: HTMLVideoElement) => element.readyState), { timeout: 20_000 })
-      .toBeGreaterThanOrEqual(2);
-    const startedAt = await video.evaluate((element: HTMLVideoElement) => element.currentTime);
-    await expect
-      .poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime), { timeout: 20_000 })
-      .not.toBe(startedAt);
+    await expectPlaying(video);
     expect(await video.evaluate((element: HTMLVideoElement) => element.duration)).toBeCloseTo(SECONDS, 0);
     await expect
       .poll(() => page.getByTestId('result-notes').textContent())
@@ -80,6 +86,22 @@ describe('video', () => {
     // An MP4 starts with its `ftyp` box.
     expect(bytes.subarray(4, 8).toString('latin1')).toBe('ftyp');
     expect(bytes.length).toBeGreaterThan(10_000);
+
+    // Published: the post page and the feed show the video, playing muted while in view.
+    await page.getByTestId('result-publish').click();
+    await page.getByTestId('publish-sheet').waitFor();
+    await page.getByTestId('publish-submit').click();
+    await page.waitForURL((u) => /^\/post\/[0-9a-f-]{36}\/$/.test(u.pathname));
+    const postUuid = new URL(page.url()).pathname.split('/')[2]!;
+    await expectPlaying(page.getByTestId('post-image'));
+    await page.goto(url('/posts/new/'));
+    const card = page.locator(`[data-testid="post-card"][data-uuid="${postUuid}"]`);
+    await card.waitFor();
+    await card.scrollIntoViewIfNeeded();
+    const cardVideo = card.locator('video');
+    expect(await cardVideo.getAttribute('width')).toBe('720');
+    expect(await cardVideo.getAttribute('poster')).toMatch(/\.webp/);
+    await expectPlaying(cardVideo);
 
     // On home, the video's tile says so, with its length.
     await page.goto(url('/'));
