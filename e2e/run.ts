@@ -90,6 +90,8 @@ async function main(): Promise<number> {
         // spend exactly a new account's 4 credits.
         PRICE_MODEL_TRAINING: '2',
         PRICE_FACE_SWAP: '1',
+        // Video (e2e/specs/video.e2e.ts): a picture and its 3-second animation spend all 4.
+        PRICE_VIDEO_PER_SECOND: '1',
         FREE_DAILY_PHOTOS: '3',
         FREE_DELAY_SECONDS: '8',
         // Small, so the 'File too big' test sends little.

@@ -6,7 +6,7 @@ import { e2eEnv } from './env.js';
 /** What the e2e server is started with (e2e/run.ts): prices, welcome credits, the free tier. */
 export const E2E_SETTINGS = {
   welcomeCredits: 4,
-  prices: { simple: 1, editing: 1, styling: 3, faceSwap: 1, modelTraining: 2 },
+  prices: { simple: 1, editing: 1, styling: 3, faceSwap: 1, modelTraining: 2, videoPerSecond: 1 },
   freeDailyPhotos: 3,
   freeDelaySeconds: 8,
   uploadMaxMb: 2,

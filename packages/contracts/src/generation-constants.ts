@@ -38,6 +38,7 @@ export const GENERATION_FAILURE_REASONS = [
   'needs_model',
   'needs_photo_or_scene',
   'needs_one_photo',
+  'photo_too_small',
 ] as const;
 export type TGenerationFailureReason = (typeof GENERATION_FAILURE_REASONS)[number];
 
@@ -112,8 +113,19 @@ export const GENERATION_NOTE_CODES = [
   'face_photo.method',
   'provider.made_by',
   'provider.fallback',
+  'video.camera_move',
+  'video.face_centred',
+  'video.no_face',
 ] as const;
 export type TGenerationNoteCode = (typeof GENERATION_NOTE_CODES)[number];
+
+/** Video lengths offered, in seconds (priced per second). */
+export const VIDEO_DURATIONS = [3, 5, 10] as const;
+export const VIDEO_DURATION_DEFAULT = 5;
+/** Video frame shapes offered, width:height. */
+export const VIDEO_ASPECTS = ['9:16', '1:1', '16:9'] as const;
+export type TVideoAspect = (typeof VIDEO_ASPECTS)[number];
+export const VIDEO_ASPECT_DEFAULT: TVideoAspect = '9:16';
 
 export const PROMPT_MAX_LENGTH = 1000;
 /** Guidance strength slider (advanced settings). */

@@ -9,6 +9,7 @@ import {
   GUIDANCE_MIN,
   PROMPT_MAX_LENGTH,
   STYLES,
+  VIDEO_ASPECTS,
 } from './generation-constants.js';
 
 export const ZGenerationMode = z.enum(GENERATION_MODES, { error: 'Choose a generation mode.' });
@@ -47,6 +48,8 @@ export const ZCreateGenerationBody = z.object({
     .nullish(),
   /** Video length in seconds (video mode). */
   duration: z.number().int().min(2).max(10).nullish(),
+  /** Video frame shape (video mode); 9:16 when not given. */
+  aspect: z.enum(VIDEO_ASPECTS, { error: 'Choose 9:16, 1:1 or 16:9.' }).nullish(),
 });
 export type TCreateGenerationBody = z.input<typeof ZCreateGenerationBody>;
 
@@ -88,6 +91,9 @@ export const ZGeneration = z.object({
   guidance: z.number(),
   seed: z.number().int(),
   style: ZStyle.nullable(),
+  /** Video: length in seconds and frame shape (null for pictures). */
+  duration: z.number().int().nullish(),
+  aspect: z.enum(VIDEO_ASPECTS).nullish(),
   images: z.array(z.uuid()),
   model_uuid: z.uuid().nullable(),
   post_uuid: z.uuid().nullable(),

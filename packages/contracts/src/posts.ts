@@ -56,6 +56,8 @@ export const ZPostImage = z.object({
   url: z.string(),
   width: z.number().int(),
   height: z.number().int(),
+  /** image/jpeg, image/png, or video/mp4 (then the renditions are its poster). */
+  content_type: z.string().nullish(),
   /** WebP renditions, smallest first, for `srcset`. */
   variants: z.array(ZImageVariant),
 });

@@ -106,8 +106,10 @@ export async function finishGeneration(
   output: EngineOutput,
   finisher: 'worker' | 'webhook' = 'worker',
 ) {
-  if (output.contentType.startsWith('image/') && !output.procedural) {
-    const verdict = await deps.imageModerator.check(output.data);
+  // A video is checked by its poster (its first frame: the photo it animates).
+  const still = stillOf(output);
+  if (still && !output.procedural) {
+    const verdict = await deps.imageModerator.check(still);
     if (verdict.flagged) {
       await failGeneration(deps, generation, {
         status: GenerationStatus.ERROR,
@@ -231,6 +233,7 @@ async function callEngine(
     seed: generation.seed,
     style: generation.style as never,
     durationSeconds: generation.durationSeconds,
+    aspect: generation.aspect as never,
     images,
     faceModel,
   };
@@ -311,6 +314,10 @@ async function loadFaceModel(deps: AppDeps, generation: GenerationRow): Promise<
   };
 }
 
+/** The picture itself, or a video's poster frame; none for a video without one. */
+const stillOf = (output: EngineOutput): Buffer | null =>
+  output.contentType.startsWith('image/') ? output.data : (output.poster ?? null);
+
 const resultPrefix = (generation: GenerationRow) => `results/${generation.userId}/${generation.uuid}`;
 
 /** Keeps the original for download (JPEG unless transparent) and WebP renditions for lists. */
@@ -327,9 +334,11 @@ async function storeResult(
   const originalKey = `${prefix}/original.${extension}`;
   await deps.storage.put(originalKey, original.data, original.contentType);
   const variants: StoredResult['variants'] = [];
-  if (output.contentType.startsWith('image/')) {
+  // WebP renditions of the picture, or of a video's poster (lists and the player show it).
+  const still = stillOf(output);
+  if (still) {
     for (const width of variantWidths(output.width)) {
-      const { data, info } = await sharp(output.data)
+      const { data, info } = await sharp(still)
         .resize({ width, withoutEnlargement: true })
         .webp({ quality: 82 })
         .toBuffer({ resolveWithObject: true });

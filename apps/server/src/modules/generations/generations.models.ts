@@ -1,5 +1,10 @@
 import { createHash } from 'node:crypto';
-import { GenerationStatus, type TGenerationMode, type TGenerationStatus } from '@mirra/contracts';
+import {
+  GenerationStatus,
+  VIDEO_DURATIONS,
+  type TGenerationMode,
+  type TGenerationStatus,
+} from '@mirra/contracts';
 
 const { NEW, IN_QUEUE, IN_PROGRESS, COMPLETED, ERROR, FAILED } = GenerationStatus;
 
@@ -139,6 +144,7 @@ export interface GenerationRequestInputs {
   style?: string | null;
   seed?: number | null;
   duration?: number | null;
+  aspect?: string | null;
   /** The generation a repeat starts again. */
   repeatOf?: string | null;
 }
@@ -160,6 +166,8 @@ export function generationRequestHash(inputs: GenerationRequestInputs): string {
     inputs.seed ?? null,
     inputs.duration ?? null,
     inputs.repeatOf ?? null,
+    // Only when given, so requests without it hash as they did before it existed.
+    ...(inputs.aspect ? [inputs.aspect] : []),
   ];
   return createHash('sha256').update(JSON.stringify(canonical)).digest('hex');
 }
@@ -170,4 +178,9 @@ export function generationRequestHash(inputs: GenerationRequestInputs): string {
  */
 export function isSameKeyedRequest(storedHash: string | null, requestHash: string): boolean {
   return storedHash === null || storedHash === requestHash;
+}
+
+/** Video lengths are the offered ones only (VIDEO_DURATIONS), each priced per second. */
+export function isVideoDuration(seconds: number): boolean {
+  return (VIDEO_DURATIONS as readonly number[]).includes(seconds);
 }

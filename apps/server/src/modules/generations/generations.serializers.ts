@@ -8,6 +8,7 @@ import {
   type TGenerationNoteCode,
   type TGenerationStatus,
   type TStyle,
+  type TVideoAspect,
 } from '@mirra/contracts';
 import type { MediaUrls } from '../../shared/storage/media-urls.js';
 import type { EngineNote } from './engines/engine.types.js';
@@ -59,6 +60,8 @@ export function toGenerationJson(row: GenerationRow, mediaUrls: MediaUrls, now: 
     guidance: row.guidance,
     seed: row.seed,
     style: (row.style as TStyle | null) ?? null,
+    duration: row.durationSeconds,
+    aspect: (row.aspect as TVideoAspect | null) ?? null,
     images: row.inputUploads,
     model_uuid: row.modelUuid,
     post_uuid: row.postUuid,

@@ -8,6 +8,8 @@ import {
   type TGenerationStatus,
   type ZCreateGenerationBody,
   type TGenerationFailureReason,
+  VIDEO_ASPECT_DEFAULT,
+  VIDEO_DURATIONS,
 } from '@mirra/contracts';
 import type { AppDeps } from '../../app/deps.js';
 import type { DbOrTx } from '../../shared/db/client.js';
@@ -31,6 +33,7 @@ import {
   isPromptRequired,
   randomSeed,
   requiredImageCount,
+  isVideoDuration,
 } from './generations.models.js';
 import { generationsRepository, type GenerationRow } from './generations.repository.js';
 import { toGenerationJson, type StoredResult } from './generations.serializers.js';
@@ -137,6 +140,11 @@ async function validateRequest(deps: AppDeps, user: UserRow, body: CreateBody): 
   }
   if (body.mode === 'styling' && !body.style) {
     throw fieldError('common.validation', { style: ['Choose a style.'] });
+  }
+  if (body.mode === 'video' && body.duration != null && !isVideoDuration(body.duration)) {
+    throw fieldError('common.validation', {
+      duration: [`Choose ${VIDEO_DURATIONS.join(', ')} seconds.`],
+    });
   }
   if (body.prompt && !isEnglishPrompt(body.prompt)) {
     // Engines read English; the prompt helper turns wishes in any language into an English prompt.
@@ -247,6 +255,7 @@ export async function createGeneration(
       seed: body.seed ?? randomSeed(),
       style: body.style ?? null,
       durationSeconds: body.duration ?? null,
+      aspect: body.mode === 'video' ? (body.aspect ?? VIDEO_ASPECT_DEFAULT) : null,
       inputUploads: body.images,
       modelUuid: body.model_uuid ?? null,
       postUuid: source?.postUuid ?? null,
@@ -299,6 +308,7 @@ export async function repeatGeneration(
       style: source.style as CreateBody['style'],
       seed: source.seed,
       duration: source.durationSeconds,
+      aspect: source.aspect as CreateBody['aspect'],
     },
     context,
     { repeatOf: source.uuid },

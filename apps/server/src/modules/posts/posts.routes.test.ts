@@ -312,7 +312,7 @@ describe('using a post’s picture', () => {
       mode: 'video',
       images: [first.json().uuid],
       post_uuid: post.uuid,
-      duration: 2,
+      duration: 3,
     });
     expect(video.statusCode).toBe(201);
     expect(video.json().post_uuid).toBe(post.uuid);

@@ -10,6 +10,8 @@ export interface StoredPostImage {
   variants: Array<{ key: string; width: number; height: number }>;
   /** Copied from the generation's result: drawn by code, so not put to the NSFW classifier. */
   procedural?: boolean;
+  /** A video post: its length (moderation samples frames over it). */
+  durationSeconds?: number | null;
 }
 
 export interface PostViewer {
@@ -41,6 +43,7 @@ export function toPostJson(
       url: mediaUrls.url(image.original.key, now),
       width: image.original.width,
       height: image.original.height,
+      content_type: image.original.contentType,
       variants: image.variants.map((v) => ({
         url: mediaUrls.url(v.key, now),
         width: v.width,

@@ -37,6 +37,7 @@ import {
   type PostWithAuthor,
 } from './posts.repository.js';
 import { toPostJson, type StoredPostImage } from './posts.serializers.js';
+import { bundledFfmpegPath, sampleVideoFrames } from '../generations/engines/local/video/ffmpeg.js';
 
 type CreateBody = z.output<typeof ZCreatePostBody>;
 type UpdateBody = z.output<typeof ZUpdatePostBody>;
@@ -85,9 +86,26 @@ async function checkImage(deps: AppDeps, image: StoredPostImage): Promise<void> 
   if (image.procedural) return;
   const file = await deps.storage.get(image.original.key);
   if (!file) throw postNotPublishable();
-  const verdict = await deps.imageModerator.check(file.data);
-  if (verdict.flagged) throw postResultModerated();
+  // A video is judged by frames spread over it: one flagged frame refuses it.
+  const pictures = isVideoPost(image)
+    ? await sampleVideoFrames({
+        path: bundledFfmpegPath(),
+        mp4: file.data,
+        seconds: image.durationSeconds ?? 1,
+        count: VIDEO_MODERATION_FRAMES,
+        timeoutMs: 60_000,
+      })
+    : [file.data];
+  for (const picture of pictures) {
+    const verdict = await deps.imageModerator.check(picture);
+    if (verdict.flagged) throw postResultModerated();
+  }
 }
+
+/** Frames of a video the classifier looks at before it is published. */
+export const VIDEO_MODERATION_FRAMES = 4;
+
+const isVideoPost = (image: StoredPostImage) => image.original.contentType.startsWith('video/');
 
 /**
  * Publishes one of my completed picture results (or keeps it as a draft). The prompt and the
@@ -100,7 +118,8 @@ export async function createPost(deps: AppDeps, user: UserRow, body: CreateBody)
   const result = generation.result as StoredResult | null;
   if (
     generation.status !== GenerationStatus.COMPLETED ||
-    !result?.original.contentType.startsWith('image/')
+    !result ||
+    !/^(image|video)\//.test(result.original.contentType)
   ) {
     throw postNotPublishable();
   }
@@ -110,6 +129,9 @@ export async function createPost(deps: AppDeps, user: UserRow, body: CreateBody)
     original: result.original,
     variants: result.variants,
     procedural: result.procedural ?? false,
+    ...(result.original.contentType.startsWith('video/')
+      ? { durationSeconds: generation.durationSeconds ?? null }
+      : {}),
   };
   await checkTitle(deps, body.title);
   if (!body.draft) await checkImage(deps, image);

@@ -266,6 +266,8 @@ export const generations = pgTable(
     seed: integer('seed').notNull(),
     style: text('style'),
     durationSeconds: integer('duration_seconds'),
+    /** Video frame shape (VIDEO_ASPECTS: 9:16, 1:1, 16:9); null for pictures. */
+    aspect: text('aspect'),
     inputUploads: uuid('input_uploads')
       .array()
       .notNull()

@@ -1,4 +1,15 @@
-import { GUIDANCE_DEFAULT, GUIDANCE_MAX, GUIDANCE_MIN, PROMPT_MAX_LENGTH, STYLES } from '@mirra/contracts';
+import {
+  GUIDANCE_DEFAULT,
+  GUIDANCE_MAX,
+  GUIDANCE_MIN,
+  PROMPT_MAX_LENGTH,
+  STYLES,
+  VIDEO_ASPECT_DEFAULT,
+  VIDEO_ASPECTS,
+  VIDEO_DURATION_DEFAULT,
+  VIDEO_DURATIONS,
+  type TVideoAspect,
+} from '@mirra/contracts';
 import type { TCreateGenerationBody, TGenerationMode, TStyle, TUpload } from '../../lib/api-types';
 
 /** Everything the generate screen collects before submitting; kept per page for the session. */
@@ -9,8 +20,11 @@ export interface GenerationDraft {
   seed: string;
   style: TStyle | null;
   modelUuid: string | null;
-  /** The uploaded source photo (editing, styling) or scene (face swap). */
+  /** The uploaded source photo (editing, styling, video) or scene (face swap). */
   photo: TUpload | null;
+  /** Video: seconds (one of VIDEO_DURATIONS) and frame shape. */
+  duration: number;
+  aspect: TVideoAspect;
 }
 
 export const EMPTY_DRAFT: GenerationDraft = {
@@ -20,6 +34,8 @@ export const EMPTY_DRAFT: GenerationDraft = {
   style: null,
   modelUuid: null,
   photo: null,
+  duration: VIDEO_DURATION_DEFAULT,
+  aspect: VIDEO_ASPECT_DEFAULT,
 };
 
 export const SEED_MAX = 2 ** 31 - 1;
@@ -40,9 +56,11 @@ export function parseSeed(text: string): number | null {
 export function modeNeeds(mode: TGenerationMode) {
   return {
     prompt: mode === 'simple' || mode === 'editing',
-    photo: mode === 'editing' || mode === 'styling' || mode === 'face_swap',
+    photo: mode === 'editing' || mode === 'styling' || mode === 'face_swap' || mode === 'video',
     style: mode === 'styling',
     model: mode === 'face_swap',
+    /** Length and frame shape; the local engine animates the photo, so no description is asked. */
+    video: mode === 'video',
   };
 }
 
@@ -87,6 +105,7 @@ export function buildCreateBody(
     post_uuid: extra.postUuid ?? null,
     style: needs.style ? draft.style : null,
     seed: seed === null || Number.isNaN(seed) ? null : seed,
+    ...(needs.video ? { duration: draft.duration, aspect: draft.aspect } : {}),
   };
 }
 
@@ -106,6 +125,12 @@ export function readDraft(raw: string | null): GenerationDraft {
       style: isStyle(value.style) ? value.style : null,
       modelUuid: typeof value.modelUuid === 'string' ? value.modelUuid : null,
       photo: photo && typeof photo.uuid === 'string' && typeof photo.url === 'string' ? photo : null,
+      duration: (VIDEO_DURATIONS as readonly unknown[]).includes(value.duration)
+        ? (value.duration as number)
+        : VIDEO_DURATION_DEFAULT,
+      aspect: (VIDEO_ASPECTS as readonly unknown[]).includes(value.aspect)
+        ? (value.aspect as TVideoAspect)
+        : VIDEO_ASPECT_DEFAULT,
     };
   } catch {
     return EMPTY_DRAFT;

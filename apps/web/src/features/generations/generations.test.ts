@@ -11,13 +11,14 @@ import {
   buildCreateBody,
   draftProblems,
   EMPTY_DRAFT,
+  modeNeeds,
   parseSeed,
   readDraft,
   type GenerationDraft,
 } from './generation-draft';
 import { applyEvent, describeFailure, phaseOf, progressPercent } from './generation-status';
 import { looksNonEnglish, promptProblem } from './prompt-rules';
-import { buildSrcSet, smallestVariant, sourceImageOf } from './result-image';
+import { buildSrcSet, isVideoResult, smallestVariant, sourceImageOf } from './result-image';
 import { isAcceptedPhoto, uploadErrorMessage } from './upload-errors';
 
 const { NEW, IN_QUEUE, IN_PROGRESS, COMPLETED, ERROR, FAILED } = GenerationStatus;
@@ -217,6 +218,33 @@ describe('the generate draft', () => {
         postUuid: 'p',
       }),
     ).toMatchObject({ images: [], style: null, seed: null, guidance: GUIDANCE_MAX, post_uuid: 'p' });
+  });
+
+  it('animates a photo: video needs the photo only, and sends its length and frame shape', () => {
+    expect(modeNeeds('video')).toMatchObject({ photo: true, prompt: false, video: true });
+    expect(draftProblems('video', draft({}))).toEqual(['photo']);
+    expect(draftProblems('video', draft({ photo }))).toEqual([]);
+    expect(buildCreateBody('video', draft({ photo, duration: 10, aspect: '16:9' }))).toMatchObject({
+      mode: 'video',
+      images: [photo.uuid],
+      duration: 10,
+      aspect: '16:9',
+    });
+    // Pictures send neither.
+    const picture = buildCreateBody('styling', draft({ photo, style: 'oil', duration: 10 }));
+    expect(picture).not.toHaveProperty('duration');
+    expect(picture).not.toHaveProperty('aspect');
+    // A stored draft keeps only offered lengths and shapes.
+    expect(readDraft(JSON.stringify({ duration: 10, aspect: '1:1' }))).toMatchObject({
+      duration: 10,
+      aspect: '1:1',
+    });
+    expect(readDraft(JSON.stringify({ duration: 7, aspect: '4:3' }))).toEqual(EMPTY_DRAFT);
+  });
+
+  it('tells a video result from a picture', () => {
+    expect(isVideoResult({ content_type: 'video/mp4' })).toBe(true);
+    expect(isVideoResult({ content_type: 'image/jpeg' })).toBe(false);
   });
 
   it('reads a stored draft back defensively', () => {

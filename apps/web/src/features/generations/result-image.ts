@@ -35,3 +35,8 @@ export function sourceImageOf(result: { url: string; variants: readonly TImageVa
   if (largest) return { url: largest.url, extension: 'webp' };
   return { url: result.url, extension: /\.jpe?g\b/.test(result.url) ? 'jpg' : 'png' };
 }
+
+/** Whether a result is a video (the original is an MP4; its renditions are the poster). */
+export function isVideoResult(result: { content_type: string }): boolean {
+  return result.content_type.startsWith('video/');
+}

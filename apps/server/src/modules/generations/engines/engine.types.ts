@@ -3,6 +3,7 @@ import type {
   TGenerationMode,
   TGenerationNoteCode,
   TStyle,
+  TVideoAspect,
 } from '@mirra/contracts';
 import type { FaceProfile } from '../../faces/face-profile.models.js';
 
@@ -24,6 +25,8 @@ export interface EngineRequest {
   seed: number;
   style: TStyle | null;
   durationSeconds: number | null;
+  /** Video frame shape; null for pictures (the engine's default then). */
+  aspect?: TVideoAspect | null;
   /** Source photo for editing and styling; the target for face swap. */
   images: EngineImage[];
   /** The user's trained digital model, for face swap and face photos (`model_uuid`). */
@@ -63,6 +66,10 @@ export interface EngineOutput {
   contentType: string;
   width: number;
   height: number;
+  /** Video: a still of the first frame (WebP) for lists and the player's poster. */
+  poster?: Buffer;
+  /** Video: its length in seconds. */
+  durationSeconds?: number;
   /** What the engine understood or did, shown to the user (e.g. "brightness +20%"). */
   notes: EngineNote[];
   /**

@@ -19,8 +19,8 @@ export const generationKeys = {
   one: (uuid: string) => ['generations', 'one', uuid] as const,
   /** Every price line: each shows the balance too, so any change of balance refreshes them. */
   prices: () => ['generations', 'price'] as const,
-  price: (mode: TGenerationMode, style: TStyle | null, signedIn: boolean) =>
-    [...generationKeys.prices(), mode, style, signedIn] as const,
+  price: (mode: TGenerationMode, style: TStyle | null, signedIn: boolean, duration: number | null = null) =>
+    [...generationKeys.prices(), mode, style, signedIn, duration] as const,
 };
 
 export const creditKeys = {
@@ -33,8 +33,9 @@ const idempotencyHeaders = (key: string | undefined) =>
   key ? { headers: { 'Idempotency-Key': key } } : undefined;
 
 export const generationsApi = {
-  price: (mode: TGenerationMode, style: TStyle | null) =>
-    api.get<TPrice>('/api/generations/price/', { query: { mode, style } }),
+  /** Video is priced per second: its `duration` goes along. */
+  price: (mode: TGenerationMode, style: TStyle | null, duration: number | null = null) =>
+    api.get<TPrice>('/api/generations/price/', { query: { mode, style, duration } }),
   /** `idempotencyKey` makes a resend after a lost answer return the same generation, charged once. */
   create: (body: TCreateGenerationBody, idempotencyKey?: string) =>
     api.post<TGeneration>('/api/generations/', body, idempotencyHeaders(idempotencyKey)),

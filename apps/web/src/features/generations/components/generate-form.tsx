@@ -29,8 +29,18 @@ import { PriceLine } from './price-line';
 import { PromptField } from './prompt-field';
 import { PromptHelperSheet } from './prompt-helper-sheet';
 import { StylePicker } from './style-picker';
+import { VideoSettings } from './video-settings';
 
-const FORM_FIELDS = ['prompt', 'images', 'style', 'seed', 'guidance', 'model_uuid'] as const;
+const FORM_FIELDS = [
+  'prompt',
+  'images',
+  'style',
+  'seed',
+  'guidance',
+  'model_uuid',
+  'duration',
+  'aspect',
+] as const;
 
 /**
  * The generate screen: the mode's photo, style or model, the English description with the prompt
@@ -92,8 +102,9 @@ export function GenerateForm({
   }
 
   const price = useQuery({
-    queryKey: generationKeys.price(mode, draft.style, isLoggedIn),
-    queryFn: () => generationsApi.price(mode, needs.style ? draft.style : null),
+    queryKey: generationKeys.price(mode, draft.style, isLoggedIn, needs.video ? draft.duration : null),
+    queryFn: () =>
+      generationsApi.price(mode, needs.style ? draft.style : null, needs.video ? draft.duration : null),
   });
 
   const problems = draftProblems(mode, draft);
@@ -204,23 +215,34 @@ export function GenerateForm({
         />
       )}
 
-      <PromptField
-        value={draft.prompt}
-        onChange={(prompt) => {
-          update({ prompt });
-          errors.clearField('prompt');
-          // Face swap: a prompt is what a face photo needs instead of a target photo.
-          if (mode === 'face_swap') errors.clearField('images');
-          setHelperNote(null);
-        }}
-        placeholder={t(`modes.${mode}.placeholder`)}
-        required={needs.prompt}
-        error={errors.fieldErrors.prompt ?? (shown('prompt') ? t('generate.needPrompt') : null)}
-        note={helperNote}
-        onHelper={() =>
-          isLoggedIn ? setHelperOpen(true) : openAuthPopup(location.pathname + location.search)
-        }
-      />
+      {needs.video && (
+        <VideoSettings
+          duration={draft.duration}
+          aspect={draft.aspect}
+          onDuration={(duration) => update({ duration })}
+          onAspect={(aspect) => update({ aspect })}
+        />
+      )}
+
+      {!needs.video && (
+        <PromptField
+          value={draft.prompt}
+          onChange={(prompt) => {
+            update({ prompt });
+            errors.clearField('prompt');
+            // Face swap: a prompt is what a face photo needs instead of a target photo.
+            if (mode === 'face_swap') errors.clearField('images');
+            setHelperNote(null);
+          }}
+          placeholder={t(`modes.${mode}.placeholder`)}
+          required={needs.prompt}
+          error={errors.fieldErrors.prompt ?? (shown('prompt') ? t('generate.needPrompt') : null)}
+          note={helperNote}
+          onHelper={() =>
+            isLoggedIn ? setHelperOpen(true) : openAuthPopup(location.pathname + location.search)
+          }
+        />
+      )}
 
       <AdvancedSettings
         guidance={draft.guidance}

@@ -137,6 +137,23 @@ describe('generations on home', () => {
     expect(screen.queryByTestId('generations-more')).toBeNull();
   });
 
+  it('marks a video with a badge saying its length, its poster as the thumbnail', async () => {
+    const video = generation(5, { mode: 'video', duration: 10, aspect: '9:16' });
+    video.result = {
+      ...video.result!,
+      url: '/m/5/original.mp4',
+      content_type: 'video/mp4',
+      variants: [{ url: '/m/5/w720.webp', width: 720, height: 1280 }],
+    };
+    vi.spyOn(generationsApi, 'list').mockResolvedValue({ results: [video, generation(4)], next: null });
+    renderGrid();
+    await waitFor(() => expect(screen.getAllByTestId('generation-tile')).toHaveLength(2));
+    const [videoTile, pictureTile] = screen.getAllByTestId('generation-tile');
+    expect(videoTile!.querySelector('[data-testid="tile-video-badge"]')!.textContent).toBe('10 s');
+    expect(videoTile!.querySelector('img')!.getAttribute('src')).toBe('/m/5/w720.webp');
+    expect(pictureTile!.querySelector('[data-testid="tile-video-badge"]')).toBeNull();
+  });
+
   it('loads the first row’s pictures at once and first, and the rest lazily', async () => {
     const results = Array.from({ length: 6 }, (_, n) => generation(6 - n));
     vi.spyOn(generationsApi, 'list').mockResolvedValue({ results, next: null });

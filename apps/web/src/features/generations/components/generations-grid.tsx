@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ButtonLink } from '../../../components/ui/button';
 import { EmptyState } from '../../../components/ui/empty-state';
-import { IconAlert, IconGallery } from '../../../components/ui/icons';
+import { IconAlert, IconGallery, IconVideo } from '../../../components/ui/icons';
 import { LoadError } from '../../../components/ui/load-error';
 import { ListMore } from '../../../components/ui/paged-list-parts';
 import { Spinner } from '../../../components/ui/spinner';
@@ -11,7 +11,7 @@ import type { TGeneration } from '../../../lib/api-types';
 import { generationKeys, generationsApi } from '../api/generations.api';
 import { isFinished, phaseOf, progressPercent } from '../generation-status';
 import { useLoadMoreOnView } from '../hooks/use-load-more-on-view';
-import { smallestVariant } from '../result-image';
+import { isVideoResult, smallestVariant } from '../result-image';
 
 /** While something in the list is still running, it is read again this often (badges move on). */
 const RUNNING_REFRESH_MS = 4000;
@@ -118,6 +118,13 @@ function GenerationTile({ generation, eager }: { generation: TGeneration; eager:
           {phase === 'queued'
             ? t('result.queued')
             : `${progressPercent(generation.status, generation.progress)}%`}
+        </span>
+      ) : generation.result && isVideoResult(generation.result) ? (
+        <span className="gen-tile__badge" data-testid="tile-video-badge">
+          <IconVideo size={14} />
+          {generation.duration
+            ? t('generate.videoSeconds', { count: generation.duration })
+            : t('modes.video.title')}
         </span>
       ) : null}
     </Link>

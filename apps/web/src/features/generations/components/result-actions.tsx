@@ -9,7 +9,6 @@ import {
   IconFace,
   IconRepeat,
   IconShare,
-  IconSparkles,
   IconUser,
   IconVideo,
 } from '../../../components/ui/icons';
@@ -20,6 +19,7 @@ import { downloadInTelegram, isInTelegram } from '../../../lib/telegram';
 import { useShareLink } from '../../../lib/use-share-link';
 import { generationKeys, generationsApi } from '../api/generations.api';
 import { formatCountdown } from '../countdown';
+import { isVideoResult } from '../result-image';
 import { useChargedAction } from '../hooks/use-charged-action';
 import { ChargeDialogs } from './charge-dialogs';
 import { PublishAction } from '../../posts/components/publish-action';
@@ -27,7 +27,7 @@ import { PublishAction } from '../../posts/components/publish-action';
 /**
  * What I can do with a result: download the original, share it, repeat it (a new result screen),
  * edit it or put my face in it (it becomes the source photo), go to my profile, publish it (a
- * picture; see PublishAction). Animate arrives with video.
+ * picture or a video; see PublishAction), animate it (a picture becomes the source photo of a video).
  */
 export function ResultActions({
   generation,
@@ -51,7 +51,8 @@ export function ResultActions({
   });
   const absolute = (url: string) => new URL(url, window.location.origin).toString();
   const fileName =
-    new URL(result.download_url, window.location.origin).searchParams.get('download') ?? 'mirra.png';
+    new URL(result.download_url, window.location.origin).searchParams.get('download') ??
+    (isVideoResult(result) ? 'mirra.mp4' : 'mirra.png');
 
   async function download(event: React.MouseEvent) {
     if (!isInTelegram()) return;
@@ -125,16 +126,21 @@ export function ResultActions({
         <ButtonLink to="/profile/" theme="light" icon={<IconUser size={18} />} data-testid="result-profile">
           {t('result.toProfile')}
         </ButtonLink>
-        <Button theme="light" icon={<IconVideo size={18} />} disabled title={t('result.soon')}>
-          {t('result.animate')}
-        </Button>
-        {result.content_type.startsWith('image/') ? (
-          <PublishAction generation={generation} />
-        ) : (
-          <Button theme="light" icon={<IconSparkles size={18} />} disabled>
-            {t('result.publish')}
+        {isVideoResult(result) ? (
+          <Button theme="light" icon={<IconVideo size={18} />} disabled>
+            {t('result.animate')}
           </Button>
+        ) : (
+          <ButtonLink
+            to={`/generate/video/generation/${generation.uuid}/`}
+            theme="light"
+            icon={<IconVideo size={18} />}
+            data-testid="result-animate"
+          >
+            {t('result.animate')}
+          </ButtonLink>
         )}
+        <PublishAction generation={generation} />
       </div>
       {errors.alert && <Alert>{errors.alert}</Alert>}
       <ChargeDialogs refusal={repeat.refusal} onClose={repeat.closeRefusal} onSkip={repeat.skipWait} />

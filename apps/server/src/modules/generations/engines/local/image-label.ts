@@ -13,6 +13,8 @@ export const LOCAL_ENGINE_DESCRIPTIONS = {
   face_swap: 'Face swapped by Mirra local engine: mesh warp and gradient-domain blend, offline',
   face_photo:
     'Face photo by Mirra local engine: procedural scene and portrait template with your face, offline',
+  video:
+    'Animated by Mirra local engine: a camera move over the photo, not a generative video model, offline',
 } as const;
 
 /**

@@ -120,18 +120,13 @@ async function expectBadInput(promise: Promise<unknown>, message: RegExp, reason
 }
 
 describe('local engine', () => {
-  it('serves simple, editing, styling and face swap, and nothing else yet', () => {
+  it('serves simple, editing, styling, face swap and video (from a photo)', () => {
     expect(engine.name).toBe('local');
     const modes: TGenerationMode[] = ['simple', 'editing', 'styling', 'face_swap', 'video'];
-    expect(modes.filter((mode) => engine.supports(mode))).toEqual([
-      'simple',
-      'editing',
-      'styling',
-      'face_swap',
-    ]);
+    expect(modes.filter((mode) => engine.supports(mode))).toEqual(modes);
   });
 
-  it('refuses a mode it does not support as bad input', async () => {
+  it('refuses video from a description alone (no photo) as bad input', async () => {
     await expectBadInput(engine.start(request({ mode: 'video' }), context()), /video/, 'mode_unsupported');
   });
 

@@ -20,8 +20,21 @@ import { decodePhoto, encodePng, type RawImage } from './raster.js';
 import { describeScene, planScene } from './scene.models.js';
 import { renderScene } from './scene.render.js';
 import { applyStyle, STYLE_NAMES, STYLING_MAX_SIDE } from './styling.pipeline.js';
+import {
+  assertExecutable,
+  bundledFfmpegPath,
+  FfmpegFailedError,
+  FfmpegMissingError,
+} from './video/ffmpeg.js';
+import { animatePhoto, PhotoTooSmallError, type AnimatedPhoto } from './video/video.pipeline.js';
 
-const SUPPORTED_MODES: ReadonlySet<TGenerationMode> = new Set(['simple', 'editing', 'styling', 'face_swap']);
+const SUPPORTED_MODES: ReadonlySet<TGenerationMode> = new Set([
+  'simple',
+  'editing',
+  'styling',
+  'face_swap',
+  'video',
+]);
 
 /**
  * The offline engine (DESIGN §5): real image processing with sharp and hand-written pixel
@@ -29,14 +42,16 @@ const SUPPORTED_MODES: ReadonlySet<TGenerationMode> = new Set(['simple', 'editin
  * bytes. It finishes inside `start` (a few seconds at most), so it has no poll or cancel; the
  * signal is checked between stages instead.
  */
-export function createLocalEngine(options: { faceAnalyzer?: FaceAnalyzer } = {}): GenerationEngine {
+export function createLocalEngine(
+  options: { faceAnalyzer?: FaceAnalyzer; video?: LocalVideoOptions } = {},
+): GenerationEngine {
   // The analyser's models load once per process, on the first face swap.
   const faceAnalyzer = options.faceAnalyzer ?? createFaceAnalyzer();
   return {
     name: 'local',
     supports: (mode) => SUPPORTED_MODES.has(mode),
     async start(request, context): Promise<EngineStart> {
-      const output = await run(request, context, faceAnalyzer);
+      const output = await run(request, context, faceAnalyzer, options.video ?? {});
       return { kind: 'done', output };
     },
   };
@@ -46,9 +61,12 @@ async function run(
   request: EngineRequest,
   context: EngineContext,
   faceAnalyzer: FaceAnalyzer,
+  videoOptions: LocalVideoOptions,
 ): Promise<EngineOutput> {
   const progress = createProgress(context);
   switch (request.mode) {
+    case 'video':
+      return animateLocally(request, context, progress, { faceAnalyzer, ...videoOptions });
     case 'face_swap':
       return faceSwap(request, progress, faceAnalyzer);
     case 'simple':
@@ -60,7 +78,7 @@ async function run(
     default:
       throw EngineError.badInput(
         'mode_unsupported',
-        `The local engine can't do ${request.mode.replace('_', ' ')} yet; choose another engine for it.`,
+        `The local engine can't do ${String(request.mode).replace('_', ' ')} yet; choose another engine for it.`,
       );
   }
 }
@@ -164,6 +182,104 @@ async function faceSwap(
     channels: 3,
   };
   return finish(image, LOCAL_ENGINE_DESCRIPTIONS.face_swap, outcome.notes, progress);
+}
+
+export interface LocalVideoOptions {
+  /** The ffmpeg to encode with; the one @ffmpeg-installer/ffmpeg ships when not given. */
+  ffmpegPath?: string;
+  /** ffmpeg's own time limit; the job's signal stops it sooner when that runs out first. */
+  encodeTimeoutMs?: number;
+}
+
+/**
+ * Video from a photo: a camera move over it (animatePhoto), centred on the face when there is one,
+ * encoded to H.264 by ffmpeg with progress per encoded frame (10–95 %).
+ */
+async function animateLocally(
+  request: EngineRequest,
+  context: EngineContext,
+  progress: Progress,
+  options: LocalVideoOptions & { faceAnalyzer: FaceAnalyzer },
+): Promise<EngineOutput> {
+  if (request.images.length === 0) {
+    throw EngineError.badInput(
+      'mode_unsupported',
+      'The local engine animates a photo; video from a description alone is not available yet.',
+    );
+  }
+  const source = singleImage(request, 'Animating');
+  let ffmpegPath: string;
+  try {
+    ffmpegPath = options.ffmpegPath ?? bundledFfmpegPath();
+    assertExecutable(ffmpegPath);
+  } catch (error) {
+    // A broken install, our fault: failed after the retries, and refunded.
+    throw new EngineError('engine.failed', (error as Error).message, true);
+  }
+  await progress.reach(2);
+  let frameReports = Promise.resolve();
+  let animated: AnimatedPhoto;
+  try {
+    animated = await animatePhoto({
+      photo: source.data,
+      aspect: request.aspect,
+      durationSeconds: request.durationSeconds,
+      faceAnalyzer: options.faceAnalyzer,
+      ffmpegPath,
+      description: LOCAL_ENGINE_DESCRIPTIONS.video,
+      timeoutMs: options.encodeTimeoutMs ?? VIDEO_ENCODE_TIMEOUT_MS,
+      signal: context.signal,
+      // Reports are chained so they reach the database in order, never two at once.
+      onProgress: (fraction) => {
+        frameReports = frameReports.then(() => progress.reach(10 + fraction * 85)).catch(() => {});
+      },
+      check: progress.check,
+    });
+  } catch (error) {
+    throw videoError(error, context.signal);
+  }
+  await frameReports;
+  const { plan } = animated;
+  const seconds = plan.windows.length / plan.fps;
+  const notes = [
+    engineNote(
+      'video.camera_move',
+      `A camera move over your photo by the offline local engine (zoom and pan, eased), not a generative video model: ${seconds} s at ${plan.fps} fps, ${plan.frame.width}×${plan.frame.height}.`,
+      { seconds, fps: plan.fps, width: plan.frame.width, height: plan.frame.height },
+    ),
+    plan.faceCentred
+      ? engineNote('video.face_centred', 'The move closes in on the face it found.')
+      : engineNote('video.no_face', 'No face found: the move closes in on the upper third of the photo.'),
+  ];
+  await progress.reach(100);
+  return {
+    data: animated.mp4,
+    contentType: 'video/mp4',
+    width: plan.frame.width,
+    height: plan.frame.height,
+    poster: animated.poster,
+    durationSeconds: seconds,
+    notes,
+  };
+}
+
+/** Longest an encode may run by itself: 10 s of 720p takes well under a minute on one core. */
+const VIDEO_ENCODE_TIMEOUT_MS = 5 * 60_000;
+
+function videoError(error: unknown, signal: AbortSignal): EngineError {
+  if (error instanceof EngineError) return error;
+  if (signal.aborted) return cancelled(signal);
+  if (error instanceof PhotoTooSmallError) return EngineError.badInput('photo_too_small', error.message);
+  if (error instanceof FfmpegMissingError) return new EngineError('engine.failed', error.message, true);
+  if (error instanceof FfmpegFailedError) {
+    return error.timedOut
+      ? new EngineError('engine.timeout', 'Encoding the video took too long.', true)
+      : new EngineError('engine.failed', error.message, true);
+  }
+  if (error instanceof Error && /unsupported image format|Input buffer/i.test(error.message)) {
+    return EngineError.badInput('unreadable_photo', 'The photo could not be read as an image.');
+  }
+  return new EngineError('engine.failed', String((error as Error)?.message ?? error), true);
 }
 
 async function finish(
