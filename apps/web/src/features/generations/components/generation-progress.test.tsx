@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { GenerationStatus } from '@mirra/contracts';
 import type { TGeneration } from '../../../lib/api-types';
 import { createTestI18n } from '../../../test/i18n';
+import { TrainingProgress } from '../../models/components/training-dialog';
 import { GenerationProgress } from './generation-progress';
 
 const running = (progress: number) =>
@@ -36,5 +37,17 @@ describe('the progress screen', () => {
     cleanup();
     const en = await show('en', 8);
     expect(en.textContent?.match(/8%/g)).toHaveLength(1);
+  });
+
+  it('the training bar of a model shows its percentage once too', async () => {
+    const i18n = await createTestI18n('de');
+    render(
+      <I18nextProvider i18n={i18n}>
+        <TrainingProgress percent={64} isQueued={false} />
+      </I18nextProvider>,
+    );
+    const wait = screen.getByTestId('training-progress');
+    expect(wait.textContent?.match(/64/g)).toHaveLength(1);
+    expect(screen.getByTestId('training-percent').textContent).toBe('64\u00a0%');
   });
 });
