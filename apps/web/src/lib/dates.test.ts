@@ -1,7 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { relativeTime } from '../features/notifications/notification-text';
 import { createTestI18n } from '../test/i18n';
 import { formatDateTime, formatDay } from './dates';
+import { numberFormat, resetLocaleDataCache } from './locale-fallback';
 
 const JOINED = '2026-11-05T14:30:00Z';
 
@@ -19,7 +20,7 @@ describe('dates in every language', () => {
     expect(await since('en')).toBe('since November 5, 2026');
     expect(await since('az')).toBe('5 noyabr 2026 tarixindən');
     // Kazakh "бастап" would need the ablative on the date itself, so the card says "joined on".
-    expect(await since('kk')).toMatch(/^тіркелген күні: 2026 ж\. 5 қараша$/);
+    expect(await since('kk')).toMatch(/^тіркелген күні: 2026\u00a0ж\. 5 қараша$/);
   });
 
   it('never shows a month on its own in the nominative after a preposition', async () => {
@@ -28,8 +29,8 @@ describe('dates in every language', () => {
   });
 
   it('writes a moment as day and time in each language’s own order', () => {
-    expect(formatDateTime(JOINED, 'ru', 'UTC')).toMatch(/^5 нояб\. 2026 г\., 14:30$/);
-    expect(formatDateTime(JOINED, 'uk', 'UTC')).toMatch(/^5 лист\. 2026 р\., 14:30$/);
+    expect(formatDateTime(JOINED, 'ru', 'UTC')).toMatch(/^5 нояб\. 2026\u00a0г\., 14:30$/);
+    expect(formatDateTime(JOINED, 'uk', 'UTC')).toMatch(/^5 лист\. 2026\u00a0р\., 14:30$/);
     expect(formatDateTime(JOINED, 'de', 'UTC')).toBe('05.11.2026, 14:30');
     expect(formatDateTime(JOINED, 'en', 'UTC')).toMatch(/^Nov 5, 2026, 2:30\sPM$/);
     expect(formatDateTime(JOINED, 'kk', 'UTC')).toMatch(/2026.*14:30$/);
@@ -52,5 +53,75 @@ describe('dates in every language', () => {
     expect(daysAgo(5, 'kk')).toBe('5 күн бұрын');
     expect(daysAgo(5, 'az')).toBe('5 gün öncə');
     expect(daysAgo(1, 'en')).toBe('yesterday');
+  });
+});
+
+describe('dates in a runtime without Kazakh and Azerbaijani data', () => {
+  const RealDateTimeFormat = Intl.DateTimeFormat;
+  const RealNumberFormat = Intl.NumberFormat;
+
+  /**
+   * Stands in for Debian's Chromium: for kk and az the formatters fall back to the root data, which
+   * writes the month as a number ("2026 M11 5") and numbers with the root separators ("$ 0.00").
+   */
+  function withoutKazakhAndAzerbaijani() {
+    const isMissing = (locales?: string | readonly string[]) =>
+      [locales ?? []].flat().some((locale) => /^(kk|az)\b/.test(locale));
+    class RootDateTimeFormat extends RealDateTimeFormat {
+      constructor(locales?: string | string[], options?: Intl.DateTimeFormatOptions) {
+        const missing = isMissing(locales);
+        super(
+          missing ? 'en-US' : locales,
+          missing && options?.month && options.month !== 'numeric'
+            ? { ...options, month: 'numeric' }
+            : missing && options?.dateStyle
+              ? { ...options, dateStyle: 'short' }
+              : options,
+        );
+      }
+    }
+    class RootNumberFormat extends RealNumberFormat {
+      constructor(locales?: string | string[], options?: Intl.NumberFormatOptions) {
+        super(isMissing(locales) ? 'en-US' : locales, options);
+      }
+    }
+    vi.stubGlobal('Intl', { ...Intl, DateTimeFormat: RootDateTimeFormat, NumberFormat: RootNumberFormat });
+    resetLocaleDataCache();
+  }
+
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    resetLocaleDataCache();
+  });
+
+  it('words kk and az days with month names, never a numeric month', () => {
+    withoutKazakhAndAzerbaijani();
+    expect(formatDay('2026-11-24T12:00:00Z', 'kk', 'UTC')).toBe('2026\u00a0ж. 24 қараша');
+    expect(formatDay('2026-11-24T12:00:00Z', 'az', 'UTC')).toBe('24 noyabr 2026');
+    expect(formatDay('2026-01-02T12:00:00Z', 'az', 'UTC')).toBe('2 yanvar 2026');
+    expect(formatDateTime(JOINED, 'kk', 'UTC')).toBe('2026\u00a0ж. 5 қар., 14:30');
+    expect(formatDateTime(JOINED, 'az', 'UTC')).toBe('5 noy 2026, 14:30');
+    // The day is the reader's own: late on the 5th in UTC is already the 6th in Baku.
+    expect(formatDay('2026-11-05T22:30:00Z', 'az', 'Asia/Baku')).toBe('6 noyabr 2026');
+  });
+
+  it('keeps the languages the runtime knows on its own data', () => {
+    withoutKazakhAndAzerbaijani();
+    expect(formatDay(JOINED, 'de', 'UTC')).toBe('5. November 2026');
+    expect(formatDay(JOINED, 'ru', 'UTC')).toBe('5 ноября 2026\u00a0г.');
+  });
+
+  it('writes kk and az money with their own separators and the sign after', () => {
+    withoutKazakhAndAzerbaijani();
+    const dollars = (language: string) =>
+      numberFormat(language, { style: 'currency', currency: 'USD' }).format(1234.5);
+    expect(dollars('kk')).toMatch(/^1\s234,50\s\$$/);
+    expect(dollars('az')).toMatch(/^1\.234,50\s\$$/);
+    expect(dollars('en')).toBe('$1,234.50');
+  });
+
+  it('joins the year and its abbreviation with a no-break space (ru, uk)', () => {
+    expect(formatDay(JOINED, 'ru', 'UTC')).toBe('5 ноября 2026\u00a0г.');
+    expect(formatDay(JOINED, 'uk', 'UTC')).toBe('5 листопада 2026\u00a0р.');
   });
 });

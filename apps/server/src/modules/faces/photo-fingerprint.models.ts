@@ -43,3 +43,26 @@ export function fingerprintDistance(a: string, b: string): number {
   }
   return distance;
 }
+
+/**
+ * The fingerprint of the horizontally mirrored picture, from the picture's own: mirrored, each
+ * row's pairs of neighbours come in reverse order with left and right swapped, so each row's bits
+ * are reversed and inverted (pixels of equal brightness aside).
+ */
+export function mirroredFingerprint(hex: string, side: number = FINGERPRINT_SIDE): string {
+  const bits = Array.from(hex, (digit) => parseInt(digit, 16).toString(2).padStart(4, '0')).join('');
+  if (bits.length !== side * side) return hex;
+  let mirrored = '';
+  for (let row = 0; row < side; row++) {
+    const rowBits = bits.slice(row * side, (row + 1) * side);
+    for (let column = side - 1; column >= 0; column--) mirrored += rowBits[column] === '1' ? '0' : '1';
+  }
+  let out = '';
+  for (let at = 0; at < mirrored.length; at += 4) out += parseInt(mirrored.slice(at, at + 4), 2).toString(16);
+  return out;
+}
+
+/** How far apart two pictures are, counting a mirrored copy as a copy: the nearer of the two. */
+export function copyDistance(a: string, b: string): number {
+  return Math.min(fingerprintDistance(a, b), fingerprintDistance(mirroredFingerprint(a), b));
+}

@@ -2,6 +2,11 @@ import { GenerationStatus } from '@mirra/contracts';
 import { describe, expect, it } from 'vitest';
 import type { AnalysedFace, FaceAnalysis } from '../faces/faces.types.js';
 import {
+  fingerprintDistance,
+  MAX_COPY_DISTANCE,
+  mirroredFingerprint,
+} from '../faces/photo-fingerprint.models.js';
+import {
   compactAnalysis,
   findCopies,
   isSameVerdict,
@@ -145,7 +150,8 @@ describe('copies of a photo the model already has', () => {
       photo(2, [face(alice(1))], print(12)),
       photo(3, [face(alice())], print(40)),
       photo(4, [face(alice())], print(41)),
-      photo(5, [face(alice())], print(0, '1')),
+      // Half the bits apart from the first, and from its mirror too.
+      photo(5, [face(alice())], '5'.repeat(64)),
     ];
     const verdicts = judgeModelPhotos(photos, null);
     expect(verdicts.get(1)).toMatchObject({ ok: true, problems: [] });
@@ -170,6 +176,24 @@ describe('copies of a photo the model already has', () => {
     );
     expect(findCopies([photo(1, [face(alice())], print(0)), photo(2, [face(alice())], print(3))])).toEqual(
       new Set([2]),
+    );
+  });
+
+  it('refuses a mirrored copy of a picture, re-encoded or not', () => {
+    const picture = print(100);
+    const mirrored = mirroredFingerprint(picture);
+    expect(fingerprintDistance(mirrored, picture)).toBeGreaterThan(MAX_COPY_DISTANCE);
+    const reencoded =
+      mirrored.slice(0, 60) + (parseInt(mirrored.slice(60), 16) ^ 0xffff).toString(16).padStart(4, '0');
+    expect(findCopies([photo(1, [face(alice())], picture), photo(2, [face(alice())], mirrored)])).toEqual(
+      new Set([2]),
+    );
+    expect(findCopies([photo(1, [face(alice())], picture), photo(2, [face(alice(1))], reencoded)])).toEqual(
+      new Set([2]),
+    );
+    // The mirror of another person's alike picture is still not a copy.
+    expect(findCopies([photo(1, [face(alice())], picture), photo(2, [face(bob())], mirrored)])).toEqual(
+      new Set(),
     );
   });
 

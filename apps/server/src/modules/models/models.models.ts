@@ -1,7 +1,7 @@
 import { GenerationStatus, type TGenerationStatus } from '@mirra/contracts';
 import { descriptorSimilarity } from '../faces/face-descriptors.models.js';
 import type { AnalysedFace, FaceAnalysis } from '../faces/faces.types.js';
-import { fingerprintDistance, MAX_COPY_DISTANCE } from '../faces/photo-fingerprint.models.js';
+import { copyDistance, MAX_COPY_DISTANCE } from '../faces/photo-fingerprint.models.js';
 import {
   checkPhoto,
   DEFAULT_PHOTO_CHECK_THRESHOLDS,
@@ -99,7 +99,8 @@ export interface JudgedPhoto {
 }
 
 /**
- * Whether `later` is a copy of `earlier`: the same picture re-saved, resized or recompressed.
+ * Whether `later` is a copy of `earlier`: the same picture re-saved, resized, recompressed or
+ * mirrored.
  * The fingerprints must be close; the faces are the second signal: when both photos show a face
  * and the two faces are clearly different people, the photos are not copies, however alike the
  * pictures are overall.
@@ -110,7 +111,7 @@ export function isCopyOf(
   thresholds: PhotoCheckThresholds = DEFAULT_PHOTO_CHECK_THRESHOLDS,
 ): boolean {
   if (!later.fingerprint || !earlier.fingerprint) return false;
-  if (fingerprintDistance(later.fingerprint, earlier.fingerprint) > MAX_COPY_DISTANCE) return false;
+  if (copyDistance(later.fingerprint, earlier.fingerprint) > MAX_COPY_DISTANCE) return false;
   const a = later.analysis.faces[0]?.descriptor ?? [];
   const b = earlier.analysis.faces[0]?.descriptor ?? [];
   return a.length === 0 || b.length === 0 || descriptorSimilarity(a, b) >= thresholds.minSimilarity;

@@ -211,7 +211,7 @@ describe('photo checks on upload', () => {
   );
 
   it(
-    'refuses a photo the model already has: the same file, or it re-saved, resized or recompressed',
+    'refuses a photo the model already has: the same file, or it re-saved, resized, recompressed or mirrored',
     { timeout: 120_000 },
     async () => {
       const { headers } = await signedIn();
@@ -237,6 +237,8 @@ describe('photo checks on upload', () => {
           filename: 're-saved.png',
           contentType: 'image/png',
         },
+        // Mirrored (a selfie camera's flip) and re-encoded: still the same picture.
+        { data: await sharp(photos[1]!).flop().jpeg({ quality: 85 }).toBuffer(), filename: 'mirrored.jpg' },
       ];
       const second = await uploadModelPhotos(t, headers, uuid, [
         ...copies,
@@ -251,11 +253,12 @@ describe('photo checks on upload', () => {
         ['recompressed.jpg', false, ['photo.duplicate']],
         ['resized.jpg', false, ['photo.duplicate']],
         ['re-saved.png', false, ['photo.duplicate']],
+        ['mirrored.jpg', false, ['photo.duplicate']],
         ['new.jpg', true, []],
         ['new-again.jpg', false, ['photo.duplicate']],
       ]);
       expect(second.json().reference_count).toBe(5);
-      expect(await getModel(uuid, headers)).toMatchObject({ reference_count: 5, photo_count: 10 });
+      expect(await getModel(uuid, headers)).toMatchObject({ reference_count: 5, photo_count: 11 });
 
       // Deleting the first of a picture lets its copy count instead.
       const firstUuid = first.json().photos[0].uuid;

@@ -12,6 +12,9 @@ import { NAV_ITEMS } from './nav-items';
 // Signed-in only, and after the first paint: the bell's polling stays out of the first download.
 const NotificationsBell = lazy(() => import('../../features/notifications/components/notifications-bell'));
 
+/** Titles longer than this (in characters) are set smaller, so two lines fit a phone's header. */
+const LONG_TITLE = 14;
+
 export function displayName(user: {
   firstName: string;
   lastName: string;
@@ -70,7 +73,14 @@ export function AppHeader({ meta }: { meta: RouteMeta }) {
             </>
           )}
         </div>
-        {!isRoot && <h1 className="app-header__title">{t(meta.title)}</h1>}
+        {!isRoot && (
+          <h1
+            className={`app-header__title${t(meta.title).length > LONG_TITLE ? ' app-header__title--long' : ''}`}
+            data-testid="header-title"
+          >
+            {t(meta.title)}
+          </h1>
+        )}
         <nav className="app-header__nav" aria-label={t('nav.label')}>
           {NAV_ITEMS.map(({ to, label, Icon, match }) => (
             <Link key={to} to={to} className={`top-nav__item${match(pathname) ? ' is-active' : ''}`}>

@@ -7,6 +7,7 @@ import { ButtonLink } from '../../components/ui/button';
 import { EmptyState } from '../../components/ui/empty-state';
 import { IconWallet } from '../../components/ui/icons';
 import { PageFrame } from '../../components/ui/page';
+import { numberFormat } from '../../lib/locale-fallback';
 
 const FILTERS = ['purchases', 'transfers', 'withdrawals', 'frozen', 'referral'] as const;
 
@@ -20,7 +21,7 @@ export function Page() {
     : pathname.includes('pay-out')
       ? 'payOut'
       : 'transactions';
-  const balance = new Intl.NumberFormat(i18n.language, { style: 'currency', currency: 'USD' }).format(0);
+  const balance = numberFormat(i18n.language, { style: 'currency', currency: 'USD' }).format(0);
   return (
     <PageFrame width="narrow" testId="wallet-page">
       <div className="balance-card">

@@ -65,7 +65,7 @@ export interface PhotoLook extends PhotoJudgement {
 }
 
 /** Good photos from which a set can be said to lack variety. */
-export const VARIETY_MIN_PHOTOS = 6;
+export const VARIETY_MIN_PHOTOS = 5;
 /** The share of good photos in one pose and one light at which the set asks for variety. */
 export const VARIETY_MAX_SAME_LOOK = 0.8;
 

@@ -109,8 +109,9 @@ describe('a photo’s verdict in the user’s language', () => {
     });
     const sameLook = Array.from({ length: 15 }, () => look('front'));
     expect(needsVariety(sameLook)).toBe(true);
-    // Five photos are too few to say.
-    expect(needsVariety(sameLook.slice(0, 5))).toBe(false);
+    // Five photos in one pose and light already call for variety; four are too few to say.
+    expect(needsVariety(sameLook.slice(0, 5))).toBe(true);
+    expect(needsVariety(sameLook.slice(0, 4))).toBe(false);
     // 11 of 15 alike (73%) is varied enough: some from the side, some in low light.
     const varied = [
       ...sameLook.slice(0, 11),

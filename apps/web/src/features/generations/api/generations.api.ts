@@ -48,6 +48,8 @@ export const generationsApi = {
     openEventStream(`/api/generations/${uuid}/events/`, { signal }),
   writePrompt: (text: string, mode: TGenerationMode) =>
     api.post<TPromptHelperResult>('/api/prompt-helper/', { text, mode }),
+  /** One of my uploads (a failed generation's source photo, to try again with it). */
+  getUpload: (uuid: string) => api.get<TUpload>(`/api/uploads/${uuid}/`),
   upload: (file: Blob, name: string, options: { onProgress?(f: number): void; signal?: AbortSignal }) => {
     const form = new FormData();
     form.append('file', file, name);

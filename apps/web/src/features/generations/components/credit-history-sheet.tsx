@@ -9,6 +9,7 @@ import { Spinner } from '../../../components/ui/spinner';
 import { creditKeys, creditsApi } from '../api/generations.api';
 import { useLoadMoreOnView } from '../hooks/use-load-more-on-view';
 import { formatDateTime } from '../../../lib/dates';
+import { numberFormat } from '../../../lib/locale-fallback';
 
 /** Credit history: every ledger entry, newest first, loaded page by page as it scrolls. */
 export function CreditHistorySheet({ open, onClose }: { open: boolean; onClose(): void }) {
@@ -22,7 +23,7 @@ export function CreditHistorySheet({ open, onClose }: { open: boolean; onClose()
   });
   const sentinel = useLoadMoreOnView(history);
   const entries = history.data?.pages.flatMap((page) => page.results) ?? [];
-  const number = new Intl.NumberFormat(i18n.language, { signDisplay: 'always' });
+  const number = numberFormat(i18n.language, { signDisplay: 'always' });
   return (
     <Sheet open={open} onClose={onClose} title={t('credits.historyTitle')}>
       <div className="stack" data-testid="credit-history">

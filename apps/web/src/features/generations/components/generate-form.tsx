@@ -17,6 +17,7 @@ import { buildCreateBody, draftProblems, modeNeeds } from '../generation-draft';
 import { useChargedAction } from '../hooks/use-charged-action';
 import { useGenerationDraft } from '../hooks/use-generation-draft';
 import { usePhotoUpload } from '../hooks/use-photo-upload';
+import { useRetryInputs } from '../hooks/use-retry-inputs';
 import { useSourceFromGeneration } from '../hooks/use-source-from-generation';
 import { usePostRecipe } from '../../posts/hooks/use-post-recipe';
 import { MODE_ART, MODE_ICONS } from '../modes';
@@ -94,6 +95,14 @@ export function GenerateForm({
     update,
     wantsPhoto: needs.photo && !draft.photo && photo.state.status === 'idle',
   });
+  // Trying a failed generation again: its prompt, settings and photo.
+  const retry = useRetryInputs({
+    generation: source.generation,
+    mode,
+    draft,
+    update,
+    wantsPhoto: needs.photo && !draft.photo && photo.state.status === 'idle',
+  });
   // Starting a plain image from a result: its description is the starting point.
   const [prefilledFrom, setPrefilledFrom] = useState<string | null>(null);
   if (source.generation && prefilledFrom !== source.generation.uuid) {
@@ -108,7 +117,8 @@ export function GenerateForm({
   });
 
   const problems = draftProblems(mode, draft);
-  const busyPhoto = photo.state.status === 'uploading' || source.isFetching || fromPost.isPreparing;
+  const busyPhoto =
+    photo.state.status === 'uploading' || source.isFetching || fromPost.isPreparing || retry.isPreparing;
 
   const submit = useChargedAction({
     action: (key) => generationsApi.create(buildCreateBody(mode, draft, { postUuid }), key),
@@ -172,7 +182,7 @@ export function GenerateForm({
             mode={mode}
             photo={draft.photo}
             upload={photo.state}
-            preparing={source.isFetching || fromPost.isPreparing}
+            preparing={source.isFetching || fromPost.isPreparing || retry.isPreparing}
             error={
               errors.fieldErrors.images?.[0] ??
               (shown('photo')
@@ -196,11 +206,12 @@ export function GenerateForm({
               {t('generate.faceSwapPhotoHint')}
             </p>
           )}
-          {(source.isUnavailable || fromPost.isUnavailable) && !draft.photo && (
-            <p className="muted-note" data-testid="source-unavailable">
-              {t('generate.sourceUnavailable')}
-            </p>
-          )}
+          {((source.isUnavailable && !retry.isRetry) || retry.isUnavailable || fromPost.isUnavailable) &&
+            !draft.photo && (
+              <p className="muted-note" data-testid="source-unavailable">
+                {t('generate.sourceUnavailable')}
+              </p>
+            )}
         </>
       )}
 

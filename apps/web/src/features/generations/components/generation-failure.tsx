@@ -47,7 +47,12 @@ export function GenerationFailure({ generation }: { generation: TGeneration }) {
           {t('result.tryAgain')}
         </Button>
       ) : (
-        <ButtonLink to={`/generate/${generation.mode}/`} theme="primary" data-testid="failure-retry">
+        // Opened any other way: the form opens again with this generation's photo, prompt and settings.
+        <ButtonLink
+          to={`/generate/${generation.mode}/generation/${generation.uuid}/`}
+          theme="primary"
+          data-testid="failure-retry"
+        >
           {t('result.tryAgain')}
         </ButtonLink>
       )}

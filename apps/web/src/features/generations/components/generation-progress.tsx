@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { TGeneration } from '../../../lib/api-types';
 import { phaseOf, progressPercent } from '../generation-status';
 import { ProgressBar } from '../../../components/ui/progress-bar';
+import { numberFormat } from '../../../lib/locale-fallback';
 
 /** Waiting for a result: what is happening, a live bar, and that the page may be closed. */
 export function GenerationProgress({
@@ -12,7 +13,7 @@ export function GenerationProgress({
   generation: TGeneration;
   isPolling: boolean;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [shown, setShown] = useState(0);
   const percent = progressPercent(generation.status, generation.progress, shown);
   // The bar never moves backwards (a retry puts the generation back in the queue).
@@ -23,7 +24,11 @@ export function GenerationProgress({
       ? t('result.queued')
       : phase === 'completed'
         ? t('result.finishing')
-        : t('result.running', { percent });
+        : t('result.running');
+  // The percentage is shown once, beside the phase, written the language's way ("42 %" in German).
+  const percentText = numberFormat(i18n.language, { style: 'percent', maximumFractionDigits: 0 }).format(
+    percent / 100,
+  );
   return (
     <div className="result-wait" data-testid="generation-progress">
       <div className="result-wait__art" aria-hidden="true">
@@ -31,7 +36,9 @@ export function GenerationProgress({
       </div>
       <div className="result-wait__status">
         <span aria-live="polite">{label}</span>
-        <span className="result-wait__percent">{percent}%</span>
+        <span className="result-wait__percent" data-testid="generation-percent">
+          {percentText}
+        </span>
       </div>
       <ProgressBar
         value={percent}

@@ -4,6 +4,7 @@ import { Button, ButtonLink } from '../../../components/ui/button';
 import { IconCheck } from '../../../components/ui/icons';
 import { Sheet } from '../../../components/ui/sheet';
 import { ProgressBar } from '../../../components/ui/progress-bar';
+import { numberFormat } from '../../../lib/locale-fallback';
 import { isDialogOpen, type TrainingDialog as DialogState } from '../model-status';
 import { CreatePhotoButton } from './create-photo-button';
 import { ModelFailure } from './model-failure';
@@ -49,15 +50,21 @@ export function TrainingDialog({ state, onClose }: { state: DialogState; onClose
 
 /** The live bar of a training, also shown on the model's page while it trains. */
 export function TrainingProgress({ percent, isQueued }: { percent: number; isQueued: boolean }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  // The percentage is shown once, beside the phase, written the language's way ("42 %" in German).
+  const percentText = numberFormat(i18n.language, { style: 'percent', maximumFractionDigits: 0 }).format(
+    percent / 100,
+  );
   return (
     <div className="result-wait training-progress" data-testid="training-progress">
       <div className="result-wait__art" aria-hidden="true">
         <span className="result-wait__orb" />
       </div>
       <div className="result-wait__status">
-        <span aria-live="polite">{isQueued ? t('training.queued') : t('training.running', { percent })}</span>
-        <span className="result-wait__percent">{percent}%</span>
+        <span aria-live="polite">{isQueued ? t('training.queued') : t('training.running')}</span>
+        <span className="result-wait__percent" data-testid="training-percent">
+          {percentText}
+        </span>
       </div>
       <ProgressBar
         value={percent}
