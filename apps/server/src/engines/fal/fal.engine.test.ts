@@ -78,7 +78,11 @@ describe('the fal engine, polled by the worker', () => {
     const done = await shown(uuid, headers);
     expect(done.status).toBe(GenerationStatus.COMPLETED);
     expect(done.result.engine).toBe('fal');
-    expect(done.result.notes).toContain('Made by fal with fal-ai/flux/schnell');
+    expect(done.result.notes).toContainEqual({
+      code: 'provider.made_by',
+      params: { engine: 'fal', model: 'fal-ai/flux/schnell' },
+      text: 'Made by fal with fal-ai/flux/schnell.',
+    });
     const row = await rowOf(uuid);
     expect(row.provider).toBe('fal');
     expect(row.providerCostUsd).toBeCloseTo(0.003, 6);
@@ -131,7 +135,11 @@ describe('outages and refusals', () => {
     const done = await shown(uuid, headers);
     expect(done.status).toBe(GenerationStatus.COMPLETED);
     expect(done.result.engine).toBe('local');
-    expect(done.result.notes).toContain('Made by local: fal unavailable');
+    expect(done.result.notes).toContainEqual({
+      code: 'provider.fallback',
+      params: { engine: 'local', unavailable: 'fal' },
+      text: 'Made by local: fal unavailable.',
+    });
     expect((await rowOf(uuid)).engine).toBe('local');
     expect(fal.submissions).toBe(before);
     expect((await entriesOf(user.id)).map((entry) => entry.delta)).toEqual([-2]);
