@@ -1,28 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError, notAuthenticated } from '../shared/errors.js';
-import type { UserRow } from '../modules/users/users.repository.js';
+import type { AuthContext } from '../shared/http/auth-context.js';
 import { usersRepository } from '../modules/users/users.repository.js';
 import { authenticateTelegramInitData } from '../modules/telegram/telegram-auth.usecases.js';
 import type { AppDeps } from './deps.js';
 
-export type AuthMode = 'required' | 'optional' | 'none';
-
-export interface AuthContext {
-  user: UserRow;
-  /** The refresh-token family of a Bearer session; null for Telegram init data. */
-  familyId: string | null;
-  via: 'bearer' | 'telegram';
-}
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    auth: AuthContext | null;
-  }
-  interface FastifyContextConfig {
-    /** Who may call the route: `required` (401 without valid credentials), `optional`, `none`. */
-    auth?: AuthMode;
-  }
-}
+export { requireAuth, type AuthContext, type AuthMode } from '../shared/http/auth-context.js';
 
 /**
  * Reads the Authorization header (spec §7): `TG <initData>` from the Mini App, validated by HMAC
@@ -91,10 +74,4 @@ function withBearerChallenge(error: AppError): AppError {
     headers: { ...error.headers, ...BEARER_CHALLENGE },
     cause: error,
   });
-}
-
-/** The signed-in caller of a `config.auth: 'required'` route. */
-export function requireAuth(request: FastifyRequest): AuthContext {
-  if (!request.auth) throw notAuthenticated();
-  return request.auth;
 }

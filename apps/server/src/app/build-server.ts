@@ -8,13 +8,7 @@ import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, {
-  type FastifyBaseLogger,
-  type FastifyInstance,
-  type RawReplyDefaultExpression,
-  type RawRequestDefaultExpression,
-  type RawServerDefault,
-} from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -55,15 +49,7 @@ import {
 } from './security-headers.js';
 
 export type App = FastifyInstance;
-/** The app as route modules see it: request and response types inferred from the zod schemas. */
-export type ZodApp = FastifyInstance<
-  RawServerDefault,
-  RawRequestDefaultExpression,
-  RawReplyDefaultExpression,
-  FastifyBaseLogger,
-  ZodTypeProvider
->;
-
+export type { ZodApp } from '../shared/http/zod-app.js';
 /** Builds the HTTP server: plugins, then authentication, then every feature's routes, then the SPA. */
 export async function buildServer(deps: AppDeps): Promise<App> {
   const app: App = Fastify({

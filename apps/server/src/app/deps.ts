@@ -1,8 +1,7 @@
-import type { Database, Db } from '../shared/db/client.js';
+import type { Database } from '../shared/db/client.js';
 import type { NotificationHub } from '../shared/db/notifications.js';
 import { createLocalStorage } from '../shared/storage/local-storage.js';
-import { createMediaUrls, type MediaUrls } from '../shared/storage/media-urls.js';
-import type { Storage } from '../shared/storage/storage.js';
+import { createMediaUrls } from '../shared/storage/media-urls.js';
 import type { ImageModerator, PromptModerator } from '../modules/moderation/moderation.types.js';
 import {
   createNsfwImageModerator,
@@ -15,9 +14,10 @@ import { createGenerationEvents, type GenerationEvents } from '../modules/genera
 import { createSessionCache, type SessionCache } from '../modules/auth/session-cache.js';
 import { createFaceAnalyzer, type FaceAnalyzer } from '../modules/faces/face-analyzer.js';
 import { MODEL_EVENTS_CHANNEL } from '../modules/models/models.models.js';
+import type { SharedDeps } from '../shared/deps.js';
 import type { Logger } from '../shared/logger.js';
-import { createMailer, type Mailer } from '../shared/mailer/mailer.js';
-import { createRateLimiter, type RateLimiter } from '../shared/rate-limiter.js';
+import { createMailer } from '../shared/mailer/mailer.js';
+import { createRateLimiter } from '../shared/rate-limiter.js';
 import { createTokenService, type TokenService } from '../modules/auth/tokens.js';
 import { createTelegramBotApi, type TelegramBotApi } from '../modules/telegram/bot-api.client.js';
 import { createGoogleVerifier, type GoogleVerifier } from '../modules/google/google-verifier.js';
@@ -25,30 +25,19 @@ import { createGeoLocator, type GeoLocator } from '../modules/geo/geo-locator.js
 import type { Config } from './config.js';
 
 /**
- * Everything a use case may need, built once at start. Use cases take what they use from here
- * explicitly; tests build the same object against a real database and local fakes.
+ * Everything any module may need, built once at start: the shared plumbing and the services
+ * modules provide. Each module takes only its own `<Name>Deps` slice of this; passing AppDeps to
+ * a module's routes or jobs proves at compile time that the slice is satisfied. Tests build the
+ * same object against a real database and local fakes.
  */
-export interface AppDeps {
-  config: Config;
-  database: Database;
-  db: Db;
-  logger: Logger;
-  /** Secret for account links (activation, password reset); same source as the JWT secret. */
-  linkSecret: string;
+export interface AppDeps extends SharedDeps {
   tokens: TokenService;
-  mailer: Mailer;
-  rateLimiter: RateLimiter;
-  /** Cross-process change notifications (LISTEN/NOTIFY); null where a process runs without. */
-  notifications: NotificationHub | null;
   sessionCache: SessionCache;
   /** Null when no bot token is configured: Telegram features answer `auth.telegram_unavailable`. */
   telegramBot: TelegramBotApi | null;
   /** Null when no Google client id is configured. */
   google: GoogleVerifier | null;
   geo: GeoLocator;
-  /** Uploaded photos and results (DATA_DIR/media by default). */
-  storage: Storage;
-  mediaUrls: MediaUrls;
   /** Checks prompts before anything is charged. */
   promptModerator: PromptModerator;
   /** Checks results before anyone sees them. */
@@ -61,7 +50,6 @@ export interface AppDeps {
   modelEvents: GenerationEvents;
   /** Face detection, mesh and descriptor (models load once per process, on first use). */
   faceAnalyzer: FaceAnalyzer;
-  now: () => Date;
 }
 
 export function createDeps(options: {
