@@ -1,6 +1,5 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { parseEngineList } from '../modules/generations/engines/engine-fallback.models.js';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -10,6 +9,18 @@ const optionalString = z
   .optional()
   .transform((v) => (v && v.trim() ? v.trim() : undefined));
 const seconds = z.coerce.number().int().nonnegative();
+
+/**
+ * `ENGINE_SIMPLE=fal,local`: the engines tried for a mode, in order, without blanks or repeats.
+ * An empty setting names no engine (the mode is unavailable).
+ */
+export function parseEngineList(value: string): string[] {
+  const names = value
+    .split(',')
+    .map((name) => name.trim().toLowerCase())
+    .filter(Boolean);
+  return [...new Set(names)];
+}
 
 /**
  * Every setting of the server, read once from the environment. Defaults make `npm start` work on a
