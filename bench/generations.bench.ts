@@ -11,7 +11,7 @@ import { run } from 'graphile-worker';
 import { sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { buildServer } from '../apps/server/src/app/build-server.js';
-import { parseConfig } from '../apps/server/src/app/config.js';
+import { parseConfig } from '../apps/server/src/shared/config.js';
 import { createDeps } from '../apps/server/src/app/deps.js';
 import { buildTaskList } from '../apps/server/src/app/jobs.registry.js';
 import { connectDatabase } from '../apps/server/src/shared/db/client.js';

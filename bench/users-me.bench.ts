@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { buildServer } from '../apps/server/src/app/build-server.js';
-import { parseConfig } from '../apps/server/src/app/config.js';
+import { parseConfig } from '../apps/server/src/shared/config.js';
 import { createDeps } from '../apps/server/src/app/deps.js';
 import { connectDatabase } from '../apps/server/src/shared/db/client.js';
 import { startEmbeddedPostgres } from '../apps/server/src/shared/db/embedded-postgres.js';

@@ -1,11 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError, notAuthenticated } from '../shared/errors.js';
 import type { AuthContext } from '../shared/http/auth-context.js';
-import { usersRepository } from '../modules/users/users.repository.js';
-import { authenticateTelegramInitData } from '../modules/telegram/telegram-auth.usecases.js';
+import { usersRepository } from '../modules/users/index.js';
+import { authenticateTelegramInitData } from '../modules/telegram/index.js';
 import type { AppDeps } from './deps.js';
-
-export { requireAuth, type AuthContext, type AuthMode } from '../shared/http/auth-context.js';
 
 /**
  * Reads the Authorization header (spec §7): `TG <initData>` from the Mini App, validated by HMAC

@@ -2,27 +2,36 @@ import type { Database } from '../shared/db/client.js';
 import type { NotificationHub } from '../shared/db/notifications.js';
 import { createLocalStorage } from '../shared/storage/local-storage.js';
 import { createMediaUrls } from '../shared/storage/media-urls.js';
-import type { ImageModerator, PromptModerator } from '../modules/moderation/moderation.types.js';
 import {
+  type ImageModerator,
+  type PromptModerator,
   createNsfwImageModerator,
   createPassThroughImageModerator,
-} from '../modules/moderation/nsfw-image-moderator.js';
-import { createOpenAiModerationClient } from '../modules/moderation/openai-moderation.client.js';
-import { createPromptModerator } from '../modules/moderation/prompt-moderator.js';
-import { createEngineRegistry, type EngineRegistry } from '../modules/generations/engines/engine-registry.js';
-import { createGenerationEvents, type GenerationEvents } from '../modules/generations/generation-events.js';
-import { createSessionCache, type SessionCache } from '../modules/auth/session-cache.js';
-import { createFaceAnalyzer, type FaceAnalyzer } from '../modules/faces/face-analyzer.js';
-import { MODEL_EVENTS_CHANNEL } from '../modules/models/models.models.js';
+  createOpenAiModerationClient,
+  createPromptModerator,
+} from '../modules/moderation/index.js';
+import {
+  createEngineRegistry,
+  type EngineRegistry,
+  createGenerationEvents,
+  type GenerationEvents,
+} from '../modules/generations/index.js';
+import {
+  createSessionCache,
+  type SessionCache,
+  createTokenService,
+  type TokenService,
+} from '../modules/auth/index.js';
+import { createFaceAnalyzer, type FaceAnalyzer } from '../modules/faces/index.js';
+import { MODEL_EVENTS_CHANNEL } from '../modules/models/index.js';
 import type { SharedDeps } from '../shared/deps.js';
 import type { Logger } from '../shared/logger.js';
 import { createMailer } from '../shared/mailer/mailer.js';
 import { createRateLimiter } from '../shared/rate-limiter.js';
-import { createTokenService, type TokenService } from '../modules/auth/tokens.js';
-import { createTelegramBotApi, type TelegramBotApi } from '../modules/telegram/bot-api.client.js';
-import { createGoogleVerifier, type GoogleVerifier } from '../modules/google/google-verifier.js';
-import { createGeoLocator, type GeoLocator } from '../modules/geo/geo-locator.js';
-import type { Config } from './config.js';
+import { createTelegramBotApi, type TelegramBotApi } from '../modules/telegram/index.js';
+import { createGoogleVerifier, type GoogleVerifier } from '../modules/google/index.js';
+import { createGeoLocator, type GeoLocator } from '../modules/geo/index.js';
+import type { Config } from '../shared/config.js';
 
 /**
  * Everything any module may need, built once at start: the shared plumbing and the services

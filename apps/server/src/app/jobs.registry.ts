@@ -1,13 +1,11 @@
 import { sql } from 'drizzle-orm';
 import type { TaskList } from 'graphile-worker';
-import { creditsJobHandlers } from '../modules/credits/credits.jobs.js';
-import { generationsJobHandlers } from '../modules/generations/generations.jobs.js';
-import { modelsJobHandlers } from '../modules/models/models.jobs.js';
-import { postsRepository } from '../modules/posts/posts.repository.js';
-import { viewDay } from '../modules/posts/posts.models.js';
-import { telegramJobHandlers } from '../modules/telegram/telegram.jobs.js';
-import { telegramRepository } from '../modules/telegram/telegram.repository.js';
-import { usersJobHandlers } from '../modules/users/users.jobs.js';
+import { creditsJobHandlers } from '../modules/credits/index.js';
+import { generationsJobHandlers } from '../modules/generations/index.js';
+import { modelsJobHandlers } from '../modules/models/index.js';
+import { postsRepository, viewDay } from '../modules/posts/index.js';
+import { telegramJobHandlers, telegramRepository } from '../modules/telegram/index.js';
+import { usersJobHandlers } from '../modules/users/index.js';
 import type { AppDeps } from './deps.js';
 import { recoverWorkOfDeadWorkers } from './worker-recovery.js';
 

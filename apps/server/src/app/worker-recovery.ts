@@ -2,12 +2,8 @@ import {
   failOrphanedGenerations,
   requeueGenerationOfDeadRun,
   runGenerationJob,
-} from '../modules/generations/generations.jobs.js';
-import {
-  failOrphanedTraining,
-  requeueTrainingOfDeadRun,
-  trainModelJob,
-} from '../modules/models/models.jobs.js';
+} from '../modules/generations/index.js';
+import { failOrphanedTraining, requeueTrainingOfDeadRun, trainModelJob } from '../modules/models/index.js';
 import type { DbOrTx } from '../shared/db/client.js';
 import {
   claimDeadWorkerPools,

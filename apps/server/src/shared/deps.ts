@@ -1,4 +1,4 @@
-import type { Config } from '../app/config.js';
+import type { Config } from './config.js';
 import type { Database, Db } from './db/client.js';
 import type { NotificationHub } from './db/notifications.js';
 import type { Logger } from './logger.js';

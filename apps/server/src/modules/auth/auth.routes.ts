@@ -1,15 +1,15 @@
 import { z } from 'zod';
 import { ZLoginBody, ZLogoutBody, ZRefreshBody, ZTokenPair } from '@mirra/contracts';
-import { requireAuth } from '../../app/authenticate.js';
-import type { ZodApp } from '../../app/build-server.js';
-import type { AppDeps } from '../../app/deps.js';
-import { loginWithPassword } from '../users/users.usecases.js';
+import { requireAuth } from '../../shared/http/auth-context.js';
+import type { ZodApp } from '../../shared/http/zod-app.js';
+import type { AuthDeps } from './auth.deps.js';
+import { loginWithPassword } from '../users/index.js';
 import { logout, refreshSession } from './sessions.usecases.js';
 
 const tags = ['auth'];
 
 /** Token endpoints (spec §7): login, refresh with rotation, logout. */
-export function registerAuthRoutes(app: ZodApp, deps: AppDeps): void {
+export function registerAuthRoutes(app: ZodApp, deps: AuthDeps): void {
   app.post(
     '/api/token/login/',
     {

@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { TTokenPair } from '@mirra/contracts';
-import type { AppDeps } from '../../app/deps.js';
+import type { AuthDeps } from './auth.deps.js';
 import type { DbOrTx } from '../../shared/db/client.js';
 import { AppError } from '../../shared/errors.js';
-import { usersRepository } from '../users/users.repository.js';
+import { usersRepository } from '../users/index.js';
 import { sessionsRepository } from './sessions.repository.js';
 
-type SessionDeps = Pick<AppDeps, 'db' | 'tokens' | 'now' | 'sessionCache'>;
+type SessionDeps = Pick<AuthDeps, 'db' | 'tokens' | 'now' | 'sessionCache'>;
 
 /** Starts a sign-in session: a new refresh-token family and its first token pair. */
 export async function issueSession(
-  deps: Pick<AppDeps, 'tokens' | 'now'>,
+  deps: Pick<AuthDeps, 'tokens' | 'now'>,
   db: DbOrTx,
   userId: number,
 ): Promise<TTokenPair> {
@@ -19,7 +19,7 @@ export async function issueSession(
 }
 
 async function issuePair(
-  deps: Pick<AppDeps, 'tokens' | 'now'>,
+  deps: Pick<AuthDeps, 'tokens' | 'now'>,
   db: DbOrTx,
   userId: number,
   familyId: string,

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { ZCreditEntryKind, ZCreditHistory } from '@mirra/contracts';
-import type { AppDeps } from '../../app/deps.js';
+import type { CreditsDeps } from './credits.deps.js';
 import type { DbOrTx } from '../../shared/db/client.js';
 import { AppError } from '../../shared/errors.js';
 import { creditsRepository } from './credits.repository.js';
@@ -66,11 +66,11 @@ export async function grantWelcomeCredits(tx: DbOrTx, userId: number, amount: nu
   });
 }
 
-export const getCreditBalance = (deps: Pick<AppDeps, 'db'>, userId: number) =>
+export const getCreditBalance = (deps: Pick<CreditsDeps, 'db'>, userId: number) =>
   creditsRepository.findBalance(deps.db, userId);
 
 export async function getCreditHistory(
-  deps: Pick<AppDeps, 'db'>,
+  deps: Pick<CreditsDeps, 'db'>,
   userId: number,
   cursor: string | undefined,
   limit: number,
@@ -95,7 +95,7 @@ export async function getCreditHistory(
  * The nightly proof that the ledger and the cached balances agree. Every mismatch is recorded
  * and logged as an error (it would mean a bug or a manual edit); returns how many were found.
  */
-export async function reconcileCreditBalances(deps: Pick<AppDeps, 'db' | 'logger'>): Promise<number> {
+export async function reconcileCreditBalances(deps: Pick<CreditsDeps, 'db' | 'logger'>): Promise<number> {
   const mismatches = await creditsRepository.findMismatches(deps.db);
   for (const row of mismatches) {
     await creditsRepository.recordFinding(deps.db, {

@@ -1,10 +1,10 @@
 import sharp from 'sharp';
 import { z } from 'zod';
 import { GenerationStatus, isTerminalStatus } from '@mirra/contracts';
-import type { AppDeps } from '../../app/deps.js';
+import type { GenerationsDeps } from './generations.deps.js';
 import type { DbOrTx } from '../../shared/db/client.js';
 import { defineJob, toTask, type JobRun } from '../../shared/jobs.js';
-import { findTrainedModel, loadModelPhoto } from '../models/models.usecases.js';
+import { findTrainedModel, loadModelPhoto } from '../models/index.js';
 import {
   EngineError,
   engineNote,
@@ -32,7 +32,7 @@ export const runGenerationJob = defineJob({
  * (NEW/IN_QUEUE → IN_PROGRESS in one conditional UPDATE) does the work, the engine is called
  * outside any transaction, and completing or failing is again a conditional change.
  */
-export async function runGeneration(deps: AppDeps, generationId: number, run: JobRun): Promise<void> {
+export async function runGeneration(deps: GenerationsDeps, generationId: number, run: JobRun): Promise<void> {
   const found = await generationsRepository.findById(deps.db, generationId);
   if (!found || isTerminalStatus(found.status)) return;
   const generation = await generationsRepository.transition(
@@ -101,7 +101,7 @@ export async function runGeneration(deps: AppDeps, generationId: number, run: Jo
  * apart, so one that loses the race to complete removes only its own.
  */
 export async function finishGeneration(
-  deps: AppDeps,
+  deps: GenerationsDeps,
   generation: GenerationRow,
   output: EngineOutput,
   finisher: 'worker' | 'webhook' = 'worker',
@@ -158,7 +158,7 @@ export function engineFailureOutcome(error: EngineError) {
  * moves on to the next engine (movesToNextEngine).
  */
 async function runEngines(
-  deps: AppDeps,
+  deps: GenerationsDeps,
   generation: GenerationRow,
 ): Promise<{ output: EngineOutput; engine: GenerationEngine } | 'finished elsewhere'> {
   if (generation.providerJobId) {
@@ -204,7 +204,7 @@ const withEngine = (engine: GenerationEngine, output: EngineOutput | 'finished e
   output === 'finished elsewhere' ? output : { output, engine };
 
 async function callEngine(
-  deps: AppDeps,
+  deps: GenerationsDeps,
   engine: GenerationEngine,
   generation: GenerationRow,
   attempt: { submitted: boolean },
@@ -273,7 +273,7 @@ async function callEngine(
   return started.output;
 }
 
-async function loadInputs(deps: AppDeps, generation: GenerationRow): Promise<EngineImage[]> {
+async function loadInputs(deps: GenerationsDeps, generation: GenerationRow): Promise<EngineImage[]> {
   const rows = await uploadsForGenerationRepository.findOwned(
     deps.db,
     generation.userId,
@@ -292,7 +292,10 @@ async function loadInputs(deps: AppDeps, generation: GenerationRow): Promise<Eng
 }
 
 /** The generation's digital model for the engine; deleted since it was asked for → bad input. */
-async function loadFaceModel(deps: AppDeps, generation: GenerationRow): Promise<EngineFaceModel | undefined> {
+async function loadFaceModel(
+  deps: GenerationsDeps,
+  generation: GenerationRow,
+): Promise<EngineFaceModel | undefined> {
   if (!generation.modelUuid) return undefined;
   const trained = await findTrainedModel(deps, generation.userId, generation.modelUuid);
   if (!trained) {
@@ -322,7 +325,7 @@ const resultPrefix = (generation: GenerationRow) => `results/${generation.userId
 
 /** Keeps the original for download (JPEG unless transparent) and WebP renditions for lists. */
 async function storeResult(
-  deps: AppDeps,
+  deps: GenerationsDeps,
   generation: GenerationRow,
   output: EngineOutput,
   finisher: 'worker' | 'webhook',
@@ -366,7 +369,7 @@ async function storeResult(
  * Fails and refunds generations that stopped moving: a worker killed mid-job, a provider that
  * never answered. Runs every minute.
  */
-export async function reconcileStuckGenerations(deps: AppDeps): Promise<number> {
+export async function reconcileStuckGenerations(deps: GenerationsDeps): Promise<number> {
   const before = new Date(deps.now().getTime() - deps.config.generationTimeoutSeconds * 1000);
   const stale = await generationsRepository.findStale(deps.db, before, 100);
   let failed = 0;
@@ -395,7 +398,7 @@ export async function requeueGenerationOfDeadRun(tx: DbOrTx, payload: unknown): 
  * Fails and refunds, once, generations IN_PROGRESS that no job can run any more (the worker died
  * on the last attempt, or the job is gone): nothing would ever finish them.
  */
-export async function failOrphanedGenerations(deps: AppDeps): Promise<number> {
+export async function failOrphanedGenerations(deps: GenerationsDeps): Promise<number> {
   const orphaned = await generationsRepository.findInProgressWithoutRunnableJob(
     deps.db,
     runGenerationJob.name,
@@ -414,7 +417,7 @@ export async function failOrphanedGenerations(deps: AppDeps): Promise<number> {
   return failed;
 }
 
-export function generationsJobHandlers(deps: AppDeps) {
+export function generationsJobHandlers(deps: GenerationsDeps) {
   return {
     [runGenerationJob.name]: toTask(runGenerationJob, ({ generationId }, run) =>
       runGeneration(deps, generationId, run),

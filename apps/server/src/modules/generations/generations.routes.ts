@@ -9,9 +9,9 @@ import {
   ZPriceQuery,
 } from '@mirra/contracts';
 import type { FastifyRequest } from 'fastify';
-import { requireAuth } from '../../app/authenticate.js';
-import type { ZodApp } from '../../app/build-server.js';
-import type { AppDeps } from '../../app/deps.js';
+import { requireAuth } from '../../shared/http/auth-context.js';
+import type { ZodApp } from '../../shared/http/zod-app.js';
+import type { GenerationsDeps } from './generations.deps.js';
 import { parseTimezoneOffset } from './generations.models.js';
 import {
   createGeneration,
@@ -41,7 +41,7 @@ const contextOf = (request: FastifyRequest): RequestContext => {
   };
 };
 
-export function registerGenerationsRoutes(app: ZodApp, deps: AppDeps): void {
+export function registerGenerationsRoutes(app: ZodApp, deps: GenerationsDeps): void {
   app.get(
     '/api/generations/price/',
     {

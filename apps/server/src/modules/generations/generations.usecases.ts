@@ -11,18 +11,18 @@ import {
   VIDEO_ASPECT_DEFAULT,
   VIDEO_DURATIONS,
 } from '@mirra/contracts';
-import type { AppDeps } from '../../app/deps.js';
+import type { GenerationsDeps } from './generations.deps.js';
 import type { DbOrTx } from '../../shared/db/client.js';
 import { AppError, fieldError } from '../../shared/errors.js';
 import { addJob } from '../../shared/jobs.js';
-import { isEnglishPrompt } from '../moderation/prompt-language.models.js';
-import { notifyUser } from '../notifications/notifications.usecases.js';
-import { recordGenerationEnded } from '../ops/index.js';
-import { recordPostUse, resolvePostSource, settlePostUse } from '../posts/post-generations.usecases.js';
-import { priceGeneration } from '../credits/credits.models.js';
-import { applyCreditChange, getCreditBalance, lockCredits } from '../credits/credits.usecases.js';
-import type { UserRow } from '../users/users.repository.js';
-import { findTrainedModel } from '../models/models.usecases.js';
+import { isEnglishPrompt } from '../moderation/index.js';
+import { recordGenerationEnded } from '../../shared/metrics.js';
+import { notifyUser } from '../notifications/index.js';
+
+import { recordPostUse, resolvePostSource, settlePostUse } from '../posts/index.js';
+import { priceGeneration, applyCreditChange, getCreditBalance, lockCredits } from '../credits/index.js';
+import type { UserRow } from '../users/index.js';
+import { findTrainedModel } from '../models/index.js';
 import {
   freeDayStart,
   freeTierWaitSeconds,
@@ -84,7 +84,7 @@ export const generationNotFound = () => new AppError({ code: 'generations.not_fo
 
 /** The price of a mode for the caller, their balance, and how long the free tier makes them wait. */
 export async function quoteGeneration(
-  deps: AppDeps,
+  deps: GenerationsDeps,
   user: UserRow | null,
   query: { mode: TGenerationMode; duration?: number },
   context: RequestContext,
@@ -100,7 +100,7 @@ export async function quoteGeneration(
 
 /** How long the free tier makes the user wait, and where the day it counts began. */
 async function freeTierWait(
-  deps: AppDeps,
+  deps: GenerationsDeps,
   db: DbOrTx,
   userId: number,
   context: RequestContext,
@@ -122,7 +122,7 @@ async function freeTierWait(
   return { waitSeconds, dayStart };
 }
 
-function rateLimited(deps: AppDeps, waitSeconds: number): AppError {
+function rateLimited(deps: GenerationsDeps, waitSeconds: number): AppError {
   const { dailyPhotos, delaySeconds } = deps.config.freeTier;
   return new AppError({
     code: 'generations.rate_limited',
@@ -133,7 +133,7 @@ function rateLimited(deps: AppDeps, waitSeconds: number): AppError {
 }
 
 /** Checks what can be checked before charging: engine, prompt, moderation, photos. */
-async function validateRequest(deps: AppDeps, user: UserRow, body: CreateBody): Promise<void> {
+async function validateRequest(deps: GenerationsDeps, user: UserRow, body: CreateBody): Promise<void> {
   deps.engines.engineFor(body.mode);
   if (isPromptRequired(body.mode) && !body.prompt) {
     throw fieldError('common.validation', { prompt: ['This field may not be blank.'] });
@@ -183,7 +183,7 @@ async function validateRequest(deps: AppDeps, user: UserRow, body: CreateBody): 
  * Face swap and face photo put the user's own face on a target photo or a scene: they need one of
  * the caller's trained models, and a target photo or a prompt.
  */
-async function validateFaceSwap(deps: AppDeps, user: UserRow, body: CreateBody): Promise<void> {
+async function validateFaceSwap(deps: GenerationsDeps, user: UserRow, body: CreateBody): Promise<void> {
   if (!body.model_uuid) {
     throw fieldError('generations.model_required', {
       model_uuid: ['Choose your digital model. Create one first if you have none.'],
@@ -213,7 +213,7 @@ async function validateFaceSwap(deps: AppDeps, user: UserRow, body: CreateBody):
  * charged generation without a job, or a job without its charge.
  */
 export async function createGeneration(
-  deps: AppDeps,
+  deps: GenerationsDeps,
   user: UserRow,
   body: CreateBody,
   context: RequestContext,
@@ -288,7 +288,7 @@ export async function createGeneration(
 
 /** Starts the same generation again (same prompt, settings and seed), charged anew. */
 export async function repeatGeneration(
-  deps: AppDeps,
+  deps: GenerationsDeps,
   user: UserRow,
   uuid: string,
   context: RequestContext,
@@ -315,14 +315,18 @@ export async function repeatGeneration(
   );
 }
 
-export async function getGeneration(deps: AppDeps, user: UserRow, uuid: string): Promise<TGeneration> {
+export async function getGeneration(
+  deps: GenerationsDeps,
+  user: UserRow,
+  uuid: string,
+): Promise<TGeneration> {
   const row = await generationsRepository.findByUuidForUser(deps.db, uuid, user.id);
   if (!row) throw generationNotFound();
   return toGenerationJson(row, deps.mediaUrls, deps.now());
 }
 
 export async function listGenerations(
-  deps: AppDeps,
+  deps: GenerationsDeps,
   user: UserRow,
   cursor: string | undefined,
   limit: number,
@@ -343,7 +347,7 @@ export async function listGenerations(
  * Returns false when the generation had already ended.
  */
 export async function failGeneration(
-  deps: Pick<AppDeps, 'db' | 'now'>,
+  deps: Pick<GenerationsDeps, 'db' | 'now'>,
   generation: GenerationRow,
   outcome: {
     status: typeof GenerationStatus.ERROR | typeof GenerationStatus.FAILED;
@@ -393,7 +397,7 @@ export async function failGeneration(
  * transaction here, so it happens if and only if the completion does.
  */
 export async function completeGeneration(
-  deps: Pick<AppDeps, 'db' | 'now'>,
+  deps: Pick<GenerationsDeps, 'db' | 'now'>,
   generation: GenerationRow,
   result: StoredResult,
 ): Promise<GenerationRow | undefined> {

@@ -1,10 +1,9 @@
 import type { TTokenPair } from '@mirra/contracts';
-import type { AppDeps } from '../../app/deps.js';
+import type { GoogleDeps } from './google.deps.js';
 import type { Tx } from '../../shared/db/client.js';
 import { AppError } from '../../shared/errors.js';
-import { issueSession } from '../auth/sessions.usecases.js';
-import { usersRepository, type UserRow } from '../users/users.repository.js';
-import { createUser } from '../users/users.usecases.js';
+import { issueSession } from '../auth/index.js';
+import { usersRepository, type UserRow, createUser } from '../users/index.js';
 import { GoogleKeysUnavailableError, type GoogleIdentity } from './google-verifier.js';
 import { newUserFromGoogle } from './google.models.js';
 
@@ -14,7 +13,7 @@ import { newUserFromGoogle } from './google.models.js';
  * to the caller — one person, one account, one balance.
  */
 export async function signInWithGoogle(
-  deps: AppDeps,
+  deps: GoogleDeps,
   credential: string,
   caller: UserRow | null,
   referralCode?: string | null,
@@ -49,7 +48,7 @@ export async function signInWithGoogle(
   }
 }
 
-async function verifyCredential(deps: AppDeps, credential: string): Promise<GoogleIdentity> {
+async function verifyCredential(deps: GoogleDeps, credential: string): Promise<GoogleIdentity> {
   if (!deps.google) {
     throw new AppError({
       code: 'auth.google_unavailable',

@@ -1,11 +1,9 @@
 import { z } from 'zod';
 import { GenerationStatus, isTerminalStatus } from '@mirra/contracts';
-import type { AppDeps } from '../../app/deps.js';
+import type { ModelsDeps } from './models.deps.js';
 import type { DbOrTx } from '../../shared/db/client.js';
 import { defineJob, toTask, type JobRun } from '../../shared/jobs.js';
-import { alignedFaceCrop } from '../faces/face-images.js';
-import { buildFaceProfile, type FaceProfile } from '../faces/face-profile.models.js';
-import type { FaceAnalysis } from '../faces/faces.types.js';
+import { alignedFaceCrop, buildFaceProfile, type FaceProfile, type FaceAnalysis } from '../faces/index.js';
 import { ALIGNED_CROP_SIZE, modelPhotoKeys, modelStoragePrefix } from './models.models.js';
 import { modelsRepository, type ModelRow } from './models.repository.js';
 import { completeTraining, failTraining } from './models.usecases.js';
@@ -29,7 +27,7 @@ class TrainingRefused extends Error {
  * by their job id, as generations do.
  */
 export async function runModelTraining(
-  deps: AppDeps,
+  deps: ModelsDeps,
   modelId: number,
   attempt: number,
   run: JobRun,
@@ -81,7 +79,7 @@ export async function runModelTraining(
  * face swap and face photos draw from. Seconds for 15 photos: the analyses were made at upload.
  */
 async function trainLocally(
-  deps: AppDeps,
+  deps: ModelsDeps,
   model: ModelRow,
 ): Promise<{ profile: FaceProfile; alignedKeys: Map<string, string> }> {
   const photos = (await modelsRepository.listPhotosWithAnalysis(deps.db, model.id)).filter(
@@ -120,7 +118,7 @@ async function trainLocally(
  * Fails and refunds training that stopped moving (a worker killed mid-job): anything in training
  * untouched for MODEL_TRAINING_TIMEOUT_SECONDS. Runs every minute.
  */
-export async function reconcileStuckTraining(deps: AppDeps): Promise<number> {
+export async function reconcileStuckTraining(deps: ModelsDeps): Promise<number> {
   const before = new Date(deps.now().getTime() - deps.config.models.trainingTimeoutSeconds * 1000);
   const stale = await modelsRepository.findStaleTraining(deps.db, before, 100);
   let failed = 0;
@@ -151,7 +149,7 @@ export async function requeueTrainingOfDeadRun(tx: DbOrTx, payload: unknown): Pr
  * Fails and refunds, once, training IN_PROGRESS that no job can run any more (the worker died on
  * the last attempt, or the job is gone): nothing would ever finish it.
  */
-export async function failOrphanedTraining(deps: AppDeps): Promise<number> {
+export async function failOrphanedTraining(deps: ModelsDeps): Promise<number> {
   const orphaned = await modelsRepository.findTrainingWithoutRunnableJob(deps.db, trainModelJob.name, 100);
   let failed = 0;
   for (const model of orphaned) {
@@ -166,7 +164,7 @@ export async function failOrphanedTraining(deps: AppDeps): Promise<number> {
   return failed;
 }
 
-export function modelsJobHandlers(deps: AppDeps) {
+export function modelsJobHandlers(deps: ModelsDeps) {
   return {
     [trainModelJob.name]: toTask(trainModelJob, ({ modelId, attempt }, run) =>
       runModelTraining(deps, modelId, attempt, run),

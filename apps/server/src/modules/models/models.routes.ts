@@ -9,11 +9,11 @@ import {
   ZModelList,
   ZModelPhotosUploaded,
 } from '@mirra/contracts';
-import { requireAuth } from '../../app/authenticate.js';
-import type { ZodApp } from '../../app/build-server.js';
-import type { AppDeps } from '../../app/deps.js';
+import { requireAuth } from '../../shared/http/auth-context.js';
+import type { ZodApp } from '../../shared/http/zod-app.js';
+import type { ModelsDeps } from './models.deps.js';
 import { AppError, fieldError } from '../../shared/errors.js';
-import { notAFile } from '../uploads/uploads.errors.js';
+import { notAFile } from '../uploads/index.js';
 import {
   addModelPhotos,
   createModel,
@@ -31,7 +31,7 @@ const ZModelParams = z.object({ uuid: z.string().max(64) });
 const ZModelPhotoParams = z.object({ uuid: z.string().max(64), photo_uuid: z.string().max(64) });
 
 /** The personal digital model: photos checked on upload, trained once, used by face swap. */
-export function registerModelsRoutes(app: ZodApp, deps: AppDeps): void {
+export function registerModelsRoutes(app: ZodApp, deps: ModelsDeps): void {
   app.post(
     '/api/models/',
     {

@@ -9,22 +9,25 @@ import {
   type TModelPhotoVerdict,
   type ZCreateModelBody,
 } from '@mirra/contracts';
-import type { AppDeps } from '../../app/deps.js';
+import type { ModelsDeps } from './models.deps.js';
 import type { DbOrTx } from '../../shared/db/client.js';
 import { AppError, fieldError } from '../../shared/errors.js';
 import { addJob } from '../../shared/jobs.js';
 import { translate } from '../../shared/i18n/messages.js';
-import { applyCreditChange } from '../credits/credits.usecases.js';
-import { alignedFaceCrop } from '../faces/face-images.js';
-import { buildFaceProfile, type FaceProfile } from '../faces/face-profile.models.js';
-import type { FaceAnalysis } from '../faces/faces.types.js';
-import { checkPhoto, type PhotoCheck } from '../faces/photo-checks.models.js';
-import { photoFingerprint } from '../faces/photo-fingerprint.js';
-import { notifyUser } from '../notifications/notifications.usecases.js';
-import { sendTelegramMessageJob } from '../telegram/telegram.jobs.js';
-import { normaliseUploadImage } from '../uploads/upload-images.js';
-import { detectImageType, isUuid } from '../uploads/uploads.models.js';
-import { usersRepository, type UserRow } from '../users/users.repository.js';
+import { applyCreditChange } from '../credits/index.js';
+import {
+  alignedFaceCrop,
+  buildFaceProfile,
+  type FaceProfile,
+  type FaceAnalysis,
+  checkPhoto,
+  type PhotoCheck,
+  photoFingerprint,
+} from '../faces/index.js';
+import { notifyUser } from '../notifications/index.js';
+import { sendTelegramMessageJob } from '../telegram/index.js';
+import { normaliseUploadImage, detectImageType, isUuid } from '../uploads/index.js';
+import { usersRepository, type UserRow } from '../users/index.js';
 import {
   ALIGNED_CROP_SIZE,
   asCopy,
@@ -55,27 +58,27 @@ const trainingInProgress = () =>
     detail: 'The model is training. Its photos can change again when it finishes.',
   });
 
-const context = (deps: AppDeps) => ({
+const context = (deps: ModelsDeps) => ({
   mediaUrls: deps.mediaUrls,
   now: deps.now(),
   minPhotos: deps.config.models.minPhotos,
   trainingPrice: deps.config.models.trainingPrice,
 });
 
-async function findOwnedOrThrow(deps: AppDeps, userId: number, uuid: string): Promise<ModelSummaryRow> {
+async function findOwnedOrThrow(deps: ModelsDeps, userId: number, uuid: string): Promise<ModelSummaryRow> {
   const row = isUuid(uuid) ? await modelsRepository.findOwned(deps.db, userId, uuid) : undefined;
   if (!row) throw modelNotFound();
   return row;
 }
 
-async function modelJson(deps: AppDeps, db: DbOrTx, row: ModelSummaryRow): Promise<TModel> {
+async function modelJson(deps: ModelsDeps, db: DbOrTx, row: ModelSummaryRow): Promise<TModel> {
   return toModelJson(row, await modelsRepository.listPhotos(db, row.id), context(deps));
 }
 
 // --- Creating, reading, deleting -----------------------------------------------------------------
 
 export async function createModel(
-  deps: AppDeps,
+  deps: ModelsDeps,
   user: UserRow,
   body: z.output<typeof ZCreateModelBody>,
 ): Promise<TModel> {
@@ -89,11 +92,11 @@ export async function createModel(
   return toModelJson(row, [], context(deps));
 }
 
-export async function getModel(deps: AppDeps, user: UserRow, uuid: string): Promise<TModel> {
+export async function getModel(deps: ModelsDeps, user: UserRow, uuid: string): Promise<TModel> {
   return modelJson(deps, deps.db, await findOwnedOrThrow(deps, user.id, uuid));
 }
 
-export async function listModels(deps: AppDeps, user: UserRow, cursor: string | undefined, limit: number) {
+export async function listModels(deps: ModelsDeps, user: UserRow, cursor: string | undefined, limit: number) {
   const beforeId = cursor && /^\d{1,18}$/.test(cursor) ? Number(cursor) : null;
   const rows = await modelsRepository.listForUser(deps.db, user.id, beforeId, limit + 1);
   const page = rows.slice(0, limit);
@@ -113,7 +116,7 @@ export async function listModels(deps: AppDeps, user: UserRow, cursor: string | 
  * credits refunded (the refund key is the one a failure would use, so it happens once); the job
  * finds the model gone and does nothing. `lora` turns false when no other trained model is left.
  */
-export async function deleteModel(deps: AppDeps, user: UserRow, uuid: string): Promise<void> {
+export async function deleteModel(deps: ModelsDeps, user: UserRow, uuid: string): Promise<void> {
   if (!isUuid(uuid)) throw modelNotFound();
   const loraChanged = await deps.db.transaction(async (tx) => {
     const model = await modelsRepository.lockOwned(tx, user.id, uuid);
@@ -170,7 +173,7 @@ type Entry =
  * profile's references (and aligned crops) without retraining — the reference count grows.
  */
 export async function addModelPhotos(
-  deps: AppDeps,
+  deps: ModelsDeps,
   user: UserRow,
   uuid: string,
   files: AsyncIterable<IncomingPhoto>,
@@ -232,7 +235,7 @@ function tooManyPhotos(maxPhotos: number): AppError {
 }
 
 async function preparePhoto(
-  deps: AppDeps,
+  deps: ModelsDeps,
   userId: number,
   modelUuid: string,
   file: IncomingPhoto,
@@ -295,7 +298,7 @@ async function preparePhoto(
 
 /** Inserts the photos and settles every verdict, with the model row locked. */
 async function savePhotos(
-  deps: AppDeps,
+  deps: ModelsDeps,
   tx: DbOrTx,
   userId: number,
   uuid: string,
@@ -431,7 +434,11 @@ function refreshedProfile(trained: FaceProfile, good: ModelPhotoRow[]): FaceProf
   );
 }
 
-function toVerdictJson(deps: AppDeps, entry: Entry, verdicts: Map<string, PhotoCheck>): TModelPhotoVerdict {
+function toVerdictJson(
+  deps: ModelsDeps,
+  entry: Entry,
+  verdicts: Map<string, PhotoCheck>,
+): TModelPhotoVerdict {
   if (entry.kind === 'file') {
     return {
       uuid: null,
@@ -458,7 +465,7 @@ function toVerdictJson(deps: AppDeps, entry: Entry, verdicts: Map<string, PhotoC
 
 /** Deletes one photo of a model and its files; the other photos' verdicts and the counts follow. */
 export async function deleteModelPhoto(
-  deps: AppDeps,
+  deps: ModelsDeps,
   user: UserRow,
   uuid: string,
   photoUuid: string,
@@ -496,7 +503,7 @@ const refundKey = (model: { uuid: string }, attempt: number) => `model:${model.u
  * photos, the charge (`model_training_charge`, once per attempt), IN_QUEUE, and the job — so a
  * crash can never leave a charge without a job, or a job without its charge.
  */
-export async function startTraining(deps: AppDeps, user: UserRow, uuid: string): Promise<TModel> {
+export async function startTraining(deps: ModelsDeps, user: UserRow, uuid: string): Promise<TModel> {
   if (!isUuid(uuid)) throw modelNotFound();
   const { minPhotos, trainingPrice } = deps.config.models;
   const row = await deps.db.transaction(async (tx) => {
@@ -560,7 +567,7 @@ async function refundTraining(
  * the conditional status change (for this attempt) and the refund's idempotency key both guard.
  */
 export async function failTraining(
-  deps: Pick<AppDeps, 'db' | 'now'>,
+  deps: Pick<ModelsDeps, 'db' | 'now'>,
   model: Pick<ModelRow, 'id' | 'uuid' | 'userId' | 'cost' | 'trainingAttempt'>,
   outcome: {
     status: typeof GenerationStatus.ERROR | typeof GenerationStatus.FAILED;
@@ -590,7 +597,7 @@ export async function failTraining(
  * Mini App. Returns false when the attempt had already ended (or the model was deleted).
  */
 export async function completeTraining(
-  deps: AppDeps,
+  deps: ModelsDeps,
   model: Pick<ModelRow, 'id' | 'uuid' | 'userId' | 'name' | 'trainingAttempt'>,
   result: { profile: FaceProfile; alignedKeys: Map<string, string> },
 ): Promise<boolean> {
@@ -642,7 +649,7 @@ export async function completeTraining(
 
 /** A trained model of the user, for face swap: null when not theirs, missing, or not trained. */
 export async function findTrainedModel(
-  deps: Pick<AppDeps, 'db'>,
+  deps: Pick<ModelsDeps, 'db'>,
   userId: number,
   uuid: string,
 ): Promise<{ model: ModelRow; profile: FaceProfile } | null> {
@@ -654,7 +661,7 @@ export async function findTrainedModel(
 
 /** The original of one of a model's photos (for the engine's face swap). */
 export async function loadModelPhoto(
-  deps: Pick<AppDeps, 'db' | 'storage'>,
+  deps: Pick<ModelsDeps, 'db' | 'storage'>,
   modelId: number,
   photoUuid: string,
 ): Promise<Buffer | null> {

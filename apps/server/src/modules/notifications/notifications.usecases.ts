@@ -1,5 +1,5 @@
 import type { TNotification, TNotificationData, TNotificationKind } from '@mirra/contracts';
-import type { AppDeps } from '../../app/deps.js';
+import type { NotificationsDeps } from './notifications.deps.js';
 import type { DbOrTx } from '../../shared/db/client.js';
 import { notificationsRepository, type NotificationRow } from './notifications.repository.js';
 
@@ -29,7 +29,7 @@ const toJson = (row: NotificationRow): TNotification => ({
 });
 
 export async function listNotifications(
-  deps: Pick<AppDeps, 'db'>,
+  deps: Pick<NotificationsDeps, 'db'>,
   userId: number,
   cursor: string | undefined,
   limit: number,
@@ -47,12 +47,12 @@ export async function listNotifications(
   };
 }
 
-export async function countUnreadNotifications(deps: Pick<AppDeps, 'db'>, userId: number) {
+export async function countUnreadNotifications(deps: Pick<NotificationsDeps, 'db'>, userId: number) {
   return { unread: await notificationsRepository.countUnread(deps.db, userId) };
 }
 
 export async function markNotificationsRead(
-  deps: Pick<AppDeps, 'db' | 'now'>,
+  deps: Pick<NotificationsDeps, 'db' | 'now'>,
   userId: number,
   ids: number[] | undefined,
 ) {

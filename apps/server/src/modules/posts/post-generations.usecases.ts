@@ -1,10 +1,10 @@
 import type { TGenerationMode } from '@mirra/contracts';
-import type { AppDeps } from '../../app/deps.js';
+import type { PostsDeps } from './posts.deps.js';
 import type { DbOrTx } from '../../shared/db/client.js';
-import { applyCreditChange } from '../credits/credits.usecases.js';
-import type { GenerationRow } from '../generations/generations.repository.js';
-import { notifyUser } from '../notifications/notifications.usecases.js';
-import { usersRepository } from '../users/users.repository.js';
+import { applyCreditChange } from '../credits/index.js';
+import type { GenerationRow } from '../generations/index.js';
+import { notifyUser } from '../notifications/index.js';
+import { usersRepository } from '../users/index.js';
 import { postNotFound } from './posts.errors.js';
 import { canGenerateFromPost, classifyPostUse, displayName, settleRoyalty } from './posts.models.js';
 import { postsRepository } from './posts.repository.js';
@@ -37,7 +37,7 @@ export interface GenerationFromPostRequest {
  * was unpublished), dropped so the repeat still runs, without a royalty.
  */
 export async function resolvePostSource(
-  deps: Pick<AppDeps, 'db'>,
+  deps: Pick<PostsDeps, 'db'>,
   userId: number,
   request: GenerationFromPostRequest,
   options: { lenient?: boolean } = {},

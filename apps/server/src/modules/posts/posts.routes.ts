@@ -10,9 +10,9 @@ import {
   ZUpdatePostBody,
   ZUpload,
 } from '@mirra/contracts';
-import { requireAuth } from '../../app/authenticate.js';
-import type { ZodApp } from '../../app/build-server.js';
-import type { AppDeps } from '../../app/deps.js';
+import { requireAuth } from '../../shared/http/auth-context.js';
+import type { ZodApp } from '../../shared/http/zod-app.js';
+import type { PostsDeps } from './posts.deps.js';
 import {
   createPost,
   getPost,
@@ -34,7 +34,7 @@ const noContent = { 204: z.null().describe('No content') };
 export const ZUserPostsQuery = ZPostListQuery.omit({ type: true });
 
 /** Posts and the feed (spec /posts/:type/, /post/:uuid/). */
-export function registerPostsRoutes(app: ZodApp, deps: AppDeps): void {
+export function registerPostsRoutes(app: ZodApp, deps: PostsDeps): void {
   app.post(
     '/api/posts/',
     {

@@ -1,9 +1,8 @@
 import { isLanguage } from '@mirra/contracts';
-import type { AppDeps } from '../../app/deps.js';
+import type { TelegramDeps } from './telegram.deps.js';
 import type { DbOrTx } from '../../shared/db/client.js';
 import { AppError } from '../../shared/errors.js';
-import { usersRepository, type UserRow } from '../users/users.repository.js';
-import { createUser } from '../users/users.usecases.js';
+import { usersRepository, type UserRow, createUser } from '../users/index.js';
 import { checkInitData, type TelegramProfile } from './telegram.models.js';
 
 export const telegramUnavailable = () =>
@@ -17,7 +16,7 @@ export const telegramUnavailable = () =>
  * `auth_date` no older than TELEGRAM_INIT_DATA_MAX_AGE. Finds or creates the user by Telegram id
  * and keeps their Telegram profile and write permission current.
  */
-export async function authenticateTelegramInitData(deps: AppDeps, initData: string): Promise<UserRow> {
+export async function authenticateTelegramInitData(deps: TelegramDeps, initData: string): Promise<UserRow> {
   const { botToken, initDataMaxAgeSeconds } = deps.config.telegram;
   if (!botToken) throw telegramUnavailable();
   const checked = checkInitData(initData, botToken, {

@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
-import type { AppDeps } from '../../app/deps.js';
+import type { TelegramDeps } from './telegram.deps.js';
 import { defineJob, toTask } from '../../shared/jobs.js';
-import { usersRepository } from '../users/users.repository.js';
+import { usersRepository } from '../users/index.js';
 import { TelegramApiError, type SendMessageParams } from './bot-api.client.js';
 import { openAppButton } from './telegram.models.js';
 
@@ -28,7 +28,7 @@ export const sendTelegramMessageJob = defineJob({
  */
 const MAX_INLINE_RETRY_AFTER_SECONDS = 5;
 
-export function telegramJobHandlers(deps: AppDeps) {
+export function telegramJobHandlers(deps: TelegramDeps) {
   return {
     [sendTelegramMessageJob.name]: toTask(sendTelegramMessageJob, async (payload) => {
       const bot = deps.telegramBot;

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import type { AppDeps } from '../../app/deps.js';
+import type { TelegramDeps } from './telegram.deps.js';
 import type { Tx } from '../../shared/db/client.js';
 import { AppError } from '../../shared/errors.js';
 import { translate, type MessageKey } from '../../shared/i18n/messages.js';
 import { addJob } from '../../shared/jobs.js';
-import { issueSession } from '../auth/sessions.usecases.js';
-import { usersRepository } from '../users/users.repository.js';
+import { issueSession } from '../auth/index.js';
+import { usersRepository } from '../users/index.js';
 import { telegramUnavailable, upsertTelegramUser } from './telegram-auth.usecases.js';
 import { sendTelegramMessageJob } from './telegram.jobs.js';
 import {
@@ -24,7 +24,7 @@ import { telegramRepository } from './telegram.repository.js';
  * user to the key, and the next poll returns the tokens, once. A signed-in user asking for a key
  * gets Telegram linked to their account instead.
  */
-export async function createAuthKey(deps: AppDeps, requestedByUserId: number | null, ip: string) {
+export async function createAuthKey(deps: TelegramDeps, requestedByUserId: number | null, ip: string) {
   const { botUsername, authKeySeconds } = deps.config.telegram;
   if (!deps.telegramBot || !botUsername) throw telegramUnavailable();
   // Open to anyone and a row each: limited per address so it cannot be used to fill the table.
@@ -51,7 +51,7 @@ const keyGone = () =>
     detail: 'This sign-in link has expired or was already used.',
   });
 
-export async function takeAuthToken(deps: AppDeps, uuid: string) {
+export async function takeAuthToken(deps: TelegramDeps, uuid: string) {
   return deps.db.transaction(async (tx) => {
     const row = await telegramRepository.findAuthKeyForUpdate(tx, uuid);
     if (!row) throw new AppError({ code: 'telegram.auth_key_unknown', detail: 'Not found.' });
@@ -98,7 +98,7 @@ export type TTelegramUpdate = z.infer<typeof ZTelegramUpdate>;
  * Applies one bot update, exactly once per `update_id`. `/start <key>` confirms a web sign-in (or
  * links Telegram to the signed-in user who asked); plain `/start` greets with a button to the app.
  */
-export async function handleTelegramUpdate(deps: AppDeps, update: TTelegramUpdate): Promise<void> {
+export async function handleTelegramUpdate(deps: TelegramDeps, update: TTelegramUpdate): Promise<void> {
   const changedUserId = await deps.db.transaction(async (tx): Promise<number | null> => {
     if (!(await telegramRepository.claimUpdate(tx, update.update_id))) return null;
     const message = update.message;
@@ -133,7 +133,7 @@ export async function handleTelegramUpdate(deps: AppDeps, update: TTelegramUpdat
 
 /** Returns the id of the user whose Telegram link changed, if any. */
 async function confirmAuthKey(
-  deps: AppDeps,
+  deps: TelegramDeps,
   tx: Tx,
   key: string,
   from: NonNullable<NonNullable<TTelegramUpdate['message']>['from']>,
@@ -178,6 +178,6 @@ async function confirmAuthKey(
 }
 
 /** Where the bot's "Open" button leads: the Mini App's public URL. */
-function miniAppUrl(deps: AppDeps): string {
+function miniAppUrl(deps: TelegramDeps): string {
   return `${deps.config.publicUrl}/`;
 }

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import type { AppDeps } from '../../app/deps.js';
+import type { UsersDeps } from './users.deps.js';
 import { defineJob, toTask } from '../../shared/jobs.js';
 import { translate } from '../../shared/i18n/messages.js';
-import { encodeUid, makeAccountToken } from '../auth/account-links.models.js';
+import { encodeUid, makeAccountToken } from '../auth/index.js';
 import { usersRepository, type UserRow } from './users.repository.js';
 
 /**
@@ -23,7 +23,7 @@ export const sendPasswordResetEmailJob = defineJob({
 
 const greetingName = (user: UserRow) => (user.firstName ? `, ${user.firstName}` : '');
 
-export function usersJobHandlers(deps: AppDeps) {
+export function usersJobHandlers(deps: UsersDeps) {
   const { config } = deps;
   return {
     [sendActivationEmailJob.name]: toTask(sendActivationEmailJob, async ({ userId }) => {

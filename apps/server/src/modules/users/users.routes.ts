@@ -14,9 +14,9 @@ import {
   ZUser,
   pickLanguage,
 } from '@mirra/contracts';
-import { requireAuth } from '../../app/authenticate.js';
-import type { ZodApp } from '../../app/build-server.js';
-import type { AppDeps } from '../../app/deps.js';
+import { requireAuth } from '../../shared/http/auth-context.js';
+import type { ZodApp } from '../../shared/http/zod-app.js';
+import type { UsersDeps } from './users.deps.js';
 import {
   activateUser,
   confirmPasswordReset,
@@ -34,7 +34,7 @@ const tags = ['users'];
 const noContent = { 204: z.null().describe('No content') };
 
 /** Accounts (spec §7): djoser-style paths, trailing slashes included. */
-export function registerUsersRoutes(app: ZodApp, deps: AppDeps): void {
+export function registerUsersRoutes(app: ZodApp, deps: UsersDeps): void {
   app.post(
     '/api/users/',
     {

@@ -10,7 +10,7 @@ import {
   type EngineStart,
   type GenerationEngine,
 } from '../engine.types.js';
-import { createFaceAnalyzer, type FaceAnalyzer } from '../../../faces/face-analyzer.js';
+import { createFaceAnalyzer, type FaceAnalyzer } from '../../../faces/index.js';
 import { facePhotoFromPrompt } from './face-photo.pipeline.js';
 import { faceSwapOnPhoto } from './face-swap.pipeline.js';
 import { describeNothingUnderstood, MAX_UPSCALE_SIDE, parseEditInstruction } from './editing.models.js';

@@ -1,0 +1,10 @@
+/**
+ * The public face of the users module: the only file other modules and the composition root
+ * import from it. Anything not exported here is the module's own business.
+ */
+export type { UsersDeps } from './users.deps.js';
+export { usersJobHandlers } from './users.jobs.js';
+export { type NewUserRow, type UserRow, usersRepository } from './users.repository.js';
+export { registerUsersRoutes } from './users.routes.js';
+export { toPublicUserJson } from './users.serializers.js';
+export { createUser, loginWithPassword } from './users.usecases.js';
