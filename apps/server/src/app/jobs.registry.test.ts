@@ -2,10 +2,13 @@ import { parseCrontab } from 'graphile-worker';
 import { describe, expect, it } from 'vitest';
 import type { AppDeps } from './deps.js';
 import { buildTaskList, crontab } from './jobs.registry.js';
-import { sendActivationEmailJob, sendPasswordResetEmailJob } from '../modules/users/users.jobs.js';
-import { sendTelegramMessageJob } from '../modules/telegram/telegram.jobs.js';
-import { runGenerationJob } from '../modules/generations/generations.jobs.js';
-import { trainModelJob } from '../modules/models/models.jobs.js';
+import {
+  sendActivationEmailJob,
+  sendPasswordResetEmailJob,
+} from '../modules/users/users.jobs.definitions.js';
+import { sendTelegramMessageJob } from '../modules/telegram/telegram.jobs.definitions.js';
+import { runGenerationJob } from '../modules/generations/generations.jobs.definitions.js';
+import { trainModelJob } from '../modules/models/models.jobs.definitions.js';
 
 describe('job registry', () => {
   const tasks = buildTaskList({} as AppDeps);

@@ -1,9 +1,8 @@
 import sharp from 'sharp';
-import { z } from 'zod';
 import { GenerationStatus, isTerminalStatus } from '@mirra/contracts';
 import type { GenerationsDeps } from './generations.deps.js';
 import type { DbOrTx } from '../../shared/db/client.js';
-import { defineJob, toTask, type JobRun } from '../../shared/jobs.js';
+import { toTask, type JobRun } from '../../shared/jobs.js';
 import { findTrainedModel, loadModelPhoto } from '../models/index.js';
 import {
   EngineError,
@@ -20,12 +19,7 @@ import { generationsRepository, type GenerationRow } from './generations.reposit
 import type { StoredResult } from './generations.serializers.js';
 import { encodeResultOriginal } from './result-encoding.js';
 import { completeGeneration, failGeneration } from './generations.usecases.js';
-
-export const runGenerationJob = defineJob({
-  name: 'generations:run',
-  payload: z.object({ generationId: z.number().int() }),
-  maxAttempts: 3,
-});
+import { runGenerationJob } from './generations.jobs.definitions.js';
 
 /**
  * Runs one generation. Safe to run twice or after a crash: only a run that claims the generation

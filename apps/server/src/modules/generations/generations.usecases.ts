@@ -37,7 +37,7 @@ import {
 } from './generations.models.js';
 import { generationsRepository, type GenerationRow } from './generations.repository.js';
 import { toGenerationJson, type StoredResult } from './generations.serializers.js';
-import { runGenerationJob } from './generations.jobs.js';
+import { runGenerationJob } from './generations.jobs.definitions.js';
 import { uploadsForGenerationRepository } from './generation-inputs.repository.js';
 
 type CreateBody = z.output<typeof ZCreateGenerationBody>;

@@ -6,11 +6,11 @@ export { createEngineRegistry, type EngineRegistry } from './engines/engine-regi
 export { bundledFfmpegPath, sampleVideoFrames } from './engines/local/video/ffmpeg.js';
 export { createGenerationEvents, type GenerationEvents } from './generation-events.js';
 export type { GenerationsDeps } from './generations.deps.js';
+export { runGenerationJob } from './generations.jobs.definitions.js';
 export {
   failOrphanedGenerations,
   generationsJobHandlers,
   requeueGenerationOfDeadRun,
-  runGenerationJob,
 } from './generations.jobs.js';
 export { requiredImageCount } from './generations.models.js';
 export { type GenerationRow, generationsRepository } from './generations.repository.js';

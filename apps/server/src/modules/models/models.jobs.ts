@@ -1,18 +1,12 @@
-import { z } from 'zod';
 import { GenerationStatus, isTerminalStatus } from '@mirra/contracts';
 import type { ModelsDeps } from './models.deps.js';
 import type { DbOrTx } from '../../shared/db/client.js';
-import { defineJob, toTask, type JobRun } from '../../shared/jobs.js';
+import { toTask, type JobRun } from '../../shared/jobs.js';
 import { alignedFaceCrop, buildFaceProfile, type FaceProfile, type FaceAnalysis } from '../faces/index.js';
 import { ALIGNED_CROP_SIZE, modelPhotoKeys, modelStoragePrefix } from './models.models.js';
 import { modelsRepository, type ModelRow } from './models.repository.js';
 import { completeTraining, failTraining } from './models.usecases.js';
-
-export const trainModelJob = defineJob({
-  name: 'models:train',
-  payload: z.object({ modelId: z.number().int(), attempt: z.number().int() }),
-  maxAttempts: 3,
-});
+import { trainModelJob } from './models.jobs.definitions.js';
 
 /** A training failure that retrying cannot fix (the photos cannot make a model). */
 class TrainingRefused extends Error {

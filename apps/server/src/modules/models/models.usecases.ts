@@ -48,7 +48,7 @@ import {
   type ModelSummaryRow,
 } from './models.repository.js';
 import { thumbnailUrl, toModelJson, toModelSummaryJson } from './models.serializers.js';
-import { trainModelJob } from './models.jobs.js';
+import { trainModelJob } from './models.jobs.definitions.js';
 
 export const modelNotFound = () => new AppError({ code: 'models.not_found', detail: 'Not found.' });
 

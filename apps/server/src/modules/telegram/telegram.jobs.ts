@@ -1,26 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { z } from 'zod';
 import type { TelegramDeps } from './telegram.deps.js';
-import { defineJob, toTask } from '../../shared/jobs.js';
+import { toTask } from '../../shared/jobs.js';
 import { usersRepository } from '../users/index.js';
 import { TelegramApiError, type SendMessageParams } from './bot-api.client.js';
 import { openAppButton } from './telegram.models.js';
-
-/**
- * Bot messages are sent from a job so the webhook answers Telegram at once (it re-delivers
- * anything slow or failed) and a Bot API hiccup is retried with backoff.
- */
-export const sendTelegramMessageJob = defineJob({
-  name: 'telegram:send_message',
-  payload: z.object({
-    chatId: z.number().int(),
-    text: z.string().min(1).max(4096),
-    /** A button opening the Mini App (or the site) at this URL. */
-    openAppUrl: z.string().optional(),
-    openAppLabel: z.string().optional(),
-  }),
-  maxAttempts: 8,
-});
+import { sendTelegramMessageJob } from './telegram.jobs.definitions.js';
 
 /**
  * Flood control (429) usually asks for a second or two: waiting that out here beats the worker's

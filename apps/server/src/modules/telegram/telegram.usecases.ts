@@ -7,7 +7,7 @@ import { addJob } from '../../shared/jobs.js';
 import { issueSession } from '../auth/index.js';
 import { usersRepository } from '../users/index.js';
 import { telegramUnavailable, upsertTelegramUser } from './telegram-auth.usecases.js';
-import { sendTelegramMessageJob } from './telegram.jobs.js';
+import { sendTelegramMessageJob } from './telegram.jobs.definitions.js';
 import {
   botStartLink,
   generateAuthKey,

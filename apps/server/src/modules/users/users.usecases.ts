@@ -27,7 +27,7 @@ import {
 import { generateReferralCode, normaliseReferralCode, splitUserRefs } from './users.models.js';
 import { usersRepository, type NewUserRow, type UserRow } from './users.repository.js';
 import { toPublicUserJson, toUserJson } from './users.serializers.js';
-import { sendActivationEmailJob, sendPasswordResetEmailJob } from './users.jobs.js';
+import { sendActivationEmailJob, sendPasswordResetEmailJob } from './users.jobs.definitions.js';
 import { grantWelcomeCredits } from '../credits/index.js';
 
 const UNIQUE_VIOLATION = '23505';
