@@ -6,7 +6,7 @@ export { createEngineRegistry, type EngineRegistry } from './engines/engine-regi
 export { bundledFfmpegPath, sampleVideoFrames } from './engines/local/video/ffmpeg.js';
 export { createGenerationEvents, type GenerationEvents } from './generation-events.js';
 export type { GenerationsDeps } from './generations.deps.js';
-export { runGenerationJob } from './generations.jobs.definitions.js';
+export { generationsJobDefinitions, runGenerationJob } from './generations.jobs.definitions.js';
 export {
   failOrphanedGenerations,
   generationsJobHandlers,

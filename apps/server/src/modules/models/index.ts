@@ -3,7 +3,7 @@
  * import from it. Anything not exported here is the module's own business.
  */
 export type { ModelsDeps } from './models.deps.js';
-export { trainModelJob } from './models.jobs.definitions.js';
+export { modelsJobDefinitions, trainModelJob } from './models.jobs.definitions.js';
 export { failOrphanedTraining, modelsJobHandlers, requeueTrainingOfDeadRun } from './models.jobs.js';
 export { MODEL_EVENTS_CHANNEL } from './models.models.js';
 export { registerModelsRoutes } from './models.routes.js';

@@ -6,6 +6,5 @@ export { recordPostUse, resolvePostSource, settlePostUse } from './post-generati
 export type { PostsDeps } from './posts.deps.js';
 export { cannotSubscribeToSelf } from './posts.errors.js';
 export { displayName, profileShareLinks, viewDay } from './posts.models.js';
-export { postsRepository } from './posts.repository.js';
 export { registerPostsRoutes, ZUserPostsQuery } from './posts.routes.js';
-export { findActiveUser, listUserPosts } from './posts.usecases.js';
+export { deleteViewsBefore, findActiveUser, listUserPosts } from './posts.usecases.js';

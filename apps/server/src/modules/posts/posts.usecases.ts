@@ -431,3 +431,8 @@ function toUploadJson(deps: PostsDeps, row: UploadRow): TUpload {
     bytes: row.bytes,
   };
 }
+
+/** Views are deduplicated per day: the rows of days before `day` can no longer be counted again. */
+export async function deleteViewsBefore(deps: Pick<PostsDeps, 'db'>, day: string): Promise<void> {
+  await postsRepository.deleteViewsBefore(deps.db, day);
+}

@@ -5,7 +5,7 @@
 export { createTelegramBotApi, type TelegramBotApi } from './bot-api.client.js';
 export { authenticateTelegramInitData, telegramUnavailable } from './telegram-auth.usecases.js';
 export type { TelegramDeps } from './telegram.deps.js';
-export { sendTelegramMessageJob } from './telegram.jobs.definitions.js';
+export { sendTelegramMessageJob, telegramJobDefinitions } from './telegram.jobs.definitions.js';
 export { telegramJobHandlers } from './telegram.jobs.js';
-export { telegramRepository } from './telegram.repository.js';
 export { registerTelegramRoutes } from './telegram.routes.js';
+export { deleteExpiredAuthKeys } from './telegram.usecases.js';

@@ -181,3 +181,8 @@ async function confirmAuthKey(
 function miniAppUrl(deps: TelegramDeps): string {
   return `${deps.config.publicUrl}/`;
 }
+
+/** Forgets sign-in keys that expired before `before`: they can no longer be confirmed. */
+export async function deleteExpiredAuthKeys(deps: Pick<TelegramDeps, 'db'>, before: Date): Promise<void> {
+  await telegramRepository.deleteExpiredAuthKeys(deps.db, before);
+}

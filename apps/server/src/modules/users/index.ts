@@ -3,6 +3,7 @@
  * import from it. Anything not exported here is the module's own business.
  */
 export type { UsersDeps } from './users.deps.js';
+export { usersJobDefinitions } from './users.jobs.definitions.js';
 export { usersJobHandlers } from './users.jobs.js';
 export { type NewUserRow, type UserRow, usersRepository } from './users.repository.js';
 export { registerUsersRoutes } from './users.routes.js';
