@@ -3,7 +3,6 @@ import type { TTokenPair } from '@mirra/contracts';
 import type { AuthDeps } from './auth.deps.js';
 import type { DbOrTx } from '../../shared/db/client.js';
 import { AppError } from '../../shared/errors.js';
-import { usersRepository } from '../users/index.js';
 import { sessionsRepository } from './sessions.repository.js';
 
 type SessionDeps = Pick<AuthDeps, 'db' | 'tokens' | 'now' | 'sessionCache'>;
@@ -48,8 +47,7 @@ export async function refreshSession(deps: SessionDeps, refreshToken: string): P
       await sessionsRepository.revokeFamily(tx, row.family.id, 'refresh_token_reuse', deps.now());
       return { error: revoked() };
     }
-    const user = await usersRepository.findById(tx, claims.userId);
-    if (!user || !user.isActive) {
+    if (!row.userIsActive) {
       return {
         error: new AppError({
           code: 'auth.invalid_credentials',

@@ -8,4 +8,4 @@ export { usersJobHandlers } from './users.jobs.js';
 export { type NewUserRow, type UserRow, usersRepository } from './users.repository.js';
 export { registerUsersRoutes } from './users.routes.js';
 export { toPublicUserJson } from './users.serializers.js';
-export { createUser, loginWithPassword } from './users.usecases.js';
+export { createUser } from './users.usecases.js';

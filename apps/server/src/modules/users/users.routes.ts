@@ -3,6 +3,7 @@ import {
   ZByIdQuery,
   ZByIdsQuery,
   ZEmailBody,
+  ZLoginBody,
   ZProfileUpdateBody,
   ZPublicUser,
   ZRegisterBody,
@@ -22,6 +23,7 @@ import {
   confirmPasswordReset,
   findPublicUser,
   findPublicUsers,
+  loginWithPassword,
   registerUser,
   requestPasswordReset,
   resendActivation,
@@ -35,6 +37,19 @@ const noContent = { 204: z.null().describe('No content') };
 
 /** Accounts (spec §7): djoser-style paths, trailing slashes included. */
 export function registerUsersRoutes(app: ZodApp, deps: UsersDeps): void {
+  app.post(
+    '/api/token/login/',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Sign in with email and password',
+        body: ZLoginBody,
+        response: { 200: ZTokenPair },
+      },
+    },
+    async (request) => loginWithPassword(deps, request.body, request.ip),
+  );
+
   app.post(
     '/api/users/',
     {
