@@ -15,6 +15,7 @@ import {
   type EngineRegistry,
   createGenerationEvents,
   type GenerationEvents,
+  type GenerationSources,
 } from '../modules/generations/index.js';
 import {
   createSessionCache,
@@ -24,6 +25,7 @@ import {
 } from '../modules/auth/index.js';
 import { createFaceAnalyzer, type FaceAnalyzer } from '../modules/faces/index.js';
 import { MODEL_EVENTS_CHANNEL } from '../modules/models/index.js';
+import { postGenerationSources } from '../modules/posts/index.js';
 import type { SharedDeps } from '../shared/deps.js';
 import type { Logger } from '../shared/logger.js';
 import { createMailer } from '../shared/mailer/mailer.js';
@@ -55,6 +57,8 @@ export interface AppDeps extends SharedDeps {
   engines: EngineRegistry;
   /** Live generation progress for server-sent events. */
   generationEvents: GenerationEvents;
+  /** Posts as the sources of generations (repeat/remix and its royalty), provided by posts. */
+  generationSources: GenerationSources;
   /** Live training progress of digital models (same event shape, own channel). */
   modelEvents: GenerationEvents;
   /** Face detection, mesh and descriptor (models load once per process, on first use). */
@@ -114,6 +118,7 @@ export function createDeps(options: {
       : createPassThroughImageModerator(),
     engines: createEngineRegistry(config),
     generationEvents: createGenerationEvents(options.notifications),
+    generationSources: postGenerationSources,
     modelEvents: createGenerationEvents(options.notifications, MODEL_EVENTS_CHANNEL),
     faceAnalyzer: createFaceAnalyzer(),
     now,

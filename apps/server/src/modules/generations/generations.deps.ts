@@ -5,6 +5,7 @@ import type { ImageModerator, PromptModerator } from '../moderation/index.js';
 import type { TelegramBotApi } from '../telegram/index.js';
 import type { EngineRegistry } from './engines/engine-registry.js';
 import type { GenerationEvents } from './generation-events.js';
+import type { GenerationSources } from './generation-sources.js';
 
 /** What the generations module is handed at start: its slice of the app's dependencies. */
 export interface GenerationsDeps extends Pick<
@@ -23,6 +24,8 @@ export interface GenerationsDeps extends Pick<
   engines: EngineRegistry;
   /** Live generation progress for server-sent events. */
   generationEvents: GenerationEvents;
+  /** Posts as the sources of generations (repeat/remix and its royalty), provided by posts. */
+  generationSources: GenerationSources;
   /** Live training progress of digital models (same event shape, own channel). */
   modelEvents: GenerationEvents;
   /** Face detection, mesh and descriptor (models load once per process, on first use). */

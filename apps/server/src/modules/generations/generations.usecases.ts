@@ -18,8 +18,6 @@ import { addJob } from '../../shared/jobs.js';
 import { isEnglishPrompt } from '../moderation/index.js';
 import { recordGenerationEnded } from '../../shared/metrics.js';
 import { notifyUser } from '../notifications/index.js';
-
-import { recordPostUse, resolvePostSource, settlePostUse } from '../posts/index.js';
 import { priceGeneration, applyCreditChange, getCreditBalance, lockCredits } from '../credits/index.js';
 import type { UserRow } from '../users/index.js';
 import { findTrainedModel } from '../models/index.js';
@@ -229,7 +227,9 @@ export async function createGeneration(
   await validateRequest(deps, user, body);
   // A post to repeat or remix must be published (or mine); repeating my own generation keeps
   // going without it if the post has since gone.
-  const source = await resolvePostSource(deps, user.id, body, { lenient: Boolean(options.repeatOf) });
+  const source = await deps.generationSources.resolve(deps, user.id, body, {
+    lenient: Boolean(options.repeatOf),
+  });
   const engine = deps.engines.engineFor(body.mode);
   const cost = priceGeneration(body.mode, { durationSeconds: body.duration }, deps.config.prices);
   const uuid = randomUUID();
@@ -265,7 +265,7 @@ export async function createGeneration(
       clientKey,
       clientRequestHash: keyed?.requestHash ?? null,
     });
-    if (source) await recordPostUse(tx, generation.id, source);
+    if (source) await deps.generationSources.record(tx, generation.id, source);
     if (cost > 0) {
       await applyCreditChange(tx, {
         userId: user.id,
@@ -397,7 +397,7 @@ export async function failGeneration(
  * transaction here, so it happens if and only if the completion does.
  */
 export async function completeGeneration(
-  deps: Pick<GenerationsDeps, 'db' | 'now'>,
+  deps: Pick<GenerationsDeps, 'db' | 'now' | 'generationSources'>,
   generation: GenerationRow,
   result: StoredResult,
 ): Promise<GenerationRow | undefined> {
@@ -409,7 +409,7 @@ export async function completeGeneration(
     });
     if (!completed) return undefined;
     // Completion hooks of other features join here: the post author's royalty and use counter.
-    await settlePostUse(tx, completed, deps.now());
+    await deps.generationSources.settle(tx, completed, deps.now());
     await notifyUser(tx, {
       userId: completed.userId,
       kind: 'generation_finished',

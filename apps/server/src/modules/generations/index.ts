@@ -5,6 +5,7 @@
 export { createEngineRegistry, type EngineRegistry } from './engines/engine-registry.js';
 export { bundledFfmpegPath, sampleVideoFrames } from './engines/local/video/ffmpeg.js';
 export { createGenerationEvents, type GenerationEvents } from './generation-events.js';
+export type { GenerationFromPostRequest, GenerationSources, PostSource } from './generation-sources.js';
 export type { GenerationsDeps } from './generations.deps.js';
 export { generationsJobDefinitions, runGenerationJob } from './generations.jobs.definitions.js';
 export {

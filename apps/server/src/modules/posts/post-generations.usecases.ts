@@ -2,7 +2,12 @@ import type { TGenerationMode } from '@mirra/contracts';
 import type { PostsDeps } from './posts.deps.js';
 import type { DbOrTx } from '../../shared/db/client.js';
 import { applyCreditChange } from '../credits/index.js';
-import type { GenerationRow } from '../generations/index.js';
+import type {
+  GenerationFromPostRequest,
+  GenerationRow,
+  GenerationSources,
+  PostSource,
+} from '../generations/index.js';
 import { notifyUser } from '../notifications/index.js';
 import { usersRepository } from '../users/index.js';
 import { postNotFound } from './posts.errors.js';
@@ -13,23 +18,8 @@ import { postsRepository } from './posts.repository.js';
  * How generations and posts meet: a generation may name the post it repeats or remixes
  * (`post_uuid`). Creating it records the use; completing it settles the use exactly once (the
  * author's royalty and the post's repeat/remix counter), inside the completion's transaction.
+ * Generations calls these through `postGenerationSources`, handed in at start.
  */
-
-export interface PostSource {
-  postId: number;
-  postUuid: string;
-  kind: 'repeat' | 'remix';
-}
-
-export interface GenerationFromPostRequest {
-  post_uuid?: string | null;
-  mode: TGenerationMode;
-  prompt: string;
-  guidance: number;
-  style?: string | null;
-  seed?: number | null;
-  duration?: number | null;
-}
 
 /**
  * The post a new generation starts from: published, or the caller's own. Anything else is
@@ -120,3 +110,10 @@ export async function settlePostUse(tx: DbOrTx, generation: GenerationRow, now: 
     dedupeKey: `royalty:${generation.uuid}`,
   });
 }
+
+/** Posts as the sources of generations, handed to the generations module by the composition root. */
+export const postGenerationSources: GenerationSources = {
+  resolve: resolvePostSource,
+  record: recordPostUse,
+  settle: settlePostUse,
+};

@@ -1,7 +1,7 @@
 import type { SharedDeps } from '../../shared/deps.js';
 import type { SessionCache, TokenService } from '../auth/index.js';
 import type { FaceAnalyzer } from '../faces/index.js';
-import type { EngineRegistry, GenerationEvents } from '../generations/index.js';
+import type { EngineRegistry, GenerationEvents, GenerationSources } from '../generations/index.js';
 import type { ImageModerator, PromptModerator } from '../moderation/index.js';
 import type { TelegramBotApi } from '../telegram/index.js';
 
@@ -22,6 +22,8 @@ export interface SocialDeps extends Pick<
   engines: EngineRegistry;
   /** Live generation progress for server-sent events. */
   generationEvents: GenerationEvents;
+  /** Posts as the sources of generations (repeat/remix and its royalty), provided by posts. */
+  generationSources: GenerationSources;
   /** Live training progress of digital models (same event shape, own channel). */
   modelEvents: GenerationEvents;
   /** Face detection, mesh and descriptor (models load once per process, on first use). */
