@@ -25,7 +25,8 @@ import {
 } from '../modules/auth/index.js';
 import { createFaceAnalyzer, type FaceAnalyzer } from '../modules/faces/index.js';
 import { MODEL_EVENTS_CHANNEL } from '../modules/models/index.js';
-import { postGenerationSources } from '../modules/posts/index.js';
+import { postGenerationSources, type PublishedPostCounter } from '../modules/posts/index.js';
+import { profilePublishedPostCounter } from '../modules/social/index.js';
 import type { SharedDeps } from '../shared/deps.js';
 import type { Logger } from '../shared/logger.js';
 import { createMailer } from '../shared/mailer/mailer.js';
@@ -49,6 +50,8 @@ export interface AppDeps extends SharedDeps {
   /** Null when no Google client id is configured. */
   google: GoogleVerifier | null;
   geo: GeoLocator;
+  /** Profiles' count of published posts, kept by social and changed by posts. */
+  publishedPostCounter: PublishedPostCounter;
   /** Checks prompts before anything is charged. */
   promptModerator: PromptModerator;
   /** Checks results before anyone sees them. */
@@ -119,6 +122,7 @@ export function createDeps(options: {
     engines: createEngineRegistry(config),
     generationEvents: createGenerationEvents(options.notifications),
     generationSources: postGenerationSources,
+    publishedPostCounter: profilePublishedPostCounter,
     modelEvents: createGenerationEvents(options.notifications, MODEL_EVENTS_CHANNEL),
     faceAnalyzer: createFaceAnalyzer(),
     now,

@@ -8,3 +8,4 @@ export { cannotSubscribeToSelf } from './posts.errors.js';
 export { displayName, profileShareLinks, viewDay } from './posts.models.js';
 export { registerPostsRoutes, ZUserPostsQuery } from './posts.routes.js';
 export { deleteViewsBefore, findActiveUser, listUserPosts } from './posts.usecases.js';
+export type { PublishedPostCounter } from './published-post-counter.js';

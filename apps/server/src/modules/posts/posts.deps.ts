@@ -4,6 +4,7 @@ import type { FaceAnalyzer } from '../faces/index.js';
 import type { EngineRegistry, GenerationEvents, GenerationSources } from '../generations/index.js';
 import type { ImageModerator, PromptModerator } from '../moderation/index.js';
 import type { TelegramBotApi } from '../telegram/index.js';
+import type { PublishedPostCounter } from './published-post-counter.js';
 
 /** What the posts module is handed at start: its slice of the app's dependencies. */
 export interface PostsDeps extends Pick<
@@ -14,6 +15,8 @@ export interface PostsDeps extends Pick<
   sessionCache: SessionCache;
   /** Null when no bot token is configured: Telegram features answer `auth.telegram_unavailable`. */
   telegramBot: TelegramBotApi | null;
+  /** Profiles' count of published posts, kept by social and changed by posts. */
+  publishedPostCounter: PublishedPostCounter;
   /** Checks prompts before anything is charged. */
   promptModerator: PromptModerator;
   /** Checks results before anyone sees them. */

@@ -20,7 +20,6 @@ import {
   sampleVideoFrames,
 } from '../generations/index.js';
 import { notifyUser } from '../notifications/index.js';
-import { socialRepository } from '../social/index.js';
 import { uploadStorageKey, uploadsRepository, type UploadRow } from '../uploads/index.js';
 import { type UserRow, usersRepository } from '../users/index.js';
 import {
@@ -156,7 +155,7 @@ export async function createPost(deps: PostsDeps, user: UserRow, body: CreateBod
       publishedAt: body.draft ? null : now,
     });
     if (!row) return undefined;
-    if (row.status === 'published') await socialRepository.addToCounters(tx, user.id, { posts: 1 });
+    if (row.status === 'published') await deps.publishedPostCounter.add(tx, user.id, 1);
     return row;
   });
   if (!created) {
@@ -209,10 +208,10 @@ export async function updatePost(
         ...title,
         publishedAt: post.publishedAt ?? deps.now(),
       });
-      if (changed) await socialRepository.addToCounters(tx, user.id, { posts: 1 });
+      if (changed) await deps.publishedPostCounter.add(tx, user.id, 1);
     } else if (body.draft === true && post.status === 'published') {
       const changed = await postsRepository.changeStatus(tx, post.id, ['published'], 'draft', title);
-      if (changed) await socialRepository.addToCounters(tx, user.id, { posts: -1 });
+      if (changed) await deps.publishedPostCounter.add(tx, user.id, -1);
     } else if (body.title !== undefined) {
       await postsRepository.update(tx, post.id, title);
     }
@@ -367,7 +366,7 @@ export async function reportPost(
     if (!row || !shouldHideAfterReports(row.reportsCount, deps.config.posts.reportHideThreshold)) return;
     const hidden = await postsRepository.changeStatus(tx, post.id, ['published'], 'hidden');
     if (!hidden) return;
-    await socialRepository.addToCounters(tx, post.userId, { posts: -1 });
+    await deps.publishedPostCounter.add(tx, post.userId, -1);
     await notifyUser(tx, {
       userId: post.userId,
       kind: 'post_removed',

@@ -3,5 +3,5 @@
  * import from it. Anything not exported here is the module's own business.
  */
 export type { SocialDeps } from './social.deps.js';
-export { socialRepository } from './social.repository.js';
 export { registerSocialRoutes } from './social.routes.js';
+export { profilePublishedPostCounter } from './social.usecases.js';

@@ -1,7 +1,13 @@
 import type { TProfile } from '@mirra/contracts';
 import type { SocialDeps } from './social.deps.js';
 import { notifyUser } from '../notifications/index.js';
-import { cannotSubscribeToSelf, displayName, profileShareLinks, findActiveUser } from '../posts/index.js';
+import {
+  cannotSubscribeToSelf,
+  displayName,
+  profileShareLinks,
+  findActiveUser,
+  type PublishedPostCounter,
+} from '../posts/index.js';
 import { type UserRow, toPublicUserJson } from '../users/index.js';
 import { socialRepository } from './social.repository.js';
 
@@ -82,3 +88,8 @@ async function addToBothCounters(
   ].sort((a, b) => a.userId - b.userId);
   for (const change of changes) await socialRepository.addToCounters(tx, change.userId, change.delta);
 }
+
+/** The published-post counter of profiles, handed to the posts module by the composition root. */
+export const profilePublishedPostCounter: PublishedPostCounter = {
+  add: (tx, authorId, delta) => socialRepository.addToCounters(tx, authorId, { posts: delta }),
+};
