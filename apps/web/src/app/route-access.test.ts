@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decideAccess, findRouteMeta } from './route-access';
-import { routeMetaFor, routeTable } from './router';
+import { routeMetaFor, routeTable } from './route-table';
 
 describe('access decisions', () => {
   it.each([

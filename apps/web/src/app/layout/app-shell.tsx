@@ -6,7 +6,7 @@ import { TopNotification } from '../../components/ui/top-notification';
 import { useAppStore } from '../../lib/app-store';
 import { useSession } from '../../lib/session';
 import { decideAccess } from '../route-access';
-import { routeMetaFor } from '../router';
+import { routeMetaFor } from '../route-table';
 import { AppHeader } from './app-header';
 import { BottomNav } from './bottom-nav';
 import { KeepAliveOutlet } from './keep-alive-outlet';
