@@ -77,6 +77,19 @@ export function serverImportRules(src) {
       settings: importSettings,
       rules: { 'import-x/no-restricted-paths': ['error', { zones }] },
     },
+    {
+      files: [`${src}/modules/*/index.ts`],
+      rules: {
+        'no-restricted-syntax': [
+          'error',
+          {
+            selector:
+              "ExportNamedDeclaration[exportKind='value'][source.value=/\\.repository(\\.js)?$/] > ExportSpecifier[exportKind='value']",
+            message: "A module's face offers use cases, not its repository (row types may be exported).",
+          },
+        ],
+      },
+    },
   ];
 }
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError, notAuthenticated } from '../shared/errors.js';
 import type { AuthContext } from '../shared/http/auth-context.js';
-import { usersRepository } from '../modules/users/index.js';
+import { findActiveUserForSession } from '../modules/users/index.js';
 import { authenticateTelegramInitData } from '../modules/telegram/index.js';
 import type { AppDeps } from './deps.js';
 
@@ -40,7 +40,7 @@ async function resolveAuth(deps: AppDeps, request: FastifyRequest): Promise<Auth
       throw error instanceof AppError ? withBearerChallenge(error) : error;
     });
     const user = await deps.sessionCache.resolve(claims.userId, claims.familyId, () =>
-      usersRepository.findActiveForSession(deps.db, claims.userId, claims.familyId),
+      findActiveUserForSession(deps.db, claims.userId, claims.familyId),
     );
     if (!user) {
       throw new AppError({

@@ -5,7 +5,7 @@ import tseslint from 'typescript-eslint';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 // The repository's own rule set, applied to a small source tree of deliberately bad imports
-// (lint-fixtures/src: app/, shared/, modules/alpha, modules/beta) that normal lint skips.
+// (lint-fixtures/src: app/, shared/, modules/alpha, beta, gamma) that normal lint skips.
 const repoRoot = path.resolve(import.meta.dirname, '../../../..');
 const fixtureSrc = 'apps/server/src/test/lint-fixtures/src';
 
@@ -51,6 +51,10 @@ describe('import rules (eslint.config.js)', () => {
 
   it("refuses another module's repository, past its index", () => {
     expect(rulesOf('modules/beta/imports-repository.ts')).toEqual(['import-x/no-restricted-paths']);
+  });
+
+  it("refuses a module's index that exports its repository", () => {
+    expect(messages['modules/gamma/index.ts']).toEqual([{ ruleId: 'no-restricted-syntax', line: 2 }]);
   });
 
   it('refuses an import cycle', () => {

@@ -14,6 +14,5 @@ export { registerAuthRoutes } from './auth.routes.js';
 export { hashPassword, verifyPassword } from './password-hashing.js';
 export { findPasswordProblems } from './passwords.models.js';
 export { createSessionCache, type SessionCache } from './session-cache.js';
-export { sessionsRepository } from './sessions.repository.js';
-export { issueSession } from './sessions.usecases.js';
+export { issueSession, revokeUserSessions } from './sessions.usecases.js';
 export { createTokenService, type TokenService } from './tokens.js';

@@ -83,3 +83,14 @@ export async function logout(
   if (familyId) await sessionsRepository.revokeFamily(deps.db, familyId, 'logout', deps.now());
   deps.sessionCache.forgetUser(caller.userId);
 }
+
+/** Revokes every open session of a person (all, or all but the one that asked). */
+export async function revokeUserSessions(
+  db: DbOrTx,
+  userId: number,
+  reason: string,
+  at: Date,
+  exceptFamilyId?: string,
+): Promise<void> {
+  await sessionsRepository.revokeUserFamilies(db, userId, reason, at, exceptFamilyId);
+}

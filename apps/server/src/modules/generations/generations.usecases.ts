@@ -423,3 +423,10 @@ export async function completeGeneration(
 }
 
 export { isTerminalStatus };
+
+/** The caller's own generation by uuid, read inside the caller's transaction when one is given. */
+export const findOwnGeneration = (
+  db: DbOrTx,
+  uuid: string,
+  userId: number,
+): Promise<GenerationRow | undefined> => generationsRepository.findByUuidForUser(db, uuid, userId);

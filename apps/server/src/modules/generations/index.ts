@@ -14,7 +14,7 @@ export {
   requeueGenerationOfDeadRun,
 } from './generations.jobs.js';
 export { requiredImageCount } from './generations.models.js';
-export { type GenerationRow, generationsRepository } from './generations.repository.js';
+export type { GenerationRow } from './generations.repository.js';
 export { registerGenerationsRoutes } from './generations.routes.js';
 export type { StoredResult } from './generations.serializers.js';
-export { generationNotFound } from './generations.usecases.js';
+export { findOwnGeneration, generationNotFound } from './generations.usecases.js';

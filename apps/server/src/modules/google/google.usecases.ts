@@ -3,7 +3,13 @@ import type { GoogleDeps } from './google.deps.js';
 import type { Tx } from '../../shared/db/client.js';
 import { AppError } from '../../shared/errors.js';
 import { issueSession } from '../auth/index.js';
-import { usersRepository, type UserRow, createUser } from '../users/index.js';
+import {
+  type UserRow,
+  createUser,
+  findUserByEmail,
+  findUserByGoogleSub,
+  updateUser,
+} from '../users/index.js';
 import { GoogleKeysUnavailableError, type GoogleIdentity } from './google-verifier.js';
 import { newUserFromGoogle } from './google.models.js';
 
@@ -32,7 +38,7 @@ export async function signInWithGoogle(
         if (!user.isActive) {
           throw new AppError({ code: 'auth.invalid_credentials', detail: 'This account is disabled.' });
         }
-        await usersRepository.update(tx, user.id, { lastLogin: deps.now() });
+        await updateUser(tx, user.id, { lastLogin: deps.now() });
         return { pair: await issueSession(deps, tx, user.id), linkedUserId: linked ? user.id : null };
       });
       // The account's existing Bearer sessions are cached in this process with the row from before
@@ -78,7 +84,7 @@ async function findOrLinkUser(
   referralCode: string | null | undefined,
   welcomeCredits: number,
 ): Promise<{ user: UserRow; linked: boolean }> {
-  const bySub = await usersRepository.findByGoogleSub(tx, identity.sub);
+  const bySub = await findUserByGoogleSub(tx, identity.sub);
   if (caller) {
     if (bySub && bySub.id !== caller.id) {
       throw new AppError({
@@ -87,16 +93,14 @@ async function findOrLinkUser(
       });
     }
     if (bySub) return { user: bySub, linked: false };
-    return { user: await usersRepository.update(tx, caller.id, { googleSub: identity.sub }), linked: true };
+    return { user: await updateUser(tx, caller.id, { googleSub: identity.sub }), linked: true };
   }
   if (bySub) return { user: bySub, linked: false };
   const byEmail =
-    identity.email && identity.emailVerified
-      ? await usersRepository.findByEmail(tx, identity.email)
-      : undefined;
+    identity.email && identity.emailVerified ? await findUserByEmail(tx, identity.email) : undefined;
   if (byEmail) {
     // Google has verified the address, which is what the activation email would prove.
-    const user = await usersRepository.update(tx, byEmail.id, { googleSub: identity.sub, isActive: true });
+    const user = await updateUser(tx, byEmail.id, { googleSub: identity.sub, isActive: true });
     return { user, linked: true };
   }
   return {

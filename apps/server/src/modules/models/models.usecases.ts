@@ -27,7 +27,7 @@ import {
 import { notifyUser } from '../notifications/index.js';
 import { sendTelegramMessageJob } from '../telegram/index.js';
 import { normaliseUploadImage, detectImageType, isUuid } from '../uploads/index.js';
-import { usersRepository, type UserRow } from '../users/index.js';
+import { type UserRow, lockUser, updateUser } from '../users/index.js';
 import {
   ALIGNED_CROP_SIZE,
   asCopy,
@@ -126,9 +126,9 @@ export async function deleteModel(deps: ModelsDeps, user: UserRow, uuid: string)
     if (model.status !== GenerationStatus.COMPLETED) return false;
     // Under the user's lock, as completing a training takes it: a model finishing meanwhile is
     // either seen here as trained or sets `lora` again after this commits.
-    await usersRepository.lockById(tx, user.id);
+    await lockUser(tx, user.id);
     if (await modelsRepository.hasOtherCompleted(tx, user.id, model.id)) return false;
-    await usersRepository.update(tx, user.id, { hasLora: false });
+    await updateUser(tx, user.id, { hasLora: false });
     return true;
   });
   if (loraChanged) deps.sessionCache.forgetUser(user.id);
@@ -620,9 +620,9 @@ export async function completeTraining(
       if (row.alignedKey !== alignedKey) await modelsRepository.updatePhoto(tx, row.id, { alignedKey });
     }
     // Locked: a trained model being deleted at this moment decides `lora` under the same lock.
-    const user = await usersRepository.lockById(tx, model.userId);
+    const user = await lockUser(tx, model.userId);
     if (!user) return false;
-    if (!user.hasLora) await usersRepository.update(tx, user.id, { hasLora: true });
+    if (!user.hasLora) await updateUser(tx, user.id, { hasLora: true });
     await notifyUser(tx, {
       userId: user.id,
       kind: 'model_ready',

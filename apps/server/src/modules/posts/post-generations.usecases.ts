@@ -9,7 +9,7 @@ import type {
   PostSource,
 } from '../generations/index.js';
 import { notifyUser } from '../notifications/index.js';
-import { usersRepository } from '../users/index.js';
+import { findUserById } from '../users/index.js';
 import { postNotFound } from './posts.errors.js';
 import { canGenerateFromPost, classifyPostUse, displayName, settleRoyalty } from './posts.models.js';
 import { postsRepository } from './posts.repository.js';
@@ -98,7 +98,7 @@ export async function settlePostUse(tx: DbOrTx, generation: GenerationRow, now: 
     ref: generation.uuid,
     idempotencyKey: `royalty:${generation.uuid}`,
   });
-  const generator = await usersRepository.findById(tx, generation.userId);
+  const generator = await findUserById(tx, generation.userId);
   await notifyUser(tx, {
     userId: use.authorId,
     kind: 'royalty',

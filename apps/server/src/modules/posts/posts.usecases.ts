@@ -14,14 +14,14 @@ import type { PostsDeps } from './posts.deps.js';
 import { AppError, fieldError, notAuthenticated } from '../../shared/errors.js';
 import {
   generationNotFound,
-  generationsRepository,
   type StoredResult,
   bundledFfmpegPath,
   sampleVideoFrames,
+  findOwnGeneration,
 } from '../generations/index.js';
 import { notifyUser } from '../notifications/index.js';
-import { uploadStorageKey, uploadsRepository, type UploadRow } from '../uploads/index.js';
-import { type UserRow, usersRepository } from '../users/index.js';
+import { uploadStorageKey, type UploadRow, findOwnUpload, recordUpload } from '../uploads/index.js';
+import { type UserRow, findUsersByRefs } from '../users/index.js';
 import {
   postAlreadyExists,
   postNotFound,
@@ -113,7 +113,7 @@ const isVideoPost = (image: StoredPostImage) => image.original.contentType.start
  * from are not: they stay private.
  */
 export async function createPost(deps: PostsDeps, user: UserRow, body: CreateBody): Promise<TPost> {
-  const generation = await generationsRepository.findByUuidForUser(deps.db, body.generation_uuid, user.id);
+  const generation = await findOwnGeneration(deps.db, body.generation_uuid, user.id);
   if (!generation) throw generationNotFound();
   const result = generation.result as StoredResult | null;
   if (
@@ -180,7 +180,7 @@ export async function getPostOfGeneration(
   user: UserRow,
   generationUuid: string,
 ): Promise<TPostOfGeneration> {
-  const generation = await generationsRepository.findByUuidForUser(deps.db, generationUuid, user.id);
+  const generation = await findOwnGeneration(deps.db, generationUuid, user.id);
   if (!generation) throw generationNotFound();
   const post = await postsRepository.findByGenerationId(deps.db, generation.id);
   return { post: post ? await serializeOne(deps, post, user.id) : null };
@@ -271,7 +271,7 @@ export async function listUserPosts(
 }
 
 export async function findActiveUser(deps: Pick<PostsDeps, 'db'>, uuid: string): Promise<UserRow> {
-  const [user] = await usersRepository.findManyByRefs(deps.db, [], [uuid.toLowerCase()]);
+  const [user] = await findUsersByRefs(deps.db, [], [uuid.toLowerCase()]);
   if (!user || !user.isActive) throw usersNotFound();
   return user;
 }
@@ -386,7 +386,7 @@ export async function usePostImage(deps: PostsDeps, user: UserRow, uuid: string)
   const post = await findVisiblePost(deps, uuid, user.id);
   const image = post.image as StoredPostImage;
   const uploadUuid = derivedUploadUuid(user.id, post.uuid);
-  const existing = await uploadsRepository.findOwned(deps.db, user.id, uploadUuid);
+  const existing = await findOwnUpload(deps.db, user.id, uploadUuid);
   if (existing) return toUploadJson(deps, existing);
   const file = await deps.storage.get(image.original.key);
   if (!file) throw postNotFound();
@@ -397,7 +397,7 @@ export async function usePostImage(deps: PostsDeps, user: UserRow, uuid: string)
   );
   await deps.storage.put(storageKey, file.data, file.contentType);
   try {
-    const row = await uploadsRepository.insert(deps.db, {
+    const row = await recordUpload(deps.db, {
       uuid: uploadUuid,
       userId: user.id,
       contentType: file.contentType,
@@ -408,7 +408,7 @@ export async function usePostImage(deps: PostsDeps, user: UserRow, uuid: string)
     });
     return toUploadJson(deps, row);
   } catch (error) {
-    const raced = await uploadsRepository.findOwned(deps.db, user.id, uploadUuid);
+    const raced = await findOwnUpload(deps.db, user.id, uploadUuid);
     if (raced) return toUploadJson(deps, raced);
     throw error;
   }

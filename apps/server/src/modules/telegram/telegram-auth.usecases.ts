@@ -2,7 +2,7 @@ import { isLanguage } from '@mirra/contracts';
 import type { TelegramDeps } from './telegram.deps.js';
 import type { DbOrTx } from '../../shared/db/client.js';
 import { AppError } from '../../shared/errors.js';
-import { usersRepository, type UserRow, createUser } from '../users/index.js';
+import { type UserRow, createUser, findUserByTelegramId, updateUser } from '../users/index.js';
 import { checkInitData, type TelegramProfile } from './telegram.models.js';
 
 export const telegramUnavailable = () =>
@@ -52,7 +52,7 @@ export async function upsertTelegramUser(
   profile: TelegramProfile,
   options: { startParam?: string; allowsWrite?: boolean; welcomeCredits?: number } = {},
 ): Promise<UserRow> {
-  const existing = await usersRepository.findByTelegramId(db, profile.id);
+  const existing = await findUserByTelegramId(db, profile.id);
   // A bot message's `from` never has a photo, and Telegram leaves it out when privacy hides it:
   // absent means "unknown", so the last photo we saw is kept.
   const fromTelegram = {
@@ -64,7 +64,7 @@ export async function upsertTelegramUser(
     const changed = (Object.keys(fromTelegram) as Array<keyof typeof fromTelegram>).some(
       (key) => existing[key] !== fromTelegram[key],
     );
-    return changed ? usersRepository.update(db, existing.id, fromTelegram) : existing;
+    return changed ? updateUser(db, existing.id, fromTelegram) : existing;
   }
   const referral = options.startParam?.startsWith('ref_') ? options.startParam : null;
   try {
@@ -83,7 +83,7 @@ export async function upsertTelegramUser(
     );
   } catch (error) {
     // Two first requests at once: the other one created the account.
-    const again = await usersRepository.findByTelegramId(db, profile.id);
+    const again = await findUserByTelegramId(db, profile.id);
     if (again) return again;
     throw error;
   }

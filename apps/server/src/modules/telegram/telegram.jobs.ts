@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { TelegramDeps } from './telegram.deps.js';
 import { toTask } from '../../shared/jobs.js';
-import { usersRepository } from '../users/index.js';
+import { findUserByTelegramId, updateUser } from '../users/index.js';
 import { TelegramApiError, type SendMessageParams } from './bot-api.client.js';
 import { openAppButton } from './telegram.models.js';
 import { sendTelegramMessageJob } from './telegram.jobs.definitions.js';
@@ -33,9 +33,9 @@ export function telegramJobHandlers(deps: TelegramDeps) {
       } catch (error) {
         if (error instanceof TelegramApiError && error.isForbidden) {
           // Blocked or never started: remember it and stop retrying.
-          const user = await usersRepository.findByTelegramId(deps.db, payload.chatId);
+          const user = await findUserByTelegramId(deps.db, payload.chatId);
           if (user) {
-            await usersRepository.update(deps.db, user.id, { telegramAllowsWrite: false });
+            await updateUser(deps.db, user.id, { telegramAllowsWrite: false });
             deps.sessionCache.forgetUser(user.id);
           }
           deps.logger.info({ chatId: payload.chatId }, 'telegram user does not accept bot messages');

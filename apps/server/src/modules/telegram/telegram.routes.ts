@@ -10,7 +10,7 @@ import type { ZodApp } from '../../shared/http/zod-app.js';
 import type { TelegramDeps } from './telegram.deps.js';
 import { AppError } from '../../shared/errors.js';
 import { issueSession } from '../auth/index.js';
-import { usersRepository } from '../users/index.js';
+import { updateUser } from '../users/index.js';
 import { authenticateTelegramInitData } from './telegram-auth.usecases.js';
 import { isWebhookSecretValid, TELEGRAM_WEBHOOK_PATH } from './telegram.models.js';
 import { createAuthKey, handleTelegramUpdate, takeAuthToken, ZTelegramUpdate } from './telegram.usecases.js';
@@ -37,7 +37,7 @@ export function registerTelegramRoutes(app: ZodApp, deps: TelegramDeps): void {
       }
       const user = await authenticateTelegramInitData(deps, initData);
       const pair = await deps.db.transaction(async (tx) => {
-        await usersRepository.update(tx, user.id, { lastLogin: deps.now() });
+        await updateUser(tx, user.id, { lastLogin: deps.now() });
         return issueSession(deps, tx, user.id);
       });
       return { token: pair.refresh, ...pair };

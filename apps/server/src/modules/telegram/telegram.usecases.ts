@@ -5,7 +5,7 @@ import { AppError } from '../../shared/errors.js';
 import { translate, type MessageKey } from '../../shared/i18n/messages.js';
 import { addJob } from '../../shared/jobs.js';
 import { issueSession } from '../auth/index.js';
-import { usersRepository } from '../users/index.js';
+import { findUserByTelegramId, updateUser } from '../users/index.js';
 import { telegramUnavailable, upsertTelegramUser } from './telegram-auth.usecases.js';
 import { sendTelegramMessageJob } from './telegram.jobs.definitions.js';
 import {
@@ -63,7 +63,7 @@ export async function takeAuthToken(deps: TelegramDeps, uuid: string) {
     // Confirmed by the bot: hand out the tokens exactly once.
     await telegramRepository.updateAuthKey(tx, row.uuid, { status: 'consumed', consumedAt: deps.now() });
     const pair = await issueSession(deps, tx, row.userId!);
-    await usersRepository.update(tx, row.userId!, { lastLogin: deps.now() });
+    await updateUser(tx, row.userId!, { lastLogin: deps.now() });
     return { status: 'confirmed' as const, token: pair.refresh, ...pair };
   });
 }
@@ -117,10 +117,10 @@ export async function handleTelegramUpdate(deps: TelegramDeps, update: TTelegram
 
     if (!start.payload || !isAuthKeyPayload(start.payload)) {
       // Starting the bot allows it to write to the user.
-      const user = await usersRepository.findByTelegramId(tx, from.id);
+      const user = await findUserByTelegramId(tx, from.id);
       await reply('bot.welcome', true);
       if (user && !user.telegramAllowsWrite) {
-        await usersRepository.update(tx, user.id, { telegramAllowsWrite: true });
+        await updateUser(tx, user.id, { telegramAllowsWrite: true });
         return user.id;
       }
       return null;
@@ -145,13 +145,13 @@ async function confirmAuthKey(
     return null;
   }
   if (row.requestedByUserId) {
-    const holder = await usersRepository.findByTelegramId(tx, from.id);
+    const holder = await findUserByTelegramId(tx, from.id);
     if (holder && holder.id !== row.requestedByUserId) {
       // One person, one account: nothing is linked, and the key stays usable with another Telegram.
       await reply('bot.identity_taken');
       return null;
     }
-    await usersRepository.update(tx, row.requestedByUserId, {
+    await updateUser(tx, row.requestedByUserId, {
       telegramId: from.id,
       telegramUsername: from.username ?? null,
       telegramAllowsWrite: true,

@@ -11,6 +11,7 @@ import {
   uploadUnsupported,
 } from './uploads.errors.js';
 import { detectImageType, isUuid, uploadStorageKey } from './uploads.models.js';
+import type { DbOrTx } from '../../shared/db/client.js';
 import { uploadsRepository, type UploadRow } from './uploads.repository.js';
 
 export interface UploadedFile {
@@ -138,3 +139,13 @@ function toUploadJson(deps: UploadsDeps, row: UploadRow): TUpload {
     bytes: row.bytes,
   };
 }
+
+/** The caller's own upload by uuid. */
+export const findOwnUpload = (db: DbOrTx, userId: number, uuid: string): Promise<UploadRow | undefined> =>
+  uploadsRepository.findOwned(db, userId, uuid);
+
+/** Records a stored image as an upload of its owner (e.g. a result published as a post). */
+export const recordUpload = (
+  db: DbOrTx,
+  values: Parameters<typeof uploadsRepository.insert>[1],
+): Promise<UploadRow> => uploadsRepository.insert(db, values);

@@ -21,8 +21,8 @@ import {
   hashPassword,
   verifyPassword,
   findPasswordProblems,
-  sessionsRepository,
   issueSession,
+  revokeUserSessions,
 } from '../auth/index.js';
 import { generateReferralCode, normaliseReferralCode, splitUserRefs } from './users.models.js';
 import { usersRepository, type NewUserRow, type UserRow } from './users.repository.js';
@@ -200,7 +200,7 @@ export async function confirmPasswordReset(
   const passwordHash = await hashPassword(body.new_password);
   await deps.db.transaction(async (tx) => {
     await usersRepository.update(tx, user.id, { passwordHash, lastLogin: deps.now() });
-    await sessionsRepository.revokeUserFamilies(tx, user.id, 'password_reset', deps.now());
+    await revokeUserSessions(tx, user.id, 'password_reset', deps.now());
   });
   deps.sessionCache.forgetUser(user.id);
 }
@@ -220,13 +220,7 @@ export async function setPassword(
   const passwordHash = await hashPassword(body.new_password);
   await deps.db.transaction(async (tx) => {
     await usersRepository.update(tx, user.id, { passwordHash });
-    await sessionsRepository.revokeUserFamilies(
-      tx,
-      user.id,
-      'password_change',
-      deps.now(),
-      familyId ?? undefined,
-    );
+    await revokeUserSessions(tx, user.id, 'password_change', deps.now(), familyId ?? undefined);
   });
   deps.sessionCache.forgetUser(user.id);
 }
