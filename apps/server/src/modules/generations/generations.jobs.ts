@@ -32,6 +32,7 @@ export async function runGeneration(deps: GenerationsDeps, generationId: number,
   const generation = await generationsRepository.transition(
     deps.db,
     generationId,
+    deps.now(),
     GenerationStatus.IN_PROGRESS,
     {
       startedAt: deps.now(),
@@ -49,7 +50,7 @@ export async function runGeneration(deps: GenerationsDeps, generationId: number,
         : new EngineError('engine.failed', String((error as Error)?.message ?? error), true);
     if (engineError.retryable && run.attempt < run.maxAttempts) {
       // Back to the queue; graphile-worker retries the job with backoff.
-      await generationsRepository.transition(deps.db, generation.id, GenerationStatus.IN_QUEUE);
+      await generationsRepository.transition(deps.db, generation.id, deps.now(), GenerationStatus.IN_QUEUE);
       throw engineError;
     }
     deps.logger.warn({ generation: generation.uuid, err: engineError }, 'generation failed');
@@ -59,7 +60,7 @@ export async function runGeneration(deps: GenerationsDeps, generationId: number,
   if (made === 'finished elsewhere') return;
   const { output, engine } = made;
   if (engine.name !== generation.engine) {
-    await generationsRepository.update(deps.db, generation.id, { engine: engine.name });
+    await generationsRepository.update(deps.db, generation.id, deps.now(), { engine: engine.name });
     generation.engine = engine.name;
   }
 
@@ -74,6 +75,7 @@ export async function runGeneration(deps: GenerationsDeps, generationId: number,
       const requeued = await generationsRepository.transition(
         deps.db,
         generation.id,
+        deps.now(),
         GenerationStatus.IN_QUEUE,
       );
       if (requeued) await deps.storage.deletePrefix(resultPrefix(generation));
@@ -116,7 +118,9 @@ export async function finishGeneration(
 
   const result = await storeResult(deps, generation, output, finisher);
   if (output.provider) {
-    await generationsRepository.update(deps.db, generation.id, { providerCostUsd: output.provider.costUsd });
+    await generationsRepository.update(deps.db, generation.id, deps.now(), {
+      providerCostUsd: output.provider.costUsd,
+    });
   }
   const completed = await completeGeneration(deps, generation, result);
   // Ended meanwhile (the reconciler gave up on it, or the other finisher won): nobody will show these files.
@@ -210,6 +214,7 @@ async function callEngine(
       generationsRepository.setProgress(
         deps.db,
         generation.id,
+        deps.now(),
         Math.max(0, Math.min(99, Math.round(progress))),
       ),
   };
@@ -241,7 +246,7 @@ async function callEngine(
     attempt.submitted = true;
     if (!generation.providerJobId) {
       // The engine that accepted it is the one that makes it, whoever finishes it (worker or webhook).
-      await generationsRepository.update(deps.db, generation.id, {
+      await generationsRepository.update(deps.db, generation.id, deps.now(), {
         providerJobId: started.providerJobId,
         provider: engine.name,
         engine: engine.name,
@@ -383,9 +388,9 @@ export async function reconcileStuckGenerations(deps: GenerationsDeps): Promise<
  * The run of a `generations:run` job died with its worker and the job is about to run again: the
  * generation goes back to the queue so the rerun claims it (a claim takes only NEW/IN_QUEUE).
  */
-export async function requeueGenerationOfDeadRun(tx: DbOrTx, payload: unknown): Promise<void> {
+export async function requeueGenerationOfDeadRun(tx: DbOrTx, payload: unknown, at: Date): Promise<void> {
   const parsed = runGenerationJob.payload.safeParse(payload);
-  if (parsed.success) await generationsRepository.requeueInProgress(tx, parsed.data.generationId);
+  if (parsed.success) await generationsRepository.requeueInProgress(tx, parsed.data.generationId, at);
 }
 
 /**

@@ -360,6 +360,7 @@ export async function failGeneration(
     const ended = await generationsRepository.transition(
       tx,
       generation.id,
+      deps.now(),
       outcome.status as TGenerationStatus,
       {
         errorCode: outcome.code,
@@ -402,11 +403,17 @@ export async function completeGeneration(
   result: StoredResult,
 ): Promise<GenerationRow | undefined> {
   const ended = await deps.db.transaction(async (tx) => {
-    const completed = await generationsRepository.transition(tx, generation.id, GenerationStatus.COMPLETED, {
-      result,
-      progress: 100,
-      finishedAt: deps.now(),
-    });
+    const completed = await generationsRepository.transition(
+      tx,
+      generation.id,
+      deps.now(),
+      GenerationStatus.COMPLETED,
+      {
+        result,
+        progress: 100,
+        finishedAt: deps.now(),
+      },
+    );
     if (!completed) return undefined;
     // Completion hooks of other features join here: the post author's royalty and use counter.
     await deps.generationSources.settle(tx, completed, deps.now());

@@ -34,11 +34,12 @@ export async function signInWithGoogle(
           caller,
           referralCode,
           deps.config.welcomeCredits,
+          deps.now(),
         );
         if (!user.isActive) {
           throw new AppError({ code: 'auth.invalid_credentials', detail: 'This account is disabled.' });
         }
-        await updateUser(tx, user.id, { lastLogin: deps.now() });
+        await updateUser(tx, user.id, deps.now(), { lastLogin: deps.now() });
         return { pair: await issueSession(deps, tx, user.id), linkedUserId: linked ? user.id : null };
       });
       // The account's existing Bearer sessions are cached in this process with the row from before
@@ -83,6 +84,7 @@ async function findOrLinkUser(
   caller: UserRow | null,
   referralCode: string | null | undefined,
   welcomeCredits: number,
+  now: Date,
 ): Promise<{ user: UserRow; linked: boolean }> {
   const bySub = await findUserByGoogleSub(tx, identity.sub);
   if (caller) {
@@ -93,14 +95,14 @@ async function findOrLinkUser(
       });
     }
     if (bySub) return { user: bySub, linked: false };
-    return { user: await updateUser(tx, caller.id, { googleSub: identity.sub }), linked: true };
+    return { user: await updateUser(tx, caller.id, now, { googleSub: identity.sub }), linked: true };
   }
   if (bySub) return { user: bySub, linked: false };
   const byEmail =
     identity.email && identity.emailVerified ? await findUserByEmail(tx, identity.email) : undefined;
   if (byEmail) {
     // Google has verified the address, which is what the activation email would prove.
-    const user = await updateUser(tx, byEmail.id, { googleSub: identity.sub, isActive: true });
+    const user = await updateUser(tx, byEmail.id, now, { googleSub: identity.sub, isActive: true });
     return { user, linked: true };
   }
   return {

@@ -31,6 +31,7 @@ export async function runModelTraining(
   const claimed = await modelsRepository.transition(
     deps.db,
     modelId,
+    deps.now(),
     GenerationStatus.IN_PROGRESS,
     { trainingStartedAt: deps.now() },
     { attempt },
@@ -47,7 +48,14 @@ export async function runModelTraining(
     const isRefusal = error instanceof TrainingRefused;
     if (!isRefusal && run.attempt < run.maxAttempts) {
       // Back to the queue for graphile-worker's retry with backoff.
-      await modelsRepository.transition(deps.db, model.id, GenerationStatus.IN_QUEUE, {}, { attempt });
+      await modelsRepository.transition(
+        deps.db,
+        model.id,
+        deps.now(),
+        GenerationStatus.IN_QUEUE,
+        {},
+        { attempt },
+      );
       throw error;
     }
     deps.logger.warn({ model: model.uuid, err: error }, 'model training failed');
@@ -94,12 +102,17 @@ async function trainLocally(
       await deps.storage.put(key, crop, 'image/png');
       alignedKeys.set(photo.uuid, key);
     }
-    await modelsRepository.setProgress(deps.db, model.id, Math.round(5 + (85 * (index + 1)) / photos.length));
+    await modelsRepository.setProgress(
+      deps.db,
+      model.id,
+      deps.now(),
+      Math.round(5 + (85 * (index + 1)) / photos.length),
+    );
   }
   const profile = buildFaceProfile(
     photos.map((photo) => ({ photoId: photo.uuid, analysis: photo.analysis as FaceAnalysis })),
   );
-  await modelsRepository.setProgress(deps.db, model.id, 95);
+  await modelsRepository.setProgress(deps.db, model.id, deps.now(), 95);
   if (profile.photoCount < minPhotos) {
     throw new TrainingRefused(
       `Only ${profile.photoCount} of the photos have a face the model can learn from; it needs ${minPhotos}.`,
@@ -132,10 +145,10 @@ export async function reconcileStuckTraining(deps: ModelsDeps): Promise<number> 
  * The run of a `models:train` job died with its worker and the job is about to run again: that
  * training attempt goes back to the queue so the rerun claims it (a claim takes only IN_QUEUE).
  */
-export async function requeueTrainingOfDeadRun(tx: DbOrTx, payload: unknown): Promise<void> {
+export async function requeueTrainingOfDeadRun(tx: DbOrTx, payload: unknown, at: Date): Promise<void> {
   const parsed = trainModelJob.payload.safeParse(payload);
   if (parsed.success) {
-    await modelsRepository.requeueInProgress(tx, parsed.data.modelId, parsed.data.attempt);
+    await modelsRepository.requeueInProgress(tx, parsed.data.modelId, parsed.data.attempt, at);
   }
 }
 

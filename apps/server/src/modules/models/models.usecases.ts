@@ -128,7 +128,7 @@ export async function deleteModel(deps: ModelsDeps, user: UserRow, uuid: string)
     // either seen here as trained or sets `lora` again after this commits.
     await lockUser(tx, user.id);
     if (await modelsRepository.hasOtherCompleted(tx, user.id, model.id)) return false;
-    await updateUser(tx, user.id, { hasLora: false });
+    await updateUser(tx, user.id, deps.now(), { hasLora: false });
     return true;
   });
   if (loraChanged) deps.sessionCache.forgetUser(user.id);
@@ -345,7 +345,7 @@ async function savePhotos(
       };
     }),
   );
-  const settled = await settleModelPhotos(tx, model);
+  const settled = await settleModelPhotos(tx, model, deps.now());
   const verdicts = new Map<string, PhotoCheck>();
   for (const photo of photos)
     verdicts.set(photo.uuid, settled.verdicts.get(photo.uuid) ?? provisional(photo));
@@ -384,6 +384,7 @@ async function refuseCopiesOfTrainedPhotos(tx: DbOrTx, modelId: number, photos: 
 async function settleModelPhotos(
   tx: DbOrTx,
   model: ModelRow,
+  now: Date,
 ): Promise<{ verdicts: Map<string, PhotoCheck>; referenceCount: number }> {
   const rows = await modelsRepository.listPhotosWithAnalysis(tx, model.id);
   const verdicts = new Map<string, PhotoCheck>();
@@ -411,12 +412,12 @@ async function settleModelPhotos(
     }
   }
   const good = rows.filter((row) => (isTrained ? row.ok : verdicts.get(row.uuid)?.ok));
-  const changes: Parameters<typeof modelsRepository.update>[2] = {
+  const changes: Parameters<typeof modelsRepository.update>[3] = {
     photoCount: rows.length,
     referenceCount: good.length,
   };
   if (isTrained) changes.profile = refreshedProfile(model.profile as FaceProfile, good);
-  await modelsRepository.update(tx, model.id, changes);
+  await modelsRepository.update(tx, model.id, now, changes);
   return { verdicts, referenceCount: good.length };
 }
 
@@ -479,7 +480,7 @@ export async function deleteModelPhoto(
     if (isTraining(locked.status)) throw trainingInProgress();
     const row = await modelsRepository.deletePhoto(tx, locked.id, photoUuid);
     if (!row) throw photoNotFound();
-    await settleModelPhotos(tx, locked);
+    await settleModelPhotos(tx, locked, deps.now());
     return { deleted: row, model: (await modelsRepository.findOwned(tx, user.id, uuid))! };
   });
   // The aligned crop by its fixed key too: a training that ended without completing wrote it
@@ -533,7 +534,7 @@ export async function startTraining(deps: ModelsDeps, user: UserRow, uuid: strin
         idempotencyKey: chargeKey(model, attempt),
       });
     }
-    const queued = await modelsRepository.transition(tx, model.id, GenerationStatus.IN_QUEUE, {
+    const queued = await modelsRepository.transition(tx, model.id, deps.now(), GenerationStatus.IN_QUEUE, {
       trainingAttempt: attempt,
       cost: trainingPrice,
       refunded: false,
@@ -579,6 +580,7 @@ export async function failTraining(
     const ended = await modelsRepository.transition(
       tx,
       model.id,
+      deps.now(),
       outcome.status,
       { errorCode: outcome.code, errorDetail: outcome.detail, refunded: model.cost > 0 },
       { attempt: model.trainingAttempt },
@@ -605,6 +607,7 @@ export async function completeTraining(
     const completed = await modelsRepository.transition(
       tx,
       model.id,
+      deps.now(),
       GenerationStatus.COMPLETED,
       {
         profile: result.profile,
@@ -622,7 +625,7 @@ export async function completeTraining(
     // Locked: a trained model being deleted at this moment decides `lora` under the same lock.
     const user = await lockUser(tx, model.userId);
     if (!user) return false;
-    if (!user.hasLora) await updateUser(tx, user.id, { hasLora: true });
+    if (!user.hasLora) await updateUser(tx, user.id, deps.now(), { hasLora: true });
     await notifyUser(tx, {
       userId: user.id,
       kind: 'model_ready',

@@ -89,7 +89,7 @@ export async function getCatalogue(deps: Deps, caller: Caller): Promise<TPayment
 }
 
 export async function changeRegion(deps: Deps, caller: Caller, region: TPaymentRegion) {
-  await paymentsRepository.saveRegion(deps.db, caller.userId, region);
+  await paymentsRepository.saveRegion(deps.db, caller.userId, deps.now(), region);
   return getCatalogue(deps, caller);
 }
 
@@ -187,7 +187,7 @@ export async function applyPaymentEvent(
   switch (event.type) {
     case 'payment.succeeded':
       if (order.status === 'paid' || order.status === 'refunded') return;
-      await paymentsRepository.updateOrder(tx, order.uuid, {
+      await paymentsRepository.updateOrder(tx, order.uuid, deps.now(), {
         status: 'paid',
         providerPaymentId: event.providerPaymentId,
         paidAt: now,
@@ -213,7 +213,7 @@ export async function applyPaymentEvent(
     case 'payment.failed':
     case 'payment.cancelled':
       if (order.status !== 'pending') return;
-      await paymentsRepository.updateOrder(tx, order.uuid, {
+      await paymentsRepository.updateOrder(tx, order.uuid, deps.now(), {
         status: event.type === 'payment.failed' ? 'failed' : 'cancelled',
       });
       return;
@@ -246,7 +246,7 @@ async function takeBackPurchase(tx: DbOrTx, order: PaymentOrderRow, now: Date): 
       );
     }
   }
-  await paymentsRepository.updateOrder(tx, order.uuid, {
+  await paymentsRepository.updateOrder(tx, order.uuid, now, {
     status: 'refunded',
     refundedAt: now,
     creditsTakenBack: takeBack,

@@ -204,16 +204,23 @@ export async function updatePost(
     const title = body.title !== undefined ? { title: body.title } : {};
     if (publish) {
       // The first publication time is kept, so unpublishing and publishing again cannot bump a post.
-      const changed = await postsRepository.changeStatus(tx, post.id, ['draft'], 'published', {
+      const changed = await postsRepository.changeStatus(tx, post.id, deps.now(), ['draft'], 'published', {
         ...title,
         publishedAt: post.publishedAt ?? deps.now(),
       });
       if (changed) await deps.publishedPostCounter.add(tx, user.id, 1);
     } else if (body.draft === true && post.status === 'published') {
-      const changed = await postsRepository.changeStatus(tx, post.id, ['published'], 'draft', title);
+      const changed = await postsRepository.changeStatus(
+        tx,
+        post.id,
+        deps.now(),
+        ['published'],
+        'draft',
+        title,
+      );
       if (changed) await deps.publishedPostCounter.add(tx, user.id, -1);
     } else if (body.title !== undefined) {
-      await postsRepository.update(tx, post.id, title);
+      await postsRepository.update(tx, post.id, deps.now(), title);
     }
   });
   return serializeOne(deps, (await postsRepository.findByUuid(deps.db, uuid))!, user.id);
@@ -364,7 +371,7 @@ export async function reportPost(
     if (!first) return;
     const row = await postsRepository.addToCounter(tx, post.id, 'reportsCount', 1);
     if (!row || !shouldHideAfterReports(row.reportsCount, deps.config.posts.reportHideThreshold)) return;
-    const hidden = await postsRepository.changeStatus(tx, post.id, ['published'], 'hidden');
+    const hidden = await postsRepository.changeStatus(tx, post.id, deps.now(), ['published'], 'hidden');
     if (!hidden) return;
     await deps.publishedPostCounter.add(tx, post.userId, -1);
     await notifyUser(tx, {

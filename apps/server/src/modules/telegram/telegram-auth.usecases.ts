@@ -31,7 +31,7 @@ export async function authenticateTelegramInitData(deps: TelegramDeps, initData:
   if (!checked.user) {
     throw new AppError({ code: 'auth.init_data_invalid', detail: 'Telegram init data has no user.' });
   }
-  const user = await upsertTelegramUser(deps.db, checked.user, {
+  const user = await upsertTelegramUser(deps.db, deps.now(), checked.user, {
     welcomeCredits: deps.config.welcomeCredits,
     startParam: checked.startParam ?? undefined,
     allowsWrite: checked.user.allows_write_to_pm,
@@ -49,6 +49,7 @@ export async function authenticateTelegramInitData(deps: TelegramDeps, initData:
  */
 export async function upsertTelegramUser(
   db: DbOrTx,
+  now: Date,
   profile: TelegramProfile,
   options: { startParam?: string; allowsWrite?: boolean; welcomeCredits?: number } = {},
 ): Promise<UserRow> {
@@ -64,7 +65,7 @@ export async function upsertTelegramUser(
     const changed = (Object.keys(fromTelegram) as Array<keyof typeof fromTelegram>).some(
       (key) => existing[key] !== fromTelegram[key],
     );
-    return changed ? updateUser(db, existing.id, fromTelegram) : existing;
+    return changed ? updateUser(db, existing.id, now, fromTelegram) : existing;
   }
   const referral = options.startParam?.startsWith('ref_') ? options.startParam : null;
   try {

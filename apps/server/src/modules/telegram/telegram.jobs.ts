@@ -35,7 +35,7 @@ export function telegramJobHandlers(deps: TelegramDeps) {
           // Blocked or never started: remember it and stop retrying.
           const user = await findUserByTelegramId(deps.db, payload.chatId);
           if (user) {
-            await updateUser(deps.db, user.id, { telegramAllowsWrite: false });
+            await updateUser(deps.db, user.id, deps.now(), { telegramAllowsWrite: false });
             deps.sessionCache.forgetUser(user.id);
           }
           deps.logger.info({ chatId: payload.chatId }, 'telegram user does not accept bot messages');

@@ -37,7 +37,7 @@ export function registerTelegramRoutes(app: ZodApp, deps: TelegramDeps): void {
       }
       const user = await authenticateTelegramInitData(deps, initData);
       const pair = await deps.db.transaction(async (tx) => {
-        await updateUser(tx, user.id, { lastLogin: deps.now() });
+        await updateUser(tx, user.id, deps.now(), { lastLogin: deps.now() });
         return issueSession(deps, tx, user.id);
       });
       return { token: pair.refresh, ...pair };

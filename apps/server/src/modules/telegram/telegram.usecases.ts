@@ -63,7 +63,7 @@ export async function takeAuthToken(deps: TelegramDeps, uuid: string) {
     // Confirmed by the bot: hand out the tokens exactly once.
     await telegramRepository.updateAuthKey(tx, row.uuid, { status: 'consumed', consumedAt: deps.now() });
     const pair = await issueSession(deps, tx, row.userId!);
-    await updateUser(tx, row.userId!, { lastLogin: deps.now() });
+    await updateUser(tx, row.userId!, deps.now(), { lastLogin: deps.now() });
     return { status: 'confirmed' as const, token: pair.refresh, ...pair };
   });
 }
@@ -120,7 +120,7 @@ export async function handleTelegramUpdate(deps: TelegramDeps, update: TTelegram
       const user = await findUserByTelegramId(tx, from.id);
       await reply('bot.welcome', true);
       if (user && !user.telegramAllowsWrite) {
-        await updateUser(tx, user.id, { telegramAllowsWrite: true });
+        await updateUser(tx, user.id, deps.now(), { telegramAllowsWrite: true });
         return user.id;
       }
       return null;
@@ -151,7 +151,7 @@ async function confirmAuthKey(
       await reply('bot.identity_taken');
       return null;
     }
-    await updateUser(tx, row.requestedByUserId, {
+    await updateUser(tx, row.requestedByUserId, deps.now(), {
       telegramId: from.id,
       telegramUsername: from.username ?? null,
       telegramAllowsWrite: true,
@@ -164,7 +164,7 @@ async function confirmAuthKey(
     await reply('bot.linked');
     return row.requestedByUserId;
   }
-  const user = await upsertTelegramUser(tx, from, {
+  const user = await upsertTelegramUser(tx, deps.now(), from, {
     allowsWrite: true,
     welcomeCredits: deps.config.welcomeCredits,
   });

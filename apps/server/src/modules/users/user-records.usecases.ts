@@ -32,5 +32,6 @@ export const findActiveUserForSession = (
   familyId: string,
 ): Promise<UserRow | undefined> => usersRepository.findActiveForSession(db, userId, familyId);
 
-export const updateUser = (db: DbOrTx, id: number, values: Partial<NewUserRow>): Promise<UserRow> =>
-  usersRepository.update(db, id, values);
+/** Changes a person's record; `at` (the caller's clock, deps.now()) stamps updated_at. */
+export const updateUser = (db: DbOrTx, id: number, at: Date, values: Partial<NewUserRow>): Promise<UserRow> =>
+  usersRepository.update(db, id, at, values);

@@ -199,7 +199,7 @@ export async function confirmPasswordReset(
   if (problems.length) throw fieldError('common.validation', { new_password: problems });
   const passwordHash = await hashPassword(body.new_password);
   await deps.db.transaction(async (tx) => {
-    await usersRepository.update(tx, user.id, { passwordHash, lastLogin: deps.now() });
+    await usersRepository.update(tx, user.id, deps.now(), { passwordHash, lastLogin: deps.now() });
     await revokeUserSessions(tx, user.id, 'password_reset', deps.now());
   });
   deps.sessionCache.forgetUser(user.id);
@@ -219,7 +219,7 @@ export async function setPassword(
   if (problems.length) throw fieldError('common.validation', { new_password: problems });
   const passwordHash = await hashPassword(body.new_password);
   await deps.db.transaction(async (tx) => {
-    await usersRepository.update(tx, user.id, { passwordHash });
+    await usersRepository.update(tx, user.id, deps.now(), { passwordHash });
     await revokeUserSessions(tx, user.id, 'password_change', deps.now(), familyId ?? undefined);
   });
   deps.sessionCache.forgetUser(user.id);
@@ -248,7 +248,7 @@ export async function loginWithPassword(
     });
   }
   return deps.db.transaction(async (tx) => {
-    await usersRepository.update(tx, user.id, { lastLogin: deps.now() });
+    await usersRepository.update(tx, user.id, deps.now(), { lastLogin: deps.now() });
     return issueSession(deps, tx, user.id);
   });
 }
@@ -266,7 +266,7 @@ export async function updateProfile(
     if (holder && holder.id !== user.id) throw usernameTaken();
   }
   try {
-    const updated = await usersRepository.update(deps.db, user.id, changes);
+    const updated = await usersRepository.update(deps.db, user.id, deps.now(), changes);
     deps.sessionCache.forgetUser(user.id);
     return toUserJson(updated, deps.config.publicUrl);
   } catch (error) {
