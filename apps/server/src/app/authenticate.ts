@@ -6,7 +6,7 @@ import { authenticateTelegramInitData } from '../modules/telegram/index.js';
 import type { AppDeps } from './deps.js';
 
 /**
- * Reads the Authorization header (spec §7): `TG <initData>` from the Mini App, validated by HMAC
+ * Reads the Authorization header: `TG <initData>` from the Mini App, validated by HMAC
  * and freshness, or `Bearer <access>`. Routes declare `config.auth`; by default none is needed.
  */
 export function registerAuthentication(app: FastifyInstance, deps: AppDeps): void {

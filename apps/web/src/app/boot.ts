@@ -8,7 +8,7 @@ import { applyStartParam, bootTelegram } from '../lib/telegram';
 import { PRELOAD_ERROR_EVENT } from './route-table';
 
 /**
- * A `token` query parameter on load is a refresh token (spec §2): stored, and removed from the
+ * A `token` query parameter on load is a refresh token: stored, and removed from the
  * address bar so it is not bookmarked or shared.
  */
 export function takeTokenParam(href: string): { token: string | null; cleanUrl: string } {

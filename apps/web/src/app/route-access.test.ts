@@ -17,7 +17,7 @@ describe('access decisions', () => {
   });
 });
 
-describe('the route table (spec §2)', () => {
+describe('the route table', () => {
   it.each([
     ['/welcome/', 'soft'],
     ['/', 'soft'],

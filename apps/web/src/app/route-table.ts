@@ -16,7 +16,7 @@ export interface RouteDef extends RouteMetaEntry {
   prefetch?: (params: Record<string, string | undefined>, search: URLSearchParams) => Promise<unknown>;
 }
 
-/** A failed lazy page load tells the app (spec §2): the error screen then offers a reload. */
+/** A failed lazy page load tells the app: the error screen then offers a reload. */
 export const PRELOAD_ERROR_EVENT = 'preload-error';
 
 /**
@@ -101,7 +101,7 @@ const page = {
 };
 
 /**
- * Every route of the app (spec §2), in one place: path, access rule, title, bottom menu,
+ * Every route of the app, in one place: path, access rule, title, bottom menu,
  * kept-alive and compact flags, and the lazily loaded page or a redirect.
  */
 export const routeTable: readonly RouteDef[] = [

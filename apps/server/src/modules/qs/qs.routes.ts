@@ -8,7 +8,7 @@ const tags = ['telegram'];
 
 /**
  * Saved query strings behind short ids: a Mini App link can only carry a 64-character start
- * parameter, so `qs_<id>` stands for a longer query the app then reloads with (spec §7).
+ * parameter, so `qs_<id>` stands for a longer query the app then reloads with.
  */
 export function registerQsRoutes(app: ZodApp, deps: QsDeps): void {
   app.get(

@@ -19,7 +19,7 @@ import {
 import { telegramRepository } from './telegram.repository.js';
 
 /**
- * Web sign-in through the bot (spec §4 "Messenger sign-in"). The browser gets a uuid to poll with
+ * Web sign-in through the bot ("Messenger sign-in"). The browser gets a uuid to poll with
  * and a t.me link carrying a separate secret key; pressing Start in the bot binds the Telegram
  * user to the key, and the next poll returns the tokens, once. A signed-in user asking for a key
  * gets Telegram linked to their account instead.

@@ -35,7 +35,7 @@ import { toUserJson } from './users.serializers.js';
 const tags = ['users'];
 const noContent = { 204: z.null().describe('No content') };
 
-/** Accounts (spec §7): djoser-style paths, trailing slashes included. */
+/** Accounts: djoser-style paths, trailing slashes included. */
 export function registerUsersRoutes(app: ZodApp, deps: UsersDeps): void {
   app.post(
     '/api/token/login/',

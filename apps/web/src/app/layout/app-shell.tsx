@@ -19,7 +19,7 @@ const SignInPopup = lazy(() => import('../../features/auth/components/sign-in-po
 export const TITLE_SUFFIX = 'Mirra';
 
 /**
- * The frame around every page and the one place where spec §2's general behaviour lives: access
+ * The frame around every page and the one place where the app's general behaviour lives: access
  * rules, page titles, scroll restoration, kept-alive pages, the menu, banners and the overlay.
  */
 export function AppShell() {
