@@ -3,6 +3,7 @@ import type { ZCreditEntryKind, ZCreditHistory } from '@mirra/contracts';
 import type { CreditsDeps } from './credits.deps.js';
 import type { DbOrTx } from '../../shared/db/client.js';
 import { AppError } from '../../shared/errors.js';
+import { readIdCursorPage } from '../../shared/id-cursor-paging.js';
 import { creditsRepository } from './credits.repository.js';
 import { shortfall } from './credits.models.js';
 
@@ -75,9 +76,9 @@ export async function getCreditHistory(
   cursor: string | undefined,
   limit: number,
 ): Promise<z.infer<typeof ZCreditHistory>> {
-  const beforeId = cursor && /^\d{1,18}$/.test(cursor) ? Number(cursor) : null;
-  const rows = await creditsRepository.listEntries(deps.db, userId, beforeId, limit + 1);
-  const page = rows.slice(0, limit);
+  const { page, next } = await readIdCursorPage(cursor, limit, (beforeId, take) =>
+    creditsRepository.listEntries(deps.db, userId, beforeId, take),
+  );
   return {
     results: page.map((row) => ({
       id: row.id,
@@ -87,7 +88,7 @@ export async function getCreditHistory(
       balance_after: row.balanceAfter,
       created_at: row.createdAt.toISOString(),
     })),
-    next: rows.length > limit ? String(page.at(-1)!.id) : null,
+    next,
   };
 }
 

@@ -1,5 +1,4 @@
 import { streamStatusEvents } from '../../shared/http/status-event-stream.js';
-import { z } from 'zod';
 import {
   ZCreateGenerationBody,
   ZCursorQuery,
@@ -10,6 +9,7 @@ import {
 } from '@mirra/contracts';
 import type { FastifyRequest } from 'fastify';
 import { requireAuth } from '../../shared/http/auth-context.js';
+import { ZUuidParams } from '../../shared/http/params.js';
 import type { ZodApp } from '../../shared/http/zod-app.js';
 import type { GenerationsDeps } from './generations.deps.js';
 import { parseTimezoneOffset } from './generations.models.js';
@@ -24,7 +24,6 @@ import {
 
 const tags = ['generations'];
 const security: Array<Record<string, string[]>> = [{ bearer: [] }, { telegram: [] }];
-const ZUuidParams = z.object({ uuid: z.uuid({ error: 'Not found.' }) });
 
 const IDEMPOTENCY_NOTE =
   'Send an `Idempotency-Key` header (8–128 letters, digits, "-" or "_"; a UUID fits) to make a resend ' +

@@ -15,6 +15,7 @@ import type { GenerationsDeps } from './generations.deps.js';
 import type { DbOrTx } from '../../shared/db/client.js';
 import { AppError, fieldError } from '../../shared/errors.js';
 import { addJob } from '../../shared/jobs.js';
+import { readIdCursorPage } from '../../shared/id-cursor-paging.js';
 import { isEnglishPrompt } from '../moderation/index.js';
 import { recordGenerationEnded } from '../../shared/metrics.js';
 import { notifyUser } from '../notifications/index.js';
@@ -331,14 +332,11 @@ export async function listGenerations(
   cursor: string | undefined,
   limit: number,
 ) {
-  const beforeId = cursor && /^\d{1,18}$/.test(cursor) ? Number(cursor) : null;
-  const rows = await generationsRepository.listForUser(deps.db, user.id, beforeId, limit + 1);
-  const page = rows.slice(0, limit);
+  const { page, next } = await readIdCursorPage(cursor, limit, (beforeId, take) =>
+    generationsRepository.listForUser(deps.db, user.id, beforeId, take),
+  );
   const now = deps.now();
-  return {
-    results: page.map((row) => toGenerationJson(row, deps.mediaUrls, now)),
-    next: rows.length > limit ? String(page.at(-1)!.id) : null,
-  };
+  return { results: page.map((row) => toGenerationJson(row, deps.mediaUrls, now)), next };
 }
 
 /**

@@ -14,6 +14,7 @@ import type { DbOrTx } from '../../shared/db/client.js';
 import { AppError, fieldError } from '../../shared/errors.js';
 import { addJob } from '../../shared/jobs.js';
 import { translate } from '../../shared/i18n/messages.js';
+import { readIdCursorPage } from '../../shared/id-cursor-paging.js';
 import { applyCreditChange } from '../credits/index.js';
 import {
   alignedFaceCrop,
@@ -97,9 +98,9 @@ export async function getModel(deps: ModelsDeps, user: UserRow, uuid: string): P
 }
 
 export async function listModels(deps: ModelsDeps, user: UserRow, cursor: string | undefined, limit: number) {
-  const beforeId = cursor && /^\d{1,18}$/.test(cursor) ? Number(cursor) : null;
-  const rows = await modelsRepository.listForUser(deps.db, user.id, beforeId, limit + 1);
-  const page = rows.slice(0, limit);
+  const { page, next } = await readIdCursorPage(cursor, limit, (beforeId, take) =>
+    modelsRepository.listForUser(deps.db, user.id, beforeId, take),
+  );
   const covers = await modelsRepository.coverKeys(
     deps.db,
     page.map((row) => row.id),
@@ -107,7 +108,7 @@ export async function listModels(deps: ModelsDeps, user: UserRow, cursor: string
   const ctx = context(deps);
   return {
     results: page.map((row) => toModelSummaryJson(row, { ...ctx, coverKey: covers.get(row.id) ?? null })),
-    next: rows.length > limit ? String(page.at(-1)!.id) : null,
+    next,
   };
 }
 

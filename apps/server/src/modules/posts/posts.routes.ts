@@ -11,6 +11,7 @@ import {
   ZUpload,
 } from '@mirra/contracts';
 import { requireAuth } from '../../shared/http/auth-context.js';
+import { ZUuidParams } from '../../shared/http/params.js';
 import type { ZodApp } from '../../shared/http/zod-app.js';
 import type { PostsDeps } from './posts.deps.js';
 import {
@@ -29,7 +30,6 @@ import {
 
 const tags = ['posts'];
 const security: Array<Record<string, string[]>> = [{ bearer: [] }, { telegram: [] }];
-const ZUuidParams = z.object({ uuid: z.uuid({ error: 'Not found.' }) });
 const noContent = { 204: z.null().describe('No content') };
 export const ZUserPostsQuery = ZPostListQuery.omit({ type: true });
 

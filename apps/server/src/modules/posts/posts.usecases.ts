@@ -20,7 +20,7 @@ import {
   findOwnGeneration,
 } from '../generations/index.js';
 import { notifyUser } from '../notifications/index.js';
-import { uploadStorageKey, type UploadRow, findOwnUpload, recordUpload } from '../uploads/index.js';
+import { uploadStorageKey, findOwnUpload, recordUpload, toUploadJson } from '../uploads/index.js';
 import { type UserRow, findUsersByRefs } from '../users/index.js';
 import {
   postAlreadyExists,
@@ -425,17 +425,6 @@ function derivedUploadUuid(userId: number, postUuid: string): string {
   const hex = createHash('sha256').update(`post-image:${userId}:${postUuid}`).digest('hex');
   // Shaped as a version-8 (custom) UUID with the RFC variant bits.
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${((parseInt(hex[16]!, 16) & 3) | 8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
-}
-
-function toUploadJson(deps: PostsDeps, row: UploadRow): TUpload {
-  return {
-    uuid: row.uuid,
-    url: deps.mediaUrls.url(row.storageKey, deps.now()),
-    width: row.width,
-    height: row.height,
-    content_type: row.contentType,
-    bytes: row.bytes,
-  };
 }
 
 /** Views are deduplicated per day: the rows of days before `day` can no longer be counted again. */

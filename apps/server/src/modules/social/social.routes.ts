@@ -1,6 +1,6 @@
-import { z } from 'zod';
 import { ZPostList, ZProfile, ZSubscriptionState } from '@mirra/contracts';
 import { requireAuth } from '../../shared/http/auth-context.js';
+import { ZUuidParams } from '../../shared/http/params.js';
 import type { ZodApp } from '../../shared/http/zod-app.js';
 import type { SocialDeps } from './social.deps.js';
 import { listUserPosts, ZUserPostsQuery } from '../posts/index.js';
@@ -8,7 +8,6 @@ import { getProfile, subscribe, unsubscribe } from './social.usecases.js';
 
 const tags = ['people'];
 const security: Array<Record<string, string[]>> = [{ bearer: [] }, { telegram: [] }];
-const ZUuidParams = z.object({ uuid: z.uuid({ error: 'Not found.' }) });
 
 /** Profiles (spec /profile/:uuid/) and subscriptions. */
 export function registerSocialRoutes(app: ZodApp, deps: SocialDeps): void {

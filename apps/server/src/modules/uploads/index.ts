@@ -6,6 +6,6 @@ export { normaliseUploadImage } from './upload-images.js';
 export type { UploadsDeps } from './uploads.deps.js';
 export { notAFile } from './uploads.errors.js';
 export { detectImageType, isUuid, uploadStorageKey } from './uploads.models.js';
-export type { UploadRow } from './uploads.repository.js';
 export { registerUploadsRoutes } from './uploads.routes.js';
+export { toUploadJson } from './uploads.serializers.js';
 export { findOwnUpload, recordUpload } from './uploads.usecases.js';

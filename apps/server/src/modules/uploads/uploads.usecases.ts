@@ -13,6 +13,7 @@ import {
 import { detectImageType, isUuid, uploadStorageKey } from './uploads.models.js';
 import type { DbOrTx } from '../../shared/db/client.js';
 import { uploadsRepository, type UploadRow } from './uploads.repository.js';
+import { toUploadJson } from './uploads.serializers.js';
 
 export interface UploadedFile {
   data: Buffer;
@@ -127,17 +128,6 @@ export async function loadUploadsForGeneration(
     result.push({ uuid, data, contentType: row.contentType, width: row.width, height: row.height });
   }
   return result;
-}
-
-function toUploadJson(deps: UploadsDeps, row: UploadRow): TUpload {
-  return {
-    uuid: row.uuid,
-    url: deps.mediaUrls.url(row.storageKey, deps.now()),
-    width: row.width,
-    height: row.height,
-    content_type: row.contentType,
-    bytes: row.bytes,
-  };
 }
 
 /** The caller's own upload by uuid. */
