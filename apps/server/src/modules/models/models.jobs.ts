@@ -5,7 +5,7 @@ import { toTask, type JobRun } from '../../shared/jobs.js';
 import { alignedFaceCrop, buildFaceProfile, type FaceProfile, type FaceAnalysis } from '../faces/index.js';
 import { ALIGNED_CROP_SIZE, modelPhotoKeys, modelStoragePrefix } from './models.models.js';
 import { modelsRepository, type ModelRow } from './models.repository.js';
-import { completeTraining, failTraining } from './models.usecases.js';
+import { completeTraining, failTraining } from './model-training.usecases.js';
 import { trainModelJob } from './models.jobs.definitions.js';
 
 /** A training failure that retrying cannot fix (the photos cannot make a model). */

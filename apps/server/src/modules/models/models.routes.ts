@@ -14,16 +14,9 @@ import type { ZodApp } from '../../shared/http/zod-app.js';
 import type { ModelsDeps } from './models.deps.js';
 import { AppError, fieldError } from '../../shared/errors.js';
 import { notAFile } from '../uploads/index.js';
-import {
-  addModelPhotos,
-  createModel,
-  deleteModel,
-  deleteModelPhoto,
-  getModel,
-  listModels,
-  startTraining,
-  type IncomingPhoto,
-} from './models.usecases.js';
+import { addModelPhotos, deleteModelPhoto, type IncomingPhoto } from './model-photos.usecases.js';
+import { createModel, deleteModel, getModel, listModels } from './models.usecases.js';
+import { startTraining } from './model-training.usecases.js';
 
 const tags = ['models'];
 const security: Array<Record<string, string[]>> = [{ bearer: [] }, { telegram: [] }];
