@@ -1,7 +1,97 @@
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
 import js from '@eslint/js';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import { importX } from 'eslint-plugin-import-x';
 import globals from 'globals';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
+
+const root = import.meta.dirname;
+
+const importSettings = {
+  'import-x/extensions': importX.flatConfigs.typescript.settings['import-x/extensions'],
+  'import-x/parsers': importX.flatConfigs.typescript.settings['import-x/parsers'],
+  'import-x/resolver-next': [
+    createTypeScriptImportResolver({
+      project: ['apps/server/tsconfig.json', 'apps/web/tsconfig.json', 'packages/*/tsconfig.json'],
+      noWarnOnMultipleProjects: true,
+    }),
+  ],
+};
+
+/** No import cycles; type-only imports do not count (they vanish at run time), packages are not followed. */
+function noCycle(files) {
+  return {
+    files,
+    plugins: { 'import-x': importX },
+    settings: importSettings,
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
+  };
+}
+
+/**
+ * The import rules of a server source tree (`src`, relative to the repository root): no cycles;
+ * app/ is the composition root and nothing imports it; shared/ is plumbing that imports no
+ * module; a module reaches another only through that module's index.ts (its public face), and so
+ * does app/. Tests sit above the modules like the composition root and may arrange state anywhere.
+ * Exported for the test that proves each rule on deliberately bad imports.
+ */
+export function serverImportRules(src) {
+  const srcDir = path.join(root, src);
+  const modulesDir = path.join(srcDir, 'modules');
+  const moduleNames = readdirSync(modulesDir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
+  const indexOf = (name) => `./${name}/index.ts`;
+  const zones = [
+    {
+      target: [modulesDir, path.join(srcDir, 'shared')],
+      from: path.join(srcDir, 'app'),
+      message: 'app/ is the composition root: modules and shared code never import it.',
+    },
+    {
+      target: path.join(srcDir, 'shared'),
+      from: modulesDir,
+      message: 'shared/ is plumbing with no feature knowledge: it imports no module.',
+    },
+    ...moduleNames.map((name) => ({
+      target: path.join(modulesDir, name),
+      from: modulesDir,
+      except: [`./${name}`, ...moduleNames.filter((other) => other !== name).map(indexOf)],
+      message: 'Another module is reached only through its index.ts (its public face).',
+    })),
+    {
+      target: path.join(srcDir, 'app'),
+      from: modulesDir,
+      except: moduleNames.map(indexOf),
+      message: 'The composition root uses each module through its index.ts.',
+    },
+  ];
+  return [
+    noCycle([`${src}/**/*.ts`]),
+    {
+      files: [`${src}/**/*.ts`],
+      ignores: [`${src}/**/*.test.ts`, `${src}/test/**`],
+      plugins: { 'import-x': importX },
+      settings: importSettings,
+      rules: { 'import-x/no-restricted-paths': ['error', { zones }] },
+    },
+    {
+      files: [`${src}/modules/*/index.ts`],
+      rules: {
+        'no-restricted-syntax': [
+          'error',
+          {
+            selector:
+              "ExportNamedDeclaration[exportKind='value'][source.value=/\\.repository(\\.js)?$/] > ExportSpecifier[exportKind='value']",
+            message: "A module's face offers use cases, not its repository (row types may be exported).",
+          },
+        ],
+      },
+    },
+  ];
+}
 
 export default tseslint.config(
   {
@@ -12,6 +102,8 @@ export default tseslint.config(
       '**/drizzle/meta/**',
       'test-results/**',
       '.artifacts/**',
+      // Deliberately bad imports, linted only by their own test.
+      'apps/server/src/test/lint-fixtures/**',
     ],
   },
   js.configs.recommended,
@@ -29,6 +121,8 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: reactHooks.configs.recommended.rules,
   },
+  ...serverImportRules('apps/server/src'),
+  noCycle(['packages/*/src/**/*.ts', 'apps/web/src/**/*.{ts,tsx}']),
   {
     // Scripts and benchmarks talk to the terminal.
     files: ['**/scripts/**', 'bench/**', 'e2e/**'],

@@ -9,14 +9,11 @@
  * median ratio; BENCH_LAYOUTS=true runs one layout only; BENCH_CONNECTIONS sets the sampler's
  * concurrent requests (1); WORKER_CONCURRENCY passes through to the server.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { callApi, createActiveUser, type TestUser } from '../e2e/lib/accounts.js';
-import { freePort, startBuiltServer } from '../e2e/lib/server.js';
-import { startEmbeddedPostgres } from '../apps/server/src/shared/db/embedded-postgres.js';
+import { startBuiltServer } from '../e2e/lib/server.js';
+import { startBenchPostgres } from './lib/postgres.js';
 import { createLogger } from '../apps/server/src/shared/logger.js';
 import { runLoad, stopSignal, type LoadResult } from './load.js';
 
@@ -47,15 +44,11 @@ interface LayoutResult {
 
 // The bench's own PostgreSQL (the server's database, DATABASE_URL): the bench watches the jobs
 // end there, so that watching adds no requests to the API whose latency is measured.
-const dir = await mkdtemp(path.join(os.tmpdir(), 'mirra-bench-api-jobs-'));
-const postgres = await startEmbeddedPostgres({
-  dir: path.join(dir, 'pg'),
-  port: await freePort(),
-  password: 'bench',
-  database: 'bench',
-  logger: createLogger('error', 'bench'),
-});
-const watcher = new pg.Client({ connectionString: postgres.connectionString('bench') });
+const { url: databaseUrl, stop: stopPostgres } = await startBenchPostgres(
+  'api-jobs',
+  createLogger('error', 'bench'),
+);
+const watcher = new pg.Client({ connectionString: databaseUrl });
 await watcher.connect();
 
 async function measureLayout(layout: string): Promise<LayoutResult> {
@@ -63,7 +56,7 @@ async function measureLayout(layout: string): Promise<LayoutResult> {
     dataDirPrefix: 'mirra-bench-api-jobs-server-',
     settings: {
       NODE_ENV: 'production',
-      DATABASE_URL: postgres.connectionString('bench'),
+      DATABASE_URL: databaseUrl,
       RUN_WORKER: layout,
       WEB_CONCURRENCY: '1',
       WELCOME_CREDITS: '100000',
@@ -164,8 +157,7 @@ try {
   }
 } finally {
   await watcher.end();
-  await postgres.stop();
-  await rm(dir, { recursive: true, force: true });
+  await stopPostgres();
 }
 
 const ms = (value: number) => value.toFixed(2).padStart(7);

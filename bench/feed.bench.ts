@@ -9,19 +9,16 @@
  * PostgreSQL in a temporary folder). BENCH_SAMPLES sets the samples per query (100); BENCH_KEEP=1
  * keeps the seeded database up afterwards for looking into plans by hand (with the embedded one).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { buildServer } from '../apps/server/src/app/build-server.js';
-import { parseConfig } from '../apps/server/src/app/config.js';
+import { parseConfig } from '../apps/server/src/shared/config.js';
 import { createDeps } from '../apps/server/src/app/deps.js';
 import { connectDatabase } from '../apps/server/src/shared/db/client.js';
 import * as schema from '../apps/server/src/shared/db/schema.js';
-import { startEmbeddedPostgres } from '../apps/server/src/shared/db/embedded-postgres.js';
 import { migrateDatabase } from '../apps/server/src/shared/db/migrate.js';
 import { createLogger } from '../apps/server/src/shared/logger.js';
+import { startBenchPostgres } from './lib/postgres.js';
 import { issueSession } from '../apps/server/src/modules/auth/sessions.usecases.js';
 import { listPosts } from '../apps/server/src/modules/posts/posts.usecases.js';
 import { usersRepository } from '../apps/server/src/modules/users/users.repository.js';
@@ -35,21 +32,8 @@ const ACTIVE = Math.min(1000, USERS);
 const SAVES_EACH = 200;
 const TARGET_P95_MS = 30;
 
-const dir = await mkdtemp(path.join(os.tmpdir(), 'mirra-bench-feed-'));
 const logger = createLogger('warn', 'bench');
-let stopPg = async () => {};
-let url = process.env.DATABASE_URL;
-if (!url) {
-  const pg = await startEmbeddedPostgres({
-    dir: path.join(dir, 'pg'),
-    port: 54396,
-    password: 'bench',
-    database: 'bench',
-    logger,
-  });
-  url = pg.connectionString('bench');
-  stopPg = () => pg.stop();
-}
+const { url, dir, stop: stopPostgres } = await startBenchPostgres('feed', logger);
 const database = connectDatabase(url, 10);
 await migrateDatabase(database);
 const { pool } = database;
@@ -441,5 +425,4 @@ if (process.env.BENCH_KEEP) {
   setInterval(() => {}, 1 << 30);
   await new Promise<void>(() => {});
 }
-await stopPg();
-await rm(dir, { recursive: true, force: true });
+await stopPostgres();

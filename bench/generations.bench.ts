@@ -4,18 +4,14 @@
  * 2. accepted generations per second over real HTTP, against a bare JSON POST in the same server.
  * Run: `npm run bench:generations` (DATABASE_URL if set, else an embedded PostgreSQL).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { run } from 'graphile-worker';
 import { sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { buildServer } from '../apps/server/src/app/build-server.js';
-import { parseConfig } from '../apps/server/src/app/config.js';
+import { parseConfig } from '../apps/server/src/shared/config.js';
 import { createDeps } from '../apps/server/src/app/deps.js';
 import { buildTaskList } from '../apps/server/src/app/jobs.registry.js';
 import { connectDatabase } from '../apps/server/src/shared/db/client.js';
-import { startEmbeddedPostgres } from '../apps/server/src/shared/db/embedded-postgres.js';
 import { migrateDatabase } from '../apps/server/src/shared/db/migrate.js';
 import { createNotificationHub } from '../apps/server/src/shared/db/notifications.js';
 import { createLogger } from '../apps/server/src/shared/logger.js';
@@ -26,25 +22,13 @@ import { createEngineRegistry } from '../apps/server/src/modules/generations/eng
 import type { GenerationEngine } from '../apps/server/src/modules/generations/engines/engine.types.js';
 import { createUser } from '../apps/server/src/modules/users/users.usecases.js';
 import { runLoad } from './load.js';
+import { startBenchPostgres } from './lib/postgres.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const PICKUPS = Number(process.env.BENCH_PICKUPS ?? 100);
 
-const dir = await mkdtemp(path.join(os.tmpdir(), 'mirra-bench-gen-'));
 const logger = createLogger('warn', 'bench');
-let stopPg = async () => {};
-let url = process.env.DATABASE_URL;
-if (!url) {
-  const pg = await startEmbeddedPostgres({
-    dir: path.join(dir, 'pg'),
-    port: 54397,
-    password: 'bench',
-    database: 'bench',
-    logger,
-  });
-  url = pg.connectionString('bench');
-  stopPg = () => pg.stop();
-}
+const { url, dir, stop: stopPostgres } = await startBenchPostgres('gen', logger);
 const database = connectDatabase(url, 20);
 await migrateDatabase(database);
 const notifications = createNotificationHub(url, logger);
@@ -205,5 +189,4 @@ console.log(
 await app.close();
 await notifications.close();
 await database.close();
-await stopPg();
-await rm(dir, { recursive: true, force: true });
+await stopPostgres();

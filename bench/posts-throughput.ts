@@ -8,15 +8,13 @@
  * (target: me/bare ≥ 0.5 in 4 of 5). Run: `npm run bench:posts`. BENCH_SECONDS (5) per
  * measurement, BENCH_CONNECTIONS (16).
  */
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
-import path from 'node:path';
+import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { createActiveUser } from '../e2e/lib/accounts.js';
-import { freePort, startBuiltServer, type BuiltServer } from '../e2e/lib/server.js';
-import { startEmbeddedPostgres } from '../apps/server/src/shared/db/embedded-postgres.js';
+import { startBuiltServer, type BuiltServer } from '../e2e/lib/server.js';
+import { startBenchPostgres } from './lib/postgres.js';
 import { createLogger } from '../apps/server/src/shared/logger.js';
 import { runLoad, type LoadResult } from './load.js';
 
@@ -28,16 +26,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const FEED_ROUNDS = Number(process.env.BENCH_FEED_ROUNDS ?? 3);
 const TARGET_ME_RATIO = 0.5;
 
-const dir = await mkdtemp(path.join(os.tmpdir(), 'mirra-bench-posts-'));
 const logger = createLogger('error', 'bench');
-const postgres = await startEmbeddedPostgres({
-  dir: path.join(dir, 'pg'),
-  port: await freePort(),
-  password: 'bench',
-  database: 'bench',
-  logger,
-});
-const databaseUrl = postgres.connectionString('bench');
+const { url: databaseUrl, stop: stopPostgres } = await startBenchPostgres('posts', logger);
 const JWT_SECRET = randomBytes(32).toString('hex');
 
 /** The built server on the bench's database; the job worker in its own process sends the emails. */
@@ -249,6 +239,5 @@ try {
     `me/bare ≥ ${TARGET_ME_RATIO} in ${met} of ${ratios.length} rounds: ${met >= Math.min(4, ratios.length) ? 'OK' : 'BELOW TARGET'}`,
   );
 } finally {
-  await postgres.stop();
-  await rm(dir, { recursive: true, force: true });
+  await stopPostgres();
 }

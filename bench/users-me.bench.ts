@@ -4,14 +4,10 @@
  * their ratio (target: me/bare ≥ 0.5). Run: `npm run bench` (uses DATABASE_URL if set, else an
  * embedded PostgreSQL in a temporary folder).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { buildServer } from '../apps/server/src/app/build-server.js';
-import { parseConfig } from '../apps/server/src/app/config.js';
+import { parseConfig } from '../apps/server/src/shared/config.js';
 import { createDeps } from '../apps/server/src/app/deps.js';
 import { connectDatabase } from '../apps/server/src/shared/db/client.js';
-import { startEmbeddedPostgres } from '../apps/server/src/shared/db/embedded-postgres.js';
 import { migrateDatabase } from '../apps/server/src/shared/db/migrate.js';
 import { createNotificationHub } from '../apps/server/src/shared/db/notifications.js';
 import { createLogger } from '../apps/server/src/shared/logger.js';
@@ -19,25 +15,13 @@ import { hashPassword } from '../apps/server/src/modules/auth/password-hashing.j
 import { issueSession } from '../apps/server/src/modules/auth/sessions.usecases.js';
 import { createUser } from '../apps/server/src/modules/users/users.usecases.js';
 import { runLoad, type LoadResult } from './load.js';
+import { startBenchPostgres } from './lib/postgres.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 
-const dir = await mkdtemp(path.join(os.tmpdir(), 'mirra-bench-'));
 const logger = createLogger('warn', 'bench');
-let stopPg = async () => {};
-let url = process.env.DATABASE_URL;
-if (!url) {
-  const pg = await startEmbeddedPostgres({
-    dir: path.join(dir, 'pg'),
-    port: 54399,
-    password: 'bench',
-    database: 'bench',
-    logger,
-  });
-  url = pg.connectionString('bench');
-  stopPg = () => pg.stop();
-}
+const { url, dir, stop: stopPostgres } = await startBenchPostgres('users-me', logger);
 const database = connectDatabase(url, 10);
 await migrateDatabase(database);
 const config = parseConfig({ NODE_ENV: 'production', DATA_DIR: dir, LOG_LEVEL: 'warn', PORT: '0' });
@@ -90,5 +74,4 @@ console.log(`ratio me/bare: ${ratio.toFixed(2)} (target ≥ 0.50) ${ratio >= 0.5
 await app.close();
 await notifications.close();
 await database.close();
-await stopPg();
-await rm(dir, { recursive: true, force: true });
+await stopPostgres();

@@ -1,7 +1,7 @@
 // `npm run telegram:setup -w @mirra/server`: checks TELEGRAM_BOT_TOKEN with getMe and registers this
 // server's webhook (PUBLIC_URL + /api/tg/webhook/, secret TELEGRAM_WEBHOOK_SECRET) with Telegram,
 // or with whatever TELEGRAM_API_BASE points at (a local fake: scripts/fake-telegram.ts).
-import { parseConfig } from '../src/app/config.js';
+import { parseConfig } from '../src/shared/config.js';
 import { TelegramApiError } from '../src/modules/telegram/bot-api.client.js';
 import { setupTelegramBot, TelegramSetupError } from '../src/modules/telegram/telegram-setup.usecases.js';
 

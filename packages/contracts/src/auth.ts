@@ -27,7 +27,7 @@ export const ZTelegramBaseBody = z
   .nullish()
   .transform((v) => v ?? {});
 
-/** Access-token claims; `exp` is in seconds (spec §3). */
+/** Access-token claims; `exp` is in seconds. */
 export const ZAccessClaims = z.object({
   token_type: z.literal('access'),
   user_id: z.number().int(),

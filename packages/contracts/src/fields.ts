@@ -67,7 +67,7 @@ export function optionalText(maxLength = 150, lines: TextLines = 'single') {
     .transform((value) => value ?? '');
 }
 
-/** Email: trimmed and lower-cased before anything else looks at it (spec §5). */
+/** Email: trimmed and lower-cased before anything else looks at it. */
 export const ZEmail = z
   .string({ error: requiredOr(fieldMessages.notAString) })
   .trim()

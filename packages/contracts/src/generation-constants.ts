@@ -2,10 +2,10 @@
  * The generation constants, apart from the zod schemas in `generations.ts`: the web app imports
  * these values, and a module without zod keeps the schema library out of its bundles.
  */
-/** Generation modes (spec §2). `train` builds a digital model and is not created through this API. */
+/** Generation modes. `train` builds a digital model and is not created through this API. */
 export const GENERATION_MODES = ['simple', 'face_swap', 'editing', 'styling', 'video'] as const;
 
-/** Task status codes exactly as the spec's second set (spec §3), plus FAILED from the first. */
+/** Task status codes exactly as the spec's second set, plus FAILED from the first. */
 export const GenerationStatus = {
   FAILED: -200,
   ERROR: -100,

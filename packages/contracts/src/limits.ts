@@ -1,4 +1,4 @@
-/** Interface languages (spec §1); the first is the fallback. */
+/** Interface languages; the first is the fallback. */
 export const LANGUAGES = ['en', 'ru', 'de', 'uk', 'kk', 'az'] as const;
 export type TLanguage = (typeof LANGUAGES)[number];
 export const DEFAULT_LANGUAGE: TLanguage = 'en';
@@ -22,11 +22,11 @@ export function pickLanguage(header: string | null | undefined): TLanguage {
   return ranked.map((entry) => entry.base).find(isLanguage) ?? DEFAULT_LANGUAGE;
 }
 
-/** Access tokens are refreshed by the client when they expire in under this many seconds (spec §4). */
+/** Access tokens are refreshed by the client when they expire in under this many seconds. */
 export const ACCESS_REFRESH_THRESHOLD_SECONDS = 60;
-/** The client polls the Telegram sign-in token this often (spec §9). */
+/** The client polls the Telegram sign-in token this often. */
 export const TELEGRAM_POLL_INTERVAL_MS = 1000;
-/** Minimum photos for a digital model (spec §9). */
+/** Minimum photos for a digital model. */
 export const MODEL_MIN_PHOTOS = 15;
-/** The default wallet currency: ISO 4217 numeric id of the rouble (spec §9). */
+/** The default wallet currency: ISO 4217 numeric id of the rouble. */
 export const DEFAULT_WALLET_CURRENCY_ID = 643;

@@ -3,7 +3,7 @@
  * these values, and a module without zod keeps the schema library out of its bundles.
  */
 
-/** Digital model categories (spec §2, model creation). */
+/** Digital model categories (model creation). */
 export const MODEL_CATEGORIES = ['female', 'male', 'custom'] as const;
 export type TModelCategory = (typeof MODEL_CATEGORIES)[number];
 
@@ -31,7 +31,7 @@ export const MODEL_PHOTO_PROBLEMS = [
 export type TModelPhotoProblem = (typeof MODEL_PHOTO_PROBLEMS)[number];
 
 /**
- * What a photo is, never a reason to refuse it: the model wants a mix (spec §5: a few in low light,
+ * What a photo is, never a reason to refuse it: the model wants a mix (a few in low light,
  * with glasses, front and side).
  */
 export const MODEL_PHOTO_TIPS = ['photo.low_light', 'face.glasses', 'pose.front', 'pose.side'] as const;

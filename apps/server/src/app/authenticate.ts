@@ -1,31 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError, notAuthenticated } from '../shared/errors.js';
-import type { UserRow } from '../modules/users/users.repository.js';
-import { usersRepository } from '../modules/users/users.repository.js';
-import { authenticateTelegramInitData } from '../modules/telegram/telegram-auth.usecases.js';
+import type { AuthContext } from '../shared/http/auth-context.js';
+import { findActiveUserForSession } from '../modules/users/index.js';
+import { authenticateTelegramInitData } from '../modules/telegram/index.js';
 import type { AppDeps } from './deps.js';
 
-export type AuthMode = 'required' | 'optional' | 'none';
-
-export interface AuthContext {
-  user: UserRow;
-  /** The refresh-token family of a Bearer session; null for Telegram init data. */
-  familyId: string | null;
-  via: 'bearer' | 'telegram';
-}
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    auth: AuthContext | null;
-  }
-  interface FastifyContextConfig {
-    /** Who may call the route: `required` (401 without valid credentials), `optional`, `none`. */
-    auth?: AuthMode;
-  }
-}
-
 /**
- * Reads the Authorization header (spec §7): `TG <initData>` from the Mini App, validated by HMAC
+ * Reads the Authorization header: `TG <initData>` from the Mini App, validated by HMAC
  * and freshness, or `Bearer <access>`. Routes declare `config.auth`; by default none is needed.
  */
 export function registerAuthentication(app: FastifyInstance, deps: AppDeps): void {
@@ -59,7 +40,7 @@ async function resolveAuth(deps: AppDeps, request: FastifyRequest): Promise<Auth
       throw error instanceof AppError ? withBearerChallenge(error) : error;
     });
     const user = await deps.sessionCache.resolve(claims.userId, claims.familyId, () =>
-      usersRepository.findActiveForSession(deps.db, claims.userId, claims.familyId),
+      findActiveUserForSession(deps.db, claims.userId, claims.familyId),
     );
     if (!user) {
       throw new AppError({
@@ -91,10 +72,4 @@ function withBearerChallenge(error: AppError): AppError {
     headers: { ...error.headers, ...BEARER_CHALLENGE },
     cause: error,
   });
-}
-
-/** The signed-in caller of a `config.auth: 'required'` route. */
-export function requireAuth(request: FastifyRequest): AuthContext {
-  if (!request.auth) throw notAuthenticated();
-  return request.auth;
 }

@@ -8,13 +8,7 @@ import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, {
-  type FastifyBaseLogger,
-  type FastifyInstance,
-  type RawReplyDefaultExpression,
-  type RawRequestDefaultExpression,
-  type RawServerDefault,
-} from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -22,25 +16,25 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { registerFalWebhookRoutes } from '../engines/fal/fal-webhook.routes.js';
-import { registerAppConfigRoutes } from '../modules/app-config/app-config.routes.js';
-import { registerAuthRoutes } from '../modules/auth/auth.routes.js';
-import { registerDevRoutes } from '../modules/dev/dev.routes.js';
-import { registerGeoRoutes } from '../modules/geo/geo.routes.js';
-import { registerGoogleRoutes } from '../modules/google/google.routes.js';
-import { registerCreditsRoutes } from '../modules/credits/credits.routes.js';
-import { registerGenerationsRoutes } from '../modules/generations/generations.routes.js';
-import { registerMediaRoutes } from '../modules/media/media.routes.js';
+import { registerAppConfigRoutes } from '../modules/app-config/index.js';
+import { registerAuthRoutes } from '../modules/auth/index.js';
+import { registerDevRoutes } from '../modules/dev/index.js';
+import { registerGeoRoutes } from '../modules/geo/index.js';
+import { registerGoogleRoutes } from '../modules/google/index.js';
+import { registerCreditsRoutes } from '../modules/credits/index.js';
+import { registerGenerationsRoutes } from '../modules/generations/index.js';
+import { registerMediaRoutes } from '../modules/media/index.js';
 import { registerPaymentsRoutes } from '../modules/payments/index.js';
-import { registerModelsRoutes } from '../modules/models/models.routes.js';
+import { registerModelsRoutes } from '../modules/models/index.js';
 import { registerOpsRoutes, requestIdFor } from '../modules/ops/index.js';
-import { registerNotificationsRoutes } from '../modules/notifications/notifications.routes.js';
-import { registerPostsRoutes } from '../modules/posts/posts.routes.js';
-import { registerSocialRoutes } from '../modules/social/social.routes.js';
-import { registerPromptHelperRoutes } from '../modules/prompt-helper/prompt-helper.routes.js';
-import { registerQsRoutes } from '../modules/qs/qs.routes.js';
-import { registerTelegramRoutes } from '../modules/telegram/telegram.routes.js';
-import { registerUploadsRoutes } from '../modules/uploads/uploads.routes.js';
-import { registerUsersRoutes } from '../modules/users/users.routes.js';
+import { registerNotificationsRoutes } from '../modules/notifications/index.js';
+import { registerPostsRoutes } from '../modules/posts/index.js';
+import { registerSocialRoutes } from '../modules/social/index.js';
+import { registerPromptHelperRoutes } from '../modules/prompt-helper/index.js';
+import { registerQsRoutes } from '../modules/qs/index.js';
+import { registerTelegramRoutes } from '../modules/telegram/index.js';
+import { registerUploadsRoutes } from '../modules/uploads/index.js';
+import { registerUsersRoutes } from '../modules/users/index.js';
 import { notFound } from '../shared/errors.js';
 import { registerUnreadBodyDrain } from '../shared/http/unread-body.js';
 import { registerAuthentication } from './authenticate.js';
@@ -55,15 +49,6 @@ import {
 } from './security-headers.js';
 
 export type App = FastifyInstance;
-/** The app as route modules see it: request and response types inferred from the zod schemas. */
-export type ZodApp = FastifyInstance<
-  RawServerDefault,
-  RawRequestDefaultExpression,
-  RawReplyDefaultExpression,
-  FastifyBaseLogger,
-  ZodTypeProvider
->;
-
 /** Builds the HTTP server: plugins, then authentication, then every feature's routes, then the SPA. */
 export async function buildServer(deps: AppDeps): Promise<App> {
   const app: App = Fastify({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseConfig, parseProviderPrices } from './config.js';
+import { parseConfig, parseProviderPrices } from '../shared/config.js';
 
 describe('engine configuration', () => {
   it('keeps local as the only engine of every mode, and no fal engine, without settings', () => {

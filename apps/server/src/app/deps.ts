@@ -1,54 +1,57 @@
-import type { Database, Db } from '../shared/db/client.js';
+import type { Database } from '../shared/db/client.js';
 import type { NotificationHub } from '../shared/db/notifications.js';
 import { createLocalStorage } from '../shared/storage/local-storage.js';
-import { createMediaUrls, type MediaUrls } from '../shared/storage/media-urls.js';
-import type { Storage } from '../shared/storage/storage.js';
-import type { ImageModerator, PromptModerator } from '../modules/moderation/moderation.types.js';
+import { createMediaUrls } from '../shared/storage/media-urls.js';
 import {
+  type ImageModerator,
+  type PromptModerator,
   createNsfwImageModerator,
   createPassThroughImageModerator,
-} from '../modules/moderation/nsfw-image-moderator.js';
-import { createOpenAiModerationClient } from '../modules/moderation/openai-moderation.client.js';
-import { createPromptModerator } from '../modules/moderation/prompt-moderator.js';
-import { createEngineRegistry, type EngineRegistry } from '../modules/generations/engines/engine-registry.js';
-import { createGenerationEvents, type GenerationEvents } from '../modules/generations/generation-events.js';
-import { createSessionCache, type SessionCache } from '../modules/auth/session-cache.js';
-import { createFaceAnalyzer, type FaceAnalyzer } from '../modules/faces/face-analyzer.js';
-import { MODEL_EVENTS_CHANNEL } from '../modules/models/models.models.js';
+  createOpenAiModerationClient,
+  createPromptModerator,
+} from '../modules/moderation/index.js';
+import {
+  createEngineRegistry,
+  type EngineRegistry,
+  createGenerationEvents,
+  type GenerationEvents,
+  type GenerationSources,
+} from '../modules/generations/index.js';
+import {
+  createSessionCache,
+  type SessionCache,
+  createTokenService,
+  type TokenService,
+} from '../modules/auth/index.js';
+import { createFaceAnalyzer, type FaceAnalyzer } from '../modules/faces/index.js';
+import { MODEL_EVENTS_CHANNEL } from '../modules/models/index.js';
+import { postGenerationSources, type PublishedPostCounter } from '../modules/posts/index.js';
+import { profilePublishedPostCounter } from '../modules/social/index.js';
+import type { SharedDeps } from '../shared/deps.js';
 import type { Logger } from '../shared/logger.js';
-import { createMailer, type Mailer } from '../shared/mailer/mailer.js';
-import { createRateLimiter, type RateLimiter } from '../shared/rate-limiter.js';
-import { createTokenService, type TokenService } from '../modules/auth/tokens.js';
-import { createTelegramBotApi, type TelegramBotApi } from '../modules/telegram/bot-api.client.js';
-import { createGoogleVerifier, type GoogleVerifier } from '../modules/google/google-verifier.js';
-import { createGeoLocator, type GeoLocator } from '../modules/geo/geo-locator.js';
-import type { Config } from './config.js';
+import { createMailer } from '../shared/mailer/mailer.js';
+import { createRateLimiter } from '../shared/rate-limiter.js';
+import { createTelegramBotApi, type TelegramBotApi } from '../modules/telegram/index.js';
+import { createGoogleVerifier, type GoogleVerifier } from '../modules/google/index.js';
+import { createGeoLocator, type GeoLocator } from '../modules/geo/index.js';
+import type { Config } from '../shared/config.js';
 
 /**
- * Everything a use case may need, built once at start. Use cases take what they use from here
- * explicitly; tests build the same object against a real database and local fakes.
+ * Everything any module may need, built once at start: the shared plumbing and the services
+ * modules provide. Each module takes only its own `<Name>Deps` slice of this; passing AppDeps to
+ * a module's routes or jobs proves at compile time that the slice is satisfied. Tests build the
+ * same object against a real database and local fakes.
  */
-export interface AppDeps {
-  config: Config;
-  database: Database;
-  db: Db;
-  logger: Logger;
-  /** Secret for account links (activation, password reset); same source as the JWT secret. */
-  linkSecret: string;
+export interface AppDeps extends SharedDeps {
   tokens: TokenService;
-  mailer: Mailer;
-  rateLimiter: RateLimiter;
-  /** Cross-process change notifications (LISTEN/NOTIFY); null where a process runs without. */
-  notifications: NotificationHub | null;
   sessionCache: SessionCache;
   /** Null when no bot token is configured: Telegram features answer `auth.telegram_unavailable`. */
   telegramBot: TelegramBotApi | null;
   /** Null when no Google client id is configured. */
   google: GoogleVerifier | null;
   geo: GeoLocator;
-  /** Uploaded photos and results (DATA_DIR/media by default). */
-  storage: Storage;
-  mediaUrls: MediaUrls;
+  /** Profiles' count of published posts, kept by social and changed by posts. */
+  publishedPostCounter: PublishedPostCounter;
   /** Checks prompts before anything is charged. */
   promptModerator: PromptModerator;
   /** Checks results before anyone sees them. */
@@ -57,11 +60,12 @@ export interface AppDeps {
   engines: EngineRegistry;
   /** Live generation progress for server-sent events. */
   generationEvents: GenerationEvents;
+  /** Posts as the sources of generations (repeat/remix and its royalty), provided by posts. */
+  generationSources: GenerationSources;
   /** Live training progress of digital models (same event shape, own channel). */
   modelEvents: GenerationEvents;
   /** Face detection, mesh and descriptor (models load once per process, on first use). */
   faceAnalyzer: FaceAnalyzer;
-  now: () => Date;
 }
 
 export function createDeps(options: {
@@ -117,6 +121,8 @@ export function createDeps(options: {
       : createPassThroughImageModerator(),
     engines: createEngineRegistry(config),
     generationEvents: createGenerationEvents(options.notifications),
+    generationSources: postGenerationSources,
+    publishedPostCounter: profilePublishedPostCounter,
     modelEvents: createGenerationEvents(options.notifications, MODEL_EVENTS_CHANNEL),
     faceAnalyzer: createFaceAnalyzer(),
     now,

@@ -1,25 +1,31 @@
 import { parseCrontab } from 'graphile-worker';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import type { AppDeps } from './deps.js';
-import { buildTaskList, crontab } from './jobs.registry.js';
-import { sendActivationEmailJob, sendPasswordResetEmailJob } from '../modules/users/users.jobs.js';
-import { sendTelegramMessageJob } from '../modules/telegram/telegram.jobs.js';
-import { runGenerationJob } from '../modules/generations/generations.jobs.js';
-import { trainModelJob } from '../modules/models/models.jobs.js';
+import { buildTaskList, crontab, jobDefinitions } from './jobs.registry.js';
+import { defineJob } from '../shared/jobs.js';
 
 describe('job registry', () => {
   const tasks = buildTaskList({} as AppDeps);
 
   it('has a handler for every defined job', () => {
-    for (const job of [
-      sendActivationEmailJob,
-      sendPasswordResetEmailJob,
-      sendTelegramMessageJob,
-      runGenerationJob,
-      trainModelJob,
-    ]) {
-      expect(tasks).toHaveProperty([job.name]);
-    }
+    expect(jobDefinitions.map((job) => job.name)).toEqual(
+      expect.arrayContaining([
+        'users:send_activation_email',
+        'users:send_password_reset_email',
+        'telegram:send_message',
+        'generations:run',
+        'models:train',
+      ]),
+    );
+    for (const job of jobDefinitions) expect(tasks).toHaveProperty([job.name]);
+  });
+
+  it('refuses to start while a defined job has no handler', () => {
+    const orphan = defineJob({ name: 'test:orphan', payload: z.object({}), maxAttempts: 1 });
+    expect(() => buildTaskList({} as AppDeps, [...jobDefinitions, orphan])).toThrow(
+      'No handler for the job "test:orphan".',
+    );
   });
 
   it('has a valid crontab whose every task has a handler', () => {

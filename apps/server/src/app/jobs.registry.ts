@@ -1,18 +1,31 @@
 import { sql } from 'drizzle-orm';
 import type { TaskList } from 'graphile-worker';
-import { creditsJobHandlers } from '../modules/credits/credits.jobs.js';
-import { generationsJobHandlers } from '../modules/generations/generations.jobs.js';
-import { modelsJobHandlers } from '../modules/models/models.jobs.js';
-import { postsRepository } from '../modules/posts/posts.repository.js';
-import { viewDay } from '../modules/posts/posts.models.js';
-import { telegramJobHandlers } from '../modules/telegram/telegram.jobs.js';
-import { telegramRepository } from '../modules/telegram/telegram.repository.js';
-import { usersJobHandlers } from '../modules/users/users.jobs.js';
+import { creditsJobHandlers } from '../modules/credits/index.js';
+import { generationsJobDefinitions, generationsJobHandlers } from '../modules/generations/index.js';
+import { modelsJobDefinitions, modelsJobHandlers } from '../modules/models/index.js';
+import { deleteViewsBefore, viewDay } from '../modules/posts/index.js';
+import {
+  deleteExpiredAuthKeys,
+  telegramJobDefinitions,
+  telegramJobHandlers,
+} from '../modules/telegram/index.js';
+import { usersJobDefinitions, usersJobHandlers } from '../modules/users/index.js';
 import type { AppDeps } from './deps.js';
 import { recoverWorkOfDeadWorkers } from './worker-recovery.js';
 
-/** Every job the worker runs, by name. The worker refuses to start if a name is defined twice. */
-export function buildTaskList(deps: AppDeps): TaskList {
+/** Every job a module defines (name, payload, attempts), so use cases can add it. */
+export const jobDefinitions: readonly { name: string }[] = [
+  ...usersJobDefinitions,
+  ...telegramJobDefinitions,
+  ...generationsJobDefinitions,
+  ...modelsJobDefinitions,
+];
+
+/**
+ * Every job the worker runs, by name. The worker refuses to start if a name has two handlers, or
+ * a defined job has none (it could be added, and would then wait forever).
+ */
+export function buildTaskList(deps: AppDeps, definitions = jobDefinitions): TaskList {
   const groups: TaskList[] = [
     usersJobHandlers(deps),
     telegramJobHandlers(deps),
@@ -28,6 +41,8 @@ export function buildTaskList(deps: AppDeps): TaskList {
       tasks[name] = task;
     }
   }
+  const unhandled = definitions.filter((job) => !tasks[job.name]).map((job) => `"${job.name}"`);
+  if (unhandled.length) throw new Error(`No handler for the job ${unhandled.join(', ')}.`);
   return tasks;
 }
 
@@ -35,7 +50,7 @@ function maintenanceJobHandlers(deps: AppDeps): TaskList {
   return {
     'maintenance:cleanup': async () => {
       const now = deps.now();
-      await telegramRepository.deleteExpiredAuthKeys(deps.db, new Date(now.getTime() - 24 * 3600 * 1000));
+      await deleteExpiredAuthKeys(deps, new Date(now.getTime() - 24 * 3600 * 1000));
       await deps.db.execute(
         sql`DELETE FROM rate_limit_counters WHERE window_start < ${new Date(now.getTime() - 24 * 3600 * 1000).toISOString()}::timestamptz`,
       );
@@ -43,7 +58,7 @@ function maintenanceJobHandlers(deps: AppDeps): TaskList {
         sql`DELETE FROM refresh_tokens WHERE expires_at < ${now.toISOString()}::timestamptz`,
       );
       // Views are deduplicated per day: earlier days can no longer be counted again.
-      await postsRepository.deleteViewsBefore(deps.db, viewDay(new Date(now.getTime() - 24 * 3600 * 1000)));
+      await deleteViewsBefore(deps, viewDay(new Date(now.getTime() - 24 * 3600 * 1000)));
       await deps.db.execute(
         sql`DELETE FROM telegram_updates WHERE received_at < ${new Date(now.getTime() - 7 * 24 * 3600 * 1000).toISOString()}::timestamptz`,
       );

@@ -15,7 +15,7 @@ import {
 } from '../modules/ops/index.js';
 import { loadOrCreateSecrets } from '../shared/secrets.js';
 import { buildServer, type App } from './build-server.js';
-import { localUrl, parseConfig, type Config } from './config.js';
+import { localUrl, parseConfig, type Config } from '../shared/config.js';
 import { createDeps, type AppDeps } from './deps.js';
 import { buildTaskList, crontab } from './jobs.registry.js';
 import { recoverWorkOfDeadWorkers } from './worker-recovery.js';

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from '../shared/logger.js';
-import { parseConfig } from './config.js';
+import { parseConfig } from '../shared/config.js';
 import { planProcesses } from './process-plan.models.js';
 import { startRuntime, stopOnSignals } from './runtime.js';
 

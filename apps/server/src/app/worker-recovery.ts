@@ -2,12 +2,8 @@ import {
   failOrphanedGenerations,
   requeueGenerationOfDeadRun,
   runGenerationJob,
-} from '../modules/generations/generations.jobs.js';
-import {
-  failOrphanedTraining,
-  requeueTrainingOfDeadRun,
-  trainModelJob,
-} from '../modules/models/models.jobs.js';
+} from '../modules/generations/index.js';
+import { failOrphanedTraining, requeueTrainingOfDeadRun, trainModelJob } from '../modules/models/index.js';
 import type { DbOrTx } from '../shared/db/client.js';
 import {
   claimDeadWorkerPools,
@@ -17,7 +13,7 @@ import {
 import type { AppDeps } from './deps.js';
 
 /** How each job's state is put back before its unlocked job runs again; jobs without state need nothing. */
-const requeueStateOfDeadRun: Record<string, (tx: DbOrTx, payload: unknown) => Promise<void>> = {
+const requeueStateOfDeadRun: Record<string, (tx: DbOrTx, payload: unknown, at: Date) => Promise<void>> = {
   [runGenerationJob.name]: requeueGenerationOfDeadRun,
   [trainModelJob.name]: requeueTrainingOfDeadRun,
 };
@@ -40,7 +36,7 @@ export async function recoverWorkOfDeadWorkers(
     const { poolIds, lockedJobs } = await claimDeadWorkerPools(tx);
     for (const job of lockedJobs) {
       // On its last attempt the job will not run again: its work is settled below as orphaned.
-      if (canRunAgain(job)) await requeueStateOfDeadRun[job.taskIdentifier]?.(tx, job.payload);
+      if (canRunAgain(job)) await requeueStateOfDeadRun[job.taskIdentifier]?.(tx, job.payload, deps.now());
     }
     await releaseDeadWorkerPools(tx, poolIds);
     return { deadPools: poolIds.length, unlockedJobs: lockedJobs.length };

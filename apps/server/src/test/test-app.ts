@@ -7,7 +7,7 @@ import { simpleParser } from 'mailparser';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { buildServer, type App } from '../app/build-server.js';
-import { parseConfig } from '../app/config.js';
+import { parseConfig } from '../shared/config.js';
 import { createDeps, type AppDeps } from '../app/deps.js';
 import { buildTaskList } from '../app/jobs.registry.js';
 import { connectDatabase } from '../shared/db/client.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { takeTokenParam } from './boot';
 
-describe('the token query parameter (spec §2)', () => {
+describe('the token query parameter', () => {
   it('is taken and removed from the address', () => {
     expect(takeTokenParam('https://mirra.app/profile/?token=abc.def&utm_source=x#top')).toEqual({
       token: 'abc.def',

@@ -5,10 +5,10 @@ import { detectLanguage, initI18n, storedLanguage } from '../lib/i18n';
 import { setTelegramInitData } from '../lib/session';
 import { saveCampaignParams, saveTimezone, STORAGE_KEYS, writeStored } from '../lib/storage';
 import { applyStartParam, bootTelegram } from '../lib/telegram';
-import { PRELOAD_ERROR_EVENT } from './router';
+import { PRELOAD_ERROR_EVENT } from './route-table';
 
 /**
- * A `token` query parameter on load is a refresh token (spec §2): stored, and removed from the
+ * A `token` query parameter on load is a refresh token: stored, and removed from the
  * address bar so it is not bookmarked or shared.
  */
 export function takeTokenParam(href: string): { token: string | null; cleanUrl: string } {

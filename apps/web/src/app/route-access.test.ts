@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decideAccess, findRouteMeta } from './route-access';
-import { routeMetaFor, routeTable } from './router';
+import { routeMetaFor, routeTable } from './route-table';
 
 describe('access decisions', () => {
   it.each([
@@ -17,7 +17,7 @@ describe('access decisions', () => {
   });
 });
 
-describe('the route table (spec §2)', () => {
+describe('the route table', () => {
   it.each([
     ['/welcome/', 'soft'],
     ['/', 'soft'],

@@ -1,7 +1,7 @@
 import { matchPath } from 'react-router';
 
 /**
- * Access rules (spec §2): `login-required` opens the sign-in popup for a guest and cancels the
+ * Access rules: `login-required` opens the sign-in popup for a guest and cancels the
  * navigation; `guest-only` sends a signed-in user to `/`; `soft` opens at once while the session
  * is checked in the background; `open` checks nothing.
  */

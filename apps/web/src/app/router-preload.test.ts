@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { prefetchPageData, PRELOAD_ERROR_EVENT, preloadPage } from './router';
+import { prefetchPageData, PRELOAD_ERROR_EVENT, preloadPage } from './route-table';
 
 // Which of the page's files were downloaded (a mocked module's factory runs when it is imported).
 const downloaded = vi.hoisted(() => new Set<string>());

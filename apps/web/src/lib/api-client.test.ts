@@ -44,7 +44,7 @@ function fakeServer(handler: (call: Call) => Response | Promise<Response>) {
 
 const header = (call: Call, name: string) => (call.init.headers as Record<string, string>)[name];
 
-describe('the Authorization rule (spec §7)', () => {
+describe('the Authorization rule', () => {
   it('sends Telegram init data first, then a Bearer token, else nothing', () => {
     expect(authorizationHeader('query_id=1&hash=x', 'abc')).toBe('TG query_id=1&hash=x');
     expect(authorizationHeader(null, 'abc')).toBe('Bearer abc');
@@ -89,7 +89,7 @@ describe('the Authorization rule (spec §7)', () => {
   });
 });
 
-describe('token refresh scheduling (spec §4)', () => {
+describe('token refresh scheduling', () => {
   it('refreshes when the access token expires in under 60 seconds', () => {
     expect(shouldRefreshAccess(accessExpiringIn(59, NOW), NOW)).toBe(true);
     expect(shouldRefreshAccess(accessExpiringIn(61, NOW), NOW)).toBe(false);

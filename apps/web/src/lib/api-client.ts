@@ -6,7 +6,7 @@ import { readStored, STORAGE_KEYS, writeStored, type StorageKey } from './storag
 export const REFRESH_PATH = '/api/auth/refresh/';
 
 /**
- * The Authorization rule of spec §7: Telegram init data first (`TG <initData>`), else a stored
+ * The Authorization rule: Telegram init data first (`TG <initData>`), else a stored
  * access token (`Bearer …`), else nothing.
  */
 export function authorizationHeader(tgData: string | null, access: string | null): string | null {
@@ -45,7 +45,7 @@ export interface RequestOptions {
 }
 
 /**
- * Logged in (spec §4): a refresh token is stored, or Telegram init data is present.
+ * Logged in: a refresh token is stored, or Telegram init data is present.
  */
 export function hasSession(store: KeyValueStore = localStore): boolean {
   return Boolean(store.get(STORAGE_KEYS.refresh) || store.get(STORAGE_KEYS.tgData));

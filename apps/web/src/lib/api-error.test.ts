@@ -4,7 +4,7 @@ import { createTestI18n } from '../test/i18n';
 import { ApiError, parseApiError } from './api-error';
 import { describeError } from './error-messages';
 
-describe('DRF error parsing (spec §5, §8)', () => {
+describe('DRF error parsing', () => {
   it('shows detail as an alert', () => {
     expect(parseApiError({ detail: 'Not found.', code: 'common.not_found' })).toEqual({
       kind: 'alert',

@@ -1,7 +1,7 @@
 import type { ErrorCode } from '@mirra/contracts';
 
 /**
- * What a form does with a failed call (spec §5, §8): one message to show as an alert, or messages
+ * What a form does with a failed call: one message to show as an alert, or messages
  * per field. `invalid` marks a body that could not be read at all ('Invalid error: …').
  */
 export type ParsedApiError =

@@ -1,7 +1,7 @@
 import { create } from 'zustand';
 import { applyTheme, readThemeSetting, setTheme, type ThemeSetting } from '../theme/theme';
 
-/** How long the top notification stays (spec §9). */
+/** How long the top notification stays. */
 export const TOPINFO_MS = 2000;
 
 export type TopinfoType = 'success' | 'error' | 'info';

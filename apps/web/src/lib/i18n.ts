@@ -93,7 +93,7 @@ export async function loadExtraCatalogue(name: ExtraCatalogue): Promise<void> {
 
 /**
  * The language to start in: the one the user chose (stored), else the Telegram user's, else the
- * browser's, else English (spec §9).
+ * browser's, else English.
  */
 export function detectLanguage(
   stored: string | null,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { decodeJwtPayload, secondsUntilExpiry, TokenDecodeError } from './jwt';
 import { makeJwt } from '../test/jwt';
 
-describe('token decoding (spec §5)', () => {
+describe('token decoding', () => {
   it('reads the payload of a JWT', () => {
     expect(decodeJwtPayload(makeJwt({ exp: 100, user_id: 7 }))).toMatchObject({ exp: 100, user_id: 7 });
   });

@@ -1,4 +1,4 @@
-/** Why a token could not be read (spec §5): each one logs the user out. */
+/** Why a token could not be read: each one logs the user out. */
 export type TokenDecodeReason = 'not_string' | 'missing_part' | 'bad_base64' | 'bad_json';
 
 export class TokenDecodeError extends Error {

@@ -31,7 +31,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-describe('loading the signed-in user (spec §4)', () => {
+describe('loading the signed-in user', () => {
   it('stores the user when the fetch succeeds', async () => {
     storeSession();
     const fetch = answerUserFetchWith(200);

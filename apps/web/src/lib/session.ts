@@ -31,7 +31,7 @@ onClientLoggedOut(() => becomeGuest());
 let loading: Promise<TUser | null> | null = null;
 
 /**
- * Loads the signed-in user (spec §4). A failure below 500 means the session is gone: the tokens are
+ * Loads the signed-in user. A failure below 500 means the session is gone: the tokens are
  * cleared. A server error (500+) or no answer keeps them, so a hiccup never signs anyone out.
  */
 export function loadUser(): Promise<TUser | null> {

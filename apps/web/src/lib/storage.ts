@@ -1,5 +1,5 @@
 /**
- * Client storage (spec §7): local keys `access`, `refresh`, `django_language`, `tgData`; cookies
+ * Client storage: local keys `access`, `refresh`, `django_language`, `tgData`; cookies
  * `theme` (365 days), `timezone`, and the campaign parameters `utm_*` (30 days, parent domain).
  * The strings "null" and "undefined" count as missing: older clients wrote them by mistake.
  */

@@ -30,7 +30,7 @@ afterEach(() => {
   setHostScheme(null);
 });
 
-describe('themes (spec §4)', () => {
+describe('themes', () => {
   it('defaults to dark', () => {
     expect(readThemeSetting()).toBe('dark');
   });

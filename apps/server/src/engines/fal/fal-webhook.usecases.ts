@@ -49,7 +49,12 @@ export async function handleFalWebhook(
   const claimed =
     generation.status === GenerationStatus.IN_PROGRESS
       ? generation
-      : await generationsRepository.transition(deps.db, generation.id, GenerationStatus.IN_PROGRESS);
+      : await generationsRepository.transition(
+          deps.db,
+          generation.id,
+          deps.now(),
+          GenerationStatus.IN_PROGRESS,
+        );
   if (!claimed) return 'already finished';
   try {
     const output = await engine.fetchResult(claimed.providerJobId!, {
@@ -63,7 +68,7 @@ export async function handleFalWebhook(
       return 'finished';
     }
     if (claimed !== generation) {
-      await generationsRepository.transition(deps.db, generation.id, GenerationStatus.IN_QUEUE);
+      await generationsRepository.transition(deps.db, generation.id, deps.now(), GenerationStatus.IN_QUEUE);
     }
     throw error; // fal delivers the webhook again; the polling worker may finish it first
   }

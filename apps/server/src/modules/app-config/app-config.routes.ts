@@ -1,8 +1,8 @@
 import { ZPublicConfig } from '@mirra/contracts';
-import type { ZodApp } from '../../app/build-server.js';
-import type { AppDeps } from '../../app/deps.js';
+import type { ZodApp } from '../../shared/http/zod-app.js';
+import type { AppConfigDeps } from './app-config.deps.js';
 
-export function registerAppConfigRoutes(app: ZodApp, deps: AppDeps): void {
+export function registerAppConfigRoutes(app: ZodApp, deps: AppConfigDeps): void {
   const { config } = deps;
   app.get(
     '/api/config/',

@@ -1,28 +1,17 @@
 import { z } from 'zod';
-import { ZLoginBody, ZLogoutBody, ZRefreshBody, ZTokenPair } from '@mirra/contracts';
-import { requireAuth } from '../../app/authenticate.js';
-import type { ZodApp } from '../../app/build-server.js';
-import type { AppDeps } from '../../app/deps.js';
-import { loginWithPassword } from '../users/users.usecases.js';
+import { ZLogoutBody, ZRefreshBody, ZTokenPair } from '@mirra/contracts';
+import { requireAuth } from '../../shared/http/auth-context.js';
+import type { ZodApp } from '../../shared/http/zod-app.js';
+import type { AuthDeps } from './auth.deps.js';
 import { logout, refreshSession } from './sessions.usecases.js';
 
 const tags = ['auth'];
 
-/** Token endpoints (spec §7): login, refresh with rotation, logout. */
-export function registerAuthRoutes(app: ZodApp, deps: AppDeps): void {
-  app.post(
-    '/api/token/login/',
-    {
-      schema: {
-        tags,
-        summary: 'Sign in with email and password',
-        body: ZLoginBody,
-        response: { 200: ZTokenPair },
-      },
-    },
-    async (request) => loginWithPassword(deps, request.body, request.ip),
-  );
-
+/**
+ * Token endpoints: refresh with rotation, logout. Signing in with a password is the users
+ * module's (it owns the credentials); it registers `/api/token/login/` under the same tag.
+ */
+export function registerAuthRoutes(app: ZodApp, deps: AuthDeps): void {
   app.post(
     '/api/auth/refresh/',
     {

@@ -62,7 +62,7 @@ describe('session cache across API processes', () => {
     });
     await eventually(async () => (await me(nodeB, access)).json().firstName === 'Changed');
 
-    await usersRepository.update(nodeA.deps.db, user.id, { isActive: false });
+    await usersRepository.update(nodeA.deps.db, user.id, nodeA.deps.now(), { isActive: false });
     await eventually(async () => (await me(nodeB, access)).statusCode === 401);
   });
 

@@ -1,5 +1,5 @@
 import type { NotificationHub } from '../../shared/db/notifications.js';
-import type { UserRow } from '../users/users.repository.js';
+import type { UserRow } from '../users/index.js';
 
 /** Channel fed by database triggers on `users` and `token_families` (see the migration). */
 export const AUTH_CHANGES_CHANNEL = 'mirra_auth_changes';

@@ -1,6 +1,6 @@
 import { and, eq, isNull, ne, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../shared/db/client.js';
-import { refreshTokens, tokenFamilies } from '../../shared/db/schema.js';
+import { refreshTokens, tokenFamilies, users } from '../../shared/db/schema.js';
 
 export const sessionsRepository = {
   async createFamily(db: DbOrTx, userId: number): Promise<string> {
@@ -15,12 +15,16 @@ export const sessionsRepository = {
     await db.insert(refreshTokens).values(values);
   },
 
-  /** Locks the token row so two refreshes racing with the same token cannot both succeed. */
+  /**
+   * Locks the token row so two refreshes racing with the same token cannot both succeed; with
+   * whether its owner may still sign in (`userIsActive` null when the account is gone).
+   */
   async findRefreshTokenForUpdate(db: DbOrTx, jti: string) {
     const [row] = await db
-      .select({ token: refreshTokens, family: tokenFamilies })
+      .select({ token: refreshTokens, family: tokenFamilies, userIsActive: users.isActive })
       .from(refreshTokens)
       .innerJoin(tokenFamilies, eq(tokenFamilies.id, refreshTokens.familyId))
+      .leftJoin(users, eq(users.id, refreshTokens.userId))
       .where(eq(refreshTokens.jti, jti))
       .for('update', { of: refreshTokens });
     return row;

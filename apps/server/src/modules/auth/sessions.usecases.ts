@@ -1,16 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { TTokenPair } from '@mirra/contracts';
-import type { AppDeps } from '../../app/deps.js';
+import type { AuthDeps } from './auth.deps.js';
 import type { DbOrTx } from '../../shared/db/client.js';
 import { AppError } from '../../shared/errors.js';
-import { usersRepository } from '../users/users.repository.js';
 import { sessionsRepository } from './sessions.repository.js';
 
-type SessionDeps = Pick<AppDeps, 'db' | 'tokens' | 'now' | 'sessionCache'>;
+type SessionDeps = Pick<AuthDeps, 'db' | 'tokens' | 'now' | 'sessionCache'>;
 
 /** Starts a sign-in session: a new refresh-token family and its first token pair. */
 export async function issueSession(
-  deps: Pick<AppDeps, 'tokens' | 'now'>,
+  deps: Pick<AuthDeps, 'tokens' | 'now'>,
   db: DbOrTx,
   userId: number,
 ): Promise<TTokenPair> {
@@ -19,7 +18,7 @@ export async function issueSession(
 }
 
 async function issuePair(
-  deps: Pick<AppDeps, 'tokens' | 'now'>,
+  deps: Pick<AuthDeps, 'tokens' | 'now'>,
   db: DbOrTx,
   userId: number,
   familyId: string,
@@ -48,8 +47,7 @@ export async function refreshSession(deps: SessionDeps, refreshToken: string): P
       await sessionsRepository.revokeFamily(tx, row.family.id, 'refresh_token_reuse', deps.now());
       return { error: revoked() };
     }
-    const user = await usersRepository.findById(tx, claims.userId);
-    if (!user || !user.isActive) {
+    if (!row.userIsActive) {
       return {
         error: new AppError({
           code: 'auth.invalid_credentials',
@@ -84,4 +82,15 @@ export async function logout(
   }
   if (familyId) await sessionsRepository.revokeFamily(deps.db, familyId, 'logout', deps.now());
   deps.sessionCache.forgetUser(caller.userId);
+}
+
+/** Revokes every open session of a person (all, or all but the one that asked). */
+export async function revokeUserSessions(
+  db: DbOrTx,
+  userId: number,
+  reason: string,
+  at: Date,
+  exceptFamilyId?: string,
+): Promise<void> {
+  await sessionsRepository.revokeUserFamilies(db, userId, reason, at, exceptFamilyId);
 }

@@ -1,7 +1,7 @@
-import type { AppDeps } from '../../app/deps.js';
+import type { CreditsDeps } from './credits.deps.js';
 import { reconcileCreditBalances } from './credits.usecases.js';
 
-export function creditsJobHandlers(deps: AppDeps) {
+export function creditsJobHandlers(deps: CreditsDeps) {
   return {
     'credits:reconcile': async () => {
       await reconcileCreditBalances(deps);

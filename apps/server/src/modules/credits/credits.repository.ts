@@ -33,9 +33,10 @@ export const creditsRepository = {
   },
 
   async setBalance(tx: DbOrTx, userId: number, balance: number): Promise<void> {
+    // The ledger's clock is the database's: entries and the cached balance are stamped by now().
     await tx
       .update(creditAccounts)
-      .set({ balance, updatedAt: new Date() })
+      .set({ balance, updatedAt: sql`now()` })
       .where(eq(creditAccounts.userId, userId));
   },
 

@@ -1,13 +1,13 @@
 import { ZCreditBalance, ZCreditHistory, ZCursorQuery } from '@mirra/contracts';
-import { requireAuth } from '../../app/authenticate.js';
-import type { ZodApp } from '../../app/build-server.js';
-import type { AppDeps } from '../../app/deps.js';
+import { requireAuth } from '../../shared/http/auth-context.js';
+import type { ZodApp } from '../../shared/http/zod-app.js';
+import type { CreditsDeps } from './credits.deps.js';
 import { getCreditBalance, getCreditHistory } from './credits.usecases.js';
 
 const tags = ['credits'];
 const security: Array<Record<string, string[]>> = [{ bearer: [] }, { telegram: [] }];
 
-export function registerCreditsRoutes(app: ZodApp, deps: AppDeps): void {
+export function registerCreditsRoutes(app: ZodApp, deps: CreditsDeps): void {
   app.get(
     '/api/credits/',
     {

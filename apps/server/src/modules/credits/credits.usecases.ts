@@ -1,8 +1,9 @@
 import type { z } from 'zod';
 import type { ZCreditEntryKind, ZCreditHistory } from '@mirra/contracts';
-import type { AppDeps } from '../../app/deps.js';
+import type { CreditsDeps } from './credits.deps.js';
 import type { DbOrTx } from '../../shared/db/client.js';
 import { AppError } from '../../shared/errors.js';
+import { readIdCursorPage } from '../../shared/id-cursor-paging.js';
 import { creditsRepository } from './credits.repository.js';
 import { shortfall } from './credits.models.js';
 
@@ -66,18 +67,18 @@ export async function grantWelcomeCredits(tx: DbOrTx, userId: number, amount: nu
   });
 }
 
-export const getCreditBalance = (deps: Pick<AppDeps, 'db'>, userId: number) =>
+export const getCreditBalance = (deps: Pick<CreditsDeps, 'db'>, userId: number) =>
   creditsRepository.findBalance(deps.db, userId);
 
 export async function getCreditHistory(
-  deps: Pick<AppDeps, 'db'>,
+  deps: Pick<CreditsDeps, 'db'>,
   userId: number,
   cursor: string | undefined,
   limit: number,
 ): Promise<z.infer<typeof ZCreditHistory>> {
-  const beforeId = cursor && /^\d{1,18}$/.test(cursor) ? Number(cursor) : null;
-  const rows = await creditsRepository.listEntries(deps.db, userId, beforeId, limit + 1);
-  const page = rows.slice(0, limit);
+  const { page, next } = await readIdCursorPage(cursor, limit, (beforeId, take) =>
+    creditsRepository.listEntries(deps.db, userId, beforeId, take),
+  );
   return {
     results: page.map((row) => ({
       id: row.id,
@@ -87,7 +88,7 @@ export async function getCreditHistory(
       balance_after: row.balanceAfter,
       created_at: row.createdAt.toISOString(),
     })),
-    next: rows.length > limit ? String(page.at(-1)!.id) : null,
+    next,
   };
 }
 
@@ -95,7 +96,7 @@ export async function getCreditHistory(
  * The nightly proof that the ledger and the cached balances agree. Every mismatch is recorded
  * and logged as an error (it would mean a bug or a manual edit); returns how many were found.
  */
-export async function reconcileCreditBalances(deps: Pick<AppDeps, 'db' | 'logger'>): Promise<number> {
+export async function reconcileCreditBalances(deps: Pick<CreditsDeps, 'db' | 'logger'>): Promise<number> {
   const mismatches = await creditsRepository.findMismatches(deps.db);
   for (const row of mismatches) {
     await creditsRepository.recordFinding(deps.db, {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { ZodApp } from '../../app/build-server.js';
-import type { AppDeps } from '../../app/deps.js';
+import type { ZodApp } from '../../shared/http/zod-app.js';
+import type { DevDeps } from './dev.deps.js';
 import { signDevInitData } from './dev.usecases.js';
 
 const ZDevInitDataQuery = z.object({
@@ -36,7 +36,7 @@ const ZDevInitData = z.object({
  * Development only (NODE_ENV ≠ production and DEV_TELEGRAM_MOCK=true): signed Mini App init data
  * for a test user, so the web app can be tried "inside Telegram" on a plain browser.
  */
-export function registerDevRoutes(app: ZodApp, deps: AppDeps): void {
+export function registerDevRoutes(app: ZodApp, deps: DevDeps): void {
   app.get(
     '/api/dev/telegram-init-data/',
     {

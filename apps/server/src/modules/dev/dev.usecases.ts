@@ -1,6 +1,6 @@
 import { sign } from '@telegram-apps/init-data-node';
-import type { AppDeps } from '../../app/deps.js';
-import { telegramUnavailable } from '../telegram/telegram-auth.usecases.js';
+import type { DevDeps } from './dev.deps.js';
+import { telegramUnavailable } from '../telegram/index.js';
 
 export interface DevTelegramUser {
   userId: number;
@@ -16,7 +16,7 @@ export interface DevTelegramUser {
  * Init data as Telegram would hand it to the Mini App, signed with this server's bot token, so the
  * web app's dev mode (`?tg_dev=1`) runs exactly the code paths it runs inside Telegram.
  */
-export function signDevInitData(deps: AppDeps, user: DevTelegramUser): string {
+export function signDevInitData(deps: DevDeps, user: DevTelegramUser): string {
   const { botToken } = deps.config.telegram;
   if (!botToken) throw telegramUnavailable();
   return sign(

@@ -7,7 +7,7 @@ export const PHOTO_PROBLEMS = [...FACE_PHOTO_PROBLEMS, ...COPY_PHOTO_PROBLEMS] a
 export type PhotoProblem = (typeof PHOTO_PROBLEMS)[number];
 
 /**
- * What the photo is, not what is wrong with it: the model wants a mix (spec §5: a few in low
+ * What the photo is, not what is wrong with it: the model wants a mix (a few in low
  * light, with glasses, front and side), so these count toward that mix and never refuse a photo.
  */
 export const PHOTO_TIPS = MODEL_PHOTO_TIPS;

@@ -1,10 +1,9 @@
 import sharp from 'sharp';
-import { z } from 'zod';
 import { GenerationStatus, isTerminalStatus } from '@mirra/contracts';
-import type { AppDeps } from '../../app/deps.js';
+import type { GenerationsDeps } from './generations.deps.js';
 import type { DbOrTx } from '../../shared/db/client.js';
-import { defineJob, toTask, type JobRun } from '../../shared/jobs.js';
-import { findTrainedModel, loadModelPhoto } from '../models/models.usecases.js';
+import { toTask, type JobRun } from '../../shared/jobs.js';
+import { findTrainedModel, loadModelPhoto } from '../models/index.js';
 import {
   EngineError,
   engineNote,
@@ -20,24 +19,20 @@ import { generationsRepository, type GenerationRow } from './generations.reposit
 import type { StoredResult } from './generations.serializers.js';
 import { encodeResultOriginal } from './result-encoding.js';
 import { completeGeneration, failGeneration } from './generations.usecases.js';
-
-export const runGenerationJob = defineJob({
-  name: 'generations:run',
-  payload: z.object({ generationId: z.number().int() }),
-  maxAttempts: 3,
-});
+import { runGenerationJob } from './generations.jobs.definitions.js';
 
 /**
  * Runs one generation. Safe to run twice or after a crash: only a run that claims the generation
  * (NEW/IN_QUEUE → IN_PROGRESS in one conditional UPDATE) does the work, the engine is called
  * outside any transaction, and completing or failing is again a conditional change.
  */
-export async function runGeneration(deps: AppDeps, generationId: number, run: JobRun): Promise<void> {
+export async function runGeneration(deps: GenerationsDeps, generationId: number, run: JobRun): Promise<void> {
   const found = await generationsRepository.findById(deps.db, generationId);
   if (!found || isTerminalStatus(found.status)) return;
   const generation = await generationsRepository.transition(
     deps.db,
     generationId,
+    deps.now(),
     GenerationStatus.IN_PROGRESS,
     {
       startedAt: deps.now(),
@@ -55,7 +50,7 @@ export async function runGeneration(deps: AppDeps, generationId: number, run: Jo
         : new EngineError('engine.failed', String((error as Error)?.message ?? error), true);
     if (engineError.retryable && run.attempt < run.maxAttempts) {
       // Back to the queue; graphile-worker retries the job with backoff.
-      await generationsRepository.transition(deps.db, generation.id, GenerationStatus.IN_QUEUE);
+      await generationsRepository.transition(deps.db, generation.id, deps.now(), GenerationStatus.IN_QUEUE);
       throw engineError;
     }
     deps.logger.warn({ generation: generation.uuid, err: engineError }, 'generation failed');
@@ -65,7 +60,7 @@ export async function runGeneration(deps: AppDeps, generationId: number, run: Jo
   if (made === 'finished elsewhere') return;
   const { output, engine } = made;
   if (engine.name !== generation.engine) {
-    await generationsRepository.update(deps.db, generation.id, { engine: engine.name });
+    await generationsRepository.update(deps.db, generation.id, deps.now(), { engine: engine.name });
     generation.engine = engine.name;
   }
 
@@ -80,6 +75,7 @@ export async function runGeneration(deps: AppDeps, generationId: number, run: Jo
       const requeued = await generationsRepository.transition(
         deps.db,
         generation.id,
+        deps.now(),
         GenerationStatus.IN_QUEUE,
       );
       if (requeued) await deps.storage.deletePrefix(resultPrefix(generation));
@@ -101,7 +97,7 @@ export async function runGeneration(deps: AppDeps, generationId: number, run: Jo
  * apart, so one that loses the race to complete removes only its own.
  */
 export async function finishGeneration(
-  deps: AppDeps,
+  deps: GenerationsDeps,
   generation: GenerationRow,
   output: EngineOutput,
   finisher: 'worker' | 'webhook' = 'worker',
@@ -122,7 +118,9 @@ export async function finishGeneration(
 
   const result = await storeResult(deps, generation, output, finisher);
   if (output.provider) {
-    await generationsRepository.update(deps.db, generation.id, { providerCostUsd: output.provider.costUsd });
+    await generationsRepository.update(deps.db, generation.id, deps.now(), {
+      providerCostUsd: output.provider.costUsd,
+    });
   }
   const completed = await completeGeneration(deps, generation, result);
   // Ended meanwhile (the reconciler gave up on it, or the other finisher won): nobody will show these files.
@@ -158,7 +156,7 @@ export function engineFailureOutcome(error: EngineError) {
  * moves on to the next engine (movesToNextEngine).
  */
 async function runEngines(
-  deps: AppDeps,
+  deps: GenerationsDeps,
   generation: GenerationRow,
 ): Promise<{ output: EngineOutput; engine: GenerationEngine } | 'finished elsewhere'> {
   if (generation.providerJobId) {
@@ -204,7 +202,7 @@ const withEngine = (engine: GenerationEngine, output: EngineOutput | 'finished e
   output === 'finished elsewhere' ? output : { output, engine };
 
 async function callEngine(
-  deps: AppDeps,
+  deps: GenerationsDeps,
   engine: GenerationEngine,
   generation: GenerationRow,
   attempt: { submitted: boolean },
@@ -216,6 +214,7 @@ async function callEngine(
       generationsRepository.setProgress(
         deps.db,
         generation.id,
+        deps.now(),
         Math.max(0, Math.min(99, Math.round(progress))),
       ),
   };
@@ -247,7 +246,7 @@ async function callEngine(
     attempt.submitted = true;
     if (!generation.providerJobId) {
       // The engine that accepted it is the one that makes it, whoever finishes it (worker or webhook).
-      await generationsRepository.update(deps.db, generation.id, {
+      await generationsRepository.update(deps.db, generation.id, deps.now(), {
         providerJobId: started.providerJobId,
         provider: engine.name,
         engine: engine.name,
@@ -273,7 +272,7 @@ async function callEngine(
   return started.output;
 }
 
-async function loadInputs(deps: AppDeps, generation: GenerationRow): Promise<EngineImage[]> {
+async function loadInputs(deps: GenerationsDeps, generation: GenerationRow): Promise<EngineImage[]> {
   const rows = await uploadsForGenerationRepository.findOwned(
     deps.db,
     generation.userId,
@@ -292,7 +291,10 @@ async function loadInputs(deps: AppDeps, generation: GenerationRow): Promise<Eng
 }
 
 /** The generation's digital model for the engine; deleted since it was asked for → bad input. */
-async function loadFaceModel(deps: AppDeps, generation: GenerationRow): Promise<EngineFaceModel | undefined> {
+async function loadFaceModel(
+  deps: GenerationsDeps,
+  generation: GenerationRow,
+): Promise<EngineFaceModel | undefined> {
   if (!generation.modelUuid) return undefined;
   const trained = await findTrainedModel(deps, generation.userId, generation.modelUuid);
   if (!trained) {
@@ -322,7 +324,7 @@ const resultPrefix = (generation: GenerationRow) => `results/${generation.userId
 
 /** Keeps the original for download (JPEG unless transparent) and WebP renditions for lists. */
 async function storeResult(
-  deps: AppDeps,
+  deps: GenerationsDeps,
   generation: GenerationRow,
   output: EngineOutput,
   finisher: 'worker' | 'webhook',
@@ -366,7 +368,7 @@ async function storeResult(
  * Fails and refunds generations that stopped moving: a worker killed mid-job, a provider that
  * never answered. Runs every minute.
  */
-export async function reconcileStuckGenerations(deps: AppDeps): Promise<number> {
+export async function reconcileStuckGenerations(deps: GenerationsDeps): Promise<number> {
   const before = new Date(deps.now().getTime() - deps.config.generationTimeoutSeconds * 1000);
   const stale = await generationsRepository.findStale(deps.db, before, 100);
   let failed = 0;
@@ -386,16 +388,16 @@ export async function reconcileStuckGenerations(deps: AppDeps): Promise<number> 
  * The run of a `generations:run` job died with its worker and the job is about to run again: the
  * generation goes back to the queue so the rerun claims it (a claim takes only NEW/IN_QUEUE).
  */
-export async function requeueGenerationOfDeadRun(tx: DbOrTx, payload: unknown): Promise<void> {
+export async function requeueGenerationOfDeadRun(tx: DbOrTx, payload: unknown, at: Date): Promise<void> {
   const parsed = runGenerationJob.payload.safeParse(payload);
-  if (parsed.success) await generationsRepository.requeueInProgress(tx, parsed.data.generationId);
+  if (parsed.success) await generationsRepository.requeueInProgress(tx, parsed.data.generationId, at);
 }
 
 /**
  * Fails and refunds, once, generations IN_PROGRESS that no job can run any more (the worker died
  * on the last attempt, or the job is gone): nothing would ever finish them.
  */
-export async function failOrphanedGenerations(deps: AppDeps): Promise<number> {
+export async function failOrphanedGenerations(deps: GenerationsDeps): Promise<number> {
   const orphaned = await generationsRepository.findInProgressWithoutRunnableJob(
     deps.db,
     runGenerationJob.name,
@@ -414,7 +416,7 @@ export async function failOrphanedGenerations(deps: AppDeps): Promise<number> {
   return failed;
 }
 
-export function generationsJobHandlers(deps: AppDeps) {
+export function generationsJobHandlers(deps: GenerationsDeps) {
   return {
     [runGenerationJob.name]: toTask(runGenerationJob, ({ generationId }, run) =>
       runGeneration(deps, generationId, run),

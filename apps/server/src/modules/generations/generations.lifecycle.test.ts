@@ -295,7 +295,7 @@ describe('failures refund exactly once', () => {
     const created = (await create(headers, { mode: 'simple', prompt: 'a cat' })).json();
     const row = await rowOf(created.uuid);
     // The worker claimed it and died: IN_PROGRESS with nobody working on it.
-    await generationsRepository.transition(t.deps.db, row.id, GenerationStatus.IN_PROGRESS, {
+    await generationsRepository.transition(t.deps.db, row.id, t.deps.now(), GenerationStatus.IN_PROGRESS, {
       startedAt: new Date(),
     });
     await reconcileStuckGenerations(t.deps);

@@ -104,7 +104,7 @@ export interface FreeTierState {
 }
 
 /**
- * The free tier (spec §6): the first `dailyFree` generations a day are unrestricted, then
+ * The free tier: the first `dailyFree` generations a day are unrestricted, then
  * `delaySeconds` must pass between generations. Returns how long to wait (0 = go ahead).
  */
 export function freeTierWaitSeconds(state: FreeTierState): number {

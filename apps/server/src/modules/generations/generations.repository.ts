@@ -42,21 +42,22 @@ export const generationsRepository = {
   async transition(
     db: DbOrTx,
     id: number,
+    at: Date,
     to: TGenerationStatus,
     changes: Partial<typeof generations.$inferInsert> = {},
   ): Promise<GenerationRow | undefined> {
     const [row] = await db
       .update(generations)
-      .set({ ...changes, status: to, updatedAt: new Date() })
+      .set({ ...changes, status: to, updatedAt: at })
       .where(and(eq(generations.id, id), inArray(generations.status, statusesAllowedBefore(to))))
       .returning();
     return row;
   },
 
-  async setProgress(db: DbOrTx, id: number, progress: number): Promise<void> {
+  async setProgress(db: DbOrTx, id: number, at: Date, progress: number): Promise<void> {
     await db
       .update(generations)
-      .set({ progress, updatedAt: new Date() })
+      .set({ progress, updatedAt: at })
       .where(
         and(
           eq(generations.id, id),
@@ -66,10 +67,15 @@ export const generationsRepository = {
       );
   },
 
-  async update(db: DbOrTx, id: number, changes: Partial<typeof generations.$inferInsert>): Promise<void> {
+  async update(
+    db: DbOrTx,
+    id: number,
+    at: Date,
+    changes: Partial<typeof generations.$inferInsert>,
+  ): Promise<void> {
     await db
       .update(generations)
-      .set({ ...changes, updatedAt: new Date() })
+      .set({ ...changes, updatedAt: at })
       .where(eq(generations.id, id));
   },
 
@@ -124,10 +130,10 @@ export const generationsRepository = {
   },
 
   /** IN_PROGRESS → IN_QUEUE, only from IN_PROGRESS (a run that died with its worker). */
-  async requeueInProgress(db: DbOrTx, id: number): Promise<GenerationRow | undefined> {
+  async requeueInProgress(db: DbOrTx, id: number, at: Date): Promise<GenerationRow | undefined> {
     const [row] = await db
       .update(generations)
-      .set({ status: GenerationStatus.IN_QUEUE, updatedAt: new Date() })
+      .set({ status: GenerationStatus.IN_QUEUE, updatedAt: at })
       .where(and(eq(generations.id, id), eq(generations.status, GenerationStatus.IN_PROGRESS)))
       .returning();
     return row;

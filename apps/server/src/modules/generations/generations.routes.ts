@@ -1,5 +1,4 @@
 import { streamStatusEvents } from '../../shared/http/status-event-stream.js';
-import { z } from 'zod';
 import {
   ZCreateGenerationBody,
   ZCursorQuery,
@@ -9,9 +8,10 @@ import {
   ZPriceQuery,
 } from '@mirra/contracts';
 import type { FastifyRequest } from 'fastify';
-import { requireAuth } from '../../app/authenticate.js';
-import type { ZodApp } from '../../app/build-server.js';
-import type { AppDeps } from '../../app/deps.js';
+import { requireAuth } from '../../shared/http/auth-context.js';
+import { ZUuidParams } from '../../shared/http/params.js';
+import type { ZodApp } from '../../shared/http/zod-app.js';
+import type { GenerationsDeps } from './generations.deps.js';
 import { parseTimezoneOffset } from './generations.models.js';
 import {
   createGeneration,
@@ -24,7 +24,6 @@ import {
 
 const tags = ['generations'];
 const security: Array<Record<string, string[]>> = [{ bearer: [] }, { telegram: [] }];
-const ZUuidParams = z.object({ uuid: z.uuid({ error: 'Not found.' }) });
 
 const IDEMPOTENCY_NOTE =
   'Send an `Idempotency-Key` header (8–128 letters, digits, "-" or "_"; a UUID fits) to make a resend ' +
@@ -41,7 +40,7 @@ const contextOf = (request: FastifyRequest): RequestContext => {
   };
 };
 
-export function registerGenerationsRoutes(app: ZodApp, deps: AppDeps): void {
+export function registerGenerationsRoutes(app: ZodApp, deps: GenerationsDeps): void {
   app.get(
     '/api/generations/price/',
     {

@@ -11,18 +11,17 @@ import {
   VIDEO_ASPECT_DEFAULT,
   VIDEO_DURATIONS,
 } from '@mirra/contracts';
-import type { AppDeps } from '../../app/deps.js';
+import type { GenerationsDeps } from './generations.deps.js';
 import type { DbOrTx } from '../../shared/db/client.js';
 import { AppError, fieldError } from '../../shared/errors.js';
 import { addJob } from '../../shared/jobs.js';
-import { isEnglishPrompt } from '../moderation/prompt-language.models.js';
-import { notifyUser } from '../notifications/notifications.usecases.js';
-import { recordGenerationEnded } from '../ops/index.js';
-import { recordPostUse, resolvePostSource, settlePostUse } from '../posts/post-generations.usecases.js';
-import { priceGeneration } from '../credits/credits.models.js';
-import { applyCreditChange, getCreditBalance, lockCredits } from '../credits/credits.usecases.js';
-import type { UserRow } from '../users/users.repository.js';
-import { findTrainedModel } from '../models/models.usecases.js';
+import { readIdCursorPage } from '../../shared/id-cursor-paging.js';
+import { isEnglishPrompt } from '../moderation/index.js';
+import { recordGenerationEnded } from '../../shared/metrics.js';
+import { notifyUser } from '../notifications/index.js';
+import { priceGeneration, applyCreditChange, getCreditBalance, lockCredits } from '../credits/index.js';
+import type { UserRow } from '../users/index.js';
+import { findTrainedModel } from '../models/index.js';
 import {
   freeDayStart,
   freeTierWaitSeconds,
@@ -37,7 +36,7 @@ import {
 } from './generations.models.js';
 import { generationsRepository, type GenerationRow } from './generations.repository.js';
 import { toGenerationJson, type StoredResult } from './generations.serializers.js';
-import { runGenerationJob } from './generations.jobs.js';
+import { runGenerationJob } from './generations.jobs.definitions.js';
 import { uploadsForGenerationRepository } from './generation-inputs.repository.js';
 
 type CreateBody = z.output<typeof ZCreateGenerationBody>;
@@ -84,7 +83,7 @@ export const generationNotFound = () => new AppError({ code: 'generations.not_fo
 
 /** The price of a mode for the caller, their balance, and how long the free tier makes them wait. */
 export async function quoteGeneration(
-  deps: AppDeps,
+  deps: GenerationsDeps,
   user: UserRow | null,
   query: { mode: TGenerationMode; duration?: number },
   context: RequestContext,
@@ -100,7 +99,7 @@ export async function quoteGeneration(
 
 /** How long the free tier makes the user wait, and where the day it counts began. */
 async function freeTierWait(
-  deps: AppDeps,
+  deps: GenerationsDeps,
   db: DbOrTx,
   userId: number,
   context: RequestContext,
@@ -122,7 +121,7 @@ async function freeTierWait(
   return { waitSeconds, dayStart };
 }
 
-function rateLimited(deps: AppDeps, waitSeconds: number): AppError {
+function rateLimited(deps: GenerationsDeps, waitSeconds: number): AppError {
   const { dailyPhotos, delaySeconds } = deps.config.freeTier;
   return new AppError({
     code: 'generations.rate_limited',
@@ -133,7 +132,7 @@ function rateLimited(deps: AppDeps, waitSeconds: number): AppError {
 }
 
 /** Checks what can be checked before charging: engine, prompt, moderation, photos. */
-async function validateRequest(deps: AppDeps, user: UserRow, body: CreateBody): Promise<void> {
+async function validateRequest(deps: GenerationsDeps, user: UserRow, body: CreateBody): Promise<void> {
   deps.engines.engineFor(body.mode);
   if (isPromptRequired(body.mode) && !body.prompt) {
     throw fieldError('common.validation', { prompt: ['This field may not be blank.'] });
@@ -183,7 +182,7 @@ async function validateRequest(deps: AppDeps, user: UserRow, body: CreateBody): 
  * Face swap and face photo put the user's own face on a target photo or a scene: they need one of
  * the caller's trained models, and a target photo or a prompt.
  */
-async function validateFaceSwap(deps: AppDeps, user: UserRow, body: CreateBody): Promise<void> {
+async function validateFaceSwap(deps: GenerationsDeps, user: UserRow, body: CreateBody): Promise<void> {
   if (!body.model_uuid) {
     throw fieldError('generations.model_required', {
       model_uuid: ['Choose your digital model. Create one first if you have none.'],
@@ -213,7 +212,7 @@ async function validateFaceSwap(deps: AppDeps, user: UserRow, body: CreateBody):
  * charged generation without a job, or a job without its charge.
  */
 export async function createGeneration(
-  deps: AppDeps,
+  deps: GenerationsDeps,
   user: UserRow,
   body: CreateBody,
   context: RequestContext,
@@ -229,7 +228,9 @@ export async function createGeneration(
   await validateRequest(deps, user, body);
   // A post to repeat or remix must be published (or mine); repeating my own generation keeps
   // going without it if the post has since gone.
-  const source = await resolvePostSource(deps, user.id, body, { lenient: Boolean(options.repeatOf) });
+  const source = await deps.generationSources.resolve(deps, user.id, body, {
+    lenient: Boolean(options.repeatOf),
+  });
   const engine = deps.engines.engineFor(body.mode);
   const cost = priceGeneration(body.mode, { durationSeconds: body.duration }, deps.config.prices);
   const uuid = randomUUID();
@@ -265,7 +266,7 @@ export async function createGeneration(
       clientKey,
       clientRequestHash: keyed?.requestHash ?? null,
     });
-    if (source) await recordPostUse(tx, generation.id, source);
+    if (source) await deps.generationSources.record(tx, generation.id, source);
     if (cost > 0) {
       await applyCreditChange(tx, {
         userId: user.id,
@@ -288,7 +289,7 @@ export async function createGeneration(
 
 /** Starts the same generation again (same prompt, settings and seed), charged anew. */
 export async function repeatGeneration(
-  deps: AppDeps,
+  deps: GenerationsDeps,
   user: UserRow,
   uuid: string,
   context: RequestContext,
@@ -315,26 +316,27 @@ export async function repeatGeneration(
   );
 }
 
-export async function getGeneration(deps: AppDeps, user: UserRow, uuid: string): Promise<TGeneration> {
+export async function getGeneration(
+  deps: GenerationsDeps,
+  user: UserRow,
+  uuid: string,
+): Promise<TGeneration> {
   const row = await generationsRepository.findByUuidForUser(deps.db, uuid, user.id);
   if (!row) throw generationNotFound();
   return toGenerationJson(row, deps.mediaUrls, deps.now());
 }
 
 export async function listGenerations(
-  deps: AppDeps,
+  deps: GenerationsDeps,
   user: UserRow,
   cursor: string | undefined,
   limit: number,
 ) {
-  const beforeId = cursor && /^\d{1,18}$/.test(cursor) ? Number(cursor) : null;
-  const rows = await generationsRepository.listForUser(deps.db, user.id, beforeId, limit + 1);
-  const page = rows.slice(0, limit);
+  const { page, next } = await readIdCursorPage(cursor, limit, (beforeId, take) =>
+    generationsRepository.listForUser(deps.db, user.id, beforeId, take),
+  );
   const now = deps.now();
-  return {
-    results: page.map((row) => toGenerationJson(row, deps.mediaUrls, now)),
-    next: rows.length > limit ? String(page.at(-1)!.id) : null,
-  };
+  return { results: page.map((row) => toGenerationJson(row, deps.mediaUrls, now)), next };
 }
 
 /**
@@ -343,7 +345,7 @@ export async function listGenerations(
  * Returns false when the generation had already ended.
  */
 export async function failGeneration(
-  deps: Pick<AppDeps, 'db' | 'now'>,
+  deps: Pick<GenerationsDeps, 'db' | 'now'>,
   generation: GenerationRow,
   outcome: {
     status: typeof GenerationStatus.ERROR | typeof GenerationStatus.FAILED;
@@ -356,6 +358,7 @@ export async function failGeneration(
     const ended = await generationsRepository.transition(
       tx,
       generation.id,
+      deps.now(),
       outcome.status as TGenerationStatus,
       {
         errorCode: outcome.code,
@@ -393,19 +396,25 @@ export async function failGeneration(
  * transaction here, so it happens if and only if the completion does.
  */
 export async function completeGeneration(
-  deps: Pick<AppDeps, 'db' | 'now'>,
+  deps: Pick<GenerationsDeps, 'db' | 'now' | 'generationSources'>,
   generation: GenerationRow,
   result: StoredResult,
 ): Promise<GenerationRow | undefined> {
   const ended = await deps.db.transaction(async (tx) => {
-    const completed = await generationsRepository.transition(tx, generation.id, GenerationStatus.COMPLETED, {
-      result,
-      progress: 100,
-      finishedAt: deps.now(),
-    });
+    const completed = await generationsRepository.transition(
+      tx,
+      generation.id,
+      deps.now(),
+      GenerationStatus.COMPLETED,
+      {
+        result,
+        progress: 100,
+        finishedAt: deps.now(),
+      },
+    );
     if (!completed) return undefined;
     // Completion hooks of other features join here: the post author's royalty and use counter.
-    await settlePostUse(tx, completed, deps.now());
+    await deps.generationSources.settle(tx, completed, deps.now());
     await notifyUser(tx, {
       userId: completed.userId,
       kind: 'generation_finished',
@@ -419,3 +428,10 @@ export async function completeGeneration(
 }
 
 export { isTerminalStatus };
+
+/** The caller's own generation by uuid, read inside the caller's transaction when one is given. */
+export const findOwnGeneration = (
+  db: DbOrTx,
+  uuid: string,
+  userId: number,
+): Promise<GenerationRow | undefined> => generationsRepository.findByUuidForUser(db, uuid, userId);

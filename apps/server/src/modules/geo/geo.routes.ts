@@ -1,8 +1,8 @@
 import { ZGeo } from '@mirra/contracts';
-import type { ZodApp } from '../../app/build-server.js';
-import type { AppDeps } from '../../app/deps.js';
+import type { ZodApp } from '../../shared/http/zod-app.js';
+import type { GeoDeps } from './geo.deps.js';
 
-export function registerGeoRoutes(app: ZodApp, deps: AppDeps): void {
+export function registerGeoRoutes(app: ZodApp, deps: GeoDeps): void {
   // Open to guests too: the sign-in popup picks the offer and privacy links by country.
   app.get(
     '/api/users/geo/',

@@ -1,5 +1,5 @@
 import { isLanguage, withoutControlCharacters, type TLanguage } from '@mirra/contracts';
-import type { NewUserRow } from '../users/users.repository.js';
+import type { NewUserRow } from '../users/index.js';
 import type { GoogleIdentity } from './google-verifier.js';
 
 const NAME_MAX_LENGTH = 150;

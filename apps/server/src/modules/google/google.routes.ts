@@ -1,10 +1,10 @@
 import { ZGoogleBody, ZSignInToken } from '@mirra/contracts';
 import { z } from 'zod';
-import type { ZodApp } from '../../app/build-server.js';
-import type { AppDeps } from '../../app/deps.js';
+import type { ZodApp } from '../../shared/http/zod-app.js';
+import type { GoogleDeps } from './google.deps.js';
 import { signInWithGoogle } from './google.usecases.js';
 
-export function registerGoogleRoutes(app: ZodApp, deps: AppDeps): void {
+export function registerGoogleRoutes(app: ZodApp, deps: GoogleDeps): void {
   app.post(
     '/api/auth/google/',
     {

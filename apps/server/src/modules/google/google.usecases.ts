@@ -1,10 +1,15 @@
 import type { TTokenPair } from '@mirra/contracts';
-import type { AppDeps } from '../../app/deps.js';
+import type { GoogleDeps } from './google.deps.js';
 import type { Tx } from '../../shared/db/client.js';
 import { AppError } from '../../shared/errors.js';
-import { issueSession } from '../auth/sessions.usecases.js';
-import { usersRepository, type UserRow } from '../users/users.repository.js';
-import { createUser } from '../users/users.usecases.js';
+import { issueSession } from '../auth/index.js';
+import {
+  type UserRow,
+  createUser,
+  findUserByEmail,
+  findUserByGoogleSub,
+  updateUser,
+} from '../users/index.js';
 import { GoogleKeysUnavailableError, type GoogleIdentity } from './google-verifier.js';
 import { newUserFromGoogle } from './google.models.js';
 
@@ -14,7 +19,7 @@ import { newUserFromGoogle } from './google.models.js';
  * to the caller — one person, one account, one balance.
  */
 export async function signInWithGoogle(
-  deps: AppDeps,
+  deps: GoogleDeps,
   credential: string,
   caller: UserRow | null,
   referralCode?: string | null,
@@ -29,11 +34,12 @@ export async function signInWithGoogle(
           caller,
           referralCode,
           deps.config.welcomeCredits,
+          deps.now(),
         );
         if (!user.isActive) {
           throw new AppError({ code: 'auth.invalid_credentials', detail: 'This account is disabled.' });
         }
-        await usersRepository.update(tx, user.id, { lastLogin: deps.now() });
+        await updateUser(tx, user.id, deps.now(), { lastLogin: deps.now() });
         return { pair: await issueSession(deps, tx, user.id), linkedUserId: linked ? user.id : null };
       });
       // The account's existing Bearer sessions are cached in this process with the row from before
@@ -49,7 +55,7 @@ export async function signInWithGoogle(
   }
 }
 
-async function verifyCredential(deps: AppDeps, credential: string): Promise<GoogleIdentity> {
+async function verifyCredential(deps: GoogleDeps, credential: string): Promise<GoogleIdentity> {
   if (!deps.google) {
     throw new AppError({
       code: 'auth.google_unavailable',
@@ -78,8 +84,9 @@ async function findOrLinkUser(
   caller: UserRow | null,
   referralCode: string | null | undefined,
   welcomeCredits: number,
+  now: Date,
 ): Promise<{ user: UserRow; linked: boolean }> {
-  const bySub = await usersRepository.findByGoogleSub(tx, identity.sub);
+  const bySub = await findUserByGoogleSub(tx, identity.sub);
   if (caller) {
     if (bySub && bySub.id !== caller.id) {
       throw new AppError({
@@ -88,16 +95,14 @@ async function findOrLinkUser(
       });
     }
     if (bySub) return { user: bySub, linked: false };
-    return { user: await usersRepository.update(tx, caller.id, { googleSub: identity.sub }), linked: true };
+    return { user: await updateUser(tx, caller.id, now, { googleSub: identity.sub }), linked: true };
   }
   if (bySub) return { user: bySub, linked: false };
   const byEmail =
-    identity.email && identity.emailVerified
-      ? await usersRepository.findByEmail(tx, identity.email)
-      : undefined;
+    identity.email && identity.emailVerified ? await findUserByEmail(tx, identity.email) : undefined;
   if (byEmail) {
     // Google has verified the address, which is what the activation email would prove.
-    const user = await usersRepository.update(tx, byEmail.id, { googleSub: identity.sub, isActive: true });
+    const user = await updateUser(tx, byEmail.id, now, { googleSub: identity.sub, isActive: true });
     return { user, linked: true };
   }
   return {

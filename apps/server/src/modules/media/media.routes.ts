@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { ZodApp } from '../../app/build-server.js';
-import type { AppDeps } from '../../app/deps.js';
+import type { ZodApp } from '../../shared/http/zod-app.js';
+import type { MediaDeps } from './media.deps.js';
 import { AppError } from '../../shared/errors.js';
 import { chooseByteRange } from '../../shared/http/byte-range.models.js';
 
@@ -8,7 +8,7 @@ import { chooseByteRange } from '../../shared/http/byte-range.models.js';
  * Serves stored files to whoever holds a valid signed URL (see shared/storage/media-urls.ts), as
  * streams: byte ranges for video players and resumed downloads, 304 for a copy already held.
  */
-export function registerMediaRoutes(app: ZodApp, deps: AppDeps): void {
+export function registerMediaRoutes(app: ZodApp, deps: MediaDeps): void {
   app.get(
     '/api/media/*',
     {

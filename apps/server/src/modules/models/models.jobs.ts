@@ -1,20 +1,12 @@
-import { z } from 'zod';
 import { GenerationStatus, isTerminalStatus } from '@mirra/contracts';
-import type { AppDeps } from '../../app/deps.js';
+import type { ModelsDeps } from './models.deps.js';
 import type { DbOrTx } from '../../shared/db/client.js';
-import { defineJob, toTask, type JobRun } from '../../shared/jobs.js';
-import { alignedFaceCrop } from '../faces/face-images.js';
-import { buildFaceProfile, type FaceProfile } from '../faces/face-profile.models.js';
-import type { FaceAnalysis } from '../faces/faces.types.js';
+import { toTask, type JobRun } from '../../shared/jobs.js';
+import { alignedFaceCrop, buildFaceProfile, type FaceProfile, type FaceAnalysis } from '../faces/index.js';
 import { ALIGNED_CROP_SIZE, modelPhotoKeys, modelStoragePrefix } from './models.models.js';
 import { modelsRepository, type ModelRow } from './models.repository.js';
-import { completeTraining, failTraining } from './models.usecases.js';
-
-export const trainModelJob = defineJob({
-  name: 'models:train',
-  payload: z.object({ modelId: z.number().int(), attempt: z.number().int() }),
-  maxAttempts: 3,
-});
+import { completeTraining, failTraining } from './model-training.usecases.js';
+import { trainModelJob } from './models.jobs.definitions.js';
 
 /** A training failure that retrying cannot fix (the photos cannot make a model). */
 class TrainingRefused extends Error {
@@ -29,7 +21,7 @@ class TrainingRefused extends Error {
  * by their job id, as generations do.
  */
 export async function runModelTraining(
-  deps: AppDeps,
+  deps: ModelsDeps,
   modelId: number,
   attempt: number,
   run: JobRun,
@@ -39,6 +31,7 @@ export async function runModelTraining(
   const claimed = await modelsRepository.transition(
     deps.db,
     modelId,
+    deps.now(),
     GenerationStatus.IN_PROGRESS,
     { trainingStartedAt: deps.now() },
     { attempt },
@@ -55,7 +48,14 @@ export async function runModelTraining(
     const isRefusal = error instanceof TrainingRefused;
     if (!isRefusal && run.attempt < run.maxAttempts) {
       // Back to the queue for graphile-worker's retry with backoff.
-      await modelsRepository.transition(deps.db, model.id, GenerationStatus.IN_QUEUE, {}, { attempt });
+      await modelsRepository.transition(
+        deps.db,
+        model.id,
+        deps.now(),
+        GenerationStatus.IN_QUEUE,
+        {},
+        { attempt },
+      );
       throw error;
     }
     deps.logger.warn({ model: model.uuid, err: error }, 'model training failed');
@@ -81,7 +81,7 @@ export async function runModelTraining(
  * face swap and face photos draw from. Seconds for 15 photos: the analyses were made at upload.
  */
 async function trainLocally(
-  deps: AppDeps,
+  deps: ModelsDeps,
   model: ModelRow,
 ): Promise<{ profile: FaceProfile; alignedKeys: Map<string, string> }> {
   const photos = (await modelsRepository.listPhotosWithAnalysis(deps.db, model.id)).filter(
@@ -102,12 +102,17 @@ async function trainLocally(
       await deps.storage.put(key, crop, 'image/png');
       alignedKeys.set(photo.uuid, key);
     }
-    await modelsRepository.setProgress(deps.db, model.id, Math.round(5 + (85 * (index + 1)) / photos.length));
+    await modelsRepository.setProgress(
+      deps.db,
+      model.id,
+      deps.now(),
+      Math.round(5 + (85 * (index + 1)) / photos.length),
+    );
   }
   const profile = buildFaceProfile(
     photos.map((photo) => ({ photoId: photo.uuid, analysis: photo.analysis as FaceAnalysis })),
   );
-  await modelsRepository.setProgress(deps.db, model.id, 95);
+  await modelsRepository.setProgress(deps.db, model.id, deps.now(), 95);
   if (profile.photoCount < minPhotos) {
     throw new TrainingRefused(
       `Only ${profile.photoCount} of the photos have a face the model can learn from; it needs ${minPhotos}.`,
@@ -120,7 +125,7 @@ async function trainLocally(
  * Fails and refunds training that stopped moving (a worker killed mid-job): anything in training
  * untouched for MODEL_TRAINING_TIMEOUT_SECONDS. Runs every minute.
  */
-export async function reconcileStuckTraining(deps: AppDeps): Promise<number> {
+export async function reconcileStuckTraining(deps: ModelsDeps): Promise<number> {
   const before = new Date(deps.now().getTime() - deps.config.models.trainingTimeoutSeconds * 1000);
   const stale = await modelsRepository.findStaleTraining(deps.db, before, 100);
   let failed = 0;
@@ -140,10 +145,10 @@ export async function reconcileStuckTraining(deps: AppDeps): Promise<number> {
  * The run of a `models:train` job died with its worker and the job is about to run again: that
  * training attempt goes back to the queue so the rerun claims it (a claim takes only IN_QUEUE).
  */
-export async function requeueTrainingOfDeadRun(tx: DbOrTx, payload: unknown): Promise<void> {
+export async function requeueTrainingOfDeadRun(tx: DbOrTx, payload: unknown, at: Date): Promise<void> {
   const parsed = trainModelJob.payload.safeParse(payload);
   if (parsed.success) {
-    await modelsRepository.requeueInProgress(tx, parsed.data.modelId, parsed.data.attempt);
+    await modelsRepository.requeueInProgress(tx, parsed.data.modelId, parsed.data.attempt, at);
   }
 }
 
@@ -151,7 +156,7 @@ export async function requeueTrainingOfDeadRun(tx: DbOrTx, payload: unknown): Pr
  * Fails and refunds, once, training IN_PROGRESS that no job can run any more (the worker died on
  * the last attempt, or the job is gone): nothing would ever finish it.
  */
-export async function failOrphanedTraining(deps: AppDeps): Promise<number> {
+export async function failOrphanedTraining(deps: ModelsDeps): Promise<number> {
   const orphaned = await modelsRepository.findTrainingWithoutRunnableJob(deps.db, trainModelJob.name, 100);
   let failed = 0;
   for (const model of orphaned) {
@@ -166,7 +171,7 @@ export async function failOrphanedTraining(deps: AppDeps): Promise<number> {
   return failed;
 }
 
-export function modelsJobHandlers(deps: AppDeps) {
+export function modelsJobHandlers(deps: ModelsDeps) {
   return {
     [trainModelJob.name]: toTask(trainModelJob, ({ modelId, attempt }, run) =>
       runModelTraining(deps, modelId, attempt, run),

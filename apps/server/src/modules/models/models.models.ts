@@ -1,13 +1,15 @@
 import { GenerationStatus, type TGenerationStatus } from '@mirra/contracts';
-import { descriptorSimilarity } from '../faces/face-descriptors.models.js';
-import type { AnalysedFace, FaceAnalysis } from '../faces/faces.types.js';
-import { copyDistance, MAX_COPY_DISTANCE } from '../faces/photo-fingerprint.models.js';
 import {
+  descriptorSimilarity,
+  type AnalysedFace,
+  type FaceAnalysis,
+  copyDistance,
+  MAX_COPY_DISTANCE,
   checkPhoto,
   DEFAULT_PHOTO_CHECK_THRESHOLDS,
   type PhotoCheck,
   type PhotoCheckThresholds,
-} from '../faces/photo-checks.models.js';
+} from '../faces/index.js';
 
 export const MODEL_EVENTS_CHANNEL = 'mirra_model_events';
 

@@ -108,13 +108,14 @@ export const modelsRepository = {
   async transition(
     db: DbOrTx,
     id: number,
+    at: Date,
     to: TGenerationStatus,
     changes: Partial<typeof models.$inferInsert> = {},
     options: { attempt?: number } = {},
   ): Promise<ModelSummaryRow | undefined> {
     const [row] = await db
       .update(models)
-      .set({ ...changes, status: to, updatedAt: new Date() })
+      .set({ ...changes, status: to, updatedAt: at })
       .where(
         and(
           eq(models.id, id),
@@ -126,18 +127,23 @@ export const modelsRepository = {
     return row;
   },
 
-  async update(db: DbOrTx, id: number, changes: Partial<typeof models.$inferInsert>): Promise<void> {
+  async update(
+    db: DbOrTx,
+    id: number,
+    at: Date,
+    changes: Partial<typeof models.$inferInsert>,
+  ): Promise<void> {
     await db
       .update(models)
-      .set({ ...changes, updatedAt: new Date() })
+      .set({ ...changes, updatedAt: at })
       .where(eq(models.id, id));
   },
 
   /** Raises training progress (never lowers it), only while training. */
-  async setProgress(db: DbOrTx, id: number, progress: number): Promise<void> {
+  async setProgress(db: DbOrTx, id: number, at: Date, progress: number): Promise<void> {
     await db
       .update(models)
-      .set({ progress, updatedAt: new Date() })
+      .set({ progress, updatedAt: at })
       .where(
         and(
           eq(models.id, id),
@@ -152,10 +158,15 @@ export const modelsRepository = {
   },
 
   /** IN_PROGRESS → IN_QUEUE for this training attempt only (its run died with its worker). */
-  async requeueInProgress(db: DbOrTx, id: number, attempt: number): Promise<ModelSummaryRow | undefined> {
+  async requeueInProgress(
+    db: DbOrTx,
+    id: number,
+    attempt: number,
+    at: Date,
+  ): Promise<ModelSummaryRow | undefined> {
     const [row] = await db
       .update(models)
-      .set({ status: GenerationStatus.IN_QUEUE, updatedAt: new Date() })
+      .set({ status: GenerationStatus.IN_QUEUE, updatedAt: at })
       .where(
         and(
           eq(models.id, id),

@@ -9,21 +9,14 @@ import {
   ZModelList,
   ZModelPhotosUploaded,
 } from '@mirra/contracts';
-import { requireAuth } from '../../app/authenticate.js';
-import type { ZodApp } from '../../app/build-server.js';
-import type { AppDeps } from '../../app/deps.js';
+import { requireAuth } from '../../shared/http/auth-context.js';
+import type { ZodApp } from '../../shared/http/zod-app.js';
+import type { ModelsDeps } from './models.deps.js';
 import { AppError, fieldError } from '../../shared/errors.js';
-import { notAFile } from '../uploads/uploads.errors.js';
-import {
-  addModelPhotos,
-  createModel,
-  deleteModel,
-  deleteModelPhoto,
-  getModel,
-  listModels,
-  startTraining,
-  type IncomingPhoto,
-} from './models.usecases.js';
+import { notAFile } from '../uploads/index.js';
+import { addModelPhotos, deleteModelPhoto, type IncomingPhoto } from './model-photos.usecases.js';
+import { createModel, deleteModel, getModel, listModels } from './models.usecases.js';
+import { startTraining } from './model-training.usecases.js';
 
 const tags = ['models'];
 const security: Array<Record<string, string[]>> = [{ bearer: [] }, { telegram: [] }];
@@ -31,7 +24,7 @@ const ZModelParams = z.object({ uuid: z.string().max(64) });
 const ZModelPhotoParams = z.object({ uuid: z.string().max(64), photo_uuid: z.string().max(64) });
 
 /** The personal digital model: photos checked on upload, trained once, used by face swap. */
-export function registerModelsRoutes(app: ZodApp, deps: AppDeps): void {
+export function registerModelsRoutes(app: ZodApp, deps: ModelsDeps): void {
   app.post(
     '/api/models/',
     {

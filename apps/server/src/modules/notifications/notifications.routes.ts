@@ -1,7 +1,7 @@
 import { ZCursorQuery, ZMarkReadBody, ZNotificationList, ZUnreadCount } from '@mirra/contracts';
-import { requireAuth } from '../../app/authenticate.js';
-import type { ZodApp } from '../../app/build-server.js';
-import type { AppDeps } from '../../app/deps.js';
+import { requireAuth } from '../../shared/http/auth-context.js';
+import type { ZodApp } from '../../shared/http/zod-app.js';
+import type { NotificationsDeps } from './notifications.deps.js';
 import {
   countUnreadNotifications,
   listNotifications,
@@ -11,7 +11,7 @@ import {
 const tags = ['notifications'];
 const security: Array<Record<string, string[]>> = [{ bearer: [] }, { telegram: [] }];
 
-export function registerNotificationsRoutes(app: ZodApp, deps: AppDeps): void {
+export function registerNotificationsRoutes(app: ZodApp, deps: NotificationsDeps): void {
   app.get(
     '/api/notifications/',
     {

@@ -1,6 +1,7 @@
 import type { TNotification, TNotificationData, TNotificationKind } from '@mirra/contracts';
-import type { AppDeps } from '../../app/deps.js';
+import type { NotificationsDeps } from './notifications.deps.js';
 import type { DbOrTx } from '../../shared/db/client.js';
+import { readIdCursorPage } from '../../shared/id-cursor-paging.js';
 import { notificationsRepository, type NotificationRow } from './notifications.repository.js';
 
 /**
@@ -29,30 +30,26 @@ const toJson = (row: NotificationRow): TNotification => ({
 });
 
 export async function listNotifications(
-  deps: Pick<AppDeps, 'db'>,
+  deps: Pick<NotificationsDeps, 'db'>,
   userId: number,
   cursor: string | undefined,
   limit: number,
 ) {
-  const beforeId = cursor && /^\d{1,18}$/.test(cursor) ? Number(cursor) : null;
-  const [rows, unread] = await Promise.all([
-    notificationsRepository.listForUser(deps.db, userId, beforeId, limit + 1),
+  const [{ page, next }, unread] = await Promise.all([
+    readIdCursorPage(cursor, limit, (beforeId, take) =>
+      notificationsRepository.listForUser(deps.db, userId, beforeId, take),
+    ),
     notificationsRepository.countUnread(deps.db, userId),
   ]);
-  const page = rows.slice(0, limit);
-  return {
-    results: page.map(toJson),
-    next: rows.length > limit ? String(page.at(-1)!.id) : null,
-    unread,
-  };
+  return { results: page.map(toJson), next, unread };
 }
 
-export async function countUnreadNotifications(deps: Pick<AppDeps, 'db'>, userId: number) {
+export async function countUnreadNotifications(deps: Pick<NotificationsDeps, 'db'>, userId: number) {
   return { unread: await notificationsRepository.countUnread(deps.db, userId) };
 }
 
 export async function markNotificationsRead(
-  deps: Pick<AppDeps, 'db' | 'now'>,
+  deps: Pick<NotificationsDeps, 'db' | 'now'>,
   userId: number,
   ids: number[] | undefined,
 ) {

@@ -1,10 +1,10 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AppDeps } from '../../app/deps.js';
+import type { OpsDeps } from './ops.deps.js';
 import { notAuthenticated, notFound } from '../../shared/errors.js';
 import { runWithRequestContext } from '../../shared/request-context.js';
 import { createErrorReporter } from './error-reporting.js';
-import { createAppMetrics, type AppMetrics } from './metrics.js';
+import { createAppMetrics, type AppMetrics } from '../../shared/metrics.js';
 import { decideMetricsAccess, statusClass, summarizeReadiness, UNMATCHED_ROUTE } from './ops.models.js';
 import { checkReadiness } from './readiness.js';
 
@@ -16,7 +16,7 @@ import { checkReadiness } from './readiness.js';
  */
 export function registerOpsRoutes(
   app: FastifyInstance,
-  deps: AppDeps,
+  deps: OpsDeps,
 ): { reportServerError: ServerErrorReport } {
   registerRequestContext(app);
   const metrics = createMetricsOf(deps);
@@ -72,7 +72,7 @@ export function registerOpsRoutes(
 export type ServerErrorReport = (error: unknown, request: FastifyRequest) => void;
 
 /** The metrics of a process using this database: its pool, the shared job queue. */
-export function createMetricsOf(deps: Pick<AppDeps, 'database' | 'db'>): AppMetrics {
+export function createMetricsOf(deps: Pick<OpsDeps, 'database' | 'db'>): AppMetrics {
   return createAppMetrics({
     pool: deps.database.pool,
     countQueuedJobs: async () => {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { AppDeps } from '../../app/deps.js';
+import type { OpsDeps } from './ops.deps.js';
 import { type CheckResult, type ReadinessCheck, unknownEngines } from './ops.models.js';
 
 /** A probe waits this long for the database or storage before calling it down. */
@@ -7,7 +7,7 @@ const CHECK_TIMEOUT_MS = 2000;
 
 /** Runs every readiness check at once, each bounded by a short timeout. */
 export async function checkReadiness(
-  deps: Pick<AppDeps, 'database' | 'storage' | 'config' | 'engines' | 'logger'>,
+  deps: Pick<OpsDeps, 'database' | 'storage' | 'config' | 'engines' | 'logger'>,
 ): Promise<Record<ReadinessCheck, CheckResult>> {
   const queueTable = withTimeout(
     deps.database.pool
@@ -37,7 +37,7 @@ export async function checkReadiness(
 }
 
 /** Writes a small file, reads it back and deletes it. */
-async function checkStorage(storage: AppDeps['storage']): Promise<void> {
+async function checkStorage(storage: OpsDeps['storage']): Promise<void> {
   const key = `readiness/${randomUUID()}.txt`;
   const content = Buffer.from(key);
   await storage.put(key, content, 'text/plain');
@@ -52,7 +52,7 @@ async function checkStorage(storage: AppDeps['storage']): Promise<void> {
 async function outcome(
   check: ReadinessCheck,
   work: Promise<unknown>,
-  deps: Pick<AppDeps, 'logger'>,
+  deps: Pick<OpsDeps, 'logger'>,
 ): Promise<CheckResult> {
   try {
     await work;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
-import { createMetricsOf, recordGenerationEnded, startWorkerMetricsServer } from './index.js';
+import { recordGenerationEnded } from '../../shared/metrics.js';
+import { createMetricsOf, startWorkerMetricsServer } from './index.js';
 
 /** The job worker's own /metrics (METRICS_WORKER_PORT), where generations that end there show. */
 let t: TestApp;

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { AppMetrics } from './metrics.js';
+import type { AppMetrics } from '../../shared/metrics.js';
 import { decideMetricsAccess } from './ops.models.js';
 
 export interface WorkerMetricsServer {

@@ -1,4 +1,7 @@
-/** Payments: the catalogue, orders, providers behind one interface, and their notifications. */
+/**
+ * The public face of the payments module: the only file other modules and the composition root
+ * import from it. Anything not exported here is the module's own business.
+ */
+export type { PaymentsDeps } from './payments.deps.js';
 export { registerPaymentsRoutes } from './payments.routes.js';
-export type { PaymentEvent, PaymentProvider, ProviderOrder } from './payment-provider.js';
-export { applyPaymentEvent, receiveWebhook, testProviderOf } from './payments.usecases.js';
+export { testProviderOf } from './payments.usecases.js';

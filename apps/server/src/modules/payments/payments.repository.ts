@@ -14,11 +14,11 @@ export const paymentsRepository = {
     return row?.region ?? null;
   },
 
-  async saveRegion(db: DbOrTx, userId: number, region: TPaymentRegion): Promise<void> {
+  async saveRegion(db: DbOrTx, userId: number, at: Date, region: TPaymentRegion): Promise<void> {
     await db
       .insert(paymentRegions)
       .values({ userId, region })
-      .onConflictDoUpdate({ target: paymentRegions.userId, set: { region, updatedAt: new Date() } });
+      .onConflictDoUpdate({ target: paymentRegions.userId, set: { region, updatedAt: at } });
   },
 
   async insertOrder(db: DbOrTx, values: typeof paymentOrders.$inferInsert): Promise<PaymentOrderRow> {
@@ -45,10 +45,10 @@ export const paymentsRepository = {
     return row;
   },
 
-  async updateOrder(tx: DbOrTx, uuid: string, values: Partial<typeof paymentOrders.$inferInsert>) {
+  async updateOrder(tx: DbOrTx, uuid: string, at: Date, values: Partial<typeof paymentOrders.$inferInsert>) {
     await tx
       .update(paymentOrders)
-      .set({ ...values, updatedAt: new Date() })
+      .set({ ...values, updatedAt: at })
       .where(eq(paymentOrders.uuid, uuid));
   },
 

@@ -9,9 +9,9 @@ import {
   ZPaymentOrderCreated,
   ZPaymentRegionChange,
 } from '@mirra/contracts';
-import { requireAuth } from '../../app/authenticate.js';
-import type { ZodApp } from '../../app/build-server.js';
-import type { AppDeps } from '../../app/deps.js';
+import { requireAuth } from '../../shared/http/auth-context.js';
+import type { ZodApp } from '../../shared/http/zod-app.js';
+import type { PaymentsDeps } from './payments.deps.js';
 import { AppError } from '../../shared/errors.js';
 import { returnUrlFor } from './payments.models.js';
 import { paymentsRepository } from './payments.repository.js';
@@ -32,7 +32,7 @@ const security: Array<Record<string, string[]>> = [{ bearer: [] }, { telegram: [
 const ZOrderParams = z.object({ uuid: z.uuid() });
 const ZCheckoutQuery = z.object({ token: z.string().max(64).optional() });
 
-export function registerPaymentsRoutes(app: ZodApp, deps: AppDeps): void {
+export function registerPaymentsRoutes(app: ZodApp, deps: PaymentsDeps): void {
   const caller = (
     request: { ip: string; headers: Record<string, string | string[] | undefined> },
     userId: number,
@@ -138,7 +138,7 @@ const TEST_ACTIONS = {
  * like a provider's payment link. What is pressed is sent back to Mirra as a signed notification,
  * through the same verification as any provider's.
  */
-function registerTestCheckout(app: ZodApp, deps: AppDeps): void {
+function registerTestCheckout(app: ZodApp, deps: PaymentsDeps): void {
   const provider = testProviderOf(deps);
   // Answered as for an order that does not exist unless the page's own token comes with the uuid.
   const orderOr404 = async (uuid: string, token: string | undefined) => {

@@ -6,10 +6,10 @@ import type {
   TPaymentRegion,
   ZPaymentOrderCreate,
 } from '@mirra/contracts';
-import type { AppDeps } from '../../app/deps.js';
+import type { PaymentsDeps } from './payments.deps.js';
 import type { DbOrTx } from '../../shared/db/client.js';
 import { AppError } from '../../shared/errors.js';
-import { applyCreditChange, lockCredits } from '../credits/credits.usecases.js';
+import { applyCreditChange, lockCredits } from '../credits/index.js';
 import type { PaymentEvent, PaymentProvider, WebhookHeaders } from './payment-provider.js';
 import {
   extendUntil,
@@ -24,12 +24,12 @@ import {
 import { paymentsRepository, type PaymentOrderRow } from './payments.repository.js';
 import { createTestProvider, testProviderKey } from './test-provider.js';
 
-type Deps = Pick<AppDeps, 'db' | 'config' | 'logger' | 'now' | 'geo' | 'linkSecret'>;
+type Deps = Pick<PaymentsDeps, 'db' | 'config' | 'logger' | 'now' | 'geo' | 'linkSecret'>;
 
 export const CONSENT_REQUIRED_DETAIL = 'Please check the boxes to agree with the offer.';
 
 const catalogues = new WeakMap<object, CatalogueEntry[]>();
-function catalogueOf(deps: Pick<AppDeps, 'config'>): CatalogueEntry[] {
+function catalogueOf(deps: Pick<PaymentsDeps, 'config'>): CatalogueEntry[] {
   let entries = catalogues.get(deps.config);
   if (!entries) {
     entries = parseCatalogue(deps.config.payments.catalogueJson);
@@ -40,7 +40,7 @@ function catalogueOf(deps: Pick<AppDeps, 'config'>): CatalogueEntry[] {
 
 const testProviders = new Map<string, ReturnType<typeof createTestProvider>>();
 /** The test provider of this server (its key derives from the server secret). */
-export function testProviderOf(deps: Pick<AppDeps, 'linkSecret'>) {
+export function testProviderOf(deps: Pick<PaymentsDeps, 'linkSecret'>) {
   let provider = testProviders.get(deps.linkSecret);
   if (!provider) {
     provider = createTestProvider(testProviderKey(deps.linkSecret));
@@ -50,11 +50,11 @@ export function testProviderOf(deps: Pick<AppDeps, 'linkSecret'>) {
 }
 
 /** The payment methods this server offers: only those configured. */
-export function availableProviders(deps: Pick<AppDeps, 'config' | 'linkSecret'>): PaymentProvider[] {
+export function availableProviders(deps: Pick<PaymentsDeps, 'config' | 'linkSecret'>): PaymentProvider[] {
   return deps.config.payments.testProvider ? [testProviderOf(deps)] : [];
 }
 
-function providerFor(deps: Pick<AppDeps, 'config' | 'linkSecret'>, method: string): PaymentProvider {
+function providerFor(deps: Pick<PaymentsDeps, 'config' | 'linkSecret'>, method: string): PaymentProvider {
   const provider = availableProviders(deps).find((p) => p.method === method);
   if (!provider) {
     throw new AppError({
@@ -89,7 +89,7 @@ export async function getCatalogue(deps: Deps, caller: Caller): Promise<TPayment
 }
 
 export async function changeRegion(deps: Deps, caller: Caller, region: TPaymentRegion) {
-  await paymentsRepository.saveRegion(deps.db, caller.userId, region);
+  await paymentsRepository.saveRegion(deps.db, caller.userId, deps.now(), region);
   return getCatalogue(deps, caller);
 }
 
@@ -170,7 +170,7 @@ export async function receiveWebhook(
  * under `payment:<order>:grant`, the unlimited package extended), a refund taken back once.
  */
 export async function applyPaymentEvent(
-  deps: Pick<AppDeps, 'logger' | 'now'>,
+  deps: Pick<PaymentsDeps, 'logger' | 'now'>,
   tx: DbOrTx,
   method: TPaymentMethod,
   event: PaymentEvent,
@@ -187,7 +187,7 @@ export async function applyPaymentEvent(
   switch (event.type) {
     case 'payment.succeeded':
       if (order.status === 'paid' || order.status === 'refunded') return;
-      await paymentsRepository.updateOrder(tx, order.uuid, {
+      await paymentsRepository.updateOrder(tx, order.uuid, deps.now(), {
         status: 'paid',
         providerPaymentId: event.providerPaymentId,
         paidAt: now,
@@ -213,7 +213,7 @@ export async function applyPaymentEvent(
     case 'payment.failed':
     case 'payment.cancelled':
       if (order.status !== 'pending') return;
-      await paymentsRepository.updateOrder(tx, order.uuid, {
+      await paymentsRepository.updateOrder(tx, order.uuid, deps.now(), {
         status: event.type === 'payment.failed' ? 'failed' : 'cancelled',
       });
       return;
@@ -246,7 +246,7 @@ async function takeBackPurchase(tx: DbOrTx, order: PaymentOrderRow, now: Date): 
       );
     }
   }
-  await paymentsRepository.updateOrder(tx, order.uuid, {
+  await paymentsRepository.updateOrder(tx, order.uuid, now, {
     status: 'refunded',
     refundedAt: now,
     creditsTakenBack: takeBack,

@@ -1,10 +1,15 @@
 import type { TGenerationMode } from '@mirra/contracts';
-import type { AppDeps } from '../../app/deps.js';
+import type { PostsDeps } from './posts.deps.js';
 import type { DbOrTx } from '../../shared/db/client.js';
-import { applyCreditChange } from '../credits/credits.usecases.js';
-import type { GenerationRow } from '../generations/generations.repository.js';
-import { notifyUser } from '../notifications/notifications.usecases.js';
-import { usersRepository } from '../users/users.repository.js';
+import { applyCreditChange } from '../credits/index.js';
+import type {
+  GenerationFromPostRequest,
+  GenerationRow,
+  GenerationSources,
+  PostSource,
+} from '../generations/index.js';
+import { notifyUser } from '../notifications/index.js';
+import { findUserById } from '../users/index.js';
 import { postNotFound } from './posts.errors.js';
 import { canGenerateFromPost, classifyPostUse, displayName, settleRoyalty } from './posts.models.js';
 import { postsRepository } from './posts.repository.js';
@@ -13,23 +18,8 @@ import { postsRepository } from './posts.repository.js';
  * How generations and posts meet: a generation may name the post it repeats or remixes
  * (`post_uuid`). Creating it records the use; completing it settles the use exactly once (the
  * author's royalty and the post's repeat/remix counter), inside the completion's transaction.
+ * Generations calls these through `postGenerationSources`, handed in at start.
  */
-
-export interface PostSource {
-  postId: number;
-  postUuid: string;
-  kind: 'repeat' | 'remix';
-}
-
-export interface GenerationFromPostRequest {
-  post_uuid?: string | null;
-  mode: TGenerationMode;
-  prompt: string;
-  guidance: number;
-  style?: string | null;
-  seed?: number | null;
-  duration?: number | null;
-}
 
 /**
  * The post a new generation starts from: published, or the caller's own. Anything else is
@@ -37,7 +27,7 @@ export interface GenerationFromPostRequest {
  * was unpublished), dropped so the repeat still runs, without a royalty.
  */
 export async function resolvePostSource(
-  deps: Pick<AppDeps, 'db'>,
+  deps: Pick<PostsDeps, 'db'>,
   userId: number,
   request: GenerationFromPostRequest,
   options: { lenient?: boolean } = {},
@@ -108,7 +98,7 @@ export async function settlePostUse(tx: DbOrTx, generation: GenerationRow, now: 
     ref: generation.uuid,
     idempotencyKey: `royalty:${generation.uuid}`,
   });
-  const generator = await usersRepository.findById(tx, generation.userId);
+  const generator = await findUserById(tx, generation.userId);
   await notifyUser(tx, {
     userId: use.authorId,
     kind: 'royalty',
@@ -120,3 +110,10 @@ export async function settlePostUse(tx: DbOrTx, generation: GenerationRow, now: 
     dedupeKey: `royalty:${generation.uuid}`,
   });
 }
+
+/** Posts as the sources of generations, handed to the generations module by the composition root. */
+export const postGenerationSources: GenerationSources = {
+  resolve: resolvePostSource,
+  record: recordPostUse,
+  settle: settlePostUse,
+};

@@ -126,22 +126,23 @@ export const postsRepository = {
   async changeStatus(
     tx: DbOrTx,
     id: number,
+    at: Date,
     from: Array<PostRow['status']>,
     to: PostRow['status'],
     changes: Partial<NewPostRow> = {},
   ): Promise<PostRow | undefined> {
     const [row] = await tx
       .update(posts)
-      .set({ ...changes, status: to, updatedAt: new Date() })
+      .set({ ...changes, status: to, updatedAt: at })
       .where(and(eq(posts.id, id), inArray(posts.status, from)))
       .returning(postColumns);
     return row;
   },
 
-  async update(tx: DbOrTx, id: number, changes: Partial<NewPostRow>): Promise<PostRow | undefined> {
+  async update(tx: DbOrTx, id: number, at: Date, changes: Partial<NewPostRow>): Promise<PostRow | undefined> {
     const [row] = await tx
       .update(posts)
-      .set({ ...changes, updatedAt: new Date() })
+      .set({ ...changes, updatedAt: at })
       .where(eq(posts.id, id))
       .returning(postColumns);
     return row;

@@ -10,9 +10,10 @@ import {
   ZUpdatePostBody,
   ZUpload,
 } from '@mirra/contracts';
-import { requireAuth } from '../../app/authenticate.js';
-import type { ZodApp } from '../../app/build-server.js';
-import type { AppDeps } from '../../app/deps.js';
+import { requireAuth } from '../../shared/http/auth-context.js';
+import { ZUuidParams } from '../../shared/http/params.js';
+import type { ZodApp } from '../../shared/http/zod-app.js';
+import type { PostsDeps } from './posts.deps.js';
 import {
   createPost,
   getPost,
@@ -29,12 +30,11 @@ import {
 
 const tags = ['posts'];
 const security: Array<Record<string, string[]>> = [{ bearer: [] }, { telegram: [] }];
-const ZUuidParams = z.object({ uuid: z.uuid({ error: 'Not found.' }) });
 const noContent = { 204: z.null().describe('No content') };
 export const ZUserPostsQuery = ZPostListQuery.omit({ type: true });
 
 /** Posts and the feed (spec /posts/:type/, /post/:uuid/). */
-export function registerPostsRoutes(app: ZodApp, deps: AppDeps): void {
+export function registerPostsRoutes(app: ZodApp, deps: PostsDeps): void {
   app.post(
     '/api/posts/',
     {

@@ -1,6 +1,6 @@
 import type { TGenerationMode, TPost, TPostStatus, TStyle } from '@mirra/contracts';
 import type { MediaUrls } from '../../shared/storage/media-urls.js';
-import { requiredImageCount } from '../generations/generations.models.js';
+import { requiredImageCount } from '../generations/index.js';
 import { postShareLink } from './posts.models.js';
 import type { PostWithAuthor } from './posts.repository.js';
 

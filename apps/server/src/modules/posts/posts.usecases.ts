@@ -10,17 +10,18 @@ import {
   type ZReportBody,
   type ZUpdatePostBody,
 } from '@mirra/contracts';
-import type { AppDeps } from '../../app/deps.js';
+import type { PostsDeps } from './posts.deps.js';
 import { AppError, fieldError, notAuthenticated } from '../../shared/errors.js';
-import { generationNotFound } from '../generations/generations.usecases.js';
-import { generationsRepository } from '../generations/generations.repository.js';
-import type { StoredResult } from '../generations/generations.serializers.js';
-import { notifyUser } from '../notifications/notifications.usecases.js';
-import { socialRepository } from '../social/social.repository.js';
-import { uploadStorageKey } from '../uploads/uploads.models.js';
-import { uploadsRepository, type UploadRow } from '../uploads/uploads.repository.js';
-import type { UserRow } from '../users/users.repository.js';
-import { usersRepository } from '../users/users.repository.js';
+import {
+  generationNotFound,
+  type StoredResult,
+  bundledFfmpegPath,
+  sampleVideoFrames,
+  findOwnGeneration,
+} from '../generations/index.js';
+import { notifyUser } from '../notifications/index.js';
+import { uploadStorageKey, findOwnUpload, recordUpload, toUploadJson } from '../uploads/index.js';
+import { type UserRow, findUsersByRefs } from '../users/index.js';
 import {
   postAlreadyExists,
   postNotFound,
@@ -37,7 +38,6 @@ import {
   type PostWithAuthor,
 } from './posts.repository.js';
 import { toPostJson, type StoredPostImage } from './posts.serializers.js';
-import { bundledFfmpegPath, sampleVideoFrames } from '../generations/engines/local/video/ffmpeg.js';
 
 type CreateBody = z.output<typeof ZCreatePostBody>;
 type UpdateBody = z.output<typeof ZUpdatePostBody>;
@@ -45,7 +45,7 @@ type ReportBody = z.output<typeof ZReportBody>;
 
 const DEFAULT_PAGE = 20;
 
-function serialize(deps: AppDeps, post: PostWithAuthor, viewerId: number | null, isSaved = false): TPost {
+function serialize(deps: PostsDeps, post: PostWithAuthor, viewerId: number | null, isSaved = false): TPost {
   return toPostJson(
     post,
     { userId: viewerId, isSaved },
@@ -53,25 +53,25 @@ function serialize(deps: AppDeps, post: PostWithAuthor, viewerId: number | null,
   );
 }
 
-async function serializeOne(deps: AppDeps, post: PostWithAuthor, viewerId: number | null): Promise<TPost> {
+async function serializeOne(deps: PostsDeps, post: PostWithAuthor, viewerId: number | null): Promise<TPost> {
   const saved = viewerId ? await postsRepository.savedAmong(deps.db, viewerId, [post.id]) : new Set();
   return serialize(deps, post, viewerId, saved.has(post.id));
 }
 
 /** A post the viewer may see; anyone else's draft or hidden post is answered as missing. */
-async function findVisiblePost(deps: AppDeps, uuid: string, viewerId: number | null) {
+async function findVisiblePost(deps: PostsDeps, uuid: string, viewerId: number | null) {
   const post = await postsRepository.findByUuid(deps.db, uuid);
   if (!post || !canSeePost({ status: post.status, authorId: post.userId }, viewerId)) throw postNotFound();
   return post;
 }
 
-async function findOwnPost(deps: AppDeps, uuid: string, userId: number) {
+async function findOwnPost(deps: PostsDeps, uuid: string, userId: number) {
   const post = await postsRepository.findByUuid(deps.db, uuid);
   if (!post || post.userId !== userId) throw postNotFound();
   return post;
 }
 
-async function checkTitle(deps: AppDeps, title: string): Promise<void> {
+async function checkTitle(deps: PostsDeps, title: string): Promise<void> {
   if (!title) return;
   const verdict = await deps.promptModerator.check(title);
   if (verdict.flagged) throw postTitleModerated();
@@ -81,7 +81,7 @@ async function checkTitle(deps: AppDeps, title: string): Promise<void> {
  * A result passes moderation again whenever it becomes public, with whatever moderation is
  * configured now (thresholds may have been tightened since it was made).
  */
-async function checkImage(deps: AppDeps, image: StoredPostImage): Promise<void> {
+async function checkImage(deps: PostsDeps, image: StoredPostImage): Promise<void> {
   // Drawn by code from shapes: nothing explicit can be in it (see EngineOutput.procedural).
   if (image.procedural) return;
   const file = await deps.storage.get(image.original.key);
@@ -112,8 +112,8 @@ const isVideoPost = (image: StoredPostImage) => image.original.contentType.start
  * settings are copied with it (they are what repeat and remix start from); the photos it was made
  * from are not: they stay private.
  */
-export async function createPost(deps: AppDeps, user: UserRow, body: CreateBody): Promise<TPost> {
-  const generation = await generationsRepository.findByUuidForUser(deps.db, body.generation_uuid, user.id);
+export async function createPost(deps: PostsDeps, user: UserRow, body: CreateBody): Promise<TPost> {
+  const generation = await findOwnGeneration(deps.db, body.generation_uuid, user.id);
   if (!generation) throw generationNotFound();
   const result = generation.result as StoredResult | null;
   if (
@@ -155,7 +155,7 @@ export async function createPost(deps: AppDeps, user: UserRow, body: CreateBody)
       publishedAt: body.draft ? null : now,
     });
     if (!row) return undefined;
-    if (row.status === 'published') await socialRepository.addToCounters(tx, user.id, { posts: 1 });
+    if (row.status === 'published') await deps.publishedPostCounter.add(tx, user.id, 1);
     return row;
   });
   if (!created) {
@@ -166,7 +166,7 @@ export async function createPost(deps: AppDeps, user: UserRow, body: CreateBody)
   return serializeOne(deps, (await postsRepository.findByUuid(deps.db, created.uuid))!, user.id);
 }
 
-export async function getPost(deps: AppDeps, viewer: UserRow | null, uuid: string): Promise<TPost> {
+export async function getPost(deps: PostsDeps, viewer: UserRow | null, uuid: string): Promise<TPost> {
   const post = await findVisiblePost(deps, uuid, viewer?.id ?? null);
   return serializeOne(deps, post, viewer?.id ?? null);
 }
@@ -176,11 +176,11 @@ export async function getPost(deps: AppDeps, viewer: UserRow | null, uuid: strin
  * posted yet" is the usual state of a result, so it is an answer, not a 404 the browser would log.
  */
 export async function getPostOfGeneration(
-  deps: AppDeps,
+  deps: PostsDeps,
   user: UserRow,
   generationUuid: string,
 ): Promise<TPostOfGeneration> {
-  const generation = await generationsRepository.findByUuidForUser(deps.db, generationUuid, user.id);
+  const generation = await findOwnGeneration(deps.db, generationUuid, user.id);
   if (!generation) throw generationNotFound();
   const post = await postsRepository.findByGenerationId(deps.db, generation.id);
   return { post: post ? await serializeOne(deps, post, user.id) : null };
@@ -188,7 +188,7 @@ export async function getPostOfGeneration(
 
 /** Publishes a draft, takes a post back to drafts, or changes the title. Author only. */
 export async function updatePost(
-  deps: AppDeps,
+  deps: PostsDeps,
   user: UserRow,
   uuid: string,
   body: UpdateBody,
@@ -204,16 +204,23 @@ export async function updatePost(
     const title = body.title !== undefined ? { title: body.title } : {};
     if (publish) {
       // The first publication time is kept, so unpublishing and publishing again cannot bump a post.
-      const changed = await postsRepository.changeStatus(tx, post.id, ['draft'], 'published', {
+      const changed = await postsRepository.changeStatus(tx, post.id, deps.now(), ['draft'], 'published', {
         ...title,
         publishedAt: post.publishedAt ?? deps.now(),
       });
-      if (changed) await socialRepository.addToCounters(tx, user.id, { posts: 1 });
+      if (changed) await deps.publishedPostCounter.add(tx, user.id, 1);
     } else if (body.draft === true && post.status === 'published') {
-      const changed = await postsRepository.changeStatus(tx, post.id, ['published'], 'draft', title);
-      if (changed) await socialRepository.addToCounters(tx, user.id, { posts: -1 });
+      const changed = await postsRepository.changeStatus(
+        tx,
+        post.id,
+        deps.now(),
+        ['published'],
+        'draft',
+        title,
+      );
+      if (changed) await deps.publishedPostCounter.add(tx, user.id, -1);
     } else if (body.title !== undefined) {
-      await postsRepository.update(tx, post.id, title);
+      await postsRepository.update(tx, post.id, deps.now(), title);
     }
   });
   return serializeOne(deps, (await postsRepository.findByUuid(deps.db, uuid))!, user.id);
@@ -223,13 +230,13 @@ export async function updatePost(
  * Unpublishes: the post leaves every feed and goes back to my drafts (saves and counts are kept
  * for when it is published again). A hidden post stays hidden. Repeating it changes nothing.
  */
-export function unpublishPost(deps: AppDeps, user: UserRow, uuid: string): Promise<TPost> {
+export function unpublishPost(deps: PostsDeps, user: UserRow, uuid: string): Promise<TPost> {
   return updatePost(deps, user, uuid, { draft: true });
 }
 
 /** The feeds (spec /posts/:type/) and my drafts, optionally searched, by keyset pages. */
 export async function listPosts(
-  deps: AppDeps,
+  deps: PostsDeps,
   viewer: UserRow | null,
   query: { type: TPostListType; q?: string; cursor?: string; limit?: number },
 ) {
@@ -259,7 +266,7 @@ export async function listPosts(
 
 /** One person's published posts, newest first (their profile's grid). */
 export async function listUserPosts(
-  deps: AppDeps,
+  deps: PostsDeps,
   viewer: UserRow,
   userUuid: string,
   query: { q?: string; cursor?: string; limit?: number },
@@ -270,8 +277,8 @@ export async function listUserPosts(
   return toPage(deps, rows, viewer.id, options.limit - 1, false);
 }
 
-export async function findActiveUser(deps: Pick<AppDeps, 'db'>, uuid: string): Promise<UserRow> {
-  const [user] = await usersRepository.findManyByRefs(deps.db, [], [uuid.toLowerCase()]);
+export async function findActiveUser(deps: Pick<PostsDeps, 'db'>, uuid: string): Promise<UserRow> {
+  const [user] = await findUsersByRefs(deps.db, [], [uuid.toLowerCase()]);
   if (!user || !user.isActive) throw usersNotFound();
   return user;
 }
@@ -286,7 +293,7 @@ function listOptions(query: { q?: string; cursor?: string; limit?: number }): Li
 }
 
 async function toPage(
-  deps: AppDeps,
+  deps: PostsDeps,
   rows: KeyedPost[],
   viewerId: number | null,
   limit: number,
@@ -309,7 +316,7 @@ async function toPage(
 }
 
 /** Saves a post to my saved tab; saving twice is one save. */
-export async function savePost(deps: AppDeps, user: UserRow, uuid: string) {
+export async function savePost(deps: PostsDeps, user: UserRow, uuid: string) {
   const post = await findVisiblePost(deps, uuid, user.id);
   return deps.db.transaction(async (tx) => {
     const added = await postsRepository.insertSave(tx, user.id, post.id);
@@ -318,7 +325,7 @@ export async function savePost(deps: AppDeps, user: UserRow, uuid: string) {
   });
 }
 
-export async function unsavePost(deps: AppDeps, user: UserRow, uuid: string) {
+export async function unsavePost(deps: PostsDeps, user: UserRow, uuid: string) {
   const post = await findVisiblePost(deps, uuid, user.id);
   return deps.db.transaction(async (tx) => {
     const removed = await postsRepository.deleteSave(tx, user.id, post.id);
@@ -331,7 +338,7 @@ export async function unsavePost(deps: AppDeps, user: UserRow, uuid: string) {
  * Counts a view of a post: once per person and day however often it is opened, and never the
  * author's own.
  */
-export async function recordPostView(deps: AppDeps, user: UserRow, uuid: string): Promise<void> {
+export async function recordPostView(deps: PostsDeps, user: UserRow, uuid: string): Promise<void> {
   const post = await findVisiblePost(deps, uuid, user.id);
   if (post.userId === user.id || post.status !== 'published') return;
   await deps.db.transaction(async (tx) => {
@@ -347,7 +354,7 @@ export async function recordPostView(deps: AppDeps, user: UserRow, uuid: string)
  * author's own report counts for nothing.
  */
 export async function reportPost(
-  deps: AppDeps,
+  deps: PostsDeps,
   user: UserRow,
   uuid: string,
   body: ReportBody,
@@ -364,9 +371,9 @@ export async function reportPost(
     if (!first) return;
     const row = await postsRepository.addToCounter(tx, post.id, 'reportsCount', 1);
     if (!row || !shouldHideAfterReports(row.reportsCount, deps.config.posts.reportHideThreshold)) return;
-    const hidden = await postsRepository.changeStatus(tx, post.id, ['published'], 'hidden');
+    const hidden = await postsRepository.changeStatus(tx, post.id, deps.now(), ['published'], 'hidden');
     if (!hidden) return;
-    await socialRepository.addToCounters(tx, post.userId, { posts: -1 });
+    await deps.publishedPostCounter.add(tx, post.userId, -1);
     await notifyUser(tx, {
       userId: post.userId,
       kind: 'post_removed',
@@ -382,11 +389,11 @@ export async function reportPost(
  * source photos. The upload's id is derived from me and the post, so asking again (or twice at
  * once) gives the same upload.
  */
-export async function usePostImage(deps: AppDeps, user: UserRow, uuid: string): Promise<TUpload> {
+export async function usePostImage(deps: PostsDeps, user: UserRow, uuid: string): Promise<TUpload> {
   const post = await findVisiblePost(deps, uuid, user.id);
   const image = post.image as StoredPostImage;
   const uploadUuid = derivedUploadUuid(user.id, post.uuid);
-  const existing = await uploadsRepository.findOwned(deps.db, user.id, uploadUuid);
+  const existing = await findOwnUpload(deps.db, user.id, uploadUuid);
   if (existing) return toUploadJson(deps, existing);
   const file = await deps.storage.get(image.original.key);
   if (!file) throw postNotFound();
@@ -397,7 +404,7 @@ export async function usePostImage(deps: AppDeps, user: UserRow, uuid: string): 
   );
   await deps.storage.put(storageKey, file.data, file.contentType);
   try {
-    const row = await uploadsRepository.insert(deps.db, {
+    const row = await recordUpload(deps.db, {
       uuid: uploadUuid,
       userId: user.id,
       contentType: file.contentType,
@@ -408,7 +415,7 @@ export async function usePostImage(deps: AppDeps, user: UserRow, uuid: string): 
     });
     return toUploadJson(deps, row);
   } catch (error) {
-    const raced = await uploadsRepository.findOwned(deps.db, user.id, uploadUuid);
+    const raced = await findOwnUpload(deps.db, user.id, uploadUuid);
     if (raced) return toUploadJson(deps, raced);
     throw error;
   }
@@ -420,13 +427,7 @@ function derivedUploadUuid(userId: number, postUuid: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${((parseInt(hex[16]!, 16) & 3) | 8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
-function toUploadJson(deps: AppDeps, row: UploadRow): TUpload {
-  return {
-    uuid: row.uuid,
-    url: deps.mediaUrls.url(row.storageKey, deps.now()),
-    width: row.width,
-    height: row.height,
-    content_type: row.contentType,
-    bytes: row.bytes,
-  };
+/** Views are deduplicated per day: the rows of days before `day` can no longer be counted again. */
+export async function deleteViewsBefore(deps: Pick<PostsDeps, 'db'>, day: string): Promise<void> {
+  await postsRepository.deleteViewsBefore(deps.db, day);
 }

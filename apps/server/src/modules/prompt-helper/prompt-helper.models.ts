@@ -1,5 +1,5 @@
 import { PROMPT_MAX_LENGTH, type TGenerationMode } from '@mirra/contracts';
-import { isEnglishPrompt } from '../moderation/prompt-language.models.js';
+import { isEnglishPrompt } from '../moderation/index.js';
 import {
   PHRASEBOOK,
   type PhraseEntry,

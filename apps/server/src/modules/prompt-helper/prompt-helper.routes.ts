@@ -1,11 +1,11 @@
 import { ZPromptHelperBody, ZPromptHelperResult } from '@mirra/contracts';
-import { requireAuth } from '../../app/authenticate.js';
-import type { ZodApp } from '../../app/build-server.js';
-import type { AppDeps } from '../../app/deps.js';
+import { requireAuth } from '../../shared/http/auth-context.js';
+import type { ZodApp } from '../../shared/http/zod-app.js';
+import type { PromptHelperDeps } from './prompt-helper.deps.js';
 import { writePrompt } from './prompt-helper.usecases.js';
 
 /** The prompt helper: wishes in any interface language → an English prompt (generations are English only). */
-export function registerPromptHelperRoutes(app: ZodApp, deps: AppDeps): void {
+export function registerPromptHelperRoutes(app: ZodApp, deps: PromptHelperDeps): void {
   app.post(
     '/api/prompt-helper/',
     {

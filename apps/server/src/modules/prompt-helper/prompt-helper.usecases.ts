@@ -1,7 +1,7 @@
 import type { TGenerationMode } from '@mirra/contracts';
 import type { z } from 'zod';
 import type { ZPromptHelperResult } from '@mirra/contracts';
-import type { AppDeps } from '../../app/deps.js';
+import type { PromptHelperDeps } from './prompt-helper.deps.js';
 import { createChatCompletionsClient } from './chat-completions.client.js';
 import { cleanModelPrompt, systemPromptFor, writeOfflinePrompt } from './prompt-helper.models.js';
 
@@ -13,7 +13,7 @@ type PromptHelperResult = z.infer<typeof ZPromptHelperResult>;
  * the bundled phrasebook does, and the answer says so (`source: 'offline'`).
  */
 export async function writePrompt(
-  deps: AppDeps,
+  deps: PromptHelperDeps,
   userId: number,
   wish: { text: string; mode?: TGenerationMode },
 ): Promise<PromptHelperResult> {

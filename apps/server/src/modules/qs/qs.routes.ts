@@ -1,16 +1,16 @@
 import { ZCreateQsBody, ZCreatedQs, ZQsQuery, ZSavedQueryString } from '@mirra/contracts';
-import { requireAuth } from '../../app/authenticate.js';
-import type { ZodApp } from '../../app/build-server.js';
-import type { AppDeps } from '../../app/deps.js';
+import { requireAuth } from '../../shared/http/auth-context.js';
+import type { ZodApp } from '../../shared/http/zod-app.js';
+import type { QsDeps } from './qs.deps.js';
 import { findQueryString, saveQueryString } from './qs.usecases.js';
 
 const tags = ['telegram'];
 
 /**
  * Saved query strings behind short ids: a Mini App link can only carry a 64-character start
- * parameter, so `qs_<id>` stands for a longer query the app then reloads with (spec §7).
+ * parameter, so `qs_<id>` stands for a longer query the app then reloads with.
  */
-export function registerQsRoutes(app: ZodApp, deps: AppDeps): void {
+export function registerQsRoutes(app: ZodApp, deps: QsDeps): void {
   app.get(
     '/api/qs/',
     {

@@ -1,14 +1,14 @@
 import { fieldMessages, type ZCreatedQs, type ZSavedQueryString } from '@mirra/contracts';
 import type { z } from 'zod';
-import type { AppDeps } from '../../app/deps.js';
+import type { QsDeps } from './qs.deps.js';
 import { AppError, fieldError } from '../../shared/errors.js';
-import type { UserRow } from '../users/users.repository.js';
+import type { UserRow } from '../users/index.js';
 import { generateQsId, isQsId, normaliseQueryString, startParamFor } from './qs.models.js';
 import { qsRepository } from './qs.repository.js';
 
 /** Saves a query string under a fresh id for a `qs_<id>` Mini App link. */
 export async function saveQueryString(
-  deps: AppDeps,
+  deps: QsDeps,
   user: UserRow,
   rawQs: string,
 ): Promise<z.infer<typeof ZCreatedQs>> {
@@ -24,7 +24,7 @@ export async function saveQueryString(
 }
 
 /** The query string behind a `qs_<id>` start parameter. Anyone holding the link may read it. */
-export async function findQueryString(deps: AppDeps, id: string): Promise<z.infer<typeof ZSavedQueryString>> {
+export async function findQueryString(deps: QsDeps, id: string): Promise<z.infer<typeof ZSavedQueryString>> {
   // An id we could never have made is not looked up.
   const row = isQsId(id) ? await qsRepository.findById(deps.db, id) : undefined;
   if (!row) throw new AppError({ code: 'qs.not_found', detail: 'Not found.' });

@@ -1,18 +1,16 @@
-import { z } from 'zod';
 import { ZPostList, ZProfile, ZSubscriptionState } from '@mirra/contracts';
-import { requireAuth } from '../../app/authenticate.js';
-import type { ZodApp } from '../../app/build-server.js';
-import type { AppDeps } from '../../app/deps.js';
-import { listUserPosts } from '../posts/posts.usecases.js';
-import { ZUserPostsQuery } from '../posts/posts.routes.js';
+import { requireAuth } from '../../shared/http/auth-context.js';
+import { ZUuidParams } from '../../shared/http/params.js';
+import type { ZodApp } from '../../shared/http/zod-app.js';
+import type { SocialDeps } from './social.deps.js';
+import { listUserPosts, ZUserPostsQuery } from '../posts/index.js';
 import { getProfile, subscribe, unsubscribe } from './social.usecases.js';
 
 const tags = ['people'];
 const security: Array<Record<string, string[]>> = [{ bearer: [] }, { telegram: [] }];
-const ZUuidParams = z.object({ uuid: z.uuid({ error: 'Not found.' }) });
 
 /** Profiles (spec /profile/:uuid/) and subscriptions. */
-export function registerSocialRoutes(app: ZodApp, deps: AppDeps): void {
+export function registerSocialRoutes(app: ZodApp, deps: SocialDeps): void {
   app.get(
     '/api/users/:uuid/',
     {

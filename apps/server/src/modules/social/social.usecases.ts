@@ -1,15 +1,18 @@
 import type { TProfile } from '@mirra/contracts';
-import type { AppDeps } from '../../app/deps.js';
-import { notifyUser } from '../notifications/notifications.usecases.js';
-import { cannotSubscribeToSelf } from '../posts/posts.errors.js';
-import { displayName, profileShareLinks } from '../posts/posts.models.js';
-import { findActiveUser } from '../posts/posts.usecases.js';
-import type { UserRow } from '../users/users.repository.js';
-import { toPublicUserJson } from '../users/users.serializers.js';
+import type { SocialDeps } from './social.deps.js';
+import { notifyUser } from '../notifications/index.js';
+import {
+  cannotSubscribeToSelf,
+  displayName,
+  profileShareLinks,
+  findActiveUser,
+  type PublishedPostCounter,
+} from '../posts/index.js';
+import { type UserRow, toPublicUserJson } from '../users/index.js';
 import { socialRepository } from './social.repository.js';
 
 /** A person's profile as /profile/ and /profile/:uuid/ show it, counts included (no counting rows). */
-export async function getProfile(deps: AppDeps, viewer: UserRow, uuid: string): Promise<TProfile> {
+export async function getProfile(deps: SocialDeps, viewer: UserRow, uuid: string): Promise<TProfile> {
   const user = await findActiveUser(deps, uuid);
   const isMe = user.id === viewer.id;
   const [counters, isSubscribed] = await Promise.all([
@@ -42,7 +45,7 @@ export async function getProfile(deps: AppDeps, viewer: UserRow, uuid: string): 
  * same transaction, and the author hears of it once per subscriber (unsubscribing and
  * subscribing again does not notify again).
  */
-export async function subscribe(deps: AppDeps, viewer: UserRow, uuid: string) {
+export async function subscribe(deps: SocialDeps, viewer: UserRow, uuid: string) {
   const author = await findActiveUser(deps, uuid);
   if (author.id === viewer.id) throw cannotSubscribeToSelf();
   await deps.db.transaction(async (tx) => {
@@ -59,7 +62,7 @@ export async function subscribe(deps: AppDeps, viewer: UserRow, uuid: string) {
   return { is_subscribed: true, subscribers_count: counters.subscribers };
 }
 
-export async function unsubscribe(deps: AppDeps, viewer: UserRow, uuid: string) {
+export async function unsubscribe(deps: SocialDeps, viewer: UserRow, uuid: string) {
   const author = await findActiveUser(deps, uuid);
   await deps.db.transaction(async (tx) => {
     if (!(await socialRepository.deleteSubscription(tx, viewer.id, author.id))) return;
@@ -85,3 +88,8 @@ async function addToBothCounters(
   ].sort((a, b) => a.userId - b.userId);
   for (const change of changes) await socialRepository.addToCounters(tx, change.userId, change.delta);
 }
+
+/** The published-post counter of profiles, handed to the posts module by the composition root. */
+export const profilePublishedPostCounter: PublishedPostCounter = {
+  add: (tx, authorId, delta) => socialRepository.addToCounters(tx, authorId, { posts: delta }),
+};

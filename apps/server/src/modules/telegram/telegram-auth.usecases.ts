@@ -1,9 +1,8 @@
 import { isLanguage } from '@mirra/contracts';
-import type { AppDeps } from '../../app/deps.js';
+import type { TelegramDeps } from './telegram.deps.js';
 import type { DbOrTx } from '../../shared/db/client.js';
 import { AppError } from '../../shared/errors.js';
-import { usersRepository, type UserRow } from '../users/users.repository.js';
-import { createUser } from '../users/users.usecases.js';
+import { type UserRow, createUser, findUserByTelegramId, updateUser } from '../users/index.js';
 import { checkInitData, type TelegramProfile } from './telegram.models.js';
 
 export const telegramUnavailable = () =>
@@ -17,7 +16,7 @@ export const telegramUnavailable = () =>
  * `auth_date` no older than TELEGRAM_INIT_DATA_MAX_AGE. Finds or creates the user by Telegram id
  * and keeps their Telegram profile and write permission current.
  */
-export async function authenticateTelegramInitData(deps: AppDeps, initData: string): Promise<UserRow> {
+export async function authenticateTelegramInitData(deps: TelegramDeps, initData: string): Promise<UserRow> {
   const { botToken, initDataMaxAgeSeconds } = deps.config.telegram;
   if (!botToken) throw telegramUnavailable();
   const checked = checkInitData(initData, botToken, {
@@ -32,7 +31,7 @@ export async function authenticateTelegramInitData(deps: AppDeps, initData: stri
   if (!checked.user) {
     throw new AppError({ code: 'auth.init_data_invalid', detail: 'Telegram init data has no user.' });
   }
-  const user = await upsertTelegramUser(deps.db, checked.user, {
+  const user = await upsertTelegramUser(deps.db, deps.now(), checked.user, {
     welcomeCredits: deps.config.welcomeCredits,
     startParam: checked.startParam ?? undefined,
     allowsWrite: checked.user.allows_write_to_pm,
@@ -50,10 +49,11 @@ export async function authenticateTelegramInitData(deps: AppDeps, initData: stri
  */
 export async function upsertTelegramUser(
   db: DbOrTx,
+  now: Date,
   profile: TelegramProfile,
   options: { startParam?: string; allowsWrite?: boolean; welcomeCredits?: number } = {},
 ): Promise<UserRow> {
-  const existing = await usersRepository.findByTelegramId(db, profile.id);
+  const existing = await findUserByTelegramId(db, profile.id);
   // A bot message's `from` never has a photo, and Telegram leaves it out when privacy hides it:
   // absent means "unknown", so the last photo we saw is kept.
   const fromTelegram = {
@@ -65,7 +65,7 @@ export async function upsertTelegramUser(
     const changed = (Object.keys(fromTelegram) as Array<keyof typeof fromTelegram>).some(
       (key) => existing[key] !== fromTelegram[key],
     );
-    return changed ? usersRepository.update(db, existing.id, fromTelegram) : existing;
+    return changed ? updateUser(db, existing.id, now, fromTelegram) : existing;
   }
   const referral = options.startParam?.startsWith('ref_') ? options.startParam : null;
   try {
@@ -84,7 +84,7 @@ export async function upsertTelegramUser(
     );
   } catch (error) {
     // Two first requests at once: the other one created the account.
-    const again = await usersRepository.findByTelegramId(db, profile.id);
+    const again = await findUserByTelegramId(db, profile.id);
     if (again) return again;
     throw error;
   }

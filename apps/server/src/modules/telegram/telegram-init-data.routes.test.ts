@@ -228,7 +228,7 @@ describe('Authorization: TG <initData>', () => {
   it('keeps a deactivated account out', async () => {
     const user = telegramUser();
     const created = (await me(t, tg(initData({ user })))).json();
-    await usersRepository.update(t.deps.db, created.id, { isActive: false });
+    await usersRepository.update(t.deps.db, created.id, t.deps.now(), { isActive: false });
     const response = await me(t, tg(initData({ user })));
     expect(response.statusCode).toBe(401);
     expect(response.json()).toEqual({ detail: 'User is inactive.', code: 'auth.invalid_credentials' });

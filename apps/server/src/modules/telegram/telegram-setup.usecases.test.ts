@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTelegramBotApiFake, type TelegramBotApiFake } from '../../fakes/telegram-bot-api.fake.js';
-import { parseConfig } from '../../app/config.js';
+import { parseConfig } from '../../shared/config.js';
 import { TelegramApiError } from './bot-api.client.js';
 import { setupTelegramBot, TelegramSetupError } from './telegram-setup.usecases.js';
 

@@ -1,4 +1,4 @@
-import type { Config } from '../../app/config.js';
+import type { Config } from '../../shared/config.js';
 import { createTelegramBotApi, type TelegramBotApi, type WebhookInfo } from './bot-api.client.js';
 import {
   isWebhookSecretFormatValid,

@@ -469,7 +469,7 @@ describe('an account deactivated after signing in with the bot', () => {
     const user = fake.newUser();
     await fake.pressStart({ payload: key, user });
     const profile = (await me((await getToken(uuid)).json().access)).json();
-    await usersRepository.update(t.deps.db, profile.id, { isActive: false });
+    await usersRepository.update(t.deps.db, profile.id, t.deps.now(), { isActive: false });
     const initData = sign({ user } as never, fake.token, new Date());
     const response = await t.app.inject({
       method: 'POST',

@@ -1,26 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { z } from 'zod';
-import type { AppDeps } from '../../app/deps.js';
-import { defineJob, toTask } from '../../shared/jobs.js';
-import { usersRepository } from '../users/users.repository.js';
+import type { TelegramDeps } from './telegram.deps.js';
+import { toTask } from '../../shared/jobs.js';
+import { findUserByTelegramId, updateUser } from '../users/index.js';
 import { TelegramApiError, type SendMessageParams } from './bot-api.client.js';
 import { openAppButton } from './telegram.models.js';
-
-/**
- * Bot messages are sent from a job so the webhook answers Telegram at once (it re-delivers
- * anything slow or failed) and a Bot API hiccup is retried with backoff.
- */
-export const sendTelegramMessageJob = defineJob({
-  name: 'telegram:send_message',
-  payload: z.object({
-    chatId: z.number().int(),
-    text: z.string().min(1).max(4096),
-    /** A button opening the Mini App (or the site) at this URL. */
-    openAppUrl: z.string().optional(),
-    openAppLabel: z.string().optional(),
-  }),
-  maxAttempts: 8,
-});
+import { sendTelegramMessageJob } from './telegram.jobs.definitions.js';
 
 /**
  * Flood control (429) usually asks for a second or two: waiting that out here beats the worker's
@@ -28,7 +12,7 @@ export const sendTelegramMessageJob = defineJob({
  */
 const MAX_INLINE_RETRY_AFTER_SECONDS = 5;
 
-export function telegramJobHandlers(deps: AppDeps) {
+export function telegramJobHandlers(deps: TelegramDeps) {
   return {
     [sendTelegramMessageJob.name]: toTask(sendTelegramMessageJob, async (payload) => {
       const bot = deps.telegramBot;
@@ -49,9 +33,9 @@ export function telegramJobHandlers(deps: AppDeps) {
       } catch (error) {
         if (error instanceof TelegramApiError && error.isForbidden) {
           // Blocked or never started: remember it and stop retrying.
-          const user = await usersRepository.findByTelegramId(deps.db, payload.chatId);
+          const user = await findUserByTelegramId(deps.db, payload.chatId);
           if (user) {
-            await usersRepository.update(deps.db, user.id, { telegramAllowsWrite: false });
+            await updateUser(deps.db, user.id, deps.now(), { telegramAllowsWrite: false });
             deps.sessionCache.forgetUser(user.id);
           }
           deps.logger.info({ chatId: payload.chatId }, 'telegram user does not accept bot messages');

@@ -6,18 +6,18 @@ import {
   ZTelegramTokenQuery,
   ZTelegramTokenResponse,
 } from '@mirra/contracts';
-import type { ZodApp } from '../../app/build-server.js';
-import type { AppDeps } from '../../app/deps.js';
+import type { ZodApp } from '../../shared/http/zod-app.js';
+import type { TelegramDeps } from './telegram.deps.js';
 import { AppError } from '../../shared/errors.js';
-import { issueSession } from '../auth/sessions.usecases.js';
-import { usersRepository } from '../users/users.repository.js';
+import { issueSession } from '../auth/index.js';
+import { updateUser } from '../users/index.js';
 import { authenticateTelegramInitData } from './telegram-auth.usecases.js';
 import { isWebhookSecretValid, TELEGRAM_WEBHOOK_PATH } from './telegram.models.js';
 import { createAuthKey, handleTelegramUpdate, takeAuthToken, ZTelegramUpdate } from './telegram.usecases.js';
 
 const tags = ['telegram'];
 
-export function registerTelegramRoutes(app: ZodApp, deps: AppDeps): void {
+export function registerTelegramRoutes(app: ZodApp, deps: TelegramDeps): void {
   app.post(
     '/api/auth/base/',
     {
@@ -37,7 +37,7 @@ export function registerTelegramRoutes(app: ZodApp, deps: AppDeps): void {
       }
       const user = await authenticateTelegramInitData(deps, initData);
       const pair = await deps.db.transaction(async (tx) => {
-        await usersRepository.update(tx, user.id, { lastLogin: deps.now() });
+        await updateUser(tx, user.id, deps.now(), { lastLogin: deps.now() });
         return issueSession(deps, tx, user.id);
       });
       return { token: pair.refresh, ...pair };

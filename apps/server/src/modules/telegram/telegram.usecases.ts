@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import type { AppDeps } from '../../app/deps.js';
+import type { TelegramDeps } from './telegram.deps.js';
 import type { Tx } from '../../shared/db/client.js';
 import { AppError } from '../../shared/errors.js';
 import { translate, type MessageKey } from '../../shared/i18n/messages.js';
 import { addJob } from '../../shared/jobs.js';
-import { issueSession } from '../auth/sessions.usecases.js';
-import { usersRepository } from '../users/users.repository.js';
+import { issueSession } from '../auth/index.js';
+import { findUserByTelegramId, updateUser } from '../users/index.js';
 import { telegramUnavailable, upsertTelegramUser } from './telegram-auth.usecases.js';
-import { sendTelegramMessageJob } from './telegram.jobs.js';
+import { sendTelegramMessageJob } from './telegram.jobs.definitions.js';
 import {
   botStartLink,
   generateAuthKey,
@@ -19,12 +19,12 @@ import {
 import { telegramRepository } from './telegram.repository.js';
 
 /**
- * Web sign-in through the bot (spec §4 "Messenger sign-in"). The browser gets a uuid to poll with
+ * Web sign-in through the bot ("Messenger sign-in"). The browser gets a uuid to poll with
  * and a t.me link carrying a separate secret key; pressing Start in the bot binds the Telegram
  * user to the key, and the next poll returns the tokens, once. A signed-in user asking for a key
  * gets Telegram linked to their account instead.
  */
-export async function createAuthKey(deps: AppDeps, requestedByUserId: number | null, ip: string) {
+export async function createAuthKey(deps: TelegramDeps, requestedByUserId: number | null, ip: string) {
   const { botUsername, authKeySeconds } = deps.config.telegram;
   if (!deps.telegramBot || !botUsername) throw telegramUnavailable();
   // Open to anyone and a row each: limited per address so it cannot be used to fill the table.
@@ -51,7 +51,7 @@ const keyGone = () =>
     detail: 'This sign-in link has expired or was already used.',
   });
 
-export async function takeAuthToken(deps: AppDeps, uuid: string) {
+export async function takeAuthToken(deps: TelegramDeps, uuid: string) {
   return deps.db.transaction(async (tx) => {
     const row = await telegramRepository.findAuthKeyForUpdate(tx, uuid);
     if (!row) throw new AppError({ code: 'telegram.auth_key_unknown', detail: 'Not found.' });
@@ -63,7 +63,7 @@ export async function takeAuthToken(deps: AppDeps, uuid: string) {
     // Confirmed by the bot: hand out the tokens exactly once.
     await telegramRepository.updateAuthKey(tx, row.uuid, { status: 'consumed', consumedAt: deps.now() });
     const pair = await issueSession(deps, tx, row.userId!);
-    await usersRepository.update(tx, row.userId!, { lastLogin: deps.now() });
+    await updateUser(tx, row.userId!, deps.now(), { lastLogin: deps.now() });
     return { status: 'confirmed' as const, token: pair.refresh, ...pair };
   });
 }
@@ -98,7 +98,7 @@ export type TTelegramUpdate = z.infer<typeof ZTelegramUpdate>;
  * Applies one bot update, exactly once per `update_id`. `/start <key>` confirms a web sign-in (or
  * links Telegram to the signed-in user who asked); plain `/start` greets with a button to the app.
  */
-export async function handleTelegramUpdate(deps: AppDeps, update: TTelegramUpdate): Promise<void> {
+export async function handleTelegramUpdate(deps: TelegramDeps, update: TTelegramUpdate): Promise<void> {
   const changedUserId = await deps.db.transaction(async (tx): Promise<number | null> => {
     if (!(await telegramRepository.claimUpdate(tx, update.update_id))) return null;
     const message = update.message;
@@ -117,10 +117,10 @@ export async function handleTelegramUpdate(deps: AppDeps, update: TTelegramUpdat
 
     if (!start.payload || !isAuthKeyPayload(start.payload)) {
       // Starting the bot allows it to write to the user.
-      const user = await usersRepository.findByTelegramId(tx, from.id);
+      const user = await findUserByTelegramId(tx, from.id);
       await reply('bot.welcome', true);
       if (user && !user.telegramAllowsWrite) {
-        await usersRepository.update(tx, user.id, { telegramAllowsWrite: true });
+        await updateUser(tx, user.id, deps.now(), { telegramAllowsWrite: true });
         return user.id;
       }
       return null;
@@ -133,7 +133,7 @@ export async function handleTelegramUpdate(deps: AppDeps, update: TTelegramUpdat
 
 /** Returns the id of the user whose Telegram link changed, if any. */
 async function confirmAuthKey(
-  deps: AppDeps,
+  deps: TelegramDeps,
   tx: Tx,
   key: string,
   from: NonNullable<NonNullable<TTelegramUpdate['message']>['from']>,
@@ -145,13 +145,13 @@ async function confirmAuthKey(
     return null;
   }
   if (row.requestedByUserId) {
-    const holder = await usersRepository.findByTelegramId(tx, from.id);
+    const holder = await findUserByTelegramId(tx, from.id);
     if (holder && holder.id !== row.requestedByUserId) {
       // One person, one account: nothing is linked, and the key stays usable with another Telegram.
       await reply('bot.identity_taken');
       return null;
     }
-    await usersRepository.update(tx, row.requestedByUserId, {
+    await updateUser(tx, row.requestedByUserId, deps.now(), {
       telegramId: from.id,
       telegramUsername: from.username ?? null,
       telegramAllowsWrite: true,
@@ -164,7 +164,7 @@ async function confirmAuthKey(
     await reply('bot.linked');
     return row.requestedByUserId;
   }
-  const user = await upsertTelegramUser(tx, from, {
+  const user = await upsertTelegramUser(tx, deps.now(), from, {
     allowsWrite: true,
     welcomeCredits: deps.config.welcomeCredits,
   });
@@ -178,6 +178,11 @@ async function confirmAuthKey(
 }
 
 /** Where the bot's "Open" button leads: the Mini App's public URL. */
-function miniAppUrl(deps: AppDeps): string {
+function miniAppUrl(deps: TelegramDeps): string {
   return `${deps.config.publicUrl}/`;
+}
+
+/** Forgets sign-in keys that expired before `before`: they can no longer be confirmed. */
+export async function deleteExpiredAuthKeys(deps: Pick<TelegramDeps, 'db'>, before: Date): Promise<void> {
+  await telegramRepository.deleteExpiredAuthKeys(deps.db, before);
 }

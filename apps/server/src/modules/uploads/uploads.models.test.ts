@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { parseConfig } from '../../app/config.js';
+import { parseConfig } from '../../shared/config.js';
 import { pngBomb, TINY_HEIC, twoToneImage } from '../../test/images.js';
 import {
   detectImageType,

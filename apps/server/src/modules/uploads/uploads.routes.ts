@@ -1,9 +1,9 @@
 import { ZUpload } from '@mirra/contracts';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { requireAuth } from '../../app/authenticate.js';
-import type { ZodApp } from '../../app/build-server.js';
-import type { AppDeps } from '../../app/deps.js';
+import { requireAuth } from '../../shared/http/auth-context.js';
+import type { ZodApp } from '../../shared/http/zod-app.js';
+import type { UploadsDeps } from './uploads.deps.js';
 import { AppError } from '../../shared/errors.js';
 import { notAFile, oneFileOnly, uploadTooBig } from './uploads.errors.js';
 import { createUpload, deleteUpload, getUpload, type UploadedFile } from './uploads.usecases.js';
@@ -13,7 +13,7 @@ const security: Array<Record<string, string[]>> = [{ bearer: [] }, { telegram: [
 const ZUploadParams = z.object({ uuid: z.string().max(64) });
 
 /** Photos for editing, styling and face swap: private to their owner, served by signed URLs. */
-export function registerUploadsRoutes(app: ZodApp, deps: AppDeps): void {
+export function registerUploadsRoutes(app: ZodApp, deps: UploadsDeps): void {
   app.post(
     '/api/uploads/',
     {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { TUpload } from '@mirra/contracts';
-import type { AppDeps } from '../../app/deps.js';
+import type { UploadsDeps } from './uploads.deps.js';
 import { fieldError } from '../../shared/errors.js';
 import { normaliseUploadImage } from './upload-images.js';
 import {
@@ -11,7 +11,9 @@ import {
   uploadUnsupported,
 } from './uploads.errors.js';
 import { detectImageType, isUuid, uploadStorageKey } from './uploads.models.js';
+import type { DbOrTx } from '../../shared/db/client.js';
 import { uploadsRepository, type UploadRow } from './uploads.repository.js';
+import { toUploadJson } from './uploads.serializers.js';
 
 export interface UploadedFile {
   data: Buffer;
@@ -23,7 +25,7 @@ export interface UploadedFile {
  * `readFile` is called only after the rate limit, so a throttled client costs no body parsing.
  */
 export async function createUpload(
-  deps: AppDeps,
+  deps: UploadsDeps,
   userId: number,
   readFile: () => Promise<UploadedFile | null>,
 ): Promise<TUpload> {
@@ -67,7 +69,7 @@ export async function createUpload(
 }
 
 /** One of my uploads; anyone else's is answered exactly like one that does not exist. */
-export async function getUpload(deps: AppDeps, userId: number, uuid: string): Promise<TUpload> {
+export async function getUpload(deps: UploadsDeps, userId: number, uuid: string): Promise<TUpload> {
   const row = isUuid(uuid) ? await uploadsRepository.findOwned(deps.db, userId, uuid) : undefined;
   if (!row) throw uploadNotFound();
   return toUploadJson(deps, row);
@@ -77,7 +79,7 @@ export async function getUpload(deps: AppDeps, userId: number, uuid: string): Pr
  * Deletes one of my uploads and its file, so signed links to it stop working at once. Generations
  * made from it keep their results; a queued one that still needs it fails and is refunded.
  */
-export async function deleteUpload(deps: AppDeps, userId: number, uuid: string): Promise<void> {
+export async function deleteUpload(deps: UploadsDeps, userId: number, uuid: string): Promise<void> {
   const row = isUuid(uuid) ? await uploadsRepository.deleteOwned(deps.db, userId, uuid) : undefined;
   if (!row) throw uploadNotFound();
   await deps.storage.delete(row.storageKey);
@@ -100,7 +102,7 @@ export const UPLOAD_NOT_FOUND_FOR_GENERATION = 'This photo was not found. Upload
  * `images` (`generations.image_required`), before anything is charged.
  */
 export async function loadUploadsForGeneration(
-  deps: AppDeps,
+  deps: UploadsDeps,
   userId: number,
   uuids: string[],
 ): Promise<UploadForGeneration[]> {
@@ -128,13 +130,12 @@ export async function loadUploadsForGeneration(
   return result;
 }
 
-function toUploadJson(deps: AppDeps, row: UploadRow): TUpload {
-  return {
-    uuid: row.uuid,
-    url: deps.mediaUrls.url(row.storageKey, deps.now()),
-    width: row.width,
-    height: row.height,
-    content_type: row.contentType,
-    bytes: row.bytes,
-  };
-}
+/** The caller's own upload by uuid. */
+export const findOwnUpload = (db: DbOrTx, userId: number, uuid: string): Promise<UploadRow | undefined> =>
+  uploadsRepository.findOwned(db, userId, uuid);
+
+/** Records a stored image as an upload of its owner (e.g. a result published as a post). */
+export const recordUpload = (
+  db: DbOrTx,
+  values: Parameters<typeof uploadsRepository.insert>[1],
+): Promise<UploadRow> => uploadsRepository.insert(db, values);

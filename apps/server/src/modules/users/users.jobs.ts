@@ -1,29 +1,13 @@
-import { z } from 'zod';
-import type { AppDeps } from '../../app/deps.js';
-import { defineJob, toTask } from '../../shared/jobs.js';
+import type { UsersDeps } from './users.deps.js';
+import { toTask } from '../../shared/jobs.js';
 import { translate } from '../../shared/i18n/messages.js';
-import { encodeUid, makeAccountToken } from '../auth/account-links.models.js';
+import { encodeUid, makeAccountToken } from '../auth/index.js';
 import { usersRepository, type UserRow } from './users.repository.js';
-
-/**
- * Emails are composed when the job runs, not when it is added: the link's token is never stored
- * in the job table, and a retried job sends a link that is valid from the moment it is sent.
- */
-export const sendActivationEmailJob = defineJob({
-  name: 'users:send_activation_email',
-  payload: z.object({ userId: z.number().int() }),
-  maxAttempts: 10,
-});
-
-export const sendPasswordResetEmailJob = defineJob({
-  name: 'users:send_password_reset_email',
-  payload: z.object({ userId: z.number().int() }),
-  maxAttempts: 10,
-});
+import { sendActivationEmailJob, sendPasswordResetEmailJob } from './users.jobs.definitions.js';
 
 const greetingName = (user: UserRow) => (user.firstName ? `, ${user.firstName}` : '');
 
-export function usersJobHandlers(deps: AppDeps) {
+export function usersJobHandlers(deps: UsersDeps) {
   const { config } = deps;
   return {
     [sendActivationEmailJob.name]: toTask(sendActivationEmailJob, async ({ userId }) => {

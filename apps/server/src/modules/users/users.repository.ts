@@ -107,10 +107,10 @@ export const usersRepository = {
     return row;
   },
 
-  async update(db: DbOrTx, id: number, values: Partial<NewUserRow>): Promise<UserRow> {
+  async update(db: DbOrTx, id: number, at: Date, values: Partial<NewUserRow>): Promise<UserRow> {
     const [row] = await db
       .update(users)
-      .set({ ...values, updatedAt: new Date() })
+      .set({ ...values, updatedAt: at })
       .where(eq(users.id, id))
       .returning();
     return row!;

@@ -3,6 +3,7 @@ import {
   ZByIdQuery,
   ZByIdsQuery,
   ZEmailBody,
+  ZLoginBody,
   ZProfileUpdateBody,
   ZPublicUser,
   ZRegisterBody,
@@ -14,14 +15,15 @@ import {
   ZUser,
   pickLanguage,
 } from '@mirra/contracts';
-import { requireAuth } from '../../app/authenticate.js';
-import type { ZodApp } from '../../app/build-server.js';
-import type { AppDeps } from '../../app/deps.js';
+import { requireAuth } from '../../shared/http/auth-context.js';
+import type { ZodApp } from '../../shared/http/zod-app.js';
+import type { UsersDeps } from './users.deps.js';
 import {
   activateUser,
   confirmPasswordReset,
   findPublicUser,
   findPublicUsers,
+  loginWithPassword,
   registerUser,
   requestPasswordReset,
   resendActivation,
@@ -33,8 +35,21 @@ import { toUserJson } from './users.serializers.js';
 const tags = ['users'];
 const noContent = { 204: z.null().describe('No content') };
 
-/** Accounts (spec §7): djoser-style paths, trailing slashes included. */
-export function registerUsersRoutes(app: ZodApp, deps: AppDeps): void {
+/** Accounts: djoser-style paths, trailing slashes included. */
+export function registerUsersRoutes(app: ZodApp, deps: UsersDeps): void {
+  app.post(
+    '/api/token/login/',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Sign in with email and password',
+        body: ZLoginBody,
+        response: { 200: ZTokenPair },
+      },
+    },
+    async (request) => loginWithPassword(deps, request.body, request.ip),
+  );
+
   app.post(
     '/api/users/',
     {

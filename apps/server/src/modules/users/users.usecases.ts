@@ -10,20 +10,25 @@ import type {
   ZUidTokenBody,
 } from '@mirra/contracts';
 import { isLanguage } from '@mirra/contracts';
-import type { AppDeps } from '../../app/deps.js';
+import type { UsersDeps } from './users.deps.js';
 import type { DbOrTx } from '../../shared/db/client.js';
 import { AppError, fieldError } from '../../shared/errors.js';
 import { addJob } from '../../shared/jobs.js';
-import { decodeUid, isAccountTokenValid, type AccountLinkPurpose } from '../auth/account-links.models.js';
-import { hashPassword, verifyPassword } from '../auth/password-hashing.js';
-import { findPasswordProblems } from '../auth/passwords.models.js';
-import { sessionsRepository } from '../auth/sessions.repository.js';
-import { issueSession } from '../auth/sessions.usecases.js';
+import {
+  decodeUid,
+  isAccountTokenValid,
+  type AccountLinkPurpose,
+  hashPassword,
+  verifyPassword,
+  findPasswordProblems,
+  issueSession,
+  revokeUserSessions,
+} from '../auth/index.js';
 import { generateReferralCode, normaliseReferralCode, splitUserRefs } from './users.models.js';
 import { usersRepository, type NewUserRow, type UserRow } from './users.repository.js';
 import { toPublicUserJson, toUserJson } from './users.serializers.js';
-import { sendActivationEmailJob, sendPasswordResetEmailJob } from './users.jobs.js';
-import { grantWelcomeCredits } from '../credits/credits.usecases.js';
+import { sendActivationEmailJob, sendPasswordResetEmailJob } from './users.jobs.definitions.js';
+import { grantWelcomeCredits } from '../credits/index.js';
 
 const UNIQUE_VIOLATION = '23505';
 const isUniqueViolation = (error: unknown, constraint?: string) => {
@@ -47,7 +52,7 @@ export async function createUser(
   for (let attempt = 0; ; attempt++) {
     try {
       // A savepoint, so a (vanishingly rare) code collision does not abort the caller's transaction.
-      return await (db as Parameters<Parameters<AppDeps['db']['transaction']>[0]>[0]).transaction(
+      return await (db as Parameters<Parameters<UsersDeps['db']['transaction']>[0]>[0]).transaction(
         async (sp) => {
           const user = await usersRepository.insert(sp, {
             ...values,
@@ -73,7 +78,7 @@ function passwordErrors(
 }
 
 export async function registerUser(
-  deps: AppDeps,
+  deps: UsersDeps,
   body: z.output<typeof ZRegisterBody>,
   context: { ip: string; language: string },
 ): Promise<{ id: number; uuid: string; email: string }> {
@@ -119,7 +124,7 @@ const emailTaken = () =>
 
 /** Finds the user a `{uid, token}` link names, or throws the field error djoser gives. */
 async function userFromLink(
-  deps: AppDeps,
+  deps: UsersDeps,
   purpose: AccountLinkPurpose,
   body: z.output<typeof ZUidTokenBody>,
   invalidCode: 'users.activation_invalid' | 'users.reset_invalid',
@@ -141,7 +146,10 @@ async function userFromLink(
  * password sign-in opens). Only the request that flips the account to active gets tokens: a second
  * use of the link, even one racing the first, is refused as stale.
  */
-export async function activateUser(deps: AppDeps, body: z.output<typeof ZUidTokenBody>): Promise<TTokenPair> {
+export async function activateUser(
+  deps: UsersDeps,
+  body: z.output<typeof ZUidTokenBody>,
+): Promise<TTokenPair> {
   const user = await userFromLink(deps, 'activation', body, 'users.activation_invalid');
   return deps.db.transaction(async (tx) => {
     const activated = await usersRepository.activate(tx, user.id, deps.now());
@@ -154,7 +162,7 @@ const staleActivation = () =>
   new AppError({ code: 'users.activation_stale', detail: 'Stale token for given user.' });
 
 /** Resends the activation email; answers the same whether or not the email is registered. */
-export async function resendActivation(deps: AppDeps, email: string, ip: string): Promise<void> {
+export async function resendActivation(deps: UsersDeps, email: string, ip: string): Promise<void> {
   await hitEmailLimits(deps, 'resend', email, ip);
   const user = await usersRepository.findByEmail(deps.db, email);
   if (!user || user.isActive) return;
@@ -162,14 +170,14 @@ export async function resendActivation(deps: AppDeps, email: string, ip: string)
 }
 
 /** Sends a reset link if the account exists and is active; the answer never tells which. */
-export async function requestPasswordReset(deps: AppDeps, email: string, ip: string): Promise<void> {
+export async function requestPasswordReset(deps: UsersDeps, email: string, ip: string): Promise<void> {
   await hitEmailLimits(deps, 'reset', email, ip);
   const user = await usersRepository.findByEmail(deps.db, email);
   if (!user || !user.isActive) return;
   await addJob(deps.db, sendPasswordResetEmailJob, { userId: user.id }, { jobKey: `reset:${user.id}` });
 }
 
-function hitEmailLimits(deps: AppDeps, action: string, email: string, ip: string) {
+function hitEmailLimits(deps: UsersDeps, action: string, email: string, ip: string) {
   const { rateLimits } = deps.config;
   return deps.rateLimiter.hit([
     { key: `${action}:ip:${ip}`, limit: rateLimits.emailPerIp, windowSeconds: rateLimits.windowSeconds },
@@ -183,7 +191,7 @@ function hitEmailLimits(deps: AppDeps, action: string, email: string, ip: string
 
 /** Sets a new password from a reset link. The link then stops working, and every session ends. */
 export async function confirmPasswordReset(
-  deps: AppDeps,
+  deps: UsersDeps,
   body: z.output<typeof ZResetPasswordConfirmBody>,
 ): Promise<void> {
   const user = await userFromLink(deps, 'password_reset', body, 'users.reset_invalid');
@@ -191,15 +199,15 @@ export async function confirmPasswordReset(
   if (problems.length) throw fieldError('common.validation', { new_password: problems });
   const passwordHash = await hashPassword(body.new_password);
   await deps.db.transaction(async (tx) => {
-    await usersRepository.update(tx, user.id, { passwordHash, lastLogin: deps.now() });
-    await sessionsRepository.revokeUserFamilies(tx, user.id, 'password_reset', deps.now());
+    await usersRepository.update(tx, user.id, deps.now(), { passwordHash, lastLogin: deps.now() });
+    await revokeUserSessions(tx, user.id, 'password_reset', deps.now());
   });
   deps.sessionCache.forgetUser(user.id);
 }
 
 /** Changes the password; other sessions end, the one asking stays signed in. */
 export async function setPassword(
-  deps: AppDeps,
+  deps: UsersDeps,
   user: UserRow,
   familyId: string | null,
   body: z.output<typeof ZSetPasswordBody>,
@@ -211,20 +219,14 @@ export async function setPassword(
   if (problems.length) throw fieldError('common.validation', { new_password: problems });
   const passwordHash = await hashPassword(body.new_password);
   await deps.db.transaction(async (tx) => {
-    await usersRepository.update(tx, user.id, { passwordHash });
-    await sessionsRepository.revokeUserFamilies(
-      tx,
-      user.id,
-      'password_change',
-      deps.now(),
-      familyId ?? undefined,
-    );
+    await usersRepository.update(tx, user.id, deps.now(), { passwordHash });
+    await revokeUserSessions(tx, user.id, 'password_change', deps.now(), familyId ?? undefined);
   });
   deps.sessionCache.forgetUser(user.id);
 }
 
 export async function loginWithPassword(
-  deps: AppDeps,
+  deps: UsersDeps,
   credentials: { email: string; password: string },
   ip: string,
 ): Promise<TTokenPair> {
@@ -246,13 +248,13 @@ export async function loginWithPassword(
     });
   }
   return deps.db.transaction(async (tx) => {
-    await usersRepository.update(tx, user.id, { lastLogin: deps.now() });
+    await usersRepository.update(tx, user.id, deps.now(), { lastLogin: deps.now() });
     return issueSession(deps, tx, user.id);
   });
 }
 
 export async function updateProfile(
-  deps: AppDeps,
+  deps: UsersDeps,
   user: UserRow,
   body: z.output<typeof ZProfileUpdateBody>,
 ): Promise<TUser> {
@@ -264,7 +266,7 @@ export async function updateProfile(
     if (holder && holder.id !== user.id) throw usernameTaken();
   }
   try {
-    const updated = await usersRepository.update(deps.db, user.id, changes);
+    const updated = await usersRepository.update(deps.db, user.id, deps.now(), changes);
     deps.sessionCache.forgetUser(user.id);
     return toUserJson(updated, deps.config.publicUrl);
   } catch (error) {
@@ -277,7 +279,7 @@ const usernameTaken = () =>
   fieldError('users.username_taken', { username: ['A user with that username already exists.'] });
 
 export async function findPublicUser(
-  deps: AppDeps,
+  deps: UsersDeps,
   viewerId: number,
   ref: number | string,
 ): Promise<TPublicUser> {
@@ -288,7 +290,7 @@ export async function findPublicUser(
 
 /** Public profiles for ids or uuids, in the order asked, unknown ones left out. */
 export async function findPublicUsers(
-  deps: AppDeps,
+  deps: UsersDeps,
   viewerId: number,
   refs: Array<number | string>,
 ): Promise<TPublicUser[]> {

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isTerminalStatus } from '@mirra/contracts';
-import { recordEventStreamClosed, recordEventStreamOpened } from '../../modules/ops/index.js';
+import { recordEventStreamClosed, recordEventStreamOpened } from '../metrics.js';
 
 /** One `status` event of a generation's or a model's stream. */
 export interface StatusEvent {

@@ -159,7 +159,7 @@ describe('access tokens', () => {
           // Deactivated straight in SQL, as an operator would: the session cache hears of it by
           // NOTIFY, so the probe waits for that notification (this process's cache gets it first).
           const heard = notificationAbout(`u:${s.user.id}`);
-          await usersRepository.update(t.deps.db, s.user.id, { isActive: false });
+          await usersRepository.update(t.deps.db, s.user.id, t.deps.now(), { isActive: false });
           await heard;
           return s.access;
         },

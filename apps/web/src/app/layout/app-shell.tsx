@@ -6,7 +6,7 @@ import { TopNotification } from '../../components/ui/top-notification';
 import { useAppStore } from '../../lib/app-store';
 import { useSession } from '../../lib/session';
 import { decideAccess } from '../route-access';
-import { routeMetaFor } from '../router';
+import { routeMetaFor } from '../route-table';
 import { AppHeader } from './app-header';
 import { BottomNav } from './bottom-nav';
 import { KeepAliveOutlet } from './keep-alive-outlet';
@@ -19,7 +19,7 @@ const SignInPopup = lazy(() => import('../../features/auth/components/sign-in-po
 export const TITLE_SUFFIX = 'Mirra';
 
 /**
- * The frame around every page and the one place where spec §2's general behaviour lives: access
+ * The frame around every page and the one place where the app's general behaviour lives: access
  * rules, page titles, scroll restoration, kept-alive pages, the menu, banners and the overlay.
  */
 export function AppShell() {

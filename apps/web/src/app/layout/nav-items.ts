@@ -1,6 +1,6 @@
 import { IconCompass, IconGallery, IconSparkles } from '../../components/ui/icons';
 
-/** The bottom menu of spec §2: Generations, Create, Explore. */
+/** The bottom menu: Generations, Create, Explore. */
 export const NAV_ITEMS = [
   { to: '/', label: 'nav.generations', Icon: IconGallery, match: (p: string) => p === '/' },
   {

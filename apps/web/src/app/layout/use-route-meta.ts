@@ -1,6 +1,6 @@
 import { useLocation, useMatches } from 'react-router';
 import type { RouteMeta } from '../route-access';
-import { routeMetaFor } from '../router';
+import { routeMetaFor } from '../route-table';
 
 /** The table entry of the page on screen. */
 export function useRouteMeta(): RouteMeta & { path: string } {

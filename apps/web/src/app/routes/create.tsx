@@ -3,7 +3,7 @@ import { PageFrame, PageHeading } from '../../components/ui/page';
 import { ModeCard } from '../../features/generations/components/mode-card';
 import { CREATE_MODES } from '../../features/generations/modes';
 
-/** Create: the four modes, each with its description (spec §2). */
+/** Create: the four modes, each with its description. */
 export function Page() {
   const { t } = useTranslation();
   return (

@@ -71,7 +71,7 @@ function RowView({ row, label }: { row: Row; label: string }) {
   );
 }
 
-/** Settings (spec §2): every section, language and theme at hand, and sign-out. */
+/** Settings: every section, language and theme at hand, and sign-out. */
 export function Page() {
   const { t } = useTranslation();
   const navigate = useNavigate();

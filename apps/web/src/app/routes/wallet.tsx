@@ -11,7 +11,7 @@ import { numberFormat } from '../../lib/locale-fallback';
 
 const FILTERS = ['purchases', 'transfers', 'withdrawals', 'frozen', 'referral'] as const;
 
-/** The wallet (spec §2): balance in dollars, filters, transactions, top up and withdraw frames. */
+/** The wallet: balance in dollars, filters, transactions, top up and withdraw frames. */
 export function Page() {
   const { t, i18n } = useTranslation();
   const { pathname } = useLocation();

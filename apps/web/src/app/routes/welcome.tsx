@@ -11,7 +11,7 @@ const SLIDES = [
   { key: 'share', Icon: IconUsers },
 ] as const;
 
-/** Four-slide onboarding with next and start buttons (spec §2). */
+/** Four-slide onboarding with next and start buttons. */
 export function Page() {
   const { t } = useTranslation();
   const navigate = useNavigate();

@@ -2,7 +2,7 @@ import type { ButtonHTMLAttributes, ReactNode } from 'react';
 import { Link, type LinkProps } from 'react-router';
 import { Spinner } from './spinner';
 
-/** The five button themes of spec §2. */
+/** The five button themes. */
 export type ButtonTheme = 'light' | 'primary' | 'danger' | 'black' | 'primary-outline';
 export type ButtonSize = 'sm' | 'md' | 'lg';
 

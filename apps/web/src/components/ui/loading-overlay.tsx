@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { useAppStore } from '../../lib/app-store';
 import { Spinner } from './spinner';
 
-/** The full-screen loading overlay with its text (spec §2). */
+/** The full-screen loading overlay with its text. */
 export function LoadingOverlay({ forced }: { forced?: boolean }) {
   const { t } = useTranslation();
   const on = useAppStore((s) => s.preloader);

@@ -3,7 +3,7 @@ import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { IconClose } from './icons';
 
-/** How long the sheet takes to hide before it emits close (spec §9). */
+/** How long the sheet takes to hide before it emits close. */
 export const SHEET_CLOSE_MS = 200;
 
 let openSheets = 0;
@@ -25,7 +25,7 @@ interface SheetProps {
 }
 
 /**
- * A sheet sliding from the bottom or the top (spec §2): it stays open until closed, then hides
+ * A sheet sliding from the bottom or the top: it stays open until closed, then hides
  * and emits close after 200 ms. Escape and a tap on the backdrop close it.
  */
 export function Sheet({ open, onClose, from = 'bottom', title, children, label, className }: SheetProps) {

@@ -25,7 +25,7 @@ type TextInputProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'onChange' | '
 };
 
 /**
- * The text input of spec §2: a title, an error (string or list), three themes, a search mode, and
+ * The text input: a title, an error (string or list), three themes, a search mode, and
  * a message when the maximum length is reached.
  */
 export function TextInput({

@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { useAppStore } from '../../lib/app-store';
 import { IconAlert, IconCheck, IconInfo } from './icons';
 
-/** The banner at the top (spec §2): a success icon and optional text, cleared after 2000 ms. */
+/** The banner at the top: a success icon and optional text, cleared after 2000 ms. */
 export function TopNotification() {
   const { t } = useTranslation();
   const topinfo = useAppStore((s) => s.topinfo);

@@ -17,7 +17,7 @@ afterEach(() => vi.useRealTimers());
 
 const wrap = (node: React.ReactNode) => render(<I18nextProvider i18n={i18n}>{node}</I18nextProvider>);
 
-describe('text input (spec §2, §5)', () => {
+describe('text input', () => {
   it('joins a list of errors with ", "', () => {
     expect(formatInputError(['Too short.', 'Too common.'])).toBe('Too short., Too common.');
     expect(formatInputError('One.')).toBe('One.');
@@ -40,7 +40,7 @@ describe('text input (spec §2, §5)', () => {
   });
 });
 
-describe('sheet (spec §2)', () => {
+describe('sheet', () => {
   it('hides and emits close 200 ms after closing', () => {
     vi.useFakeTimers();
     const onClose = vi.fn();
@@ -123,7 +123,7 @@ describe('progress bar', () => {
   });
 });
 
-describe('top notification (spec §2)', () => {
+describe('top notification', () => {
   it('shows a success icon and text, and clears after 2000 ms', () => {
     vi.useFakeTimers();
     wrap(<TopNotification />);

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useAppStore } from '../../lib/app-store';
 import { describeError, type ShownError } from '../../lib/error-messages';
 
-/** Form error state fed from failed API calls (spec §5): per-field messages and one alert. */
+/** Form error state fed from failed API calls: per-field messages and one alert. */
 export function useFormErrors(formFields: readonly string[]) {
   const { t } = useTranslation();
   const [shown, setShown] = useState<ShownError>({ alert: null, fields: {} });

@@ -1,7 +1,7 @@
 import { GENERATION_MODES, type TGenerationMode } from '@mirra/contracts';
 import { IconFace, IconImage, IconPalette, IconVideo, IconWand } from '../../components/ui/icons';
 
-/** Generation modes (spec §2, from the contracts); the first four are the Create screen's. */
+/** Generation modes (from the contracts); the first four are the Create screen's. */
 export type GenerationMode = TGenerationMode;
 export const CREATE_MODES: readonly GenerationMode[] = ['simple', 'face_swap', 'editing', 'styling'];
 

@@ -28,7 +28,7 @@ export const countGoodPhotos = (photos: readonly PhotoJudgement[]) =>
 /** Good photos still missing before training may start (0 when there are enough). */
 export const photosStillNeeded = (goodCount: number, minPhotos: number) => Math.max(0, minPhotos - goodCount);
 
-/** The kinds of photo the model wants a few of (spec §5): a mix teaches it the person better. */
+/** The kinds of photo the model wants a few of: a mix teaches it the person better. */
 export const MIX_TIPS = ['photo.low_light', 'face.glasses', 'pose.front', 'pose.side'] as const;
 export type MixTip = (typeof MIX_TIPS)[number];
 

@@ -1,6 +1,6 @@
 import type { TPostListType } from '@mirra/contracts';
 
-/** The feed's tabs in the spec's order (spec §2 /posts/:type/). */
+/** The feed's tabs in the spec's order (/posts/:type/). */
 export const FEED_TABS = ['saved', 'recommended', 'new', 'subscribed'] as const;
 export type FeedTab = (typeof FEED_TABS)[number];
 export type PostListType = TPostListType;

@@ -60,7 +60,7 @@ export function isInTelegram(): boolean {
 }
 
 /**
- * Telegram's Android client hands a Mini App's file input one file at a time (spec §5), whatever
+ * Telegram's Android client hands a Mini App's file input one file at a time, whatever
  * `multiple` says: there the screens ask for one photo per pick and say why.
  */
 export function picksOneFileAtATime(inTelegram: boolean, platform: string | null): boolean {

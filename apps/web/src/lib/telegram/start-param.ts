@@ -1,5 +1,5 @@
 /**
- * Start parameters of a Mini App launch (spec §2, §7): `p_<token>` opens that profile, `qs_<id>`
+ * Start parameters of a Mini App launch: `p_<token>` opens that profile, `qs_<id>`
  * reloads the app with a saved query string.
  */
 export type StartAction = { type: 'profile'; token: string } | { type: 'qs'; id: string } | null;

@@ -1,5 +1,5 @@
 /**
- * What the app asks of Telegram on start, by the client's Mini Apps version (spec §4): always
+ * What the app asks of Telegram on start, by the client's Mini Apps version: always
  * expand; vertical swipes off from 7.7; fullscreen from 8.0; write access from 6.9.
  */
 export interface TelegramStartupPlan {

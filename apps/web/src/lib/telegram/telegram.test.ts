@@ -9,7 +9,7 @@ import {
 } from './start-param';
 import { compareVersions, telegramStartupPlan } from './startup-plan';
 
-describe('start parameters (spec §2, §7)', () => {
+describe('start parameters', () => {
   it.each([
     [
       'p_3f2a9c1e-aaaa-4bbb-8ccc-0123456789ab',
@@ -44,7 +44,7 @@ describe('start parameters (spec §2, §7)', () => {
   });
 });
 
-describe('the start-up plan by Telegram version (spec §4)', () => {
+describe('the start-up plan by Telegram version', () => {
   it('compares versions numerically', () => {
     expect(compareVersions('7.10', '7.7')).toBe(1);
     expect(compareVersions('8.0', '8')).toBe(0);
@@ -102,7 +102,7 @@ describe('detecting a Mini App launch without the SDK', () => {
   });
 });
 
-describe('file picking inside Telegram (spec §5)', () => {
+describe('file picking inside Telegram', () => {
   it.each([
     [true, 'android', true],
     [true, 'ios', false],

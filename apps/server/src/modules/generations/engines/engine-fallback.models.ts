@@ -1,16 +1,6 @@
 import type { EngineError } from './engine.types.js';
 
-/**
- * `ENGINE_SIMPLE=fal,local`: the engines tried for a mode, in order, without blanks or repeats.
- * An empty setting names no engine (the mode is unavailable).
- */
-export function parseEngineList(value: string): string[] {
-  const names = value
-    .split(',')
-    .map((name) => name.trim().toLowerCase())
-    .filter(Boolean);
-  return [...new Set(names)];
-}
+export { parseEngineList } from '../../../shared/config.js';
 
 /**
  * Whether a failed attempt moves on to the next engine of the mode's list. Only an outage does:

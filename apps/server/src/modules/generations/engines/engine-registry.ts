@@ -1,5 +1,5 @@
 import type { TGenerationMode } from '@mirra/contracts';
-import type { Config } from '../../../app/config.js';
+import type { Config } from '../../../shared/config.js';
 import { createFalEngine } from '../../../engines/fal/fal.engine.js';
 import { AppError } from '../../../shared/errors.js';
 import type { GenerationEngine } from './engine.types.js';

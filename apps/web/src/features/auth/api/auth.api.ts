@@ -10,7 +10,7 @@ import type {
   TTokenPair,
 } from '../../../lib/api-types';
 
-/** Sign-in payload (spec §3, §5): the email trimmed and lower-cased. */
+/** Sign-in payload: the email trimmed and lower-cased. */
 export function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();
 }

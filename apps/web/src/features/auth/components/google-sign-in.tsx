@@ -41,7 +41,7 @@ function loadGoogleIdentity(): Promise<GoogleIdentity> {
 }
 
 /**
- * Google sign-in (spec §4): obtain the credential, exchange it, store the token, load the user and
+ * Google sign-in: obtain the credential, exchange it, store the token, load the user and
  * fire the registration-complete event. Failures are only logged.
  */
 export function GoogleSignIn({ clientId }: { clientId: string }) {

@@ -9,7 +9,7 @@ import { GoogleSignIn } from './google-sign-in';
 import { LegalLinks } from './legal-links';
 import { TelegramSignIn } from './telegram-sign-in';
 
-/** Everything of the sign-in popup (spec §2), also shown as the /sign-in/ page. */
+/** Everything of the sign-in popup, also shown as the /sign-in/ page. */
 export function SignInPanel() {
   const { t } = useTranslation();
   const config = usePublicConfig();

@@ -8,7 +8,7 @@ export function usePublicConfig() {
   return useQuery({ queryKey: authKeys.config, queryFn: authApi.config, staleTime: STALE.minutes(30) });
 }
 
-/** The visitor's country decides which offer and privacy documents are linked (spec §2). */
+/** The visitor's country decides which offer and privacy documents are linked. */
 export function useGeo() {
   return useQuery({ queryKey: authKeys.geo, queryFn: authApi.geo, staleTime: STALE.infinity, retry: false });
 }

@@ -14,7 +14,7 @@ export type TelegramSignInState =
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Messenger sign-in (spec §4): ask for a key, open its link in a new tab, poll every second for
+ * Messenger sign-in: ask for a key, open its link in a new tab, poll every second for
  * the token, store it and go home. Polling stops when the view closes (unmount) or on reset.
  */
 export function useTelegramSignIn() {

@@ -44,7 +44,7 @@ export function ChargeDialogs({
 }
 
 /**
- * Credit balance dialog (spec §2, §8): the shortfall ('You don't have enough {difference} credits
+ * Credit balance dialog: the shortfall ('You don't have enough {difference} credits
  * for generation.'), the balance, buy more, and the history.
  */
 function CreditsDialog({
@@ -107,7 +107,7 @@ function CreditsDialog({
 }
 
 /**
- * Generation limit dialog (spec §2, §6): the free tier's pause explained, with purchase, or skip:
+ * Generation limit dialog: the free tier's pause explained, with purchase, or skip:
  * wait out the pause and the generation starts by itself.
  */
 function LimitDialog({

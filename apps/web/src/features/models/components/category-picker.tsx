@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { MODEL_CATEGORIES } from '@mirra/contracts';
 import type { TModelCategory } from '../../../lib/api-types';
 
-/** The model's category (spec §2): female, male or custom, as one segmented radio group. */
+/** The model's category: female, male or custom, as one segmented radio group. */
 export function CategoryPicker({
   value,
   onChange,

@@ -34,7 +34,7 @@ const TIPS = ['tips.count', 'tips.light', 'tips.glasses', 'tips.angles', 'tips.a
 const FORM_FIELDS = ['name', 'category'] as const;
 
 /**
- * Model creation (/upload/): the intro with the tips of spec §5, name and category; the first pick
+ * Model creation (/upload/): the intro with the tips, name and category; the first pick
  * of photos creates the model, then the photos are checked one by one as they arrive, and
  * training starts once enough are good. "Start a new model" begins again from the intro.
  */

@@ -6,7 +6,7 @@ import { PHOTO_ACCEPT } from '../../generations/upload-errors';
 
 /**
  * The photo drop zone: many photos per pick, except on Android inside Telegram, whose file dialog
- * hands over one file at a time (spec §5) — there it asks for one per pick and says so.
+ * hands over one file at a time — there it asks for one per pick and says so.
  */
 export function PhotoPicker({
   title,

@@ -1,8 +1,12 @@
-import type { Point2 } from '../../../faces/face-geometry.models.js';
-import { FACE_OVAL } from '../../../faces/face-geometry.models.js';
-import { decodeRgb } from '../../../faces/face-images.js';
-import { canonicalShape, type FaceProfile, pickReferenceForYaw } from '../../../faces/face-profile.models.js';
-import type { RgbImage } from '../../../faces/face-warp.models.js';
+import {
+  type Point2,
+  FACE_OVAL,
+  decodeRgb,
+  canonicalShape,
+  type FaceProfile,
+  pickReferenceForYaw,
+  type RgbImage,
+} from '../../../faces/index.js';
 import { EngineError, engineNote, type EngineFaceModel, type EngineNote } from '../engine.types.js';
 import { type Rgb, rgbToHex, mixRgb, hexToRgb } from './colour.js';
 import { createRng, mixSeeds, range } from './random.js';

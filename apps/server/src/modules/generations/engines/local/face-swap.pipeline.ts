@@ -1,10 +1,13 @@
-import type { FaceAnalyzer } from '../../../faces/face-analyzer.js';
-import type { Point2 } from '../../../faces/face-geometry.models.js';
-import { decodeRgb } from '../../../faces/face-images.js';
-import { type FaceReference, pickReferenceForYaw } from '../../../faces/face-profile.models.js';
-import { swapFace } from '../../../faces/face-swap.models.js';
-import type { RgbImage } from '../../../faces/face-warp.models.js';
-import type { AnalysedFace } from '../../../faces/faces.types.js';
+import {
+  type FaceAnalyzer,
+  type Point2,
+  decodeRgb,
+  type FaceReference,
+  pickReferenceForYaw,
+  swapFace,
+  type RgbImage,
+  type AnalysedFace,
+} from '../../../faces/index.js';
 import {
   EngineError,
   engineNote,

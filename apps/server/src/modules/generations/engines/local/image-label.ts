@@ -1,7 +1,7 @@
 import type sharp from 'sharp';
 
 /**
- * Results of the local engine say so inside the file (DESIGN §5: "its results are labelled as made by
+ * Results of the local engine say so inside the file ("its results are labelled as made by
  * the local engine"), so a downloaded picture can't pass for a provider's generative result.
  */
 export const LOCAL_ENGINE_SOFTWARE = 'Mirra local engine';

@@ -10,7 +10,7 @@ import {
   type EngineStart,
   type GenerationEngine,
 } from '../engine.types.js';
-import { createFaceAnalyzer, type FaceAnalyzer } from '../../../faces/face-analyzer.js';
+import { createFaceAnalyzer, type FaceAnalyzer } from '../../../faces/index.js';
 import { facePhotoFromPrompt } from './face-photo.pipeline.js';
 import { faceSwapOnPhoto } from './face-swap.pipeline.js';
 import { describeNothingUnderstood, MAX_UPSCALE_SIDE, parseEditInstruction } from './editing.models.js';
@@ -37,7 +37,7 @@ const SUPPORTED_MODES: ReadonlySet<TGenerationMode> = new Set([
 ]);
 
 /**
- * The offline engine (DESIGN §5): real image processing with sharp and hand-written pixel
+ * The offline engine: real image processing with sharp and hand-written pixel
  * operations, no network, no model weights. Deterministic: the same request and seed give the same
  * bytes. It finishes inside `start` (a few seconds at most), so it has no poll or cancel; the
  * signal is checked between stages instead.

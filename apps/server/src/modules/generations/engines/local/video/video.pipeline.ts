@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import type { TVideoAspect } from '@mirra/contracts';
-import type { FaceAnalyzer } from '../../../../faces/face-analyzer.js';
+import type { FaceAnalyzer } from '../../../../faces/index.js';
 import { MAX_INPUT_PIXELS } from '../raster.js';
 import { runFfmpeg } from './ffmpeg.js';
 import {

@@ -1,6 +1,5 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { parseEngineList } from '../modules/generations/engines/engine-fallback.models.js';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -10,6 +9,18 @@ const optionalString = z
   .optional()
   .transform((v) => (v && v.trim() ? v.trim() : undefined));
 const seconds = z.coerce.number().int().nonnegative();
+
+/**
+ * `ENGINE_SIMPLE=fal,local`: the engines tried for a mode, in order, without blanks or repeats.
+ * An empty setting names no engine (the mode is unavailable).
+ */
+export function parseEngineList(value: string): string[] {
+  const names = value
+    .split(',')
+    .map((name) => name.trim().toLowerCase())
+    .filter(Boolean);
+  return [...new Set(names)];
+}
 
 /**
  * Every setting of the server, read once from the environment. Defaults make `npm start` work on a
@@ -93,7 +104,7 @@ const ZEnv = z.object({
   PRICE_STYLING: z.coerce.number().int().min(0).default(5),
   /** Video is priced per second of output. */
   PRICE_VIDEO_PER_SECOND: z.coerce.number().int().min(0).default(5),
-  /** Free tier (spec §6): this many generations a day with no pause, then FREE_DELAY_SECONDS between. */
+  /** Free tier: this many generations a day with no pause, then FREE_DELAY_SECONDS between. */
   FREE_DAILY_PHOTOS: z.coerce.number().int().min(0).default(5),
   FREE_DELAY_SECONDS: z.coerce.number().int().min(0).default(30),
   /** The payment catalogue as JSON (packs, the unlimited package, prices per region); unset: the built-in one. */
@@ -136,7 +147,7 @@ const ZEnv = z.object({
   GENERATION_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(3),
   /** Credits charged for training a digital model (refunded if training fails). */
   PRICE_MODEL_TRAINING: z.coerce.number().int().min(0).default(100),
-  /** Good photos a digital model needs before it can be trained (spec §9: 15). */
+  /** Good photos a digital model needs before it can be trained (15). */
   MODEL_MIN_PHOTOS: z.coerce.number().int().min(1).default(15),
   /** Most photos one model may hold (good or not). */
   MODEL_MAX_PHOTOS: z.coerce.number().int().min(1).default(100),

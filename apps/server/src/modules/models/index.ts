@@ -1,0 +1,10 @@
+/**
+ * The public face of the models module: the only file other modules and the composition root
+ * import from it. Anything not exported here is the module's own business.
+ */
+export type { ModelsDeps } from './models.deps.js';
+export { modelsJobDefinitions, trainModelJob } from './models.jobs.definitions.js';
+export { failOrphanedTraining, modelsJobHandlers, requeueTrainingOfDeadRun } from './models.jobs.js';
+export { MODEL_EVENTS_CHANNEL } from './models.models.js';
+export { registerModelsRoutes } from './models.routes.js';
+export { findTrainedModel, loadModelPhoto } from './models.usecases.js';

@@ -1,0 +1,11 @@
+/**
+ * The public face of the posts module: the only file other modules and the composition root
+ * import from it. Anything not exported here is the module's own business.
+ */
+export { postGenerationSources } from './post-generations.usecases.js';
+export type { PostsDeps } from './posts.deps.js';
+export { cannotSubscribeToSelf } from './posts.errors.js';
+export { displayName, profileShareLinks, viewDay } from './posts.models.js';
+export { registerPostsRoutes, ZUserPostsQuery } from './posts.routes.js';
+export { deleteViewsBefore, findActiveUser, listUserPosts } from './posts.usecases.js';
+export type { PublishedPostCounter } from './published-post-counter.js';

@@ -1,0 +1,21 @@
+/**
+ * The public face of the users module: the only file other modules and the composition root
+ * import from it. Anything not exported here is the module's own business.
+ */
+export {
+  findActiveUserForSession,
+  findUserByEmail,
+  findUserByGoogleSub,
+  findUserById,
+  findUserByTelegramId,
+  findUsersByRefs,
+  lockUser,
+  updateUser,
+} from './user-records.usecases.js';
+export type { UsersDeps } from './users.deps.js';
+export { usersJobDefinitions } from './users.jobs.definitions.js';
+export { usersJobHandlers } from './users.jobs.js';
+export type { NewUserRow, UserRow } from './users.repository.js';
+export { registerUsersRoutes } from './users.routes.js';
+export { toPublicUserJson } from './users.serializers.js';
+export { createUser } from './users.usecases.js';

@@ -1,0 +1,37 @@
+import type { Db, DbOrTx } from '../../shared/db/client.js';
+import { usersRepository, type NewUserRow, type UserRow } from './users.repository.js';
+
+/**
+ * The person records other modules read and change, inside their own transactions (`db` may be
+ * one). Only the users module writes SQL for people.
+ */
+export const findUserById = (db: DbOrTx, id: number): Promise<UserRow | undefined> =>
+  usersRepository.findById(db, id);
+
+/** Locks the person's row until the transaction ends, so their paid actions run one at a time. */
+export const lockUser = (tx: DbOrTx, id: number): Promise<UserRow | undefined> =>
+  usersRepository.lockById(tx, id);
+
+export const findUserByEmail = (db: DbOrTx, email: string): Promise<UserRow | undefined> =>
+  usersRepository.findByEmail(db, email);
+
+export const findUserByTelegramId = (db: DbOrTx, telegramId: number): Promise<UserRow | undefined> =>
+  usersRepository.findByTelegramId(db, telegramId);
+
+export const findUserByGoogleSub = (db: DbOrTx, sub: string): Promise<UserRow | undefined> =>
+  usersRepository.findByGoogleSub(db, sub);
+
+/** People named by id or uuid (one query for a page of authors). */
+export const findUsersByRefs = (db: DbOrTx, ids: number[], uuids: string[]): Promise<UserRow[]> =>
+  usersRepository.findManyByRefs(db, ids, uuids);
+
+/** The active person behind a session family that is not revoked (the Bearer token check). */
+export const findActiveUserForSession = (
+  db: Db,
+  userId: number,
+  familyId: string,
+): Promise<UserRow | undefined> => usersRepository.findActiveForSession(db, userId, familyId);
+
+/** Changes a person's record; `at` (the caller's clock, deps.now()) stamps updated_at. */
+export const updateUser = (db: DbOrTx, id: number, at: Date, values: Partial<NewUserRow>): Promise<UserRow> =>
+  usersRepository.update(db, id, at, values);

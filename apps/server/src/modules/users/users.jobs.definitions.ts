@@ -1,0 +1,21 @@
+import { z } from 'zod';
+import { defineJob } from '../../shared/jobs.js';
+
+/**
+ * Emails are composed when the job runs, not when it is added: the link's token is never stored
+ * in the job table, and a retried job sends a link that is valid from the moment it is sent.
+ */
+export const sendActivationEmailJob = defineJob({
+  name: 'users:send_activation_email',
+  payload: z.object({ userId: z.number().int() }),
+  maxAttempts: 10,
+});
+
+export const sendPasswordResetEmailJob = defineJob({
+  name: 'users:send_password_reset_email',
+  payload: z.object({ userId: z.number().int() }),
+  maxAttempts: 10,
+});
+
+/** Every job this module defines; the worker refuses to start while one has no handler. */
+export const usersJobDefinitions = [sendActivationEmailJob, sendPasswordResetEmailJob] as const;

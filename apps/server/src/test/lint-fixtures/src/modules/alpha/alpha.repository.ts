@@ -1,0 +1,1 @@
+export const alphaRepository = { table: 'alpha' };

@@ -1,0 +1,1 @@
+export { alphaRule } from './alpha.models.js';

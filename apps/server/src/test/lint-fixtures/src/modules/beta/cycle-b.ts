@@ -1,0 +1,3 @@
+import { betaCycleA } from './cycle-a.js';
+
+export const betaCycleB = () => betaCycleA;

@@ -1,0 +1,1 @@
+export { betaUseCase } from './beta.usecases.js';

@@ -1,0 +1,2 @@
+export type GammaRow = { id: number };
+export const gammaRepository = { table: 'gamma' };
