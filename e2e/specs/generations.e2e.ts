@@ -240,11 +240,16 @@ describe.each(VIEWPORT_NAMES)('generations (%s)', (viewport) => {
     await saveScreenshot(page, `credits-history-${viewport}-dark`);
     await page.keyboard.press('Escape');
     await page.getByTestId('credit-history').waitFor({ state: 'detached' });
-    await dialog.getByRole('link', { name: 'Buy more' }).click();
-    await page.waitForURL(url('/settings/subscription/'));
+    // Buy more opens the packs and the unlimited package at the server's prices, over the form.
+    await dialog.getByRole('button', { name: 'Buy more' }).click();
+    await page.getByTestId('purchase-sheet').waitFor();
+    await expect.poll(() => page.getByTestId('purchase-price').count()).toBeGreaterThan(0);
+    await page.keyboard.press('Escape');
+    await page.getByTestId('purchase-sheet').waitFor({ state: 'detached' });
 
     // Nothing typed was lost.
-    await page.goBack();
+    await page.keyboard.press('Escape');
+    await page.getByTestId('credits-dialog').waitFor({ state: 'detached' });
     await page.getByTestId('photo-preview').waitFor();
     expect(await page.getByTestId('prompt').inputValue()).toBe('Soft evening light');
     expect(await page.getByTestId('style-oil').getAttribute('aria-checked')).toBe('true');
@@ -264,9 +269,9 @@ describe.each(VIEWPORT_NAMES)('generations (%s)', (viewport) => {
     expect(await page.getByTestId('limit-text').textContent()).toBe(
       `The first ${E2E_SETTINGS.freeDailyPhotos} photos a day are made right away; after that there is a ${E2E_SETTINGS.freeDelaySeconds} seconds pause between generations. The limit resets at 00:00.`,
     );
-    expect(await page.getByRole('link', { name: 'Get unlimited' }).getAttribute('href')).toBe(
-      '/settings/subscription/',
-    );
+    // Purchase (the unlimited package and the packs) is offered beside skip; the purchase sheet
+    // itself is tried in payments.e2e.ts and the dialog's unit tests.
+    expect(await page.getByTestId('limit-purchase').isVisible()).toBe(true);
     // The pause counts down while the dialog is open.
     const wait = page.getByTestId('limit-wait');
     const firstWait = (await wait.textContent()) ?? '';
