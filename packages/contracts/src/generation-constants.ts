@@ -115,6 +115,7 @@ export const GENERATION_NOTE_CODES = [
   'provider.fallback',
   'video.camera_move',
   'video.face_centred',
+  'video.face_motion',
   'video.no_face',
 ] as const;
 export type TGenerationNoteCode = (typeof GENERATION_NOTE_CODES)[number];

@@ -14,6 +14,7 @@ import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { loadTestFaces, type TestFaces } from '../../test/test-faces.js';
 import { createSwitchableModerator } from '../../test/posts-factories.js';
 import { VIDEO_MODERATION_FRAMES } from '../posts/posts.usecases.js';
+import { createFaceAnalyzer, FACE_OVAL } from '../faces/index.js';
 import { createEngineRegistry } from './engines/engine-registry.js';
 import { createLocalEngine } from './engines/local/local.engine.js';
 import { bundledFfmpegPath } from './engines/local/video/ffmpeg.js';
@@ -112,10 +113,78 @@ async function frameAt(file: string, seconds: number): Promise<Buffer> {
     .toBuffer();
 }
 
-function meanDifference(a: Buffer, b: Buffer): number {
+/** Mean absolute difference of two greyscale frames, over the pixels `where` picks (all by default). */
+function meanDifference(a: Buffer, b: Buffer, where?: (index: number) => boolean): number {
   let sum = 0;
-  for (let index = 0; index < a.length; index++) sum += Math.abs(a[index]! - b[index]!);
-  return sum / a.length;
+  let count = 0;
+  for (let index = 0; index < a.length; index++) {
+    if (where && !where(index)) continue;
+    sum += Math.abs(a[index]! - b[index]!);
+    count++;
+  }
+  return sum / Math.max(1, count);
+}
+
+type FrameBox = { x: number; y: number; width: number; height: number };
+
+/** Whether greyscale pixel `index` of a frame `width` wide lies in the box. */
+function insideBox(box: FrameBox, index: number, width: number): boolean {
+  const x = index % width;
+  const y = Math.floor(index / width);
+  return x >= box.x && x < box.x + box.width && y >= box.y && y < box.y + box.height;
+}
+
+function grown(box: FrameBox, factor: number): FrameBox {
+  const width = box.width * factor;
+  const height = box.height * factor;
+  return { x: box.x - (width - box.width) / 2, y: box.y - (height - box.height) / 2, width, height };
+}
+
+/** The face the analyser finds in the frame at `seconds` (frame pixels). */
+async function faceBoxIn(file: string, seconds: number): Promise<FrameBox> {
+  const png = path.join(workDir, `face-${seconds}.png`);
+  await run(bundledFfmpegPath(), [
+    '-y',
+    '-v',
+    'error',
+    '-ss',
+    String(seconds),
+    '-i',
+    file,
+    '-frames:v',
+    '1',
+    png,
+  ]);
+  const analysis = await createFaceAnalyzer().analyze(await readFile(png));
+  const face = analysis.faces[0];
+  expect(face).toBeDefined();
+  const scale = analysis.image.originalWidth / analysis.image.width;
+  // The face outline of the mesh (the detector's box is padded well beyond the face).
+  const outline = FACE_OVAL.map((index) => face!.mesh[index]!);
+  const xs = outline.map((point) => point[0] * scale);
+  const ys = outline.map((point) => point[1] * scale);
+  const x = Math.min(...xs);
+  const y = Math.min(...ys);
+  return { x, y, width: Math.max(...xs) - x, height: Math.max(...ys) - y };
+}
+
+/** How many frames the MP4's video stream holds, as ffmpeg counts them by reading it through. */
+async function countFrames(file: string): Promise<number> {
+  const { stderr } = await run(bundledFfmpegPath(), [
+    '-hide_banner',
+    '-i',
+    file,
+    '-map',
+    '0:v:0',
+    '-c',
+    'copy',
+    '-f',
+    'null',
+    '-',
+  ]);
+  const frames = [...stderr.matchAll(/frame=\s*(\d+)/g)].at(-1);
+  expect(frames, stderr).toBeDefined();
+  return Number(frames![1]);
 }
 
 async function download(url: string, headers: Record<string, string> = {}) {
@@ -153,7 +222,7 @@ describe('animating a photo on the local engine', () => {
       });
       expect(done.result.download_url).toMatch(/\.mp4/);
       const codes = done.result.notes.map((note: { code: string }) => note.code);
-      expect(codes).toEqual(['video.camera_move', 'video.face_centred']);
+      expect(codes).toEqual(['video.camera_move', 'video.face_centred', 'video.face_motion']);
       expect(done.result.notes[0].text).toMatch(/not a generative video model/);
 
       const response = await download(done.result.url);
@@ -166,10 +235,22 @@ describe('animating a photo on the local engine', () => {
       expect(info.fps).toBeGreaterThanOrEqual(24);
       expect(info.fps).toBeLessThanOrEqual(30);
       expect(Math.abs(info.seconds - 3) / 3).toBeLessThan(0.05);
-      // The camera moves: the first and last frames differ clearly, neighbouring frames only a little.
+      expect(await countFrames(file)).toBe(72);
+      // The camera moves: the first and last frames differ clearly.
       const first = await frameAt(file, 0);
       const last = await frameAt(file, 2.9);
       expect(meanDifference(first, last)).toBeGreaterThan(5);
+      // The face moves by itself: over the first 0.3 s the eased camera has barely started (a pixel
+      // or two at the edges) while the head is already turning, so the face changes much more than
+      // the rest of the frame.
+      const box = await faceBoxIn(file, 0);
+      const calm = first;
+      const during = await frameAt(file, 0.3);
+      const around = grown(box, 1.8);
+      const inside = meanDifference(calm, during, (index) => insideBox(box, index, 720));
+      const outside = meanDifference(calm, during, (index) => !insideBox(around, index, 720));
+      expect(inside).toBeGreaterThan(2 * outside);
+      expect(inside).toBeGreaterThan(4);
       // Seeking works: a Range request gets part of the file.
       const part = await download(done.result.url, { range: 'bytes=0-99' });
       expect(part.statusCode).toBe(206);

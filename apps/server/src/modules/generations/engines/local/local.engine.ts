@@ -193,6 +193,7 @@ export interface LocalVideoOptions {
 
 /**
  * Video from a photo: a camera move over it (animatePhoto), centred on the face when there is one,
+ * with the face itself turning, tilting, blinking and smiling when it is large enough,
  * encoded to H.264 by ffmpeg with progress per encoded frame (10–95 %).
  */
 async function animateLocally(
@@ -251,6 +252,14 @@ async function animateLocally(
       ? engineNote('video.face_centred', 'The move closes in on the face it found.')
       : engineNote('video.no_face', 'No face found: the move closes in on the upper third of the photo.'),
   ];
+  if (animated.faceMotion) {
+    notes.push(
+      engineNote(
+        'video.face_motion',
+        'The face moves too, warped from the face mesh found in your photo: a gentle turn and tilt, blinks and a smile.',
+      ),
+    );
+  }
   await progress.reach(100);
   return {
     data: animated.mp4,

@@ -3,9 +3,18 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import type { TVideoAspect } from '@mirra/contracts';
-import type { FaceAnalyzer } from '../../../../faces/index.js';
+import { FACE_OVAL, type AnalysedFace, type FaceAnalyzer } from '../../../../faces/index.js';
 import { MAX_INPUT_PIXELS } from '../raster.js';
 import { runFfmpeg } from './ffmpeg.js';
+import {
+  buildFaceRig,
+  FACE_MOTION_MIN_WIDTH,
+  facePoseAt,
+  renderFaceMotion,
+  type CanvasPoint,
+  type FaceRig,
+  type FaceShape,
+} from './face-motion.models.js';
 import {
   canvasSourceRect,
   faceFocus,
@@ -20,6 +29,8 @@ export interface AnimatedPhoto {
   /** The first frame as WebP, for lists and as the player's poster. */
   poster: Buffer;
   plan: MotionPlan;
+  /** Whether the face itself moves (turn, tilt, blinks, smile) and not only the camera. */
+  faceMotion: boolean;
 }
 
 export class PhotoTooSmallError extends Error {
@@ -58,13 +69,13 @@ export async function animatePhoto(input: {
       `The photo is ${photo.width}×${photo.height}; animating needs at least ${VIDEO_MIN_SOURCE_SIDE} px on its short side.`,
     );
   }
-  const face = input.faceAnalyzer ? await findFace(input.faceAnalyzer, upright.data, photo) : null;
+  const found = input.faceAnalyzer ? await findFace(input.faceAnalyzer, upright.data, photo) : null;
   input.check();
   const plan = planMotion({
     photo,
     aspect: input.aspect,
     durationSeconds: input.durationSeconds,
-    face,
+    face: found?.focus ?? null,
   });
   const source = canvasSourceRect(photo, plan);
   const canvas = await sharp(upright.data)
@@ -73,12 +84,27 @@ export async function animatePhoto(input: {
     .raw()
     .toBuffer({ resolveWithObject: true });
   const raw = { raw: { width: plan.canvas.width, height: plan.canvas.height, channels: 3 as const } };
-  const renderFrame = (index: number) =>
-    sharp(canvas.data, raw)
-      .extract(plan.windows[index]!)
+  const rig = found ? faceRigOnCanvas(found.face, found.scale, source, plan) : null;
+  const seconds = plan.windows.length / plan.fps;
+  const renderFrame = async (index: number) => {
+    const window = plan.windows[index]!;
+    const frame = await sharp(canvas.data, raw)
+      .extract(window)
       .resize(plan.frame.width, plan.frame.height, { fit: 'fill', kernel: 'cubic' })
       .raw()
       .toBuffer();
+    if (rig) {
+      renderFaceMotion({
+        canvas: { data: canvas.data, width: plan.canvas.width, height: plan.canvas.height },
+        frame,
+        frameSize: plan.frame,
+        window,
+        rig,
+        pose: facePoseAt(index / plan.fps, seconds),
+      });
+    }
+    return frame;
+  };
 
   const first = await renderFrame(0);
   const poster = await sharp(first, {
@@ -110,24 +136,32 @@ export async function animatePhoto(input: {
       signal: input.signal,
       onFrame: (frame) => input.onProgress(Math.min(1, frame / plan.windows.length)),
     });
-    return { mp4: await readFile(output), poster, plan };
+    return { mp4: await readFile(output), poster, plan, faceMotion: rig !== null };
   } finally {
     await rm(workDir, { recursive: true, force: true });
   }
 }
 
-/** The largest face's centre as fractions of the photo; none when no face is found. */
+interface FoundFace {
+  face: AnalysedFace;
+  /** Photo pixels per analysed-image pixel (the analyser works on a scaled-down copy). */
+  scale: number;
+  /** The face box's centre as fractions of the photo. */
+  focus: { x: number; y: number };
+}
+
+/** The largest face, if any, with where it sits in the photo. */
 async function findFace(
   analyzer: FaceAnalyzer,
   photo: Buffer,
   size: { width: number; height: number },
-): Promise<{ x: number; y: number } | null> {
+): Promise<FoundFace | null> {
   const analysis = await analyzer.analyze(photo);
   const [largest] = analysis.faces;
   if (!largest) return null;
   // Boxes are in the analysed image's pixels (the photo scaled down to ANALYSIS_MAX_SIDE).
   const scale = size.width / analysis.image.width;
-  return faceFocus(
+  const focus = faceFocus(
     {
       x: largest.box.x * scale,
       y: largest.box.y * scale,
@@ -136,4 +170,50 @@ async function findFace(
     },
     size,
   );
+  return { face: largest, scale, focus };
+}
+
+/**
+ * The face's motion rig on the canvas, from its mesh (analysed-image pixels → photo → the crop
+ * the canvas was resampled from); none when the face would be too small in the video to move
+ * convincingly, or the mesh lacks the points the motion needs.
+ */
+function faceRigOnCanvas(
+  face: AnalysedFace,
+  scale: number,
+  source: { left: number; top: number; width: number; height: number },
+  plan: MotionPlan,
+): FaceRig | null {
+  const toCanvasX = plan.canvas.width / source.width;
+  const toCanvasY = plan.canvas.height / source.height;
+  const at = (point: readonly number[] | undefined): CanvasPoint => [
+    ((point?.[0] ?? 0) * scale - source.left) * toCanvasX,
+    ((point?.[1] ?? 0) * scale - source.top) * toCanvasY,
+  ];
+  if (face.mesh.length < 468) return null;
+  const { landmarks } = face;
+  const shape: FaceShape = {
+    oval: FACE_OVAL.map((index) => at(face.mesh[index])),
+    noseTip: at(landmarks.noseTip),
+    eyes: [
+      {
+        outer: at(landmarks.rightEyeOuter),
+        inner: at(landmarks.rightEyeInner),
+        upper: at(landmarks.rightEyeUpper),
+        lower: at(landmarks.rightEyeLower),
+      },
+      {
+        outer: at(landmarks.leftEyeOuter),
+        inner: at(landmarks.leftEyeInner),
+        upper: at(landmarks.leftEyeUpper),
+        lower: at(landmarks.leftEyeLower),
+      },
+    ],
+    mouthCorners: [at(landmarks.mouthRight), at(landmarks.mouthLeft)],
+  };
+  const xs = shape.oval.map((p) => p[0]);
+  // The face's width in the first (widest) frame, in output pixels.
+  const widthInFrame = ((Math.max(...xs) - Math.min(...xs)) * plan.frame.width) / plan.canvas.width;
+  if (widthInFrame < FACE_MOTION_MIN_WIDTH) return null;
+  return buildFaceRig(shape, plan.canvas);
 }
