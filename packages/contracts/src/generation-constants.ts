@@ -117,6 +117,7 @@ export const GENERATION_NOTE_CODES = [
   'video.face_centred',
   'video.face_motion',
   'video.no_face',
+  'video.parallax',
 ] as const;
 export type TGenerationNoteCode = (typeof GENERATION_NOTE_CODES)[number];
 

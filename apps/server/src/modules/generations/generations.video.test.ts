@@ -306,6 +306,41 @@ describe('animating a photo on the local engine', () => {
     },
   );
 
+  it(
+    'a person whose face cannot be found gets the parallax move, said in the notes',
+    { timeout: 180_000 },
+    async () => {
+      const { user, headers } = await signedInUser();
+      // The astronaut with her face hidden behind a patch: a person, but no face to find.
+      const hidden = await sharp(faces.astronaut)
+        .composite([
+          {
+            input: { create: { width: 110, height: 140, channels: 3, background: '#8a7060' } },
+            left: 190,
+            top: 40,
+          },
+        ])
+        .png()
+        .toBuffer();
+      const upload = await createUploadFor(t, user.id, hidden);
+      const done = await createAndRun(t, headers, {
+        mode: 'video',
+        images: [upload.uuid],
+        duration: 3,
+        aspect: '9:16',
+      });
+      expect(done.status, done.error_detail).toBe(GenerationStatus.COMPLETED);
+      const codes = done.result.notes.map((note: { code: string }) => note.code);
+      expect(codes).toEqual(['video.camera_move', 'video.parallax']);
+      const file = path.join(workDir, 'parallax.mp4');
+      await writeFile(file, (await download(done.result.url)).rawPayload);
+      const info = await probe(file);
+      expect(info).toMatchObject({ codec: 'h264', width: 720, height: 1280 });
+      expect(await countFrames(file)).toBe(72);
+      expect(meanDifference(await frameAt(file, 0), await frameAt(file, 2.9))).toBeGreaterThan(5);
+    },
+  );
+
   it('refuses durations that are not offered', async () => {
     const { user, headers } = await signedInUser();
     const upload = await createUploadFor(t, user.id, faces.graceHopper);

@@ -26,6 +26,7 @@ import {
   FfmpegFailedError,
   FfmpegMissingError,
 } from './video/ffmpeg.js';
+import { createPersonSegmenter, type PersonSegmenter } from './video/person-segmentation.js';
 import { animatePhoto, PhotoTooSmallError, type AnimatedPhoto } from './video/video.pipeline.js';
 
 const SUPPORTED_MODES: ReadonlySet<TGenerationMode> = new Set([
@@ -43,15 +44,17 @@ const SUPPORTED_MODES: ReadonlySet<TGenerationMode> = new Set([
  * signal is checked between stages instead.
  */
 export function createLocalEngine(
-  options: { faceAnalyzer?: FaceAnalyzer; video?: LocalVideoOptions } = {},
+  options: { faceAnalyzer?: FaceAnalyzer; personSegmenter?: PersonSegmenter; video?: LocalVideoOptions } = {},
 ): GenerationEngine {
   // The analyser's models load once per process, on the first face swap.
   const faceAnalyzer = options.faceAnalyzer ?? createFaceAnalyzer();
+  // The selfie segmentation model loads once per process, on the first photo without a face.
+  const personSegmenter = options.personSegmenter ?? createPersonSegmenter();
   return {
     name: 'local',
     supports: (mode) => SUPPORTED_MODES.has(mode),
     async start(request, context): Promise<EngineStart> {
-      const output = await run(request, context, faceAnalyzer, options.video ?? {});
+      const output = await run(request, context, { faceAnalyzer, personSegmenter }, options.video ?? {});
       return { kind: 'done', output };
     },
   };
@@ -60,13 +63,13 @@ export function createLocalEngine(
 async function run(
   request: EngineRequest,
   context: EngineContext,
-  faceAnalyzer: FaceAnalyzer,
+  { faceAnalyzer, personSegmenter }: { faceAnalyzer: FaceAnalyzer; personSegmenter: PersonSegmenter },
   videoOptions: LocalVideoOptions,
 ): Promise<EngineOutput> {
   const progress = createProgress(context);
   switch (request.mode) {
     case 'video':
-      return animateLocally(request, context, progress, { faceAnalyzer, ...videoOptions });
+      return animateLocally(request, context, progress, { faceAnalyzer, personSegmenter, ...videoOptions });
     case 'face_swap':
       return faceSwap(request, progress, faceAnalyzer);
     case 'simple':
@@ -200,7 +203,7 @@ async function animateLocally(
   request: EngineRequest,
   context: EngineContext,
   progress: Progress,
-  options: LocalVideoOptions & { faceAnalyzer: FaceAnalyzer },
+  options: LocalVideoOptions & { faceAnalyzer: FaceAnalyzer; personSegmenter: PersonSegmenter },
 ): Promise<EngineOutput> {
   if (request.images.length === 0) {
     throw EngineError.badInput(
@@ -226,6 +229,7 @@ async function animateLocally(
       aspect: request.aspect,
       durationSeconds: request.durationSeconds,
       faceAnalyzer: options.faceAnalyzer,
+      personSegmenter: options.personSegmenter,
       ffmpegPath,
       description: LOCAL_ENGINE_DESCRIPTIONS.video,
       timeoutMs: options.encodeTimeoutMs ?? VIDEO_ENCODE_TIMEOUT_MS,
@@ -248,11 +252,22 @@ async function animateLocally(
       `A camera move over your photo by the offline local engine (zoom and pan, eased), not a generative video model: ${seconds} s at ${plan.fps} fps, ${plan.frame.width}×${plan.frame.height}.`,
       { seconds, fps: plan.fps, width: plan.frame.width, height: plan.frame.height },
     ),
-    plan.faceCentred
-      ? engineNote('video.face_centred', 'The move closes in on the face it found.')
-      : engineNote('video.no_face', 'No face found: the move closes in on the upper third of the photo.'),
   ];
-  if (animated.faceMotion) {
+  if (plan.faceCentred) {
+    notes.push(engineNote('video.face_centred', 'The move closes in on the face it found.'));
+  } else if (animated.motion === 'parallax') {
+    notes.push(
+      engineNote(
+        'video.parallax',
+        'No face found: the subject, cut out by an offline person-segmentation model, moves against its background (parallax), the uncovered background filled from around it.',
+      ),
+    );
+  } else {
+    notes.push(
+      engineNote('video.no_face', 'No face found: the move closes in on the upper third of the photo.'),
+    );
+  }
+  if (animated.motion === 'face') {
     notes.push(
       engineNote(
         'video.face_motion',

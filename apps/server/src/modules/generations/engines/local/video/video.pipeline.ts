@@ -16,37 +16,47 @@ import {
   type FaceShape,
 } from './face-motion.models.js';
 import {
+  composeLayers,
+  fillBehindSubject,
+  isParallaxSubject,
+  solidMatte,
+  subjectStats,
+  type SubjectStats,
+} from './parallax.models.js';
+import type { PersonMask, PersonSegmenter } from './person-segmentation.js';
+import {
   canvasSourceRect,
   faceFocus,
   h264EncodeArgs,
   planMotion,
+  planParallax,
   VIDEO_MIN_SOURCE_SIDE,
   type MotionPlan,
+  type Rect,
+  type Size,
 } from './video.models.js';
+
+/** How the photo was brought to life. */
+export type PhotoMotion = 'face' | 'parallax' | 'camera';
 
 export interface AnimatedPhoto {
   mp4: Buffer;
   /** The first frame as WebP, for lists and as the player's poster. */
   poster: Buffer;
   plan: MotionPlan;
-  /** Whether the face itself moves (turn, tilt, blinks, smile) and not only the camera. */
-  faceMotion: boolean;
+  /**
+   * face: the face turns, tilts, blinks and smiles under the camera move; parallax: the subject
+   * (cut out by person segmentation) moves against its background; camera: the move alone.
+   */
+  motion: PhotoMotion;
 }
 
 export class PhotoTooSmallError extends Error {
   override name = 'PhotoTooSmallError';
 }
 
-/**
- * Animates a photo with a camera move (planMotion): the photo is cut to the frame's shape around
- * the largest face (or a point a third from the top), resampled once to twice the frame size, and
- * each frame is a window of it resized to the frame and piped to ffmpeg as raw RGB.
- */
-export async function animatePhoto(input: {
-  photo: Buffer;
-  aspect: TVideoAspect | null | undefined;
-  durationSeconds: number | null | undefined;
-  faceAnalyzer: FaceAnalyzer | null;
+/** What every encode needs besides its frames. */
+export interface EncodeOptions {
   ffmpegPath: string;
   /** Written into the MP4's metadata. */
   description: string;
@@ -56,12 +66,30 @@ export async function animatePhoto(input: {
   onProgress: (fraction: number) => void;
   /** Checks for cancellation between frames; throws to stop. */
   check: () => void;
-}): Promise<AnimatedPhoto> {
+}
+
+/**
+ * Animates a photo. With a face large enough to move, the camera move (planMotion) closes in on it
+ * while the face itself turns, tilts, blinks and smiles (face-motion.models); without one, when
+ * person segmentation finds a subject, a parallax move lifts it off its background
+ * (planParallax, parallax.models); otherwise the camera move alone, towards a point a third from
+ * the top. The photo is cut to the frame's shape, resampled once to twice the frame size, and
+ * each frame is rendered from that canvas and piped to ffmpeg as raw RGB.
+ */
+export async function animatePhoto(
+  input: {
+    photo: Buffer;
+    aspect: TVideoAspect | null | undefined;
+    durationSeconds: number | null | undefined;
+    faceAnalyzer: FaceAnalyzer | null;
+    personSegmenter?: PersonSegmenter | null;
+  } & EncodeOptions,
+): Promise<AnimatedPhoto> {
   const upright = await sharp(input.photo, { limitInputPixels: MAX_INPUT_PIXELS })
     .rotate()
     .removeAlpha()
     .toColourspace('srgb')
-    .png({ compressionLevel: 1 })
+    .raw()
     .toBuffer({ resolveWithObject: true });
   const photo = { width: upright.info.width, height: upright.info.height };
   if (Math.min(photo.width, photo.height) < VIDEO_MIN_SOURCE_SIDE) {
@@ -69,33 +97,96 @@ export async function animatePhoto(input: {
       `The photo is ${photo.width}×${photo.height}; animating needs at least ${VIDEO_MIN_SOURCE_SIDE} px on its short side.`,
     );
   }
-  const found = input.faceAnalyzer ? await findFace(input.faceAnalyzer, upright.data, photo) : null;
+  const rawPhoto = { raw: { width: photo.width, height: photo.height, channels: 3 as const } };
+  const found = input.faceAnalyzer
+    ? await findFace(
+        input.faceAnalyzer,
+        await sharp(upright.data, rawPhoto).png({ compressionLevel: 1 }).toBuffer(),
+        photo,
+      )
+    : null;
   input.check();
-  const plan = planMotion({
-    photo,
-    aspect: input.aspect,
-    durationSeconds: input.durationSeconds,
-    face: found?.focus ?? null,
-  });
-  const source = canvasSourceRect(photo, plan);
-  const canvas = await sharp(upright.data)
-    .extract(source)
-    .resize(plan.canvas.width, plan.canvas.height, { fit: 'fill', kernel: 'lanczos3' })
-    .raw()
-    .toBuffer({ resolveWithObject: true });
+  const common = { photo, aspect: input.aspect, durationSeconds: input.durationSeconds };
+  const cameraPlan = planMotion({ ...common, face: found?.focus ?? null });
+  const cameraSource = canvasSourceRect(photo, cameraPlan);
+  const rig = found ? faceRigOnCanvas(found.face, found.scale, cameraSource, cameraPlan) : null;
+
+  let subject: SubjectStats | null = null;
+  let mask: PersonMask | null = null;
+  if (!rig && input.personSegmenter) {
+    mask = await input.personSegmenter.segment({ data: upright.data, ...photo });
+    const stats = subjectStats(mask);
+    if (isParallaxSubject(stats)) subject = stats;
+    input.check();
+  }
+
+  if (subject && mask) {
+    const plan = planParallax({ ...common, subject: subject.centre });
+    const source = canvasSourceRect(photo, plan);
+    const canvas = await toCanvas(sharp(upright.data, rawPhoto), source, plan.canvas);
+    // The mask, stretched back over the photo, cut and resampled exactly like the canvas.
+    const matte = solidMatte(mask);
+    const maskOverPhoto = await sharp(matte.data, {
+      raw: { width: matte.width, height: matte.height, channels: 1 },
+    })
+      .resize(photo.width, photo.height, { fit: 'fill', kernel: 'cubic' })
+      .extractChannel(0)
+      .raw()
+      .toBuffer();
+    const alpha = await sharp(maskOverPhoto, { raw: { ...photo, channels: 1 } })
+      .extract(source)
+      .resize(plan.canvas.width, plan.canvas.height, { fit: 'fill', kernel: 'cubic' })
+      .extractChannel(0)
+      .raw()
+      .toBuffer();
+    const background = fillBehindSubject(canvas, alpha, plan.canvas.width, plan.canvas.height);
+    const foreground = await sharp(canvas, { raw: { ...plan.canvas, channels: 3 } })
+      .joinChannel(alpha, { raw: { ...plan.canvas, channels: 1 } })
+      .raw()
+      .toBuffer();
+    const backgroundImage = { raw: { ...plan.canvas, channels: 3 as const } };
+    const foregroundImage = { raw: { ...plan.canvas, channels: 4 as const } };
+    const size = { fit: 'fill' as const, kernel: 'cubic' as const };
+    const renderFrame = async (index: number) => {
+      const [back, front] = await Promise.all([
+        sharp(background, backgroundImage)
+          .extract(plan.backgroundWindows[index]!)
+          .resize(plan.frame.width, plan.frame.height, size)
+          .raw()
+          .toBuffer(),
+        sharp(foreground, foregroundImage)
+          .extract(plan.windows[index]!)
+          .resize(plan.frame.width, plan.frame.height, size)
+          .raw()
+          .toBuffer(),
+      ]);
+      composeLayers(back, front, plan.frame.width * plan.frame.height);
+      return back;
+    };
+    const encoded = await encodeFrames({
+      ...input,
+      frame: plan.frame,
+      fps: plan.fps,
+      count: plan.windows.length,
+      renderFrame,
+    });
+    return { ...encoded, plan, motion: 'parallax' };
+  }
+
+  const plan = cameraPlan;
+  const canvas = await toCanvas(sharp(upright.data, rawPhoto), cameraSource, plan.canvas);
   const raw = { raw: { width: plan.canvas.width, height: plan.canvas.height, channels: 3 as const } };
-  const rig = found ? faceRigOnCanvas(found.face, found.scale, source, plan) : null;
   const seconds = plan.windows.length / plan.fps;
   const renderFrame = async (index: number) => {
     const window = plan.windows[index]!;
-    const frame = await sharp(canvas.data, raw)
+    const frame = await sharp(canvas, raw)
       .extract(window)
       .resize(plan.frame.width, plan.frame.height, { fit: 'fill', kernel: 'cubic' })
       .raw()
       .toBuffer();
     if (rig) {
       renderFaceMotion({
-        canvas: { data: canvas.data, width: plan.canvas.width, height: plan.canvas.height },
+        canvas: { data: canvas, width: plan.canvas.width, height: plan.canvas.height },
         frame,
         frameSize: plan.frame,
         window,
@@ -105,22 +196,51 @@ export async function animatePhoto(input: {
     }
     return frame;
   };
+  const encoded = await encodeFrames({
+    ...input,
+    frame: plan.frame,
+    fps: plan.fps,
+    count: plan.windows.length,
+    renderFrame,
+  });
+  return { ...encoded, plan, motion: rig ? 'face' : 'camera' };
+}
 
+/** The frame-shaped part of the photo resampled to the canvas (the camera's supersampled view). */
+async function toCanvas(photo: sharp.Sharp, source: Rect, canvas: Size): Promise<Buffer> {
+  return photo
+    .extract(source)
+    .resize(canvas.width, canvas.height, { fit: 'fill', kernel: 'lanczos3' })
+    .raw()
+    .toBuffer();
+}
+
+/**
+ * Renders `count` frames (one ahead while ffmpeg encodes the one before) and encodes them to an
+ * H.264 MP4; the first frame is also kept as a WebP poster.
+ */
+export async function encodeFrames(
+  input: {
+    frame: Size;
+    fps: number;
+    count: number;
+    /** RGB pixels of frame `index`, frame.width × frame.height. */
+    renderFrame: (index: number) => Promise<Buffer>;
+  } & EncodeOptions,
+): Promise<{ mp4: Buffer; poster: Buffer }> {
+  const { frame, count, renderFrame } = input;
   const first = await renderFrame(0);
-  const poster = await sharp(first, {
-    raw: { width: plan.frame.width, height: plan.frame.height, channels: 3 },
-  })
+  const poster = await sharp(first, { raw: { width: frame.width, height: frame.height, channels: 3 } })
     .webp({ quality: 82 })
     .toBuffer();
 
   async function* frames(): AsyncGenerator<Buffer> {
     yield first;
-    // One frame rendered ahead while ffmpeg encodes the one before.
-    let next = plan.windows.length > 1 ? renderFrame(1) : null;
-    for (let index = 1; index < plan.windows.length; index++) {
+    let next = count > 1 ? renderFrame(1) : null;
+    for (let index = 1; index < count; index++) {
       input.check();
       const current = await next!;
-      next = index + 1 < plan.windows.length ? renderFrame(index + 1) : null;
+      next = index + 1 < count ? renderFrame(index + 1) : null;
       yield current;
     }
   }
@@ -130,13 +250,13 @@ export async function animatePhoto(input: {
     const output = path.join(workDir, 'video.mp4');
     await runFfmpeg({
       path: input.ffmpegPath,
-      args: h264EncodeArgs({ frame: plan.frame, fps: plan.fps, output, description: input.description }),
+      args: h264EncodeArgs({ frame, fps: input.fps, output, description: input.description }),
       input: frames(),
       timeoutMs: input.timeoutMs,
       signal: input.signal,
-      onFrame: (frame) => input.onProgress(Math.min(1, frame / plan.windows.length)),
+      onFrame: (encoded) => input.onProgress(Math.min(1, encoded / count)),
     });
-    return { mp4: await readFile(output), poster, plan, faceMotion: rig !== null };
+    return { mp4: await readFile(output), poster };
   } finally {
     await rm(workDir, { recursive: true, force: true });
   }
