@@ -341,6 +341,60 @@ describe('animating a photo on the local engine', () => {
     },
   );
 
+  it(
+    "a description without a photo becomes an animated scene, labelled as the local engine's",
+    { timeout: 180_000 },
+    async () => {
+      const { headers } = await signedInUser();
+      const done = await createAndRun(t, headers, {
+        mode: 'video',
+        prompt: 'sunset over the sea with clouds',
+        duration: 3,
+        aspect: '16:9',
+      });
+      expect(done.status, done.error_detail).toBe(GenerationStatus.COMPLETED);
+      expect(done).toMatchObject({ cost: 6, duration: 3, progress: 100 });
+      expect(done.result).toMatchObject({
+        content_type: 'video/mp4',
+        width: 1280,
+        height: 720,
+        engine: 'local',
+      });
+      const codes = done.result.notes.map((note: { code: string }) => note.code);
+      expect(codes.slice(0, 3)).toEqual(['video.scene_animated', 'scene.procedural', 'scene.keywords']);
+      expect(codes).toEqual(
+        expect.arrayContaining(['video.scene_clouds', 'video.scene_water', 'video.scene_light']),
+      );
+      expect(done.result.notes[0].text).toMatch(/not a generative video model/);
+      const file = path.join(workDir, 'scene.mp4');
+      await writeFile(file, (await download(done.result.url)).rawPayload);
+      const info = await probe(file);
+      expect(info).toMatchObject({ codec: 'h264', pixelFormat: 'yuv420p', width: 1280, height: 720 });
+      expect(Math.abs(info.seconds - 3) / 3).toBeLessThan(0.05);
+      expect(await countFrames(file)).toBe(72);
+      // It moves: clouds, light and water change between two frames a second apart.
+      const a = await frameAt(file, 1);
+      const b = await frameAt(file, 2);
+      expect(meanDifference(a, b)).toBeGreaterThan(1);
+      const poster = await sharp((await download(done.result.variants[0].url)).rawPayload).metadata();
+      expect(poster.format).toBe('webp');
+    },
+  );
+
+  it('with neither a photo nor a description it is refused before anything is charged', async () => {
+    const { headers } = await signedInUser();
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/generations/',
+      headers,
+      payload: { mode: 'video', duration: 3 },
+    });
+    expect(created.statusCode).toBe(400);
+    expect(created.json().code).toBe('generations.image_required');
+    expect(created.json().images).toBeDefined();
+    expect(await balance(t, headers)).toBe(40);
+  });
+
   it('refuses durations that are not offered', async () => {
     const { user, headers } = await signedInUser();
     const upload = await createUploadFor(t, user.id, faces.graceHopper);

@@ -27,7 +27,14 @@ import {
   FfmpegMissingError,
 } from './video/ffmpeg.js';
 import { createPersonSegmenter, type PersonSegmenter } from './video/person-segmentation.js';
-import { animatePhoto, PhotoTooSmallError, type AnimatedPhoto } from './video/video.pipeline.js';
+import { animateScene, shapeForFrame, type SceneMotion } from './scene.animation.js';
+import {
+  animatePhoto,
+  encodeFrames,
+  PhotoTooSmallError,
+  type AnimatedPhoto,
+} from './video/video.pipeline.js';
+import { frameCount, VIDEO_FPS, videoFrameSize } from './video/video.models.js';
 
 const SUPPORTED_MODES: ReadonlySet<TGenerationMode> = new Set([
   'simple',
@@ -205,13 +212,12 @@ async function animateLocally(
   progress: Progress,
   options: LocalVideoOptions & { faceAnalyzer: FaceAnalyzer; personSegmenter: PersonSegmenter },
 ): Promise<EngineOutput> {
-  if (request.images.length === 0) {
+  if (request.images.length === 0 && request.prompt.trim().length === 0) {
     throw EngineError.badInput(
-      'mode_unsupported',
-      'The local engine animates a photo; video from a description alone is not available yet.',
+      'needs_photo_or_scene',
+      'Add a photo to animate, or describe a scene to make a video of.',
     );
   }
-  const source = singleImage(request, 'Animating');
   let ffmpegPath: string;
   try {
     ffmpegPath = options.ffmpegPath ?? bundledFfmpegPath();
@@ -220,6 +226,8 @@ async function animateLocally(
     // A broken install, our fault: failed after the retries, and refunded.
     throw new EngineError('engine.failed', (error as Error).message, true);
   }
+  if (request.images.length === 0) return sceneVideo(request, context, progress, { ...options, ffmpegPath });
+  const source = singleImage(request, 'Animating');
   await progress.reach(2);
   let frameReports = Promise.resolve();
   let animated: AnimatedPhoto;
@@ -282,6 +290,91 @@ async function animateLocally(
     width: plan.frame.width,
     height: plan.frame.height,
     poster: animated.poster,
+    durationSeconds: seconds,
+    notes,
+  };
+}
+
+/** How the notes name each thing that moves in an animated scene. */
+const SCENE_MOTION_NOTES: Record<SceneMotion, { code: TGenerationNoteCode; text: string }> = {
+  light: {
+    code: 'video.scene_light',
+    text: 'The light breathes: the glow of the sun or moon swells and its rays turn.',
+  },
+  clouds: {
+    code: 'video.scene_clouds',
+    text: 'Clouds drift across the sky, their shadows passing over the land.',
+  },
+  stars: { code: 'video.scene_stars', text: 'Stars twinkle.' },
+  water: { code: 'video.scene_water', text: 'The water ripples, its reflection breaking up in the waves.' },
+  rain: { code: 'video.scene_rain', text: 'Rain falls.' },
+  snow: { code: 'video.scene_snow', text: 'Snow falls, near flakes faster than far ones.' },
+  camera: { code: 'video.scene_camera', text: 'The camera pushes slowly into the composition.' },
+};
+
+/**
+ * Video from a description: the simple mode's procedural scene for the prompt, drawn at the
+ * video's frame size and animated (animateScene), encoded like an animated photo, with notes that
+ * say it is the local engine's drawing and which of the prompt's words it used.
+ */
+async function sceneVideo(
+  request: EngineRequest,
+  context: EngineContext,
+  progress: Progress,
+  options: LocalVideoOptions & { ffmpegPath: string },
+): Promise<EngineOutput> {
+  const frame = videoFrameSize(request.aspect);
+  const plan = {
+    ...planScene(request.prompt, request.seed),
+    width: frame.width,
+    height: frame.height,
+    shape: shapeForFrame(frame.width, frame.height),
+  };
+  const count = frameCount(request.durationSeconds);
+  const seconds = count / VIDEO_FPS;
+  await progress.reach(2);
+  let encoded: { mp4: Buffer; poster: Buffer };
+  let motions: SceneMotion[];
+  try {
+    const animation = await animateScene(plan, seconds);
+    motions = animation.motions;
+    progress.check();
+    await progress.reach(10);
+    let frameReports = Promise.resolve();
+    encoded = await encodeFrames({
+      frame,
+      fps: VIDEO_FPS,
+      count,
+      renderFrame: async (index) => animation.frameAt(index / VIDEO_FPS, seconds),
+      ffmpegPath: options.ffmpegPath,
+      description: LOCAL_ENGINE_DESCRIPTIONS.video_scene,
+      timeoutMs: options.encodeTimeoutMs ?? VIDEO_ENCODE_TIMEOUT_MS,
+      signal: context.signal,
+      onProgress: (fraction) => {
+        frameReports = frameReports.then(() => progress.reach(10 + fraction * 85)).catch(() => {});
+      },
+      check: progress.check,
+    });
+    await frameReports;
+  } catch (error) {
+    throw videoError(error, context.signal);
+  }
+  const notes = [
+    engineNote(
+      'video.scene_animated',
+      `An animated procedural scene by the offline local engine, not a generative video model: ${seconds} s at ${VIDEO_FPS} fps, ${frame.width}×${frame.height}.`,
+      { seconds, fps: VIDEO_FPS, width: frame.width, height: frame.height },
+    ),
+    ...describeScene(plan),
+    ...motions.map((motion) => engineNote(SCENE_MOTION_NOTES[motion].code, SCENE_MOTION_NOTES[motion].text)),
+  ];
+  await progress.reach(100);
+  return {
+    data: encoded.mp4,
+    contentType: 'video/mp4',
+    width: frame.width,
+    height: frame.height,
+    poster: encoded.poster,
     durationSeconds: seconds,
     notes,
   };
