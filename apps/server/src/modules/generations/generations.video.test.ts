@@ -259,6 +259,17 @@ describe('animating a photo on the local engine', () => {
       const poster = await sharp((await download(done.result.variants[0].url)).rawPayload).metadata();
       expect(poster.format).toBe('webp');
 
+      // The grid's preview: a small looping animated WebP of the start, whose frames move.
+      expect(done.result.preview).toMatchObject({ width: 180, height: 320 });
+      const preview = await download(done.result.preview.url);
+      expect(preview.headers['content-type']).toBe('image/webp');
+      expect(preview.rawPayload.length).toBeLessThan(200_000);
+      const animation = await sharp(preview.rawPayload, { animated: true }).metadata();
+      expect(animation).toMatchObject({ format: 'webp', width: 180, pageHeight: 320, loop: 0 });
+      expect(animation.pages).toBe(15);
+      const page = (index: number) => sharp(preview.rawPayload, { page: index }).greyscale().raw().toBuffer();
+      expect(meanDifference(await page(0), await page(14))).toBeGreaterThan(3);
+
       // Published: the classifier sees frames spread over the video, and the post is a video.
       const before = moderator.calls;
       const published = await t.app.inject({
