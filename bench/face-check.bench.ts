@@ -8,16 +8,16 @@
  * BENCH_SWAPS face swaps, 8 by default).
  */
 import sharp from 'sharp';
-import { createFaceAnalyzer } from '../apps/server/src/modules/faces/face-analyzer.js';
-import { decodeRgb } from '../apps/server/src/modules/faces/face-images.js';
+import { createFaceAnalyzer } from '../packages/imaging/src/faces/face-analyzer.js';
+import { decodeRgb } from '../packages/imaging/src/faces/face-images.js';
 import {
   buildFaceProfile,
   pickReferenceForYaw,
-} from '../apps/server/src/modules/faces/face-profile.models.js';
-import { swapFace } from '../apps/server/src/modules/faces/face-swap.models.js';
-import { checkPhoto } from '../apps/server/src/modules/faces/photo-checks.models.js';
-import { faceSwapOnPhoto } from '../apps/server/src/modules/generations/engines/local/face-swap.pipeline.js';
-import { loadTestFaces, makePhotoSet } from '../apps/server/src/test/test-faces.js';
+} from '../packages/imaging/src/faces/face-profile.models.js';
+import { swapFace } from '../packages/imaging/src/faces/face-swap.models.js';
+import { checkPhoto } from '../packages/imaging/src/faces/photo-checks.models.js';
+import { faceSwapOnPhoto } from '../packages/imaging/src/pipelines/face-swap.pipeline.js';
+import { loadTestFaces, makePhotoSet } from '../packages/imaging/src/testing/test-faces.js';
 
 const PHOTOS = Number(process.env.BENCH_PHOTOS ?? 30);
 const SWAPS = Number(process.env.BENCH_SWAPS ?? 8);

@@ -4,10 +4,10 @@
  */
 import path from 'node:path';
 import sharp from 'sharp';
-import { createFaceAnalyzer } from '../apps/server/src/modules/faces/face-analyzer.js';
-import { buildFaceProfile } from '../apps/server/src/modules/faces/face-profile.models.js';
-import { facePhotoFromPrompt } from '../apps/server/src/modules/generations/engines/local/face-photo.pipeline.js';
-import { loadTestFaces, makePhotoSet } from '../apps/server/src/test/test-faces.js';
+import { createFaceAnalyzer } from '../packages/imaging/src/faces/face-analyzer.js';
+import { buildFaceProfile } from '../packages/imaging/src/faces/face-profile.models.js';
+import { facePhotoFromPrompt } from '../packages/imaging/src/pipelines/face-photo.pipeline.js';
+import { loadTestFaces, makePhotoSet } from '../packages/imaging/src/testing/test-faces.js';
 
 const outDir = process.argv[2] ?? '.';
 const faces = await loadTestFaces();

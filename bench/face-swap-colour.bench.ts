@@ -7,11 +7,11 @@
  * Run: `node --import tsx bench/face-swap-colour.bench.ts` (SWAP_PNG_DIR=<dir> also writes the results).
  */
 import path from 'node:path';
-import { createFaceAnalyzer } from '../apps/server/src/modules/faces/face-analyzer.js';
-import { decodeRgb, encodeRgb } from '../apps/server/src/modules/faces/face-images.js';
-import { swapFace } from '../apps/server/src/modules/faces/face-swap.models.js';
-import { measureSwapColour } from '../apps/server/src/test/face-swap-colour.js';
-import { loadTestFaces, type TestFaces } from '../apps/server/src/test/test-faces.js';
+import { createFaceAnalyzer } from '../packages/imaging/src/faces/face-analyzer.js';
+import { decodeRgb, encodeRgb } from '../packages/imaging/src/faces/face-images.js';
+import { swapFace } from '../packages/imaging/src/faces/face-swap.models.js';
+import { measureSwapColour } from '../packages/imaging/src/testing/face-swap-colour.js';
+import { loadTestFaces, type TestFaces } from '../packages/imaging/src/testing/test-faces.js';
 
 const faces = await loadTestFaces();
 const analyzer = createFaceAnalyzer();

@@ -8,10 +8,10 @@
 import { readFileSync } from 'node:fs';
 import { resourceUsage } from 'node:process';
 import { VIDEO_ASPECTS } from '@mirra/contracts';
-import { createFaceAnalyzer } from '../apps/server/src/modules/faces/face-analyzer.js';
-import { bundledFfmpegPath } from '../apps/server/src/modules/generations/engines/local/video/ffmpeg.js';
-import { animatePhoto } from '../apps/server/src/modules/generations/engines/local/video/video.pipeline.js';
-import { loadTestFaces } from '../apps/server/src/test/test-faces.js';
+import { createFaceAnalyzer } from '../packages/imaging/src/faces/face-analyzer.js';
+import { bundledFfmpegPath } from '../packages/imaging/src/video/ffmpeg.js';
+import { animatePhoto } from '../packages/imaging/src/video/video.pipeline.js';
+import { loadTestFaces } from '../packages/imaging/src/testing/test-faces.js';
 
 const SECONDS = Number(process.env.BENCH_VIDEO_SECONDS ?? 5);
 

@@ -23,7 +23,7 @@ import {
   createTokenService,
   type TokenService,
 } from '../modules/auth/index.js';
-import { createFaceAnalyzer, type FaceAnalyzer } from '../modules/faces/index.js';
+import { createFaceAnalyzer, type FaceAnalyzer } from '../../../../packages/imaging/src/faces/index.js';
 import { MODEL_EVENTS_CHANNEL } from '../modules/models/index.js';
 import { postGenerationSources, type PublishedPostCounter } from '../modules/posts/index.js';
 import { profilePublishedPostCounter } from '../modules/social/index.js';

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { multipartBody } from './images.js';
-import { loadTestFaces, makePhotoSet } from './test-faces.js';
+import { loadTestFaces, makePhotoSet } from '../../../../packages/imaging/src/testing/test-faces.js';
 import type { TestApp } from './test-app.js';
 
 let astronautSet: Promise<Buffer[]> | null = null;

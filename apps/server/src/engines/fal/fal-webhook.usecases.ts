@@ -2,7 +2,7 @@ import { and, eq, like } from 'drizzle-orm';
 import { GenerationStatus, isTerminalStatus } from '@mirra/contracts';
 import type { AppDeps } from '../../app/deps.js';
 import { generations } from '../../shared/db/schema.js';
-import { EngineError } from '../../modules/generations/engines/engine.types.js';
+import { EngineError } from '../engine.types.js';
 import { engineFailureOutcome, finishGeneration } from '../../modules/generations/generations.jobs.js';
 import { generationsRepository } from '../../modules/generations/generations.repository.js';
 import { failGeneration } from '../../modules/generations/generations.usecases.js';

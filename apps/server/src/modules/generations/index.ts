@@ -2,8 +2,8 @@
  * The public face of the generations module: the only file other modules and the composition root
  * import from it. Anything not exported here is the module's own business.
  */
-export { createEngineRegistry, type EngineRegistry } from './engines/engine-registry.js';
-export { bundledFfmpegPath, sampleVideoFrames } from './engines/local/video/ffmpeg.js';
+export { createEngineRegistry, type EngineRegistry } from '../../engines/engine-registry.js';
+export { bundledFfmpegPath, sampleVideoFrames } from '../../../../../packages/imaging/src/video/ffmpeg.js';
 export { createGenerationEvents, type GenerationEvents } from './generation-events.js';
 export type { GenerationFromPostRequest, GenerationSources, PostSource } from './generation-sources.js';
 export type { GenerationsDeps } from './generations.deps.js';

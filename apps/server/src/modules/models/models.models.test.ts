@@ -1,11 +1,11 @@
 import { GenerationStatus } from '@mirra/contracts';
 import { describe, expect, it } from 'vitest';
-import type { AnalysedFace, FaceAnalysis } from '../faces/faces.types.js';
+import type { AnalysedFace, FaceAnalysis } from '../../../../../packages/imaging/src/faces/faces.types.js';
 import {
   fingerprintDistance,
   MAX_COPY_DISTANCE,
   mirroredFingerprint,
-} from '../faces/photo-fingerprint.models.js';
+} from '../../../../../packages/imaging/src/faces/photo-fingerprint.models.js';
 import {
   compactAnalysis,
   findCopies,

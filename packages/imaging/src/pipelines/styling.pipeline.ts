@@ -1,6 +1,6 @@
 import type { TStyle } from '@mirra/contracts';
-import { hexToRgb } from './colour.js';
-import { createRng, fractalNoise } from './random.js';
+import { hexToRgb } from '../raster/colour.js';
+import { createRng, fractalNoise } from '../raster/random.js';
 import {
   blurImage,
   blurPlane,
@@ -21,7 +21,7 @@ import {
   type RawImage,
   toSharp,
   vignette,
-} from './raster.js';
+} from '../raster/raster.js';
 
 /** Styling works on at most this many pixels on the long side: detail enough, and fast on 2 cores. */
 export const STYLING_MAX_SIDE = 1536;

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import type { TVideoAspect } from '@mirra/contracts';
-import type { FaceAnalyzer } from '../../../../faces/index.js';
-import { MAX_INPUT_PIXELS } from '../raster.js';
+import type { FaceAnalyzer } from '../faces/index.js';
+import { MAX_INPUT_PIXELS } from '../raster/raster.js';
 import { runFfmpeg } from './ffmpeg.js';
 import {
   canvasSourceRect,

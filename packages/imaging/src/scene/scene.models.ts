@@ -1,6 +1,6 @@
-import { engineNote, type EngineNote } from '../engine.types.js';
-import { hsl, mixHex, shiftHex } from './colour.js';
-import { createRng, hashText, mixSeeds, pick, range } from './random.js';
+import { engineNote, type EngineNote } from '../../../../apps/server/src/engines/engine.types.js';
+import { hsl, mixHex, shiftHex } from '../raster/colour.js';
+import { createRng, hashText, mixSeeds, pick, range } from '../raster/random.js';
 
 /**
  * The simple mode's "understanding" of a prompt: which words the procedural renderer can draw and

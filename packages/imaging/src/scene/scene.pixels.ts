@@ -1,6 +1,6 @@
-import { hexToRgb, mixRgb, type Rgb } from './colour.js';
-import { fractalLine, fractalNoise, range, type Rng } from './random.js';
-import type { RawImage } from './raster.js';
+import { hexToRgb, mixRgb, type Rgb } from '../raster/colour.js';
+import { fractalLine, fractalNoise, range, type Rng } from '../raster/random.js';
+import type { RawImage } from '../raster/raster.js';
 import type { Layout } from './scene.svg.js';
 
 /**

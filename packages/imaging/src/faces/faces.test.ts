@@ -10,7 +10,7 @@ import {
   makePhotoSet,
   shrinkIntoCanvas,
   type TestFaces,
-} from '../../test/test-faces.js';
+} from '../testing/test-faces.js';
 import { createFaceAnalyzer } from './face-analyzer.js';
 import { buildFaceProfile, descriptorSimilarity, pickReferenceForYaw } from './face-profile.models.js';
 import type { AnalysedFace, FaceAnalysis } from './faces.types.js';

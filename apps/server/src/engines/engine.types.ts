@@ -5,7 +5,7 @@ import type {
   TStyle,
   TVideoAspect,
 } from '@mirra/contracts';
-import type { FaceProfile } from '../../faces/index.js';
+import type { FaceProfile } from '../../../../packages/imaging/src/faces/index.js';
 
 /** An image handed to an engine: already normalised (EXIF stripped, orientation applied). */
 export interface EngineImage {

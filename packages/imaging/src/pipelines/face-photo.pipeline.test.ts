@@ -1,12 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadTestFaces, makePhotoSet } from '../../../../test/test-faces.js';
-import { createFaceAnalyzer } from '../../../faces/face-analyzer.js';
-import { buildFaceProfile } from '../../../faces/face-profile.models.js';
-import type { EngineFaceModel } from '../engine.types.js';
+import { loadTestFaces, makePhotoSet } from '../testing/test-faces.js';
+import { createFaceAnalyzer } from '../faces/face-analyzer.js';
+import { buildFaceProfile } from '../faces/face-profile.models.js';
+import type { EngineFaceModel } from '../../../../apps/server/src/engines/engine.types.js';
 import { facePhotoFromPrompt } from './face-photo.pipeline.js';
-import type { RawImage } from './raster.js';
-import { planScene } from './scene.models.js';
-import { renderScene } from './scene.render.js';
+import type { RawImage } from '../raster/raster.js';
+import { planScene } from '../scene/scene.models.js';
+import { renderScene } from '../scene/scene.render.js';
 
 // A face photo from a prompt should look like a portrait photo: the scene behind out of focus, the
 // figure lit from one side, the face on it. A model built from the astronaut's photos.

@@ -1,7 +1,7 @@
 import type { TGenerationMode } from '@mirra/contracts';
-import type { Config } from '../../../shared/config.js';
-import { createFalEngine } from '../../../engines/fal/fal.engine.js';
-import { AppError } from '../../../shared/errors.js';
+import type { Config } from '../shared/config.js';
+import { createFalEngine } from './fal/fal.engine.js';
+import { AppError } from '../shared/errors.js';
 import type { GenerationEngine } from './engine.types.js';
 import { createLocalEngine } from './local/local.engine.js';
 

@@ -1,6 +1,6 @@
 import type { EngineError } from './engine.types.js';
 
-export { parseEngineList } from '../../../shared/config.js';
+export { parseEngineList } from '../shared/config.js';
 
 /**
  * Whether a failed attempt moves on to the next engine of the mode's list. Only an outage does:

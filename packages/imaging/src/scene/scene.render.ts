@@ -1,7 +1,7 @@
 import sharp from 'sharp';
-import { mixHex } from './colour.js';
-import { createRng, mixSeeds, pick, range, type Rng } from './random.js';
-import { addGrain, type Checkpoint, rawFrom, type RawImage, toSharp, vignette } from './raster.js';
+import { mixHex } from '../raster/colour.js';
+import { createRng, mixSeeds, pick, range, type Rng } from '../raster/random.js';
+import { addGrain, type Checkpoint, rawFrom, type RawImage, toSharp, vignette } from '../raster/raster.js';
 import type { ScenePlan } from './scene.models.js';
 import {
   drawAurora,

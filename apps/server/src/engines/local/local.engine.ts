@@ -10,23 +10,23 @@ import {
   type EngineStart,
   type GenerationEngine,
 } from '../engine.types.js';
-import { createFaceAnalyzer, type FaceAnalyzer } from '../../../faces/index.js';
-import { facePhotoFromPrompt } from './face-photo.pipeline.js';
-import { faceSwapOnPhoto } from './face-swap.pipeline.js';
-import { describeNothingUnderstood, MAX_UPSCALE_SIDE, parseEditInstruction } from './editing.models.js';
-import { applyEdits } from './editing.pipeline.js';
-import { LOCAL_ENGINE_DESCRIPTIONS, withLocalEngineLabel } from './image-label.js';
-import { decodePhoto, encodePng, type RawImage } from './raster.js';
-import { describeScene, planScene } from './scene.models.js';
-import { renderScene } from './scene.render.js';
-import { applyStyle, STYLE_NAMES, STYLING_MAX_SIDE } from './styling.pipeline.js';
+import { createFaceAnalyzer, type FaceAnalyzer } from '../../../../../packages/imaging/src/faces/index.js';
+import { facePhotoFromPrompt } from '../../../../../packages/imaging/src/pipelines/face-photo.pipeline.js';
+import { faceSwapOnPhoto } from '../../../../../packages/imaging/src/pipelines/face-swap.pipeline.js';
+import { describeNothingUnderstood, MAX_UPSCALE_SIDE, parseEditInstruction } from '../../../../../packages/imaging/src/pipelines/editing.models.js';
+import { applyEdits } from '../../../../../packages/imaging/src/pipelines/editing.pipeline.js';
+import { LOCAL_ENGINE_DESCRIPTIONS, withLocalEngineLabel } from '../../../../../packages/imaging/src/raster/image-label.js';
+import { decodePhoto, encodePng, type RawImage } from '../../../../../packages/imaging/src/raster/raster.js';
+import { describeScene, planScene } from '../../../../../packages/imaging/src/scene/scene.models.js';
+import { renderScene } from '../../../../../packages/imaging/src/scene/scene.render.js';
+import { applyStyle, STYLE_NAMES, STYLING_MAX_SIDE } from '../../../../../packages/imaging/src/pipelines/styling.pipeline.js';
 import {
   assertExecutable,
   bundledFfmpegPath,
   FfmpegFailedError,
   FfmpegMissingError,
-} from './video/ffmpeg.js';
-import { animatePhoto, PhotoTooSmallError, type AnimatedPhoto } from './video/video.pipeline.js';
+} from '../../../../../packages/imaging/src/video/ffmpeg.js';
+import { animatePhoto, PhotoTooSmallError, type AnimatedPhoto } from '../../../../../packages/imaging/src/video/video.pipeline.js';
 
 const SUPPORTED_MODES: ReadonlySet<TGenerationMode> = new Set([
   'simple',

@@ -1,5 +1,5 @@
-import { mixHex, shiftHex } from './colour.js';
-import { fractalLine, pick, range, type Rng } from './random.js';
+import { mixHex, shiftHex } from '../raster/colour.js';
+import { fractalLine, pick, range, type Rng } from '../raster/random.js';
 import type { ScenePlan } from './scene.models.js';
 
 /**

@@ -4,8 +4,8 @@
  * about 2 is a just-noticeable difference and above 10 two clearly different colours). Used by the
  * face swap tests and bench/face-swap-colour.bench.ts.
  */
-import { distanceInside, rgbToLab } from '../modules/faces/face-blend.models.js';
-import type { Region, RgbImage } from '../modules/faces/face-warp.models.js';
+import { distanceInside, rgbToLab } from '../faces/face-blend.models.js';
+import type { Region, RgbImage } from '../faces/face-warp.models.js';
 
 export interface SwapColourMeasurement {
   /** ΔE76 between the mean colour of the face's skin (a band inside the cut, away from its edge) and the surrounding skin (a ring outside it). */

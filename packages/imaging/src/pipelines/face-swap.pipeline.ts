@@ -7,15 +7,15 @@ import {
   swapFace,
   type RgbImage,
   type AnalysedFace,
-} from '../../../faces/index.js';
+} from '../faces/index.js';
 import {
   EngineError,
   engineNote,
   type EngineFaceModel,
   type EngineImage,
   type EngineNote,
-} from '../engine.types.js';
-import type { Checkpoint } from './raster.js';
+} from '../../../../apps/server/src/engines/engine.types.js';
+import type { Checkpoint } from '../raster/raster.js';
 
 /** Longest side of a face swap result (and of the target it is made from). */
 export const FACE_SWAP_MAX_SIDE = 2048;

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { measureSwapColour } from '../../test/face-swap-colour.js';
-import { loadTestFaces, type TestFaces } from '../../test/test-faces.js';
+import { measureSwapColour } from '../testing/face-swap-colour.js';
+import { loadTestFaces, type TestFaces } from '../testing/test-faces.js';
 import { createFaceAnalyzer } from './face-analyzer.js';
 import { chromaScale, localMeanColour, toLab, transferLocalColour } from './face-blend.models.js';
 import type { Point2 } from './face-geometry.models.js';
