@@ -8,16 +8,16 @@
  * BENCH_SWAPS face swaps, 8 by default).
  */
 import sharp from 'sharp';
-import { createFaceAnalyzer } from '../packages/imaging/src/faces/face-analyzer.js';
-import { decodeRgb } from '../packages/imaging/src/faces/face-images.js';
 import {
+  createFaceAnalyzer,
+  decodeRgb,
   buildFaceProfile,
   pickReferenceForYaw,
-} from '../packages/imaging/src/faces/face-profile.models.js';
-import { swapFace } from '../packages/imaging/src/faces/face-swap.models.js';
-import { checkPhoto } from '../packages/imaging/src/faces/photo-checks.models.js';
-import { faceSwapOnPhoto } from '../packages/imaging/src/pipelines/face-swap.pipeline.js';
-import { loadTestFaces, makePhotoSet } from '../packages/imaging/src/testing/test-faces.js';
+  swapFace,
+  checkPhoto,
+  faceSwapOnPhoto,
+} from '@mirra/imaging';
+import { loadTestFaces, makePhotoSet } from '@mirra/imaging/testing';
 
 const PHOTOS = Number(process.env.BENCH_PHOTOS ?? 30);
 const SWAPS = Number(process.env.BENCH_SWAPS ?? 8);

@@ -4,10 +4,8 @@
  */
 import path from 'node:path';
 import sharp from 'sharp';
-import { createFaceAnalyzer } from '../packages/imaging/src/faces/face-analyzer.js';
-import { buildFaceProfile } from '../packages/imaging/src/faces/face-profile.models.js';
-import { facePhotoFromPrompt } from '../packages/imaging/src/pipelines/face-photo.pipeline.js';
-import { loadTestFaces, makePhotoSet } from '../packages/imaging/src/testing/test-faces.js';
+import { createFaceAnalyzer, buildFaceProfile, facePhotoFromPrompt } from '@mirra/imaging';
+import { loadTestFaces, makePhotoSet } from '@mirra/imaging/testing';
 
 const outDir = process.argv[2] ?? '.';
 const faces = await loadTestFaces();

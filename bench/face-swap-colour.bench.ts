@@ -7,11 +7,9 @@
  * Run: `node --import tsx bench/face-swap-colour.bench.ts` (SWAP_PNG_DIR=<dir> also writes the results).
  */
 import path from 'node:path';
-import { createFaceAnalyzer } from '../packages/imaging/src/faces/face-analyzer.js';
-import { decodeRgb, encodeRgb } from '../packages/imaging/src/faces/face-images.js';
-import { swapFace } from '../packages/imaging/src/faces/face-swap.models.js';
-import { measureSwapColour } from '../packages/imaging/src/testing/face-swap-colour.js';
-import { loadTestFaces, type TestFaces } from '../packages/imaging/src/testing/test-faces.js';
+import { createFaceAnalyzer, decodeRgb, encodeRgb, swapFace } from '@mirra/imaging';
+import { measureSwapColour } from '@mirra/imaging/testing';
+import { loadTestFaces, type TestFaces } from '@mirra/imaging/testing';
 
 const faces = await loadTestFaces();
 const analyzer = createFaceAnalyzer();

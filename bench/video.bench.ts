@@ -8,10 +8,8 @@
 import { readFileSync } from 'node:fs';
 import { resourceUsage } from 'node:process';
 import { VIDEO_ASPECTS } from '@mirra/contracts';
-import { createFaceAnalyzer } from '../packages/imaging/src/faces/face-analyzer.js';
-import { bundledFfmpegPath } from '../packages/imaging/src/video/ffmpeg.js';
-import { animatePhoto } from '../packages/imaging/src/video/video.pipeline.js';
-import { loadTestFaces } from '../packages/imaging/src/testing/test-faces.js';
+import { createFaceAnalyzer, bundledFfmpegPath, animatePhoto } from '@mirra/imaging';
+import { loadTestFaces } from '@mirra/imaging/testing';
 
 const SECONDS = Number(process.env.BENCH_VIDEO_SECONDS ?? 5);
 

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { loadTestFaces, makePhotoSet } from '../../packages/imaging/src/testing/test-faces.js';
+import { loadTestFaces, makePhotoSet } from '@mirra/imaging/testing';
 import { callApi, type TestUser } from './accounts.js';
 import { e2eEnv } from './env.js';
 

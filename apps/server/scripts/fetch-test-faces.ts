@@ -3,7 +3,7 @@
  * so a CI run fails here, with the reason, rather than in the middle of the face tests.
  * Run: `node --import tsx apps/server/scripts/fetch-test-faces.ts`.
  */
-import { loadTestFaces, testFacesDir } from '../../../packages/imaging/src/testing/test-faces.js';
+import { loadTestFaces, testFacesDir } from '@mirra/imaging/testing';
 
 const faces = await loadTestFaces();
 console.log(`test faces ready in ${testFacesDir()}: ${Object.keys(faces).join(', ')}`);

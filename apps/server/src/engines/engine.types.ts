@@ -1,19 +1,15 @@
-import type {
-  TGenerationFailureReason,
-  TGenerationMode,
-  TGenerationNoteCode,
-  TStyle,
-  TVideoAspect,
-} from '@mirra/contracts';
-import type { FaceProfile } from '../../../../packages/imaging/src/faces/index.js';
+import type { TGenerationMode, TStyle, TVideoAspect } from '@mirra/contracts';
+import type { EngineError, EngineFaceModel, EngineImage, EngineNote } from '@mirra/imaging';
 
-/** An image handed to an engine: already normalised (EXIF stripped, orientation applied). */
-export interface EngineImage {
-  data: Buffer;
-  contentType: string;
-  width: number;
-  height: number;
-}
+// The words the local pipelines speak too: defined by @mirra/imaging, the same for every engine.
+export {
+  EngineError,
+  engineNote,
+  type EngineErrorCode,
+  type EngineFaceModel,
+  type EngineImage,
+  type EngineNote,
+} from '@mirra/imaging';
 
 export interface EngineRequest {
   generationUuid: string;
@@ -31,33 +27,6 @@ export interface EngineRequest {
   images: EngineImage[];
   /** The user's trained digital model, for face swap and face photos (`model_uuid`). */
   faceModel?: EngineFaceModel;
-}
-
-/** What an engine gets of a digital model: the local profile and its reference photos. */
-export interface EngineFaceModel {
-  uuid: string;
-  /** Identity, landmark statistics and the best references per pose (face-profile.models.ts). */
-  profile: FaceProfile;
-  /** The original photo behind a reference (`FaceReference.photoId`). */
-  loadReferencePhoto(photoId: string): Promise<Buffer>;
-}
-
-/**
- * One thing the engine did: a stable code (worded by the app in the user's language with the
- * params) and the English text, which is all an engine without codes gives (code null).
- */
-export interface EngineNote {
-  code: TGenerationNoteCode | null;
-  params: Record<string, string | number>;
-  text: string;
-}
-
-export function engineNote(
-  code: TGenerationNoteCode | null,
-  text: string,
-  params: Record<string, string | number> = {},
-): EngineNote {
-  return { code, params, text };
 }
 
 export interface EngineOutput {
@@ -111,32 +80,24 @@ export interface GenerationEngine {
   cancel?(providerJobId: string): Promise<void>;
 }
 
-export type EngineErrorCode =
-  /** The request cannot succeed as asked (e.g. no face in the photo); never retried. */
-  | 'engine.bad_input'
-  /** A transient failure; the job is retried with backoff. */
-  | 'engine.unavailable'
-  | 'engine.timeout'
-  /** The provider's safety system refused the prompt or its result; never retried elsewhere. */
-  | 'engine.refused'
-  | 'engine.failed';
+/** How a provider's webhook says its job ended: done (the result is fetched by the engine) or failed. */
+export type ProviderJobEnding = { kind: 'done' } | { kind: 'failed'; error: EngineError };
 
-export class EngineError extends Error {
-  override name = 'EngineError';
-  constructor(
-    readonly code: EngineErrorCode,
-    message: string,
-    readonly retryable: boolean,
-    /** For bad input: what was wrong, as a code the app words in the user's language. */
-    readonly reason: TGenerationFailureReason | null = null,
-    /** For an outage the provider asked to wait out (429 Retry-After), in seconds. */
-    readonly retryAfterSeconds: number | null = null,
-  ) {
-    super(message);
-  }
+export type ProviderJobOutcome = 'finished' | 'already finished' | 'unknown request';
 
-  /** The request cannot succeed as asked; `message` is the engine's own (English) account. */
-  static badInput(reason: TGenerationFailureReason, message: string): EngineError {
-    return new EngineError('engine.bad_input', message, false, reason);
-  }
+/**
+ * The port through which an engine's webhook finishes the generation that owns a provider job.
+ * The generations module implements it and the composition root hands it to the engine: engines
+ * never read or write generations themselves.
+ */
+export interface GenerationStore {
+  /**
+   * Finishes the generation whose stored job of `provider` starts with `providerJobIdPrefix`, as
+   * the polling worker would: done → the engine's `fetchResult` output is stored (moderation,
+   * variants); failed → failed and refunded. Duplicates and late deliveries change nothing.
+   */
+  finishProviderJob(
+    job: { provider: string; providerJobIdPrefix: string },
+    ending: ProviderJobEnding,
+  ): Promise<ProviderJobOutcome>;
 }

@@ -5,7 +5,7 @@
 export { createFaceAnalyzer, type FaceAnalyzer } from './face-analyzer.js';
 export { descriptorSimilarity } from './face-descriptors.models.js';
 export { FACE_OVAL, type Point2 } from './face-geometry.models.js';
-export { alignedFaceCrop, decodeRgb } from './face-images.js';
+export { alignedFaceCrop, decodeRgb, encodeRgb } from './face-images.js';
 export {
   buildFaceProfile,
   canonicalShape,

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { astronautPhotos } from '../../../../apps/server/src/test/models.js';
+import { astronautPhotos } from '../testing/test-faces.js';
 import { photoFingerprint } from './photo-fingerprint.js';
 import {
   copyDistance,

@@ -1,4 +1,4 @@
-import { engineNote, type EngineNote } from '../../../../apps/server/src/engines/engine.types.js';
+import { engineNote, type EngineNote } from '../pipeline.types.js';
 
 /**
  * The editing mode's instruction language: plain English ("make it brighter, crop to square and black

@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { engineNote, type EngineNote } from '../../../../apps/server/src/engines/engine.types.js';
+import { engineNote, type EngineNote } from '../pipeline.types.js';
 import { describeEdit, type EditOperation, MAX_UPSCALE_SIDE, type Strength } from './editing.models.js';
 import { type Checkpoint, clampedBuffer, rawFrom, type RawImage, toSharp } from '../raster/raster.js';
 

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadTestFaces, makePhotoSet } from '../testing/test-faces.js';
 import { createFaceAnalyzer } from '../faces/face-analyzer.js';
 import { buildFaceProfile } from '../faces/face-profile.models.js';
-import type { EngineFaceModel } from '../../../../apps/server/src/engines/engine.types.js';
+import type { EngineFaceModel } from '../pipeline.types.js';
 import { facePhotoFromPrompt } from './face-photo.pipeline.js';
 import type { RawImage } from '../raster/raster.js';
 import { planScene } from '../scene/scene.models.js';

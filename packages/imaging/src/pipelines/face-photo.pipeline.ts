@@ -7,10 +7,18 @@ import {
   pickReferenceForYaw,
   type RgbImage,
 } from '../faces/index.js';
-import { EngineError, engineNote, type EngineFaceModel, type EngineNote } from '../../../../apps/server/src/engines/engine.types.js';
+import { EngineError, engineNote, type EngineFaceModel, type EngineNote } from '../pipeline.types.js';
 import { type Rgb, rgbToHex, mixRgb, hexToRgb } from '../raster/colour.js';
 import { createRng, mixSeeds, range } from '../raster/random.js';
-import { addGrain, blurImage, type Checkpoint, rawFrom, type RawImage, toSharp, vignette } from '../raster/raster.js';
+import {
+  addGrain,
+  blurImage,
+  type Checkpoint,
+  rawFrom,
+  type RawImage,
+  toSharp,
+  vignette,
+} from '../raster/raster.js';
 import { describeScene, planScene, type ScenePlan } from '../scene/scene.models.js';
 import { renderScene } from '../scene/scene.render.js';
 import { placeReference } from './face-swap.pipeline.js';

@@ -14,7 +14,7 @@ import {
   type EngineFaceModel,
   type EngineImage,
   type EngineNote,
-} from '../../../../apps/server/src/engines/engine.types.js';
+} from '../pipeline.types.js';
 import type { Checkpoint } from '../raster/raster.js';
 
 /** Longest side of a face swap result (and of the target it is made from). */

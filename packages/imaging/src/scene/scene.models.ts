@@ -1,4 +1,4 @@
-import { engineNote, type EngineNote } from '../../../../apps/server/src/engines/engine.types.js';
+import { engineNote, type EngineNote } from '../pipeline.types.js';
 import { hsl, mixHex, shiftHex } from '../raster/colour.js';
 import { createRng, hashText, mixSeeds, pick, range } from '../raster/random.js';
 

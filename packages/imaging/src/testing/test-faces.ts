@@ -160,6 +160,14 @@ export async function makePhotoSet(portrait: Buffer, count = 15): Promise<Buffer
   return photos;
 }
 
+let astronautSet: Promise<Buffer[]> | null = null;
+
+/** Fifteen photos of one real person (the astronaut portrait's variants), made once per process. */
+export function astronautPhotos(): Promise<Buffer[]> {
+  astronautSet ??= loadTestFaces().then((faces) => makePhotoSet(faces.astronaut, 15));
+  return astronautSet;
+}
+
 /** Two portraits side by side at the same height: a photo with two people. */
 export async function composeSideBySide(left: Buffer, right: Buffer, height = 512): Promise<Buffer> {
   const [a, b] = await Promise.all(

@@ -7,9 +7,8 @@ import {
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type EngineContext, EngineError, type EngineOutput, type EngineRequest } from '../engine.types.js';
-import { readExifLabel } from '../../../../../packages/imaging/src/raster/image-label.js';
+import { readExifLabel, countDistinctColours, rawFrom } from '@mirra/imaging';
 import { createLocalEngine } from './local.engine.js';
-import { countDistinctColours, rawFrom } from '../../../../../packages/imaging/src/raster/raster.js';
 
 const texts = (notes: Array<{ text: string }>) => notes.map((note) => note.text);
 

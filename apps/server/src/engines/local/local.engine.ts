@@ -10,23 +10,34 @@ import {
   type EngineStart,
   type GenerationEngine,
 } from '../engine.types.js';
-import { createFaceAnalyzer, type FaceAnalyzer } from '../../../../../packages/imaging/src/faces/index.js';
-import { facePhotoFromPrompt } from '../../../../../packages/imaging/src/pipelines/face-photo.pipeline.js';
-import { faceSwapOnPhoto } from '../../../../../packages/imaging/src/pipelines/face-swap.pipeline.js';
-import { describeNothingUnderstood, MAX_UPSCALE_SIDE, parseEditInstruction } from '../../../../../packages/imaging/src/pipelines/editing.models.js';
-import { applyEdits } from '../../../../../packages/imaging/src/pipelines/editing.pipeline.js';
-import { LOCAL_ENGINE_DESCRIPTIONS, withLocalEngineLabel } from '../../../../../packages/imaging/src/raster/image-label.js';
-import { decodePhoto, encodePng, type RawImage } from '../../../../../packages/imaging/src/raster/raster.js';
-import { describeScene, planScene } from '../../../../../packages/imaging/src/scene/scene.models.js';
-import { renderScene } from '../../../../../packages/imaging/src/scene/scene.render.js';
-import { applyStyle, STYLE_NAMES, STYLING_MAX_SIDE } from '../../../../../packages/imaging/src/pipelines/styling.pipeline.js';
 import {
+  createFaceAnalyzer,
+  type FaceAnalyzer,
+  facePhotoFromPrompt,
+  faceSwapOnPhoto,
+  describeNothingUnderstood,
+  MAX_UPSCALE_SIDE,
+  parseEditInstruction,
+  applyEdits,
+  LOCAL_ENGINE_DESCRIPTIONS,
+  withLocalEngineLabel,
+  decodePhoto,
+  encodePng,
+  type RawImage,
+  describeScene,
+  planScene,
+  renderScene,
+  applyStyle,
+  STYLE_NAMES,
+  STYLING_MAX_SIDE,
   assertExecutable,
   bundledFfmpegPath,
   FfmpegFailedError,
   FfmpegMissingError,
-} from '../../../../../packages/imaging/src/video/ffmpeg.js';
-import { animatePhoto, PhotoTooSmallError, type AnimatedPhoto } from '../../../../../packages/imaging/src/video/video.pipeline.js';
+  animatePhoto,
+  PhotoTooSmallError,
+  type AnimatedPhoto,
+} from '@mirra/imaging';
 
 const SUPPORTED_MODES: ReadonlySet<TGenerationMode> = new Set([
   'simple',
