@@ -1,7 +1,7 @@
 /**
  * Seconds per photo check at 1024 px: decode + face analysis (Human on tfjs-wasm) + every check
  * of the personal model's upload, on real portraits (fetched like the tests do, see
- * apps/server/src/test/test-faces.ts). Then seconds per local face swap onto a 1024 px target:
+ * packages/imaging/src/testing/test-faces.ts). Then seconds per local face swap onto a 1024 px target:
  * the whole engine step (target analysis, reference pick and decode, warp, colour, Poisson blend)
  * and the pixel work alone. Report only.
  * Run: `node --import tsx bench/face-check.bench.ts` (BENCH_PHOTOS photos, 30 by default;

@@ -1,6 +1,6 @@
 /**
  * How the local face swap's colour meets the target photo, on real portraits (fetched like the
- * tests do, see apps/server/src/test/test-faces.ts): for each source → target pair, ΔE76 between
+ * tests do, see packages/imaging/src/testing/test-faces.ts): for each source → target pair, ΔE76 between
  * the swapped face's skin and the target's skin around it, the mean colour step across the seam,
  * and the worst redness on the seam beyond the target's own (see face-swap-colour.ts); the target's
  * own numbers before the swap are the floor. Report only.

@@ -1,5 +1,5 @@
 /**
- * Fills the cache of public-domain test portraits from Debian packages (see src/test/test-faces.ts),
+ * Fills the cache of public-domain test portraits from Debian packages (see packages/imaging/src/testing/test-faces.ts),
  * so a CI run fails here, with the reason, rather than in the middle of the face tests.
  * Run: `node --import tsx apps/server/scripts/fetch-test-faces.ts`.
  */

@@ -16,7 +16,7 @@ import { buildFaceProfile, descriptorSimilarity, pickReferenceForYaw } from './f
 import type { AnalysedFace, FaceAnalysis } from './faces.types.js';
 import { checkPhoto } from './photo-checks.models.js';
 
-// Real photos through the real models (see src/test/test-faces.ts for where they come from).
+// Real photos through the real models (see src/testing/test-faces.ts for where they come from).
 // One analyser for the file: Human loads once, each photo then takes ~0.2 s on 2 cores.
 const analyzer = createFaceAnalyzer();
 let faces: TestFaces;

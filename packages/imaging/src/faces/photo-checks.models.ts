@@ -35,7 +35,7 @@ export interface PhotoCheckThresholds {
 }
 
 /**
- * Measured on real portraits (astronaut, Grace Hopper, cameraman; see src/test/test-faces.ts) and
+ * Measured on real portraits (astronaut, Grace Hopper, cameraman; see src/testing/test-faces.ts) and
  * variants of them; faces.test.ts pins each decision to those photos.
  */
 export const DEFAULT_PHOTO_CHECK_THRESHOLDS: PhotoCheckThresholds = {

@@ -20,7 +20,7 @@ import {
 import { reconcileStuckTraining, runModelTraining } from './models.jobs.js';
 import { modelPhotoKeys } from './models.models.js';
 
-// Real photos through the real face analysis (src/test/test-faces.ts), the real database, jobs as
+// Real photos through the real face analysis (@mirra/imaging/testing), the real database, jobs as
 // the worker runs them, and the Telegram Bot API fake for the "model ready" message.
 const PRICE = 7;
 let t: TestApp;
