@@ -11,9 +11,9 @@ import {
   type EngineImage,
   type EngineOutput,
   type GenerationEngine,
-} from './engines/engine.types.js';
-import { movesToNextEngine } from './engines/engine-fallback.models.js';
-import { animatedWebpPreview, bundledFfmpegPath } from './engines/local/video/ffmpeg.js';
+  movesToNextEngine,
+} from '../../engines/index.js';
+import { animatedWebpPreview, bundledFfmpegPath } from '@mirra/imaging';
 import { uploadsForGenerationRepository } from './generation-inputs.repository.js';
 import { variantWidths } from './generations.models.js';
 import { generationsRepository, type GenerationRow } from './generations.repository.js';
