@@ -148,8 +148,8 @@ export function buildFaceRig(face: FaceShape, canvas: Size, step = FACE_RIG_STEP
   const pivotX = centreX;
   const pivotY = maxY + 0.5 * halfHeight;
   // Beyond MASK_OUTER (in ellipse radii) nothing moves; the tilt fades out from 1 to there.
-  const MASK_INNER = 1.25;
-  const MASK_OUTER = 1.6;
+  const MASK_INNER = 1.2;
+  const MASK_OUTER = 1.45;
 
   const [right, left] = face.mouthCorners;
   const mouthCentre: CanvasPoint = [(right[0] + left[0]) / 2, (right[1] + left[1]) / 2];
