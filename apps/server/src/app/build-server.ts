@@ -36,6 +36,7 @@ import { registerTelegramRoutes } from '../modules/telegram/index.js';
 import { registerUploadsRoutes } from '../modules/uploads/index.js';
 import { registerUsersRoutes } from '../modules/users/index.js';
 import { notFound } from '../shared/errors.js';
+import { errorResponsesOf, otherReplyOf } from '../shared/http/openapi-errors.js';
 import { registerUnreadBodyDrain } from '../shared/http/unread-body.js';
 import { registerAuthentication } from './authenticate.js';
 import type { AppDeps } from './deps.js';
@@ -144,7 +145,20 @@ export async function buildServer(deps: AppDeps): Promise<App> {
         },
       },
     },
-    transform: jsonSchemaTransform,
+    // Each declared route's error codes join its documented answers (they are not serialised by it).
+    transform: (input) => {
+      const transformed = jsonSchemaTransform(input);
+      const declaration = input.route.config?.declaration;
+      if (!declaration) return transformed;
+      const schema = transformed.schema as { response?: Record<string, unknown> };
+      return {
+        ...transformed,
+        schema: {
+          ...schema,
+          response: { ...errorResponsesOf(declaration), ...otherReplyOf(declaration), ...schema.response },
+        },
+      };
+    },
   });
   // The docs page sends a policy of its own (see API_DOCS_CSP).
   await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: API_DOCS_CSP });

@@ -1,10 +1,12 @@
+import { routes } from '@mirra/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app/deps.js';
 import { AppError } from '../../shared/errors.js';
+import { serve } from '../../shared/http/serve-route.js';
 import { createFalJwksCache, verifyFalWebhook } from './fal-webhook.models.js';
 import { handleFalWebhook, type FalWebhookBody } from './fal-webhook.usecases.js';
 
-export const FAL_WEBHOOK_PATH = '/api/engines/fal/webhook/';
+export const FAL_WEBHOOK_PATH = routes.engines.falWebhook.path;
 
 /**
  * fal's webhook: the raw body is kept to check fal's Ed25519 signature against its JWKS before
@@ -19,7 +21,7 @@ export async function registerFalWebhookRoutes(app: FastifyInstance, deps: AppDe
     scope.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) =>
       done(null, body),
     );
-    scope.post(FAL_WEBHOOK_PATH, { schema: { hide: true } }, async (request, reply) => {
+    serve(scope, routes.engines.falWebhook, async (request) => {
       const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
       const verdict = verifyFalWebhook({
         headers: request.headers,
@@ -45,7 +47,7 @@ export async function registerFalWebhookRoutes(app: FastifyInstance, deps: AppDe
           detail: 'This engine job is not known yet. Try again later.',
         });
       }
-      return reply.status(200).send({ detail: outcome });
+      return { detail: outcome };
     });
   });
 }
