@@ -37,6 +37,7 @@ import { registerUploadsRoutes } from '../modules/uploads/index.js';
 import { registerUsersRoutes } from '../modules/users/index.js';
 import { notFound } from '../shared/errors.js';
 import { errorResponsesOf, otherReplyOf } from '../shared/http/openapi-errors.js';
+import { trackRoutes } from '../shared/http/route-table.js';
 import { registerUnreadBodyDrain } from '../shared/http/unread-body.js';
 import { registerAuthentication } from './authenticate.js';
 import type { AppDeps } from './deps.js';
@@ -61,6 +62,8 @@ export async function buildServer(deps: AppDeps): Promise<App> {
     requestIdHeader: false,
     genReqId: (request) => requestIdFor(request.headers['x-request-id']),
   });
+  // Before any route: the table is what tests hold against the contracts' route declarations.
+  trackRoutes(app);
   // First, so every later hook, route and job added runs with the request's id.
   const ops = registerOpsRoutes(app, deps);
   // The spec's client sends `Content-Type: application/json` on every call, bodiless POSTs too
