@@ -6,7 +6,7 @@ import { IconBack } from '../../components/ui/icons';
 import { useAppStore } from '../../lib/app-store';
 import { useSession } from '../../lib/session';
 import type { RouteMeta } from '../route-access';
-import { Avatar } from './avatar';
+import { Avatar } from '../../components/ui/avatar';
 import { NAV_ITEMS } from './nav-items';
 
 // Signed-in only, and after the first paint: the bell's polling stays out of the first download.

@@ -12,7 +12,7 @@ import { BottomNav } from './bottom-nav';
 import { KeepAliveOutlet } from './keep-alive-outlet';
 import { SignInRequired } from './sign-in-required';
 import { useRouteMeta } from './use-route-meta';
-import { PaymentReturn } from '../../features/payments/components/payment-return';
+import { PaymentReturn } from '../../features/credits/components/payment-return';
 
 const SignInPopup = lazy(() => import('../../features/auth/components/sign-in-popup'));
 

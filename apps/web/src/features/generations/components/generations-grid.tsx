@@ -10,8 +10,8 @@ import { Spinner } from '../../../components/ui/spinner';
 import type { TGeneration } from '../../../lib/api-types';
 import { generationKeys, generationsApi } from '../api/generations.api';
 import { isFinished, phaseOf, progressPercent } from '../generation-status';
-import { useLoadMoreOnView } from '../hooks/use-load-more-on-view';
-import { isVideoResult, smallestVariant } from '../result-image';
+import { useLoadMoreOnView } from '../../../lib/use-load-more-on-view';
+import { isVideoResult, smallestVariant } from '../../../lib/image-variants';
 
 /** While something in the list is still running, it is read again this often (badges move on). */
 const RUNNING_REFRESH_MS = 4000;

@@ -18,10 +18,10 @@ import { useAppStore } from '../../../lib/app-store';
 import { downloadInTelegram, isInTelegram } from '../../../lib/telegram';
 import { useShareLink } from '../../../lib/use-share-link';
 import { generationKeys, generationsApi } from '../api/generations.api';
-import { formatCountdown } from '../countdown';
-import { isVideoResult } from '../result-image';
-import { useChargedAction } from '../hooks/use-charged-action';
-import { ChargeDialogs } from './charge-dialogs';
+import { formatCountdown } from '../../../lib/countdown';
+import { isVideoResult } from '../../../lib/image-variants';
+import { useChargedAction } from '../../credits/hooks/use-charged-action';
+import { ChargeDialogs } from '../../credits/components/charge-dialogs';
 import { PublishAction } from '../../posts/components/publish-action';
 
 /**

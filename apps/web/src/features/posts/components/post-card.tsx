@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { TPost } from '../../../lib/api-types';
-import { UserAvatar } from '../../social/components/user-avatar';
+import { UserAvatar } from '../../../components/ui/user-avatar';
 import { authorName } from '../post-text';
 import { PostImage } from './post-image';
 

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Avatar } from '../../../app/layout/avatar';
+import { Avatar } from '../../../components/ui/avatar';
 import { formatDay } from '../../../lib/dates';
 
 interface ProfileLike {

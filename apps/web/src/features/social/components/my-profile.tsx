@@ -7,10 +7,10 @@ import GenerationsGrid from '../../generations/components/generations-grid';
 import { fullName, ProfileCard } from '../../profile/components/profile-card';
 import { useProfile } from '../hooks/use-profile';
 import { countsOf } from '../subscription';
-import { CreditsButton } from './credits-button';
+import { CreditsButton } from '../../credits/components/credits-button';
 import { ShareProfileButton } from './profile-actions';
 import { AuthorPosts, MyDrafts } from './profile-posts';
-import { UserAvatar } from './user-avatar';
+import { UserAvatar } from '../../../components/ui/user-avatar';
 import '../social.css';
 
 const TABS = ['posts', 'drafts', 'generations'] as const;

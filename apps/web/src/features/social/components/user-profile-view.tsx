@@ -10,7 +10,7 @@ import { useProfile } from '../hooks/use-profile';
 import { countsOf } from '../subscription';
 import { ShareProfileButton, SubscribeButton } from './profile-actions';
 import { AuthorPosts } from './profile-posts';
-import { UserAvatar } from './user-avatar';
+import { UserAvatar } from '../../../components/ui/user-avatar';
 import '../social.css';
 
 /** Someone's profile (/profile/<uuid>/, also where a `p_<uuid>` start parameter leads). */

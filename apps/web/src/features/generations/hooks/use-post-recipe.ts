@@ -2,8 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { STALE } from '../../../lib/query-client';
 import type { TGenerationMode, TUpload } from '../../../lib/api-types';
-import type { GenerationDraft } from '../../generations/generation-draft';
-import { postKeys, postsApi } from '../api/posts.api';
+import type { GenerationDraft } from '../generation-draft';
+import { postKeys, postsApi } from '../../posts/api/posts.api';
 import { draftFromRecipe, isUntouchedDraft } from '../post-recipe';
 
 /**

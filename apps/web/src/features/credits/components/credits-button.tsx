@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/ui/button';
 import { IconWallet } from '../../../components/ui/icons';
 import { creditKeys, creditsApi } from '../../generations/api/generations.api';
-import { CreditHistorySheet } from '../../generations/components/credit-history-sheet';
+import { CreditHistorySheet } from './credit-history-sheet';
 
 /** My credit balance; it opens the history (charges, refunds, royalties for my posts). */
 export function CreditsButton() {

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { Sheet } from '../../../components/ui/sheet';
 import { creditKeys, creditsApi } from '../../generations/api/generations.api';
-import { paymentKeys, paymentsApi } from '../api/payments.api';
+import { paymentKeys, paymentsApi } from '../../payments/api/payments.api';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { secondsLeft } from '../countdown';
+import { secondsLeft } from './countdown';
 
 /**
  * A countdown in whole seconds: `start(n)` runs it, `left` ticks down (null when stopped), and

@@ -1,10 +1,10 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { creditKeys, generationKeys } from '../api/generations.api';
+import { creditKeys, generationKeys } from '../../generations/api/generations.api';
 import { pauseEndsAt, readChargeRefusal, type ReceivedRefusal } from '../charge-errors';
-import { secondsLeft } from '../countdown';
+import { secondsLeft } from '../../../lib/countdown';
 import { ApiError } from '../../../lib/api-error';
-import { useCountdown } from './use-countdown';
+import { useCountdown } from '../../../lib/use-countdown';
 
 /** A random request key (crypto.randomUUID needs a secure context; getRandomValues does not). */
 function newRequestKey(): string {

@@ -1,6 +1,6 @@
 import { GUIDANCE_DEFAULT } from '@mirra/contracts';
 import type { TCreateGenerationBody, TGenerationMode, TPost } from '../../lib/api-types';
-import type { GenerationDraft } from '../generations/generation-draft';
+import type { GenerationDraft } from './generation-draft';
 
 /** A generate form nobody has touched yet: the post's recipe may fill it. */
 export function isUntouchedDraft(draft: GenerationDraft): boolean {

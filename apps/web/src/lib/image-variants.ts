@@ -1,4 +1,4 @@
-import type { TImageVariant } from '../../lib/api-types';
+import type { TImageVariant } from './api-types';
 
 /** `srcset` from the WebP renditions: the browser picks the smallest that fills the slot. */
 export function buildSrcSet(variants: readonly TImageVariant[]): string {

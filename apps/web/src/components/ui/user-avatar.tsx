@@ -1,5 +1,5 @@
-import { Avatar } from '../../../app/layout/avatar';
-import '../social.css';
+import { Avatar } from './avatar';
+import '../../features/social/social.css';
 
 /** A person's picture, or their initials on a gradient while they have none. */
 export function UserAvatar({

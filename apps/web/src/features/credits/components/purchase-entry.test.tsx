@@ -8,8 +8,8 @@ import { MemoryRouter } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestI18n } from '../../../test/i18n';
 import { creditsApi } from '../../generations/api/generations.api';
-import { ChargeDialogs } from '../../generations/components/charge-dialogs';
-import { paymentsApi } from '../api/payments.api';
+import { ChargeDialogs } from './charge-dialogs';
+import { paymentsApi } from '../../payments/api/payments.api';
 import { PaymentReturn } from './payment-return';
 
 const CATALOGUE: TPaymentCatalogue = {

@@ -1,6 +1,6 @@
 import type { TFunction } from 'i18next';
-import { ApiError } from '../../lib/api-error';
-import { describeError } from '../../lib/error-messages';
+import { ApiError } from './api-error';
+import { describeError } from './error-messages';
 
 /** Photo types the server takes (it checks the bytes; this only spares a useless upload). */
 export const PHOTO_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/heic', 'image/heif'];

@@ -4,10 +4,10 @@ import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/ui/button';
 import { IconCrown, IconWallet } from '../../../components/ui/icons';
 import { Sheet } from '../../../components/ui/sheet';
-import { creditKeys, creditsApi } from '../api/generations.api';
+import { creditKeys, creditsApi } from '../../generations/api/generations.api';
 import { pauseEndsAt, type ReceivedRefusal } from '../charge-errors';
-import { formatCountdown, secondsLeft } from '../countdown';
-import { useNow } from '../hooks/use-now';
+import { formatCountdown, secondsLeft } from '../../../lib/countdown';
+import { useNow } from '../../../lib/use-now';
 import { PurchaseSheet } from '../../payments/components/purchase-sheet';
 import { CreditHistorySheet } from './credit-history-sheet';
 
