@@ -7,7 +7,7 @@ import { IconMail } from '../../components/ui/icons';
 import { PageFrame } from '../../components/ui/page';
 import { TextInput } from '../../components/ui/text-input';
 import { useFormErrors } from '../../components/ui/use-form-errors';
-import { authApi, normaliseEmail } from '../../features/auth/api/auth.api';
+import { authApi, normaliseEmail } from '../../features/auth';
 
 export function Page() {
   const { t } = useTranslation();

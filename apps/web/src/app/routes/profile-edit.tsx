@@ -7,7 +7,7 @@ import { PageFrame } from '../../components/ui/page';
 import { Spinner } from '../../components/ui/spinner';
 import { TextInput } from '../../components/ui/text-input';
 import { useFormErrors } from '../../components/ui/use-form-errors';
-import { profileApi } from '../../features/profile/api/profile.api';
+import { profileApi } from '../../features/profile';
 import type { TUser } from '../../lib/api-types';
 import { useAppStore } from '../../lib/app-store';
 import { useSession } from '../../lib/session';

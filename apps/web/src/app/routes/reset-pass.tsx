@@ -7,7 +7,7 @@ import { IconCheck } from '../../components/ui/icons';
 import { PageFrame } from '../../components/ui/page';
 import { TextInput } from '../../components/ui/text-input';
 import { useFormErrors } from '../../components/ui/use-form-errors';
-import { authApi } from '../../features/auth/api/auth.api';
+import { authApi } from '../../features/auth';
 import { useAppStore } from '../../lib/app-store';
 import { useSession } from '../../lib/session';
 

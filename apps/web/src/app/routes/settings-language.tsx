@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { IconCheck } from '../../components/ui/icons';
 import { PageFrame } from '../../components/ui/page';
-import { profileApi } from '../../features/profile/api/profile.api';
+import { profileApi } from '../../features/profile';
 import { useAppStore } from '../../lib/app-store';
 import { changeLanguage, currentLanguage, LANGUAGE_NAMES, LANGUAGES, type TLanguage } from '../../lib/i18n';
 import { useSession } from '../../lib/session';

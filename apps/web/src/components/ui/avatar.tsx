@@ -1,3 +1,5 @@
+import './avatar.css';
+
 /** Initials on a gradient: the avatar until photos arrive. */
 export function Avatar({ name, size = 36, seed = '' }: { name: string; size?: number; seed?: string }) {
   const initials =

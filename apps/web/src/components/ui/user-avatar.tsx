@@ -1,5 +1,5 @@
 import { Avatar } from './avatar';
-import '../../features/social/social.css';
+import './avatar.css';
 
 /** A person's picture, or their initials on a gradient while they have none. */
 export function UserAvatar({

@@ -1,14 +1,13 @@
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/ui/button';
 import { IconCrown, IconWallet } from '../../../components/ui/icons';
 import { Sheet } from '../../../components/ui/sheet';
-import { creditKeys, creditsApi } from '../../generations/api/generations.api';
+import { useCreditBalance } from '../hooks/use-credit-balance';
 import { pauseEndsAt, type ReceivedRefusal } from '../charge-errors';
 import { formatCountdown, secondsLeft } from '../../../lib/countdown';
 import { useNow } from '../../../lib/use-now';
-import { PurchaseSheet } from '../../payments/components/purchase-sheet';
+import { PurchaseSheet } from '../../payments';
 import { CreditHistorySheet } from './credit-history-sheet';
 
 export const SUBSCRIPTION_PATH = '/settings/subscription/';
@@ -59,11 +58,7 @@ function CreditsDialog({
   const { t } = useTranslation();
   const [historyOpen, setHistoryOpen] = useState(false);
   const [purchaseOpen, setPurchaseOpen] = useState(false);
-  const balance = useQuery({
-    queryKey: creditKeys.balance(),
-    queryFn: creditsApi.balance,
-    enabled: open,
-  });
+  const balance = useCreditBalance({ enabled: open });
   const shownBalance = balance.data?.balance ?? refusal?.balance ?? null;
   return (
     <>

@@ -6,7 +6,7 @@ import { LoadError } from '../../../components/ui/load-error';
 import { ListMore } from '../../../components/ui/paged-list-parts';
 import { Sheet } from '../../../components/ui/sheet';
 import { Spinner } from '../../../components/ui/spinner';
-import { creditKeys, creditsApi } from '../../generations/api/generations.api';
+import { creditKeys, creditsApi } from '../api/credits.api';
 import { useLoadMoreOnView } from '../../../lib/use-load-more-on-view';
 import { formatDateTime } from '../../../lib/dates';
 import { numberFormat } from '../../../lib/locale-fallback';

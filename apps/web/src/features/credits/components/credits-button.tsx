@@ -1,16 +1,15 @@
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/ui/button';
 import { IconWallet } from '../../../components/ui/icons';
-import { creditKeys, creditsApi } from '../../generations/api/generations.api';
+import { useCreditBalance } from '../hooks/use-credit-balance';
 import { CreditHistorySheet } from './credit-history-sheet';
 
 /** My credit balance; it opens the history (charges, refunds, royalties for my posts). */
 export function CreditsButton() {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
-  const balance = useQuery({ queryKey: creditKeys.balance(), queryFn: creditsApi.balance });
+  const balance = useCreditBalance();
   return (
     <>
       <Button

@@ -3,8 +3,9 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { Sheet } from '../../../components/ui/sheet';
-import { creditKeys, creditsApi } from '../../generations/api/generations.api';
-import { paymentKeys, paymentsApi } from '../../payments/api/payments.api';
+import { creditKeys } from '../api/credits.api';
+import { useCreditBalance } from '../hooks/use-credit-balance';
+import { paymentKeys, paymentsApi } from '../../payments';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -30,11 +31,7 @@ export function PaymentReturn() {
   useEffect(() => {
     if (status && status !== 'pending') void queryClient.invalidateQueries({ queryKey: creditKeys.all });
   }, [status, queryClient]);
-  const balance = useQuery({
-    queryKey: creditKeys.balance(),
-    queryFn: creditsApi.balance,
-    enabled: status === 'paid',
-  });
+  const balance = useCreditBalance({ enabled: status === 'paid' });
 
   const close = () =>
     setParams(

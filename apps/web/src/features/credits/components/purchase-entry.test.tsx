@@ -7,7 +7,7 @@ import { I18nextProvider } from 'react-i18next';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestI18n } from '../../../test/i18n';
-import { creditsApi } from '../../generations/api/generations.api';
+import { creditsApi } from '../api/credits.api';
 import { ChargeDialogs } from './charge-dialogs';
 import { paymentsApi } from '../../payments/api/payments.api';
 import { PaymentReturn } from './payment-return';

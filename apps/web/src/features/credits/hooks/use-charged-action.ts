@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { creditKeys, generationKeys } from '../../generations/api/generations.api';
+import { creditKeys, refreshBalance } from '../api/credits.api';
 import { pauseEndsAt, readChargeRefusal, type ReceivedRefusal } from '../charge-errors';
 import { secondsLeft } from '../../../lib/countdown';
 import { ApiError } from '../../../lib/api-error';
@@ -60,9 +60,7 @@ export function useChargedAction<T>(options: {
     try {
       const value = await latest.current.action(attempt.current.key);
       attempt.current = null;
-      void queryClient.invalidateQueries({ queryKey: generationKeys.list() });
-      void queryClient.invalidateQueries({ queryKey: creditKeys.all });
-      void queryClient.invalidateQueries({ queryKey: generationKeys.prices() });
+      refreshBalance(queryClient);
       latest.current.onSuccess(value);
     } catch (error) {
       // An answer means nothing was made: the next press is a new attempt. Without one (network,
@@ -75,8 +73,7 @@ export function useChargedAction<T>(options: {
       } else {
         // A lost answer may still have created (and charged) it: show the list and balance as
         // they are, so a second press is a choice made knowingly.
-        void queryClient.invalidateQueries({ queryKey: generationKeys.list() });
-        void queryClient.invalidateQueries({ queryKey: creditKeys.all });
+        refreshBalance(queryClient);
         latest.current.onError(error);
       }
     } finally {

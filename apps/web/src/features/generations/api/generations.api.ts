@@ -2,8 +2,6 @@ import { api } from '../../../lib/api-client';
 import { openEventStream, uploadForm } from '../../../lib/api-transfer';
 import type {
   TCreateGenerationBody,
-  TCreditBalance,
-  TCreditHistory,
   TGeneration,
   TGenerationList,
   TGenerationMode,
@@ -21,12 +19,6 @@ export const generationKeys = {
   prices: () => ['generations', 'price'] as const,
   price: (mode: TGenerationMode, style: TStyle | null, signedIn: boolean, duration: number | null = null) =>
     [...generationKeys.prices(), mode, style, signedIn, duration] as const,
-};
-
-export const creditKeys = {
-  all: ['credits'] as const,
-  balance: () => ['credits', 'balance'] as const,
-  history: () => ['credits', 'history'] as const,
 };
 
 const idempotencyHeaders = (key: string | undefined) =>
@@ -55,10 +47,4 @@ export const generationsApi = {
     form.append('file', file, name);
     return uploadForm<TUpload>('/api/uploads/', form, options);
   },
-};
-
-export const creditsApi = {
-  balance: () => api.get<TCreditBalance>('/api/credits/'),
-  history: (cursor: string | null) =>
-    api.get<TCreditHistory>('/api/credits/history/', { query: { cursor, limit: 20 } }),
 };

@@ -11,10 +11,10 @@ import { useFormErrors } from '../../../components/ui/use-form-errors';
 import type { TGenerationMode } from '../../../lib/api-types';
 import { useAppStore } from '../../../lib/app-store';
 import { useSession } from '../../../lib/session';
+import { MOVES_WITH_BALANCE, useChargedAction, ChargeDialogs } from '../../credits';
 import { generationKeys, generationsApi } from '../api/generations.api';
 import { formatCountdown } from '../../../lib/countdown';
 import { buildCreateBody, draftProblems, modeNeeds } from '../generation-draft';
-import { useChargedAction } from '../../credits/hooks/use-charged-action';
 import { useGenerationDraft } from '../hooks/use-generation-draft';
 import { usePhotoUpload } from '../hooks/use-photo-upload';
 import { useRetryInputs } from '../hooks/use-retry-inputs';
@@ -22,7 +22,6 @@ import { useSourceFromGeneration } from '../hooks/use-source-from-generation';
 import { usePostRecipe } from '../hooks/use-post-recipe';
 import { MODE_ART, MODE_ICONS } from '../modes';
 import { AdvancedSettings } from './advanced-settings';
-import { ChargeDialogs } from '../../credits/components/charge-dialogs';
 import type { FromFormState } from './generation-failure';
 import { ModelPicker } from './model-picker';
 import { PhotoField } from './photo-field';
@@ -112,6 +111,7 @@ export function GenerateForm({
 
   const price = useQuery({
     queryKey: generationKeys.price(mode, draft.style, isLoggedIn, needs.video ? draft.duration : null),
+    meta: MOVES_WITH_BALANCE,
     queryFn: () =>
       generationsApi.price(mode, needs.style ? draft.style : null, needs.video ? draft.duration : null),
   });

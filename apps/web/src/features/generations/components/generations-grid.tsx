@@ -8,6 +8,7 @@ import { LoadError } from '../../../components/ui/load-error';
 import { ListMore } from '../../../components/ui/paged-list-parts';
 import { Spinner } from '../../../components/ui/spinner';
 import type { TGeneration } from '../../../lib/api-types';
+import { MOVES_WITH_BALANCE } from '../../credits';
 import { generationKeys, generationsApi } from '../api/generations.api';
 import { isFinished, phaseOf, progressPercent } from '../generation-status';
 import { useLoadMoreOnView } from '../../../lib/use-load-more-on-view';
@@ -24,6 +25,7 @@ export default function GenerationsGrid() {
   const { t } = useTranslation();
   const list = useInfiniteQuery({
     queryKey: generationKeys.list(),
+    meta: MOVES_WITH_BALANCE,
     queryFn: ({ pageParam }) => generationsApi.list(pageParam),
     initialPageParam: null as string | null,
     getNextPageParam: (page) => page.next,

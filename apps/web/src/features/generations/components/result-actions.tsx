@@ -20,9 +20,8 @@ import { useShareLink } from '../../../lib/use-share-link';
 import { generationKeys, generationsApi } from '../api/generations.api';
 import { formatCountdown } from '../../../lib/countdown';
 import { isVideoResult } from '../../../lib/image-variants';
-import { useChargedAction } from '../../credits/hooks/use-charged-action';
-import { ChargeDialogs } from '../../credits/components/charge-dialogs';
-import { PublishAction } from '../../posts/components/publish-action';
+import { useChargedAction, ChargeDialogs } from '../../credits';
+import { PublishAction } from '../../posts';
 
 /**
  * What I can do with a result: download the original, share it, repeat it (a new result screen),

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { STALE } from '../../../lib/query-client';
 import type { TGenerationMode, TUpload } from '../../../lib/api-types';
 import type { GenerationDraft } from '../generation-draft';
-import { postKeys, postsApi } from '../../posts/api/posts.api';
+import { postKeys, postsApi } from '../../posts';
 import { draftFromRecipe, isUntouchedDraft } from '../post-recipe';
 
 /**

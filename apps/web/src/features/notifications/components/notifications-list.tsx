@@ -17,7 +17,7 @@ import { ListMore } from '../../../components/ui/paged-list-parts';
 import { Spinner } from '../../../components/ui/spinner';
 import type { TNotification, TNotificationKind } from '../../../lib/api-types';
 import { useAction } from '../../../lib/use-action';
-import { creditKeys } from '../../generations/api/generations.api';
+import { creditKeys } from '../../credits';
 import { useLoadMoreOnView } from '../../../lib/use-load-more-on-view';
 import { useNow } from '../../../lib/use-now';
 import { notificationKeys, notificationsApi } from '../api/notifications.api';

@@ -1,0 +1,7 @@
+export { postKeys, postsApi } from './api/posts.api';
+export { DraftPostActions, FeedPostActions } from './components/post-actions';
+export { PostList } from './components/post-list';
+export { PostView } from './components/post-view';
+export { PostsFeed } from './components/posts-feed';
+export { PublishAction } from './components/publish-action';
+export { tabOfRoute } from './post-tabs';

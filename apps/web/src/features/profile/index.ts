@@ -1,0 +1,2 @@
+export { profileApi } from './api/profile.api';
+export { fullName, ProfileCard } from './components/profile-card';

@@ -1,0 +1,3 @@
+export { ChangePasswordSheet } from './components/change-password-sheet';
+export { InfoSheet, type InfoTopic } from './components/info-sheet';
+export { SOCIAL_LINKS } from './social-links';

@@ -1,0 +1,2 @@
+export { MyProfile } from './components/my-profile';
+export { UserProfileView } from './components/user-profile-view';
