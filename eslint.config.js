@@ -147,6 +147,30 @@ export function webImportRules(src) {
       settings: importSettings,
       rules: { 'import-x/no-restricted-paths': ['error', { zones }] },
     },
+    {
+      // Pages make no requests of their own: they use their features' hooks.
+      files: [`${src}/app/routes/**/*.{ts,tsx}`],
+      rules: {
+        'no-restricted-imports': [
+          'error',
+          {
+            patterns: [
+              {
+                regex: '/lib/(api-client|api-transfer|sse)$',
+                message: "A page makes no requests: it uses the owning feature's hooks.",
+              },
+            ],
+          },
+        ],
+        'no-restricted-syntax': [
+          'error',
+          {
+            selector: 'ImportSpecifier[imported.name=/Api$/]',
+            message: "A page makes no requests: it uses the owning feature's hooks, not its API.",
+          },
+        ],
+      },
+    },
   ];
 }
 

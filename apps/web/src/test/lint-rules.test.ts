@@ -59,6 +59,14 @@ describe('web import rules (eslint.config.js)', () => {
     expect(rulesOf('lib/imports-feature.ts')).toEqual(['import-x/no-restricted-paths']);
   });
 
+  it('refuses a page that makes requests itself (a feature API or the client)', () => {
+    expect(messages['app/routes/calls-api.ts']).toEqual([
+      { ruleId: 'no-restricted-syntax', line: 2 },
+      { ruleId: 'no-restricted-imports', line: 3 },
+    ]);
+    expect(rulesOf('app/routes/uses-hook.ts')).toEqual([]);
+  });
+
   it('refuses an import cycle', () => {
     expect(rulesOf('features/beta/cycle-a.ts')).toContain('import-x/no-cycle');
     expect(rulesOf('features/beta/cycle-b.ts')).toContain('import-x/no-cycle');

@@ -1,3 +1,5 @@
+// Making pictures and videos: the generate form, a generation's live page, the list of mine,
+// and repeating a post's recipe.
 export { default as GenerationsGrid } from './components/generations-grid';
 export { GenerateForm } from './components/generate-form';
 export { GenerationView } from './components/generation-view';

@@ -1,3 +1,4 @@
+// Digital models: creating one from photos, training it, its page.
 export { modelKeys, modelsApi } from './api/models.api';
 export { ModelCreator } from './components/model-creator';
 export { ModelDetails } from './components/model-details';

@@ -1,3 +1,4 @@
+// Published pictures: the feeds, a post's page and its actions, publishing a result.
 export { postKeys, postsApi } from './api/posts.api';
 export { DraftPostActions, FeedPostActions } from './components/post-actions';
 export { PostList } from './components/post-list';
