@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { PageFrame, PageHeading } from '../../components/ui/page';
 import { ModeCard, CREATE_MODES } from '../../features/generations';
+import './create.css';
 
 /** Create: the four modes, each with its description. */
 export function Page() {

@@ -9,6 +9,7 @@ import { TextInput } from '../../components/ui/text-input';
 import { ModeCard, CREATE_MODES } from '../../features/generations';
 import { loadExtraCatalogue } from '../../lib/i18n';
 import { useSession } from '../../lib/session';
+import './home.css';
 
 // Only signed-in people have generations: guests never download the list's code (or its texts).
 const GenerationsGrid = lazy(() =>

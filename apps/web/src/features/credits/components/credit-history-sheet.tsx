@@ -10,6 +10,7 @@ import { creditKeys, creditsApi } from '../api/credits.api';
 import { useLoadMoreOnView } from '../../../lib/use-load-more-on-view';
 import { formatDateTime } from '../../../lib/dates';
 import { numberFormat } from '../../../lib/locale-fallback';
+import '../credits.css';
 
 /** Credit history: every ledger entry, newest first, loaded page by page as it scrolls. */
 export function CreditHistorySheet({ open, onClose }: { open: boolean; onClose(): void }) {

@@ -30,6 +30,7 @@ import { PromptField } from './prompt-field';
 import { PromptHelperSheet } from './prompt-helper-sheet';
 import { StylePicker } from './style-picker';
 import { VideoSettings } from './video-settings';
+import '../generations.css';
 
 const FORM_FIELDS = [
   'prompt',

@@ -13,6 +13,7 @@ import { generationKeys, generationsApi } from '../api/generations.api';
 import { isFinished, phaseOf, progressPercent } from '../generation-status';
 import { useLoadMoreOnView } from '../../../lib/use-load-more-on-view';
 import { isVideoResult, smallestVariant } from '../../../lib/image-variants';
+import '../generations.css';
 
 /** While something in the list is still running, it is read again this often (badges move on). */
 const RUNNING_REFRESH_MS = 4000;

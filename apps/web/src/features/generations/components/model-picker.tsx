@@ -7,6 +7,7 @@ import { IconFace, IconUser } from '../../../components/ui/icons';
 import { LoadError } from '../../../components/ui/load-error';
 import { Spinner } from '../../../components/ui/spinner';
 import { modelKeys, modelsApi, modelPhase } from '../../models';
+import '../generations.css';
 
 /**
  * Choose the digital model to put in the picture, with how many reference photos each was built

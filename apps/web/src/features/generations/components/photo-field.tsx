@@ -6,6 +6,7 @@ import { ProgressBar } from '../../../components/ui/progress-bar';
 import type { TGenerationMode, TUpload } from '../../../lib/api-types';
 import type { PhotoUploadState } from '../hooks/use-photo-upload';
 import { PHOTO_ACCEPT } from '../../../lib/upload-errors';
+import '../generations.css';
 
 interface PhotoFieldProps {
   mode: TGenerationMode;

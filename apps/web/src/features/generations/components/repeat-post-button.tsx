@@ -11,6 +11,7 @@ import { ChargeDialogs, useChargedAction } from '../../credits';
 import { postsApi } from '../../posts';
 import { generationKeys, generationsApi } from '../api/generations.api';
 import { repeatBody } from '../post-recipe';
+import '../generations.css';
 
 /** Repeat on a post: its recipe as a new generation of mine, then that generation's page. */
 export function RepeatPostButton({ post }: { post: TPost }) {

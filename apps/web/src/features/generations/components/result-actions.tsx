@@ -22,6 +22,7 @@ import { formatCountdown } from '../../../lib/countdown';
 import { isVideoResult } from '../../../lib/image-variants';
 import { useChargedAction, ChargeDialogs } from '../../credits';
 import { PublishAction } from '../../posts';
+import '../generations.css';
 
 /**
  * What I can do with a result: download the original, share it, repeat it (a new result screen),

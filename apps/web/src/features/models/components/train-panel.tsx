@@ -4,6 +4,7 @@ import { IconSparkles } from '../../../components/ui/icons';
 import type { TModel } from '../../../lib/api-types';
 import { useCreditBalance } from '../../credits';
 import { canTrain } from '../model-status';
+import '../models.css';
 
 /**
  * The way to training: what it costs and the balance, said before anything is charged, and the

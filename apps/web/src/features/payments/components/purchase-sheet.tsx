@@ -12,6 +12,7 @@ import { describeError } from '../../../lib/error-messages';
 import { legalDocumentUrls } from '../../auth';
 import { paymentKeys, paymentsApi } from '../api/payments.api';
 import { currentReturnPath, formatMoney } from '../money';
+import '../payments.css';
 
 /** Leaves the app for the provider's checkout (a seam for tests). */
 export const checkoutNavigation = { go: (url: string) => window.location.assign(url) };

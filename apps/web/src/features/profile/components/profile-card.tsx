@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Avatar } from '../../../components/ui/avatar';
 import { formatDay } from '../../../lib/dates';
+import '../profile.css';
 
 interface ProfileLike {
   uuid: string;
