@@ -22,7 +22,7 @@ export function Page() {
     clear();
     setBusy(true);
     try {
-      await requestReset.mutateAsync(email);
+      await requestReset(email);
       setSentTo(normaliseEmail(email));
     } catch (error) {
       showError(error);

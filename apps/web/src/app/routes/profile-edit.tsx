@@ -48,7 +48,7 @@ function ProfileForm({ user }: { user: TUser }) {
     clear();
     setBusy(true);
     try {
-      await updateProfile.mutateAsync(values);
+      await updateProfile(values);
       useAppStore.getState().showTopinfo('success', t('profile.saved'));
       await navigate('/profile/');
     } catch (error) {

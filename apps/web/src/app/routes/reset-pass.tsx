@@ -33,7 +33,7 @@ export function Page() {
     }
     setBusy(true);
     try {
-      await confirmReset.mutateAsync({ uid, token, password });
+      await confirmReset({ uid, token, password });
       setDone(true);
     } catch (error) {
       showError(error);

@@ -15,9 +15,9 @@ export function Page() {
     useAppStore.getState().showTopinfo('success');
     if (useSession.getState().user) {
       // The server writes emails and bot messages in this language too.
-      updateProfile
-        .mutateAsync({ language })
-        .catch((error: unknown) => console.warn('Could not save the language', error));
+      updateProfile({ language }).catch((error: unknown) =>
+        console.warn('Could not save the language', error),
+      );
     }
   }
   return (
