@@ -101,6 +101,17 @@ describe('stylesheets', () => {
     expect(offenders).toEqual([]);
   });
 
+  it('use only variables that a sheet defines (or Telegram provides, --tg-*)', () => {
+    const css = all.map((file) => withoutComments(read(file))).join('\n');
+    const defined = new Set([...css.matchAll(/(--[\w-]+)\s*:/g)].map((m) => m[1]!));
+    // Set on elements from the components (style={{ '--avatar-hue': … }}).
+    const runtime = new Set(['--avatar-hue']);
+    const undefinedVars = [...new Set([...css.matchAll(/var\((--[\w-]+)/g)].map((m) => m[1]!))].filter(
+      (name) => !defined.has(name) && !runtime.has(name) && !name.startsWith('--tg-'),
+    );
+    expect(undefinedVars).toEqual([]);
+  });
+
   it('keep global.css to base, layout and shared components', () => {
     const global = read('theme/global.css');
     expect(global.split('\n').length).toBeLessThanOrEqual(GLOBAL_MAX_LINES);
