@@ -47,7 +47,8 @@ export default defineConfig({
         // it uses and none of the zod schemas it only takes types from. A feature's index.ts only
         // re-exports: a page that takes one thing from it does not pull in (or style) the rest.
         moduleSideEffects: (id: string) =>
-          !/[\\/]packages[\\/]contracts[\\/]/.test(id) && !/[\\/]src[\\/]features[\\/][^\\/]+[\\/]index\.ts$/.test(id),
+          !/[\\/]packages[\\/]contracts[\\/]/.test(id) &&
+          !/[\\/]src[\\/]features[\\/][^\\/]+[\\/]index\.ts$/.test(id),
       },
     },
   },
