@@ -35,6 +35,8 @@ import { createTelegramBotApi, type TelegramBotApi } from '../modules/telegram/i
 import { createGoogleVerifier, type GoogleVerifier } from '../modules/google/index.js';
 import { createGeoLocator, type GeoLocator } from '../modules/geo/index.js';
 import type { Config } from '../shared/config.js';
+import { createModelTrainers } from '../engines/trainers.js';
+import type { ModelTrainer } from '../modules/models/index.js';
 
 /**
  * Everything any module may need, built once at start: the shared plumbing and the services
@@ -66,6 +68,8 @@ export interface AppDeps extends SharedDeps {
   modelEvents: GenerationEvents;
   /** Face detection, mesh and descriptor (models load once per process, on first use). */
   faceAnalyzer: FaceAnalyzer;
+  /** Providers that train digital models' LoRAs (ENGINE_TRAINING), in order. */
+  modelTrainers: ModelTrainer[];
 }
 
 export function createDeps(options: {
@@ -125,6 +129,7 @@ export function createDeps(options: {
     publishedPostCounter: profilePublishedPostCounter,
     modelEvents: createGenerationEvents(options.notifications, MODEL_EVENTS_CHANNEL),
     faceAnalyzer: createFaceAnalyzer(),
+    modelTrainers: createModelTrainers(config),
     now,
     ...options.overrides,
   };

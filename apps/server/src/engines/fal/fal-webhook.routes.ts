@@ -4,7 +4,9 @@ import { AppError } from '../../shared/errors.js';
 import { createFalJwksCache, verifyFalWebhook } from './fal-webhook.models.js';
 import { handleFalWebhook, type FalWebhookBody } from './fal-webhook.usecases.js';
 
-export const FAL_WEBHOOK_PATH = '/api/engines/fal/webhook/';
+import { FAL_WEBHOOK_PATH } from './fal-webhook.path.js';
+
+export { FAL_WEBHOOK_PATH };
 
 /**
  * fal's webhook: the raw body is kept to check fal's Ed25519 signature against its JWKS before

@@ -103,10 +103,18 @@ export async function finishGeneration(
   finisher: 'worker' | 'webhook' = 'worker',
 ) {
   // A video is checked by its poster (its first frame: the photo it animates).
+  // A provider's video also by frames spread over it: its later frames are the provider's own.
   const still = stillOf(output);
-  if (still && !output.procedural) {
-    const verdict = await deps.imageModerator.check(still);
-    if (verdict.flagged) {
+  const checked = [...(still ? [still] : []), ...(output.checkedFrames ?? [])];
+  if (checked.length > 0 && !output.procedural) {
+    let flagged = false;
+    for (const frame of checked) {
+      if ((await deps.imageModerator.check(frame)).flagged) {
+        flagged = true;
+        break;
+      }
+    }
+    if (flagged) {
       await failGeneration(deps, generation, {
         status: GenerationStatus.ERROR,
         code: 'generations.result_moderated',
@@ -303,6 +311,7 @@ async function loadFaceModel(
   return {
     uuid: trained.model.uuid,
     profile: trained.profile,
+    providerLoras: (trained.model.providerLoras ?? {}) as NonNullable<EngineFaceModel['providerLoras']>,
     async loadReferencePhoto(photoId) {
       const data = await loadModelPhoto(deps, trained.model.id, photoId);
       if (!data) {

@@ -1,6 +1,7 @@
 import type { TGenerationMode } from '@mirra/contracts';
 import type { Config } from '../../../shared/config.js';
 import { createFalEngine } from '../../../engines/fal/fal.engine.js';
+import { FAL_WEBHOOK_PATH } from '../../../engines/fal/fal-webhook.path.js';
 import { AppError } from '../../../shared/errors.js';
 import type { GenerationEngine } from './engine.types.js';
 import { createLocalEngine } from './local/local.engine.js';
@@ -51,7 +52,7 @@ export function createEngineRegistry(
 function builtInEngines(config: Config): GenerationEngine[] {
   const engines: GenerationEngine[] = [createLocalEngine()];
   if (config.fal) {
-    const webhookUrl = `${config.publicUrl}/api/engines/fal/webhook/`;
+    const webhookUrl = `${config.publicUrl}${FAL_WEBHOOK_PATH}`;
     engines.push(createFalEngine(config.fal, config.providerPrices, webhookUrl));
   }
   return engines;

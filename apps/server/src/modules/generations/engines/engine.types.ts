@@ -36,6 +36,8 @@ export interface EngineRequest {
 /** What an engine gets of a digital model: the local profile and its reference photos. */
 export interface EngineFaceModel {
   uuid: string;
+  /** LoRAs trained for this model at providers (by engine name), for their face-photo models. */
+  providerLoras?: Record<string, { url: string; triggerWord: string }>;
   /** Identity, landmark statistics and the best references per pose (face-profile.models.ts). */
   profile: FaceProfile;
   /** The original photo behind a reference (`FaceReference.photoId`). */
@@ -70,6 +72,8 @@ export interface EngineOutput {
   poster?: Buffer;
   /** Video: its length in seconds. */
   durationSeconds?: number;
+  /** Video: frames spread over a clip no one here drew (a provider's), checked with the poster. */
+  checkedFrames?: Buffer[];
   /** What the engine understood or did, shown to the user (e.g. "brightness +20%"). */
   notes: EngineNote[];
   /**
