@@ -268,8 +268,15 @@ async function callEngine(
     const now = await generationsRepository.findById(deps.db, generation.id);
     if (!now || isTerminalStatus(now.status)) return 'finished elsewhere';
     const polled = await engine.poll(started.providerJobId, context);
+    if (polled.kind !== 'running' || polled.queuePosition === undefined) {
+      await generationsRepository.setQueuePosition(deps.db, generation.id, deps.now(), null);
+    }
     if (polled.kind === 'done') return polled.output;
     if (polled.kind === 'failed') throw polled.error;
+    // Waiting in the provider's queue: the user sees their place in it (it changes progress not).
+    if (polled.queuePosition !== undefined) {
+      await generationsRepository.setQueuePosition(deps.db, generation.id, deps.now(), polled.queuePosition);
+    }
     await context.onProgress(polled.progress);
     if (signal.aborted) throw new EngineError('engine.timeout', 'The engine took too long.', true);
     // Polled every second at first, then less often up to every five (fal's webhook is faster).
