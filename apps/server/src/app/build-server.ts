@@ -16,6 +16,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { registerFalWebhookRoutes } from '../engines/fal/fal-webhook.routes.js';
+import { registerReplicateWebhookRoutes } from '../engines/replicate/replicate-webhook.routes.js';
 import { registerAppConfigRoutes } from '../modules/app-config/index.js';
 import { registerAuthRoutes } from '../modules/auth/index.js';
 import { registerDevRoutes } from '../modules/dev/index.js';
@@ -169,6 +170,7 @@ export async function buildServer(deps: AppDeps): Promise<App> {
   registerSocialRoutes(api, deps);
   registerPaymentsRoutes(api, deps);
   await registerFalWebhookRoutes(app, deps);
+  await registerReplicateWebhookRoutes(app, deps);
 
   await registerWebApp(app, deps, webRoot);
   return app;

@@ -1,13 +1,9 @@
 import { createHash, generateKeyPairSync, randomUUID, sign } from 'node:crypto';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import { createLocalEngine } from '../modules/generations/engines/local/local.engine.js';
-import { bundledFfmpegPath } from '../modules/generations/index.js';
-import { runFfmpeg } from '../modules/generations/engines/local/video/ffmpeg.js';
+import { blackImage, encodeStillVideo } from './fake-media.js';
 import { unzipStored } from '../engines/zip.js';
 
 /**
@@ -594,59 +590,10 @@ function fromDataUri(uri: string): Buffer | null {
   return match ? Buffer.from(match[1]!, 'base64') : null;
 }
 
-async function blackImage() {
-  const data = await sharp({ create: { width: 1024, height: 768, channels: 3, background: '#000' } })
-    .png()
-    .toBuffer();
-  return { data, width: 1024, height: 768 };
-}
-
-function contentTypeOf(name: string): string {
+export function contentTypeOf(name: string): string {
   if (name.endsWith('.mp4')) return 'video/mp4';
   if (name.endsWith('.png')) return 'image/png';
   if (name.endsWith('.json')) return 'application/json';
   if (name.endsWith('.zip')) return 'application/zip';
   return 'application/octet-stream';
-}
-
-/** A real H.264 MP4 (yuv420p, faststart) of a still with a slow zoom: 320 px wide, 8 fps. */
-async function encodeStillVideo(image: Buffer, seconds: number): Promise<Buffer> {
-  const workDir = await mkdtemp(join(tmpdir(), 'fal-fake-video-'));
-  try {
-    const input = join(workDir, 'still.png');
-    const output = join(workDir, 'video.mp4');
-    await writeFile(
-      input,
-      await sharp(image).resize({ width: 640, height: 640, fit: 'inside' }).png().toBuffer(),
-    );
-    const fps = 8;
-    await runFfmpeg({
-      path: bundledFfmpegPath(),
-      args: [
-        '-hide_banner',
-        '-loglevel',
-        'error',
-        '-y',
-        '-loop',
-        '1',
-        '-i',
-        input,
-        '-vf',
-        `zoompan=z='min(zoom+0.004,1.2)':d=${seconds * fps}:s=320x240:fps=${fps},format=yuv420p`,
-        '-t',
-        String(seconds),
-        '-c:v',
-        'libx264',
-        '-preset',
-        'ultrafast',
-        '-movflags',
-        '+faststart',
-        output,
-      ],
-      timeoutMs: 60_000,
-    });
-    return await readFile(output);
-  } finally {
-    await rm(workDir, { recursive: true, force: true });
-  }
 }

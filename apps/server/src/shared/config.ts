@@ -140,6 +140,18 @@ const ZEnv = z.object({
   FAL_MODEL_VIDEO: z.string().default('fal-ai/kling-video/v2.1/standard/image-to-video'),
   FAL_MODEL_TEXT_TO_VIDEO: z.string().default('fal-ai/kling-video/v2.1/standard/text-to-video'),
   FAL_MODEL_TRAINING: z.string().default('fal-ai/flux-lora-fast-training'),
+  /** Replicate: the engine `replicate` exists only with a token. REPLICATE_BASE_URL points it at a fake. */
+  REPLICATE_API_TOKEN: optionalString,
+  REPLICATE_BASE_URL: z.string().url().default('https://api.replicate.com/v1'),
+  /** The account's webhook signing secret (`whsec_…`); unset: read once from Replicate's API. */
+  REPLICATE_WEBHOOK_SECRET: optionalString,
+  REPLICATE_MODEL_SIMPLE: z.string().default('black-forest-labs/flux-schnell'),
+  REPLICATE_MODEL_EDITING: z.string().default('black-forest-labs/flux-kontext-pro'),
+  REPLICATE_MODEL_STYLING: z.string().default('black-forest-labs/flux-kontext-pro'),
+  REPLICATE_MODEL_FACE_SWAP: z
+    .string()
+    .default('cdingram/face-swap:d1d6ea8c8be89d664a07a457526f7128109dee7030fdac424788d762c71ed111'),
+  REPLICATE_MODEL_VIDEO: z.string().default('kwaivgi/kling-v2.1'),
   /** Digital-model training, in order: `fal,local` trains a LoRA at fal and keeps the local profile. */
   ENGINE_TRAINING: z.string().default('local'),
   /** What providers charge per result, USD, `model=price,…` (recorded per generation). */
@@ -156,6 +168,8 @@ const ZEnv = z.object({
         'fal-ai/kling-video/v2.1/standard/image-to-video=0.056/s',
         'fal-ai/kling-video/v2.1/standard/text-to-video=0.056/s',
         'fal-ai/flux-lora-fast-training=2',
+        'black-forest-labs/flux-schnell=0.003',
+        'black-forest-labs/flux-kontext-pro=0.04',
       ].join(','),
     ),
   /** A generation not finished this long after its last change is failed and refunded. */
@@ -335,6 +349,20 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
             imageToVideo: e.FAL_MODEL_VIDEO,
             textToVideo: e.FAL_MODEL_TEXT_TO_VIDEO,
             training: e.FAL_MODEL_TRAINING,
+          },
+        }
+      : null,
+    replicate: e.REPLICATE_API_TOKEN
+      ? {
+          token: e.REPLICATE_API_TOKEN,
+          baseUrl: e.REPLICATE_BASE_URL.replace(/\/+$/, ''),
+          webhookSecret: e.REPLICATE_WEBHOOK_SECRET ?? null,
+          models: {
+            simple: e.REPLICATE_MODEL_SIMPLE,
+            editing: e.REPLICATE_MODEL_EDITING,
+            styling: e.REPLICATE_MODEL_STYLING,
+            face_swap: e.REPLICATE_MODEL_FACE_SWAP,
+            video: e.REPLICATE_MODEL_VIDEO,
           },
         }
       : null,

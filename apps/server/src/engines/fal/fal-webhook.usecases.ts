@@ -1,11 +1,8 @@
 import { and, eq, like } from 'drizzle-orm';
-import { GenerationStatus, isTerminalStatus } from '@mirra/contracts';
 import type { AppDeps } from '../../app/deps.js';
-import { generations } from '../../shared/db/schema.js';
+import { generations, models } from '../../shared/db/schema.js';
 import { EngineError } from '../../modules/generations/engines/engine.types.js';
-import { engineFailureOutcome, finishGeneration } from '../../modules/generations/generations.jobs.js';
-import { generationsRepository } from '../../modules/generations/generations.repository.js';
-import { failGeneration } from '../../modules/generations/generations.usecases.js';
+import { finishProviderJob, type ProviderWebhookOutcome } from '../provider-webhook.usecases.js';
 import { refusedBySafety } from './fal.models.js';
 
 /** fal's webhook body (`WebHookResponse`): the result's payload, or an error and its details. */
@@ -17,14 +14,9 @@ export interface FalWebhookBody {
   payload_error?: string;
 }
 
-export type FalWebhookOutcome = 'finished' | 'already finished' | 'unknown request';
+export type FalWebhookOutcome = ProviderWebhookOutcome;
 
-/**
- * A verified webhook finishes the generation whose stored fal job it names, as the polling worker
- * would: OK → the result is fetched and stored (moderation, variants); ERROR → failed and refunded
- * (a safety refusal as moderated). Duplicates and late deliveries after the end change nothing:
- * completing and failing are conditional, and the refund has its idempotency key.
- */
+/** A verified fal webhook finishes the generation whose stored fal job it names (finishProviderJob). */
 export async function handleFalWebhook(
   deps: AppDeps,
   requestId: string,
@@ -33,44 +25,16 @@ export async function handleFalWebhook(
   const generation = await deps.db.query.generations.findFirst({
     where: and(eq(generations.provider, 'fal'), like(generations.providerJobId, `${requestId} %`)),
   });
-  if (!generation) return 'unknown request';
-  if (isTerminalStatus(generation.status)) return 'already finished';
-  const engine = deps.engines.byName('fal');
-  if (body.status !== 'OK') {
-    const error = refusedBySafety(body.payload)
-      ? new EngineError('engine.refused', body.error ?? 'refused', false)
-      : new EngineError('engine.failed', body.error ?? body.payload_error ?? 'fal failed', true);
-    await failGeneration(deps, generation, engineFailureOutcome(error));
-    return 'finished';
-  }
-  if (!engine?.fetchResult) throw new Error('The fal engine is not configured.');
-  // Completing takes a generation in progress: one whose worker run died (back in the queue) is
-  // claimed first, and handed back to the queue if this delivery cannot finish it.
-  const claimed =
-    generation.status === GenerationStatus.IN_PROGRESS
-      ? generation
-      : await generationsRepository.transition(
-          deps.db,
-          generation.id,
-          deps.now(),
-          GenerationStatus.IN_PROGRESS,
-        );
-  if (!claimed) return 'already finished';
-  try {
-    const output = await engine.fetchResult(claimed.providerJobId!, {
-      signal: AbortSignal.timeout(deps.config.generationTimeoutSeconds * 1000),
-      onProgress: () => undefined,
+  if (!generation) {
+    // A digital model's training: its worker polls fal until the LoRA is there; acknowledged.
+    const training = await deps.db.query.models.findFirst({
+      where: and(eq(models.trainingProvider, 'fal'), like(models.trainingJobId, `${requestId} %`)),
     });
-    await finishGeneration(deps, claimed, output, 'webhook');
-  } catch (error) {
-    if (error instanceof EngineError && !error.retryable) {
-      await failGeneration(deps, claimed, engineFailureOutcome(error));
-      return 'finished';
-    }
-    if (claimed !== generation) {
-      await generationsRepository.transition(deps.db, generation.id, deps.now(), GenerationStatus.IN_QUEUE);
-    }
-    throw error; // fal delivers the webhook again; the polling worker may finish it first
+    if (training) return 'already finished';
   }
-  return 'finished';
+  if (body.status === 'OK') return finishProviderJob(deps, 'fal', generation, { ok: true });
+  const error = refusedBySafety(body.payload)
+    ? new EngineError('engine.refused', body.error ?? 'refused', false)
+    : new EngineError('engine.failed', body.error ?? body.payload_error ?? 'fal failed', true);
+  return finishProviderJob(deps, 'fal', generation, { ok: false, error });
 }

@@ -12,6 +12,7 @@ import {
 } from '../../modules/generations/engines/engine.types.js';
 import { providerCost, type ProviderPrice } from '../../shared/config.js';
 import type { ModelTrainer, ModelTrainingPoll } from '../../modules/models/index.js';
+import { userFacePhoto } from '../face-photo.js';
 import { providerVideoOutput } from '../provider-video.js';
 import { zipStored } from '../zip.js';
 import {
@@ -206,16 +207,7 @@ async function faceInputs(request: EngineRequest) {
     }
     return { lora };
   }
-  const photoId = faceModel.profile.bestByPose.front[0] ?? faceModel.profile.references[0]?.photoId;
-  if (!photoId) {
-    throw EngineError.badInput(
-      'no_usable_references',
-      'Your digital model has no photo to take the face from.',
-    );
-  }
-  const data = await faceModel.loadReferencePhoto(photoId);
-  const meta = await sharp(data).metadata();
-  return { facePhoto: { data, contentType: meta.format === 'png' ? 'image/png' : 'image/jpeg' } };
+  return { facePhoto: await userFacePhoto(faceModel) };
 }
 
 /**

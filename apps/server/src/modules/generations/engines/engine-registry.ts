@@ -2,6 +2,8 @@ import type { TGenerationMode } from '@mirra/contracts';
 import type { Config } from '../../../shared/config.js';
 import { createFalEngine } from '../../../engines/fal/fal.engine.js';
 import { FAL_WEBHOOK_PATH } from '../../../engines/fal/fal-webhook.path.js';
+import { createReplicateEngine } from '../../../engines/replicate/replicate.engine.js';
+import { REPLICATE_WEBHOOK_PATH } from '../../../engines/replicate/replicate-webhook.path.js';
 import { AppError } from '../../../shared/errors.js';
 import type { GenerationEngine } from './engine.types.js';
 import { createLocalEngine } from './local/local.engine.js';
@@ -54,6 +56,10 @@ function builtInEngines(config: Config): GenerationEngine[] {
   if (config.fal) {
     const webhookUrl = `${config.publicUrl}${FAL_WEBHOOK_PATH}`;
     engines.push(createFalEngine(config.fal, config.providerPrices, webhookUrl));
+  }
+  if (config.replicate) {
+    const webhookUrl = `${config.publicUrl}${REPLICATE_WEBHOOK_PATH}`;
+    engines.push(createReplicateEngine(config.replicate, config.providerPrices, webhookUrl));
   }
   return engines;
 }

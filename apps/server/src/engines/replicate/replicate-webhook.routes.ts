@@ -1,0 +1,90 @@
+import { eq, and } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { AppDeps } from '../../app/deps.js';
+import { generations } from '../../shared/db/schema.js';
+import { AppError } from '../../shared/errors.js';
+import { finishProviderJob } from '../provider-webhook.usecases.js';
+import { REPLICATE_WEBHOOK_PATH } from './replicate-webhook.path.js';
+import { predictionFailure, verifyReplicateWebhook, type ReplicatePrediction } from './replicate.models.js';
+
+export { REPLICATE_WEBHOOK_PATH };
+
+/**
+ * Replicate's webhook: the raw body is kept to check its Standard Webhooks signature (HMAC-SHA256
+ * with the account's secret, five minutes' tolerance) before anything is read from it. The secret
+ * is REPLICATE_WEBHOOK_SECRET, or read once from `GET /v1/webhooks/default/secret`. Registered only
+ * when the Replicate engine is configured.
+ */
+export async function registerReplicateWebhookRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+  const replicate = deps.config.replicate;
+  if (!replicate) return;
+  let secret: Promise<string> | null = replicate.webhookSecret
+    ? Promise.resolve(replicate.webhookSecret)
+    : null;
+  const webhookSecret = () => {
+    secret ??= fetch(`${replicate.baseUrl}/webhooks/default/secret`, {
+      headers: { authorization: `Bearer ${replicate.token}` },
+      signal: AbortSignal.timeout(10_000),
+    }).then(async (response) => {
+      const body = (await response.json().catch(() => null)) as { key?: unknown } | null;
+      if (!response.ok || typeof body?.key !== 'string')
+        throw new Error(`Replicate's secret: ${response.status}`);
+      return body.key;
+    });
+    // A failed read is tried again on the next delivery.
+    secret.catch(() => {
+      secret = null;
+    });
+    return secret;
+  };
+  await app.register(async (scope) => {
+    scope.removeContentTypeParser('application/json');
+    scope.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) =>
+      done(null, body),
+    );
+    scope.post(REPLICATE_WEBHOOK_PATH, { schema: { hide: true } }, async (request, reply) => {
+      const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+      const verdict = verifyReplicateWebhook({
+        headers: request.headers,
+        rawBody,
+        secret: await webhookSecret(),
+        nowSeconds: Math.floor(deps.now().getTime() / 1000),
+      });
+      if (!verdict.ok) {
+        request.log.warn({ reason: verdict.reason }, 'replicate webhook refused');
+        throw new AppError({ code: 'engines.webhook_forbidden', detail: 'Forbidden.' });
+      }
+      let prediction: ReplicatePrediction;
+      try {
+        prediction = JSON.parse(rawBody.toString('utf8')) as ReplicatePrediction;
+      } catch {
+        throw new AppError({ code: 'engines.webhook_forbidden', detail: 'Forbidden.' });
+      }
+      if (typeof prediction?.id !== 'string') {
+        throw new AppError({ code: 'engines.webhook_forbidden', detail: 'Forbidden.' });
+      }
+      const generation = await deps.db.query.generations.findFirst({
+        where: and(eq(generations.provider, 'replicate'), eq(generations.providerJobId, prediction.id)),
+      });
+      // Only a finished prediction ends anything; `start`, `output` and `logs` events are noted.
+      if (prediction.status === 'starting' || prediction.status === 'processing') {
+        return reply.status(200).send({ detail: generation ? 'noted' : 'unknown request' });
+      }
+      const outcome = await finishProviderJob(
+        deps,
+        'replicate',
+        generation,
+        prediction.status === 'succeeded'
+          ? { ok: true }
+          : { ok: false, error: predictionFailure(prediction) },
+      );
+      if (outcome === 'unknown request') {
+        throw new AppError({
+          code: 'engines.webhook_unknown_request',
+          detail: 'This engine job is not known yet. Try again later.',
+        });
+      }
+      return reply.status(200).send({ detail: outcome });
+    });
+  });
+}
