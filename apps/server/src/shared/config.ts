@@ -152,6 +152,9 @@ const ZEnv = z.object({
     .string()
     .default('cdingram/face-swap:d1d6ea8c8be89d664a07a457526f7128109dee7030fdac424788d762c71ed111'),
   REPLICATE_MODEL_VIDEO: z.string().default('kwaivgi/kling-v2.1'),
+  /** OpenAI's image model for the `openai` engine (which exists only with OPENAI_API_KEY). */
+  OPENAI_IMAGES_MODEL: z.string().default('gpt-image-1'),
+  OPENAI_IMAGES_QUALITY: z.enum(['low', 'medium', 'high', 'auto']).default('medium'),
   /** Digital-model training, in order: `fal,local` trains a LoRA at fal and keeps the local profile. */
   ENGINE_TRAINING: z.string().default('local'),
   /** What providers charge per result, USD, `model=price,…` (recorded per generation). */
@@ -170,6 +173,7 @@ const ZEnv = z.object({
         'fal-ai/flux-lora-fast-training=2',
         'black-forest-labs/flux-schnell=0.003',
         'black-forest-labs/flux-kontext-pro=0.04',
+        'gpt-image-1=0.042',
       ].join(','),
     ),
   /** A generation not finished this long after its last change is failed and refunded. */
@@ -388,7 +392,12 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
         suggestive: e.MODERATION_SUGGESTIVE_THRESHOLD,
       },
     },
-    openai: { apiKey: e.OPENAI_API_KEY, baseUrl: e.OPENAI_BASE_URL.replace(/\/+$/, '') },
+    openai: {
+      apiKey: e.OPENAI_API_KEY,
+      baseUrl: e.OPENAI_BASE_URL.replace(/\/+$/, ''),
+      imagesModel: e.OPENAI_IMAGES_MODEL,
+      imagesQuality: e.OPENAI_IMAGES_QUALITY,
+    },
     promptHelper: {
       baseUrl: e.PROMPT_HELPER_BASE_URL?.replace(/\/+$/, ''),
       apiKey: e.PROMPT_HELPER_API_KEY,

@@ -2,6 +2,7 @@ import type { TGenerationMode } from '@mirra/contracts';
 import type { Config } from '../../../shared/config.js';
 import { createFalEngine } from '../../../engines/fal/fal.engine.js';
 import { FAL_WEBHOOK_PATH } from '../../../engines/fal/fal-webhook.path.js';
+import { createOpenAiImagesEngine } from '../../../engines/openai/openai-images.engine.js';
 import { createReplicateEngine } from '../../../engines/replicate/replicate.engine.js';
 import { REPLICATE_WEBHOOK_PATH } from '../../../engines/replicate/replicate-webhook.path.js';
 import { AppError } from '../../../shared/errors.js';
@@ -60,6 +61,19 @@ function builtInEngines(config: Config): GenerationEngine[] {
   if (config.replicate) {
     const webhookUrl = `${config.publicUrl}${REPLICATE_WEBHOOK_PATH}`;
     engines.push(createReplicateEngine(config.replicate, config.providerPrices, webhookUrl));
+  }
+  if (config.openai.apiKey) {
+    engines.push(
+      createOpenAiImagesEngine(
+        {
+          apiKey: config.openai.apiKey,
+          baseUrl: config.openai.baseUrl,
+          model: config.openai.imagesModel,
+          quality: config.openai.imagesQuality,
+        },
+        config.providerPrices,
+      ),
+    );
   }
   return engines;
 }
