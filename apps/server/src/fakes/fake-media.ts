@@ -3,8 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { createLocalEngine } from '../modules/generations/engines/local/local.engine.js';
-import { runFfmpeg } from '../modules/generations/engines/local/video/ffmpeg.js';
-import { bundledFfmpegPath } from '../modules/generations/index.js';
+import { bundledFfmpegPath, runFfmpeg } from '../modules/generations/engines/local/video/ffmpeg.js';
 
 /**
  * Real media for the providers' fakes, made by the local imaging code: so an e2e run against the
