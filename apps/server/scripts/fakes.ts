@@ -1,7 +1,8 @@
 // Local fakes of the providers Mirra talks to, for a manual demo without keys or network:
-//   npm run fakes   (fal on port 4610, Replicate on 4611; FAL_FAKE_PORT, REPLICATE_FAKE_PORT, FAKES_HOST)
+//   npm run fakes   (fal 4610, Replicate 4611, ComfyUI 4612; *_FAKE_PORT, FAKES_HOST)
 // fal's and Replicate's fakes deliver their signed webhooks to the app's webhook route when the app is reachable
 // at the PUBLIC_URL the app was started with. Printed: the variables to start the app with.
+import { startComfyUiFake } from '../src/fakes/comfyui.fake.js';
 import { startFalFake } from '../src/fakes/fal.fake.js';
 import { startOpenAiFake } from '../src/fakes/openai.fake.js';
 import { startReplicateFake } from '../src/fakes/replicate.fake.js';
@@ -21,6 +22,11 @@ const replicate = await startReplicateFake({
   processingSteps: 3,
   deliverWebhooks: true,
 });
+const comfyui = await startComfyUiFake({
+  host,
+  port: Number(process.env.COMFYUI_FAKE_PORT ?? 4612),
+  steps: 3,
+});
 const openai = await startOpenAiFake();
 const telegram = await startTelegramBotApiFake({ host, port: 0 });
 
@@ -33,6 +39,7 @@ console.log(`  REPLICATE_API_TOKEN=${replicate.token}`);
 console.log(`  REPLICATE_BASE_URL=${replicate.url}`);
 console.log('  ENGINE_SIMPLE=fal,replicate,local ENGINE_EDITING=fal,local ENGINE_STYLING=fal,local');
 console.log('  ENGINE_FACE_SWAP=replicate,local ENGINE_VIDEO=fal,local ENGINE_TRAINING=fal,local');
+console.log(`  COMFYUI_URLS=${comfyui.url}`);
 console.log(`  OPENAI_BASE_URL=${openai.url} OPENAI_API_KEY=${openai.apiKey}`);
 console.log(`  PROMPT_HELPER_BASE_URL=${openai.chatBaseUrl} PROMPT_HELPER_API_KEY=${openai.apiKey}`);
 console.log(`  TELEGRAM_API_BASE=${telegram.env.TELEGRAM_API_BASE}`);
@@ -42,8 +49,8 @@ console.log(`A prompt with "forbidden-by-fal" is refused by fal's fake safety ch
 console.log(`one with "forbidden-by-replicate" by Replicate's.`);
 
 const stop = () => {
-  void Promise.all([fal.close(), replicate.close(), openai.close(), telegram.close()]).then(() =>
-    process.exit(0),
+  void Promise.all([fal.close(), replicate.close(), comfyui.close(), openai.close(), telegram.close()]).then(
+    () => process.exit(0),
   );
 };
 process.once('SIGINT', stop);

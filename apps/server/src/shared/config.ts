@@ -155,6 +155,10 @@ const ZEnv = z.object({
   /** OpenAI's image model for the `openai` engine (which exists only with OPENAI_API_KEY). */
   OPENAI_IMAGES_MODEL: z.string().default('gpt-image-1'),
   OPENAI_IMAGES_QUALITY: z.enum(['low', 'medium', 'high', 'auto']).default('medium'),
+  /** Self-hosted ComfyUI servers for the `comfyui` engine, comma-separated (used round-robin). */
+  COMFYUI_URLS: z.string().default(''),
+  /** Folder of the ComfyUI workflows (`<mode>.json`); unset: the ones shipped in apps/server/comfyui-workflows. */
+  COMFYUI_WORKFLOWS_DIR: optionalString,
   /** Digital-model training, in order: `fal,local` trains a LoRA at fal and keeps the local profile. */
   ENGINE_TRAINING: z.string().default('local'),
   /** What providers charge per result, USD, `model=price,…` (recorded per generation). */
@@ -370,6 +374,12 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
           },
         }
       : null,
+    comfyui: {
+      servers: e.COMFYUI_URLS.split(',')
+        .map((server) => server.trim().replace(/\/+$/, ''))
+        .filter(Boolean),
+      workflowsDir: e.COMFYUI_WORKFLOWS_DIR ? path.resolve(e.COMFYUI_WORKFLOWS_DIR) : null,
+    },
     providerPrices: parseProviderPrices(e.PROVIDER_PRICES),
     generationTimeoutSeconds: e.GENERATION_TIMEOUT_SECONDS,
     generationMaxAttempts: e.GENERATION_MAX_ATTEMPTS,

@@ -2,6 +2,7 @@ import type { TGenerationMode } from '@mirra/contracts';
 import type { Config } from '../../../shared/config.js';
 import { createFalEngine } from '../../../engines/fal/fal.engine.js';
 import { FAL_WEBHOOK_PATH } from '../../../engines/fal/fal-webhook.path.js';
+import { createComfyUiEngine } from '../../../engines/comfyui/comfyui.engine.js';
 import { createOpenAiImagesEngine } from '../../../engines/openai/openai-images.engine.js';
 import { createReplicateEngine } from '../../../engines/replicate/replicate.engine.js';
 import { REPLICATE_WEBHOOK_PATH } from '../../../engines/replicate/replicate-webhook.path.js';
@@ -61,6 +62,9 @@ function builtInEngines(config: Config): GenerationEngine[] {
   if (config.replicate) {
     const webhookUrl = `${config.publicUrl}${REPLICATE_WEBHOOK_PATH}`;
     engines.push(createReplicateEngine(config.replicate, config.providerPrices, webhookUrl));
+  }
+  if (config.comfyui.servers.length > 0) {
+    engines.push(createComfyUiEngine(config.comfyui, config.providerPrices));
   }
   if (config.openai.apiKey) {
     engines.push(
