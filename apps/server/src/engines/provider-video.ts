@@ -2,8 +2,11 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { bundledFfmpegPath, sampleVideoFrames } from '../modules/generations/index.js';
-import { runFfmpeg } from '../modules/generations/engines/local/video/ffmpeg.js';
+import {
+  bundledFfmpegPath,
+  runFfmpeg,
+  sampleVideoFrames,
+} from '../modules/generations/engines/local/video/ffmpeg.js';
 import {
   EngineError,
   type EngineNote,
