@@ -10,9 +10,8 @@ import {
   createOpenAiModerationClient,
   createPromptModerator,
 } from '../modules/moderation/index.js';
+import { createEngineRegistry, type EngineRegistry } from '../engines/index.js';
 import {
-  createEngineRegistry,
-  type EngineRegistry,
   createGenerationEvents,
   type GenerationEvents,
   type GenerationSources,
@@ -23,7 +22,7 @@ import {
   createTokenService,
   type TokenService,
 } from '../modules/auth/index.js';
-import { createFaceAnalyzer, type FaceAnalyzer } from '../modules/faces/index.js';
+import { createFaceAnalyzer, type FaceAnalyzer } from '@mirra/imaging';
 import { MODEL_EVENTS_CHANNEL } from '../modules/models/index.js';
 import { postGenerationSources, type PublishedPostCounter } from '../modules/posts/index.js';
 import { profilePublishedPostCounter } from '../modules/social/index.js';
@@ -35,8 +34,7 @@ import { createTelegramBotApi, type TelegramBotApi } from '../modules/telegram/i
 import { createGoogleVerifier, type GoogleVerifier } from '../modules/google/index.js';
 import { createGeoLocator, type GeoLocator } from '../modules/geo/index.js';
 import type { Config } from '../shared/config.js';
-import { createModelTrainers } from '../engines/trainers.js';
-import type { ModelTrainer } from '../modules/models/index.js';
+import { createModelTrainers, type ModelTrainer } from '../engines/index.js';
 
 /**
  * Everything any module may need, built once at start: the shared plumbing and the services

@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { EngineError, type EngineFaceModel } from '../modules/generations/engines/engine.types.js';
+import { EngineError, type EngineFaceModel } from './engine.types.js';
 
 /**
  * The photo of the user's face a provider's face swap takes: the best front-facing reference of

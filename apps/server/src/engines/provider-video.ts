@@ -2,16 +2,8 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import {
-  bundledFfmpegPath,
-  runFfmpeg,
-  sampleVideoFrames,
-} from '../modules/generations/engines/local/video/ffmpeg.js';
-import {
-  EngineError,
-  type EngineNote,
-  type EngineOutput,
-} from '../modules/generations/engines/engine.types.js';
+import { bundledFfmpegPath, runFfmpeg, sampleVideoFrames } from '@mirra/imaging';
+import { EngineError, type EngineNote, type EngineOutput } from './engine.types.js';
 
 /** Frames of a provider's video the result check looks at (besides the poster). */
 export const PROVIDER_VIDEO_CHECKED_FRAMES = 4;

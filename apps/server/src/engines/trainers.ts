@@ -1,5 +1,5 @@
 import type { Config } from '../shared/config.js';
-import type { ModelTrainer } from '../modules/models/index.js';
+import type { ModelTrainer } from './trainer.types.js';
 import { createFalTrainer } from './fal/fal.engine.js';
 import { FAL_WEBHOOK_PATH } from './fal/fal-webhook.path.js';
 

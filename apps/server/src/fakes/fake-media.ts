@@ -2,8 +2,8 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { createLocalEngine } from '../modules/generations/engines/local/local.engine.js';
-import { bundledFfmpegPath, runFfmpeg } from '../modules/generations/engines/local/video/ffmpeg.js';
+import { bundledFfmpegPath, runFfmpeg } from '@mirra/imaging';
+import { createLocalEngine } from '../engines/local/local.engine.js';
 
 /**
  * Real media for the providers' fakes, made by the local imaging code: so an e2e run against the

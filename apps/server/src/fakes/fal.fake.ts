@@ -2,9 +2,9 @@ import { createHash, generateKeyPairSync, randomUUID, sign } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
-import { createLocalEngine } from '../modules/generations/engines/local/local.engine.js';
-import { blackImage, encodeStillVideo } from './fake-media.js';
+import { createLocalEngine } from '../engines/local/local.engine.js';
 import { unzipStored } from '../engines/zip.js';
+import { blackImage, encodeStillVideo } from './fake-media.js';
 
 /**
  * A local stand-in for fal.ai's queue API, following its contracts:

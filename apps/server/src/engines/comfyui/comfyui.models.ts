@@ -1,5 +1,5 @@
 import type { TGenerationMode, TStyle } from '@mirra/contracts';
-import { EngineError } from '../../modules/generations/engines/engine.types.js';
+import { EngineError } from '../engine.types.js';
 
 /** The modes a ComfyUI workflow is shipped for (a face photo needs a LoRA: not offered). */
 export type ComfyMode = Extract<TGenerationMode, 'simple' | 'editing' | 'styling' | 'face_swap'>;

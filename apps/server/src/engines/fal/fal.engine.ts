@@ -9,9 +9,9 @@ import {
   type EnginePoll,
   type EngineRequest,
   type GenerationEngine,
-} from '../../modules/generations/engines/engine.types.js';
+} from '../engine.types.js';
 import { providerCost, type ProviderPrice } from '../../shared/config.js';
-import type { ModelTrainer, ModelTrainingPoll } from '../../modules/models/index.js';
+import type { ModelTrainer, ModelTrainingPoll } from '../trainer.types.js';
 import { userFacePhoto } from '../face-photo.js';
 import { providerVideoOutput } from '../provider-video.js';
 import { zipStored } from '../zip.js';

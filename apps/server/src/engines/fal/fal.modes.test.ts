@@ -8,7 +8,7 @@ import { astronautPhotos, createTrainedModel, uploadModelPhotos } from '../../te
 import { runModelTraining } from '../../modules/models/models.jobs.js';
 import { createSwitchableModerator } from '../../test/posts-factories.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
-import { loadTestFaces } from '../../test/test-faces.js';
+import { loadTestFaces } from '@mirra/imaging/testing';
 import { unzipStored } from '../zip.js';
 import { PROVIDER_VIDEO_CHECKED_FRAMES } from '../provider-video.js';
 

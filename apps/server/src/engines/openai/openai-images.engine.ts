@@ -7,7 +7,7 @@ import {
   type EngineOutput,
   type EngineRequest,
   type GenerationEngine,
-} from '../../modules/generations/engines/engine.types.js';
+} from '../engine.types.js';
 import { providerCost, type ProviderPrice } from '../../shared/config.js';
 import { retryAfterSeconds } from '../fal/fal.models.js';
 

@@ -1,13 +1,16 @@
-import { eq, and } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../app/deps.js';
-import { generations } from '../../shared/db/schema.js';
+import type { SharedDeps } from '../../shared/deps.js';
 import { AppError } from '../../shared/errors.js';
-import { finishProviderJob } from '../provider-webhook.usecases.js';
+import type { GenerationStore } from '../engine.types.js';
 import { REPLICATE_WEBHOOK_PATH } from './replicate-webhook.path.js';
 import { predictionFailure, verifyReplicateWebhook, type ReplicatePrediction } from './replicate.models.js';
 
 export { REPLICATE_WEBHOOK_PATH };
+
+/** What Replicate's webhook needs: its settings, the clock and the generations it may finish. */
+export interface ReplicateWebhookDeps extends Pick<SharedDeps, 'config' | 'now'> {
+  generations: GenerationStore;
+}
 
 /**
  * Replicate's webhook: the raw body is kept to check its Standard Webhooks signature (HMAC-SHA256
@@ -15,7 +18,10 @@ export { REPLICATE_WEBHOOK_PATH };
  * is REPLICATE_WEBHOOK_SECRET, or read once from `GET /v1/webhooks/default/secret`. Registered only
  * when the Replicate engine is configured.
  */
-export async function registerReplicateWebhookRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+export async function registerReplicateWebhookRoutes(
+  app: FastifyInstance,
+  deps: ReplicateWebhookDeps,
+): Promise<void> {
   const replicate = deps.config.replicate;
   if (!replicate) return;
   let secret: Promise<string> | null = replicate.webhookSecret
@@ -63,20 +69,15 @@ export async function registerReplicateWebhookRoutes(app: FastifyInstance, deps:
       if (typeof prediction?.id !== 'string') {
         throw new AppError({ code: 'engines.webhook_forbidden', detail: 'Forbidden.' });
       }
-      const generation = await deps.db.query.generations.findFirst({
-        where: and(eq(generations.provider, 'replicate'), eq(generations.providerJobId, prediction.id)),
-      });
       // Only a finished prediction ends anything; `start`, `output` and `logs` events are noted.
       if (prediction.status === 'starting' || prediction.status === 'processing') {
-        return reply.status(200).send({ detail: generation ? 'noted' : 'unknown request' });
+        return reply.status(200).send({ detail: 'noted' });
       }
-      const outcome = await finishProviderJob(
-        deps,
-        'replicate',
-        generation,
+      const outcome = await deps.generations.finishProviderJob(
+        { provider: 'replicate', providerJobIdPrefix: prediction.id },
         prediction.status === 'succeeded'
-          ? { ok: true }
-          : { ok: false, error: predictionFailure(prediction) },
+          ? { kind: 'done' }
+          : { kind: 'failed', error: predictionFailure(prediction) },
       );
       if (outcome === 'unknown request') {
         throw new AppError({

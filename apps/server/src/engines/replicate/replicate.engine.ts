@@ -8,7 +8,7 @@ import {
   type EnginePoll,
   type EngineRequest,
   type GenerationEngine,
-} from '../../modules/generations/engines/engine.types.js';
+} from '../engine.types.js';
 import { providerCost, type ProviderPrice } from '../../shared/config.js';
 import { userFacePhoto } from '../face-photo.js';
 import { providerVideoOutput } from '../provider-video.js';

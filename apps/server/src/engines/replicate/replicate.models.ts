@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { TGenerationMode, TStyle } from '@mirra/contracts';
-import { EngineError, type EngineRequest } from '../../modules/generations/engines/engine.types.js';
+import { EngineError, type EngineRequest } from '../engine.types.js';
 
 /** The modes the Replicate engine serves (face photos need a LoRA trained there: not offered). */
 export type ReplicateMode = Extract<
