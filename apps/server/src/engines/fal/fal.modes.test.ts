@@ -92,40 +92,44 @@ describe('a digital model trained at fal', () => {
     expect(loras.fal.triggerWord).toBe(job.input.trigger_word);
   });
 
-  it('is resumed by its stored id when the worker stopped after the submit, never submitted twice', async () => {
-    const user = await signedInUser();
-    const created = await t.app.inject({
-      method: 'POST',
-      url: '/api/models/',
-      headers: user.headers,
-      payload: { name: 'Resumed', category: 'male' },
-    });
-    const uuid = created.json().uuid as string;
-    const photos = (await astronautPhotos()).map((data) => ({ data }));
-    expect((await uploadModelPhotos(t, user.headers, uuid, photos)).statusCode).toBe(201);
-    expect(
-      (await t.app.inject({ method: 'POST', url: `/api/models/${uuid}/train/`, headers: user.headers }))
-        .statusCode,
-    ).toBe(202);
-    const row = (await t.deps.db.query.models.findFirst({ where: (m, { eq }) => eq(m.uuid, uuid) }))!;
-    const before = fal.submissions;
+  it(
+    'is resumed by its stored id when the worker stopped after the submit, never submitted twice',
+    { timeout: 120_000 },
+    async () => {
+      const user = await signedInUser();
+      const created = await t.app.inject({
+        method: 'POST',
+        url: '/api/models/',
+        headers: user.headers,
+        payload: { name: 'Resumed', category: 'male' },
+      });
+      const uuid = created.json().uuid as string;
+      const photos = (await astronautPhotos()).map((data) => ({ data }));
+      expect((await uploadModelPhotos(t, user.headers, uuid, photos)).statusCode).toBe(201);
+      expect(
+        (await t.app.inject({ method: 'POST', url: `/api/models/${uuid}/train/`, headers: user.headers }))
+          .statusCode,
+      ).toBe(202);
+      const row = (await t.deps.db.query.models.findFirst({ where: (m, { eq }) => eq(m.uuid, uuid) }))!;
+      const before = fal.submissions;
 
-    fal.failNextStatuses({ status: 503 });
-    await expect(
-      runModelTraining(t.deps, row.id, row.trainingAttempt, { attempt: 1, maxAttempts: 3 }),
-    ).rejects.toThrow();
-    const stopped = (await t.deps.db.query.models.findFirst({ where: (m, { eq }) => eq(m.id, row.id) }))!;
-    expect(stopped.status).toBe(GenerationStatus.IN_QUEUE);
-    expect(stopped.trainingJobId).toMatch(/ fal-ai\/flux-lora-fast-training$/);
-    expect(fal.submissions).toBe(before + 1);
+      fal.failNextStatuses({ status: 503 });
+      await expect(
+        runModelTraining(t.deps, row.id, row.trainingAttempt, { attempt: 1, maxAttempts: 3 }),
+      ).rejects.toThrow();
+      const stopped = (await t.deps.db.query.models.findFirst({ where: (m, { eq }) => eq(m.id, row.id) }))!;
+      expect(stopped.status).toBe(GenerationStatus.IN_QUEUE);
+      expect(stopped.trainingJobId).toMatch(/ fal-ai\/flux-lora-fast-training$/);
+      expect(fal.submissions).toBe(before + 1);
 
-    await runModelTraining(t.deps, row.id, row.trainingAttempt, { attempt: 2, maxAttempts: 3 });
-    const finished = (await t.deps.db.query.models.findFirst({ where: (m, { eq }) => eq(m.id, row.id) }))!;
-    expect(finished.status).toBe(GenerationStatus.COMPLETED);
-    expect(finished.trainingJobId).toBe(stopped.trainingJobId);
-    expect(fal.submissions).toBe(before + 1);
-    expect((finished.providerLoras as { fal?: unknown }).fal).toBeDefined();
-  });
+      await runModelTraining(t.deps, row.id, row.trainingAttempt, { attempt: 2, maxAttempts: 3 });
+      const finished = (await t.deps.db.query.models.findFirst({ where: (m, { eq }) => eq(m.id, row.id) }))!;
+      expect(finished.status).toBe(GenerationStatus.COMPLETED);
+      expect(finished.trainingJobId).toBe(stopped.trainingJobId);
+      expect(fal.submissions).toBe(before + 1);
+      expect((finished.providerLoras as { fal?: unknown }).fal).toBeDefined();
+    },
+  );
 });
 
 describe('face photos and face swap at fal', () => {
@@ -161,21 +165,25 @@ describe('face photos and face swap at fal', () => {
     expect(row.providerCostUsd).toBeCloseTo(0.05, 6);
   });
 
-  it('a model fal never trained (fal was down for its training) makes its face photos locally', async () => {
-    const user = await signedInUser();
-    fal.failNextSubmits({ status: 503 });
-    const localOnly = await createTrainedModel(t, user.headers, 'Local only');
-    const model = await modelsRepository.findOwnedWithProfile(t.deps.db, user.id, localOnly);
-    expect(model!.providerLoras).toBeNull();
-    expect(model!.engine).toBe('local');
-    const { shown } = await createAndRun(user.headers, {
-      mode: 'face_swap',
-      model_uuid: localOnly,
-      prompt: 'in a park',
-    });
-    expect(shown.status, shown.error_detail).toBe(GenerationStatus.COMPLETED);
-    expect(shown.result.engine).toBe('local');
-  });
+  it(
+    'a model fal never trained (fal was down for its training) makes its face photos locally',
+    { timeout: 120_000 },
+    async () => {
+      const user = await signedInUser();
+      fal.failNextSubmits({ status: 503 });
+      const localOnly = await createTrainedModel(t, user.headers, 'Local only');
+      const model = await modelsRepository.findOwnedWithProfile(t.deps.db, user.id, localOnly);
+      expect(model!.providerLoras).toBeNull();
+      expect(model!.engine).toBe('local');
+      const { shown } = await createAndRun(user.headers, {
+        mode: 'face_swap',
+        model_uuid: localOnly,
+        prompt: 'in a park',
+      });
+      expect(shown.status, shown.error_detail).toBe(GenerationStatus.COMPLETED);
+      expect(shown.result.engine).toBe('local');
+    },
+  );
 });
 
 describe('video with Kling at fal', () => {
