@@ -1,12 +1,10 @@
-import type { TGenerationMode } from '@mirra/contracts';
+import { routes, type TGenerationMode } from '@mirra/contracts';
 import type { Config } from '../shared/config.js';
 import { AppError } from '../shared/errors.js';
 import { createComfyUiEngine } from './comfyui/comfyui.engine.js';
 import { createFalEngine } from './fal/fal.engine.js';
-import { FAL_WEBHOOK_PATH } from './fal/fal-webhook.path.js';
 import { createOpenAiImagesEngine } from './openai/openai-images.engine.js';
 import { createReplicateEngine } from './replicate/replicate.engine.js';
-import { REPLICATE_WEBHOOK_PATH } from './replicate/replicate-webhook.path.js';
 import type { GenerationEngine } from './engine.types.js';
 import { createLocalEngine } from './local/local.engine.js';
 
@@ -56,11 +54,11 @@ export function createEngineRegistry(
 function builtInEngines(config: Config): GenerationEngine[] {
   const engines: GenerationEngine[] = [createLocalEngine()];
   if (config.fal) {
-    const webhookUrl = `${config.publicUrl}${FAL_WEBHOOK_PATH}`;
+    const webhookUrl = `${config.publicUrl}${routes.engines.falWebhook.path}`;
     engines.push(createFalEngine(config.fal, config.providerPrices, webhookUrl));
   }
   if (config.replicate) {
-    const webhookUrl = `${config.publicUrl}${REPLICATE_WEBHOOK_PATH}`;
+    const webhookUrl = `${config.publicUrl}${routes.engines.replicateWebhook.path}`;
     engines.push(createReplicateEngine(config.replicate, config.providerPrices, webhookUrl));
   }
   if (config.comfyui.servers.length > 0) {

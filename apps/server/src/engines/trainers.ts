@@ -1,7 +1,7 @@
 import type { Config } from '../shared/config.js';
 import type { ModelTrainer } from './trainer.types.js';
 import { createFalTrainer } from './fal/fal.engine.js';
-import { FAL_WEBHOOK_PATH } from './fal/fal-webhook.path.js';
+import { routes } from '@mirra/contracts';
 
 /**
  * The providers that train digital models' LoRAs, in ENGINE_TRAINING's order. `local` is not one
@@ -11,7 +11,13 @@ import { FAL_WEBHOOK_PATH } from './fal/fal-webhook.path.js';
 export function createModelTrainers(config: Config): ModelTrainer[] {
   return config.trainingEngines.flatMap((name): ModelTrainer[] => {
     if (name === 'fal' && config.fal) {
-      return [createFalTrainer(config.fal, config.providerPrices, `${config.publicUrl}${FAL_WEBHOOK_PATH}`)];
+      return [
+        createFalTrainer(
+          config.fal,
+          config.providerPrices,
+          `${config.publicUrl}${routes.engines.falWebhook.path}`,
+        ),
+      ];
     }
     return [];
   });

@@ -1,11 +1,12 @@
+import { routes } from '@mirra/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { SharedDeps } from '../../shared/deps.js';
 import { AppError } from '../../shared/errors.js';
 import type { GenerationStore } from '../engine.types.js';
-import { REPLICATE_WEBHOOK_PATH } from './replicate-webhook.path.js';
+import { serve } from '../../shared/http/serve-route.js';
 import { predictionFailure, verifyReplicateWebhook, type ReplicatePrediction } from './replicate.models.js';
 
-export { REPLICATE_WEBHOOK_PATH };
+export const REPLICATE_WEBHOOK_PATH = routes.engines.replicateWebhook.path;
 
 /** What Replicate's webhook needs: its settings, the clock and the generations it may finish. */
 export interface ReplicateWebhookDeps extends Pick<SharedDeps, 'config' | 'now'> {
@@ -48,7 +49,7 @@ export async function registerReplicateWebhookRoutes(
     scope.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) =>
       done(null, body),
     );
-    scope.post(REPLICATE_WEBHOOK_PATH, { schema: { hide: true } }, async (request, reply) => {
+    serve(scope, routes.engines.replicateWebhook, async (request) => {
       const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
       const verdict = verifyReplicateWebhook({
         headers: request.headers,
@@ -71,7 +72,7 @@ export async function registerReplicateWebhookRoutes(
       }
       // Only a finished prediction ends anything; `start`, `output` and `logs` events are noted.
       if (prediction.status === 'starting' || prediction.status === 'processing') {
-        return reply.status(200).send({ detail: 'noted' });
+        return { detail: 'noted' };
       }
       const outcome = await deps.generations.finishProviderJob(
         { provider: 'replicate', providerJobIdPrefix: prediction.id },
@@ -85,7 +86,7 @@ export async function registerReplicateWebhookRoutes(
           detail: 'This engine job is not known yet. Try again later.',
         });
       }
-      return reply.status(200).send({ detail: outcome });
+      return { detail: outcome };
     });
   });
 }
