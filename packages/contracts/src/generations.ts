@@ -89,6 +89,8 @@ export const ZGeneration = z.object({
   status: ZGenerationStatus,
   /** 0–100. */
   progress: z.number().int(),
+  /** While a provider holds the job in its queue: how many jobs are ahead of it (0 = next). */
+  queue_position: z.number().int().nullish(),
   prompt: z.string(),
   guidance: z.number(),
   seed: z.number().int(),
@@ -144,6 +146,8 @@ export const ZGenerationEvent = z.object({
   uuid: z.uuid(),
   status: ZGenerationStatus,
   progress: z.number().int(),
+  /** Jobs ahead of it in a provider's queue (0 = next); null or absent when none holds it waiting. */
+  queue_position: z.number().int().nullish(),
 });
 
 export const ZPromptHelperBody = z.object({

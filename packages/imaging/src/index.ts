@@ -37,6 +37,7 @@ export {
   bundledFfmpegPath,
   FfmpegFailedError,
   FfmpegMissingError,
+  runFfmpeg,
   sampleVideoFrames,
 } from './video/ffmpeg.js';
 export { createPersonSegmenter, type PersonSegmenter } from './video/person-segmentation.js';

@@ -104,10 +104,18 @@ export async function finishGeneration(
   finisher: 'worker' | 'webhook' = 'worker',
 ) {
   // A video is checked by its poster (its first frame: the photo it animates).
+  // A provider's video also by frames spread over it: its later frames are the provider's own.
   const still = stillOf(output);
-  if (still && !output.procedural) {
-    const verdict = await deps.imageModerator.check(still);
-    if (verdict.flagged) {
+  const checked = [...(still ? [still] : []), ...(output.checkedFrames ?? [])];
+  if (checked.length > 0 && !output.procedural) {
+    let flagged = false;
+    for (const frame of checked) {
+      if ((await deps.imageModerator.check(frame)).flagged) {
+        flagged = true;
+        break;
+      }
+    }
+    if (flagged) {
       await failGeneration(deps, generation, {
         status: GenerationStatus.ERROR,
         code: 'generations.result_moderated',
@@ -263,8 +271,15 @@ async function callEngine(
     const now = await generationsRepository.findById(deps.db, generation.id);
     if (!now || isTerminalStatus(now.status)) return 'finished elsewhere';
     const polled = await engine.poll(started.providerJobId, context);
+    if (polled.kind !== 'running' || polled.queuePosition === undefined) {
+      await generationsRepository.setQueuePosition(deps.db, generation.id, deps.now(), null);
+    }
     if (polled.kind === 'done') return polled.output;
     if (polled.kind === 'failed') throw polled.error;
+    // Waiting in the provider's queue: the user sees their place in it (it changes progress not).
+    if (polled.queuePosition !== undefined) {
+      await generationsRepository.setQueuePosition(deps.db, generation.id, deps.now(), polled.queuePosition);
+    }
     await context.onProgress(polled.progress);
     if (signal.aborted) throw new EngineError('engine.timeout', 'The engine took too long.', true);
     // Polled every second at first, then less often up to every five (fal's webhook is faster).
@@ -306,6 +321,7 @@ async function loadFaceModel(
   return {
     uuid: trained.model.uuid,
     profile: trained.profile,
+    providerLoras: (trained.model.providerLoras ?? {}) as NonNullable<EngineFaceModel['providerLoras']>,
     async loadReferencePhoto(photoId) {
       const data = await loadModelPhoto(deps, trained.model.id, photoId);
       if (!data) {

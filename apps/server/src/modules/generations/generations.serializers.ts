@@ -58,6 +58,7 @@ export function toGenerationJson(row: GenerationRow, mediaUrls: MediaUrls, now: 
     mode: row.mode as TGenerationMode,
     status: row.status as TGenerationStatus,
     progress: row.progress,
+    queue_position: row.queuePosition ?? null,
     prompt: row.prompt,
     guidance: row.guidance,
     seed: row.seed,

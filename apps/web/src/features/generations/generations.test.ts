@@ -56,6 +56,13 @@ describe('status and progress', () => {
   it('applies live events, but never undoes a final status', () => {
     const running = { status: IN_PROGRESS, progress: 10 } as TGeneration;
     expect(applyEvent(running, { status: IN_PROGRESS, progress: 52 })).toMatchObject({ progress: 52 });
+    // The place in a provider's queue follows the events; an event without it keeps the last one.
+    const waiting = applyEvent(running, { status: IN_PROGRESS, progress: 1, queue_position: 3 });
+    expect(waiting.queue_position).toBe(3);
+    expect(applyEvent(waiting, { status: IN_PROGRESS, progress: 1 }).queue_position).toBe(3);
+    expect(
+      applyEvent(waiting, { status: IN_PROGRESS, progress: 20, queue_position: null }).queue_position,
+    ).toBeNull();
     // The outcome waits for the full record (with the result or the failure's reason).
     expect(applyEvent(running, { status: ERROR, progress: 10 })).toMatchObject({ status: IN_PROGRESS });
     expect(applyEvent(running, { status: COMPLETED, progress: 100 })).toMatchObject({
