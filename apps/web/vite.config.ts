@@ -1,4 +1,5 @@
 import react from '@vitejs/plugin-react';
+import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 
 /**
@@ -90,8 +91,23 @@ function routeDeclarationsForBrowser(): Plugin {
   };
 }
 
-export default defineConfig({
+export default defineConfig(({ command }) => ({
   plugins: [react(), preloadFallbackCatalogue(), routeDeclarationsForBrowser()],
+  resolve: {
+    // react-router's package points bundlers at its development build (dev-only warnings kept in);
+    // the production build is the same code with those compiled out.
+    alias:
+      command === 'build'
+        ? [
+            {
+              find: /^react-router$/,
+              replacement: fileURLToPath(
+                new URL('../../node_modules/react-router/dist/production/index.mjs', import.meta.url),
+              ),
+            },
+          ]
+        : [],
+  },
   server: { proxy: { '/api': 'http://localhost:3000' } },
   build: {
     outDir: 'dist',
@@ -108,4 +124,4 @@ export default defineConfig({
       },
     },
   },
-});
+}));
