@@ -117,10 +117,12 @@ export default defineConfig(({ command }) => ({
       treeshake: {
         // The shared contracts only declare schemas and constants: the browser keeps the constants
         // it uses and none of the zod schemas it only takes types from. A feature's index.ts only
-        // re-exports: a page that takes one thing from it does not pull in (or style) the rest.
+        // re-exports: a page that takes one thing from it does not pull in (or style) the rest. The
+        // icon set's index.ts likewise: the first screen gets its icons without the other pages'.
         moduleSideEffects: (id: string) =>
           !/[\\/]packages[\\/]contracts[\\/]/.test(id) &&
-          !/[\\/]src[\\/]features[\\/][^\\/]+[\\/]index\.ts$/.test(id),
+          !/[\\/]src[\\/]features[\\/][^\\/]+[\\/]index\.ts$/.test(id) &&
+          !/[\\/]src[\\/]components[\\/]ui[\\/]icons[\\/]index\.ts$/.test(id),
       },
     },
   },
