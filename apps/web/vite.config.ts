@@ -95,7 +95,8 @@ export default defineConfig(({ command }) => ({
   plugins: [react(), preloadFallbackCatalogue(), routeDeclarationsForBrowser()],
   resolve: {
     // react-router's package points bundlers at its development build (dev-only warnings kept in);
-    // the production build is the same code with those compiled out.
+    // the production build is the same code with those compiled out. React has
+    // useSyncExternalStore built in: its shim package for older React is left out.
     alias:
       command === 'build'
         ? [
@@ -103,6 +104,12 @@ export default defineConfig(({ command }) => ({
               find: /^react-router$/,
               replacement: fileURLToPath(
                 new URL('../../node_modules/react-router/dist/production/index.mjs', import.meta.url),
+              ),
+            },
+            {
+              find: /^use-sync-external-store\/shim$/,
+              replacement: fileURLToPath(
+                new URL('./src/lib/use-sync-external-store-shim.ts', import.meta.url),
               ),
             },
           ]
