@@ -220,10 +220,11 @@ describe('the generate draft', () => {
     ).toMatchObject({ images: [], style: null, seed: null, guidance: GUIDANCE_MAX, post_uuid: 'p' });
   });
 
-  it('animates a photo: video needs the photo only, and sends its length and frame shape', () => {
+  it('animates a photo or makes a scene of a description, and sends its length and frame shape', () => {
     expect(modeNeeds('video')).toMatchObject({ photo: true, prompt: false, video: true });
-    expect(draftProblems('video', draft({}))).toEqual(['photo']);
+    expect(draftProblems('video', draft({}))).toEqual(['photoOrPrompt']);
     expect(draftProblems('video', draft({ photo }))).toEqual([]);
+    expect(draftProblems('video', draft({ prompt: 'snow over mountains' }))).toEqual([]);
     expect(buildCreateBody('video', draft({ photo, duration: 10, aspect: '16:9' }))).toMatchObject({
       mode: 'video',
       images: [photo.uuid],
