@@ -1,3 +1,4 @@
+import { createHmac, randomBytes } from 'node:crypto';
 import { PassThrough, type Readable } from 'node:stream';
 import {
   DeleteObjectCommand,
@@ -33,9 +34,20 @@ export interface S3StorageOptions {
   cdnUrl?: string;
 }
 
+/** Where the secret that names objects is kept, in the bucket beside them (under the prefix). */
+export const NAMING_SECRET_OBJECT = '.mirra/object-naming-secret';
+
 /**
  * Files as objects in an S3-compatible bucket, which stays private: browsers get a file through a
  * presigned GET URL that expires (see `directUrls`), never through a public listing or ACL.
+ *
+ * A presigned URL shows the object's name, and storage keys name owners and private things (a
+ * published post's image lives under its private generation's uuid). So each segment of a key
+ * after the first (`results`, `models`, …) is replaced in the object's name by a keyed hash of it
+ * (the file's extension kept): `results/<user>/<generation>/w256.webp` becomes
+ * `results/<h>/<h>/<h>.webp`. Prefixes still map to prefixes, so deleting everything of a model
+ * is one listing. The hash key is made once and kept in the bucket itself (NAMING_SECRET_OBJECT),
+ * so every node and `storage:migrate` name objects alike with nothing more to configure.
  */
 export function createS3Storage(options: S3StorageOptions): Storage & { client: S3Client } {
   const client = new S3Client({
@@ -48,11 +60,28 @@ export function createS3Storage(options: S3StorageOptions): Storage & { client: 
     responseChecksumValidation: 'WHEN_REQUIRED',
   });
   const Bucket = options.bucket;
-  const objectKey = (key: string) => `${options.prefix}${assertSafeStorageKey(key)}`;
+  let namingKey: Buffer | undefined;
+  const naming = loadNamingKey(client, Bucket, `${options.prefix}${NAMING_SECRET_OBJECT}`).then((key) => {
+    namingKey = key;
+    return key;
+  });
+  // A failure surfaces in the first operation (and the readiness check), not as an unhandled rejection.
+  naming.catch(() => undefined);
+  const nameWith = (hashKey: Buffer, key: string) => {
+    const [first, ...rest] = assertSafeStorageKey(key).split('/');
+    const hashed = rest.map((segment, index) => {
+      const extension = index === rest.length - 1 ? (/\.[A-Za-z0-9]{1,8}$/.exec(segment)?.[0] ?? '') : '';
+      const stem = segment.slice(0, segment.length - extension.length);
+      return `${createHmac('sha256', hashKey).update(stem).digest('base64url').slice(0, 22)}${extension}`;
+    });
+    return `${options.prefix}${[first, ...hashed].join('/')}`;
+  };
+  const objectKeyNow = (key: string) => (namingKey ? nameWith(namingKey, key) : null);
+  const objectKey = async (key: string) => nameWith(await naming, key);
   const endpoint = new URL(options.endpoint ?? `https://s3.${options.region}.amazonaws.com`);
 
-  function objectUrl(key: string): URL {
-    const name = objectKey(key).split('/').map(encodeURIComponent).join('/');
+  function objectUrl(objectName: string): URL {
+    const name = objectName.split('/').map(encodeURIComponent).join('/');
     if (options.forcePathStyle) {
       return new URL(`${endpoint.origin}${endpoint.pathname.replace(/\/+$/, '')}/${Bucket}/${name}`);
     }
@@ -78,14 +107,17 @@ export function createS3Storage(options: S3StorageOptions): Storage & { client: 
 
   return {
     client,
+    async ready() {
+      await naming;
+    },
     async put(key, data, contentType) {
       await client.send(
-        new PutObjectCommand({ Bucket, Key: objectKey(key), Body: data, ContentType: contentType }),
+        new PutObjectCommand({ Bucket, Key: await objectKey(key), Body: data, ContentType: contentType }),
       );
     },
     async get(key) {
       try {
-        const object = await client.send(new GetObjectCommand({ Bucket, Key: objectKey(key) }));
+        const object = await client.send(new GetObjectCommand({ Bucket, Key: await objectKey(key) }));
         const data = Buffer.from(await object.Body!.transformToByteArray());
         return { data, contentType: object.ContentType ?? 'application/octet-stream' };
       } catch (error) {
@@ -94,7 +126,7 @@ export function createS3Storage(options: S3StorageOptions): Storage & { client: 
       }
     },
     async open(key) {
-      const Key = objectKey(key);
+      const Key = await objectKey(key);
       let head;
       try {
         head = await client.send(new HeadObjectCommand({ Bucket, Key }));
@@ -129,11 +161,11 @@ export function createS3Storage(options: S3StorageOptions): Storage & { client: 
       };
     },
     async delete(key) {
-      await client.send(new DeleteObjectCommand({ Bucket, Key: objectKey(key) }));
+      await client.send(new DeleteObjectCommand({ Bucket, Key: await objectKey(key) }));
     },
     async deletePrefix(prefix) {
       // Whole segments only: `models/1/ab` must not take `models/1/abc/…` with it.
-      const Prefix = `${objectKey(prefix.replace(/\/+$/, ''))}/`;
+      const Prefix = `${await objectKey(prefix.replace(/\/+$/, ''))}/`;
       let ContinuationToken: string | undefined;
       do {
         const page = await client.send(new ListObjectsV2Command({ Bucket, Prefix, ContinuationToken }));
@@ -151,12 +183,13 @@ export function createS3Storage(options: S3StorageOptions): Storage & { client: 
     },
     directUrls: {
       signNow(key, expiresAt, { now, download }) {
-        if (!options.credentials) return null;
+        const name = objectKeyNow(key);
+        if (!options.credentials || !name) return null;
         const { signedAt, expiresIn } = signingWindow(expiresAt, now);
         const contentDisposition = disposition(download);
         return throughCdn(
           presignGetUrl({
-            objectUrl: objectUrl(key),
+            objectUrl: objectUrl(name),
             region: options.region,
             credentials: options.credentials,
             signedAt,
@@ -171,7 +204,7 @@ export function createS3Storage(options: S3StorageOptions): Storage & { client: 
           client,
           new GetObjectCommand({
             Bucket,
-            Key: objectKey(key),
+            Key: await objectKey(key),
             ResponseContentDisposition: disposition(download),
           }),
           { expiresIn, signingDate: signedAt },
@@ -180,6 +213,41 @@ export function createS3Storage(options: S3StorageOptions): Storage & { client: 
       },
     },
   };
+}
+
+/**
+ * The naming secret from the bucket, made on first use: written only if absent (a conditional
+ * PUT where the store supports it), then read back, so nodes starting together agree on one.
+ */
+async function loadNamingKey(client: S3Client, Bucket: string, Key: string): Promise<Buffer> {
+  const read = async () => {
+    try {
+      const object = await client.send(new GetObjectCommand({ Bucket, Key }));
+      return Buffer.from(await object.Body!.transformToString(), 'base64url');
+    } catch (error) {
+      if (isNotFound(error)) return null;
+      throw error;
+    }
+  };
+  const existing = await read();
+  if (existing && existing.length >= 32) return existing;
+  try {
+    await client.send(
+      new PutObjectCommand({
+        Bucket,
+        Key,
+        Body: randomBytes(32).toString('base64url'),
+        ContentType: 'text/plain',
+        IfNoneMatch: '*',
+      }),
+    );
+  } catch (error) {
+    // Another node wrote it first: use theirs.
+    if (!(error instanceof S3ServiceException && error.$metadata.httpStatusCode === 412)) throw error;
+  }
+  const made = await read();
+  if (!made || made.length < 32) throw new Error('the object naming secret could not be kept in the bucket');
+  return made;
 }
 
 function isNotFound(error: unknown): boolean {

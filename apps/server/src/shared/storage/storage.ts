@@ -17,6 +17,8 @@ export interface Storage {
   delete(key: string): Promise<void>;
   /** Removes every key under a prefix (e.g. all files of a generation or a model). */
   deletePrefix(prefix: string): Promise<void>;
+  /** Resolves once the store can serve (S3: its object naming is loaded); rejects when it cannot. */
+  ready?(): Promise<void>;
   /** Present when browsers can fetch files from the store itself (S3): presigned, expiring URLs. */
   directUrls?: DirectUrls;
 }
