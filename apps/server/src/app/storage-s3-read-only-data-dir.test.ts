@@ -74,6 +74,14 @@ describe('an app with S3 storage and a read-only data folder', () => {
     const post = await publish(t, person, done.uuid);
     expect((await t.fetchMedia(post.image.url)).statusCode).toBe(200);
 
+    // The app's pages may load and fetch media from the store's origin.
+    const policy = (await t.app.inject({ method: 'GET', url: '/api/config/' })).headers[
+      'content-security-policy'
+    ];
+    for (const directive of ['img-src', 'media-src', 'connect-src']) {
+      expect(String(policy)).toMatch(new RegExp(`${directive} [^;]*${s3.endpoint.replace(/\./g, '\\.')}`));
+    }
+
     const ready = await t.app.inject({ method: 'GET', url: '/readyz' });
     expect(ready.json()).toMatchObject({ checks: { storage: 'ok' } });
 

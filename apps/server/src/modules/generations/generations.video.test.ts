@@ -118,7 +118,7 @@ function meanDifference(a: Buffer, b: Buffer): number {
 }
 
 async function download(url: string, headers: Record<string, string> = {}) {
-  return t.app.inject({ method: 'GET', url, headers });
+  return t.fetchMedia(url, headers);
 }
 
 describe('animating a photo on the local engine', () => {
