@@ -44,6 +44,8 @@ export async function openBrowser(
     locale?: string;
     /** A viewport size other than the named one's (e.g. the narrowest phones, 360 px wide). */
     size?: { width: number; height: number };
+    /** Other local origins the page may reach (another API node, the S3-compatible store). */
+    alsoAllow?: string[];
   } = {},
 ): Promise<Session> {
   const profile = await mkdtemp(path.join(os.tmpdir(), 'mirra-e2e-chromium-'));
@@ -58,9 +60,12 @@ export async function openBrowser(
     colorScheme: options.colorScheme ?? 'dark',
     locale: options.locale ?? 'en-US',
   });
-  const base = new URL(e2eEnv.baseUrl);
+  const allowed = new Set([
+    new URL(e2eEnv.baseUrl).host,
+    ...(options.alsoAllow ?? []).map((o) => new URL(o).host),
+  ]);
   await context.route(
-    (url) => url.host !== base.host,
+    (url) => !allowed.has(url.host),
     (route) => {
       const url = new URL(route.request().url());
       if (url.hostname === 't.me') {

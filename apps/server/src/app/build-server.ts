@@ -16,6 +16,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { registerFalWebhookRoutes, registerReplicateWebhookRoutes } from '../engines/index.js';
+import { mediaOriginOf } from '../shared/storage/create-storage.js';
 import { registerAppConfigRoutes } from '../modules/app-config/index.js';
 import { registerAuthRoutes } from '../modules/auth/index.js';
 import { registerDevRoutes } from '../modules/dev/index.js';
@@ -91,6 +92,7 @@ export async function buildServer(deps: AppDeps): Promise<App> {
           ? inlineScriptHashes(readFileSync(path.join(webRoot, 'index.html'), 'utf8'))
           : [],
         isGoogleSignInEnabled: Boolean(deps.config.google.clientId),
+        mediaOrigin: mediaOriginOf(deps.config.storage),
       }),
     },
     // X-Frame-Options cannot name Telegram as an allowed parent; the CSP's frame-ancestors does,

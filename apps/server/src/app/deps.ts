@@ -1,6 +1,6 @@
 import type { Database } from '../shared/db/client.js';
 import type { NotificationHub } from '../shared/db/notifications.js';
-import { createLocalStorage } from '../shared/storage/local-storage.js';
+import { createStorage } from '../shared/storage/create-storage.js';
 import { createMediaUrls } from '../shared/storage/media-urls.js';
 import {
   type ImageModerator,
@@ -80,6 +80,7 @@ export function createDeps(options: {
 }): AppDeps {
   const { config, database, logger, jwtSecret } = options;
   const now = options.overrides?.now ?? (() => new Date());
+  const storage = options.overrides?.storage ?? createStorage(config.storage);
   return {
     config,
     database,
@@ -105,8 +106,8 @@ export function createDeps(options: {
       ? createGoogleVerifier({ clientId: config.google.clientId, certsUrl: config.google.certsUrl })
       : null,
     geo: createGeoLocator({ countryHeader: config.geoCountryHeader }),
-    storage: createLocalStorage(config.mediaDir),
-    mediaUrls: createMediaUrls(jwtSecret, { defaultTtlSeconds: 24 * 3600 }),
+    storage,
+    mediaUrls: createMediaUrls(jwtSecret, { defaultTtlSeconds: 24 * 3600, direct: storage.directUrls }),
     promptModerator: createPromptModerator({
       openai: config.openai.apiKey
         ? createOpenAiModerationClient({

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import type { StorageConfig } from './storage/create-storage.js';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -23,6 +24,57 @@ export function parseEngineList(value: string): string[] {
 }
 
 /**
+ * `s3://bucket/prefix?region=eu-west-1&endpoint=https://…&forcePathStyle=true` → an S3 store;
+ * unset → local disk. Throws a readable error for anything else.
+ */
+export function parseStorageUrl(
+  value: string | undefined,
+  env: {
+    mediaDir: string;
+    accessKeyId?: string | undefined;
+    secretAccessKey?: string | undefined;
+    sessionToken?: string | undefined;
+    region?: string | undefined;
+    cdnUrl?: string | undefined;
+  },
+): StorageConfig {
+  if (!value) return { kind: 'local', dir: env.mediaDir };
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error('Invalid configuration:\n  STORAGE_URL: expected s3://bucket[/prefix]?region=…');
+  }
+  if (url.protocol !== 's3:' || !url.hostname) {
+    throw new Error('Invalid configuration:\n  STORAGE_URL: expected s3://bucket[/prefix]?region=…');
+  }
+  if ((env.accessKeyId === undefined) !== (env.secretAccessKey === undefined)) {
+    throw new Error(
+      'Invalid configuration:\n  AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY: set both or neither',
+    );
+  }
+  const prefix = decodeURIComponent(url.pathname).replace(/^\/+|\/+$/g, '');
+  const forcePathStyle = url.searchParams.get('forcePathStyle');
+  return {
+    kind: 's3',
+    bucket: url.hostname,
+    prefix: prefix ? `${prefix}/` : '',
+    region: url.searchParams.get('region') ?? env.region ?? 'us-east-1',
+    endpoint: url.searchParams.get('endpoint') ?? undefined,
+    forcePathStyle: forcePathStyle === 'true' || forcePathStyle === '1',
+    credentials:
+      env.accessKeyId && env.secretAccessKey
+        ? {
+            accessKeyId: env.accessKeyId,
+            secretAccessKey: env.secretAccessKey,
+            sessionToken: env.sessionToken,
+          }
+        : undefined,
+    cdnUrl: env.cdnUrl,
+  };
+}
+
+/**
  * Every setting of the server, read once from the environment. Defaults make `npm start` work on a
  * fresh machine with nothing configured; each one is documented in the README's table.
  */
@@ -33,6 +85,17 @@ const ZEnv = z.object({
   /** Where people reach the app (emailed links, share links, the bot's button); unset: this machine's HOST and PORT. */
   PUBLIC_URL: optionalString.pipe(z.url().optional()),
   DATA_DIR: z.string().default('./data'),
+  /**
+   * Where media live: unset, DATA_DIR/media on this machine; `s3://bucket[/prefix]?region=…&endpoint=…&forcePathStyle=true`
+   * for any S3-compatible store shared by every node (credentials from AWS_ACCESS_KEY_ID etc.).
+   */
+  STORAGE_URL: optionalString,
+  AWS_ACCESS_KEY_ID: optionalString,
+  AWS_SECRET_ACCESS_KEY: optionalString,
+  AWS_SESSION_TOKEN: optionalString,
+  AWS_REGION: optionalString,
+  /** A CDN in front of the bucket (it forwards query strings, so URLs stay presigned): its base URL. */
+  MEDIA_CDN_URL: optionalString.pipe(z.url().optional()),
   /** Any PostgreSQL; when unset an embedded one is started in DATA_DIR/pg. */
   DATABASE_URL: optionalString,
   EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
@@ -281,6 +344,14 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     emailFrom: e.EMAIL_FROM,
     outboxDir: path.join(dataDir, 'outbox'),
     mediaDir: path.join(dataDir, 'media'),
+    storage: parseStorageUrl(e.STORAGE_URL, {
+      mediaDir: path.join(dataDir, 'media'),
+      accessKeyId: e.AWS_ACCESS_KEY_ID,
+      secretAccessKey: e.AWS_SECRET_ACCESS_KEY,
+      sessionToken: e.AWS_SESSION_TOKEN,
+      region: e.AWS_REGION,
+      cdnUrl: e.MEDIA_CDN_URL,
+    }),
     jwtSecret: e.JWT_SECRET,
     tokens: {
       accessSeconds: e.ACCESS_TOKEN_SECONDS,
