@@ -122,6 +122,8 @@ export const errorCodes = {
   'payments.order_not_found': 404,
   /** A payment notification whose signature does not verify; nothing was applied. */
   'payments.signature_invalid': 403,
+  /** Only a paid order can be refunded. */
+  'payments.not_refundable': 409,
 } as const;
 
 export type ErrorCode = keyof typeof errorCodes;

@@ -35,6 +35,7 @@ import { createTelegramBotApi, type TelegramBotApi } from '../modules/telegram/i
 import { createGoogleVerifier, type GoogleVerifier } from '../modules/google/index.js';
 import { createGeoLocator, type GeoLocator } from '../modules/geo/index.js';
 import type { Config } from '../shared/config.js';
+import type { PaymentPurposeHandlers } from '../modules/payments/index.js';
 
 /**
  * Everything any module may need, built once at start: the shared plumbing and the services
@@ -66,6 +67,8 @@ export interface AppDeps extends SharedDeps {
   modelEvents: GenerationEvents;
   /** Face detection, mesh and descriptor (models load once per process, on first use). */
   faceAnalyzer: FaceAnalyzer;
+  /** How subscription and wallet payments are applied (the modules that own those purposes). */
+  paymentPurposeHandlers: PaymentPurposeHandlers;
 }
 
 export function createDeps(options: {
@@ -125,6 +128,7 @@ export function createDeps(options: {
     publishedPostCounter: profilePublishedPostCounter,
     modelEvents: createGenerationEvents(options.notifications, MODEL_EVENTS_CHANNEL),
     faceAnalyzer: createFaceAnalyzer(),
+    paymentPurposeHandlers: {},
     now,
     ...options.overrides,
   };

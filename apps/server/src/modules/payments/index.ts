@@ -3,5 +3,20 @@
  * import from it. Anything not exported here is the module's own business.
  */
 export type { PaymentsDeps } from './payments.deps.js';
+export type {
+  CheckoutStarted,
+  InboundWebhook,
+  PaymentEvent,
+  PaymentEventHandler,
+  PaymentEventType,
+  PaymentOrderView,
+  PaymentProvider,
+  PaymentPurpose,
+  PaymentPurposeHandlers,
+  ProviderName,
+  ProviderOrder,
+  YooKassaMethodType,
+} from './payment-provider.js';
+export { providerOfMethod } from './payment-provider.js';
 export { registerPaymentsRoutes } from './payments.routes.js';
 export { testProviderOf } from './payments.usecases.js';

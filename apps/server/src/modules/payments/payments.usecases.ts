@@ -1,30 +1,48 @@
 import type { z } from 'zod';
-import type {
-  TPaymentCatalogue,
-  TPaymentMethod,
-  TPaymentOrder,
-  TPaymentRegion,
-  ZPaymentOrderCreate,
+import {
+  CURRENCY_XTR,
+  type TPaymentCatalogue,
+  type TPaymentInvoiceState,
+  type TPaymentMethod,
+  type TPaymentOrder,
+  type TPaymentRegion,
+  type ZPaymentOrderCreate,
 } from '@mirra/contracts';
 import type { PaymentsDeps } from './payments.deps.js';
 import type { DbOrTx } from '../../shared/db/client.js';
 import { AppError } from '../../shared/errors.js';
 import { applyCreditChange, lockCredits } from '../credits/index.js';
-import type { PaymentEvent, PaymentProvider, WebhookHeaders } from './payment-provider.js';
+import { findUserById } from '../users/index.js';
+import {
+  providerOfMethod,
+  type InboundWebhook,
+  type PaymentEvent,
+  type PaymentOrderView,
+  type PaymentPurpose,
+  type ProviderName,
+  type ProviderOrder,
+  type YooKassaMethodType,
+} from './payment-provider.js';
 import {
   extendUntil,
   parseCatalogue,
   priceProduct,
   refundCredits,
   regionOfCountry,
+  returnUrlFor,
   safeReturnPath,
   shortenUntil,
   type CatalogueEntry,
 } from './payments.models.js';
+import { availableMethods, configuredProviders, providerNamed } from './payments.providers.js';
 import { paymentsRepository, type PaymentOrderRow } from './payments.repository.js';
-import { createTestProvider, testProviderKey } from './test-provider.js';
 
-type Deps = Pick<PaymentsDeps, 'db' | 'config' | 'logger' | 'now' | 'geo' | 'linkSecret'>;
+export { testProviderOf } from './payments.providers.js';
+
+type Deps = Pick<
+  PaymentsDeps,
+  'db' | 'config' | 'logger' | 'now' | 'geo' | 'linkSecret' | 'telegramBot' | 'paymentPurposeHandlers'
+>;
 
 export const CONSENT_REQUIRED_DETAIL = 'Please check the boxes to agree with the offer.';
 
@@ -38,37 +56,15 @@ function catalogueOf(deps: Pick<PaymentsDeps, 'config'>): CatalogueEntry[] {
   return entries;
 }
 
-const testProviders = new Map<string, ReturnType<typeof createTestProvider>>();
-/** The test provider of this server (its key derives from the server secret). */
-export function testProviderOf(deps: Pick<PaymentsDeps, 'linkSecret'>) {
-  let provider = testProviders.get(deps.linkSecret);
-  if (!provider) {
-    provider = createTestProvider(testProviderKey(deps.linkSecret));
-    testProviders.set(deps.linkSecret, provider);
-  }
-  return provider;
-}
-
-/** The payment methods this server offers: only those configured. */
-export function availableProviders(deps: Pick<PaymentsDeps, 'config' | 'linkSecret'>): PaymentProvider[] {
-  return deps.config.payments.testProvider ? [testProviderOf(deps)] : [];
-}
-
-function providerFor(deps: Pick<PaymentsDeps, 'config' | 'linkSecret'>, method: string): PaymentProvider {
-  const provider = availableProviders(deps).find((p) => p.method === method);
-  if (!provider) {
-    throw new AppError({
-      code: 'payments.method_unavailable',
-      detail: 'This payment method is not available.',
-    });
-  }
-  return provider;
-}
+const methodUnavailable = () =>
+  new AppError({ code: 'payments.method_unavailable', detail: 'This payment method is not available.' });
 
 export interface Caller {
   userId: number;
   ip: string;
   headers: Record<string, string | string[] | undefined>;
+  /** Signed in with the Mini App's init data: Stars are offered. */
+  inMiniApp: boolean;
 }
 
 /** The region chosen by the person, or the one of the country they are in. */
@@ -84,7 +80,7 @@ export async function getCatalogue(deps: Deps, caller: Caller): Promise<TPayment
     region,
     currency: products[0]!.currency,
     products,
-    methods: availableProviders(deps).map((p) => p.method),
+    methods: availableMethods(deps, { region, inMiniApp: caller.inMiniApp }),
   };
 }
 
@@ -93,10 +89,102 @@ export async function changeRegion(deps: Deps, caller: Caller, region: TPaymentR
   return getCatalogue(deps, caller);
 }
 
+/** What a payment is started with, by payments itself or by the subscriptions and wallet modules. */
+export interface StartPaymentInput {
+  userId: number;
+  purpose: PaymentPurpose;
+  purposeRef: string | null;
+  method: TPaymentMethod;
+  product: string;
+  /** Minor units; whole Stars when `currency` is CURRENCY_XTR. Priced by the server, never the client. */
+  amount: number;
+  currency: number;
+  description: string;
+  /** The app path to come back to. */
+  returnPath: string | undefined;
+  consent: { agreeOffer: boolean; agreePrivacy: boolean };
+  recurring?: { periodDays: number };
+  credits?: number;
+  unlimitedDays?: number;
+}
+
 /**
- * An order at the price of the person's region, with their consent to the offer and the privacy
- * policy stored (document versions and time); returns where to pay it.
+ * An order with the buyer's consent to the offer and the privacy policy stored (document versions
+ * and time), started with its provider; answers where to pay it.
  */
+export async function startPayment(
+  deps: Deps,
+  input: StartPaymentInput,
+): Promise<{ uuid: string; confirmation_url: string }> {
+  if (!input.consent.agreeOffer || !input.consent.agreePrivacy) {
+    throw new AppError({ code: 'payments.consent_required', detail: CONSENT_REQUIRED_DETAIL });
+  }
+  const providerName = providerOfMethod(input.method);
+  const provider = providerNamed(deps, providerName);
+  if (!provider) throw methodUnavailable();
+  if ((providerName === 'stars') !== (input.currency === CURRENCY_XTR)) throw methodUnavailable();
+  const now = deps.now();
+  const order = await paymentsRepository.insertOrder(deps.db, {
+    userId: input.userId,
+    product: input.product,
+    provider: providerName,
+    method: input.method,
+    purpose: input.purpose,
+    purposeRef: input.purposeRef,
+    recurringDays: input.recurring?.periodDays ?? null,
+    amount: input.amount,
+    currency: input.currency,
+    credits: input.credits ?? 0,
+    unlimitedDays: input.unlimitedDays ?? 0,
+    returnPath: safeReturnPath(input.returnPath),
+    offerVersion: deps.config.payments.offerVersion,
+    privacyVersion: deps.config.payments.privacyVersion,
+    consentedAt: now,
+  });
+  const started = await provider.createPayment(await providerOrderOf(deps, order, input.description));
+  if (started.providerPaymentId) {
+    await paymentsRepository.updateOrder(deps.db, order.uuid, deps.now(), {
+      providerPaymentId: started.providerPaymentId,
+    });
+  }
+  return { uuid: order.uuid, confirmation_url: started.confirmationUrl };
+}
+
+/** Where the buyer comes back to: SberPay to its live invoice page, everyone else to the app. */
+function absoluteReturnUrl(deps: Pick<PaymentsDeps, 'config'>, order: PaymentOrderRow): string {
+  const path =
+    order.method === 'yookassa_sberbank'
+      ? `/sberpay/${order.uuid}/`
+      : returnUrlFor(order.returnPath, order.uuid);
+  return `${deps.config.publicUrl}${path}`;
+}
+
+async function providerOrderOf(
+  deps: Pick<PaymentsDeps, 'db' | 'config'>,
+  order: PaymentOrderRow,
+  description: string,
+): Promise<ProviderOrder> {
+  const user = await findUserById(deps.db, order.userId);
+  return {
+    uuid: order.uuid,
+    userId: order.userId,
+    amount: order.amount,
+    currency: order.currency,
+    product: order.product,
+    description,
+    customerEmail: user?.email ?? null,
+    returnUrl: absoluteReturnUrl(deps, order),
+    ...(order.method.startsWith('yookassa_')
+      ? { methodType: order.method.slice('yookassa_'.length) as YooKassaMethodType }
+      : {}),
+    ...(order.recurringDays ? { recurring: { periodDays: order.recurringDays } } : {}),
+  };
+}
+
+const describeProduct = (entry: CatalogueEntry) =>
+  entry.kind === 'credits' ? `Mirra: ${entry.credits} credits` : `Mirra: unlimited for ${entry.days} days`;
+
+/** A credit pack or the unlimited package at the price of the person's region (or in Stars). */
 export async function createOrder(
   deps: Deps,
   caller: Caller,
@@ -107,24 +195,95 @@ export async function createOrder(
   }
   const entry = catalogueOf(deps).find((e) => e.id === body.product);
   if (!entry) throw new AppError({ code: 'payments.product_unknown', detail: 'No such product.' });
-  const provider = providerFor(deps, body.method);
-  const product = priceProduct(entry, await regionOf(deps, caller));
-  const now = deps.now();
-  const order = await paymentsRepository.insertOrder(deps.db, {
+  const region = await regionOf(deps, caller);
+  if (!availableMethods(deps, { region, inMiniApp: caller.inMiniApp }).includes(body.method)) {
+    throw methodUnavailable();
+  }
+  const product = priceProduct(entry, region);
+  const inStars = body.method === 'stars';
+  if (inStars && !product.stars) throw methodUnavailable();
+  return startPayment(deps, {
     userId: caller.userId,
+    purpose: 'product',
+    purposeRef: null,
+    method: body.method,
     product: product.id,
-    provider: provider.method,
-    amount: product.amount,
-    currency: product.currency,
+    amount: inStars ? product.stars : product.amount,
+    currency: inStars ? CURRENCY_XTR : product.currency,
+    description: describeProduct(entry),
+    returnPath: body.return,
+    consent: { agreeOffer: body.agree_offer, agreePrivacy: body.agree_privacy },
     credits: product.credits,
     unlimitedDays: product.days,
-    returnPath: safeReturnPath(body.return),
+  });
+}
+
+/**
+ * A renewal charged to a method saved by an earlier payment (YooKassa `payment_method_id`), with
+ * no buyer present: a new order (its uuid is the idempotency key), the result applied at once
+ * when final and otherwise by its notification or the reconciler.
+ */
+export async function chargeSavedMethod(
+  deps: Deps,
+  input: Omit<StartPaymentInput, 'method' | 'returnPath' | 'consent' | 'recurring'> & {
+    provider: ProviderName;
+    savedMethodId: string;
+  },
+): Promise<{ uuid: string; status: PaymentOrderRow['status'] }> {
+  const provider = providerNamed(deps, input.provider);
+  if (!provider?.chargeSavedMethod) throw methodUnavailable();
+  const now = deps.now();
+  const order = await paymentsRepository.insertOrder(deps.db, {
+    userId: input.userId,
+    product: input.product,
+    provider: provider.name,
+    method: provider.name === 'yookassa' ? 'yookassa_bank_card' : provider.name,
+    purpose: input.purpose,
+    purposeRef: input.purposeRef,
+    amount: input.amount,
+    currency: input.currency,
+    credits: input.credits ?? 0,
+    unlimitedDays: input.unlimitedDays ?? 0,
+    returnPath: '/',
+    savedMethodId: input.savedMethodId,
+    // The consent given with the first payment covers its renewals.
     offerVersion: deps.config.payments.offerVersion,
     privacyVersion: deps.config.payments.privacyVersion,
     consentedAt: now,
   });
-  const { confirmationUrl } = await provider.createPayment(order);
-  return { uuid: order.uuid, confirmation_url: confirmationUrl };
+  const charged = await provider.chargeSavedMethod(
+    await providerOrderOf(deps, order, input.description),
+    input.savedMethodId,
+  );
+  await paymentsRepository.updateOrder(deps.db, order.uuid, deps.now(), {
+    providerPaymentId: charged.providerPaymentId,
+  });
+  if (charged.event) await applyEvents(deps, provider.name, [charged.event]);
+  const after = await paymentsRepository.findOrder(deps.db, order.uuid);
+  return { uuid: order.uuid, status: after!.status };
+}
+
+/** Stops a provider's own renewals of a subscription (Stripe, Stars); access runs to its date. */
+export async function cancelProviderSubscription(
+  deps: Deps,
+  input: { provider: ProviderName; providerSubscriptionId: string; userId: number },
+): Promise<void> {
+  const provider = providerNamed(deps, input.provider);
+  if (!provider?.cancelSubscription) throw methodUnavailable();
+  await provider.cancelSubscription(input);
+}
+
+/** Asks the order's provider to return the money; the refund is applied when its event arrives. */
+export async function refundOrder(deps: Deps, orderUuid: string): Promise<void> {
+  const order = await paymentsRepository.findOrder(deps.db, orderUuid);
+  if (!order) throw new AppError({ code: 'payments.order_not_found', detail: 'Not found.' });
+  if (order.status !== 'paid' || !order.providerPaymentId) {
+    throw new AppError({ code: 'payments.not_refundable', detail: 'Only a paid order can be refunded.' });
+  }
+  const provider = providerNamed(deps, order.provider as ProviderName);
+  if (!provider) throw methodUnavailable();
+  const providerOrder = await providerOrderOf(deps, order, order.product);
+  await provider.refund({ ...providerOrder, providerPaymentId: order.providerPaymentId });
 }
 
 export function serializeOrder(order: PaymentOrderRow): TPaymentOrder {
@@ -147,79 +306,154 @@ export async function getOrder(deps: Deps, userId: number, uuid: string): Promis
 }
 
 /**
- * A provider's notification: verified as the provider signs it, then applied in one transaction.
- * A forged one changes nothing (`payments.signature_invalid`).
+ * An invoice's live state for the open SberPay return page. The invoice's uuid (random, known to
+ * its buyer only) opens it, like the provider's own payment link; it shows nothing personal.
  */
-export async function receiveWebhook(
-  deps: Deps,
-  method: string,
-  rawBody: string,
-  headers: WebhookHeaders,
-): Promise<void> {
-  const provider = availableProviders(deps).find((p) => p.method === method);
-  const event = provider?.parseWebhook(rawBody, headers) ?? null;
-  if (!provider || !event) {
-    throw new AppError({ code: 'payments.signature_invalid', detail: 'The notification is not signed.' });
-  }
-  await deps.db.transaction((tx) => applyPaymentEvent(deps, tx, provider.method, event));
+export async function getInvoiceState(deps: Deps, uuid: string): Promise<TPaymentInvoiceState> {
+  const order = await paymentsRepository.findOrder(deps.db, uuid);
+  if (!order) throw new AppError({ code: 'payments.order_not_found', detail: 'Invoice not found.' });
+  if (order.status === 'pending') await reconcileOrder(deps, order);
+  const current = (await paymentsRepository.findOrder(deps.db, uuid))!;
+  return {
+    uuid: current.uuid,
+    status: current.status,
+    amount: current.amount,
+    currency: current.currency,
+    product: current.product,
+    return_path: returnUrlFor(current.returnPath, current.uuid),
+  };
 }
 
 /**
- * Applies one verified event to its order, under the order's row lock, so that duplicates, late
- * and out-of-order events change nothing twice: a payment is granted once (credits in the ledger
- * under `payment:<order>:grant`, the unlimited package extended), a refund taken back once.
+ * A provider's notification: verified as the provider signs it (or, for YooKassa, by its source
+ * network and the payment re-fetched), then each event applied in one transaction. A forged one
+ * changes nothing (`payments.signature_invalid`).
+ */
+export async function receiveWebhook(deps: Deps, name: string, inbound: InboundWebhook): Promise<void> {
+  const provider = configuredProviders(deps).get(name as ProviderName);
+  const events = provider ? await provider.parseWebhook(inbound) : null;
+  if (!provider || !events) {
+    throw new AppError({ code: 'payments.signature_invalid', detail: 'The notification is not signed.' });
+  }
+  await applyEvents(deps, provider.name, events);
+}
+
+/** Applies verified events of one provider, each in its own transaction. */
+export async function applyEvents(deps: Deps, provider: ProviderName, events: PaymentEvent[]): Promise<void> {
+  for (const event of events) {
+    await deps.db.transaction((tx) => applyPaymentEvent(deps, tx, provider, event));
+  }
+}
+
+const viewOf = (order: PaymentOrderRow): PaymentOrderView => ({
+  uuid: order.uuid,
+  userId: order.userId,
+  purpose: order.purpose,
+  purposeRef: order.purposeRef,
+  provider: order.provider as ProviderName,
+  product: order.product,
+  amount: order.amount,
+  currency: order.currency,
+  status: order.status,
+});
+
+/** The order an event belongs to, row-locked: by its uuid, else by the payment or subscription id. */
+async function lockOrderOf(tx: DbOrTx, provider: ProviderName, event: PaymentEvent) {
+  const uuid =
+    event.orderUuid ??
+    (await paymentsRepository.findOrderUuidByProviderRef(
+      tx,
+      provider,
+      event.providerPaymentId,
+      event.providerSubscriptionId,
+    ));
+  return uuid ? paymentsRepository.lockOrder(tx, uuid) : undefined;
+}
+
+/**
+ * Applies one verified event to its order under the order's row lock, once per the provider's
+ * event id, so duplicate, late and out-of-order events change nothing twice: a payment is granted
+ * once (credits in the ledger under `payment:<order>:grant`, the unlimited package extended), a
+ * refund taken back once. Subscription and wallet orders are then handed to their module.
  */
 export async function applyPaymentEvent(
-  deps: Pick<PaymentsDeps, 'logger' | 'now'>,
+  deps: Pick<PaymentsDeps, 'logger' | 'now' | 'paymentPurposeHandlers'>,
   tx: DbOrTx,
-  method: TPaymentMethod,
+  provider: ProviderName,
   event: PaymentEvent,
 ): Promise<void> {
-  const order = await paymentsRepository.lockOrder(tx, event.orderUuid);
-  if (!order || order.provider !== method) {
-    throw new AppError({ code: 'payments.order_not_found', detail: 'Not found.' });
+  const order = await lockOrderOf(tx, provider, event);
+  if (!order || order.provider !== provider) {
+    deps.logger.warn({ provider, event: event.eventId }, 'payment event for no known order; ignored');
+    return;
   }
-  if (order.amount !== event.amount || order.currency !== event.currency) {
+  if (!(await paymentsRepository.claimEvent(tx, provider, event.eventId, order.uuid, event.type))) return;
+  const renewal = event.type.startsWith('subscription.');
+  if (!renewal && (order.amount !== event.amount || order.currency !== event.currency)) {
     deps.logger.error({ order: order.uuid, event }, 'payment amount does not match its order; not applied');
     return;
   }
   const now = deps.now();
+  const before = order.status;
+  const handler = order.purpose === 'product' ? null : deps.paymentPurposeHandlers[order.purpose];
   switch (event.type) {
     case 'payment.succeeded':
       if (order.status === 'paid' || order.status === 'refunded') return;
-      await paymentsRepository.updateOrder(tx, order.uuid, deps.now(), {
+      await paymentsRepository.updateOrder(tx, order.uuid, now, {
         status: 'paid',
         providerPaymentId: event.providerPaymentId,
         paidAt: now,
+        ...(event.savedMethodId ? { savedMethodId: event.savedMethodId } : {}),
+        ...(event.providerSubscriptionId ? { providerSubscriptionId: event.providerSubscriptionId } : {}),
       });
-      if (order.credits > 0) {
-        await applyCreditChange(tx, {
-          userId: order.userId,
-          delta: order.credits,
-          kind: 'purchase',
-          ref: order.uuid,
-          idempotencyKey: `payment:${order.uuid}:grant`,
-        });
-      }
-      if (order.unlimitedDays > 0) {
-        const until = await paymentsRepository.lockUnlimitedUntil(tx, order.userId);
-        await paymentsRepository.setUnlimitedUntil(
-          tx,
-          order.userId,
-          extendUntil(until, now, order.unlimitedDays),
-        );
-      }
-      return;
+      if (order.purpose === 'product') await grantPurchase(tx, order, now);
+      break;
     case 'payment.failed':
     case 'payment.cancelled':
       if (order.status !== 'pending') return;
-      await paymentsRepository.updateOrder(tx, order.uuid, deps.now(), {
+      await paymentsRepository.updateOrder(tx, order.uuid, now, {
         status: event.type === 'payment.failed' ? 'failed' : 'cancelled',
       });
-      return;
+      break;
     case 'refund.succeeded':
-      if (order.status !== 'paid') return;
-      await takeBackPurchase(tx, order, now);
+      // A refund of a subscription's later period names that period's payment, not the first order's.
+      if (event.providerPaymentId === order.providerPaymentId || order.providerPaymentId === null) {
+        if (order.status !== 'paid') return;
+        if (order.purpose === 'product') await takeBackPurchase(tx, order, now);
+        else
+          await paymentsRepository.updateOrder(tx, order.uuid, now, { status: 'refunded', refundedAt: now });
+      }
+      break;
+    default:
+      // Renewals, failed renewals and subscription changes belong to the subscriptions module.
+      break;
+  }
+  if (handler) {
+    const after = (await paymentsRepository.findOrder(tx, order.uuid))!;
+    await handler(tx, viewOf(after), event, before);
+  } else if (order.purpose !== 'product') {
+    deps.logger.error({ order: order.uuid, purpose: order.purpose }, 'no handler for this payment purpose');
+  }
+}
+
+/** A paid product: its credits in the ledger, its unlimited term extended. */
+async function grantPurchase(tx: DbOrTx, order: PaymentOrderRow, now: Date): Promise<void> {
+  if (order.credits > 0) {
+    await applyCreditChange(tx, {
+      userId: order.userId,
+      delta: order.credits,
+      kind: 'purchase',
+      ref: order.uuid,
+      idempotencyKey: `payment:${order.uuid}:grant`,
+    });
+  }
+  if (order.unlimitedDays > 0) {
+    const until = await paymentsRepository.lockUnlimitedUntil(tx, order.userId);
+    await paymentsRepository.setUnlimitedUntil(
+      tx,
+      order.userId,
+      extendUntil(until, now, order.unlimitedDays),
+    );
   }
 }
 
@@ -253,3 +487,33 @@ async function takeBackPurchase(tx: DbOrTx, order: PaymentOrderRow, now: Date): 
     creditsUnrecovered: unrecovered,
   });
 }
+
+/** Re-checks one pending order with its provider and applies what the provider reports. */
+export async function reconcileOrder(deps: Deps, order: PaymentOrderRow): Promise<void> {
+  const provider = providerNamed(deps, order.provider as ProviderName);
+  if (!provider) return;
+  try {
+    const event = await provider.fetchPayment(order);
+    if (event) await applyEvents(deps, provider.name, [event]);
+  } catch (error) {
+    deps.logger.warn({ err: error, order: order.uuid }, 'could not re-check a pending payment');
+  }
+}
+
+/**
+ * The reconciler: orders still pending after PAYMENTS_RECONCILE_AFTER_SECONDS (a notification lost
+ * or never sent) are re-fetched from their provider, for up to two days after they were made.
+ */
+export async function reconcilePendingOrders(deps: Deps): Promise<number> {
+  const now = deps.now().getTime();
+  const pending = await paymentsRepository.findPendingOrders(
+    deps.db,
+    new Date(now - 2 * 86_400_000),
+    new Date(now - deps.config.payments.reconcileAfterSeconds * 1000),
+    100,
+  );
+  for (const order of pending) await reconcileOrder(deps, order);
+  return pending.length;
+}
+
+export { availableMethods };

@@ -648,7 +648,22 @@ export const paymentOrders = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     product: text('product').notNull(),
+    /** The payment service: test, yookassa, stripe, cryptomus, stars. */
     provider: text('provider').notNull(),
+    /** The way to pay the buyer picked (`yookassa_sberbank`, `stripe`, …). */
+    method: text('method').notNull().default('test'),
+    /** What it is for: a product (packs, unlimited), a subscription, a wallet top-up. */
+    purpose: text('purpose', { enum: ['product', 'subscription', 'wallet_topup'] })
+      .notNull()
+      .default('product'),
+    /** The purpose's own id (the subscription's, the wallet entry's); null for products. */
+    purposeRef: text('purpose_ref'),
+    /** The first payment of a subscription: renewals follow every this many days. */
+    recurringDays: integer('recurring_days'),
+    /** YooKassa: the method saved by this payment, charged again for renewals. */
+    savedMethodId: text('saved_method_id'),
+    /** Stripe `sub_…`, or the first Stars payment's charge id of a Stars subscription. */
+    providerSubscriptionId: text('provider_subscription_id'),
     status: text('status', { enum: ['pending', 'paid', 'failed', 'cancelled', 'refunded'] })
       .notNull()
       .default('pending'),
@@ -672,7 +687,29 @@ export const paymentOrders = pgTable(
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('payment_orders_user_idx').on(t.userId, t.createdAt)],
+  (t) => [
+    index('payment_orders_user_idx').on(t.userId, t.createdAt),
+    index('payment_orders_pending_idx').on(t.createdAt).where(sql`${t.status} = 'pending'`),
+    index('payment_orders_provider_subscription_idx').on(t.providerSubscriptionId),
+  ],
+);
+
+/**
+ * Every provider event applied, by the provider's own id of it: a replayed or duplicated
+ * notification finds its row and changes nothing.
+ */
+export const paymentEvents = pgTable(
+  'payment_events',
+  {
+    provider: text('provider').notNull(),
+    eventId: text('event_id').notNull(),
+    orderUuid: uuid('order_uuid')
+      .notNull()
+      .references(() => paymentOrders.uuid, { onDelete: 'cascade' }),
+    type: text('type').notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.provider, t.eventId] })],
 );
 
 /** The price region each person chose ('ru' pays in roubles, 'intl' in dollars); none: by country. */
