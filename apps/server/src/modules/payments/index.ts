@@ -19,4 +19,14 @@ export type {
 } from './payment-provider.js';
 export { providerOfMethod } from './payment-provider.js';
 export { registerPaymentsRoutes } from './payments.routes.js';
-export { testProviderOf } from './payments.usecases.js';
+export {
+  applyPaymentEvent,
+  availableMethods,
+  cancelProviderSubscription,
+  CONSENT_REQUIRED_DETAIL,
+  chargeSavedMethod,
+  refundOrder,
+  startPayment,
+  testProviderOf,
+  type StartPaymentInput,
+} from './payments.usecases.js';
