@@ -31,11 +31,15 @@ import type { SharedDeps } from '../shared/deps.js';
 import type { Logger } from '../shared/logger.js';
 import { createMailer } from '../shared/mailer/mailer.js';
 import { createRateLimiter } from '../shared/rate-limiter.js';
-import { createTelegramBotApi, type TelegramBotApi } from '../modules/telegram/index.js';
+import {
+  createTelegramBotApi,
+  type StarsPaymentUpdates,
+  type TelegramBotApi,
+} from '../modules/telegram/index.js';
 import { createGoogleVerifier, type GoogleVerifier } from '../modules/google/index.js';
 import { createGeoLocator, type GeoLocator } from '../modules/geo/index.js';
 import type { Config } from '../shared/config.js';
-import type { PaymentPurposeHandlers } from '../modules/payments/index.js';
+import { createStarsPaymentUpdates, type PaymentPurposeHandlers } from '../modules/payments/index.js';
 
 /**
  * Everything any module may need, built once at start: the shared plumbing and the services
@@ -69,6 +73,8 @@ export interface AppDeps extends SharedDeps {
   faceAnalyzer: FaceAnalyzer;
   /** How subscription and wallet payments are applied (the modules that own those purposes). */
   paymentPurposeHandlers: PaymentPurposeHandlers;
+  /** Where the bot hands Telegram Stars payment updates (payments). */
+  starsPayments: StarsPaymentUpdates | null;
 }
 
 export function createDeps(options: {
@@ -81,7 +87,7 @@ export function createDeps(options: {
 }): AppDeps {
   const { config, database, logger, jwtSecret } = options;
   const now = options.overrides?.now ?? (() => new Date());
-  return {
+  const deps: AppDeps = {
     config,
     database,
     db: database.db,
@@ -129,7 +135,11 @@ export function createDeps(options: {
     modelEvents: createGenerationEvents(options.notifications, MODEL_EVENTS_CHANNEL),
     faceAnalyzer: createFaceAnalyzer(),
     paymentPurposeHandlers: {},
+    starsPayments: null,
     now,
     ...options.overrides,
   };
+  // Reads the deps when an update arrives, so a test's later change of the bot or handlers holds.
+  if (!options.overrides?.starsPayments) deps.starsPayments = createStarsPaymentUpdates(deps);
+  return deps;
 }

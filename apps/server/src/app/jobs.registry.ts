@@ -3,6 +3,7 @@ import type { TaskList } from 'graphile-worker';
 import { creditsJobHandlers } from '../modules/credits/index.js';
 import { generationsJobDefinitions, generationsJobHandlers } from '../modules/generations/index.js';
 import { modelsJobDefinitions, modelsJobHandlers } from '../modules/models/index.js';
+import { paymentsJobHandlers } from '../modules/payments/index.js';
 import { deleteViewsBefore, viewDay } from '../modules/posts/index.js';
 import {
   deleteExpiredAuthKeys,
@@ -33,6 +34,7 @@ export function buildTaskList(deps: AppDeps, definitions = jobDefinitions): Task
     generationsJobHandlers(deps),
     maintenanceJobHandlers(deps),
     modelsJobHandlers(deps),
+    paymentsJobHandlers(deps),
   ];
   const tasks: TaskList = {};
   for (const group of groups) {
@@ -78,4 +80,6 @@ export const crontab = [
   '* * * * * generations:reconcile',
   '* * * * * models:reconcile',
   '* * * * * workers:recover',
+  // Payments whose notification never came are re-checked with their provider.
+  '*/2 * * * * payments:reconcile',
 ].join('\n');

@@ -18,7 +18,9 @@ export type {
   YooKassaMethodType,
 } from './payment-provider.js';
 export { providerOfMethod } from './payment-provider.js';
+export { paymentsJobHandlers } from './payments.jobs.js';
 export { registerPaymentsRoutes } from './payments.routes.js';
+export { createStarsPaymentUpdates } from './payments.stars.js';
 export {
   applyPaymentEvent,
   availableMethods,

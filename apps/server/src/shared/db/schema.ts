@@ -689,7 +689,9 @@ export const paymentOrders = pgTable(
   },
   (t) => [
     index('payment_orders_user_idx').on(t.userId, t.createdAt),
-    index('payment_orders_pending_idx').on(t.createdAt).where(sql`${t.status} = 'pending'`),
+    index('payment_orders_pending_idx')
+      .on(t.createdAt)
+      .where(sql`${t.status} = 'pending'`),
     index('payment_orders_provider_subscription_idx').on(t.providerSubscriptionId),
   ],
 );
