@@ -1,4 +1,5 @@
 import type { TPaymentMethod } from '@mirra/contracts';
+import type { DbOrTx } from '../../shared/db/client.js';
 
 /** The payment services Mirra has an adapter for. */
 export type ProviderName = 'test' | 'yookassa' | 'stripe' | 'cryptomus' | 'stars';
@@ -167,7 +168,7 @@ export interface PaymentOrderView {
  * (`payment.succeeded` → paid, …) when the handler runs; `before` is the status it had.
  */
 export type PaymentEventHandler = (
-  tx: import('../../shared/db/client.js').DbOrTx,
+  tx: DbOrTx,
   order: PaymentOrderView,
   event: PaymentEvent,
   before: PaymentOrderView['status'],

@@ -225,11 +225,16 @@ async function handleStarsUpdate(deps: TelegramDeps, update: TTelegramUpdate): P
       deps.logger.error({ err: error }, 'pre-checkout check failed');
       answer = { ok: false, errorMessage: 'The payment cannot be accepted right now. Please try again.' };
     }
-    await deps.telegramBot.call('answerPreCheckoutQuery', {
-      pre_checkout_query_id: query.id,
-      ok: answer.ok,
-      ...(answer.ok ? {} : { error_message: answer.errorMessage }),
-    });
+    try {
+      await deps.telegramBot.call('answerPreCheckoutQuery', {
+        pre_checkout_query_id: query.id,
+        ok: answer.ok,
+        ...(answer.ok ? {} : { error_message: answer.errorMessage }),
+      });
+    } catch (error) {
+      // A query past its 10 seconds cannot be answered any more; a retried update would not help.
+      deps.logger.warn({ err: error, query: query.id }, 'could not answer a pre-checkout query');
+    }
     return true;
   }
   const fromId = message?.from?.id ?? message?.chat.id ?? 0;
