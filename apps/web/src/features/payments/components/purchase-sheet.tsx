@@ -66,7 +66,8 @@ function PurchaseForm({ preferred, onDone }: { preferred: TPaymentProduct['kind'
   if (catalogue.isPending) return <Spinner />;
   if (catalogue.isError) return <LoadError query={catalogue} />;
   const { methods } = catalogue.data;
-  const chosenMethod = method ?? methods[0] ?? null;
+  // A method of the other region is dropped when the region changes.
+  const chosenMethod = method && methods.includes(method) ? method : (methods[0] ?? null);
   const inStars = chosenMethod === 'stars';
   // For Stars only what has a price in Stars is on sale.
   const products = catalogue.data.products.filter((p) => !inStars || p.stars > 0);
@@ -120,7 +121,9 @@ function PurchaseForm({ preferred, onDone }: { preferred: TPaymentProduct['kind'
   return (
     <form className="purchase" onSubmit={submit} noValidate data-testid="purchase-sheet">
       <div className="purchase__region">
-        <span data-testid="purchase-region">{t(`payments.region.${catalogue.data.region}`)}</span>
+        <span data-testid="purchase-region" data-region={catalogue.data.region}>
+          {t(`payments.region.${catalogue.data.region}`)}
+        </span>
         <button
           type="button"
           className="link"
