@@ -155,9 +155,24 @@ describe('YooKassa', () => {
     const { headers } = await buyer('RU');
     const created = await order(headers, 'yookassa_sberbank');
     const row = await orderRow(created.uuid);
-    expect(yookassa.payments.get(row.providerPaymentId!)!.confirmation!.return_url).toBe(
-      `${appUrl}/sberpay/${created.uuid}/`,
-    );
+    // SberPay returns to the invoice's open page, which its token (not its uuid alone) opens.
+    const returnUrl = new URL(yookassa.payments.get(row.providerPaymentId!)!.confirmation!.return_url);
+    expect(returnUrl.pathname).toBe(`/sberpay/${created.uuid}/`);
+    const token = returnUrl.searchParams.get('token');
+    expect(token).toMatch(/^[0-9a-f]{32}$/);
+    const state = await t.app.inject({ url: `/api/payments/invoices/${created.uuid}/?token=${token}` });
+    expect(state.json()).toEqual({
+      uuid: created.uuid,
+      status: 'pending',
+      amount: 19_900,
+      currency: 643,
+      product: 'credits_100',
+      return_path: `/generate/simple/?payment=${created.uuid}`,
+    });
+    for (const wrong of ['', `?token=${'0'.repeat(32)}`]) {
+      const refused = await t.app.inject({ url: `/api/payments/invoices/${created.uuid}/${wrong}` });
+      expect(refused.statusCode).toBe(404);
+    }
     const forged = JSON.stringify({
       type: 'notification',
       event: 'payment.succeeded',

@@ -119,14 +119,15 @@ export function registerPaymentsRoutes(app: ZodApp, deps: PaymentsDeps): void {
     {
       schema: {
         tags,
-        summary: 'An invoice’s live state (the SberPay return page polls it; its uuid opens it)',
+        summary: 'An invoice’s live state (the SberPay return page polls it; opened by its token)',
         params: ZOrderParams,
+        querystring: ZCheckoutQuery,
         response: { 200: ZPaymentInvoiceState },
       },
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return getInvoiceState(deps, request.params.uuid);
+      return getInvoiceState(deps, request.params.uuid, request.query.token);
     },
   );
 

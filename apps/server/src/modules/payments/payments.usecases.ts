@@ -1,3 +1,4 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { z } from 'zod';
 import {
   CURRENCY_XTR,
@@ -150,17 +151,33 @@ export async function startPayment(
   return { uuid: order.uuid, confirmation_url: started.confirmationUrl };
 }
 
+/**
+ * The key of an invoice's open page: the page's address carries it beside the invoice's uuid, so
+ * the uuid alone (in logs, in another person's hands) opens nothing.
+ */
+function invoiceToken(deps: Pick<PaymentsDeps, 'linkSecret'>, uuid: string): string {
+  return createHmac('sha256', deps.linkSecret).update(`mirra:invoice:${uuid}`).digest('hex').slice(0, 32);
+}
+
+function isInvoiceToken(deps: Pick<PaymentsDeps, 'linkSecret'>, uuid: string, token: string | undefined) {
+  if (typeof token !== 'string' || !/^[0-9a-f]{32}$/.test(token)) return false;
+  return timingSafeEqual(Buffer.from(token), Buffer.from(invoiceToken(deps, uuid)));
+}
+
 /** Where the buyer comes back to: SberPay to its live invoice page, everyone else to the app. */
-function absoluteReturnUrl(deps: Pick<PaymentsDeps, 'config'>, order: PaymentOrderRow): string {
+function absoluteReturnUrl(
+  deps: Pick<PaymentsDeps, 'config' | 'linkSecret'>,
+  order: PaymentOrderRow,
+): string {
   const path =
     order.method === 'yookassa_sberbank'
-      ? `/sberpay/${order.uuid}/`
+      ? `/sberpay/${order.uuid}/?token=${invoiceToken(deps, order.uuid)}`
       : returnUrlFor(order.returnPath, order.uuid);
   return `${deps.config.publicUrl}${path}`;
 }
 
 async function providerOrderOf(
-  deps: Pick<PaymentsDeps, 'db' | 'config'>,
+  deps: Pick<PaymentsDeps, 'db' | 'config' | 'linkSecret'>,
   order: PaymentOrderRow,
   description: string,
 ): Promise<ProviderOrder> {
@@ -306,11 +323,17 @@ export async function getOrder(deps: Deps, userId: number, uuid: string): Promis
 }
 
 /**
- * An invoice's live state for the open SberPay return page. The invoice's uuid (random, known to
- * its buyer only) opens it, like the provider's own payment link; it shows nothing personal.
+ * An invoice's live state for the open SberPay return page (no sign-in: SberPay may return the
+ * buyer to another browser). Its uuid with the page's token opens it; it shows nothing personal.
  */
-export async function getInvoiceState(deps: Deps, uuid: string): Promise<TPaymentInvoiceState> {
-  const order = await paymentsRepository.findOrder(deps.db, uuid);
+export async function getInvoiceState(
+  deps: Deps,
+  uuid: string,
+  token: string | undefined,
+): Promise<TPaymentInvoiceState> {
+  const order = isInvoiceToken(deps, uuid, token)
+    ? await paymentsRepository.findOrder(deps.db, uuid)
+    : undefined;
   if (!order) throw new AppError({ code: 'payments.order_not_found', detail: 'Invoice not found.' });
   if (order.status === 'pending') await reconcileOrder(deps, order);
   const current = (await paymentsRepository.findOrder(deps.db, uuid))!;

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { useParams } from 'react-router';
+import { useParams, useSearchParams } from 'react-router';
 import { IconWallet } from '../../components/ui/icons';
 import { SberPayInvoice } from '../../features/payments/components/sberpay-invoice';
 import { MissingItem } from './missing-item';
@@ -9,6 +9,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export function Page() {
   const { t } = useTranslation();
   const { invoiceId = '' } = useParams();
+  const [search] = useSearchParams();
+  const token = search.get('token') ?? '';
   const missing = (
     <MissingItem
       testId="sberpay-page"
@@ -17,6 +19,6 @@ export function Page() {
       text={t('sberpay.missingText')}
     />
   );
-  if (!UUID.test(invoiceId)) return missing;
-  return <SberPayInvoice invoiceId={invoiceId} missing={missing} />;
+  if (!UUID.test(invoiceId) || !token) return missing;
+  return <SberPayInvoice invoiceId={invoiceId} token={token} missing={missing} />;
 }

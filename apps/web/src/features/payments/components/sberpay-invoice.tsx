@@ -12,11 +12,20 @@ import { formatMoney } from '../money';
  * Where SberPay sends the buyer back: the invoice's live state, looked up again every two seconds
  * until it is paid, declined or cancelled, then the way back to where the purchase started.
  */
-export function SberPayInvoice({ invoiceId, missing }: { invoiceId: string; missing: ReactNode }) {
+export function SberPayInvoice({
+  invoiceId,
+  token,
+  missing,
+}: {
+  invoiceId: string;
+  /** The page's key from its address: the invoice's uuid alone opens nothing. */
+  token: string;
+  missing: ReactNode;
+}) {
   const { t, i18n } = useTranslation();
   const invoice = useQuery({
     queryKey: paymentKeys.invoice(invoiceId),
-    queryFn: () => paymentsApi.invoice(invoiceId),
+    queryFn: () => paymentsApi.invoice(invoiceId, token),
     retry: false,
     refetchInterval: (query) => (query.state.data?.status === 'pending' ? 2000 : false),
   });
