@@ -158,9 +158,9 @@ describe('YooKassa', () => {
     // SberPay returns to the invoice's open page, which its token (not its uuid alone) opens.
     const returnUrl = new URL(yookassa.payments.get(row.providerPaymentId!)!.confirmation!.return_url);
     expect(returnUrl.pathname).toBe(`/sberpay/${created.uuid}/`);
-    const token = returnUrl.searchParams.get('token');
-    expect(token).toMatch(/^[0-9a-f]{32}$/);
-    const state = await t.app.inject({ url: `/api/payments/invoices/${created.uuid}/?token=${token}` });
+    const key = returnUrl.searchParams.get('key');
+    expect(key).toMatch(/^[0-9a-f]{32}$/);
+    const state = await t.app.inject({ url: `/api/payments/invoices/${created.uuid}/?key=${key}` });
     expect(state.json()).toEqual({
       uuid: created.uuid,
       status: 'pending',
@@ -169,7 +169,7 @@ describe('YooKassa', () => {
       product: 'credits_100',
       return_path: `/generate/simple/?payment=${created.uuid}`,
     });
-    for (const wrong of ['', `?token=${'0'.repeat(32)}`]) {
+    for (const wrong of ['', `?key=${'0'.repeat(32)}`]) {
       const refused = await t.app.inject({ url: `/api/payments/invoices/${created.uuid}/${wrong}` });
       expect(refused.statusCode).toBe(404);
     }

@@ -36,6 +36,8 @@ const tags = ['payments'];
 const security: Array<Record<string, string[]>> = [{ bearer: [] }, { telegram: [] }];
 const ZOrderParams = z.object({ uuid: z.uuid() });
 const ZCheckoutQuery = z.object({ token: z.string().max(64).optional() });
+// `key`, not `token`: the web app takes a `token` parameter on load for a refresh token.
+const ZInvoiceQuery = z.object({ key: z.string().max(64).optional() });
 
 export function registerPaymentsRoutes(app: ZodApp, deps: PaymentsDeps): void {
   const caller = (
@@ -121,13 +123,13 @@ export function registerPaymentsRoutes(app: ZodApp, deps: PaymentsDeps): void {
         tags,
         summary: 'An invoice’s live state (the SberPay return page polls it; opened by its token)',
         params: ZOrderParams,
-        querystring: ZCheckoutQuery,
+        querystring: ZInvoiceQuery,
         response: { 200: ZPaymentInvoiceState },
       },
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return getInvoiceState(deps, request.params.uuid, request.query.token);
+      return getInvoiceState(deps, request.params.uuid, request.query.key);
     },
   );
 

@@ -171,7 +171,7 @@ function absoluteReturnUrl(
 ): string {
   const path =
     order.method === 'yookassa_sberbank'
-      ? `/sberpay/${order.uuid}/?token=${invoiceToken(deps, order.uuid)}`
+      ? `/sberpay/${order.uuid}/?key=${invoiceToken(deps, order.uuid)}`
       : returnUrlFor(order.returnPath, order.uuid);
   return `${deps.config.publicUrl}${path}`;
 }
@@ -334,7 +334,7 @@ export async function getInvoiceState(
   const order = isInvoiceToken(deps, uuid, token)
     ? await paymentsRepository.findOrder(deps.db, uuid)
     : undefined;
-  if (!order) throw new AppError({ code: 'payments.order_not_found', detail: 'Invoice not found.' });
+  if (!order) throw new AppError({ code: 'payments.order_not_found', detail: 'Not found.' });
   if (order.status === 'pending') await reconcileOrder(deps, order);
   const current = (await paymentsRepository.findOrder(deps.db, uuid))!;
   return {

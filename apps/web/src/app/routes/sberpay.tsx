@@ -10,7 +10,7 @@ export function Page() {
   const { t } = useTranslation();
   const { invoiceId = '' } = useParams();
   const [search] = useSearchParams();
-  const token = search.get('token') ?? '';
+  const key = search.get('key') ?? '';
   const missing = (
     <MissingItem
       testId="sberpay-page"
@@ -19,6 +19,6 @@ export function Page() {
       text={t('sberpay.missingText')}
     />
   );
-  if (!UUID.test(invoiceId) || !token) return missing;
-  return <SberPayInvoice invoiceId={invoiceId} token={token} missing={missing} />;
+  if (!UUID.test(invoiceId) || !key) return missing;
+  return <SberPayInvoice invoiceId={invoiceId} invoiceKey={key} missing={missing} />;
 }

@@ -30,6 +30,6 @@ export const paymentsApi = {
     api.post<{ uuid: string; confirmation_url: string }>('/api/payments/orders/', order),
   order: (uuid: string) => api.get<TPaymentOrder>(`/api/payments/orders/${uuid}/`),
   /** An invoice's live state; open to anyone with its uuid (the SberPay return page). */
-  invoice: (uuid: string, token: string) =>
-    api.get<TPaymentInvoiceState>(`/api/payments/invoices/${uuid}/?token=${encodeURIComponent(token)}`),
+  invoice: (uuid: string, key: string) =>
+    api.get<TPaymentInvoiceState>(`/api/payments/invoices/${uuid}/?key=${encodeURIComponent(key)}`),
 };

@@ -14,18 +14,18 @@ import { formatMoney } from '../money';
  */
 export function SberPayInvoice({
   invoiceId,
-  token,
+  invoiceKey,
   missing,
 }: {
   invoiceId: string;
   /** The page's key from its address: the invoice's uuid alone opens nothing. */
-  token: string;
+  invoiceKey: string;
   missing: ReactNode;
 }) {
   const { t, i18n } = useTranslation();
   const invoice = useQuery({
     queryKey: paymentKeys.invoice(invoiceId),
-    queryFn: () => paymentsApi.invoice(invoiceId, token),
+    queryFn: () => paymentsApi.invoice(invoiceId, invoiceKey),
     retry: false,
     refetchInterval: (query) => (query.state.data?.status === 'pending' ? 2000 : false),
   });
