@@ -1,15 +1,23 @@
 import { createServer } from 'node:net';
 import { sign } from '@telegram-apps/init-data-node';
+import { CURRENCY_XTR } from '@mirra/contracts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCryptomusFake, type CryptomusFake } from '../../fakes/cryptomus.fake.js';
 import { startStripeFake, type StripeFake } from '../../fakes/stripe.fake.js';
 import { startTelegramBotApiFake, type TelegramBotApiFake } from '../../fakes/telegram-bot-api.fake.js';
 import { startYooKassaFake, type YooKassaFake } from '../../fakes/yookassa.fake.js';
-import { paymentEvents, paymentOrders } from '../../shared/db/schema.js';
+import { paymentEvents, paymentOrders, users } from '../../shared/db/schema.js';
 import { bearer, createActiveUser, login } from '../../test/factories.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
-import { refundOrder } from './index.js';
+import {
+  cancelProviderSubscription,
+  chargeSavedMethod,
+  refundOrder,
+  startPayment,
+  type PaymentEvent,
+  type PaymentOrderView,
+} from './index.js';
 import { cryptomusSign, phpJsonEncode } from './providers/cryptomus.provider.js';
 import { reconcilePendingOrders } from './payments.usecases.js';
 
@@ -472,3 +480,178 @@ describe('Telegram Stars', () => {
     expect(forged.statusCode).toBe(403);
   });
 });
+
+describe('what subscriptions need from the providers', () => {
+  /** The subscriptions module's side, as a recorder: every event of a `subscription` order. */
+  const seen: Array<{ order: PaymentOrderView; event: PaymentEvent }> = [];
+  beforeAll(() => {
+    t.deps.paymentPurposeHandlers.subscription = async (_tx, order, event) => {
+      seen.push({ order, event });
+    };
+  });
+  const plan = (
+    userId: number,
+    method: Parameters<typeof startPayment>[1]['method'],
+    amount: number,
+    currency: number,
+  ) =>
+    startPayment(t.deps, {
+      userId,
+      purpose: 'subscription',
+      purposeRef: `sub-${userId}`,
+      method,
+      product: 'premium_month',
+      amount,
+      currency,
+      description: 'Mirra Premium, 1 month',
+      returnPath: '/settings/subscription/',
+      consent: { agreeOffer: true, agreePrivacy: true },
+      recurring: { periodDays: 30 },
+    });
+
+  it('YooKassa: the first payment saves the method, renewals charge it with no buyer present', async () => {
+    const { user } = await buyer('RU');
+    const first = await plan(user.id, 'yookassa_bank_card', 99_000, 643);
+    const payment = yookassa.payments.get((await orderRow(first.uuid)).providerPaymentId!)!;
+    expect(payment.save_payment_method).toBe(true);
+    await yookassa.act(payment.id, 'pay');
+    const paid = seen.find((s) => s.order.uuid === first.uuid && s.event.type === 'payment.succeeded')!;
+    expect(paid.order).toMatchObject({
+      purpose: 'subscription',
+      purposeRef: `sub-${user.id}`,
+      status: 'paid',
+    });
+    expect(paid.event.savedMethodId).toBe(payment.payment_method!.id);
+    // No credits for a subscription order: its module decides what it grants.
+    expect(await balanceOf((await buyerHeaders(user)).headers)).toBe(0);
+
+    const renewal = await chargeSavedMethod(t.deps, {
+      userId: user.id,
+      purpose: 'subscription',
+      purposeRef: `sub-${user.id}`,
+      product: 'premium_month',
+      amount: 99_000,
+      currency: 643,
+      description: 'Mirra Premium, renewal',
+      provider: 'yookassa',
+      savedMethodId: paid.event.savedMethodId!,
+    });
+    expect(renewal.status).toBe('paid');
+    const charged = yookassa.payments.get((await orderRow(renewal.uuid)).providerPaymentId!)!;
+    expect(charged.metadata.order_id).toBe(renewal.uuid);
+    expect(charged.confirmation).toBeUndefined();
+    // The immediate answer and the notification after it: applied once.
+    await expect.poll(() => yookassa.notifications.filter((n) => n.objectId === charged.id).length).toBe(1);
+    expect(
+      seen.filter((s) => s.order.uuid === renewal.uuid && s.event.type === 'payment.succeeded'),
+    ).toHaveLength(1);
+
+    // An expired card: the renewal fails and says so.
+    yookassa.declineSavedMethod(paid.event.savedMethodId!);
+    const failed = await chargeSavedMethod(t.deps, {
+      userId: user.id,
+      purpose: 'subscription',
+      purposeRef: `sub-${user.id}`,
+      product: 'premium_month',
+      amount: 99_000,
+      currency: 643,
+      description: 'Mirra Premium, renewal',
+      provider: 'yookassa',
+      savedMethodId: paid.event.savedMethodId!,
+    });
+    expect(failed.status).toBe('failed');
+  });
+
+  it('Stripe: Checkout in subscription mode, renewals and failures as events, cancel at the period end', async () => {
+    const { user } = await buyer('DE');
+    const first = await plan(user.id, 'stripe', 999, 840);
+    const session = stripe.sessions.get((await orderRow(first.uuid)).providerPaymentId!)!;
+    expect(session.mode).toBe('subscription');
+    await stripe.act(session.id as string, 'pay');
+    const paid = seen.find((s) => s.order.uuid === first.uuid && s.event.type === 'payment.succeeded')!;
+    expect(paid.event.providerSubscriptionId).toBe(session.subscription);
+    const subscriptionId = session.subscription as string;
+
+    await stripe.renew(subscriptionId);
+    const renewed = seen.find((s) => s.order.uuid === first.uuid && s.event.type === 'subscription.renewed')!;
+    expect(renewed.event).toMatchObject({
+      amount: 999,
+      currency: 840,
+      providerSubscriptionId: subscriptionId,
+    });
+    expect(renewed.event.periodEnd!.getTime()).toBeGreaterThan(Date.now() + 50 * 86_400_000);
+
+    await stripe.renew(subscriptionId, 'failed');
+    expect(
+      seen.some((s) => s.order.uuid === first.uuid && s.event.type === 'subscription.payment_failed'),
+    ).toBe(true);
+
+    await cancelProviderSubscription(t.deps, {
+      provider: 'stripe',
+      providerSubscriptionId: subscriptionId,
+      userId: user.id,
+    });
+    expect(stripe.subscriptions.get(subscriptionId)!.cancel_at_period_end).toBe(true);
+    await expect
+      .poll(() =>
+        seen.some((s) => s.event.type === 'subscription.updated' && s.event.cancelAtPeriodEnd === true),
+      )
+      .toBe(true);
+  });
+});
+
+describe('Telegram Stars subscriptions', () => {
+  it('a link with subscription_period 2592000; renewals as events; cancel through editUserStarSubscription', async () => {
+    const seen: Array<{ order: PaymentOrderView; event: PaymentEvent }> = [];
+    t.deps.paymentPurposeHandlers.subscription = async (_tx, order, event) => {
+      seen.push({ order, event });
+    };
+    const tgUser = telegram.newUser();
+    const initData = sign(
+      { query_id: 'AAHdF6IQAAAAAN0XohDhrOrc', user: tgUser } as Parameters<typeof sign>[0],
+      telegram.token,
+      new Date(Date.now() - 5000),
+    );
+    const me = (
+      await t.app.inject({ url: '/api/users/me/', headers: { authorization: `TG ${initData}` } })
+    ).json();
+    const userId = (await t.deps.db.select().from(users).where(eq(users.uuid, me.uuid)))[0]!.id;
+    const first = await startPayment(t.deps, {
+      userId,
+      purpose: 'subscription',
+      purposeRef: 'stars-sub',
+      method: 'stars',
+      product: 'premium_month',
+      amount: 500,
+      currency: CURRENCY_XTR,
+      description: 'Mirra Premium',
+      returnPath: '/',
+      consent: { agreeOffer: true, agreePrivacy: true },
+      recurring: { periodDays: 30 },
+    });
+    const invoice = [...telegram.invoices().values()].find((i) => i.payload === first.uuid)!;
+    expect(invoice.subscriptionPeriod).toBe(2_592_000);
+    const paid = await telegram.payInvoice(first.confirmation_url, tgUser);
+    expect(paid.status).toBe('paid');
+    const started = seen.find((s) => s.event.type === 'payment.succeeded')!;
+    expect(started.event.providerSubscriptionId).toBe(paid.chargeId);
+    expect(started.event.periodEnd!.getTime()).toBeGreaterThan(Date.now() + 29 * 86_400_000);
+    await telegram.renewStarSubscription(paid.chargeId!);
+    expect(seen.find((s) => s.event.type === 'subscription.renewed')?.order.uuid).toBe(first.uuid);
+    await cancelProviderSubscription(t.deps, {
+      provider: 'stars',
+      providerSubscriptionId: paid.chargeId!,
+      userId,
+    });
+    expect(telegram.calls('editUserStarSubscription').at(-1)!.params).toMatchObject({
+      user_id: tgUser.id,
+      telegram_payment_charge_id: paid.chargeId,
+      is_canceled: true,
+    });
+  });
+});
+
+async function buyerHeaders(user: { email: string | null; password: string }) {
+  const { access } = await login(t, user.email!, user.password);
+  return { headers: { ...bearer(access), 'x-country': 'RU' } };
+}
