@@ -25,6 +25,7 @@ import { registerCreditsRoutes } from '../modules/credits/index.js';
 import { registerGenerationsRoutes } from '../modules/generations/index.js';
 import { registerMediaRoutes } from '../modules/media/index.js';
 import { registerPaymentsRoutes } from '../modules/payments/index.js';
+import { registerSubscriptionsRoutes } from '../modules/subscriptions/index.js';
 import { registerWalletRoutes } from '../modules/wallet/index.js';
 import { registerModelsRoutes } from '../modules/models/index.js';
 import { registerOpsRoutes, requestIdFor } from '../modules/ops/index.js';
@@ -162,6 +163,7 @@ export async function buildServer(deps: AppDeps): Promise<App> {
   registerMediaRoutes(api, deps);
   registerCreditsRoutes(api, deps);
   registerWalletRoutes(api, deps);
+  registerSubscriptionsRoutes(api, deps);
   registerGenerationsRoutes(api, deps);
   registerUploadsRoutes(api, deps);
   registerPromptHelperRoutes(api, deps);

@@ -35,6 +35,8 @@ import { createTelegramBotApi, type TelegramBotApi } from '../modules/telegram/i
 import { createGoogleVerifier, type GoogleVerifier } from '../modules/google/index.js';
 import { createGeoLocator, type GeoLocator } from '../modules/geo/index.js';
 import type { Config } from '../shared/config.js';
+import type { PaymentListener, PaymentPurposeHandlers } from '../modules/payments/index.js';
+import { applySubscriptionPayment } from '../modules/subscriptions/index.js';
 
 /**
  * Everything any module may need, built once at start: the shared plumbing and the services
@@ -66,6 +68,10 @@ export interface AppDeps extends SharedDeps {
   modelEvents: GenerationEvents;
   /** Face detection, mesh and descriptor (models load once per process, on first use). */
   faceAnalyzer: FaceAnalyzer;
+  /** What modules selling their own things do when those orders are paid or refunded. */
+  purposeHandlers: PaymentPurposeHandlers;
+  /** Modules listening to payments and refunds (the partner programme's commissions and clawback). */
+  paymentListeners: PaymentListener[];
 }
 
 export function createDeps(options: {
@@ -78,7 +84,7 @@ export function createDeps(options: {
 }): AppDeps {
   const { config, database, logger, jwtSecret } = options;
   const now = options.overrides?.now ?? (() => new Date());
-  return {
+  const deps: AppDeps = {
     config,
     database,
     db: database.db,
@@ -126,6 +132,14 @@ export function createDeps(options: {
     modelEvents: createGenerationEvents(options.notifications, MODEL_EVENTS_CHANNEL),
     faceAnalyzer: createFaceAnalyzer(),
     now,
+    purposeHandlers: {},
+    paymentListeners: [],
     ...options.overrides,
   };
+  // Handlers see the finished deps (the clock and configuration a test may have overridden).
+  deps.purposeHandlers = {
+    subscription: (tx, order, event, before) => applySubscriptionPayment(deps, tx, order, event, before),
+    ...options.overrides?.purposeHandlers,
+  };
+  return deps;
 }

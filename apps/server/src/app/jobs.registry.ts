@@ -10,6 +10,7 @@ import {
   telegramJobHandlers,
 } from '../modules/telegram/index.js';
 import { usersJobDefinitions, usersJobHandlers } from '../modules/users/index.js';
+import { subscriptionsJobHandlers } from '../modules/subscriptions/index.js';
 import { walletJobHandlers } from '../modules/wallet/index.js';
 import type { AppDeps } from './deps.js';
 import { recoverWorkOfDeadWorkers } from './worker-recovery.js';
@@ -35,6 +36,7 @@ export function buildTaskList(deps: AppDeps, definitions = jobDefinitions): Task
     maintenanceJobHandlers(deps),
     modelsJobHandlers(deps),
     walletJobHandlers(deps),
+    subscriptionsJobHandlers(deps),
   ];
   const tasks: TaskList = {};
   for (const group of groups) {
@@ -82,4 +84,6 @@ export const crontab = [
   '* * * * * workers:recover',
   // Money held for a partner commission's hold becomes available; this notes each release.
   '*/5 * * * * wallet:release_frozen',
+  // Premium renewals due (ahead of each next charge date) and retries of failed ones.
+  '*/5 * * * * subscriptions:renew',
 ].join('\n');

@@ -658,6 +658,18 @@ export const paymentOrders = pgTable(
     currency: integer('currency').notNull(),
     credits: integer('credits').notNull().default(0),
     unlimitedDays: integer('unlimited_days').notNull().default(0),
+    /**
+     * What the order pays for: a catalogue `product` (credits, unlimited), a `subscription` period
+     * (`purpose_ref` is the subscription's uuid) or a `wallet_topup`.
+     */
+    purpose: text('purpose', { enum: ['product', 'subscription', 'wallet_topup'] })
+      .notNull()
+      .default('product'),
+    purposeRef: text('purpose_ref'),
+    /** The buyer agreed that the payment method is kept for renewals (shown on the checkout). */
+    saveMethod: boolean('save_method').notNull().default(false),
+    /** The provider's id of the payment method this order saved, or charged without the buyer. */
+    savedMethodId: text('saved_method_id'),
     /** The app path the buyer returns to after the checkout. */
     returnPath: text('return_path').notNull(),
     providerPaymentId: text('provider_payment_id').unique(),
@@ -755,3 +767,53 @@ export const walletEntries = pgTable(
     ),
   ],
 );
+
+/**
+ * A person's premium subscription (one row per person, kept after it ends). Access runs until
+ * `access_until`; while `auto_renew` holds, the saved payment method is charged from
+ * `next_charge_at` on, retried after a failure, and the subscription expires when retries run out.
+ */
+export const premiumSubscriptions = pgTable(
+  'premium_subscriptions',
+  {
+    uuid: uuid('uuid').primaryKey().defaultRandom(),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .unique()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    plan: text('plan').notNull(),
+    status: text('status', { enum: ['pending', 'trialing', 'active', 'past_due', 'expired'] }).notNull(),
+    /** The provider and the saved method renewals charge (null: nothing saved, no renewals). */
+    provider: text('provider'),
+    savedMethodId: text('saved_method_id'),
+    /** The price of each renewal, fixed when the subscription started (minor units, ISO 4217 numeric). */
+    amount: integer('amount').notNull(),
+    currency: integer('currency').notNull(),
+    periodDays: integer('period_days').notNull(),
+    accessUntil: timestamp('access_until', { withTimezone: true }),
+    nextChargeAt: timestamp('next_charge_at', { withTimezone: true }),
+    autoRenew: boolean('auto_renew').notNull().default(true),
+    /** Renewal attempts that failed since the last successful charge. */
+    failedAttempts: integer('failed_attempts').notNull().default(0),
+    /** When the next renewal attempt may run (after a failure, the retry time). */
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
+    cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('premium_subscriptions_due_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`${t.autoRenew} AND ${t.nextAttemptAt} IS NOT NULL`),
+  ],
+);
+
+/**
+ * Who has had the premium trial: one row per account (`user:<id>`) and per Telegram id
+ * (`telegram:<id>`), so a second account of the same person gets no second trial.
+ */
+export const premiumTrialClaims = pgTable('premium_trial_claims', {
+  subject: text('subject').primaryKey(),
+  userId: bigint('user_id', { mode: 'number' }).references(() => users.id, { onDelete: 'set null' }),
+  claimedAt: timestamp('claimed_at', { withTimezone: true }).notNull().defaultNow(),
+});
