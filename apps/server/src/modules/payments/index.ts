@@ -22,6 +22,7 @@ export {
   applyPaymentEvent,
   availableMethods,
   chargeSavedMethod,
+  hasPendingCharge,
   recurringMethods,
   refundOrder,
   regionOf,

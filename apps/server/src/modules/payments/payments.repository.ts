@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, isNotNull } from 'drizzle-orm';
 import type { DbOrTx } from '../../shared/db/client.js';
 import { entitlements, paymentOrders, paymentRegions } from '../../shared/db/schema.js';
 import type { TPaymentRegion } from '@mirra/contracts';
@@ -37,6 +37,22 @@ export const paymentsRepository = {
       .from(paymentOrders)
       .where(and(eq(paymentOrders.uuid, uuid), eq(paymentOrders.userId, userId)));
     return row;
+  },
+
+  /** Whether an order for this purpose's item still waits for its provider's answer. */
+  async hasPendingOrderFor(db: DbOrTx, purposeRef: string): Promise<boolean> {
+    const [row] = await db
+      .select({ uuid: paymentOrders.uuid })
+      .from(paymentOrders)
+      .where(
+        and(
+          eq(paymentOrders.purposeRef, purposeRef),
+          eq(paymentOrders.status, 'pending'),
+          isNotNull(paymentOrders.savedMethodId),
+        ),
+      )
+      .limit(1);
+    return Boolean(row);
   },
 
   /** The order, row-locked until the transaction ends: its notifications are applied one at a time. */

@@ -340,6 +340,14 @@ export async function chargeSavedMethod(
 }
 
 /**
+ * Whether a charge of a saved method for this item (a subscription's uuid) is still pending at its
+ * provider: a renewal is not charged again while the last one has not been answered.
+ */
+export function hasPendingCharge(deps: Pick<PaymentsDeps, 'db'>, purposeRef: string): Promise<boolean> {
+  return paymentsRepository.hasPendingOrderFor(deps.db, purposeRef);
+}
+
+/**
  * Gives a paid order's money back: a balance payment returns to the wallet at once; a provider's
  * refund is asked for, and applied when its notification arrives.
  */

@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { notifications, premiumSubscriptions, users } from '../../shared/db/schema.js';
+import { notifications, paymentOrders, premiumSubscriptions, users } from '../../shared/db/schema.js';
 import { bearer, createActiveUser, login } from '../../test/factories.js';
 import { createScriptedEngine } from '../../test/fake-engines.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
@@ -155,6 +155,45 @@ describe('premium subscription', () => {
       // The same period is never charged twice.
       await renewDueSubscriptions(t.deps);
       expect(await credits(headers)).toBe(320);
+    } finally {
+      at(undefined);
+    }
+  });
+
+  it('does not charge a renewal again while the last charge is still pending at the provider', async () => {
+    const start = new Date('2035-02-01T00:00:00Z');
+    at(start);
+    try {
+      const { user, headers } = await person('RU');
+      await subscribe(headers);
+      const [sub] = await t.deps.db
+        .select()
+        .from(premiumSubscriptions)
+        .where(eq(premiumSubscriptions.userId, user.id));
+      // A renewal sent earlier that the provider has not answered yet.
+      await t.deps.db.insert(paymentOrders).values({
+        userId: user.id,
+        product: 'premium_monthly',
+        provider: 'test',
+        purpose: 'subscription',
+        purposeRef: sub!.uuid,
+        savedMethodId: sub!.savedMethodId,
+        amount: 99_000,
+        currency: 643,
+        credits: 300,
+        returnPath: '/',
+        offerVersion: 'v',
+        privacyVersion: 'v',
+        consentedAt: start,
+      });
+      at(new Date(start.getTime() + 2 * DAY + 3_600_000));
+      await renewDueSubscriptions(t.deps);
+      const orders = await t.deps.db
+        .select()
+        .from(paymentOrders)
+        .where(eq(paymentOrders.purposeRef, sub!.uuid));
+      expect(orders.map((o) => o.status).sort()).toEqual(['paid', 'pending']);
+      expect(await credits(headers)).toBe(20);
     } finally {
       at(undefined);
     }

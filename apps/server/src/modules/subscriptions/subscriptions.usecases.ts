@@ -11,6 +11,7 @@ import { notifyUser } from '../notifications/index.js';
 import {
   availableMethods,
   chargeSavedMethod,
+  hasPendingCharge,
   recurringMethods,
   regionOf,
   startPayment,
@@ -273,6 +274,8 @@ export async function applySubscriptionPayment(
 export async function renewSubscription(deps: SubscriptionsDeps, sub: SubscriptionRow): Promise<void> {
   const now = deps.now();
   if (!sub.nextAttemptAt || !sub.savedMethodId || !sub.provider) return;
+  // A renewal the provider has not answered yet is settled by its notification, not charged again.
+  if (await hasPendingCharge(deps, sub.uuid)) return;
   const lease = new Date(now.getTime() + deps.config.premium.retryHours * 3_600_000);
   if (!(await subscriptionsRepository.claimAttempt(deps.db, sub.uuid, sub.nextAttemptAt, lease, now))) return;
   const plan = planOf(deps);
