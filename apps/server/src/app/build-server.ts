@@ -15,14 +15,14 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import { registerFalWebhookRoutes } from '../engines/fal/fal-webhook.routes.js';
+import { registerFalWebhookRoutes } from '../engines/index.js';
 import { registerAppConfigRoutes } from '../modules/app-config/index.js';
 import { registerAuthRoutes } from '../modules/auth/index.js';
 import { registerDevRoutes } from '../modules/dev/index.js';
 import { registerGeoRoutes } from '../modules/geo/index.js';
 import { registerGoogleRoutes } from '../modules/google/index.js';
 import { registerCreditsRoutes } from '../modules/credits/index.js';
-import { registerGenerationsRoutes } from '../modules/generations/index.js';
+import { createGenerationStore, registerGenerationsRoutes } from '../modules/generations/index.js';
 import { registerMediaRoutes } from '../modules/media/index.js';
 import { registerPaymentsRoutes } from '../modules/payments/index.js';
 import { registerSubscriptionsRoutes } from '../modules/subscriptions/index.js';
@@ -172,7 +172,11 @@ export async function buildServer(deps: AppDeps): Promise<App> {
   registerPostsRoutes(api, deps);
   registerSocialRoutes(api, deps);
   registerPaymentsRoutes(api, deps);
-  await registerFalWebhookRoutes(app, deps);
+  await registerFalWebhookRoutes(app, {
+    config: deps.config,
+    now: deps.now,
+    generations: createGenerationStore(deps),
+  });
 
   await registerWebApp(app, deps, webRoot);
   return app;
