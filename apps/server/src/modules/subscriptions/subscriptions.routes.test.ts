@@ -5,7 +5,7 @@ import { bearer, createActiveUser, login } from '../../test/factories.js';
 import { createScriptedEngine } from '../../test/fake-engines.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { applyCreditChange } from '../credits/index.js';
-import { createEngineRegistry } from '../generations/index.js';
+import { createEngineRegistry } from '../../engines/index.js';
 import { refundOrder, type PaymentOrderView } from '../payments/index.js';
 import { recordWalletEntry } from '../wallet/index.js';
 import { renewDueSubscriptions } from './index.js';
