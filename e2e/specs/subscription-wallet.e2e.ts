@@ -162,4 +162,30 @@ describe('premium and the wallet', () => {
     await saveScreenshot(page, 'wallet-transactions-360-en-light');
     expect(s.errors).toEqual([]);
   });
+
+  for (const [language, theme] of [
+    ['de', 'light'],
+    ['ru', 'dark'],
+  ] as const) {
+    it(`subscription and wallet screens at 360 px in ${language}, ${theme} theme`, async () => {
+      await chooseRegion(user, language === 'ru' ? 'ru' : 'intl');
+      s = await openBrowser('phone', { size: NARROW, theme, colorScheme: theme, locale: language });
+      const { page } = s;
+      await signInWithTokens(page, user);
+      await page.goto(url('/settings/subscription/'));
+      await page.getByTestId('subscription-checkout').waitFor();
+      await page.getByTestId('subscription-get-access').click();
+      await page.getByTestId('subscription-error').waitFor();
+      await noSideways(page);
+      await saveScreenshot(page, `subscription-checkout-360-${language}-${theme}`, true);
+      await page.goto(url('/wallet/pay-in/?currency=840'));
+      await page.getByTestId('wallet-pay-in').waitFor();
+      await page.getByTestId('wallet-pay-in-amount').fill('0,5');
+      await page.getByTestId('wallet-pay-in-submit').click();
+      await page.getByTestId('wallet-pay-in-error').waitFor();
+      await noSideways(page);
+      await saveScreenshot(page, `wallet-pay-in-error-360-${language}-${theme}`, true);
+      expect(s.errors).toEqual([]);
+    });
+  }
 });

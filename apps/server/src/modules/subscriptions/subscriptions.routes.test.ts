@@ -223,6 +223,10 @@ describe('premium subscription', () => {
       expect(await state(headers)).toMatchObject({ status: 'past_due', premium: true, failed_attempts: 1 });
       const notices = await t.deps.db.select().from(notifications).where(eq(notifications.userId, user.id));
       expect(notices).toMatchObject([{ kind: 'subscription_renewal_failed', data: { attempts_left: 2 } }]);
+      // While renewals fail, the person may pay afresh: the checkout opens instead of "already active".
+      const again = await post('/api/subscriptions/', headers, checkout);
+      expect(again.statusCode).toBe(200);
+      expect(again.json().confirmation_url).toMatch(/^\/api\/payments\/test\/checkout\//);
       at(new Date(start.getTime() + 3 * DAY + 120_000));
       await renewDueSubscriptions(t.deps);
       at(new Date(start.getTime() + 4 * DAY + 180_000));

@@ -109,10 +109,11 @@ export async function startSubscription(
   const now = deps.now();
   const existing = await subscriptionsRepository.findByUser(deps.db, caller.userId);
   if (existing && hasPremiumAccess(existing, now)) {
-    if (existing.autoRenew && existing.savedMethodId) {
+    // A renewal that keeps failing may be paid afresh (with another card); otherwise one plan is enough.
+    if (existing.autoRenew && existing.savedMethodId && existing.status !== 'past_due') {
       throw new AppError({ code: 'subscriptions.already_active', detail: 'Premium is already active.' });
     }
-    if (existing.savedMethodId) {
+    if (existing.savedMethodId && existing.status !== 'past_due') {
       const resumed = await deps.db.transaction(async (tx) => {
         const sub = await subscriptionsRepository.lockByUuid(tx, existing.uuid);
         if (!sub?.accessUntil || !sub.savedMethodId) return false;

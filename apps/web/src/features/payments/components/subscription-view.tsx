@@ -94,7 +94,7 @@ export function SubscriptionView() {
           </div>
         )}
       </div>
-      {!(sub.premium && sub.auto_renew) && <GetAccess sub={sub} />}
+      {(!(sub.premium && sub.auto_renew) || sub.status === 'past_due') && <GetAccess sub={sub} />}
     </>
   );
 }
@@ -128,7 +128,7 @@ function GetAccess({ sub }: { sub: TPremiumState }) {
   const chosen = method ?? sub.methods[0] ?? null;
   const price = formatMoney(sub.plan.amount, sub.plan.currency, i18n.language);
   // Renewals switched back on need no payment; a trial is offered to those who never had it.
-  const resumes = sub.premium && !sub.auto_renew;
+  const resumes = sub.premium && !sub.auto_renew && sub.status !== 'past_due';
   const trial = !resumes && sub.trial_available && chosen !== 'balance' && sub.plan.trial_days > 0;
 
   async function submit(event: FormEvent) {

@@ -83,7 +83,7 @@ export function WalletView({ view, currency: asked }: { view: WalletViewName; cu
           </ButtonLink>
         </div>
       </div>
-      <div className="tabs">
+      <div className="tabs wallet-tabs">
         <Link
           to={`/wallet/transactions/${currency}/`}
           className={`tabs__tab${view === 'transactions' ? ' is-active' : ''}`}
