@@ -134,6 +134,7 @@ describe('premium and the wallet', () => {
     await page.getByTestId('credits-buy-more').click();
     await page.getByTestId('purchase-sheet').waitFor();
     await page.getByTestId('purchase-product-credits_100').click();
+    await expect.poll(() => page.getByTestId('purchase-wallet-available').textContent()).toBe('₽500');
     await page.getByTestId('purchase-method-balance').click();
     await page.getByTestId('purchase-agree-offer').check();
     await page.getByTestId('purchase-agree-privacy').check();

@@ -11,6 +11,7 @@ import { Spinner } from '../../../components/ui/spinner';
 import { describeError } from '../../../lib/error-messages';
 import { legalDocumentUrls } from '../../auth/components/legal-links';
 import { paymentKeys, paymentsApi } from '../api/payments.api';
+import { walletApi, walletKeys } from '../api/wallet.api';
 import { currentReturnPath, formatMoney } from '../money';
 
 /** Leaves the app for the provider's checkout (a seam for tests). */
@@ -48,6 +49,8 @@ function PurchaseForm({ preferred }: { preferred: TPaymentProduct['kind'] }) {
     mutationFn: (next: TPaymentRegion) => paymentsApi.changeRegion(next),
     onSuccess: (data) => queryClient.setQueryData(paymentKeys.catalogue(), data),
   });
+  // What paying from the wallet would draw on, shown beside that method.
+  const wallet = useQuery({ queryKey: walletKeys.balances(), queryFn: walletApi.balances, retry: false });
   const [productId, setProductId] = useState<string | null>(null);
   const [method, setMethod] = useState<TPaymentMethod | null>(null);
   const [agreeOffer, setAgreeOffer] = useState(false);
@@ -63,6 +66,8 @@ function PurchaseForm({ preferred }: { preferred: TPaymentProduct['kind'] }) {
   const chosenMethod = method ?? methods[0] ?? null;
   const legal = legalDocumentUrls(catalogue.data.region === 'ru' ? 'RU' : null);
   const price = (p: TPaymentProduct) => formatMoney(p.amount, p.currency, i18n.language);
+  const walletAvailable =
+    wallet.data?.balances.find((b) => b.currency === catalogue.data.currency)?.available ?? null;
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -145,6 +150,11 @@ function PurchaseForm({ preferred }: { preferred: TPaymentProduct['kind'] }) {
               onChange={() => setMethod(m)}
             />
             <span className="purchase-option__name">{t(`payments.methods.${m}`)}</span>
+            {m === 'balance' && walletAvailable !== null && (
+              <span className="purchase-option__price" data-testid="purchase-wallet-available">
+                {formatMoney(walletAvailable, catalogue.data.currency, i18n.language)}
+              </span>
+            )}
           </label>
         ))}
       </fieldset>
