@@ -15,16 +15,18 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import { registerFalWebhookRoutes } from '../engines/fal/fal-webhook.routes.js';
+import { registerFalWebhookRoutes } from '../engines/index.js';
 import { registerAppConfigRoutes } from '../modules/app-config/index.js';
 import { registerAuthRoutes } from '../modules/auth/index.js';
 import { registerDevRoutes } from '../modules/dev/index.js';
 import { registerGeoRoutes } from '../modules/geo/index.js';
 import { registerGoogleRoutes } from '../modules/google/index.js';
 import { registerCreditsRoutes } from '../modules/credits/index.js';
-import { registerGenerationsRoutes } from '../modules/generations/index.js';
+import { createGenerationStore, registerGenerationsRoutes } from '../modules/generations/index.js';
 import { registerMediaRoutes } from '../modules/media/index.js';
 import { registerPaymentsRoutes } from '../modules/payments/index.js';
+import { registerSubscriptionsRoutes } from '../modules/subscriptions/index.js';
+import { registerWalletRoutes } from '../modules/wallet/index.js';
 import { registerModelsRoutes } from '../modules/models/index.js';
 import { registerOpsRoutes, requestIdFor } from '../modules/ops/index.js';
 import { registerNotificationsRoutes } from '../modules/notifications/index.js';
@@ -160,6 +162,8 @@ export async function buildServer(deps: AppDeps): Promise<App> {
   if (deps.config.devTelegramMock) registerDevRoutes(api, deps);
   registerMediaRoutes(api, deps);
   registerCreditsRoutes(api, deps);
+  registerWalletRoutes(api, deps);
+  registerSubscriptionsRoutes(api, deps);
   registerGenerationsRoutes(api, deps);
   registerUploadsRoutes(api, deps);
   registerPromptHelperRoutes(api, deps);
@@ -168,7 +172,11 @@ export async function buildServer(deps: AppDeps): Promise<App> {
   registerPostsRoutes(api, deps);
   registerSocialRoutes(api, deps);
   registerPaymentsRoutes(api, deps);
-  await registerFalWebhookRoutes(app, deps);
+  await registerFalWebhookRoutes(app, {
+    config: deps.config,
+    now: deps.now,
+    generations: createGenerationStore(deps),
+  });
 
   await registerWebApp(app, deps, webRoot);
   return app;

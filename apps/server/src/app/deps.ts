@@ -10,9 +10,8 @@ import {
   createOpenAiModerationClient,
   createPromptModerator,
 } from '../modules/moderation/index.js';
+import { createEngineRegistry, type EngineRegistry } from '../engines/index.js';
 import {
-  createEngineRegistry,
-  type EngineRegistry,
   createGenerationEvents,
   type GenerationEvents,
   type GenerationSources,
@@ -23,7 +22,7 @@ import {
   createTokenService,
   type TokenService,
 } from '../modules/auth/index.js';
-import { createFaceAnalyzer, type FaceAnalyzer } from '../modules/faces/index.js';
+import { createFaceAnalyzer, type FaceAnalyzer } from '@mirra/imaging';
 import { MODEL_EVENTS_CHANNEL } from '../modules/models/index.js';
 import { postGenerationSources, type PublishedPostCounter } from '../modules/posts/index.js';
 import { profilePublishedPostCounter } from '../modules/social/index.js';
@@ -39,7 +38,12 @@ import {
 import { createGoogleVerifier, type GoogleVerifier } from '../modules/google/index.js';
 import { createGeoLocator, type GeoLocator } from '../modules/geo/index.js';
 import type { Config } from '../shared/config.js';
-import { createStarsPaymentUpdates, type PaymentPurposeHandlers } from '../modules/payments/index.js';
+import {
+  createStarsPaymentUpdates,
+  type PaymentListener,
+  type PaymentPurposeHandlers,
+} from '../modules/payments/index.js';
+import { applySubscriptionPayment } from '../modules/subscriptions/index.js';
 
 /**
  * Everything any module may need, built once at start: the shared plumbing and the services
@@ -71,8 +75,10 @@ export interface AppDeps extends SharedDeps {
   modelEvents: GenerationEvents;
   /** Face detection, mesh and descriptor (models load once per process, on first use). */
   faceAnalyzer: FaceAnalyzer;
-  /** How subscription and wallet payments are applied (the modules that own those purposes). */
-  paymentPurposeHandlers: PaymentPurposeHandlers;
+  /** What modules selling their own things do when those orders are paid or refunded. */
+  purposeHandlers: PaymentPurposeHandlers;
+  /** Modules listening to payments and refunds (the partner programme's commissions and clawback). */
+  paymentListeners: PaymentListener[];
   /** Where the bot hands Telegram Stars payment updates (payments). */
   starsPayments: StarsPaymentUpdates | null;
 }
@@ -134,10 +140,16 @@ export function createDeps(options: {
     publishedPostCounter: profilePublishedPostCounter,
     modelEvents: createGenerationEvents(options.notifications, MODEL_EVENTS_CHANNEL),
     faceAnalyzer: createFaceAnalyzer(),
-    paymentPurposeHandlers: {},
     starsPayments: null,
     now,
+    purposeHandlers: {},
+    paymentListeners: [],
     ...options.overrides,
+  };
+  // Handlers see the finished deps (the clock and configuration a test may have overridden).
+  deps.purposeHandlers = {
+    subscription: (tx, order, event, before) => applySubscriptionPayment(deps, tx, order, event, before),
+    ...options.overrides?.purposeHandlers,
   };
   // Reads the deps when an update arrives, so a test's later change of the bot or handlers holds.
   if (!options.overrides?.starsPayments) deps.starsPayments = createStarsPaymentUpdates(deps);

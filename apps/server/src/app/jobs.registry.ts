@@ -11,6 +11,8 @@ import {
   telegramJobHandlers,
 } from '../modules/telegram/index.js';
 import { usersJobDefinitions, usersJobHandlers } from '../modules/users/index.js';
+import { subscriptionsJobHandlers } from '../modules/subscriptions/index.js';
+import { walletJobHandlers } from '../modules/wallet/index.js';
 import type { AppDeps } from './deps.js';
 import { recoverWorkOfDeadWorkers } from './worker-recovery.js';
 
@@ -35,6 +37,8 @@ export function buildTaskList(deps: AppDeps, definitions = jobDefinitions): Task
     maintenanceJobHandlers(deps),
     modelsJobHandlers(deps),
     paymentsJobHandlers(deps),
+    walletJobHandlers(deps),
+    subscriptionsJobHandlers(deps),
   ];
   const tasks: TaskList = {};
   for (const group of groups) {
@@ -82,4 +86,8 @@ export const crontab = [
   '* * * * * workers:recover',
   // Payments whose notification never came are re-checked with their provider.
   '*/2 * * * * payments:reconcile',
+  // Money held for a partner commission's hold becomes available; this notes each release.
+  '*/5 * * * * wallet:release_frozen',
+  // Premium renewals due (ahead of each next charge date) and retries of failed ones.
+  '*/5 * * * * subscriptions:renew',
 ].join('\n');

@@ -1,16 +1,22 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../app/deps.js';
+import type { SharedDeps } from '../../shared/deps.js';
 import { AppError } from '../../shared/errors.js';
+import type { GenerationStore } from '../engine.types.js';
 import { createFalJwksCache, verifyFalWebhook } from './fal-webhook.models.js';
 import { handleFalWebhook, type FalWebhookBody } from './fal-webhook.usecases.js';
 
 export const FAL_WEBHOOK_PATH = '/api/engines/fal/webhook/';
 
+/** What fal's webhook needs: its settings, the clock and the generations it may finish. */
+export interface FalWebhookDeps extends Pick<SharedDeps, 'config' | 'now'> {
+  generations: GenerationStore;
+}
+
 /**
  * fal's webhook: the raw body is kept to check fal's Ed25519 signature against its JWKS before
  * anything is read from it. Registered only when the fal engine is configured.
  */
-export async function registerFalWebhookRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+export async function registerFalWebhookRoutes(app: FastifyInstance, deps: FalWebhookDeps): Promise<void> {
   const fal = deps.config.fal;
   if (!fal) return;
   const jwks = createFalJwksCache(fal.jwksUrl, fetch, deps.now);
@@ -38,7 +44,7 @@ export async function registerFalWebhookRoutes(app: FastifyInstance, deps: AppDe
       } catch {
         throw new AppError({ code: 'engines.webhook_forbidden', detail: 'Forbidden.' });
       }
-      const outcome = await handleFalWebhook(deps, verdict.requestId, body);
+      const outcome = await handleFalWebhook(deps.generations, verdict.requestId, body);
       if (outcome === 'unknown request') {
         throw new AppError({
           code: 'engines.webhook_unknown_request',

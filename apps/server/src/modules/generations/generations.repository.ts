@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gte, inArray, lt, max, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gte, inArray, like, lt, max, sql } from 'drizzle-orm';
 import { GenerationStatus, type TGenerationStatus } from '@mirra/contracts';
 import type { DbOrTx } from '../../shared/db/client.js';
 import { jobsWithPayload } from '../../shared/jobs.js';
@@ -19,6 +19,17 @@ export const generationsRepository = {
   },
 
   /** The generation a request with this Idempotency-Key already made, if any. */
+  /** The generation holding a job of `provider` whose stored id starts with `jobIdPrefix`. */
+  async findByProviderJob(
+    db: DbOrTx,
+    provider: string,
+    jobIdPrefix: string,
+  ): Promise<GenerationRow | undefined> {
+    return db.query.generations.findFirst({
+      where: and(eq(generations.provider, provider), like(generations.providerJobId, `${jobIdPrefix}%`)),
+    });
+  },
+
   async findByClientKey(db: DbOrTx, userId: number, clientKey: string): Promise<GenerationRow | undefined> {
     const [row] = await db
       .select()
@@ -125,6 +136,18 @@ export const generationsRepository = {
       .select({ kind: entitlements.kind })
       .from(entitlements)
       .where(and(eq(entitlements.userId, userId), gte(entitlements.until, now)))
+      .limit(1);
+    return Boolean(row);
+  },
+
+  /** Whether the user's premium subscription is running (its generations queue ahead). */
+  async hasPremium(db: DbOrTx, userId: number, now: Date): Promise<boolean> {
+    const [row] = await db
+      .select({ kind: entitlements.kind })
+      .from(entitlements)
+      .where(
+        and(eq(entitlements.userId, userId), eq(entitlements.kind, 'premium'), gte(entitlements.until, now)),
+      )
       .limit(1);
     return Boolean(row);
   },

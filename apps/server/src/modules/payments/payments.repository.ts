@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, lt, or } from 'drizzle-orm';
+import { and, asc, eq, gt, isNotNull, lt, or } from 'drizzle-orm';
 import type { DbOrTx } from '../../shared/db/client.js';
 import { entitlements, paymentEvents, paymentOrders, paymentRegions } from '../../shared/db/schema.js';
 import type { TPaymentRegion } from '@mirra/contracts';
@@ -43,6 +43,22 @@ export const paymentsRepository = {
   async lockOrder(tx: DbOrTx, uuid: string): Promise<PaymentOrderRow | undefined> {
     const [row] = await tx.select().from(paymentOrders).where(eq(paymentOrders.uuid, uuid)).for('update');
     return row;
+  },
+
+  /** Whether an order for this purpose's item still waits for its provider's answer. */
+  async hasPendingOrderFor(db: DbOrTx, purposeRef: string): Promise<boolean> {
+    const [row] = await db
+      .select({ uuid: paymentOrders.uuid })
+      .from(paymentOrders)
+      .where(
+        and(
+          eq(paymentOrders.purposeRef, purposeRef),
+          eq(paymentOrders.status, 'pending'),
+          isNotNull(paymentOrders.savedMethodId),
+        ),
+      )
+      .limit(1);
+    return Boolean(row);
   },
 
   /** The order a provider's payment or subscription id belongs to (the subscription's first order). */
@@ -97,11 +113,18 @@ export const paymentsRepository = {
       .limit(limit);
   },
 
-  async updateOrder(tx: DbOrTx, uuid: string, at: Date, values: Partial<typeof paymentOrders.$inferInsert>) {
-    await tx
+  async updateOrder(
+    tx: DbOrTx,
+    uuid: string,
+    at: Date,
+    values: Partial<typeof paymentOrders.$inferInsert>,
+  ): Promise<PaymentOrderRow> {
+    const [row] = await tx
       .update(paymentOrders)
       .set({ ...values, updatedAt: at })
-      .where(eq(paymentOrders.uuid, uuid));
+      .where(eq(paymentOrders.uuid, uuid))
+      .returning();
+    return row!;
   },
 
   async lockUnlimitedUntil(tx: DbOrTx, userId: number): Promise<Date | null> {

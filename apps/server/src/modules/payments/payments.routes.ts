@@ -28,6 +28,7 @@ import {
 import { renderTestCheckout } from './test-checkout.page.js';
 import type { PaymentEvent, ProviderName } from './payment-provider.js';
 import { webhookPath } from './payments.providers.js';
+import { TEST_DECLINING_METHOD_PREFIX } from './providers/test.provider.js';
 
 /** Providers that post notifications over HTTP (Stars come as bot updates). */
 const WEBHOOK_PROVIDERS: ProviderName[] = ['test', 'yookassa', 'stripe', 'cryptomus'];
@@ -157,6 +158,7 @@ export function registerPaymentsRoutes(app: ZodApp, deps: PaymentsDeps): void {
 
 const TEST_ACTIONS = {
   pay: 'payment.succeeded',
+  pay_decline_later: 'payment.succeeded',
   decline: 'payment.failed',
   cancel: 'payment.cancelled',
   refund: 'refund.succeeded',
@@ -217,7 +219,7 @@ function registerTestCheckout(app: ZodApp, deps: PaymentsDeps): void {
           summary: 'A button of the test checkout page',
           params: ZOrderParams,
           querystring: ZCheckoutQuery,
-          body: z.object({ action: z.enum(['pay', 'decline', 'cancel', 'refund']) }),
+          body: z.object({ action: z.enum(['pay', 'pay_decline_later', 'decline', 'cancel', 'refund']) }),
           hide: true,
         },
       },
@@ -230,6 +232,12 @@ function registerTestCheckout(app: ZodApp, deps: PaymentsDeps): void {
           providerPaymentId: order.providerPaymentId ?? `test_${randomUUID()}`,
           amount: order.amount,
           currency: order.currency,
+          // A card kept for renewals: one that pays them, or (to try failures) one that declines them.
+          ...(order.saveMethod && action.startsWith('pay')
+            ? {
+                savedMethodId: `${action === 'pay' ? 'test_pm_' : TEST_DECLINING_METHOD_PREFIX}${randomUUID()}`,
+              }
+            : {}),
         };
         const signed = provider.signEvent(event);
         await receiveWebhook(deps, 'test', {

@@ -1,3 +1,4 @@
+import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
@@ -7,6 +8,7 @@ import { IconCrown, IconGallery, IconRepeat, IconSparkles } from '../../componen
 import { PageFrame, Section } from '../../components/ui/page';
 import { TextInput } from '../../components/ui/text-input';
 import { ModeCard } from '../../features/generations/components/mode-card';
+import { subscriptionApi, subscriptionKeys } from '../../features/payments/api/subscription.api';
 import { CREATE_MODES } from '../../features/generations/modes';
 import { loadExtraCatalogue } from '../../lib/i18n';
 import { useSession } from '../../lib/session';
@@ -34,6 +36,14 @@ export function Page() {
   const user = useSession((s) => s.user);
   const isLoggedIn = useSession((s) => s.isLoggedIn);
   const [query, setQuery] = useState('');
+  // The prompt to get premium is for people without it.
+  const subscription = useQuery({
+    queryKey: subscriptionKeys.mine(),
+    queryFn: subscriptionApi.mine,
+    enabled: isLoggedIn,
+    staleTime: 60_000,
+  });
+  const hasPremium = subscription.data?.premium === true;
 
   function search(event: FormEvent) {
     event.preventDefault();
@@ -42,7 +52,7 @@ export function Page() {
   }
 
   const premiumCard = (
-    <Link to="/settings/subscription/" className="premium-card">
+    <Link to="/settings/subscription/" className="premium-card" data-testid="home-premium-prompt">
       <span className="premium-card__icon">
         <IconCrown size={26} />
       </span>
@@ -111,7 +121,7 @@ export function Page() {
       </Section>
 
       {/* Signed in, the list comes last: it grows as it scrolls. */}
-      {isLoggedIn && premiumCard}
+      {isLoggedIn && !hasPremium && premiumCard}
 
       <Section title={t('home.generationsTitle')}>
         {isLoggedIn ? (

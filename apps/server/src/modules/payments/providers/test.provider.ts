@@ -4,12 +4,16 @@ import type { PaymentEvent, PaymentProvider } from '../payment-provider.js';
 
 export const TEST_SIGNATURE_HEADER = 'x-mirra-test-signature';
 
+/** Saved test cards whose id starts with this decline every later charge. */
+export const TEST_DECLINING_METHOD_PREFIX = 'test_pm_decline_';
+
 const ZTestEvent = z.object({
   type: z.enum(['payment.succeeded', 'payment.failed', 'payment.cancelled', 'refund.succeeded']),
   order_uuid: z.uuid(),
   payment_id: z.string().min(1).max(128),
   amount: z.number().int(),
   currency: z.number().int(),
+  saved_method_id: z.string().min(1).max(128).optional(),
 });
 
 /** The test provider's page for an order, served by Mirra itself. */
@@ -26,7 +30,12 @@ export function createTestProvider(signingKey: string): PaymentProvider & {
   /** Whether `token` is the one `checkoutUrl` gave for this order. */
   isCheckoutToken(orderUuid: string, token: string | undefined): boolean;
   /** A signed notification of `event`, as the provider would send it: the raw body and its headers. */
-  signEvent(event: Pick<PaymentEvent, 'type' | 'orderUuid' | 'providerPaymentId' | 'amount' | 'currency'>): {
+  signEvent(
+    event: Pick<
+      PaymentEvent,
+      'type' | 'orderUuid' | 'providerPaymentId' | 'amount' | 'currency' | 'savedMethodId'
+    >,
+  ): {
     body: string;
     headers: Record<string, string>;
   };
@@ -66,12 +75,32 @@ export function createTestProvider(signingKey: string): PaymentProvider & {
           providerPaymentId: e.payment_id,
           amount: e.amount,
           currency: e.currency,
+          ...(e.saved_method_id ? { savedMethodId: e.saved_method_id } : {}),
         },
       ];
     },
     async fetchPayment() {
       // The test provider keeps no records of its own: its notifications are delivered at once.
       return null;
+    },
+    /**
+     * A saved test card is charged at once: it pays, unless its id marks it as one that declines
+     * (`test_pm_decline_…`, the card the checkout saves with "Pay, then decline renewals").
+     */
+    async chargeSavedMethod(order, savedMethodId) {
+      const providerPaymentId = `test_renewal_${order.uuid}`;
+      const failed = savedMethodId.startsWith(TEST_DECLINING_METHOD_PREFIX);
+      return {
+        providerPaymentId,
+        event: {
+          type: failed ? 'payment.failed' : 'payment.succeeded',
+          eventId: `${providerPaymentId}:${failed ? 'failed' : 'succeeded'}`,
+          orderUuid: order.uuid,
+          providerPaymentId,
+          amount: order.amount,
+          currency: order.currency,
+        },
+      };
     },
     async refund() {
       // Refunds of test payments are delivered from the checkout page as `refund.succeeded`.
@@ -83,6 +112,7 @@ export function createTestProvider(signingKey: string): PaymentProvider & {
         payment_id: event.providerPaymentId,
         amount: event.amount,
         currency: event.currency,
+        ...(event.savedMethodId ? { saved_method_id: event.savedMethodId } : {}),
       });
       return { body, headers: { 'content-type': 'application/json', [TEST_SIGNATURE_HEADER]: sign(body) } };
     },

@@ -21,6 +21,9 @@ export interface OrderRequest {
   agree_privacy: boolean;
   /** Where to come back after paying. */
   return: string;
+  /** A wallet top-up's amount (minor units) and currency. */
+  amount?: number;
+  currency?: number;
 }
 
 export const paymentsApi = {

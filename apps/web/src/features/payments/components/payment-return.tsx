@@ -5,6 +5,8 @@ import { useSearchParams } from 'react-router';
 import { Sheet } from '../../../components/ui/sheet';
 import { creditKeys, creditsApi } from '../../generations/api/generations.api';
 import { paymentKeys, paymentsApi } from '../api/payments.api';
+import { subscriptionKeys } from '../api/subscription.api';
+import { walletKeys } from '../api/wallet.api';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -28,7 +30,11 @@ export function PaymentReturn() {
   });
   const status = order.data?.status;
   useEffect(() => {
-    if (status && status !== 'pending') void queryClient.invalidateQueries({ queryKey: creditKeys.all });
+    if (status && status !== 'pending') {
+      for (const queryKey of [creditKeys.all, walletKeys.all, subscriptionKeys.all]) {
+        void queryClient.invalidateQueries({ queryKey });
+      }
+    }
   }, [status, queryClient]);
   const balance = useQuery({
     queryKey: creditKeys.balance(),

@@ -12,6 +12,7 @@ import { describeError } from '../../../lib/error-messages';
 import { payInvoiceInTelegram } from '../../../lib/telegram';
 import { legalDocumentUrls } from '../../auth/components/legal-links';
 import { paymentKeys, paymentsApi } from '../api/payments.api';
+import { walletApi, walletKeys } from '../api/wallet.api';
 import { currentReturnPath, formatMoney } from '../money';
 
 /**
@@ -56,6 +57,8 @@ function PurchaseForm({ preferred, onDone }: { preferred: TPaymentProduct['kind'
     mutationFn: (next: TPaymentRegion) => paymentsApi.changeRegion(next),
     onSuccess: (data) => queryClient.setQueryData(paymentKeys.catalogue(), data),
   });
+  // What paying from the wallet would draw on, shown beside that method.
+  const wallet = useQuery({ queryKey: walletKeys.balances(), queryFn: walletApi.balances, retry: false });
   const [productId, setProductId] = useState<string | null>(null);
   const [method, setMethod] = useState<TPaymentMethod | null>(null);
   const [agreeOffer, setAgreeOffer] = useState(false);
@@ -78,6 +81,8 @@ function PurchaseForm({ preferred, onDone }: { preferred: TPaymentProduct['kind'
     inStars
       ? t('payments.starsPrice', { amount: p.stars })
       : formatMoney(p.amount, p.currency, i18n.language);
+  const walletAvailable =
+    wallet.data?.balances.find((b) => b.currency === catalogue.data.currency)?.available ?? null;
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -177,6 +182,11 @@ function PurchaseForm({ preferred, onDone }: { preferred: TPaymentProduct['kind'
               onChange={() => setMethod(m)}
             />
             <span className="purchase-option__name">{t(`payments.methods.${m}`)}</span>
+            {m === 'balance' && walletAvailable !== null && (
+              <span className="purchase-option__price" data-testid="purchase-wallet-available">
+                {formatMoney(walletAvailable, catalogue.data.currency, i18n.language)}
+              </span>
+            )}
           </label>
         ))}
       </fieldset>
