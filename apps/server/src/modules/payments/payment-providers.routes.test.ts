@@ -111,11 +111,12 @@ describe('the catalogue per region', () => {
       'yookassa_sbp',
       'cryptomus',
       'test',
+      'balance',
     ]);
     const de = await buyer('DE');
     const deCatalogue = (await t.app.inject({ url: '/api/payments/catalogue/', headers: de.headers })).json();
     expect(deCatalogue).toMatchObject({ region: 'intl', currency: 840 });
-    expect(deCatalogue.methods).toEqual(['stripe', 'cryptomus', 'test']);
+    expect(deCatalogue.methods).toEqual(['stripe', 'cryptomus', 'test', 'balance']);
     // Stars are for the Mini App, and Stripe charges dollars: neither is sold to this buyer.
     for (const method of ['stars', 'yookassa_bank_card']) {
       const refused = await t.app.inject({
