@@ -78,9 +78,7 @@ function PurchaseForm({ preferred, onDone }: { preferred: TPaymentProduct['kind'
     products.find((p) => p.id === productId) ?? products.find((p) => p.kind === preferred) ?? products[0]!;
   const legal = legalDocumentUrls(catalogue.data.region === 'ru' ? 'RU' : null);
   const price = (p: TPaymentProduct) =>
-    inStars
-      ? t('payments.starsPrice', { amount: p.stars })
-      : formatMoney(p.amount, p.currency, i18n.language);
+    inStars ? t('payments.starsPrice', { count: p.stars }) : formatMoney(p.amount, p.currency, i18n.language);
   const walletAvailable =
     wallet.data?.balances.find((b) => b.currency === catalogue.data.currency)?.available ?? null;
 
