@@ -194,7 +194,7 @@ describe('payment providers (each against its local fake)', () => {
     });
   }
 
-  it('a card declined at YooKassa: back in Mirra told so, nothing granted; Stripe keeps the buyer on its page', async () => {
+  it('a card declined at YooKassa: back in Mirra told so, nothing granted', async () => {
     s = await openBrowser('phone', { size: NARROW });
     const { page } = s;
     await runOutOfCredits(page, user);
