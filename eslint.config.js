@@ -197,6 +197,21 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: reactHooks.configs.recommended.rules,
   },
+  {
+    // The web app calls the API through the route declarations of @mirra/contracts, never by a
+    // hand-written path (tests may name the URLs they fake).
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    ignores: ['apps/web/src/**/*.test.{ts,tsx}', 'apps/web/src/test/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'Literal[value=/^\\/api\\//], TemplateElement[value.raw=/^\\/api\\//]',
+          message: 'Call the API by its declaration: api(routes.<feature>.<name>, { params, query, body }).',
+        },
+      ],
+    },
+  },
   ...serverImportRules('apps/server/src'),
   ...packageImportRules('packages', 'apps'),
   noCycle(['packages/*/src/**/*.ts', 'apps/web/src/**/*.{ts,tsx}']),

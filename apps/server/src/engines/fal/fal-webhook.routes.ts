@@ -1,11 +1,13 @@
+import { routes } from '@mirra/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { SharedDeps } from '../../shared/deps.js';
 import { AppError } from '../../shared/errors.js';
+import { serve } from '../../shared/http/serve-route.js';
 import type { GenerationStore } from '../engine.types.js';
 import { createFalJwksCache, verifyFalWebhook } from './fal-webhook.models.js';
 import { handleFalWebhook, type FalWebhookBody } from './fal-webhook.usecases.js';
 
-export const FAL_WEBHOOK_PATH = '/api/engines/fal/webhook/';
+export const FAL_WEBHOOK_PATH = routes.engines.falWebhook.path;
 
 /** What fal's webhook needs: its settings, the clock and the generations it may finish. */
 export interface FalWebhookDeps extends Pick<SharedDeps, 'config' | 'now'> {
@@ -25,7 +27,7 @@ export async function registerFalWebhookRoutes(app: FastifyInstance, deps: FalWe
     scope.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) =>
       done(null, body),
     );
-    scope.post(FAL_WEBHOOK_PATH, { schema: { hide: true } }, async (request, reply) => {
+    serve(scope, routes.engines.falWebhook, async (request) => {
       const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
       const verdict = verifyFalWebhook({
         headers: request.headers,
@@ -51,7 +53,7 @@ export async function registerFalWebhookRoutes(app: FastifyInstance, deps: FalWe
           detail: 'This engine job is not known yet. Try again later.',
         });
       }
-      return reply.status(200).send({ detail: outcome });
+      return { detail: outcome };
     });
   });
 }

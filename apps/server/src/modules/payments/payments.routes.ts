@@ -1,16 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import {
-  pickLanguage,
-  ZPaymentCatalogue,
-  ZPaymentInvoiceState,
-  ZPaymentOrder,
-  ZPaymentOrderCreate,
-  ZPaymentOrderCreated,
-  ZPaymentRegionChange,
-} from '@mirra/contracts';
+import { pickLanguage, routes } from '@mirra/contracts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { requireAuth } from '../../shared/http/auth-context.js';
+import { serve } from '../../shared/http/serve-route.js';
 import type { ZodApp } from '../../shared/http/zod-app.js';
 import type { PaymentsDeps } from './payments.deps.js';
 import { AppError } from '../../shared/errors.js';
@@ -27,25 +19,20 @@ import {
 } from './payments.usecases.js';
 import { renderTestCheckout } from './test-checkout.page.js';
 import type { PaymentEvent, ProviderName } from './payment-provider.js';
-import { webhookPath } from './payments.providers.js';
 import { TEST_DECLINING_METHOD_PREFIX } from './providers/test.provider.js';
 
-/** Providers that post notifications over HTTP (Stars come as bot updates). */
-const WEBHOOK_PROVIDERS: ProviderName[] = ['test', 'yookassa', 'stripe', 'cryptomus'];
+const r = routes.payments;
 
-const tags = ['payments'];
-const security: Array<Record<string, string[]>> = [{ bearer: [] }, { telegram: [] }];
-const ZOrderParams = z.object({ uuid: z.uuid() });
-const ZCheckoutQuery = z.object({ token: z.string().max(64).optional() });
-// `key`, not `token`: the web app takes a `token` parameter on load for a refresh token.
-const ZInvoiceQuery = z.object({ key: z.string().max(64).optional() });
+/** Each provider's notification route (Stars come as bot updates instead). */
+const WEBHOOK_ROUTES = {
+  test: r.testWebhook,
+  yookassa: r.yookassaWebhook,
+  stripe: r.stripeWebhook,
+  cryptomus: r.cryptomusWebhook,
+} satisfies Partial<Record<ProviderName, unknown>>;
 
 export function registerPaymentsRoutes(app: ZodApp, deps: PaymentsDeps): void {
-  const caller = (
-    request: { ip: string; headers: Record<string, string | string[] | undefined> } & Parameters<
-      typeof requireAuth
-    >[0],
-  ) => {
+  const caller = (request: FastifyRequest) => {
     const auth = requireAuth(request);
     return {
       userId: auth.user.id,
@@ -55,84 +42,14 @@ export function registerPaymentsRoutes(app: ZodApp, deps: PaymentsDeps): void {
     };
   };
 
-  app.get(
-    '/api/payments/catalogue/',
-    {
-      config: { auth: 'required' },
-      schema: {
-        tags,
-        summary: 'Products and prices in my region',
-        response: { 200: ZPaymentCatalogue },
-        security,
-      },
-    },
-    async (request) => getCatalogue(deps, caller(request)),
-  );
-
-  app.put(
-    '/api/payments/region/',
-    {
-      config: { auth: 'required' },
-      schema: {
-        tags,
-        summary: 'Change my price region',
-        body: ZPaymentRegionChange,
-        response: { 200: ZPaymentCatalogue },
-        security,
-      },
-    },
-    async (request) => changeRegion(deps, caller(request), request.body.region),
-  );
-
-  app.post(
-    '/api/payments/orders/',
-    {
-      config: { auth: 'required' },
-      schema: {
-        tags,
-        summary: 'Order a product; answers where to pay it',
-        body: ZPaymentOrderCreate,
-        response: { 201: ZPaymentOrderCreated },
-        security,
-      },
-    },
-    async (request, reply) => {
-      const created = await createOrder(deps, caller(request), request.body);
-      return reply.code(201).send(created);
-    },
-  );
-
-  app.get(
-    '/api/payments/orders/:uuid/',
-    {
-      config: { auth: 'required' },
-      schema: {
-        tags,
-        summary: 'One of my orders',
-        params: ZOrderParams,
-        response: { 200: ZPaymentOrder },
-        security,
-      },
-    },
-    async (request) => getOrder(deps, requireAuth(request).user.id, request.params.uuid),
-  );
-
-  app.get(
-    '/api/payments/invoices/:uuid/',
-    {
-      schema: {
-        tags,
-        summary: 'An invoice’s live state (the SberPay return page polls it; opened by its token)',
-        params: ZOrderParams,
-        querystring: ZInvoiceQuery,
-        response: { 200: ZPaymentInvoiceState },
-      },
-    },
-    async (request, reply) => {
-      reply.header('cache-control', 'no-store');
-      return getInvoiceState(deps, request.params.uuid, request.query.key);
-    },
-  );
+  serve(app, r.catalogue, async (request) => getCatalogue(deps, caller(request)));
+  serve(app, r.changeRegion, async (request) => changeRegion(deps, caller(request), request.body.region));
+  serve(app, r.createOrder, async (request) => createOrder(deps, caller(request), request.body));
+  serve(app, r.order, async (request) => getOrder(deps, requireAuth(request).user.id, request.params.uuid));
+  serve(app, r.invoice, async (request, reply) => {
+    void reply.header('cache-control', 'no-store');
+    return getInvoiceState(deps, request.params.uuid, request.query.key);
+  });
 
   // Notifications are verified on the exact bytes the provider signed, so this scope keeps them raw.
   void app.register(async (scope) => {
@@ -140,16 +57,14 @@ export function registerPaymentsRoutes(app: ZodApp, deps: PaymentsDeps): void {
     scope.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) =>
       done(null, body),
     );
-    for (const provider of WEBHOOK_PROVIDERS) {
-      scope.post(
-        webhookPath(provider),
-        { schema: { tags, summary: `Payment notifications from ${provider}`, hide: true } },
-        async (request, reply) => {
-          const rawBody = typeof request.body === 'string' ? request.body : '';
-          await receiveWebhook(deps, provider, { rawBody, headers: request.headers, sourceIp: request.ip });
-          return reply.code(200).send({ ok: true });
-        },
-      );
+    for (const [provider, route] of Object.entries(WEBHOOK_ROUTES) as Array<
+      [keyof typeof WEBHOOK_ROUTES, (typeof WEBHOOK_ROUTES)[keyof typeof WEBHOOK_ROUTES]]
+    >) {
+      serve(scope, route, async (request) => {
+        const rawBody = typeof request.body === 'string' ? request.body : '';
+        await receiveWebhook(deps, provider, { rawBody, headers: request.headers, sourceIp: request.ip });
+        return { ok: true };
+      });
     }
   });
 
@@ -165,8 +80,8 @@ const TEST_ACTIONS = {
 } as const;
 
 /**
- * The test provider's checkout page. The order's uuid (random, known only to its buyer) opens it,
- * like a provider's payment link. What is pressed is sent back to Mirra as a signed notification,
+ * The test provider's checkout page. The order's uuid with the page's token opens it, like a
+ * provider's payment link. What is pressed is sent back to Mirra as a signed notification,
  * through the same verification as any provider's.
  */
 function registerTestCheckout(app: ZodApp, deps: PaymentsDeps): void {
@@ -182,73 +97,47 @@ function registerTestCheckout(app: ZodApp, deps: PaymentsDeps): void {
     return order;
   };
 
-  app.get(
-    '/api/payments/test/checkout/:uuid/',
-    {
-      schema: {
-        tags,
-        summary: 'The test provider’s checkout page',
-        params: ZOrderParams,
-        querystring: ZCheckoutQuery,
-        hide: true,
-      },
-    },
-    async (request, reply) => {
-      const order = await orderOr404(request.params.uuid, request.query.token);
-      const html = renderTestCheckout(
-        order,
-        pickLanguage(request.headers['accept-language']),
-        returnUrlFor(order.returnPath, order.uuid),
-      );
-      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(html);
-    },
-  );
+  serve(app, r.testCheckoutPage, async (request, reply) => {
+    const order = await orderOr404(request.params.uuid, request.query.token);
+    const html = renderTestCheckout(
+      order,
+      pickLanguage(request.headers['accept-language']),
+      returnUrlFor(order.returnPath, order.uuid),
+    );
+    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(html);
+  });
 
-  void app.register(async (plain) => {
-    const scope = plain.withTypeProvider<ZodTypeProvider>();
+  void app.register(async (scope: FastifyInstance) => {
     scope.addContentTypeParser(
       'application/x-www-form-urlencoded',
       { parseAs: 'string' },
       (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
     );
-    scope.post(
-      '/api/payments/test/checkout/:uuid/',
-      {
-        schema: {
-          tags,
-          summary: 'A button of the test checkout page',
-          params: ZOrderParams,
-          querystring: ZCheckoutQuery,
-          body: z.object({ action: z.enum(['pay', 'pay_decline_later', 'decline', 'cancel', 'refund']) }),
-          hide: true,
-        },
-      },
-      async (request, reply) => {
-        const order = await orderOr404(request.params.uuid, request.query.token);
-        const action = request.body.action;
-        const event: Omit<PaymentEvent, 'eventId'> = {
-          type: TEST_ACTIONS[action],
-          orderUuid: order.uuid,
-          providerPaymentId: order.providerPaymentId ?? `test_${randomUUID()}`,
-          amount: order.amount,
-          currency: order.currency,
-          // A card kept for renewals: one that pays them, or (to try failures) one that declines them.
-          ...(order.saveMethod && action.startsWith('pay')
-            ? {
-                savedMethodId: `${action === 'pay' ? 'test_pm_' : TEST_DECLINING_METHOD_PREFIX}${randomUUID()}`,
-              }
-            : {}),
-        };
-        const signed = provider.signEvent(event);
-        await receiveWebhook(deps, 'test', {
-          rawBody: signed.body,
-          headers: signed.headers,
-          sourceIp: request.ip,
-        });
-        const back =
-          action === 'refund' ? provider.checkoutUrl(order.uuid) : returnUrlFor(order.returnPath, order.uuid);
-        return reply.redirect(back, 303);
-      },
-    );
+    serve(scope, r.testCheckoutAction, async (request, reply) => {
+      const order = await orderOr404(request.params.uuid, request.query.token);
+      const action = request.body.action;
+      const event: Omit<PaymentEvent, 'eventId'> = {
+        type: TEST_ACTIONS[action],
+        orderUuid: order.uuid,
+        providerPaymentId: order.providerPaymentId ?? `test_${randomUUID()}`,
+        amount: order.amount,
+        currency: order.currency,
+        // A card kept for renewals: one that pays them, or (to try failures) one that declines them.
+        ...(order.saveMethod && action.startsWith('pay')
+          ? {
+              savedMethodId: `${action === 'pay' ? 'test_pm_' : TEST_DECLINING_METHOD_PREFIX}${randomUUID()}`,
+            }
+          : {}),
+      };
+      const signed = provider.signEvent(event);
+      await receiveWebhook(deps, 'test', {
+        rawBody: signed.body,
+        headers: signed.headers,
+        sourceIp: request.ip,
+      });
+      const back =
+        action === 'refund' ? provider.checkoutUrl(order.uuid) : returnUrlFor(order.returnPath, order.uuid);
+      return reply.redirect(back, 303);
+    });
   });
 }

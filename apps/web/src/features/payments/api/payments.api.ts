@@ -1,10 +1,4 @@
-import type {
-  TPaymentCatalogue,
-  TPaymentInvoiceState,
-  TPaymentMethod,
-  TPaymentOrder,
-  TPaymentRegion,
-} from '@mirra/contracts';
+import { routes, type TPaymentMethod, type TPaymentRegion } from '@mirra/contracts';
 import { api } from '../../../lib/api-client';
 
 export const paymentKeys = {
@@ -27,12 +21,10 @@ export interface OrderRequest {
 }
 
 export const paymentsApi = {
-  catalogue: () => api.get<TPaymentCatalogue>('/api/payments/catalogue/'),
-  changeRegion: (region: TPaymentRegion) => api.put<TPaymentCatalogue>('/api/payments/region/', { region }),
-  createOrder: (order: OrderRequest) =>
-    api.post<{ uuid: string; confirmation_url: string }>('/api/payments/orders/', order),
-  order: (uuid: string) => api.get<TPaymentOrder>(`/api/payments/orders/${uuid}/`),
-  /** An invoice's live state; open to anyone with its uuid (the SberPay return page). */
-  invoice: (uuid: string, key: string) =>
-    api.get<TPaymentInvoiceState>(`/api/payments/invoices/${uuid}/?key=${encodeURIComponent(key)}`),
+  catalogue: () => api(routes.payments.catalogue),
+  changeRegion: (region: TPaymentRegion) => api(routes.payments.changeRegion, { body: { region } }),
+  createOrder: (order: OrderRequest) => api(routes.payments.createOrder, { body: order }),
+  order: (uuid: string) => api(routes.payments.order, { params: { uuid } }),
+  /** An invoice's live state; opened by its key (the SberPay return page, signed in or not). */
+  invoice: (uuid: string, key: string) => api(routes.payments.invoice, { params: { uuid }, query: { key } }),
 };

@@ -1,4 +1,4 @@
-import type { TPaymentMethod, TPremiumState } from '@mirra/contracts';
+import { routes, type TPaymentMethod } from '@mirra/contracts';
 import { api } from '../../../lib/api-client';
 
 export const subscriptionKeys = {
@@ -14,8 +14,7 @@ export interface SubscriptionCheckoutRequest {
 }
 
 export const subscriptionApi = {
-  mine: () => api.get<TPremiumState>('/api/subscriptions/me/'),
-  start: (body: SubscriptionCheckoutRequest) =>
-    api.post<{ uuid: string | null; confirmation_url: string | null }>('/api/subscriptions/', body),
-  cancel: () => api.post<TPremiumState>('/api/subscriptions/cancel/', {}),
+  mine: () => api(routes.subscriptions.mine),
+  start: (body: SubscriptionCheckoutRequest) => api(routes.subscriptions.start, { body }),
+  cancel: () => api(routes.subscriptions.cancel),
 };

@@ -1,4 +1,4 @@
-import type { TWalletBalances, TWalletFilter, TWalletTransactions } from '@mirra/contracts';
+import { routes, type TWalletFilter } from '@mirra/contracts';
 import { api } from '../../../lib/api-client';
 
 export const walletKeys = {
@@ -9,12 +9,10 @@ export const walletKeys = {
 };
 
 export const walletApi = {
-  balances: () => api.get<TWalletBalances>('/api/wallet/'),
-  transactions: (currency: number, filter: TWalletFilter | null, cursor: string | null) => {
-    const query = new URLSearchParams();
-    if (filter) query.set('filter', filter);
-    if (cursor) query.set('cursor', cursor);
-    const search = query.toString();
-    return api.get<TWalletTransactions>(`/api/wallet/transactions/${currency}/${search ? `?${search}` : ''}`);
-  },
+  balances: () => api(routes.wallet.balances),
+  transactions: (currency: number, filter: TWalletFilter | null, cursor: string | null) =>
+    api(routes.wallet.transactions, {
+      params: { currency: String(currency) },
+      query: { ...(filter ? { filter } : {}), ...(cursor ? { cursor } : {}) },
+    }),
 };
