@@ -55,6 +55,8 @@ describe('premium and the wallet', () => {
     );
     await page.getByTestId('consent-offer').check();
     await page.getByTestId('consent-privacy').check();
+    // The providers' fakes are configured too: this test pays on the test checkout.
+    await page.getByTestId('method-test').click();
     await page.getByTestId('subscription-get-access').click();
     await page.waitForURL(/\/api\/payments\/test\/checkout\//);
     expect(await page.getByTestId('checkout-save-method').isVisible()).toBe(true);
@@ -104,6 +106,7 @@ describe('premium and the wallet', () => {
     await page.getByTestId('wallet-pay-in-amount').fill('500');
     await page.getByTestId('consent-offer').check();
     await page.getByTestId('consent-privacy').check();
+    await page.getByTestId('method-test').click();
     expect(await page.getByTestId('wallet-pay-in-submit').textContent()).toBe('Top up ₽500');
     await noSideways(page);
     await saveScreenshot(page, 'wallet-pay-in-360-en-light');
