@@ -75,6 +75,8 @@ export const ZGenerationResult = z.object({
   content_type: z.string(),
   /** WebP renditions for feeds and lists, smallest first. */
   variants: z.array(ZImageVariant),
+  /** A video's short looping animated WebP for grids; null for pictures (and videos made before it). */
+  preview: ZImageVariant.nullish(),
   /** Which engine made it (`local` results are labelled so). */
   engine: z.string(),
   /** What the engine understood or did (e.g. the editing steps it applied). */

@@ -13,6 +13,7 @@ import {
   type GenerationEngine,
   movesToNextEngine,
 } from '../../engines/index.js';
+import { animatedWebpPreview, bundledFfmpegPath } from '@mirra/imaging';
 import { uploadsForGenerationRepository } from './generation-inputs.repository.js';
 import { variantWidths } from './generations.models.js';
 import { generationsRepository, type GenerationRow } from './generations.repository.js';
@@ -125,7 +126,9 @@ export async function finishGeneration(
   const completed = await completeGeneration(deps, generation, result);
   // Ended meanwhile (the reconciler gave up on it, or the other finisher won): nobody will show these files.
   if (!completed) {
-    for (const key of [result.original.key, ...result.variants.map((variant) => variant.key)]) {
+    const keys = [result.original.key, ...result.variants.map((variant) => variant.key)];
+    if (result.preview) keys.push(result.preview.key);
+    for (const key of keys) {
       await deps.storage.delete(key);
     }
   }
@@ -349,6 +352,8 @@ async function storeResult(
       variants.push({ key, width: info.width, height: info.height });
     }
   }
+  const preview =
+    original.contentType === 'video/mp4' ? await storePreview(deps, prefix, original.data) : undefined;
   return {
     original: {
       key: originalKey,
@@ -357,11 +362,36 @@ async function storeResult(
       contentType: original.contentType,
     },
     variants,
+    ...(preview ? { preview } : {}),
     engine: generation.engine,
     ...(output.provider ? { model: output.provider.model } : {}),
     notes: output.notes,
     procedural: output.procedural ?? false,
   };
+}
+
+/** Longest the preview of a video may take: a few seconds of video at a small size. */
+const PREVIEW_TIMEOUT_MS = 60_000;
+
+/**
+ * A video's animated WebP for grids, from the MP4 itself (so a provider's video gets one too).
+ * Lists fall back to the poster without it, so an encoder that cannot make one is logged, not fatal.
+ */
+async function storePreview(
+  deps: GenerationsDeps,
+  prefix: string,
+  mp4: Buffer,
+): Promise<StoredResult['preview']> {
+  try {
+    const data = await animatedWebpPreview({ path: bundledFfmpegPath(), mp4, timeoutMs: PREVIEW_TIMEOUT_MS });
+    const { width, pageHeight, height } = await sharp(data, { animated: true }).metadata();
+    const key = `${prefix}/preview.webp`;
+    await deps.storage.put(key, data, 'image/webp');
+    return { key, width: width ?? 0, height: pageHeight ?? height ?? 0 };
+  } catch (error) {
+    deps.logger.warn({ err: error }, 'the animated preview of a video could not be made');
+    return undefined;
+  }
 }
 
 /**

@@ -1,4 +1,3 @@
-import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
@@ -7,16 +6,16 @@ import { EmptyState } from '../../components/ui/empty-state';
 import { IconCrown, IconGallery, IconRepeat, IconSparkles } from '../../components/ui/icons';
 import { PageFrame, Section } from '../../components/ui/page';
 import { TextInput } from '../../components/ui/text-input';
-import { ModeCard } from '../../features/generations/components/mode-card';
-import { subscriptionApi, subscriptionKeys } from '../../features/payments/api/subscription.api';
-import { CREATE_MODES } from '../../features/generations/modes';
+import { ModeCard, CREATE_MODES } from '../../features/generations';
+import { usePremiumState } from '../../features/payments';
 import { loadExtraCatalogue } from '../../lib/i18n';
 import { useSession } from '../../lib/session';
+import './home.css';
 
 // Only signed-in people have generations: guests never download the list's code (or its texts).
 const GenerationsGrid = lazy(() =>
   Promise.all([
-    import('../../features/generations/components/generations-grid'),
+    import('../../features/generations/generations-grid.lazy'),
     loadExtraCatalogue('generations'),
   ]).then(([module]) => module),
 );
@@ -37,13 +36,7 @@ export function Page() {
   const isLoggedIn = useSession((s) => s.isLoggedIn);
   const [query, setQuery] = useState('');
   // The prompt to get premium is for people without it.
-  const subscription = useQuery({
-    queryKey: subscriptionKeys.mine(),
-    queryFn: subscriptionApi.mine,
-    enabled: isLoggedIn,
-    staleTime: 60_000,
-  });
-  const hasPremium = subscription.data?.premium === true;
+  const hasPremium = usePremiumState({ enabled: isLoggedIn })?.premium === true;
 
   function search(event: FormEvent) {
     event.preventDefault();

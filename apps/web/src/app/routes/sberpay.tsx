@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { useParams, useSearchParams } from 'react-router';
 import { IconWallet } from '../../components/ui/icons';
-import { SberPayInvoice } from '../../features/payments/components/sberpay-invoice';
+import { SberPayInvoice } from '../../features/payments';
 import { MissingItem } from './missing-item';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -1,7 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import { IconCheck, IconCrown } from '../../components/ui/icons';
 import { PageFrame } from '../../components/ui/page';
-import { SubscriptionView } from '../../features/payments/components/subscription-view';
+import { SubscriptionView } from '../../features/payments';
+import './settings-subscription.css';
 
 const PERKS = ['credits', 'speed', 'models', 'noDelay'] as const;
 

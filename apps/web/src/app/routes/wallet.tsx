@@ -1,6 +1,7 @@
 import { useLocation, useParams, useSearchParams } from 'react-router';
 import { PageFrame } from '../../components/ui/page';
-import { WalletView } from '../../features/payments/components/wallet-view';
+import { WalletView } from '../../features/payments';
+import './wallet.css';
 
 /** The wallet: balance per currency, transactions with filters, top up and withdraw. */
 export function Page() {

@@ -5,8 +5,8 @@ import type { TGeneration, TUpload } from '../../lib/api-types';
 import { ApiError } from '../../lib/api-error';
 import { describeError } from '../../lib/error-messages';
 import { createTestI18n } from '../../test/i18n';
-import { pauseEndsAt, readChargeRefusal } from './charge-errors';
-import { formatCountdown, secondsLeft } from './countdown';
+import { pauseEndsAt, readChargeRefusal } from '../credits/charge-errors';
+import { formatCountdown, secondsLeft } from '../../lib/countdown';
 import {
   buildCreateBody,
   draftProblems,
@@ -18,8 +18,8 @@ import {
 } from './generation-draft';
 import { applyEvent, describeFailure, phaseOf, progressPercent } from './generation-status';
 import { looksNonEnglish, promptProblem } from './prompt-rules';
-import { buildSrcSet, isVideoResult, smallestVariant, sourceImageOf } from './result-image';
-import { isAcceptedPhoto, uploadErrorMessage } from './upload-errors';
+import { buildSrcSet, isVideoResult, smallestVariant, sourceImageOf } from '../../lib/image-variants';
+import { isAcceptedPhoto, uploadErrorMessage } from '../../lib/upload-errors';
 
 const { NEW, IN_QUEUE, IN_PROGRESS, COMPLETED, ERROR, FAILED } = GenerationStatus;
 
@@ -220,10 +220,11 @@ describe('the generate draft', () => {
     ).toMatchObject({ images: [], style: null, seed: null, guidance: GUIDANCE_MAX, post_uuid: 'p' });
   });
 
-  it('animates a photo: video needs the photo only, and sends its length and frame shape', () => {
+  it('animates a photo or makes a scene of a description, and sends its length and frame shape', () => {
     expect(modeNeeds('video')).toMatchObject({ photo: true, prompt: false, video: true });
-    expect(draftProblems('video', draft({}))).toEqual(['photo']);
+    expect(draftProblems('video', draft({}))).toEqual(['photoOrPrompt']);
     expect(draftProblems('video', draft({ photo }))).toEqual([]);
+    expect(draftProblems('video', draft({ prompt: 'snow over mountains' }))).toEqual([]);
     expect(buildCreateBody('video', draft({ photo, duration: 10, aspect: '16:9' }))).toMatchObject({
       mode: 'video',
       images: [photo.uuid],

@@ -11,18 +11,17 @@ import { useFormErrors } from '../../../components/ui/use-form-errors';
 import type { TGenerationMode } from '../../../lib/api-types';
 import { useAppStore } from '../../../lib/app-store';
 import { useSession } from '../../../lib/session';
+import { MOVES_WITH_BALANCE, useChargedAction, ChargeDialogs } from '../../credits';
 import { generationKeys, generationsApi } from '../api/generations.api';
-import { formatCountdown } from '../countdown';
+import { formatCountdown } from '../../../lib/countdown';
 import { buildCreateBody, draftProblems, modeNeeds } from '../generation-draft';
-import { useChargedAction } from '../hooks/use-charged-action';
 import { useGenerationDraft } from '../hooks/use-generation-draft';
 import { usePhotoUpload } from '../hooks/use-photo-upload';
 import { useRetryInputs } from '../hooks/use-retry-inputs';
 import { useSourceFromGeneration } from '../hooks/use-source-from-generation';
-import { usePostRecipe } from '../../posts/hooks/use-post-recipe';
+import { usePostRecipe } from '../hooks/use-post-recipe';
 import { MODE_ART, MODE_ICONS } from '../modes';
 import { AdvancedSettings } from './advanced-settings';
-import { ChargeDialogs } from './charge-dialogs';
 import type { FromFormState } from './generation-failure';
 import { ModelPicker } from './model-picker';
 import { PhotoField } from './photo-field';
@@ -31,6 +30,7 @@ import { PromptField } from './prompt-field';
 import { PromptHelperSheet } from './prompt-helper-sheet';
 import { StylePicker } from './style-picker';
 import { VideoSettings } from './video-settings';
+import '../generations.css';
 
 const FORM_FIELDS = [
   'prompt',
@@ -112,6 +112,7 @@ export function GenerateForm({
 
   const price = useQuery({
     queryKey: generationKeys.price(mode, draft.style, isLoggedIn, needs.video ? draft.duration : null),
+    meta: MOVES_WITH_BALANCE,
     queryFn: () =>
       generationsApi.price(mode, needs.style ? draft.style : null, needs.video ? draft.duration : null),
   });
@@ -188,7 +189,7 @@ export function GenerateForm({
               (shown('photo')
                 ? t('generate.needPhoto')
                 : shown('photoOrPrompt')
-                  ? t('generate.needPhotoOrPrompt')
+                  ? t(mode === 'video' ? 'generate.needPhotoOrScene' : 'generate.needPhotoOrPrompt')
                   : null)
             }
             onChoose={(file) => {
@@ -204,6 +205,11 @@ export function GenerateForm({
           {mode === 'face_swap' && !draft.photo && photo.state.status === 'idle' && !source.isFetching && (
             <p className="muted-note" data-testid="face-photo-hint">
               {t('generate.faceSwapPhotoHint')}
+            </p>
+          )}
+          {mode === 'video' && !draft.photo && photo.state.status === 'idle' && !source.isFetching && (
+            <p className="muted-note" data-testid="video-scene-hint">
+              {t('generate.videoSceneHint')}
             </p>
           )}
           {((source.isUnavailable && !retry.isRetry) || retry.isUnavailable || fromPost.isUnavailable) &&
@@ -235,25 +241,23 @@ export function GenerateForm({
         />
       )}
 
-      {!needs.video && (
-        <PromptField
-          value={draft.prompt}
-          onChange={(prompt) => {
-            update({ prompt });
-            errors.clearField('prompt');
-            // Face swap: a prompt is what a face photo needs instead of a target photo.
-            if (mode === 'face_swap') errors.clearField('images');
-            setHelperNote(null);
-          }}
-          placeholder={t(`modes.${mode}.placeholder`)}
-          required={needs.prompt}
-          error={errors.fieldErrors.prompt ?? (shown('prompt') ? t('generate.needPrompt') : null)}
-          note={helperNote}
-          onHelper={() =>
-            isLoggedIn ? setHelperOpen(true) : openAuthPopup(location.pathname + location.search)
-          }
-        />
-      )}
+      <PromptField
+        value={draft.prompt}
+        onChange={(prompt) => {
+          update({ prompt });
+          errors.clearField('prompt');
+          // Face swap and video: a prompt is what they need instead of a photo.
+          if (mode === 'face_swap' || mode === 'video') errors.clearField('images');
+          setHelperNote(null);
+        }}
+        placeholder={t(`modes.${mode}.placeholder`)}
+        required={needs.prompt}
+        error={errors.fieldErrors.prompt ?? (shown('prompt') ? t('generate.needPrompt') : null)}
+        note={helperNote}
+        onHelper={() =>
+          isLoggedIn ? setHelperOpen(true) : openAuthPopup(location.pathname + location.search)
+        }
+      />
 
       <AdvancedSettings
         guidance={draft.guidance}

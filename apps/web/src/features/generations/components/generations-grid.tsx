@@ -1,4 +1,5 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ButtonLink } from '../../../components/ui/button';
@@ -8,10 +9,12 @@ import { LoadError } from '../../../components/ui/load-error';
 import { ListMore } from '../../../components/ui/paged-list-parts';
 import { Spinner } from '../../../components/ui/spinner';
 import type { TGeneration } from '../../../lib/api-types';
+import { MOVES_WITH_BALANCE } from '../../credits';
 import { generationKeys, generationsApi } from '../api/generations.api';
 import { isFinished, phaseOf, progressPercent } from '../generation-status';
-import { useLoadMoreOnView } from '../hooks/use-load-more-on-view';
-import { isVideoResult, smallestVariant } from '../result-image';
+import { useLoadMoreOnView } from '../../../lib/use-load-more-on-view';
+import { isVideoResult, smallestVariant } from '../../../lib/image-variants';
+import '../generations.css';
 
 /** While something in the list is still running, it is read again this often (badges move on). */
 const RUNNING_REFRESH_MS = 4000;
@@ -24,6 +27,7 @@ export default function GenerationsGrid() {
   const { t } = useTranslation();
   const list = useInfiniteQuery({
     queryKey: generationKeys.list(),
+    meta: MOVES_WITH_BALANCE,
     queryFn: ({ pageParam }) => generationsApi.list(pageParam),
     initialPageParam: null as string | null,
     getNextPageParam: (page) => page.next,
@@ -80,6 +84,46 @@ export default function GenerationsGrid() {
  */
 const FIRST_ROW_TILES = 4;
 
+type Picture = { url: string; width: number; height: number };
+
+/**
+ * A tile's picture. A video shows its poster first (what the first screen loads) and turns into
+ * its looping animated preview once the tile is in view, unless the user asked for less motion.
+ */
+function TileImage({ thumb, preview, eager }: { thumb: Picture; preview: Picture | null; eager: boolean }) {
+  const ref = useRef<HTMLImageElement>(null);
+  const [isAnimated, setAnimated] = useState(false);
+  useEffect(() => {
+    const element = ref.current;
+    if (!preview || !element || typeof IntersectionObserver === 'undefined') return;
+    if (window.matchMedia?.('(prefers-reduced-motion: reduce)').matches) return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (!entries.some((entry) => entry.isIntersecting)) return;
+        setAnimated(true);
+        observer.disconnect();
+      },
+      { rootMargin: '100px' },
+    );
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [preview]);
+  return (
+    <img
+      ref={ref}
+      src={isAnimated && preview ? preview.url : thumb.url}
+      width={thumb.width}
+      height={thumb.height}
+      alt=""
+      loading={eager ? 'eager' : 'lazy'}
+      fetchPriority={eager ? 'high' : undefined}
+      decoding="async"
+      className="gen-tile__img"
+      data-animated={isAnimated ? 'true' : undefined}
+    />
+  );
+}
+
 function GenerationTile({ generation, eager }: { generation: TGeneration; eager: boolean }) {
   const { t } = useTranslation();
   const phase = phaseOf(generation.status);
@@ -94,16 +138,7 @@ function GenerationTile({ generation, eager }: { generation: TGeneration; eager:
       aria-label={label}
     >
       {thumb ? (
-        <img
-          src={thumb.url}
-          width={thumb.width}
-          height={thumb.height}
-          alt=""
-          loading={eager ? 'eager' : 'lazy'}
-          fetchPriority={eager ? 'high' : undefined}
-          decoding="async"
-          className="gen-tile__img"
-        />
+        <TileImage thumb={thumb} preview={generation.result?.preview ?? null} eager={eager} />
       ) : (
         <span className="gen-tile__placeholder" aria-hidden="true" />
       )}

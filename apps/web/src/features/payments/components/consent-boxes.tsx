@@ -1,6 +1,6 @@
 import type { TPaymentMethod } from '@mirra/contracts';
 import { Trans } from 'react-i18next';
-import { legalDocumentUrls } from '../../auth/components/legal-links';
+import { legalDocumentUrls } from '../../auth';
 
 /** The offer and privacy boxes every payment needs ticked (links in the region's language). */
 export function ConsentBoxes({

@@ -10,10 +10,11 @@ import { Sheet } from '../../../components/ui/sheet';
 import { Spinner } from '../../../components/ui/spinner';
 import { describeError } from '../../../lib/error-messages';
 import { payInvoiceInTelegram } from '../../../lib/telegram';
-import { legalDocumentUrls } from '../../auth/components/legal-links';
+import { legalDocumentUrls } from '../../auth';
 import { paymentKeys, paymentsApi } from '../api/payments.api';
 import { walletApi, walletKeys } from '../api/wallet.api';
 import { currentReturnPath, formatMoney } from '../money';
+import '../payments.css';
 
 /**
  * Leaves the app for the provider's checkout, or (Stars) opens Telegram's own payment sheet over

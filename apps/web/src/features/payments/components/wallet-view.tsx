@@ -20,7 +20,7 @@ import { Spinner } from '../../../components/ui/spinner';
 import { TextInput } from '../../../components/ui/text-input';
 import { formatDateTime } from '../../../lib/dates';
 import { describeError } from '../../../lib/error-messages';
-import { useLoadMoreOnView } from '../../generations/hooks/use-load-more-on-view';
+import { useLoadMoreOnView } from '../../../lib/use-load-more-on-view';
 import { paymentKeys, paymentsApi } from '../api/payments.api';
 import { walletApi, walletKeys } from '../api/wallet.api';
 import { currencySign, formatMoney, parseMajorAmount } from '../money';
