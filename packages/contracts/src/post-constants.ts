@@ -30,4 +30,6 @@ export const NOTIFICATION_KINDS = [
   'generation_finished',
   /** My post was taken down: `post_uuid`, `reason`. */
   'post_removed',
+  /** Premium's renewal charge failed: `attempts_left` (0: renewals stopped), `access_until`. */
+  'subscription_renewal_failed',
 ] as const;

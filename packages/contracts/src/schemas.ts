@@ -15,4 +15,6 @@ export * from './models.js';
 export * from './post-constants.js';
 export * from './posts.js';
 export * from './payments.js';
+export * from './wallet.js';
+export * from './subscriptions.js';
 export * from './dev.js';

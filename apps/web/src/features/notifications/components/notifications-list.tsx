@@ -11,6 +11,7 @@ import {
   IconUsers,
   IconWallet,
   IconAlert,
+  IconCrown,
 } from '../../../components/ui/icons';
 import { LoadError } from '../../../components/ui/load-error';
 import { ListMore } from '../../../components/ui/paged-list-parts';
@@ -30,6 +31,7 @@ const KIND_ICONS: Record<TNotificationKind, typeof IconBell> = {
   model_ready: IconFace,
   generation_finished: IconSparkles,
   post_removed: IconAlert,
+  subscription_renewal_failed: IconCrown,
 };
 
 /**
