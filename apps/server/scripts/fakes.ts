@@ -1,10 +1,14 @@
 // Local fakes of the providers Mirra talks to, for a manual demo without keys or network:
-//   npm run fakes                      (fal on port 4610; FAL_FAKE_PORT, FAKES_HOST to change)
+//   npm run fakes                      (fal on port 4610; FAL_FAKE_PORT, FAKES_HOST to change;
+//                                       YooKassa, Stripe, Cryptomus and Telegram on free ports)
 // fal's fake delivers its signed webhooks to the app's webhook route when the app is reachable
 // at the PUBLIC_URL the app was started with. Printed: the variables to start the app with.
 import { startFalFake } from '../src/fakes/fal.fake.js';
 import { startOpenAiFake } from '../src/fakes/openai.fake.js';
+import { startCryptomusFake } from '../src/fakes/cryptomus.fake.js';
+import { startStripeFake } from '../src/fakes/stripe.fake.js';
 import { startTelegramBotApiFake } from '../src/fakes/telegram-bot-api.fake.js';
+import { startYooKassaFake } from '../src/fakes/yookassa.fake.js';
 
 const host = process.env.FAKES_HOST ?? '127.0.0.1';
 const fal = await startFalFake({
@@ -16,6 +20,12 @@ const fal = await startFalFake({
 });
 const openai = await startOpenAiFake();
 const telegram = await startTelegramBotApiFake({ host, port: 0 });
+// Payment providers post their notifications to the app (APP_URL, default http://localhost:3000);
+// Cryptomus is told where by each invoice, YooKassa and Stripe by their "cabinet" (here).
+const appUrl = (process.env.APP_URL ?? 'http://localhost:3000').replace(/\/+$/, '');
+const yookassa = await startYooKassaFake({ host, webhookUrl: `${appUrl}/api/payments/webhooks/yookassa/` });
+const stripe = await startStripeFake({ host, webhookUrl: `${appUrl}/api/payments/webhooks/stripe/` });
+const cryptomus = await startCryptomusFake({ host });
 
 console.log('Fakes running. Start the app with:');
 console.log(`  FAL_KEY=${fal.key}`);
@@ -28,10 +38,22 @@ console.log(`  PROMPT_HELPER_BASE_URL=${openai.chatBaseUrl} PROMPT_HELPER_API_KE
 console.log(`  TELEGRAM_API_BASE=${telegram.env.TELEGRAM_API_BASE}`);
 console.log(`  TELEGRAM_BOT_TOKEN=${telegram.env.TELEGRAM_BOT_TOKEN}`);
 console.log(`  TELEGRAM_BOT_USERNAME=${telegram.env.TELEGRAM_BOT_USERNAME}`);
+for (const [name, value] of Object.entries({ ...yookassa.env, ...stripe.env, ...cryptomus.env })) {
+  console.log(`  ${name}=${value}`);
+}
+console.log(`  PUBLIC_URL=${appUrl}`);
 console.log(`A prompt with "forbidden-by-fal" is refused by fal's fake safety checker.`);
+console.log(`Payment fakes post notifications to ${appUrl} (set APP_URL to change).`);
 
 const stop = () => {
-  void Promise.all([fal.close(), openai.close(), telegram.close()]).then(() => process.exit(0));
+  void Promise.all([
+    fal.close(),
+    openai.close(),
+    telegram.close(),
+    yookassa.close(),
+    stripe.close(),
+    cryptomus.close(),
+  ]).then(() => process.exit(0));
 };
 process.once('SIGINT', stop);
 process.once('SIGTERM', stop);

@@ -132,6 +132,8 @@ export const errorCodes = {
   'subscriptions.already_active': 409,
   /** There is no subscription to cancel. */
   'subscriptions.not_found': 404,
+  /** Only a paid order can be refunded. */
+  'payments.not_refundable': 409,
 } as const;
 
 export type ErrorCode = keyof typeof errorCodes;

@@ -30,11 +30,20 @@ import type { SharedDeps } from '../shared/deps.js';
 import type { Logger } from '../shared/logger.js';
 import { createMailer } from '../shared/mailer/mailer.js';
 import { createRateLimiter } from '../shared/rate-limiter.js';
-import { createTelegramBotApi, type TelegramBotApi } from '../modules/telegram/index.js';
+import {
+  createTelegramBotApi,
+  type StarsPaymentUpdates,
+  type TelegramBotApi,
+} from '../modules/telegram/index.js';
 import { createGoogleVerifier, type GoogleVerifier } from '../modules/google/index.js';
 import { createGeoLocator, type GeoLocator } from '../modules/geo/index.js';
 import type { Config } from '../shared/config.js';
-import type { PaymentListener, PaymentPurposeHandlers } from '../modules/payments/index.js';
+import {
+  applyWalletTopUpEvent,
+  createStarsPaymentUpdates,
+  type PaymentListener,
+  type PaymentPurposeHandlers,
+} from '../modules/payments/index.js';
 import { applySubscriptionPayment } from '../modules/subscriptions/index.js';
 
 /**
@@ -67,8 +76,10 @@ export interface AppDeps extends SharedDeps {
   modelEvents: GenerationEvents;
   /** Face detection, mesh and descriptor (models load once per process, on first use). */
   faceAnalyzer: FaceAnalyzer;
-  /** What modules selling their own things do when those orders are paid or refunded. */
-  purposeHandlers: PaymentPurposeHandlers;
+  /** How subscription and wallet payments are applied (the modules that own those purposes). */
+  paymentPurposeHandlers: PaymentPurposeHandlers;
+  /** Where the bot hands Telegram Stars payment updates (payments). */
+  starsPayments: StarsPaymentUpdates | null;
   /** Modules listening to payments and refunds (the partner programme's commissions and clawback). */
   paymentListeners: PaymentListener[];
 }
@@ -130,15 +141,19 @@ export function createDeps(options: {
     publishedPostCounter: profilePublishedPostCounter,
     modelEvents: createGenerationEvents(options.notifications, MODEL_EVENTS_CHANNEL),
     faceAnalyzer: createFaceAnalyzer(),
+    paymentPurposeHandlers: {},
+    starsPayments: null,
     now,
-    purposeHandlers: {},
     paymentListeners: [],
     ...options.overrides,
   };
   // Handlers see the finished deps (the clock and configuration a test may have overridden).
-  deps.purposeHandlers = {
+  deps.paymentPurposeHandlers = {
     subscription: (tx, order, event, before) => applySubscriptionPayment(deps, tx, order, event, before),
-    ...options.overrides?.purposeHandlers,
+    wallet_topup: (tx, order, event, before) => applyWalletTopUpEvent(deps, tx, order, event, before),
+    ...options.overrides?.paymentPurposeHandlers,
   };
+  // Reads the deps when an update arrives, so a test's later change of the bot or handlers holds.
+  if (!options.overrides?.starsPayments) deps.starsPayments = createStarsPaymentUpdates(deps);
   return deps;
 }

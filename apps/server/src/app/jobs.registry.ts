@@ -3,6 +3,7 @@ import type { TaskList } from 'graphile-worker';
 import { creditsJobHandlers } from '../modules/credits/index.js';
 import { generationsJobDefinitions, generationsJobHandlers } from '../modules/generations/index.js';
 import { modelsJobDefinitions, modelsJobHandlers } from '../modules/models/index.js';
+import { paymentsJobHandlers } from '../modules/payments/index.js';
 import { deleteViewsBefore, viewDay } from '../modules/posts/index.js';
 import {
   deleteExpiredAuthKeys,
@@ -37,6 +38,7 @@ export function buildTaskList(deps: AppDeps, definitions = jobDefinitions): Task
     modelsJobHandlers(deps),
     walletJobHandlers(deps),
     subscriptionsJobHandlers(deps),
+    paymentsJobHandlers(deps),
   ];
   const tasks: TaskList = {};
   for (const group of groups) {
@@ -86,4 +88,6 @@ export const crontab = [
   '*/5 * * * * wallet:release_frozen',
   // Premium renewals due (ahead of each next charge date) and retries of failed ones.
   '*/5 * * * * subscriptions:renew',
+  // Payments whose notification never came are re-checked with their provider.
+  '*/2 * * * * payments:reconcile',
 ].join('\n');

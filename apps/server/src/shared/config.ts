@@ -124,6 +124,33 @@ const ZEnv = z.object({
   /** Failed renewals are retried this often, this many times in all, then the subscription expires. */
   PREMIUM_RETRY_HOURS: z.coerce.number().int().min(1).default(24),
   PREMIUM_RENEW_ATTEMPTS: z.coerce.number().int().min(1).default(3),
+  /**
+   * YooKassa (bank card, SberPay, SBP; Russia): the shop id and secret key of the shop. Both set:
+   * offered in the RU region. YOOKASSA_API_BASE points it at a local fake.
+   */
+  YOOKASSA_SHOP_ID: optionalString,
+  YOOKASSA_SECRET_KEY: optionalString,
+  YOOKASSA_API_BASE: z.url().default('https://api.yookassa.ru/v3'),
+  /** Which YooKassa methods are offered, comma-separated: bank_card, sberbank (SberPay), sbp. */
+  YOOKASSA_METHODS: z.string().default('bank_card,sberbank,sbp'),
+  /**
+   * Networks YooKassa's notifications come from (comma-separated CIDRs or addresses); unset: the
+   * list YooKassa publishes. A notification from elsewhere is refused before anything is fetched.
+   */
+  YOOKASSA_WEBHOOK_NETWORKS: optionalString,
+  /** Stripe (outside Russia): the secret API key and the webhook endpoint's signing secret. */
+  STRIPE_SECRET_KEY: optionalString,
+  STRIPE_WEBHOOK_SECRET: optionalString,
+  /** Where the Stripe SDK sends requests (a local fake); unset: api.stripe.com. */
+  STRIPE_API_BASE: optionalString.pipe(z.url().optional()),
+  /** Cryptomus (cryptocurrency): the merchant uuid and the payment API key. */
+  CRYPTOMUS_MERCHANT_ID: optionalString,
+  CRYPTOMUS_API_KEY: optionalString,
+  CRYPTOMUS_API_BASE: z.url().default('https://api.cryptomus.com'),
+  /** Telegram Stars inside the Mini App (needs TELEGRAM_BOT_TOKEN). Unset: on when the bot is. */
+  PAYMENTS_STARS: bool.optional(),
+  /** Orders still pending this long are re-checked with their provider by the reconciler. */
+  PAYMENTS_RECONCILE_AFTER_SECONDS: seconds.default(600),
   /** Versions of the offer and the privacy policy people agree to when paying (stored with each order). */
   LEGAL_OFFER_VERSION: z.string().default('2026-01'),
   LEGAL_PRIVACY_VERSION: z.string().default('2026-01'),
@@ -302,6 +329,36 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     payments: {
       catalogueJson: e.PAYMENTS_CATALOGUE,
       testProvider: e.PAYMENTS_TEST_PROVIDER ?? e.NODE_ENV !== 'production',
+      yookassa:
+        e.YOOKASSA_SHOP_ID && e.YOOKASSA_SECRET_KEY
+          ? {
+              shopId: e.YOOKASSA_SHOP_ID,
+              secretKey: e.YOOKASSA_SECRET_KEY,
+              apiBase: e.YOOKASSA_API_BASE.replace(/\/+$/, ''),
+              methods: parseYooKassaMethods(e.YOOKASSA_METHODS),
+              webhookNetworks: e.YOOKASSA_WEBHOOK_NETWORKS?.split(',')
+                .map((n) => n.trim())
+                .filter(Boolean),
+            }
+          : null,
+      stripe:
+        e.STRIPE_SECRET_KEY && e.STRIPE_WEBHOOK_SECRET
+          ? {
+              secretKey: e.STRIPE_SECRET_KEY,
+              webhookSecret: e.STRIPE_WEBHOOK_SECRET,
+              apiBase: e.STRIPE_API_BASE,
+            }
+          : null,
+      cryptomus:
+        e.CRYPTOMUS_MERCHANT_ID && e.CRYPTOMUS_API_KEY
+          ? {
+              merchantId: e.CRYPTOMUS_MERCHANT_ID,
+              apiKey: e.CRYPTOMUS_API_KEY,
+              apiBase: e.CRYPTOMUS_API_BASE.replace(/\/+$/, ''),
+            }
+          : null,
+      stars: e.PAYMENTS_STARS ?? Boolean(e.TELEGRAM_BOT_TOKEN),
+      reconcileAfterSeconds: e.PAYMENTS_RECONCILE_AFTER_SECONDS,
       offerVersion: e.LEGAL_OFFER_VERSION,
       privacyVersion: e.LEGAL_PRIVACY_VERSION,
     },
@@ -371,6 +428,20 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     webDistDir: e.WEB_DIST_DIR ? path.resolve(e.WEB_DIST_DIR) : undefined,
     devTelegramMock: e.DEV_TELEGRAM_MOCK && e.NODE_ENV !== 'production',
   };
+}
+
+const YOOKASSA_METHOD_TYPES = ['bank_card', 'sberbank', 'sbp'] as const;
+function parseYooKassaMethods(list: string): Array<(typeof YOOKASSA_METHOD_TYPES)[number]> {
+  const methods = list
+    .split(',')
+    .map((m) => m.trim())
+    .filter(Boolean);
+  for (const m of methods) {
+    if (!(YOOKASSA_METHOD_TYPES as readonly string[]).includes(m)) {
+      throw new Error(`YOOKASSA_METHODS: unknown method ${m} (bank_card, sberbank, sbp)`);
+    }
+  }
+  return methods as Array<(typeof YOOKASSA_METHOD_TYPES)[number]>;
 }
 
 /** This machine's address for links when PUBLIC_URL is unset: a wildcard host means localhost. */

@@ -53,6 +53,9 @@ const SAME_AS_ENGLISH = [
   /^settings\.items\.(support|otherServices|profile)$/,
   /^theme\.system$/,
   /^wallet\.balance$/,
+  // Brand names of ways to pay, and a number of Stars with Telegram's star.
+  /^payments\.methods\.(yookassa_sberbank|stars)$/,
+  /^payments\.starsPrice$/,
 ];
 
 const english = flatten(catalogues.en as unknown as Tree);

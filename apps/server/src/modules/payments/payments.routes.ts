@@ -4,6 +4,7 @@ import { z } from 'zod';
 import {
   pickLanguage,
   ZPaymentCatalogue,
+  ZPaymentInvoiceState,
   ZPaymentOrder,
   ZPaymentOrderCreate,
   ZPaymentOrderCreated,
@@ -16,32 +17,43 @@ import { AppError } from '../../shared/errors.js';
 import { returnUrlFor } from './payments.models.js';
 import { paymentsRepository } from './payments.repository.js';
 import {
-  availableProviders,
   changeRegion,
   createOrder,
   getCatalogue,
+  getInvoiceState,
   getOrder,
   receiveWebhook,
   testProviderOf,
 } from './payments.usecases.js';
 import { renderTestCheckout } from './test-checkout.page.js';
-import { TEST_DECLINING_METHOD_PREFIX } from './test-provider.js';
-import type { PaymentEvent } from './payment-provider.js';
+import { TEST_DECLINING_METHOD_PREFIX } from './providers/test.provider.js';
+import type { PaymentEvent, ProviderName } from './payment-provider.js';
+import { webhookPath } from './payments.providers.js';
+
+/** Providers that post notifications over HTTP (Stars come as bot updates). */
+const WEBHOOK_PROVIDERS: ProviderName[] = ['test', 'yookassa', 'stripe', 'cryptomus'];
 
 const tags = ['payments'];
 const security: Array<Record<string, string[]>> = [{ bearer: [] }, { telegram: [] }];
 const ZOrderParams = z.object({ uuid: z.uuid() });
 const ZCheckoutQuery = z.object({ token: z.string().max(64).optional() });
+// `key`, not `token`: the web app takes a `token` parameter on load for a refresh token.
+const ZInvoiceQuery = z.object({ key: z.string().max(64).optional() });
 
 export function registerPaymentsRoutes(app: ZodApp, deps: PaymentsDeps): void {
   const caller = (
-    request: { ip: string; headers: Record<string, string | string[] | undefined> },
-    userId: number,
-  ) => ({
-    userId,
-    ip: request.ip,
-    headers: request.headers,
-  });
+    request: { ip: string; headers: Record<string, string | string[] | undefined> } & Parameters<
+      typeof requireAuth
+    >[0],
+  ) => {
+    const auth = requireAuth(request);
+    return {
+      userId: auth.user.id,
+      ip: request.ip,
+      headers: request.headers,
+      inMiniApp: auth.via === 'telegram',
+    };
+  };
 
   app.get(
     '/api/payments/catalogue/',
@@ -54,7 +66,7 @@ export function registerPaymentsRoutes(app: ZodApp, deps: PaymentsDeps): void {
         security,
       },
     },
-    async (request) => getCatalogue(deps, caller(request, requireAuth(request).user.id)),
+    async (request) => getCatalogue(deps, caller(request)),
   );
 
   app.put(
@@ -69,7 +81,7 @@ export function registerPaymentsRoutes(app: ZodApp, deps: PaymentsDeps): void {
         security,
       },
     },
-    async (request) => changeRegion(deps, caller(request, requireAuth(request).user.id), request.body.region),
+    async (request) => changeRegion(deps, caller(request), request.body.region),
   );
 
   app.post(
@@ -85,7 +97,7 @@ export function registerPaymentsRoutes(app: ZodApp, deps: PaymentsDeps): void {
       },
     },
     async (request, reply) => {
-      const created = await createOrder(deps, caller(request, requireAuth(request).user.id), request.body);
+      const created = await createOrder(deps, caller(request), request.body);
       return reply.code(201).send(created);
     },
   );
@@ -105,19 +117,36 @@ export function registerPaymentsRoutes(app: ZodApp, deps: PaymentsDeps): void {
     async (request) => getOrder(deps, requireAuth(request).user.id, request.params.uuid),
   );
 
+  app.get(
+    '/api/payments/invoices/:uuid/',
+    {
+      schema: {
+        tags,
+        summary: 'An invoice’s live state (the SberPay return page polls it; opened by its token)',
+        params: ZOrderParams,
+        querystring: ZInvoiceQuery,
+        response: { 200: ZPaymentInvoiceState },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return getInvoiceState(deps, request.params.uuid, request.query.key);
+    },
+  );
+
   // Notifications are verified on the exact bytes the provider signed, so this scope keeps them raw.
   void app.register(async (scope) => {
     scope.removeContentTypeParser('application/json');
     scope.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) =>
       done(null, body),
     );
-    for (const provider of availableProviders(deps)) {
+    for (const provider of WEBHOOK_PROVIDERS) {
       scope.post(
-        `/api/payments/webhooks/${provider.method}/`,
-        { schema: { tags, summary: `Payment notifications from ${provider.method}`, hide: true } },
+        webhookPath(provider),
+        { schema: { tags, summary: `Payment notifications from ${provider}`, hide: true } },
         async (request, reply) => {
-          const raw = typeof request.body === 'string' ? request.body : '';
-          await receiveWebhook(deps, provider.method, raw, request.headers);
+          const rawBody = typeof request.body === 'string' ? request.body : '';
+          await receiveWebhook(deps, provider, { rawBody, headers: request.headers, sourceIp: request.ip });
           return reply.code(200).send({ ok: true });
         },
       );
@@ -197,21 +226,25 @@ function registerTestCheckout(app: ZodApp, deps: PaymentsDeps): void {
       async (request, reply) => {
         const order = await orderOr404(request.params.uuid, request.query.token);
         const action = request.body.action;
-        const event: PaymentEvent = {
+        const event: Omit<PaymentEvent, 'eventId'> = {
           type: TEST_ACTIONS[action],
           orderUuid: order.uuid,
           providerPaymentId: order.providerPaymentId ?? `test_${randomUUID()}`,
           amount: order.amount,
           currency: order.currency,
-          // A card kept for renewals: one that pays them, or (to try failures) one that declines them.
-          ...(order.saveMethod && action.startsWith('pay')
+          // A subscription's card is kept for renewals: one that pays them, or (to try failures) one that declines them.
+          ...(order.recurringDays && action.startsWith('pay')
             ? {
                 savedMethodId: `${action === 'pay' ? 'test_pm_' : TEST_DECLINING_METHOD_PREFIX}${randomUUID()}`,
               }
             : {}),
         };
         const signed = provider.signEvent(event);
-        await receiveWebhook(deps, 'test', signed.body, signed.headers);
+        await receiveWebhook(deps, 'test', {
+          rawBody: signed.body,
+          headers: signed.headers,
+          sourceIp: request.ip,
+        });
         const back =
           action === 'refund' ? provider.checkoutUrl(order.uuid) : returnUrlFor(order.returnPath, order.uuid);
         return reply.redirect(back, 303);

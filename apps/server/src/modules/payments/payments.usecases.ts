@@ -1,9 +1,11 @@
-import { randomUUID } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { z } from 'zod';
 import {
+  CURRENCY_XTR,
   WALLET_PAY_IN_LIMITS,
   WALLET_TOP_UP_PRODUCT,
   type TPaymentCatalogue,
+  type TPaymentInvoiceState,
   type TPaymentMethod,
   type TPaymentOrder,
   type TPaymentRegion,
@@ -13,13 +15,18 @@ import type { PaymentsDeps } from './payments.deps.js';
 import type { DbOrTx } from '../../shared/db/client.js';
 import { AppError } from '../../shared/errors.js';
 import { applyCreditChange, lockCredits } from '../credits/index.js';
+import { findUserById } from '../users/index.js';
+import { recordWalletEntry } from '../wallet/index.js';
 import {
-  cancelWalletEntry,
-  getWalletBalance,
-  recordWalletEntry,
-  settleWalletEntry,
-} from '../wallet/index.js';
-import type { PaymentEvent, PaymentProvider, WebhookHeaders } from './payment-provider.js';
+  providerOfMethod,
+  type InboundWebhook,
+  type PaymentEvent,
+  type PaymentOrderView,
+  type PaymentPurpose,
+  type ProviderName,
+  type ProviderOrder,
+  type YooKassaMethodType,
+} from './payment-provider.js';
 import {
   currencyOfRegion,
   extendUntil,
@@ -32,14 +39,24 @@ import {
   shortenUntil,
   type CatalogueEntry,
 } from './payments.models.js';
+import { availableMethods, configuredProviders, providerNamed } from './payments.providers.js';
 import { paymentsRepository, type PaymentOrderRow } from './payments.repository.js';
-import { createTestProvider, testProviderKey } from './test-provider.js';
+
+export { testProviderOf } from './payments.providers.js';
 
 type Deps = Pick<
   PaymentsDeps,
-  'db' | 'config' | 'logger' | 'now' | 'geo' | 'linkSecret' | 'purposeHandlers' | 'paymentListeners'
+  | 'db'
+  | 'config'
+  | 'logger'
+  | 'now'
+  | 'geo'
+  | 'linkSecret'
+  | 'telegramBot'
+  | 'paymentPurposeHandlers'
+  | 'paymentListeners'
 >;
-type EventDeps = Pick<PaymentsDeps, 'logger' | 'now' | 'purposeHandlers' | 'paymentListeners'>;
+type EventDeps = Pick<PaymentsDeps, 'logger' | 'now' | 'paymentPurposeHandlers' | 'paymentListeners'>;
 
 export const CONSENT_REQUIRED_DETAIL = 'Please check the boxes to agree with the offer.';
 
@@ -53,55 +70,21 @@ function catalogueOf(deps: Pick<PaymentsDeps, 'config'>): CatalogueEntry[] {
   return entries;
 }
 
-const testProviders = new Map<string, ReturnType<typeof createTestProvider>>();
-/** The test provider of this server (its key derives from the server secret). */
-export function testProviderOf(deps: Pick<PaymentsDeps, 'linkSecret'>) {
-  let provider = testProviders.get(deps.linkSecret);
-  if (!provider) {
-    provider = createTestProvider(testProviderKey(deps.linkSecret));
-    testProviders.set(deps.linkSecret, provider);
-  }
-  return provider;
-}
-
-/** The payment providers this server has: only those configured. */
-export function availableProviders(deps: Pick<PaymentsDeps, 'config' | 'linkSecret'>): PaymentProvider[] {
-  return deps.config.payments.testProvider ? [testProviderOf(deps)] : [];
-}
-
-/** The ways to pay offered: the configured providers, then the wallet's balance. */
-export function availableMethods(deps: Pick<PaymentsDeps, 'config' | 'linkSecret'>): TPaymentMethod[] {
-  return [...availableProviders(deps).map((p) => p.method), 'balance'];
-}
-
-/** The providers that can charge a saved method again (renewals need one). */
-export function recurringMethods(deps: Pick<PaymentsDeps, 'config' | 'linkSecret'>): TPaymentMethod[] {
-  return availableProviders(deps)
-    .filter((p) => p.chargeSavedMethod)
-    .map((p) => p.method);
-}
-
-function providerFor(deps: Pick<PaymentsDeps, 'config' | 'linkSecret'>, method: string): PaymentProvider {
-  const provider = availableProviders(deps).find((p) => p.method === method);
-  if (!provider) {
-    throw new AppError({
-      code: 'payments.method_unavailable',
-      detail: 'This payment method is not available.',
-    });
-  }
-  return provider;
-}
+const methodUnavailable = () =>
+  new AppError({ code: 'payments.method_unavailable', detail: 'This payment method is not available.' });
 
 export interface Caller {
   userId: number;
   ip: string;
   headers: Record<string, string | string[] | undefined>;
+  /** Signed in with the Mini App's init data: Stars are offered. */
+  inMiniApp: boolean;
 }
 
 /** The region chosen by the person, or the one of the country they are in. */
 export async function regionOf(
   deps: Pick<PaymentsDeps, 'db' | 'geo'>,
-  caller: Caller,
+  caller: Pick<Caller, 'userId' | 'ip' | 'headers'>,
 ): Promise<TPaymentRegion> {
   const chosen = await paymentsRepository.findRegion(deps.db, caller.userId);
   return chosen ?? regionOfCountry(deps.geo.countryOf(caller.ip, caller.headers));
@@ -114,7 +97,7 @@ export async function getCatalogue(deps: Deps, caller: Caller): Promise<TPayment
     region,
     currency: products[0]!.currency,
     products,
-    methods: availableMethods(deps),
+    methods: availableMethods(deps, { region, inMiniApp: caller.inMiniApp }),
   };
 }
 
@@ -123,91 +106,44 @@ export async function changeRegion(deps: Deps, caller: Caller, region: TPaymentR
   return getCatalogue(deps, caller);
 }
 
-export function consentRequired(): AppError {
-  return new AppError({ code: 'payments.consent_required', detail: CONSENT_REQUIRED_DETAIL });
-}
-
-/** What an order pays for, priced by the server. */
-export interface PaymentRequest {
+/** What a payment is started with, by payments itself or by the subscriptions and wallet modules. */
+export interface StartPaymentInput {
   userId: number;
-  purpose: 'product' | 'subscription' | 'wallet_topup';
-  /** The purpose's own id (a subscription's uuid). */
+  purpose: PaymentPurpose;
   purposeRef: string | null;
   method: TPaymentMethod;
   product: string;
+  /** Minor units; whole Stars when `currency` is CURRENCY_XTR. Priced by the server, never the client. */
   amount: number;
   currency: number;
-  returnPath: string;
+  description: string;
+  /** The app path to come back to. */
+  returnPath: string | undefined;
   consent: { agreeOffer: boolean; agreePrivacy: boolean };
-  /** The buyer agrees that the method is kept for renewals. */
-  saveMethod?: boolean;
+  recurring?: { periodDays: number };
   credits?: number;
   unlimitedDays?: number;
 }
 
 /**
- * Starts a payment: the order with the consent stored (document versions and time), then the
- * provider's page to pay it. Paying from the balance needs no page: the money leaves the wallet and
- * the order is paid in one transaction, and the answer leads straight back to the app.
+ * An order with the buyer's consent to the offer and the privacy policy stored (document versions
+ * and time), started with its provider; answers where to pay it.
  */
 export async function startPayment(
   deps: Deps,
-  request: PaymentRequest,
+  input: StartPaymentInput,
 ): Promise<{ uuid: string; confirmation_url: string }> {
-  if (!request.consent.agreeOffer || !request.consent.agreePrivacy) throw consentRequired();
-  const balance = request.method === 'balance';
-  if (balance && (request.purpose === 'wallet_topup' || request.saveMethod)) {
-    throw new AppError({
-      code: 'payments.method_unavailable',
-      detail: 'This payment method is not available.',
-    });
+  if (!input.consent.agreeOffer || !input.consent.agreePrivacy) {
+    throw new AppError({ code: 'payments.consent_required', detail: CONSENT_REQUIRED_DETAIL });
   }
-  const provider = balance ? null : providerFor(deps, request.method);
+  if (input.method === 'balance') return payFromBalance(deps, input);
+  const providerName = providerOfMethod(input.method);
+  const provider = providerNamed(deps, providerName);
+  if (!provider) throw methodUnavailable();
+  if ((providerName === 'stars') !== (input.currency === CURRENCY_XTR)) throw methodUnavailable();
   const now = deps.now();
-  const values = {
-    userId: request.userId,
-    product: request.product,
-    provider: request.method,
-    purpose: request.purpose,
-    purposeRef: request.purposeRef,
-    saveMethod: request.saveMethod ?? false,
-    amount: request.amount,
-    currency: request.currency,
-    credits: request.credits ?? 0,
-    unlimitedDays: request.unlimitedDays ?? 0,
-    returnPath: safeReturnPath(request.returnPath),
-    offerVersion: deps.config.payments.offerVersion,
-    privacyVersion: deps.config.payments.privacyVersion,
-    consentedAt: now,
-  };
-  if (!provider) {
-    const order = await deps.db.transaction(async (tx) => {
-      const created = await paymentsRepository.insertOrder(tx, values);
-      await recordWalletEntry(
-        tx,
-        {
-          userId: created.userId,
-          currency: created.currency,
-          amount: -created.amount,
-          kind: 'purchase',
-          ref: created.uuid,
-          idempotencyKey: `payment:${created.uuid}:balance`,
-        },
-        now,
-      );
-      await applyPaymentEvent(deps, tx, 'balance', {
-        type: 'payment.succeeded',
-        orderUuid: created.uuid,
-        providerPaymentId: `balance:${created.uuid}`,
-        amount: created.amount,
-        currency: created.currency,
-      });
-      return created;
-    });
-    return { uuid: order.uuid, confirmation_url: returnUrlFor(order.returnPath, order.uuid) };
-  }
   const order = await deps.db.transaction(async (tx) => {
-    const created = await paymentsRepository.insertOrder(tx, values);
+    const created = await paymentsRepository.insertOrder(tx, orderValues(deps, input, providerName, now));
     // A top-up shows in the wallet as pending until its payment settles it.
     if (created.purpose === 'wallet_topup') {
       await recordWalletEntry(
@@ -219,124 +155,205 @@ export async function startPayment(
           kind: 'pay_in',
           pending: true,
           ref: created.uuid,
-          idempotencyKey: `payment:${created.uuid}:pay_in`,
+          idempotencyKey: walletTopUpKey(created.uuid),
         },
         now,
       );
     }
     return created;
   });
-  const { confirmationUrl } = await provider.createPayment(order);
-  return { uuid: order.uuid, confirmation_url: confirmationUrl };
+  const started = await provider.createPayment(await providerOrderOf(deps, order, input.description));
+  if (started.providerPaymentId) {
+    await paymentsRepository.updateOrder(deps.db, order.uuid, deps.now(), {
+      providerPaymentId: started.providerPaymentId,
+    });
+  }
+  return { uuid: order.uuid, confirmation_url: started.confirmationUrl };
+}
+
+/** The wallet entry of a top-up, pending until its payment settles it. */
+export const walletTopUpKey = (orderUuid: string) => `payment:${orderUuid}:pay_in`;
+
+function orderValues(
+  deps: Pick<PaymentsDeps, 'config'>,
+  input: StartPaymentInput,
+  provider: ProviderName,
+  now: Date,
+) {
+  return {
+    userId: input.userId,
+    product: input.product,
+    provider,
+    method: input.method,
+    purpose: input.purpose,
+    purposeRef: input.purposeRef,
+    recurringDays: input.recurring?.periodDays ?? null,
+    amount: input.amount,
+    currency: input.currency,
+    credits: input.credits ?? 0,
+    unlimitedDays: input.unlimitedDays ?? 0,
+    returnPath: safeReturnPath(input.returnPath),
+    offerVersion: deps.config.payments.offerVersion,
+    privacyVersion: deps.config.payments.privacyVersion,
+    consentedAt: now,
+  };
 }
 
 /**
- * An order of the catalogue (or a wallet top-up of the buyer's amount) at the price of the
- * person's region, with their consent stored; returns where to pay it.
+ * Paying from the wallet needs no provider's page: the order, the money out of the wallet
+ * (`payment:<order>:balance`, refused with `wallet.insufficient` beyond what is available) and what
+ * it buys happen in one transaction; the answer leads straight back to the app.
  */
+async function payFromBalance(
+  deps: Deps,
+  input: StartPaymentInput,
+): Promise<{ uuid: string; confirmation_url: string }> {
+  if (input.purpose === 'wallet_topup' || input.currency === CURRENCY_XTR) throw methodUnavailable();
+  const now = deps.now();
+  const order = await deps.db.transaction(async (tx) => {
+    const created = await paymentsRepository.insertOrder(tx, orderValues(deps, input, 'balance', now));
+    await recordWalletEntry(
+      tx,
+      {
+        userId: created.userId,
+        currency: created.currency,
+        amount: -created.amount,
+        kind: 'purchase',
+        ref: created.uuid,
+        idempotencyKey: `payment:${created.uuid}:balance`,
+      },
+      now,
+    );
+    await applyPaymentEvent(deps, tx, 'balance', {
+      type: 'payment.succeeded',
+      eventId: `balance:${created.uuid}:paid`,
+      orderUuid: created.uuid,
+      providerPaymentId: `balance:${created.uuid}`,
+      amount: created.amount,
+      currency: created.currency,
+    });
+    return created;
+  });
+  return { uuid: order.uuid, confirmation_url: returnUrlFor(order.returnPath, order.uuid) };
+}
+
+/**
+ * The key of an invoice's open page: the page's address carries it beside the invoice's uuid, so
+ * the uuid alone (in logs, in another person's hands) opens nothing.
+ */
+function invoiceToken(deps: Pick<PaymentsDeps, 'linkSecret'>, uuid: string): string {
+  return createHmac('sha256', deps.linkSecret).update(`mirra:invoice:${uuid}`).digest('hex').slice(0, 32);
+}
+
+function isInvoiceToken(deps: Pick<PaymentsDeps, 'linkSecret'>, uuid: string, token: string | undefined) {
+  if (typeof token !== 'string' || !/^[0-9a-f]{32}$/.test(token)) return false;
+  return timingSafeEqual(Buffer.from(token), Buffer.from(invoiceToken(deps, uuid)));
+}
+
+/** Where the buyer comes back to: SberPay to its live invoice page, everyone else to the app. */
+function absoluteReturnUrl(
+  deps: Pick<PaymentsDeps, 'config' | 'linkSecret'>,
+  order: PaymentOrderRow,
+): string {
+  const path =
+    order.method === 'yookassa_sberbank'
+      ? `/sberpay/${order.uuid}/?key=${invoiceToken(deps, order.uuid)}`
+      : returnUrlFor(order.returnPath, order.uuid);
+  return `${deps.config.publicUrl}${path}`;
+}
+
+async function providerOrderOf(
+  deps: Pick<PaymentsDeps, 'db' | 'config' | 'linkSecret'>,
+  order: PaymentOrderRow,
+  description: string,
+): Promise<ProviderOrder> {
+  const user = await findUserById(deps.db, order.userId);
+  return {
+    uuid: order.uuid,
+    userId: order.userId,
+    amount: order.amount,
+    currency: order.currency,
+    product: order.product,
+    description,
+    customerEmail: user?.email ?? null,
+    returnUrl: absoluteReturnUrl(deps, order),
+    ...(order.method.startsWith('yookassa_')
+      ? { methodType: order.method.slice('yookassa_'.length) as YooKassaMethodType }
+      : {}),
+    ...(order.recurringDays ? { recurring: { periodDays: order.recurringDays } } : {}),
+  };
+}
+
+const describeProduct = (entry: CatalogueEntry) =>
+  entry.kind === 'credits' ? `Mirra: ${entry.credits} credits` : `Mirra: unlimited for ${entry.days} days`;
+
+/** A credit pack or the unlimited package at the price of the person's region (or in Stars). */
 export async function createOrder(
   deps: Deps,
   caller: Caller,
   body: z.infer<typeof ZPaymentOrderCreate>,
 ): Promise<{ uuid: string; confirmation_url: string }> {
-  const consent = { agreeOffer: body.agree_offer, agreePrivacy: body.agree_privacy };
-  if (!consent.agreeOffer || !consent.agreePrivacy) throw consentRequired();
-  const region = await regionOf(deps, caller);
-  if (body.product === WALLET_TOP_UP_PRODUCT) {
-    const currency = body.currency ?? currencyOfRegion(region);
-    const limits = WALLET_PAY_IN_LIMITS[currency];
-    if (!limits)
-      throw new AppError({ code: 'wallet.currency_unknown', detail: 'This currency is not supported.' });
-    const amount = body.amount ?? 0;
-    if (amount < limits.min || amount > limits.max) {
-      throw new AppError({
-        code: 'wallet.amount_invalid',
-        detail: 'The amount is outside the allowed range.',
-        extra: { min: limits.min, max: limits.max, currency },
-      });
-    }
-    return startPayment(deps, {
-      userId: caller.userId,
-      purpose: 'wallet_topup',
-      purposeRef: null,
-      method: body.method,
-      product: WALLET_TOP_UP_PRODUCT,
-      amount,
-      currency,
-      returnPath: body.return ?? '/',
-      consent,
-    });
+  if (!body.agree_offer || !body.agree_privacy) {
+    throw new AppError({ code: 'payments.consent_required', detail: CONSENT_REQUIRED_DETAIL });
   }
+  const region = await regionOf(deps, caller);
+  if (!availableMethods(deps, { region, inMiniApp: caller.inMiniApp }).includes(body.method)) {
+    throw methodUnavailable();
+  }
+  if (body.product === WALLET_TOP_UP_PRODUCT) return createTopUp(deps, caller, body, region);
   const entry = catalogueOf(deps).find((e) => e.id === body.product);
   if (!entry) throw new AppError({ code: 'payments.product_unknown', detail: 'No such product.' });
   const product = priceProduct(entry, region);
+  const inStars = body.method === 'stars';
+  if (inStars && !product.stars) throw methodUnavailable();
   return startPayment(deps, {
     userId: caller.userId,
     purpose: 'product',
     purposeRef: null,
     method: body.method,
     product: product.id,
-    amount: product.amount,
-    currency: product.currency,
+    amount: inStars ? product.stars : product.amount,
+    currency: inStars ? CURRENCY_XTR : product.currency,
+    description: describeProduct(entry),
+    returnPath: body.return,
+    consent: { agreeOffer: body.agree_offer, agreePrivacy: body.agree_privacy },
     credits: product.credits,
     unlimitedDays: product.days,
-    returnPath: body.return ?? '/',
-    consent,
   });
 }
 
-/**
- * Charges a method saved by an earlier order, without the buyer (a subscription renewal): a new
- * order (the provider's idempotency key is its uuid), and the provider's immediate answer applied
- * through the same path as its notifications. A pending answer is settled by the notification.
- */
-export async function chargeSavedMethod(
+/** A wallet top-up of the buyer's amount, within its currency's limits, through a provider. */
+async function createTopUp(
   deps: Deps,
-  request: Omit<PaymentRequest, 'consent' | 'saveMethod' | 'returnPath'> & { savedMethodId: string },
-): Promise<{ uuid: string; status: 'pending' | 'paid' | 'failed' }> {
-  const provider = providerFor(deps, request.method);
-  if (!provider.chargeSavedMethod) {
+  caller: Caller,
+  body: z.infer<typeof ZPaymentOrderCreate>,
+  region: TPaymentRegion,
+): Promise<{ uuid: string; confirmation_url: string }> {
+  const currency = body.currency ?? currencyOfRegion(region);
+  const limits = WALLET_PAY_IN_LIMITS[currency];
+  if (!limits)
+    throw new AppError({ code: 'wallet.currency_unknown', detail: 'This currency is not supported.' });
+  const amount = body.amount ?? 0;
+  if (amount < limits.min || amount > limits.max) {
     throw new AppError({
-      code: 'payments.method_unavailable',
-      detail: 'This payment method is not available.',
+      code: 'wallet.amount_invalid',
+      detail: 'The amount is outside the allowed range.',
+      extra: { min: limits.min, max: limits.max, currency },
     });
   }
-  const now = deps.now();
-  const order = await paymentsRepository.insertOrder(deps.db, {
-    userId: request.userId,
-    product: request.product,
-    provider: provider.method,
-    purpose: request.purpose,
-    purposeRef: request.purposeRef,
-    savedMethodId: request.savedMethodId,
-    amount: request.amount,
-    currency: request.currency,
-    credits: request.credits ?? 0,
-    unlimitedDays: request.unlimitedDays ?? 0,
-    returnPath: '/',
-    // Agreed when the method was saved; this charge is the one that consent covers.
-    offerVersion: deps.config.payments.offerVersion,
-    privacyVersion: deps.config.payments.privacyVersion,
-    consentedAt: now,
+  if (body.method === 'balance' || body.method === 'stars') throw methodUnavailable();
+  return startPayment(deps, {
+    userId: caller.userId,
+    purpose: 'wallet_topup',
+    purposeRef: null,
+    method: body.method,
+    product: WALLET_TOP_UP_PRODUCT,
+    amount,
+    currency,
+    description: 'Mirra: wallet top-up',
+    returnPath: body.return,
+    consent: { agreeOffer: body.agree_offer, agreePrivacy: body.agree_privacy },
   });
-  let charge;
-  try {
-    charge = await provider.chargeSavedMethod(order, request.savedMethodId);
-  } catch (error) {
-    deps.logger.warn({ err: error, order: order.uuid }, 'charging a saved method failed');
-    charge = { status: 'failed' as const, providerPaymentId: `failed:${randomUUID()}` };
-  }
-  if (charge.status === 'pending') return { uuid: order.uuid, status: 'pending' };
-  await deps.db.transaction((tx) =>
-    applyPaymentEvent(deps, tx, provider.method, {
-      type: charge.status === 'succeeded' ? 'payment.succeeded' : 'payment.failed',
-      orderUuid: order.uuid,
-      providerPaymentId: charge.providerPaymentId,
-      amount: order.amount,
-      currency: order.currency,
-    }),
-  );
-  return { uuid: order.uuid, status: charge.status === 'succeeded' ? 'paid' : 'failed' };
 }
 
 /**
@@ -348,27 +365,84 @@ export function hasPendingCharge(deps: Pick<PaymentsDeps, 'db'>, purposeRef: str
 }
 
 /**
- * Gives a paid order's money back: a balance payment returns to the wallet at once; a provider's
- * refund is asked for, and applied when its notification arrives.
+ * A renewal charged to a method saved by an earlier payment (YooKassa `payment_method_id`), with
+ * no buyer present: a new order (its uuid is the idempotency key), the result applied at once
+ * when final and otherwise by its notification or the reconciler.
  */
+export async function chargeSavedMethod(
+  deps: Deps,
+  input: Omit<StartPaymentInput, 'method' | 'returnPath' | 'consent' | 'recurring'> & {
+    provider: ProviderName;
+    savedMethodId: string;
+  },
+): Promise<{ uuid: string; status: PaymentOrderRow['status'] }> {
+  const provider = providerNamed(deps, input.provider);
+  if (!provider?.chargeSavedMethod) throw methodUnavailable();
+  const now = deps.now();
+  const order = await paymentsRepository.insertOrder(deps.db, {
+    userId: input.userId,
+    product: input.product,
+    provider: provider.name,
+    method: provider.name === 'yookassa' ? 'yookassa_bank_card' : provider.name,
+    purpose: input.purpose,
+    purposeRef: input.purposeRef,
+    amount: input.amount,
+    currency: input.currency,
+    credits: input.credits ?? 0,
+    unlimitedDays: input.unlimitedDays ?? 0,
+    returnPath: '/',
+    savedMethodId: input.savedMethodId,
+    // The consent given with the first payment covers its renewals.
+    offerVersion: deps.config.payments.offerVersion,
+    privacyVersion: deps.config.payments.privacyVersion,
+    consentedAt: now,
+  });
+  const charged = await provider.chargeSavedMethod(
+    await providerOrderOf(deps, order, input.description),
+    input.savedMethodId,
+  );
+  await paymentsRepository.updateOrder(deps.db, order.uuid, deps.now(), {
+    providerPaymentId: charged.providerPaymentId,
+  });
+  if (charged.event) await applyEvents(deps, provider.name, [charged.event]);
+  const after = await paymentsRepository.findOrder(deps.db, order.uuid);
+  return { uuid: order.uuid, status: after!.status };
+}
+
+/** Stops a provider's own renewals of a subscription (Stripe, Stars); access runs to its date. */
+export async function cancelProviderSubscription(
+  deps: Deps,
+  input: { provider: ProviderName; providerSubscriptionId: string; userId: number },
+): Promise<void> {
+  const provider = providerNamed(deps, input.provider);
+  if (!provider?.cancelSubscription) throw methodUnavailable();
+  await provider.cancelSubscription(input);
+}
+
+/** Asks the order's provider to return the money; the refund is applied when its event arrives. */
 export async function refundOrder(deps: Deps, orderUuid: string): Promise<void> {
   const order = await paymentsRepository.findOrder(deps.db, orderUuid);
-  if (!order || order.status !== 'paid') {
-    throw new AppError({ code: 'payments.order_not_found', detail: 'Not found.' });
+  if (!order) throw new AppError({ code: 'payments.order_not_found', detail: 'Not found.' });
+  if (order.status !== 'paid' || !order.providerPaymentId) {
+    throw new AppError({ code: 'payments.not_refundable', detail: 'Only a paid order can be refunded.' });
   }
-  const event: PaymentEvent = {
-    type: 'refund.succeeded',
-    orderUuid: order.uuid,
-    providerPaymentId: order.providerPaymentId ?? `balance:${order.uuid}`,
-    amount: order.amount,
-    currency: order.currency,
-  };
   if (order.provider === 'balance') {
+    // Paid from the wallet: given back to it at once.
+    const event: PaymentEvent = {
+      type: 'refund.succeeded',
+      eventId: `balance:${order.uuid}:refunded`,
+      orderUuid: order.uuid,
+      providerPaymentId: order.providerPaymentId,
+      amount: order.amount,
+      currency: order.currency,
+    };
     await deps.db.transaction((tx) => applyPaymentEvent(deps, tx, 'balance', event));
     return;
   }
-  const provider = providerFor(deps, order.provider);
-  await provider.refund({ ...order, providerPaymentId: event.providerPaymentId });
+  const provider = providerNamed(deps, order.provider as ProviderName);
+  if (!provider) throw methodUnavailable();
+  const providerOrder = await providerOrderOf(deps, order, order.product);
+  await provider.refund({ ...providerOrder, providerPaymentId: order.providerPaymentId });
 }
 
 export function serializeOrder(order: PaymentOrderRow): TPaymentOrder {
@@ -392,87 +466,156 @@ export async function getOrder(deps: Deps, userId: number, uuid: string): Promis
 }
 
 /**
- * A provider's notification: verified as the provider signs it, then applied in one transaction.
- * A forged one changes nothing (`payments.signature_invalid`).
+ * An invoice's live state for the open SberPay return page (no sign-in: SberPay may return the
+ * buyer to another browser). Its uuid with the page's token opens it; it shows nothing personal.
  */
-export async function receiveWebhook(
+export async function getInvoiceState(
   deps: Deps,
-  method: string,
-  rawBody: string,
-  headers: WebhookHeaders,
-): Promise<void> {
-  const provider = availableProviders(deps).find((p) => p.method === method);
-  const event = provider?.parseWebhook(rawBody, headers) ?? null;
-  if (!provider || !event) {
-    throw new AppError({ code: 'payments.signature_invalid', detail: 'The notification is not signed.' });
-  }
-  await deps.db.transaction((tx) => applyPaymentEvent(deps, tx, provider.method, event));
+  uuid: string,
+  token: string | undefined,
+): Promise<TPaymentInvoiceState> {
+  const order = isInvoiceToken(deps, uuid, token)
+    ? await paymentsRepository.findOrder(deps.db, uuid)
+    : undefined;
+  if (!order) throw new AppError({ code: 'payments.order_not_found', detail: 'Not found.' });
+  if (order.status === 'pending') await reconcileOrder(deps, order);
+  const current = (await paymentsRepository.findOrder(deps.db, uuid))!;
+  return {
+    uuid: current.uuid,
+    status: current.status,
+    amount: current.amount,
+    currency: current.currency,
+    product: current.product,
+    return_path: returnUrlFor(current.returnPath, current.uuid),
+  };
 }
 
 /**
- * Applies one verified event to its order, under the order's row lock, so that duplicates, late
- * and out-of-order events change nothing twice: a payment is granted once (credits in the ledger
- * under `payment:<order>:grant`, the unlimited package extended, a top-up settled in the wallet,
- * the purpose's handler called), a refund taken back once. The domain events (PaymentListener)
- * fire in the same transaction.
+ * A provider's notification: verified as the provider signs it (or, for YooKassa, by its source
+ * network and the payment re-fetched), then each event applied in one transaction. A forged one
+ * changes nothing (`payments.signature_invalid`).
+ */
+export async function receiveWebhook(deps: Deps, name: string, inbound: InboundWebhook): Promise<void> {
+  const provider = configuredProviders(deps).get(name as ProviderName);
+  const events = provider ? await provider.parseWebhook(inbound) : null;
+  if (!provider || !events) {
+    throw new AppError({ code: 'payments.signature_invalid', detail: 'The notification is not signed.' });
+  }
+  await applyEvents(deps, provider.name, events);
+}
+
+/** Applies verified events of one provider, each in its own transaction. */
+export async function applyEvents(deps: Deps, provider: ProviderName, events: PaymentEvent[]): Promise<void> {
+  for (const event of events) {
+    await deps.db.transaction((tx) => applyPaymentEvent(deps, tx, provider, event));
+  }
+}
+
+const viewOf = (order: PaymentOrderRow): PaymentOrderView => ({
+  uuid: order.uuid,
+  userId: order.userId,
+  purpose: order.purpose,
+  purposeRef: order.purposeRef,
+  provider: order.provider as ProviderName,
+  product: order.product,
+  amount: order.amount,
+  currency: order.currency,
+  status: order.status,
+});
+
+/** The order an event belongs to, row-locked: by its uuid, else by the payment or subscription id. */
+async function lockOrderOf(tx: DbOrTx, provider: ProviderName, event: PaymentEvent) {
+  const uuid =
+    event.orderUuid ??
+    (await paymentsRepository.findOrderUuidByProviderRef(
+      tx,
+      provider,
+      event.providerPaymentId,
+      event.providerSubscriptionId,
+    ));
+  return uuid ? paymentsRepository.lockOrder(tx, uuid) : undefined;
+}
+
+/**
+ * Applies one verified event to its order under the order's row lock, once per the provider's
+ * event id, so duplicate, late and out-of-order events change nothing twice: a payment is granted
+ * once (credits in the ledger under `payment:<order>:grant`, the unlimited package extended), a
+ * refund taken back once. Subscription and wallet orders are then handed to their module.
  */
 export async function applyPaymentEvent(
   deps: EventDeps,
   tx: DbOrTx,
-  method: TPaymentMethod,
+  provider: ProviderName,
   event: PaymentEvent,
 ): Promise<void> {
-  const order = await paymentsRepository.lockOrder(tx, event.orderUuid);
-  if (!order || order.provider !== method) {
-    throw new AppError({ code: 'payments.order_not_found', detail: 'Not found.' });
+  const order = await lockOrderOf(tx, provider, event);
+  if (!order || order.provider !== provider) {
+    deps.logger.warn({ provider, event: event.eventId }, 'payment event for no known order; ignored');
+    return;
   }
-  if (order.amount !== event.amount || order.currency !== event.currency) {
+  if (!(await paymentsRepository.claimEvent(tx, provider, event.eventId, order.uuid, event.type))) return;
+  const renewal = event.type.startsWith('subscription.');
+  if (!renewal && (order.amount !== event.amount || order.currency !== event.currency)) {
     deps.logger.error({ order: order.uuid, event }, 'payment amount does not match its order; not applied');
     return;
   }
   const now = deps.now();
   const before = order.status;
-  let after: PaymentOrderRow;
+  const handler = order.purpose === 'product' ? null : deps.paymentPurposeHandlers[order.purpose];
   switch (event.type) {
     case 'payment.succeeded':
       if (order.status === 'paid' || order.status === 'refunded') return;
-      after = await paymentsRepository.updateOrder(tx, order.uuid, now, {
+      await paymentsRepository.updateOrder(tx, order.uuid, now, {
         status: 'paid',
         providerPaymentId: event.providerPaymentId,
         paidAt: now,
-        ...(event.savedMethodId && order.saveMethod ? { savedMethodId: event.savedMethodId } : {}),
+        ...(event.savedMethodId ? { savedMethodId: event.savedMethodId } : {}),
+        ...(event.providerSubscriptionId ? { providerSubscriptionId: event.providerSubscriptionId } : {}),
       });
-      await grantPurchase(tx, after, now);
+      if (order.purpose === 'product') await grantPurchase(tx, order, now);
       break;
     case 'payment.failed':
     case 'payment.cancelled':
       if (order.status !== 'pending') return;
-      after = await paymentsRepository.updateOrder(tx, order.uuid, now, {
+      await paymentsRepository.updateOrder(tx, order.uuid, now, {
         status: event.type === 'payment.failed' ? 'failed' : 'cancelled',
       });
-      if (order.purpose === 'wallet_topup') await cancelWalletEntry(tx, `payment:${order.uuid}:pay_in`, now);
       break;
     case 'refund.succeeded':
-      if (order.status !== 'paid') return;
-      after = await takeBackPurchase(tx, order, now);
+      // A refund of a subscription's later period names that period's payment, not the first order's.
+      if (event.providerPaymentId === order.providerPaymentId || order.providerPaymentId === null) {
+        if (order.status !== 'paid') return;
+        if (order.purpose === 'product') await takeBackPurchase(tx, order, now);
+        else {
+          await paymentsRepository.updateOrder(tx, order.uuid, now, { status: 'refunded', refundedAt: now });
+          await returnToWallet(tx, order, now);
+        }
+      }
+      break;
+    default:
+      // Renewals, failed renewals and subscription changes belong to the subscriptions module.
       break;
   }
-  if (order.purpose !== 'product' && order.purpose !== 'wallet_topup') {
-    await deps.purposeHandlers[order.purpose]?.(tx, after, event, before);
+  const after = (await paymentsRepository.findOrder(tx, order.uuid))!;
+  if (handler) {
+    await handler(tx, viewOf(after), event, before);
+  } else if (order.purpose !== 'product') {
+    deps.logger.error({ order: order.uuid, purpose: order.purpose }, 'no handler for this payment purpose');
   }
+  // The domain events, once per order: it became paid, or a paid order was refunded.
   for (const listener of deps.paymentListeners) {
-    if (after.status === 'paid' && before !== 'paid') await listener.onPaid?.(tx, after);
-    if (after.status === 'refunded' && before !== 'refunded') await listener.onRefunded?.(tx, after);
+    if (after.status === 'paid' && before !== 'paid') await listener.onPaid?.(tx, viewOf(after));
+    if (after.status === 'refunded' && before === 'paid') await listener.onRefunded?.(tx, viewOf(after));
   }
 }
 
-/** What a paid order gives: its credits, its unlimited days, the top-up's money, once each. */
+/** A paid product: its credits in the ledger, its unlimited term extended. */
 async function grantPurchase(tx: DbOrTx, order: PaymentOrderRow, now: Date): Promise<void> {
   if (order.credits > 0) {
     await applyCreditChange(tx, {
       userId: order.userId,
       delta: order.credits,
-      kind: order.purpose === 'subscription' ? 'subscription_grant' : 'purchase',
+      kind: 'purchase',
       ref: order.uuid,
       idempotencyKey: `payment:${order.uuid}:grant`,
     });
@@ -485,15 +628,10 @@ async function grantPurchase(tx: DbOrTx, order: PaymentOrderRow, now: Date): Pro
       extendUntil(until, now, order.unlimitedDays),
     );
   }
-  if (order.purpose === 'wallet_topup') await settleWalletEntry(tx, `payment:${order.uuid}:pay_in`);
 }
 
-/**
- * A refund: the purchase's unspent credits back (never below zero, the rest recorded), its term
- * ended; a top-up's money leaves the wallet as far as it is still there; a purchase paid from the
- * balance returns to it.
- */
-async function takeBackPurchase(tx: DbOrTx, order: PaymentOrderRow, now: Date): Promise<PaymentOrderRow> {
+/** A refund: the purchase's unspent credits back (never below zero, the rest recorded), its term ended. */
+async function takeBackPurchase(tx: DbOrTx, order: PaymentOrderRow, now: Date): Promise<void> {
   const balance = await lockCredits(tx, order.userId);
   const { takeBack, unrecovered } = refundCredits(order.credits, balance);
   if (takeBack > 0) {
@@ -515,42 +653,62 @@ async function takeBackPurchase(tx: DbOrTx, order: PaymentOrderRow, now: Date): 
       );
     }
   }
-  if (order.purpose === 'wallet_topup') {
-    const wallet = await getWalletBalance(tx, order.userId, order.currency, now);
-    const back = Math.min(order.amount, Math.max(0, wallet.available));
-    if (back > 0) {
-      await recordWalletEntry(
-        tx,
-        {
-          userId: order.userId,
-          currency: order.currency,
-          amount: -back,
-          kind: 'refund',
-          ref: order.uuid,
-          idempotencyKey: `payment:${order.uuid}:refund`,
-        },
-        now,
-      );
-    }
-  }
-  if (order.provider === 'balance') {
-    await recordWalletEntry(
-      tx,
-      {
-        userId: order.userId,
-        currency: order.currency,
-        amount: order.amount,
-        kind: 'refund',
-        ref: order.uuid,
-        idempotencyKey: `payment:${order.uuid}:refund`,
-      },
-      now,
-    );
-  }
-  return paymentsRepository.updateOrder(tx, order.uuid, now, {
+  await paymentsRepository.updateOrder(tx, order.uuid, now, {
     status: 'refunded',
     refundedAt: now,
     creditsTakenBack: takeBack,
     creditsUnrecovered: unrecovered,
   });
+  await returnToWallet(tx, order, now);
 }
+
+/** A refunded order paid from the wallet: its money goes back to the wallet, once. */
+export async function returnToWallet(
+  tx: DbOrTx,
+  order: Pick<PaymentOrderRow, 'uuid' | 'userId' | 'provider' | 'amount' | 'currency'>,
+  now: Date,
+): Promise<void> {
+  if (order.provider !== 'balance') return;
+  await recordWalletEntry(
+    tx,
+    {
+      userId: order.userId,
+      currency: order.currency,
+      amount: order.amount,
+      kind: 'refund',
+      ref: order.uuid,
+      idempotencyKey: `payment:${order.uuid}:refund`,
+    },
+    now,
+  );
+}
+
+/** Re-checks one pending order with its provider and applies what the provider reports. */
+export async function reconcileOrder(deps: Deps, order: PaymentOrderRow): Promise<void> {
+  const provider = providerNamed(deps, order.provider as ProviderName);
+  if (!provider) return;
+  try {
+    const event = await provider.fetchPayment(order);
+    if (event) await applyEvents(deps, provider.name, [event]);
+  } catch (error) {
+    deps.logger.warn({ err: error, order: order.uuid }, 'could not re-check a pending payment');
+  }
+}
+
+/**
+ * The reconciler: orders still pending after PAYMENTS_RECONCILE_AFTER_SECONDS (a notification lost
+ * or never sent) are re-fetched from their provider, for up to two days after they were made.
+ */
+export async function reconcilePendingOrders(deps: Deps): Promise<number> {
+  const now = deps.now().getTime();
+  const pending = await paymentsRepository.findPendingOrders(
+    deps.db,
+    new Date(now - 2 * 86_400_000),
+    new Date(now - deps.config.payments.reconcileAfterSeconds * 1000),
+    100,
+  );
+  for (const order of pending) await reconcileOrder(deps, order);
+  return pending.length;
+}
+
+export { availableMethods };

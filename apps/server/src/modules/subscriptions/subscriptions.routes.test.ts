@@ -209,7 +209,7 @@ describe('premium subscription', () => {
     expect((await state(second.headers)).trial_available).toBe(false);
     const { uuid } = (await post('/api/subscriptions/', second.headers, checkout)).json();
     const row = await get(`/api/payments/orders/${uuid}/`, second.headers);
-    expect(row).toMatchObject({ amount: 99_000, credits: 300, purpose: 'subscription' });
+    expect(row).toMatchObject({ amount: 99_000, purpose: 'subscription' });
   });
 
   it('a failed renewal is retried with a notice, then renewals stop and the subscription expires', async () => {

@@ -9,9 +9,18 @@ const security: Array<Record<string, string[]>> = [{ bearer: [] }, { telegram: [
 
 export function registerSubscriptionsRoutes(app: ZodApp, deps: SubscriptionsDeps): void {
   const caller = (
-    request: { ip: string; headers: Record<string, string | string[] | undefined> },
-    userId: number,
-  ) => ({ userId, ip: request.ip, headers: request.headers });
+    request: { ip: string; headers: Record<string, string | string[] | undefined> } & Parameters<
+      typeof requireAuth
+    >[0],
+  ) => {
+    const auth = requireAuth(request);
+    return {
+      userId: auth.user.id,
+      ip: request.ip,
+      headers: request.headers,
+      inMiniApp: auth.via === 'telegram',
+    };
+  };
 
   app.get(
     '/api/subscriptions/me/',
@@ -24,7 +33,7 @@ export function registerSubscriptionsRoutes(app: ZodApp, deps: SubscriptionsDeps
         security,
       },
     },
-    async (request) => getSubscription(deps, caller(request, requireAuth(request).user.id)),
+    async (request) => getSubscription(deps, caller(request)),
   );
 
   app.post(
@@ -39,7 +48,7 @@ export function registerSubscriptionsRoutes(app: ZodApp, deps: SubscriptionsDeps
         security,
       },
     },
-    async (request) => startSubscription(deps, caller(request, requireAuth(request).user.id), request.body),
+    async (request) => startSubscription(deps, caller(request), request.body),
   );
 
   app.post(
@@ -54,9 +63,9 @@ export function registerSubscriptionsRoutes(app: ZodApp, deps: SubscriptionsDeps
       },
     },
     async (request) => {
-      const userId = requireAuth(request).user.id;
-      await cancelSubscription(deps, userId);
-      return getSubscription(deps, caller(request, userId));
+      const who = caller(request);
+      await cancelSubscription(deps, who.userId);
+      return getSubscription(deps, who);
     },
   );
 }

@@ -648,7 +648,22 @@ export const paymentOrders = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     product: text('product').notNull(),
+    /** The payment service: test, yookassa, stripe, cryptomus, stars. */
     provider: text('provider').notNull(),
+    /** The way to pay the buyer picked (`yookassa_sberbank`, `stripe`, …). */
+    method: text('method').notNull().default('test'),
+    /** What it is for: a product (packs, unlimited), a subscription, a wallet top-up. */
+    purpose: text('purpose', { enum: ['product', 'subscription', 'wallet_topup'] })
+      .notNull()
+      .default('product'),
+    /** The purpose's own id (the subscription's, the wallet entry's); null for products. */
+    purposeRef: text('purpose_ref'),
+    /** The first payment of a subscription: renewals follow every this many days. */
+    recurringDays: integer('recurring_days'),
+    /** YooKassa: the method saved by this payment, charged again for renewals. */
+    savedMethodId: text('saved_method_id'),
+    /** Stripe `sub_…`, or the first Stars payment's charge id of a Stars subscription. */
+    providerSubscriptionId: text('provider_subscription_id'),
     status: text('status', { enum: ['pending', 'paid', 'failed', 'cancelled', 'refunded'] })
       .notNull()
       .default('pending'),
@@ -658,18 +673,6 @@ export const paymentOrders = pgTable(
     currency: integer('currency').notNull(),
     credits: integer('credits').notNull().default(0),
     unlimitedDays: integer('unlimited_days').notNull().default(0),
-    /**
-     * What the order pays for: a catalogue `product` (credits, unlimited), a `subscription` period
-     * (`purpose_ref` is the subscription's uuid) or a `wallet_topup`.
-     */
-    purpose: text('purpose', { enum: ['product', 'subscription', 'wallet_topup'] })
-      .notNull()
-      .default('product'),
-    purposeRef: text('purpose_ref'),
-    /** The buyer agreed that the payment method is kept for renewals (shown on the checkout). */
-    saveMethod: boolean('save_method').notNull().default(false),
-    /** The provider's id of the payment method this order saved, or charged without the buyer. */
-    savedMethodId: text('saved_method_id'),
     /** The app path the buyer returns to after the checkout. */
     returnPath: text('return_path').notNull(),
     providerPaymentId: text('provider_payment_id').unique(),
@@ -684,7 +687,31 @@ export const paymentOrders = pgTable(
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('payment_orders_user_idx').on(t.userId, t.createdAt)],
+  (t) => [
+    index('payment_orders_user_idx').on(t.userId, t.createdAt),
+    index('payment_orders_pending_idx')
+      .on(t.createdAt)
+      .where(sql`${t.status} = 'pending'`),
+    index('payment_orders_provider_subscription_idx').on(t.providerSubscriptionId),
+  ],
+);
+
+/**
+ * Every provider event applied, by the provider's own id of it: a replayed or duplicated
+ * notification finds its row and changes nothing.
+ */
+export const paymentEvents = pgTable(
+  'payment_events',
+  {
+    provider: text('provider').notNull(),
+    eventId: text('event_id').notNull(),
+    orderUuid: uuid('order_uuid')
+      .notNull()
+      .references(() => paymentOrders.uuid, { onDelete: 'cascade' }),
+    type: text('type').notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.provider, t.eventId] })],
 );
 
 /** The price region each person chose ('ru' pays in roubles, 'intl' in dollars); none: by country. */
@@ -786,6 +813,8 @@ export const premiumSubscriptions = pgTable(
     /** The provider and the saved method renewals charge (null: nothing saved, no renewals). */
     provider: text('provider'),
     savedMethodId: text('saved_method_id'),
+    /** A provider that renews by itself (Stripe `sub_…`, a Stars subscription): its id, for cancelling. */
+    providerSubscriptionId: text('provider_subscription_id'),
     /** The price of each renewal, fixed when the subscription started (minor units, ISO 4217 numeric). */
     amount: integer('amount').notNull(),
     currency: integer('currency').notNull(),

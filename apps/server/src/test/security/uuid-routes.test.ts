@@ -91,6 +91,8 @@ const ROUTES: Record<string, RouteProbe> = {
     body: () => ({ payload: 'action=pay', headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
     auth: 'optional',
   },
+  // SberPay's return page opens with the invoice's token only, never with its uuid alone.
+  'GET /api/payments/invoices/:uuid/': { params: { uuid: 'paymentOrder' }, auth: 'optional' },
   'GET /api/users/:uuid/': { params: { uuid: 'profile' }, auth: 'required', isPublic: true },
   'GET /api/users/:uuid/posts/': { params: { uuid: 'profile' }, auth: 'required', isPublic: true },
   'POST /api/users/:uuid/subscribe/': { params: { uuid: 'profile' }, auth: 'required', isPublic: true },

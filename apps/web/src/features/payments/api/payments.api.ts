@@ -1,10 +1,17 @@
-import type { TPaymentCatalogue, TPaymentMethod, TPaymentOrder, TPaymentRegion } from '@mirra/contracts';
+import type {
+  TPaymentCatalogue,
+  TPaymentInvoiceState,
+  TPaymentMethod,
+  TPaymentOrder,
+  TPaymentRegion,
+} from '@mirra/contracts';
 import { api } from '../../../lib/api-client';
 
 export const paymentKeys = {
   all: ['payments'] as const,
   catalogue: () => ['payments', 'catalogue'] as const,
   order: (uuid: string) => ['payments', 'order', uuid] as const,
+  invoice: (uuid: string) => ['payments', 'invoice', uuid] as const,
 };
 
 export interface OrderRequest {
@@ -25,4 +32,7 @@ export const paymentsApi = {
   createOrder: (order: OrderRequest) =>
     api.post<{ uuid: string; confirmation_url: string }>('/api/payments/orders/', order),
   order: (uuid: string) => api.get<TPaymentOrder>(`/api/payments/orders/${uuid}/`),
+  /** An invoice's live state; open to anyone with its uuid (the SberPay return page). */
+  invoice: (uuid: string, key: string) =>
+    api.get<TPaymentInvoiceState>(`/api/payments/invoices/${uuid}/?key=${encodeURIComponent(key)}`),
 };
