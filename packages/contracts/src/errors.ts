@@ -122,6 +122,8 @@ export const errorCodes = {
   'payments.order_not_found': 404,
   /** A payment notification whose signature does not verify; nothing was applied. */
   'payments.signature_invalid': 403,
+  /** Only a paid order can be refunded. */
+  'payments.not_refundable': 409,
   /** The wallet's available money in that currency is less than the amount. */
   'wallet.insufficient': 400,
   /** A currency the wallet does not hold (only 643 and 840). */
@@ -132,8 +134,6 @@ export const errorCodes = {
   'subscriptions.already_active': 409,
   /** There is no subscription to cancel. */
   'subscriptions.not_found': 404,
-  /** Only a paid order can be refunded. */
-  'payments.not_refundable': 409,
 } as const;
 
 export type ErrorCode = keyof typeof errorCodes;

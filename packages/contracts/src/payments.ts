@@ -13,7 +13,8 @@ export const CURRENCY_XTR = 0;
 
 /**
  * Ways to pay the buyer picks: the `test` provider, YooKassa's bank card, SberPay and SBP, Stripe
- * Checkout, Cryptomus (cryptocurrency) and Telegram Stars (inside the Mini App only).
+ * Checkout, Cryptomus (cryptocurrency), Telegram Stars (inside the Mini App only), and `balance`:
+ * paid from the wallet, in one transaction, with no provider.
  */
 export const PAYMENT_METHODS = [
   'test',
@@ -23,7 +24,6 @@ export const PAYMENT_METHODS = [
   'stripe',
   'cryptomus',
   'stars',
-  /** Paid from the wallet, in one transaction, with no provider. */
   'balance',
 ] as const;
 export const ZPaymentMethod = z.enum(PAYMENT_METHODS);

@@ -39,7 +39,6 @@ import { createGoogleVerifier, type GoogleVerifier } from '../modules/google/ind
 import { createGeoLocator, type GeoLocator } from '../modules/geo/index.js';
 import type { Config } from '../shared/config.js';
 import {
-  applyWalletTopUpEvent,
   createStarsPaymentUpdates,
   type PaymentListener,
   type PaymentPurposeHandlers,
@@ -76,12 +75,12 @@ export interface AppDeps extends SharedDeps {
   modelEvents: GenerationEvents;
   /** Face detection, mesh and descriptor (models load once per process, on first use). */
   faceAnalyzer: FaceAnalyzer;
-  /** How subscription and wallet payments are applied (the modules that own those purposes). */
-  paymentPurposeHandlers: PaymentPurposeHandlers;
-  /** Where the bot hands Telegram Stars payment updates (payments). */
-  starsPayments: StarsPaymentUpdates | null;
+  /** What modules selling their own things do when those orders are paid or refunded. */
+  purposeHandlers: PaymentPurposeHandlers;
   /** Modules listening to payments and refunds (the partner programme's commissions and clawback). */
   paymentListeners: PaymentListener[];
+  /** Where the bot hands Telegram Stars payment updates (payments). */
+  starsPayments: StarsPaymentUpdates | null;
 }
 
 export function createDeps(options: {
@@ -141,17 +140,16 @@ export function createDeps(options: {
     publishedPostCounter: profilePublishedPostCounter,
     modelEvents: createGenerationEvents(options.notifications, MODEL_EVENTS_CHANNEL),
     faceAnalyzer: createFaceAnalyzer(),
-    paymentPurposeHandlers: {},
     starsPayments: null,
     now,
+    purposeHandlers: {},
     paymentListeners: [],
     ...options.overrides,
   };
   // Handlers see the finished deps (the clock and configuration a test may have overridden).
-  deps.paymentPurposeHandlers = {
+  deps.purposeHandlers = {
     subscription: (tx, order, event, before) => applySubscriptionPayment(deps, tx, order, event, before),
-    wallet_topup: (tx, order, event, before) => applyWalletTopUpEvent(deps, tx, order, event, before),
-    ...options.overrides?.paymentPurposeHandlers,
+    ...options.overrides?.purposeHandlers,
   };
   // Reads the deps when an update arrives, so a test's later change of the bot or handlers holds.
   if (!options.overrides?.starsPayments) deps.starsPayments = createStarsPaymentUpdates(deps);

@@ -36,9 +36,9 @@ export function buildTaskList(deps: AppDeps, definitions = jobDefinitions): Task
     generationsJobHandlers(deps),
     maintenanceJobHandlers(deps),
     modelsJobHandlers(deps),
+    paymentsJobHandlers(deps),
     walletJobHandlers(deps),
     subscriptionsJobHandlers(deps),
-    paymentsJobHandlers(deps),
   ];
   const tasks: TaskList = {};
   for (const group of groups) {
@@ -84,10 +84,10 @@ export const crontab = [
   '* * * * * generations:reconcile',
   '* * * * * models:reconcile',
   '* * * * * workers:recover',
+  // Payments whose notification never came are re-checked with their provider.
+  '*/2 * * * * payments:reconcile',
   // Money held for a partner commission's hold becomes available; this notes each release.
   '*/5 * * * * wallet:release_frozen',
   // Premium renewals due (ahead of each next charge date) and retries of failed ones.
   '*/5 * * * * subscriptions:renew',
-  // Payments whose notification never came are re-checked with their provider.
-  '*/2 * * * * payments:reconcile',
 ].join('\n');

@@ -115,16 +115,6 @@ const ZEnv = z.object({
    */
   PAYMENTS_TEST_PROVIDER: bool.optional(),
   /**
-   * The premium plan as JSON: `{"id", "period_days", "trial_days", "trial_credits", "credits",
-   * "prices": {"ru": kopecks, "intl": cents, "xtr": Stars}}`; unset: the built-in monthly plan.
-   */
-  PREMIUM_PLAN: optionalString,
-  /** Renewals are charged this many hours before access would end. */
-  PREMIUM_RENEW_AHEAD_HOURS: z.coerce.number().int().min(0).default(24),
-  /** Failed renewals are retried this often, this many times in all, then the subscription expires. */
-  PREMIUM_RETRY_HOURS: z.coerce.number().int().min(1).default(24),
-  PREMIUM_RENEW_ATTEMPTS: z.coerce.number().int().min(1).default(3),
-  /**
    * YooKassa (bank card, SberPay, SBP; Russia): the shop id and secret key of the shop. Both set:
    * offered in the RU region. YOOKASSA_API_BASE points it at a local fake.
    */
@@ -151,6 +141,16 @@ const ZEnv = z.object({
   PAYMENTS_STARS: bool.optional(),
   /** Orders still pending this long are re-checked with their provider by the reconciler. */
   PAYMENTS_RECONCILE_AFTER_SECONDS: seconds.default(600),
+  /**
+   * The premium plan as JSON: `{"id", "period_days", "trial_days", "trial_credits", "credits",
+   * "prices": {"ru": kopecks, "intl": cents, "xtr": Stars}}`; unset: the built-in monthly plan.
+   */
+  PREMIUM_PLAN: optionalString,
+  /** Renewals are charged this many hours before access would end. */
+  PREMIUM_RENEW_AHEAD_HOURS: z.coerce.number().int().min(0).default(24),
+  /** Failed renewals are retried this often, this many times in all, then the subscription expires. */
+  PREMIUM_RETRY_HOURS: z.coerce.number().int().min(1).default(24),
+  PREMIUM_RENEW_ATTEMPTS: z.coerce.number().int().min(1).default(3),
   /** Versions of the offer and the privacy policy people agree to when paying (stored with each order). */
   LEGAL_OFFER_VERSION: z.string().default('2026-01'),
   LEGAL_PRIVACY_VERSION: z.string().default('2026-01'),

@@ -4,28 +4,31 @@
  *
  * Domain events: modules listen through `PaymentsDeps.paymentListeners` (PaymentListener):
  * `onPaid(tx, order)` when an order becomes paid and `onRefunded(tx, order)` when a paid order is
- * refunded or charged back, each once per order, inside the transaction that applied the event.
- * Modules that sell something of their own apply its events through
- * `PaymentsDeps.paymentPurposeHandlers` (subscriptions; the wallet top-up's is `applyWalletTopUpEvent`).
+ * refunded or charged back, each once per order, inside the transaction that applied the event
+ * (after the purchase's access and unspent credits were taken back). Modules that sell something
+ * of their own register a handler by order purpose (`PaymentsDeps.purposeHandlers`); it also
+ * receives the renewals and changes of provider-run subscriptions (Stripe, Telegram Stars).
  */
-export type { PaymentListener } from './payment-hooks.js';
-export { applyWalletTopUpEvent } from './payments.wallet.js';
-export type { PaymentsDeps } from './payments.deps.js';
+export type {
+  PaymentEventHandler,
+  PaymentListener,
+  PaymentOrderStatus,
+  PaymentOrderView,
+  PaymentPurposeHandlers,
+} from './payment-hooks.js';
 export type {
   CheckoutStarted,
   InboundWebhook,
   PaymentEvent,
-  PaymentEventHandler,
   PaymentEventType,
-  PaymentOrderView,
   PaymentProvider,
   PaymentPurpose,
-  PaymentPurposeHandlers,
   ProviderName,
   ProviderOrder,
   YooKassaMethodType,
 } from './payment-provider.js';
 export { providerOfMethod } from './payment-provider.js';
+export type { PaymentsDeps } from './payments.deps.js';
 export { paymentsJobHandlers } from './payments.jobs.js';
 export { registerPaymentsRoutes } from './payments.routes.js';
 export { createStarsPaymentUpdates } from './payments.stars.js';
@@ -36,10 +39,12 @@ export {
   CONSENT_REQUIRED_DETAIL,
   chargeSavedMethod,
   hasPendingCharge,
+  recurringMethods,
   refundOrder,
   regionOf,
-  type Caller,
   startPayment,
   testProviderOf,
+  type Caller,
+  type PaymentRequest,
   type StartPaymentInput,
 } from './payments.usecases.js';

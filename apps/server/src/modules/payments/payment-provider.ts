@@ -1,8 +1,7 @@
 import type { TPaymentMethod } from '@mirra/contracts';
-import type { DbOrTx } from '../../shared/db/client.js';
 
 /** The payment services Mirra has an adapter for. */
-export type ProviderName = 'test' | 'yookassa' | 'stripe' | 'cryptomus' | 'stars' | 'balance';
+export type ProviderName = 'test' | 'yookassa' | 'stripe' | 'cryptomus' | 'stars';
 
 /**
  * What a payment is for; decides which module applies its events. `product`: a credit pack or the
@@ -44,6 +43,8 @@ export interface ProviderOrder {
    * Mirra with `chargeSavedMethod` (YooKassa).
    */
   recurring?: { periodDays: number };
+  /** The buyer agreed to keep the payment method for renewals (YooKassa `save_payment_method`). */
+  saveMethod?: boolean;
 }
 
 /** Where the buyer goes to pay, and the provider's id of the payment when it has one already. */
@@ -142,40 +143,8 @@ export interface PaymentProvider {
   cancelSubscription?(subscription: { providerSubscriptionId: string; userId: number }): Promise<void>;
 }
 
-/**
- * Which provider serves a payment method the buyer picks. `balance` (the wallet) has no adapter:
- * payments pays it itself, in one transaction.
- */
+/** Which provider serves a payment method the buyer picks. */
 export function providerOfMethod(method: TPaymentMethod): ProviderName {
   if (method.startsWith('yookassa')) return 'yookassa';
   return method as ProviderName;
 }
-
-/** An order as the purpose's handler sees it. */
-export interface PaymentOrderView {
-  uuid: string;
-  userId: number;
-  purpose: PaymentPurpose;
-  /** The purpose's own id (e.g. the subscription's uuid); null for products. */
-  purposeRef: string | null;
-  provider: ProviderName;
-  product: string;
-  amount: number;
-  currency: number;
-  status: 'pending' | 'paid' | 'failed' | 'cancelled' | 'refunded';
-}
-
-/**
- * Applies a verified, not-yet-seen event of an order of one purpose, inside the transaction that
- * holds the order's row lock and records the event as seen. The order's status is already moved
- * (`payment.succeeded` → paid, …) when the handler runs; `before` is the status it had.
- */
-export type PaymentEventHandler = (
-  tx: DbOrTx,
-  order: PaymentOrderView,
-  event: PaymentEvent,
-  before: PaymentOrderView['status'],
-) => Promise<void>;
-
-/** Handlers of the purposes other modules own, handed in by the composition root. */
-export type PaymentPurposeHandlers = Partial<Record<Exclude<PaymentPurpose, 'product'>, PaymentEventHandler>>;

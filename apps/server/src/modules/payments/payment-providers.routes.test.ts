@@ -486,7 +486,7 @@ describe('what subscriptions need from the providers', () => {
   /** The subscriptions module's side, as a recorder: every event of a `subscription` order. */
   const seen: Array<{ order: PaymentOrderView; event: PaymentEvent }> = [];
   beforeAll(() => {
-    t.deps.paymentPurposeHandlers.subscription = async (_tx, order, event) => {
+    t.deps.purposeHandlers.subscription = async (_tx, order, event) => {
       seen.push({ order, event });
     };
   });
@@ -604,7 +604,7 @@ describe('what subscriptions need from the providers', () => {
 describe('Telegram Stars subscriptions', () => {
   it('a link with subscription_period 2592000; renewals as events; cancel through editUserStarSubscription', async () => {
     const seen: Array<{ order: PaymentOrderView; event: PaymentEvent }> = [];
-    t.deps.paymentPurposeHandlers.subscription = async (_tx, order, event) => {
+    t.deps.purposeHandlers.subscription = async (_tx, order, event) => {
       seen.push({ order, event });
     };
     const tgUser = telegram.newUser();

@@ -67,32 +67,30 @@ export function providerNamed(deps: Deps, name: ProviderName): PaymentProvider |
 /**
  * The ways to pay offered to a buyer: those configured, that charge in the region's currency
  * (YooKassa in roubles for Russia, Stripe in dollars elsewhere, Cryptomus in both), Stars only
- * inside the Mini App, and the wallet's balance.
+ * inside the Mini App, then the wallet's balance. Without `where`: every configured way.
  */
 export function availableMethods(
   deps: Deps,
-  where: { region: TPaymentRegion; inMiniApp: boolean },
+  where?: { region: TPaymentRegion; inMiniApp: boolean },
 ): TPaymentMethod[] {
   const providers = configuredProviders(deps);
   const methods: TPaymentMethod[] = [];
   const yookassa = deps.config.payments.yookassa;
-  if (where.region === 'ru' && yookassa && providers.has('yookassa')) {
+  if ((!where || where.region === 'ru') && yookassa && providers.has('yookassa')) {
     for (const type of yookassa.methods) methods.push(`yookassa_${type}`);
   }
-  if (where.region === 'intl' && providers.has('stripe')) methods.push('stripe');
+  if ((!where || where.region === 'intl') && providers.has('stripe')) methods.push('stripe');
   if (providers.has('cryptomus')) methods.push('cryptomus');
-  if (where.inMiniApp && providers.has('stars')) methods.push('stars');
+  if ((!where || where.inMiniApp) && providers.has('stars')) methods.push('stars');
   if (providers.has('test')) methods.push('test');
-  // The wallet's balance pays with no provider.
   methods.push('balance');
   return methods;
 }
 
-export function isMethodAvailable(
-  deps: Deps,
-  method: TPaymentMethod,
-  where: { region: TPaymentRegion; inMiniApp: boolean },
-): boolean {
-  if (!availableMethods(deps, where).includes(method)) return false;
-  return method === 'balance' || providerNamed(deps, providerOfMethod(method)) !== undefined;
+/** The ways to pay whose provider can charge a saved method again (Mirra-run renewals need one). */
+export function recurringMethods(deps: Deps): TPaymentMethod[] {
+  return availableMethods(deps).filter((method) => {
+    if (method === 'balance') return false;
+    return Boolean(providerNamed(deps, providerOfMethod(method))?.chargeSavedMethod);
+  });
 }

@@ -39,7 +39,13 @@ export const paymentsRepository = {
     return row;
   },
 
-  /** Whether a charge of a saved method for this purpose's item still waits for its provider's answer. */
+  /** The order, row-locked until the transaction ends: its notifications are applied one at a time. */
+  async lockOrder(tx: DbOrTx, uuid: string): Promise<PaymentOrderRow | undefined> {
+    const [row] = await tx.select().from(paymentOrders).where(eq(paymentOrders.uuid, uuid)).for('update');
+    return row;
+  },
+
+  /** Whether an order for this purpose's item still waits for its provider's answer. */
   async hasPendingOrderFor(db: DbOrTx, purposeRef: string): Promise<boolean> {
     const [row] = await db
       .select({ uuid: paymentOrders.uuid })
@@ -53,12 +59,6 @@ export const paymentsRepository = {
       )
       .limit(1);
     return Boolean(row);
-  },
-
-  /** The order, row-locked until the transaction ends: its notifications are applied one at a time. */
-  async lockOrder(tx: DbOrTx, uuid: string): Promise<PaymentOrderRow | undefined> {
-    const [row] = await tx.select().from(paymentOrders).where(eq(paymentOrders.uuid, uuid)).for('update');
-    return row;
   },
 
   /** The order a provider's payment or subscription id belongs to (the subscription's first order). */
@@ -113,11 +113,18 @@ export const paymentsRepository = {
       .limit(limit);
   },
 
-  async updateOrder(tx: DbOrTx, uuid: string, at: Date, values: Partial<typeof paymentOrders.$inferInsert>) {
-    await tx
+  async updateOrder(
+    tx: DbOrTx,
+    uuid: string,
+    at: Date,
+    values: Partial<typeof paymentOrders.$inferInsert>,
+  ): Promise<PaymentOrderRow> {
+    const [row] = await tx
       .update(paymentOrders)
       .set({ ...values, updatedAt: at })
-      .where(eq(paymentOrders.uuid, uuid));
+      .where(eq(paymentOrders.uuid, uuid))
+      .returning();
+    return row!;
   },
 
   async lockUnlimitedUntil(tx: DbOrTx, userId: number): Promise<Date | null> {

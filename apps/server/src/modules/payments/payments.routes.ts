@@ -26,9 +26,9 @@ import {
   testProviderOf,
 } from './payments.usecases.js';
 import { renderTestCheckout } from './test-checkout.page.js';
-import { TEST_DECLINING_METHOD_PREFIX } from './providers/test.provider.js';
 import type { PaymentEvent, ProviderName } from './payment-provider.js';
 import { webhookPath } from './payments.providers.js';
+import { TEST_DECLINING_METHOD_PREFIX } from './providers/test.provider.js';
 
 /** Providers that post notifications over HTTP (Stars come as bot updates). */
 const WEBHOOK_PROVIDERS: ProviderName[] = ['test', 'yookassa', 'stripe', 'cryptomus'];
@@ -232,8 +232,8 @@ function registerTestCheckout(app: ZodApp, deps: PaymentsDeps): void {
           providerPaymentId: order.providerPaymentId ?? `test_${randomUUID()}`,
           amount: order.amount,
           currency: order.currency,
-          // A subscription's card is kept for renewals: one that pays them, or (to try failures) one that declines them.
-          ...(order.recurringDays && action.startsWith('pay')
+          // A card kept for renewals: one that pays them, or (to try failures) one that declines them.
+          ...(order.saveMethod && action.startsWith('pay')
             ? {
                 savedMethodId: `${action === 'pay' ? 'test_pm_' : TEST_DECLINING_METHOD_PREFIX}${randomUUID()}`,
               }

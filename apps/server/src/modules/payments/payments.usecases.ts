@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { z } from 'zod';
 import {
   CURRENCY_XTR,
@@ -16,12 +16,16 @@ import type { DbOrTx } from '../../shared/db/client.js';
 import { AppError } from '../../shared/errors.js';
 import { applyCreditChange, lockCredits } from '../credits/index.js';
 import { findUserById } from '../users/index.js';
-import { recordWalletEntry } from '../wallet/index.js';
+import {
+  cancelWalletEntry,
+  getWalletBalance,
+  recordWalletEntry,
+  settleWalletEntry,
+} from '../wallet/index.js';
 import {
   providerOfMethod,
   type InboundWebhook,
   type PaymentEvent,
-  type PaymentOrderView,
   type PaymentPurpose,
   type ProviderName,
   type ProviderOrder,
@@ -39,7 +43,12 @@ import {
   shortenUntil,
   type CatalogueEntry,
 } from './payments.models.js';
-import { availableMethods, configuredProviders, providerNamed } from './payments.providers.js';
+import {
+  availableMethods,
+  configuredProviders,
+  providerNamed,
+  recurringMethods,
+} from './payments.providers.js';
 import { paymentsRepository, type PaymentOrderRow } from './payments.repository.js';
 
 export { testProviderOf } from './payments.providers.js';
@@ -53,10 +62,10 @@ type Deps = Pick<
   | 'geo'
   | 'linkSecret'
   | 'telegramBot'
-  | 'paymentPurposeHandlers'
+  | 'purposeHandlers'
   | 'paymentListeners'
 >;
-type EventDeps = Pick<PaymentsDeps, 'logger' | 'now' | 'paymentPurposeHandlers' | 'paymentListeners'>;
+type EventDeps = Pick<PaymentsDeps, 'logger' | 'now' | 'purposeHandlers' | 'paymentListeners'>;
 
 export const CONSENT_REQUIRED_DETAIL = 'Please check the boxes to agree with the offer.';
 
@@ -70,6 +79,10 @@ function catalogueOf(deps: Pick<PaymentsDeps, 'config'>): CatalogueEntry[] {
   return entries;
 }
 
+export function consentRequired(): AppError {
+  return new AppError({ code: 'payments.consent_required', detail: CONSENT_REQUIRED_DETAIL });
+}
+
 const methodUnavailable = () =>
   new AppError({ code: 'payments.method_unavailable', detail: 'This payment method is not available.' });
 
@@ -78,13 +91,13 @@ export interface Caller {
   ip: string;
   headers: Record<string, string | string[] | undefined>;
   /** Signed in with the Mini App's init data: Stars are offered. */
-  inMiniApp: boolean;
+  inMiniApp?: boolean;
 }
 
 /** The region chosen by the person, or the one of the country they are in. */
 export async function regionOf(
   deps: Pick<PaymentsDeps, 'db' | 'geo'>,
-  caller: Pick<Caller, 'userId' | 'ip' | 'headers'>,
+  caller: Caller,
 ): Promise<TPaymentRegion> {
   const chosen = await paymentsRepository.findRegion(deps.db, caller.userId);
   return chosen ?? regionOfCountry(deps.geo.countryOf(caller.ip, caller.headers));
@@ -97,7 +110,7 @@ export async function getCatalogue(deps: Deps, caller: Caller): Promise<TPayment
     region,
     currency: products[0]!.currency,
     products,
-    methods: availableMethods(deps, { region, inMiniApp: caller.inMiniApp }),
+    methods: availableMethods(deps, { region, inMiniApp: caller.inMiniApp ?? false }),
   };
 }
 
@@ -110,20 +123,27 @@ export async function changeRegion(deps: Deps, caller: Caller, region: TPaymentR
 export interface StartPaymentInput {
   userId: number;
   purpose: PaymentPurpose;
+  /** The purpose's own id (a subscription's uuid). */
   purposeRef: string | null;
   method: TPaymentMethod;
   product: string;
   /** Minor units; whole Stars when `currency` is CURRENCY_XTR. Priced by the server, never the client. */
   amount: number;
   currency: number;
-  description: string;
+  /** Shown on the provider's page and the receipt; unset: named after the product. */
+  description?: string;
   /** The app path to come back to. */
   returnPath: string | undefined;
   consent: { agreeOffer: boolean; agreePrivacy: boolean };
+  /** The buyer agrees that the method is kept for renewals (charged again by Mirra). */
+  saveMethod?: boolean;
+  /** A subscription the provider itself renews (Stripe `subscription` mode, Stars `subscription_period`). */
   recurring?: { periodDays: number };
   credits?: number;
   unlimitedDays?: number;
 }
+/** The same, as the subscriptions and wallet modules name it. */
+export type PaymentRequest = StartPaymentInput;
 
 /**
  * An order with the buyer's consent to the offer and the privacy policy stored (document versions
@@ -133,60 +153,15 @@ export async function startPayment(
   deps: Deps,
   input: StartPaymentInput,
 ): Promise<{ uuid: string; confirmation_url: string }> {
-  if (!input.consent.agreeOffer || !input.consent.agreePrivacy) {
-    throw new AppError({ code: 'payments.consent_required', detail: CONSENT_REQUIRED_DETAIL });
-  }
-  if (input.method === 'balance') return payFromBalance(deps, input);
-  const providerName = providerOfMethod(input.method);
-  const provider = providerNamed(deps, providerName);
-  if (!provider) throw methodUnavailable();
-  if ((providerName === 'stars') !== (input.currency === CURRENCY_XTR)) throw methodUnavailable();
+  if (!input.consent.agreeOffer || !input.consent.agreePrivacy) throw consentRequired();
   const now = deps.now();
-  const order = await deps.db.transaction(async (tx) => {
-    const created = await paymentsRepository.insertOrder(tx, orderValues(deps, input, providerName, now));
-    // A top-up shows in the wallet as pending until its payment settles it.
-    if (created.purpose === 'wallet_topup') {
-      await recordWalletEntry(
-        tx,
-        {
-          userId: created.userId,
-          currency: created.currency,
-          amount: created.amount,
-          kind: 'pay_in',
-          pending: true,
-          ref: created.uuid,
-          idempotencyKey: walletTopUpKey(created.uuid),
-        },
-        now,
-      );
-    }
-    return created;
-  });
-  const started = await provider.createPayment(await providerOrderOf(deps, order, input.description));
-  if (started.providerPaymentId) {
-    await paymentsRepository.updateOrder(deps.db, order.uuid, deps.now(), {
-      providerPaymentId: started.providerPaymentId,
-    });
-  }
-  return { uuid: order.uuid, confirmation_url: started.confirmationUrl };
-}
-
-/** The wallet entry of a top-up, pending until its payment settles it. */
-export const walletTopUpKey = (orderUuid: string) => `payment:${orderUuid}:pay_in`;
-
-function orderValues(
-  deps: Pick<PaymentsDeps, 'config'>,
-  input: StartPaymentInput,
-  provider: ProviderName,
-  now: Date,
-) {
-  return {
+  const values = {
     userId: input.userId,
     product: input.product,
-    provider,
     method: input.method,
     purpose: input.purpose,
     purposeRef: input.purposeRef,
+    saveMethod: input.saveMethod ?? false,
     recurringDays: input.recurring?.periodDays ?? null,
     amount: input.amount,
     currency: input.currency,
@@ -197,21 +172,55 @@ function orderValues(
     privacyVersion: deps.config.payments.privacyVersion,
     consentedAt: now,
   };
+  if (input.method === 'balance') return payFromBalance(deps, { ...values, provider: 'balance' });
+  const providerName = providerOfMethod(input.method);
+  const provider = providerNamed(deps, providerName);
+  if (!provider) throw methodUnavailable();
+  if ((providerName === 'stars') !== (input.currency === CURRENCY_XTR)) throw methodUnavailable();
+  const order = await deps.db.transaction(async (tx) => {
+    const created = await paymentsRepository.insertOrder(tx, { ...values, provider: providerName });
+    if (created.purpose === 'wallet_topup') {
+      await recordWalletEntry(
+        tx,
+        {
+          userId: created.userId,
+          currency: created.currency,
+          amount: created.amount,
+          kind: 'pay_in',
+          pending: true,
+          ref: created.uuid,
+          idempotencyKey: `payment:${created.uuid}:pay_in`,
+        },
+        now,
+      );
+    }
+    return created;
+  });
+  const started = await provider.createPayment(
+    await providerOrderOf(deps, order, input.description ?? describeOrder(order)),
+  );
+  if (started.providerPaymentId) {
+    await paymentsRepository.updateOrder(deps.db, order.uuid, deps.now(), {
+      providerPaymentId: started.providerPaymentId,
+    });
+  }
+  return { uuid: order.uuid, confirmation_url: started.confirmationUrl };
 }
 
 /**
- * Paying from the wallet needs no provider's page: the order, the money out of the wallet
- * (`payment:<order>:balance`, refused with `wallet.insufficient` beyond what is available) and what
- * it buys happen in one transaction; the answer leads straight back to the app.
+ * Paying from the wallet needs no page: the money leaves the wallet and the order is paid in one
+ * transaction, and the answer leads straight back to the app.
  */
 async function payFromBalance(
   deps: Deps,
-  input: StartPaymentInput,
+  values: Parameters<typeof paymentsRepository.insertOrder>[1],
 ): Promise<{ uuid: string; confirmation_url: string }> {
-  if (input.purpose === 'wallet_topup' || input.currency === CURRENCY_XTR) throw methodUnavailable();
+  if (values.purpose === 'wallet_topup' || values.saveMethod || values.currency === CURRENCY_XTR) {
+    throw methodUnavailable();
+  }
   const now = deps.now();
   const order = await deps.db.transaction(async (tx) => {
-    const created = await paymentsRepository.insertOrder(tx, orderValues(deps, input, 'balance', now));
+    const created = await paymentsRepository.insertOrder(tx, values);
     await recordWalletEntry(
       tx,
       {
@@ -226,7 +235,7 @@ async function payFromBalance(
     );
     await applyPaymentEvent(deps, tx, 'balance', {
       type: 'payment.succeeded',
-      eventId: `balance:${created.uuid}:paid`,
+      eventId: `balance:${created.uuid}`,
       orderUuid: created.uuid,
       providerPaymentId: `balance:${created.uuid}`,
       amount: created.amount,
@@ -287,20 +296,54 @@ async function providerOrderOf(
 const describeProduct = (entry: CatalogueEntry) =>
   entry.kind === 'credits' ? `Mirra: ${entry.credits} credits` : `Mirra: unlimited for ${entry.days} days`;
 
-/** A credit pack or the unlimited package at the price of the person's region (or in Stars). */
+/** What the provider's page and the receipt call an order Mirra did not describe. */
+function describeOrder(order: PaymentOrderRow): string {
+  if (order.purpose === 'wallet_topup') return 'Mirra: wallet top-up';
+  if (order.purpose === 'subscription') return 'Mirra Premium';
+  return `Mirra: ${order.product}`;
+}
+
+/**
+ * A credit pack or the unlimited package at the price of the person's region (or in Stars), or a
+ * wallet top-up of the buyer's amount, with their consent stored; returns where to pay it.
+ */
 export async function createOrder(
   deps: Deps,
   caller: Caller,
   body: z.infer<typeof ZPaymentOrderCreate>,
 ): Promise<{ uuid: string; confirmation_url: string }> {
-  if (!body.agree_offer || !body.agree_privacy) {
-    throw new AppError({ code: 'payments.consent_required', detail: CONSENT_REQUIRED_DETAIL });
-  }
+  const consent = { agreeOffer: body.agree_offer, agreePrivacy: body.agree_privacy };
+  if (!consent.agreeOffer || !consent.agreePrivacy) throw consentRequired();
   const region = await regionOf(deps, caller);
-  if (!availableMethods(deps, { region, inMiniApp: caller.inMiniApp }).includes(body.method)) {
+  if (!availableMethods(deps, { region, inMiniApp: caller.inMiniApp ?? false }).includes(body.method)) {
     throw methodUnavailable();
   }
-  if (body.product === WALLET_TOP_UP_PRODUCT) return createTopUp(deps, caller, body, region);
+  if (body.product === WALLET_TOP_UP_PRODUCT) {
+    const currency = body.currency ?? currencyOfRegion(region);
+    const limits = WALLET_PAY_IN_LIMITS[currency];
+    if (!limits) {
+      throw new AppError({ code: 'wallet.currency_unknown', detail: 'This currency is not supported.' });
+    }
+    const amount = body.amount ?? 0;
+    if (amount < limits.min || amount > limits.max) {
+      throw new AppError({
+        code: 'wallet.amount_invalid',
+        detail: 'The amount is outside the allowed range.',
+        extra: { min: limits.min, max: limits.max, currency },
+      });
+    }
+    return startPayment(deps, {
+      userId: caller.userId,
+      purpose: 'wallet_topup',
+      purposeRef: null,
+      method: body.method,
+      product: WALLET_TOP_UP_PRODUCT,
+      amount,
+      currency,
+      returnPath: body.return ?? '/',
+      consent,
+    });
+  }
   const entry = catalogueOf(deps).find((e) => e.id === body.product);
   if (!entry) throw new AppError({ code: 'payments.product_unknown', detail: 'No such product.' });
   const product = priceProduct(entry, region);
@@ -316,52 +359,10 @@ export async function createOrder(
     currency: inStars ? CURRENCY_XTR : product.currency,
     description: describeProduct(entry),
     returnPath: body.return,
-    consent: { agreeOffer: body.agree_offer, agreePrivacy: body.agree_privacy },
+    consent,
     credits: product.credits,
     unlimitedDays: product.days,
   });
-}
-
-/** A wallet top-up of the buyer's amount, within its currency's limits, through a provider. */
-async function createTopUp(
-  deps: Deps,
-  caller: Caller,
-  body: z.infer<typeof ZPaymentOrderCreate>,
-  region: TPaymentRegion,
-): Promise<{ uuid: string; confirmation_url: string }> {
-  const currency = body.currency ?? currencyOfRegion(region);
-  const limits = WALLET_PAY_IN_LIMITS[currency];
-  if (!limits)
-    throw new AppError({ code: 'wallet.currency_unknown', detail: 'This currency is not supported.' });
-  const amount = body.amount ?? 0;
-  if (amount < limits.min || amount > limits.max) {
-    throw new AppError({
-      code: 'wallet.amount_invalid',
-      detail: 'The amount is outside the allowed range.',
-      extra: { min: limits.min, max: limits.max, currency },
-    });
-  }
-  if (body.method === 'balance' || body.method === 'stars') throw methodUnavailable();
-  return startPayment(deps, {
-    userId: caller.userId,
-    purpose: 'wallet_topup',
-    purposeRef: null,
-    method: body.method,
-    product: WALLET_TOP_UP_PRODUCT,
-    amount,
-    currency,
-    description: 'Mirra: wallet top-up',
-    returnPath: body.return,
-    consent: { agreeOffer: body.agree_offer, agreePrivacy: body.agree_privacy },
-  });
-}
-
-/**
- * Whether a charge of a saved method for this item (a subscription's uuid) is still pending at its
- * provider: a renewal is not charged again while the last one has not been answered.
- */
-export function hasPendingCharge(deps: Pick<PaymentsDeps, 'db'>, purposeRef: string): Promise<boolean> {
-  return paymentsRepository.hasPendingOrderFor(deps.db, purposeRef);
 }
 
 /**
@@ -371,19 +372,22 @@ export function hasPendingCharge(deps: Pick<PaymentsDeps, 'db'>, purposeRef: str
  */
 export async function chargeSavedMethod(
   deps: Deps,
-  input: Omit<StartPaymentInput, 'method' | 'returnPath' | 'consent' | 'recurring'> & {
-    provider: ProviderName;
+  input: Omit<StartPaymentInput, 'method' | 'returnPath' | 'consent' | 'recurring' | 'saveMethod'> & {
+    /** The method (or provider name) the saved method belongs to: `yookassa_bank_card`, `yookassa`, `test`. */
+    method?: string;
+    provider?: ProviderName;
     savedMethodId: string;
   },
-): Promise<{ uuid: string; status: PaymentOrderRow['status'] }> {
-  const provider = providerNamed(deps, input.provider);
+): Promise<{ uuid: string; status: 'pending' | 'paid' | 'failed' }> {
+  const name = input.provider ?? providerOfMethod((input.method ?? '') as TPaymentMethod);
+  const provider = providerNamed(deps, name);
   if (!provider?.chargeSavedMethod) throw methodUnavailable();
   const now = deps.now();
   const order = await paymentsRepository.insertOrder(deps.db, {
     userId: input.userId,
     product: input.product,
     provider: provider.name,
-    method: provider.name === 'yookassa' ? 'yookassa_bank_card' : provider.name,
+    method: input.method ?? provider.name,
     purpose: input.purpose,
     purposeRef: input.purposeRef,
     amount: input.amount,
@@ -397,16 +401,45 @@ export async function chargeSavedMethod(
     privacyVersion: deps.config.payments.privacyVersion,
     consentedAt: now,
   });
-  const charged = await provider.chargeSavedMethod(
-    await providerOrderOf(deps, order, input.description),
-    input.savedMethodId,
-  );
+  let charged: Awaited<ReturnType<NonNullable<typeof provider.chargeSavedMethod>>>;
+  try {
+    charged = await provider.chargeSavedMethod(
+      await providerOrderOf(deps, order, input.description ?? describeOrder(order)),
+      input.savedMethodId,
+    );
+  } catch (error) {
+    // Refused outright (a 4xx): a failed renewal, retried later with a new order.
+    deps.logger.warn({ err: error, order: order.uuid }, 'charging a saved method failed');
+    const providerPaymentId = `failed:${randomUUID()}`;
+    charged = {
+      providerPaymentId,
+      event: {
+        type: 'payment.failed',
+        eventId: providerPaymentId,
+        orderUuid: order.uuid,
+        providerPaymentId,
+        amount: order.amount,
+        currency: order.currency,
+      },
+    };
+  }
   await paymentsRepository.updateOrder(deps.db, order.uuid, deps.now(), {
     providerPaymentId: charged.providerPaymentId,
   });
   if (charged.event) await applyEvents(deps, provider.name, [charged.event]);
-  const after = await paymentsRepository.findOrder(deps.db, order.uuid);
-  return { uuid: order.uuid, status: after!.status };
+  const after = (await paymentsRepository.findOrder(deps.db, order.uuid))!;
+  return {
+    uuid: order.uuid,
+    status: after.status === 'paid' ? 'paid' : after.status === 'pending' ? 'pending' : 'failed',
+  };
+}
+
+/**
+ * Whether a charge of a saved method for this item (a subscription's uuid) is still pending at its
+ * provider: a renewal is not charged again while the last one has not been answered.
+ */
+export function hasPendingCharge(deps: Pick<PaymentsDeps, 'db'>, purposeRef: string): Promise<boolean> {
+  return paymentsRepository.hasPendingOrderFor(deps.db, purposeRef);
 }
 
 /** Stops a provider's own renewals of a subscription (Stripe, Stars); access runs to its date. */
@@ -419,29 +452,32 @@ export async function cancelProviderSubscription(
   await provider.cancelSubscription(input);
 }
 
-/** Asks the order's provider to return the money; the refund is applied when its event arrives. */
+/**
+ * Gives a paid order's money back: a balance payment returns to the wallet at once; a provider's
+ * refund is asked for, and applied when its notification arrives.
+ */
 export async function refundOrder(deps: Deps, orderUuid: string): Promise<void> {
   const order = await paymentsRepository.findOrder(deps.db, orderUuid);
   if (!order) throw new AppError({ code: 'payments.order_not_found', detail: 'Not found.' });
-  if (order.status !== 'paid' || !order.providerPaymentId) {
+  if (order.status !== 'paid') {
     throw new AppError({ code: 'payments.not_refundable', detail: 'Only a paid order can be refunded.' });
   }
   if (order.provider === 'balance') {
-    // Paid from the wallet: given back to it at once.
-    const event: PaymentEvent = {
-      type: 'refund.succeeded',
-      eventId: `balance:${order.uuid}:refunded`,
-      orderUuid: order.uuid,
-      providerPaymentId: order.providerPaymentId,
-      amount: order.amount,
-      currency: order.currency,
-    };
-    await deps.db.transaction((tx) => applyPaymentEvent(deps, tx, 'balance', event));
+    await deps.db.transaction((tx) =>
+      applyPaymentEvent(deps, tx, 'balance', {
+        type: 'refund.succeeded',
+        eventId: `balance:${order.uuid}:refund`,
+        orderUuid: order.uuid,
+        providerPaymentId: order.providerPaymentId ?? `balance:${order.uuid}`,
+        amount: order.amount,
+        currency: order.currency,
+      }),
+    );
     return;
   }
   const provider = providerNamed(deps, order.provider as ProviderName);
-  if (!provider) throw methodUnavailable();
-  const providerOrder = await providerOrderOf(deps, order, order.product);
+  if (!provider || !order.providerPaymentId) throw methodUnavailable();
+  const providerOrder = await providerOrderOf(deps, order, describeOrder(order));
   await provider.refund({ ...providerOrder, providerPaymentId: order.providerPaymentId });
 }
 
@@ -511,20 +547,8 @@ export async function applyEvents(deps: Deps, provider: ProviderName, events: Pa
   }
 }
 
-const viewOf = (order: PaymentOrderRow): PaymentOrderView => ({
-  uuid: order.uuid,
-  userId: order.userId,
-  purpose: order.purpose,
-  purposeRef: order.purposeRef,
-  provider: order.provider as ProviderName,
-  product: order.product,
-  amount: order.amount,
-  currency: order.currency,
-  status: order.status,
-});
-
 /** The order an event belongs to, row-locked: by its uuid, else by the payment or subscription id. */
-async function lockOrderOf(tx: DbOrTx, provider: ProviderName, event: PaymentEvent) {
+async function lockOrderOf(tx: DbOrTx, provider: ProviderName | 'balance', event: PaymentEvent) {
   const uuid =
     event.orderUuid ??
     (await paymentsRepository.findOrderUuidByProviderRef(
@@ -539,13 +563,14 @@ async function lockOrderOf(tx: DbOrTx, provider: ProviderName, event: PaymentEve
 /**
  * Applies one verified event to its order under the order's row lock, once per the provider's
  * event id, so duplicate, late and out-of-order events change nothing twice: a payment is granted
- * once (credits in the ledger under `payment:<order>:grant`, the unlimited package extended), a
- * refund taken back once. Subscription and wallet orders are then handed to their module.
+ * once (credits in the ledger under `payment:<order>:grant`, the unlimited package extended, a
+ * top-up settled in the wallet), a refund taken back once. The purpose's handler (subscriptions)
+ * and the domain events (PaymentListener) run in the same transaction.
  */
 export async function applyPaymentEvent(
   deps: EventDeps,
   tx: DbOrTx,
-  provider: ProviderName,
+  provider: ProviderName | 'balance',
   event: PaymentEvent,
 ): Promise<void> {
   const order = await lockOrderOf(tx, provider, event);
@@ -561,61 +586,53 @@ export async function applyPaymentEvent(
   }
   const now = deps.now();
   const before = order.status;
-  const handler = order.purpose === 'product' ? null : deps.paymentPurposeHandlers[order.purpose];
+  let after: PaymentOrderRow = order;
   switch (event.type) {
     case 'payment.succeeded':
       if (order.status === 'paid' || order.status === 'refunded') return;
-      await paymentsRepository.updateOrder(tx, order.uuid, now, {
+      after = await paymentsRepository.updateOrder(tx, order.uuid, now, {
         status: 'paid',
         providerPaymentId: event.providerPaymentId,
         paidAt: now,
-        ...(event.savedMethodId ? { savedMethodId: event.savedMethodId } : {}),
+        ...(event.savedMethodId && (order.saveMethod || order.recurringDays)
+          ? { savedMethodId: event.savedMethodId }
+          : {}),
         ...(event.providerSubscriptionId ? { providerSubscriptionId: event.providerSubscriptionId } : {}),
       });
-      if (order.purpose === 'product') await grantPurchase(tx, order, now);
+      await grantPurchase(tx, after, now);
       break;
     case 'payment.failed':
     case 'payment.cancelled':
       if (order.status !== 'pending') return;
-      await paymentsRepository.updateOrder(tx, order.uuid, now, {
+      after = await paymentsRepository.updateOrder(tx, order.uuid, now, {
         status: event.type === 'payment.failed' ? 'failed' : 'cancelled',
       });
+      if (order.purpose === 'wallet_topup') await cancelWalletEntry(tx, `payment:${order.uuid}:pay_in`, now);
       break;
     case 'refund.succeeded':
-      // A refund of a subscription's later period names that period's payment, not the first order's.
-      if (event.providerPaymentId === order.providerPaymentId || order.providerPaymentId === null) {
-        if (order.status !== 'paid') return;
-        if (order.purpose === 'product') await takeBackPurchase(tx, order, now);
-        else {
-          await paymentsRepository.updateOrder(tx, order.uuid, now, { status: 'refunded', refundedAt: now });
-          await returnToWallet(tx, order, now);
-        }
-      }
+      // A refund of a provider-run subscription's later period names that period's payment.
+      if (order.providerPaymentId !== null && event.providerPaymentId !== order.providerPaymentId) break;
+      if (order.status !== 'paid') return;
+      after = await takeBackPurchase(tx, order, now);
       break;
     default:
-      // Renewals, failed renewals and subscription changes belong to the subscriptions module.
+      // Renewals, failed renewals and changes of provider-run subscriptions: the purpose's own.
       break;
   }
-  const after = (await paymentsRepository.findOrder(tx, order.uuid))!;
-  if (handler) {
-    await handler(tx, viewOf(after), event, before);
-  } else if (order.purpose !== 'product') {
-    deps.logger.error({ order: order.uuid, purpose: order.purpose }, 'no handler for this payment purpose');
-  }
-  // The domain events, once per order: it became paid, or a paid order was refunded.
+  if (order.purpose === 'subscription') await deps.purposeHandlers.subscription?.(tx, after, event, before);
   for (const listener of deps.paymentListeners) {
-    if (after.status === 'paid' && before !== 'paid') await listener.onPaid?.(tx, viewOf(after));
-    if (after.status === 'refunded' && before === 'paid') await listener.onRefunded?.(tx, viewOf(after));
+    if (after.status === 'paid' && before !== 'paid') await listener.onPaid?.(tx, after);
+    if (after.status === 'refunded' && before !== 'refunded') await listener.onRefunded?.(tx, after);
   }
 }
 
-/** A paid product: its credits in the ledger, its unlimited term extended. */
+/** What a paid order gives: its credits, its unlimited days, the top-up's money, once each. */
 async function grantPurchase(tx: DbOrTx, order: PaymentOrderRow, now: Date): Promise<void> {
   if (order.credits > 0) {
     await applyCreditChange(tx, {
       userId: order.userId,
       delta: order.credits,
-      kind: 'purchase',
+      kind: order.purpose === 'subscription' ? 'subscription_grant' : 'purchase',
       ref: order.uuid,
       idempotencyKey: `payment:${order.uuid}:grant`,
     });
@@ -628,10 +645,15 @@ async function grantPurchase(tx: DbOrTx, order: PaymentOrderRow, now: Date): Pro
       extendUntil(until, now, order.unlimitedDays),
     );
   }
+  if (order.purpose === 'wallet_topup') await settleWalletEntry(tx, `payment:${order.uuid}:pay_in`);
 }
 
-/** A refund: the purchase's unspent credits back (never below zero, the rest recorded), its term ended. */
-async function takeBackPurchase(tx: DbOrTx, order: PaymentOrderRow, now: Date): Promise<void> {
+/**
+ * A refund: the purchase's unspent credits back (never below zero, the rest recorded), its term
+ * ended; a top-up's money leaves the wallet as far as it is still there; a purchase paid from the
+ * balance returns to it.
+ */
+async function takeBackPurchase(tx: DbOrTx, order: PaymentOrderRow, now: Date): Promise<PaymentOrderRow> {
   const balance = await lockCredits(tx, order.userId);
   const { takeBack, unrecovered } = refundCredits(order.credits, balance);
   if (takeBack > 0) {
@@ -653,34 +675,44 @@ async function takeBackPurchase(tx: DbOrTx, order: PaymentOrderRow, now: Date): 
       );
     }
   }
-  await paymentsRepository.updateOrder(tx, order.uuid, now, {
+  if (order.purpose === 'wallet_topup') {
+    const wallet = await getWalletBalance(tx, order.userId, order.currency, now);
+    const back = Math.min(order.amount, Math.max(0, wallet.available));
+    if (back > 0) {
+      await recordWalletEntry(
+        tx,
+        {
+          userId: order.userId,
+          currency: order.currency,
+          amount: -back,
+          kind: 'refund',
+          ref: order.uuid,
+          idempotencyKey: `payment:${order.uuid}:refund`,
+        },
+        now,
+      );
+    }
+  }
+  if (order.provider === 'balance') {
+    await recordWalletEntry(
+      tx,
+      {
+        userId: order.userId,
+        currency: order.currency,
+        amount: order.amount,
+        kind: 'refund',
+        ref: order.uuid,
+        idempotencyKey: `payment:${order.uuid}:refund`,
+      },
+      now,
+    );
+  }
+  return paymentsRepository.updateOrder(tx, order.uuid, now, {
     status: 'refunded',
     refundedAt: now,
     creditsTakenBack: takeBack,
     creditsUnrecovered: unrecovered,
   });
-  await returnToWallet(tx, order, now);
-}
-
-/** A refunded order paid from the wallet: its money goes back to the wallet, once. */
-export async function returnToWallet(
-  tx: DbOrTx,
-  order: Pick<PaymentOrderRow, 'uuid' | 'userId' | 'provider' | 'amount' | 'currency'>,
-  now: Date,
-): Promise<void> {
-  if (order.provider !== 'balance') return;
-  await recordWalletEntry(
-    tx,
-    {
-      userId: order.userId,
-      currency: order.currency,
-      amount: order.amount,
-      kind: 'refund',
-      ref: order.uuid,
-      idempotencyKey: `payment:${order.uuid}:refund`,
-    },
-    now,
-  );
 }
 
 /** Re-checks one pending order with its provider and applies what the provider reports. */
@@ -711,4 +743,4 @@ export async function reconcilePendingOrders(deps: Deps): Promise<number> {
   return pending.length;
 }
 
-export { availableMethods };
+export { availableMethods, recurringMethods };

@@ -72,6 +72,8 @@ function planMethods(deps: SubscriptionsDeps, where: { region: TPaymentRegion; i
  * test provider saves a card with nothing charged so far (others take their first period).
  */
 const TRIAL_PROVIDERS: ProviderName[] = ['test'];
+/** Providers whose kept card Mirra charges for renewals (the others renew by themselves). */
+const MIRRA_RENEWED: ProviderName[] = ['test', 'yookassa'];
 const trialMethods = (methods: TPaymentMethod[]) =>
   methods.filter((m) => m !== 'balance' && TRIAL_PROVIDERS.includes(providerOfMethod(m)));
 
@@ -96,7 +98,7 @@ export async function getSubscription(deps: SubscriptionsDeps, caller: Caller): 
   const renewing = Boolean(
     sub && premium && sub.autoRenew && (sub.savedMethodId || sub.providerSubscriptionId),
   );
-  const methods = planMethods(deps, { region, inMiniApp: caller.inMiniApp });
+  const methods = planMethods(deps, { region, inMiniApp: caller.inMiniApp ?? false });
   const trial = await trialAvailable(deps, plan, caller.userId);
   return {
     plan: {
@@ -161,7 +163,7 @@ export async function startSubscription(
       if (resumed) return { uuid: null, confirmation_url: null };
     }
   }
-  const methods = planMethods(deps, { region, inMiniApp: caller.inMiniApp });
+  const methods = planMethods(deps, { region, inMiniApp: caller.inMiniApp ?? false });
   if (!methods.includes(body.method)) {
     throw new AppError({
       code: 'payments.method_unavailable',
@@ -202,7 +204,14 @@ export async function startSubscription(
     description: DESCRIPTION,
     returnPath: body.return ?? '/settings/subscription/',
     consent: { agreeOffer: body.agree_offer, agreePrivacy: body.agree_privacy },
-    ...(body.method === 'balance' ? {} : { recurring: { periodDays: plan.period_days } }),
+    // The period's credits are granted by payments with the order, once.
+    credits: trial ? plan.trial_credits : plan.credits,
+    // Mirra charges the kept card (test, YooKassa); Stripe and Stars renew their own subscription.
+    ...(body.method === 'balance'
+      ? {}
+      : MIRRA_RENEWED.includes(providerOfMethod(body.method))
+        ? { saveMethod: true }
+        : { recurring: { periodDays: plan.period_days } }),
   });
   return { uuid: started.uuid, confirmation_url: started.confirmation_url };
 }
@@ -367,8 +376,10 @@ export async function applySubscriptionPayment(
     const accessUntil =
       !isTrial && event.periodEnd && event.periodEnd > now ? event.periodEnd : term.accessUntil;
     const savedMethodId =
-      order.provider === 'balance' ? WALLET_METHOD : (event.savedMethodId ?? sub.savedMethodId ?? null);
-    const providerSubscriptionId = event.providerSubscriptionId ?? null;
+      order.provider === 'balance'
+        ? WALLET_METHOD
+        : (event.savedMethodId ?? order.savedMethodId ?? sub.savedMethodId ?? null);
+    const providerSubscriptionId = event.providerSubscriptionId ?? order.providerSubscriptionId ?? null;
     // Mirra charges renewals only where it holds the method; a provider's own subscription renews itself.
     const chargedByMirra = Boolean(savedMethodId) && !providerSubscriptionId;
     await subscriptionsRepository.update(tx, sub.uuid, now, {
@@ -383,14 +394,8 @@ export async function applySubscriptionPayment(
       cancelledAt: null,
       failedAttempts: 0,
     });
+    // The order's credits were granted by payments with it.
     await subscriptionsRepository.setPremiumUntil(tx, sub.userId, accessUntil);
-    await grantPeriodCredits(
-      tx,
-      sub.userId,
-      isTrial ? (trialGranted ? plan.trial_credits : 0) : plan.credits,
-      `subscription:${sub.uuid}:order:${order.uuid}`,
-      order.uuid,
-    );
     return;
   }
   if (
@@ -414,14 +419,8 @@ export async function applySubscriptionPayment(
       nextChargeAt: null,
       nextAttemptAt: null,
     });
+    // The order's unspent credits were taken back by payments with the refund.
     await subscriptionsRepository.setPremiumUntil(tx, sub.userId, until);
-    await takeBackPeriodCredits(
-      tx,
-      sub.userId,
-      order.amount === 0 ? plan.trial_credits : plan.credits,
-      `subscription:${sub.uuid}:order:${order.uuid}:refund`,
-      order.uuid,
-    );
     deps.logger.info(
       { order: order.uuid, subscription: sub.uuid },
       'subscription payment refunded; access ended',
@@ -454,6 +453,7 @@ export async function renewSubscription(deps: SubscriptionsDeps, sub: Subscripti
         returnPath: '/settings/subscription/',
         // Agreed when the subscription was bought; renewals are what that consent covers.
         consent: { agreeOffer: true, agreePrivacy: true },
+        credits: planOf(deps).credits,
       });
     } catch (error) {
       if (!(error instanceof AppError) || error.code !== 'wallet.insufficient') throw error;
@@ -473,6 +473,7 @@ export async function renewSubscription(deps: SubscriptionsDeps, sub: Subscripti
     amount: sub.amount,
     currency: sub.currency,
     description: DESCRIPTION,
+    credits: planOf(deps).credits,
     savedMethodId: sub.savedMethodId,
   });
 }

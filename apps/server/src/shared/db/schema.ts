@@ -652,16 +652,8 @@ export const paymentOrders = pgTable(
     provider: text('provider').notNull(),
     /** The way to pay the buyer picked (`yookassa_sberbank`, `stripe`, …). */
     method: text('method').notNull().default('test'),
-    /** What it is for: a product (packs, unlimited), a subscription, a wallet top-up. */
-    purpose: text('purpose', { enum: ['product', 'subscription', 'wallet_topup'] })
-      .notNull()
-      .default('product'),
-    /** The purpose's own id (the subscription's, the wallet entry's); null for products. */
-    purposeRef: text('purpose_ref'),
-    /** The first payment of a subscription: renewals follow every this many days. */
+    /** The first payment of a provider-run subscription (Stripe, Stars): renewals every this many days. */
     recurringDays: integer('recurring_days'),
-    /** YooKassa: the method saved by this payment, charged again for renewals. */
-    savedMethodId: text('saved_method_id'),
     /** Stripe `sub_…`, or the first Stars payment's charge id of a Stars subscription. */
     providerSubscriptionId: text('provider_subscription_id'),
     status: text('status', { enum: ['pending', 'paid', 'failed', 'cancelled', 'refunded'] })
@@ -673,6 +665,18 @@ export const paymentOrders = pgTable(
     currency: integer('currency').notNull(),
     credits: integer('credits').notNull().default(0),
     unlimitedDays: integer('unlimited_days').notNull().default(0),
+    /**
+     * What the order pays for: a catalogue `product` (credits, unlimited), a `subscription` period
+     * (`purpose_ref` is the subscription's uuid) or a `wallet_topup`.
+     */
+    purpose: text('purpose', { enum: ['product', 'subscription', 'wallet_topup'] })
+      .notNull()
+      .default('product'),
+    purposeRef: text('purpose_ref'),
+    /** The buyer agreed that the payment method is kept for renewals (shown on the checkout). */
+    saveMethod: boolean('save_method').notNull().default(false),
+    /** The provider's id of the payment method this order saved, or charged without the buyer. */
+    savedMethodId: text('saved_method_id'),
     /** The app path the buyer returns to after the checkout. */
     returnPath: text('return_path').notNull(),
     providerPaymentId: text('provider_payment_id').unique(),

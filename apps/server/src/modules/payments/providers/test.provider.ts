@@ -83,29 +83,27 @@ export function createTestProvider(signingKey: string): PaymentProvider & {
       // The test provider keeps no records of its own: its notifications are delivered at once.
       return null;
     },
-    async refund() {
-      // Refunds of test payments are delivered from the checkout page as `refund.succeeded`.
-    },
     /**
      * A saved test card is charged at once: it pays, unless its id marks it as one that declines
      * (`test_pm_decline_…`, the card the checkout saves with "Pay, then decline renewals").
      */
     async chargeSavedMethod(order, savedMethodId) {
       const providerPaymentId = `test_renewal_${order.uuid}`;
-      const type = savedMethodId.startsWith(TEST_DECLINING_METHOD_PREFIX)
-        ? 'payment.failed'
-        : 'payment.succeeded';
+      const failed = savedMethodId.startsWith(TEST_DECLINING_METHOD_PREFIX);
       return {
         providerPaymentId,
         event: {
-          type,
-          eventId: `${providerPaymentId}:${type}`,
+          type: failed ? 'payment.failed' : 'payment.succeeded',
+          eventId: `${providerPaymentId}:${failed ? 'failed' : 'succeeded'}`,
           orderUuid: order.uuid,
           providerPaymentId,
           amount: order.amount,
           currency: order.currency,
         },
       };
+    },
+    async refund() {
+      // Refunds of test payments are delivered from the checkout page as `refund.succeeded`.
     },
     signEvent(event) {
       const body = JSON.stringify({

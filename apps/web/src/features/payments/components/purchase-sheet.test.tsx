@@ -127,7 +127,7 @@ describe('purchase sheet', () => {
     await renderSheet('en');
     expect(
       within(screen.getByTestId('purchase-product-credits_100')).getByTestId('purchase-price').textContent,
-    ).toBe('150 ⭐');
+    ).toBe('150 Stars');
     fireEvent.click(screen.getByTestId('purchase-agree-offer'));
     fireEvent.click(screen.getByTestId('purchase-agree-privacy'));
     fireEvent.click(screen.getByTestId('purchase-submit'));

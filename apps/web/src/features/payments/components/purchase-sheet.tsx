@@ -77,12 +77,10 @@ function PurchaseForm({ preferred, onDone }: { preferred: TPaymentProduct['kind'
   const chosen =
     products.find((p) => p.id === productId) ?? products.find((p) => p.kind === preferred) ?? products[0]!;
   const legal = legalDocumentUrls(catalogue.data.region === 'ru' ? 'RU' : null);
+  const price = (p: TPaymentProduct) =>
+    inStars ? t('payments.starsPrice', { count: p.stars }) : formatMoney(p.amount, p.currency, i18n.language);
   const walletAvailable =
     wallet.data?.balances.find((b) => b.currency === catalogue.data.currency)?.available ?? null;
-  const price = (p: TPaymentProduct) =>
-    inStars
-      ? t('payments.starsPrice', { amount: p.stars })
-      : formatMoney(p.amount, p.currency, i18n.language);
 
   async function submit(event: FormEvent) {
     event.preventDefault();

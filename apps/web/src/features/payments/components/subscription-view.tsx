@@ -103,7 +103,7 @@ export function SubscriptionView() {
 /** A price in the person's currency, or in Telegram Stars. */
 function planMoney(t: TFunction, language: string, amount: number, currency: number): string {
   return currency === CURRENCY_XTR
-    ? t('payments.starsPrice', { amount })
+    ? t('payments.starsPrice', { count: amount })
     : formatMoney(amount, currency, language);
 }
 

@@ -8,10 +8,7 @@ CREATE TABLE "payment_events" (
 );
 --> statement-breakpoint
 ALTER TABLE "payment_orders" ADD COLUMN "method" text DEFAULT 'test' NOT NULL;--> statement-breakpoint
-ALTER TABLE "payment_orders" ADD COLUMN "purpose" text DEFAULT 'product' NOT NULL;--> statement-breakpoint
-ALTER TABLE "payment_orders" ADD COLUMN "purpose_ref" text;--> statement-breakpoint
 ALTER TABLE "payment_orders" ADD COLUMN "recurring_days" integer;--> statement-breakpoint
-ALTER TABLE "payment_orders" ADD COLUMN "saved_method_id" text;--> statement-breakpoint
 ALTER TABLE "payment_orders" ADD COLUMN "provider_subscription_id" text;--> statement-breakpoint
 ALTER TABLE "payment_events" ADD CONSTRAINT "payment_events_order_uuid_payment_orders_uuid_fk" FOREIGN KEY ("order_uuid") REFERENCES "public"."payment_orders"("uuid") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "payment_orders_pending_idx" ON "payment_orders" USING btree ("created_at") WHERE "payment_orders"."status" = 'pending';--> statement-breakpoint
