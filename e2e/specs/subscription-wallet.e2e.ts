@@ -44,10 +44,12 @@ describe('premium and the wallet', () => {
     await page.getByTestId('home-premium-prompt').click();
     await page.waitForURL((u) => u.pathname === '/settings/subscription/');
     expect(await page.getByTestId('subscription-status').textContent()).toBe('Нет подписки');
+    await noSideways(page);
+    // The test provider keeps a card without charging it: the trial starts with it.
+    await page.getByTestId('method-test').click();
     expect(await page.getByTestId('subscription-offer').textContent()).toMatch(
       /^3 дня бесплатно и 50 кредитов, затем 990\s₽ каждые 30 дн\.$/,
     );
-    await noSideways(page);
     await saveScreenshot(page, 'subscription-offer-360-ru-dark', true);
     await page.getByTestId('subscription-get-access').click();
     expect(await page.getByTestId('subscription-error').textContent()).toBe(
@@ -104,6 +106,7 @@ describe('premium and the wallet', () => {
     await page.getByRole('link', { name: 'Top up' }).first().click();
     await page.getByTestId('wallet-pay-in').waitFor();
     await page.getByTestId('wallet-pay-in-amount').fill('500');
+    await page.getByTestId('method-test').click();
     await page.getByTestId('consent-offer').check();
     await page.getByTestId('consent-privacy').check();
     await page.getByTestId('method-test').click();

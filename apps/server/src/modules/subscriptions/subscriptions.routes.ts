@@ -13,6 +13,7 @@ export function registerSubscriptionsRoutes(app: ZodApp, deps: SubscriptionsDeps
     userId,
     ip: request.ip,
     headers: request.headers,
+    inMiniApp: requireAuth(request).via === 'telegram',
   });
 
   serve(app, r.mine, async (request) => getSubscription(deps, caller(request, requireAuth(request).user.id)));

@@ -824,6 +824,8 @@ export const premiumSubscriptions = pgTable(
     /** The provider and the saved method renewals charge (null: nothing saved, no renewals). */
     provider: text('provider'),
     savedMethodId: text('saved_method_id'),
+    /** A provider that renews by itself (Stripe `sub_…`, a Stars subscription): its id, for cancelling. */
+    providerSubscriptionId: text('provider_subscription_id'),
     /** The price of each renewal, fixed when the subscription started (minor units, ISO 4217 numeric). */
     amount: integer('amount').notNull(),
     currency: integer('currency').notNull(),

@@ -1,4 +1,5 @@
-import type { TPaymentMethod, TPaymentRegion, TPremiumState } from '@mirra/contracts';
+import { CURRENCY_XTR, type TPaymentMethod, type TPaymentRegion, type TPremiumState } from '@mirra/contracts';
+import type { TFunction } from 'i18next';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -37,7 +38,7 @@ export function SubscriptionView() {
   if (mine.isError) return <LoadError query={mine} />;
   const sub = mine.data;
   const day = (iso: string) => formatDay(iso, i18n.language);
-  const price = formatMoney(sub.amount ?? sub.plan.amount, sub.currency ?? sub.plan.currency, i18n.language);
+  const price = planMoney(t, i18n.language, sub.amount ?? sub.plan.amount, sub.currency ?? sub.plan.currency);
   return (
     <>
       <div className="card" data-testid="subscription-state" data-status={sub.status}>
@@ -99,6 +100,13 @@ export function SubscriptionView() {
   );
 }
 
+/** A price in the person's currency, or in Telegram Stars. */
+function planMoney(t: TFunction, language: string, amount: number, currency: number): string {
+  return currency === CURRENCY_XTR
+    ? t('payments.starsPrice', { count: amount })
+    : formatMoney(amount, currency, language);
+}
+
 function Row({ label, children, testId }: { label: string; children: React.ReactNode; testId?: string }) {
   return (
     <div className="subscription-row">
@@ -126,10 +134,13 @@ function GetAccess({ sub }: { sub: TPremiumState }) {
     },
   });
   const chosen = method ?? sub.methods[0] ?? null;
-  const price = formatMoney(sub.plan.amount, sub.plan.currency, i18n.language);
+  const price =
+    chosen === 'stars' && sub.plan.stars
+      ? planMoney(t, i18n.language, sub.plan.stars, CURRENCY_XTR)
+      : planMoney(t, i18n.language, sub.plan.amount, sub.plan.currency);
   // Renewals switched back on need no payment; a trial is offered to those who never had it.
   const resumes = sub.premium && !sub.auto_renew && sub.status !== 'past_due';
-  const trial = !resumes && sub.trial_available && chosen !== 'balance' && sub.plan.trial_days > 0;
+  const trial = !resumes && chosen !== null && sub.trial_methods.includes(chosen) && sub.plan.trial_days > 0;
 
   async function submit(event: FormEvent) {
     event.preventDefault();
