@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { ZodApp } from '../../shared/http/zod-app.js';
 import type { GoogleDeps } from './google.deps.js';
 import { signInWithGoogle } from './google.usecases.js';
+import { pickReferralCode } from '../users/index.js';
 
 export function registerGoogleRoutes(app: ZodApp, deps: GoogleDeps): void {
   app.post(
@@ -21,7 +22,7 @@ export function registerGoogleRoutes(app: ZodApp, deps: GoogleDeps): void {
         deps,
         request.body.credential,
         request.auth?.user ?? null,
-        request.body.referral_code,
+        pickReferralCode(request.body.referral_code, request.cookies),
       );
       return { token: pair.refresh, ...pair };
     },

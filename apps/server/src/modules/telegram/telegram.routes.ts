@@ -10,7 +10,7 @@ import type { ZodApp } from '../../shared/http/zod-app.js';
 import type { TelegramDeps } from './telegram.deps.js';
 import { AppError } from '../../shared/errors.js';
 import { issueSession } from '../auth/index.js';
-import { updateUser } from '../users/index.js';
+import { pickReferralCode, updateUser } from '../users/index.js';
 import { authenticateTelegramInitData } from './telegram-auth.usecases.js';
 import { isWebhookSecretValid, TELEGRAM_WEBHOOK_PATH } from './telegram.models.js';
 import { createAuthKey, handleTelegramUpdate, takeAuthToken, ZTelegramUpdate } from './telegram.usecases.js';
@@ -35,7 +35,11 @@ export function registerTelegramRoutes(app: ZodApp, deps: TelegramDeps): void {
       if (!initData) {
         throw new AppError({ code: 'common.validation', fields: { init_data: ['This field is required.'] } });
       }
-      const user = await authenticateTelegramInitData(deps, initData);
+      const user = await authenticateTelegramInitData(
+        deps,
+        initData,
+        pickReferralCode(null, request.cookies),
+      );
       const pair = await deps.db.transaction(async (tx) => {
         await updateUser(tx, user.id, deps.now(), { lastLogin: deps.now() });
         return issueSession(deps, tx, user.id);
@@ -55,7 +59,8 @@ export function registerTelegramRoutes(app: ZodApp, deps: TelegramDeps): void {
         response: { 200: ZTelegramAuthKey },
       },
     },
-    async (request) => createAuthKey(deps, request.auth?.user.id ?? null, request.ip),
+    async (request) =>
+      createAuthKey(deps, request.auth?.user.id ?? null, request.ip, pickReferralCode(null, request.cookies)),
   );
 
   app.get(

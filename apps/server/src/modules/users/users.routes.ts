@@ -31,6 +31,7 @@ import {
   updateProfile,
 } from './users.usecases.js';
 import { toUserJson } from './users.serializers.js';
+import { pickReferralCode } from './users.models.js';
 
 const tags = ['users'];
 const noContent = { 204: z.null().describe('No content') };
@@ -62,7 +63,11 @@ export function registerUsersRoutes(app: ZodApp, deps: UsersDeps): void {
     },
     async (request, reply) => {
       const language = pickLanguage(request.headers['accept-language']);
-      const created = await registerUser(deps, request.body, { ip: request.ip, language });
+      const created = await registerUser(
+        deps,
+        { ...request.body, referral_code: pickReferralCode(request.body.referral_code, request.cookies) },
+        { ip: request.ip, language },
+      );
       return reply.status(201).send(created);
     },
   );

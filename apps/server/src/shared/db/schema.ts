@@ -65,6 +65,9 @@ export const users = pgTable(
       .on(sql`lower(${t.username})`)
       .where(sql`${t.username} <> ''`),
     index('users_referer_idx').on(t.refererId),
+    // Nobody is their own partner; that the referer is set only at creation (so no cycle can form)
+    // is a trigger in the migration that adds this check.
+    check('users_referer_not_self', sql`${t.refererId} <> ${t.id}`),
   ],
 );
 
@@ -123,6 +126,8 @@ export const telegramAuthKeys = pgTable(
     requestedByUserId: bigint('requested_by_user_id', { mode: 'number' }).references(() => users.id, {
       onDelete: 'cascade',
     }),
+    /** The partner link the browser had followed: an account created for this key is attributed to it. */
+    referralCode: text('referral_code'),
     userId: bigint('user_id', { mode: 'number' }).references(() => users.id, {
       onDelete: 'cascade',
     }),
