@@ -5,3 +5,4 @@
 export type { PaymentsDeps } from './payments.deps.js';
 export { registerPaymentsRoutes } from './payments.routes.js';
 export { testProviderOf } from './payments.usecases.js';
+export { ignorePurchases, type PaidPurchase, type PurchaseListener } from './purchase-listener.js';

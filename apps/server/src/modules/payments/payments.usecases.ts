@@ -7,6 +7,7 @@ import type {
   ZPaymentOrderCreate,
 } from '@mirra/contracts';
 import type { PaymentsDeps } from './payments.deps.js';
+import type { PaidPurchase } from './purchase-listener.js';
 import type { DbOrTx } from '../../shared/db/client.js';
 import { AppError } from '../../shared/errors.js';
 import { applyCreditChange, lockCredits } from '../credits/index.js';
@@ -170,7 +171,7 @@ export async function receiveWebhook(
  * under `payment:<order>:grant`, the unlimited package extended), a refund taken back once.
  */
 export async function applyPaymentEvent(
-  deps: Pick<PaymentsDeps, 'logger' | 'now'>,
+  deps: Pick<PaymentsDeps, 'logger' | 'now' | 'purchaseListener'>,
   tx: DbOrTx,
   method: TPaymentMethod,
   event: PaymentEvent,
@@ -209,6 +210,7 @@ export async function applyPaymentEvent(
           extendUntil(until, now, order.unlimitedDays),
         );
       }
+      await deps.purchaseListener.purchasePaid(tx, purchaseOf(order, now));
       return;
     case 'payment.failed':
     case 'payment.cancelled':
@@ -220,8 +222,22 @@ export async function applyPaymentEvent(
     case 'refund.succeeded':
       if (order.status !== 'paid') return;
       await takeBackPurchase(tx, order, now);
+      await deps.purchaseListener.purchaseRefunded(tx, {
+        ...purchaseOf(order, order.paidAt ?? now),
+        refundedAmount: order.amount,
+        refundedAt: now,
+      });
   }
 }
+
+const purchaseOf = (order: PaymentOrderRow, paidAt: Date): PaidPurchase => ({
+  orderUuid: order.uuid,
+  buyerId: order.userId,
+  product: order.product,
+  amount: order.amount,
+  currency: order.currency,
+  paidAt,
+});
 
 /** A refund: the purchase's unspent credits back (never below zero, the rest recorded), its term ended. */
 async function takeBackPurchase(tx: DbOrTx, order: PaymentOrderRow, now: Date): Promise<void> {

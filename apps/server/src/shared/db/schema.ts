@@ -688,3 +688,97 @@ export const paymentRegions = pgTable('payment_regions', {
   region: text('region', { enum: ['ru', 'intl'] }).notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * The partner programme's record of each paid purchase's shares: one row per level above the buyer
+ * (`unqualified` rows pay nothing but count in that partner's team turnover). `(order_uuid, level)`
+ * is unique, so a payment event delivered twice records its commissions once. A commission is
+ * frozen until `frozen_until`, then available; a refund cancels a frozen one and reverses an
+ * available one (`reversed_amount` of it, `refunded_amount` of the purchase).
+ */
+export const partnerCommissions = pgTable(
+  'partner_commissions',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    orderUuid: uuid('order_uuid').notNull(),
+    buyerId: bigint('buyer_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    beneficiaryId: bigint('beneficiary_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    level: integer('level').notNull(),
+    basisPoints: integer('basis_points').notNull(),
+    /** The purchase amount, minor units of `currency`. */
+    baseAmount: integer('base_amount').notNull(),
+    amount: integer('amount').notNull(),
+    currency: integer('currency').notNull(),
+    status: text('status', { enum: ['frozen', 'available', 'cancelled', 'reversed', 'unqualified'] }).notNull(),
+    frozenUntil: timestamp('frozen_until', { withTimezone: true }),
+    refundedAmount: integer('refunded_amount').notNull().default(0),
+    reversedAmount: integer('reversed_amount').notNull().default(0),
+    paidAt: timestamp('paid_at', { withTimezone: true }).notNull(),
+    releasedAt: timestamp('released_at', { withTimezone: true }),
+    refundedAt: timestamp('refunded_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('partner_commissions_order_level_unique').on(t.orderUuid, t.level),
+    index('partner_commissions_beneficiary_idx').on(t.beneficiaryId, t.buyerId),
+    index('partner_commissions_due_idx')
+      .on(t.frozenUntil)
+      .where(sql`${t.status} = 'frozen'`),
+    check('partner_commissions_amounts', sql`${t.amount} >= 0 AND ${t.reversedAmount} BETWEEN 0 AND ${t.amount}`),
+  ],
+);
+
+/**
+ * Per partner, month (UTC, first day) and currency: commission income net of reversals, team
+ * turnover net of refunds, and the first line's part of it. Kept in the transaction of each
+ * commission or refund, so statistics and the chart read a handful of rows at any team size.
+ */
+export const partnerMonthly = pgTable(
+  'partner_monthly',
+  {
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    month: date('month', { mode: 'string' }).notNull(),
+    currency: integer('currency').notNull(),
+    income: bigint('income', { mode: 'number' }).notNull().default(0),
+    turnover: bigint('turnover', { mode: 'number' }).notNull().default(0),
+    firstLineTurnover: bigint('first_line_turnover', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.month, t.currency] }),
+    index('partner_monthly_income_idx').on(t.month, t.currency, t.income),
+  ],
+);
+
+/**
+ * The tops list, recomputed by a scheduled job: rank within (period, metric, currency), so serving
+ * GET /api/linear/top/ reads at most a page of rows whatever the number of users.
+ */
+export const partnerTops = pgTable(
+  'partner_tops',
+  {
+    period: text('period', { enum: ['month', 'all'] }).notNull(),
+    metric: text('metric', { enum: ['income', 'team'] }).notNull(),
+    currency: integer('currency').notNull(),
+    rank: integer('rank').notNull(),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    value: bigint('value', { mode: 'number' }).notNull(),
+    computedAt: timestamp('computed_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.period, t.metric, t.currency, t.rank] })],
+);
+
+/** A partner's own programme settings: whether their downline may see how to contact them. */
+export const partnerProfiles = pgTable('partner_profiles', {
+  userId: bigint('user_id', { mode: 'number' })
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  showContact: boolean('show_contact').notNull().default(false),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});

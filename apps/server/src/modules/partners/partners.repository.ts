@@ -1,0 +1,301 @@
+import { and, asc, eq, lte, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../shared/db/client.js';
+import { partnerCommissions, partnerMonthly, partnerProfiles, partnerTops } from '../../shared/db/schema.js';
+import type { PlannedCommission, Upline } from './partners.models.js';
+
+export type PartnerCommissionRow = typeof partnerCommissions.$inferSelect;
+
+const rowsOf = <T>(result: { rows: unknown[] }) => result.rows as T[];
+
+export const partnersRepository = {
+  /**
+   * The people above `userId`, nearest first, up to `depth`, each with their paying first-line
+   * partners (people who joined through their link and have a purchase not wholly refunded).
+   */
+  async findUpline(db: DbOrTx, userId: number, depth: number): Promise<Upline[]> {
+    const result = await db.execute(sql`
+      WITH RECURSIVE chain(user_id, depth) AS (
+        SELECT referer_id, 1 FROM users WHERE id = ${userId} AND referer_id IS NOT NULL
+        UNION ALL
+        SELECT u.referer_id, c.depth + 1 FROM chain c JOIN users u ON u.id = c.user_id
+        WHERE u.referer_id IS NOT NULL AND c.depth < ${depth}
+      )
+      SELECT c.user_id AS "userId",
+        (SELECT count(DISTINCT pc.buyer_id)::int FROM partner_commissions pc
+          WHERE pc.beneficiary_id = c.user_id AND pc.level = 1
+            AND pc.refunded_amount < pc.base_amount) AS "payingFirstLine"
+      FROM chain c ORDER BY c.depth`);
+    return rowsOf<{ userId: number; payingFirstLine: number }>(result).map((r) => ({
+      userId: Number(r.userId),
+      payingFirstLine: Number(r.payingFirstLine),
+    }));
+  },
+
+  /** Inserts the commissions of one order; a repeat of the same order inserts nothing. */
+  async insertCommissions(
+    tx: DbOrTx,
+    order: { orderUuid: string; buyerId: number; currency: number; paidAt: Date },
+    planned: PlannedCommission[],
+  ): Promise<PartnerCommissionRow[]> {
+    if (planned.length === 0) return [];
+    return tx
+      .insert(partnerCommissions)
+      .values(
+        planned.map((p) => ({
+          orderUuid: order.orderUuid,
+          buyerId: order.buyerId,
+          beneficiaryId: p.beneficiaryId,
+          level: p.level,
+          basisPoints: p.basisPoints,
+          baseAmount: p.baseAmount,
+          amount: p.amount,
+          currency: order.currency,
+          status: p.status,
+          frozenUntil: p.frozenUntil,
+          paidAt: order.paidAt,
+        })),
+      )
+      .onConflictDoNothing()
+      .returning();
+  },
+
+  async lockOrderCommissions(tx: DbOrTx, orderUuid: string): Promise<PartnerCommissionRow[]> {
+    return tx
+      .select()
+      .from(partnerCommissions)
+      .where(eq(partnerCommissions.orderUuid, orderUuid))
+      .orderBy(asc(partnerCommissions.level))
+      .for('update');
+  },
+
+  async updateCommission(tx: DbOrTx, id: number, values: Partial<typeof partnerCommissions.$inferInsert>) {
+    await tx.update(partnerCommissions).set(values).where(eq(partnerCommissions.id, id));
+  },
+
+  /** Frozen commissions whose hold has passed, oldest first, locked and skipped by other workers. */
+  async lockDueCommissions(tx: DbOrTx, now: Date, limit: number): Promise<PartnerCommissionRow[]> {
+    return tx
+      .select()
+      .from(partnerCommissions)
+      .where(and(eq(partnerCommissions.status, 'frozen'), lte(partnerCommissions.frozenUntil, now)))
+      .orderBy(asc(partnerCommissions.frozenUntil))
+      .limit(limit)
+      .for('update', { skipLocked: true });
+  },
+
+  /** Adds to a partner's month (negative amounts for refunds and reversals). */
+  async addToMonth(
+    tx: DbOrTx,
+    key: { userId: number; month: string; currency: number },
+    delta: { income?: number; turnover?: number; firstLineTurnover?: number },
+  ): Promise<void> {
+    const income = delta.income ?? 0;
+    const turnover = delta.turnover ?? 0;
+    const firstLine = delta.firstLineTurnover ?? 0;
+    if (income === 0 && turnover === 0 && firstLine === 0) return;
+    await tx
+      .insert(partnerMonthly)
+      .values({ ...key, income, turnover, firstLineTurnover: firstLine })
+      .onConflictDoUpdate({
+        target: [partnerMonthly.userId, partnerMonthly.month, partnerMonthly.currency],
+        set: {
+          income: sql`${partnerMonthly.income} + ${income}`,
+          turnover: sql`${partnerMonthly.turnover} + ${turnover}`,
+          firstLineTurnover: sql`${partnerMonthly.firstLineTurnover} + ${firstLine}`,
+        },
+      });
+  },
+
+  async listMonths(db: DbOrTx, userId: number, currency: number) {
+    return db
+      .select()
+      .from(partnerMonthly)
+      .where(and(eq(partnerMonthly.userId, userId), eq(partnerMonthly.currency, currency)))
+      .orderBy(asc(partnerMonthly.month));
+  },
+
+  /** Currencies the partner has any month in. */
+  async listCurrencies(db: DbOrTx, userId: number): Promise<number[]> {
+    const rows = await db
+      .selectDistinct({ currency: partnerMonthly.currency })
+      .from(partnerMonthly)
+      .where(eq(partnerMonthly.userId, userId));
+    return rows.map((r) => r.currency);
+  },
+
+  /** First-line referrals, and those of them with a purchase not wholly refunded. */
+  async countFirstLine(db: DbOrTx, userId: number): Promise<{ referrals: number; paying: number }> {
+    const result = await db.execute(sql`
+      SELECT
+        (SELECT count(*)::int FROM users WHERE referer_id = ${userId}) AS referrals,
+        (SELECT count(DISTINCT buyer_id)::int FROM partner_commissions
+          WHERE beneficiary_id = ${userId} AND level = 1 AND refunded_amount < base_amount) AS paying`);
+    const [row] = rowsOf<{ referrals: number; paying: number }>(result);
+    return { referrals: Number(row?.referrals ?? 0), paying: Number(row?.paying ?? 0) };
+  },
+
+  /** Money of the partner's commissions by state, in one currency. */
+  async sumCommissions(db: DbOrTx, userId: number, currency: number) {
+    const result = await db.execute(sql`
+      SELECT
+        coalesce(sum(amount - reversed_amount) FILTER (WHERE status = 'frozen'), 0)::bigint AS frozen,
+        coalesce(sum(amount - reversed_amount) FILTER (WHERE status IN ('available', 'reversed')), 0)::bigint AS available
+      FROM partner_commissions WHERE beneficiary_id = ${userId} AND currency = ${currency}
+        AND status IN ('frozen', 'available', 'reversed')`);
+    const [row] = rowsOf<{ frozen: string; available: string }>(result);
+    return { frozen: Number(row?.frozen ?? 0), available: Number(row?.available ?? 0) };
+  },
+
+  /** Team members per level (1 = first line), and how many of each have paid. */
+  async countTeamByLevel(db: DbOrTx, userId: number, depth: number) {
+    const result = await db.execute(sql`
+      WITH RECURSIVE team(id, level) AS (
+        SELECT id, 1 FROM users WHERE referer_id = ${userId}
+        UNION ALL
+        SELECT u.id, t.level + 1 FROM team t JOIN users u ON u.referer_id = t.id WHERE t.level < ${depth}
+      ),
+      buyers AS (
+        SELECT DISTINCT buyer_id FROM partner_commissions
+        WHERE beneficiary_id = ${userId} AND refunded_amount < base_amount
+      )
+      SELECT t.level, count(*)::int AS total, count(b.buyer_id)::int AS paid
+      FROM team t LEFT JOIN buyers b ON b.buyer_id = t.id
+      GROUP BY t.level ORDER BY t.level`);
+    return rowsOf<{ level: number; total: number; paid: number }>(result).map((r) => ({
+      level: Number(r.level),
+      total: Number(r.total),
+      paid: Number(r.paid),
+    }));
+  },
+
+  /**
+   * One page of the team, by level then join order (keyset on (level, id)), with each member's
+   * turnover (net of refunds, in `currency`) as seen from this partner.
+   */
+  async listTeam(
+    db: DbOrTx,
+    userId: number,
+    options: {
+      depth: number;
+      level: number | null;
+      paid: boolean | null;
+      search: string | null;
+      currency: number;
+      after: { level: number; id: number } | null;
+      limit: number;
+    },
+  ) {
+    const pattern = options.search ? `%${options.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
+    const result = await db.execute(sql`
+      WITH RECURSIVE team(id, level) AS (
+        SELECT id, 1 FROM users WHERE referer_id = ${userId}
+        UNION ALL
+        SELECT u.id, t.level + 1 FROM team t JOIN users u ON u.referer_id = t.id WHERE t.level < ${options.depth}
+      ),
+      sales AS (
+        SELECT buyer_id,
+          coalesce(sum(base_amount - refunded_amount) FILTER (WHERE currency = ${options.currency}), 0)::bigint AS turnover,
+          bool_or(refunded_amount < base_amount) AS paid
+        FROM partner_commissions WHERE beneficiary_id = ${userId} GROUP BY buyer_id
+      )
+      SELECT t.level, u.id, u.uuid, u.first_name AS "firstName", u.last_name AS "lastName",
+        u.username, u.telegram_photo_url AS "avatarUrl", u.date_joined AS "dateJoined",
+        coalesce(s.turnover, 0)::bigint AS turnover, coalesce(s.paid, false) AS paid
+      FROM team t JOIN users u ON u.id = t.id LEFT JOIN sales s ON s.buyer_id = t.id
+      WHERE (${options.level}::int IS NULL OR t.level = ${options.level}::int)
+        AND (${options.paid}::boolean IS NULL OR coalesce(s.paid, false) = ${options.paid}::boolean)
+        AND (${pattern}::text IS NULL OR u.first_name ILIKE ${pattern} OR u.last_name ILIKE ${pattern}
+          OR u.username ILIKE ${pattern} OR (u.first_name || ' ' || u.last_name) ILIKE ${pattern})
+        AND (${options.after?.level ?? null}::int IS NULL
+          OR (t.level, t.id) > (${options.after?.level ?? null}::int, ${options.after?.id ?? null}::bigint))
+      ORDER BY t.level, t.id
+      LIMIT ${options.limit}`);
+    return rowsOf<{
+      level: number;
+      id: number;
+      uuid: string;
+      firstName: string;
+      lastName: string;
+      username: string;
+      avatarUrl: string | null;
+      dateJoined: Date | string;
+      turnover: string | number;
+      paid: boolean;
+    }>(result).map((r) => ({
+      ...r,
+      level: Number(r.level),
+      id: Number(r.id),
+      turnover: Number(r.turnover),
+      dateJoined: new Date(r.dateJoined),
+    }));
+  },
+
+  async findProfile(db: DbOrTx, userId: number) {
+    const [row] = await db.select().from(partnerProfiles).where(eq(partnerProfiles.userId, userId));
+    return row;
+  },
+
+  async saveProfile(db: DbOrTx, userId: number, at: Date, values: { showContact: boolean }) {
+    await db
+      .insert(partnerProfiles)
+      .values({ userId, ...values, updatedAt: at })
+      .onConflictDoUpdate({ target: partnerProfiles.userId, set: { ...values, updatedAt: at } });
+  },
+
+  /** Replaces one tops list with a fresh ranking, in one statement set inside the caller's transaction. */
+  async replaceTops(
+    tx: DbOrTx,
+    key: { period: 'month' | 'all'; metric: 'income' | 'team'; currency: number },
+    at: Date,
+    source: ReturnType<typeof sql>,
+    limit: number,
+  ): Promise<void> {
+    await tx
+      .delete(partnerTops)
+      .where(
+        and(
+          eq(partnerTops.period, key.period),
+          eq(partnerTops.metric, key.metric),
+          eq(partnerTops.currency, key.currency),
+        ),
+      );
+    await tx.execute(sql`
+      INSERT INTO partner_tops (period, metric, currency, rank, user_id, value, computed_at)
+      SELECT ${key.period}, ${key.metric}, ${key.currency},
+        row_number() OVER (ORDER BY ranked.value DESC, ranked.user_id), ranked.user_id, ranked.value, ${at}
+      FROM (${source}) AS ranked(user_id, value)
+      WHERE ranked.value > 0
+      ORDER BY ranked.value DESC, ranked.user_id
+      LIMIT ${limit}`);
+  },
+
+  async listTops(
+    db: DbOrTx,
+    key: { period: 'month' | 'all'; metric: 'income' | 'team'; currency: number },
+    limit: number,
+  ) {
+    const result = await db.execute(sql`
+      SELECT t.rank, t.value, t.computed_at AS "computedAt", u.uuid, u.first_name AS "firstName",
+        u.last_name AS "lastName", u.username, u.telegram_photo_url AS "avatarUrl", u.id
+      FROM partner_tops t JOIN users u ON u.id = t.user_id
+      WHERE t.period = ${key.period} AND t.metric = ${key.metric} AND t.currency = ${key.currency}
+      ORDER BY t.rank LIMIT ${limit}`);
+    return rowsOf<{
+      rank: number;
+      value: string | number;
+      computedAt: Date | string;
+      uuid: string;
+      firstName: string;
+      lastName: string;
+      username: string;
+      avatarUrl: string | null;
+      id: number;
+    }>(result).map((r) => ({
+      ...r,
+      rank: Number(r.rank),
+      value: Number(r.value),
+      id: Number(r.id),
+      computedAt: new Date(r.computedAt),
+    }));
+  },
+};
