@@ -13,3 +13,4 @@ export * from './models.js';
 export * from './post-constants.js';
 export * from './posts.js';
 export * from './payments.js';
+export * from './wallet.js';

@@ -25,6 +25,7 @@ import { registerCreditsRoutes } from '../modules/credits/index.js';
 import { registerGenerationsRoutes } from '../modules/generations/index.js';
 import { registerMediaRoutes } from '../modules/media/index.js';
 import { registerPaymentsRoutes } from '../modules/payments/index.js';
+import { registerWalletRoutes } from '../modules/wallet/index.js';
 import { registerModelsRoutes } from '../modules/models/index.js';
 import { registerOpsRoutes, requestIdFor } from '../modules/ops/index.js';
 import { registerNotificationsRoutes } from '../modules/notifications/index.js';
@@ -160,6 +161,7 @@ export async function buildServer(deps: AppDeps): Promise<App> {
   if (deps.config.devTelegramMock) registerDevRoutes(api, deps);
   registerMediaRoutes(api, deps);
   registerCreditsRoutes(api, deps);
+  registerWalletRoutes(api, deps);
   registerGenerationsRoutes(api, deps);
   registerUploadsRoutes(api, deps);
   registerPromptHelperRoutes(api, deps);

@@ -10,6 +10,7 @@ import {
   telegramJobHandlers,
 } from '../modules/telegram/index.js';
 import { usersJobDefinitions, usersJobHandlers } from '../modules/users/index.js';
+import { walletJobHandlers } from '../modules/wallet/index.js';
 import type { AppDeps } from './deps.js';
 import { recoverWorkOfDeadWorkers } from './worker-recovery.js';
 
@@ -33,6 +34,7 @@ export function buildTaskList(deps: AppDeps, definitions = jobDefinitions): Task
     generationsJobHandlers(deps),
     maintenanceJobHandlers(deps),
     modelsJobHandlers(deps),
+    walletJobHandlers(deps),
   ];
   const tasks: TaskList = {};
   for (const group of groups) {
@@ -78,4 +80,6 @@ export const crontab = [
   '* * * * * generations:reconcile',
   '* * * * * models:reconcile',
   '* * * * * workers:recover',
+  // Money held for a partner commission's hold becomes available; this notes each release.
+  '*/5 * * * * wallet:release_frozen',
 ].join('\n');
