@@ -45,17 +45,43 @@ CREATE TABLE "partner_tops" (
 	CONSTRAINT "partner_tops_period_metric_currency_rank_pk" PRIMARY KEY("period","metric","currency","rank")
 );
 --> statement-breakpoint
+CREATE TABLE "payout_requests" (
+	"uuid" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
+	"user_id" bigint NOT NULL,
+	"currency" integer NOT NULL,
+	"amount" integer NOT NULL,
+	"method" text NOT NULL,
+	"requisites" jsonb NOT NULL,
+	"status" text DEFAULT 'pending' NOT NULL,
+	"reason" text,
+	"client_key" text NOT NULL,
+	"created_at" timestamp with time zone NOT NULL,
+	"decided_at" timestamp with time zone,
+	CONSTRAINT "payout_requests_amount_positive" CHECK ("payout_requests"."amount" > 0)
+);
+--> statement-breakpoint
+CREATE TABLE "payout_requisites" (
+	"user_id" bigint PRIMARY KEY NOT NULL,
+	"requisites" jsonb NOT NULL,
+	"updated_at" timestamp with time zone NOT NULL
+);
+--> statement-breakpoint
 ALTER TABLE "telegram_auth_keys" ADD COLUMN "referral_code" text;--> statement-breakpoint
 ALTER TABLE "partner_commissions" ADD CONSTRAINT "partner_commissions_buyer_id_users_id_fk" FOREIGN KEY ("buyer_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "partner_commissions" ADD CONSTRAINT "partner_commissions_beneficiary_id_users_id_fk" FOREIGN KEY ("beneficiary_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "partner_monthly" ADD CONSTRAINT "partner_monthly_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "partner_profiles" ADD CONSTRAINT "partner_profiles_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "partner_tops" ADD CONSTRAINT "partner_tops_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "payout_requests" ADD CONSTRAINT "payout_requests_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "payout_requisites" ADD CONSTRAINT "payout_requisites_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "partner_commissions_order_level_unique" ON "partner_commissions" USING btree ("order_uuid","level");--> statement-breakpoint
 CREATE INDEX "partner_commissions_beneficiary_idx" ON "partner_commissions" USING btree ("beneficiary_id","buyer_id");--> statement-breakpoint
 CREATE INDEX "partner_commissions_due_idx" ON "partner_commissions" USING btree ("frozen_until") WHERE "partner_commissions"."status" = 'frozen';--> statement-breakpoint
 CREATE INDEX "partner_monthly_income_idx" ON "partner_monthly" USING btree ("month","currency","income");--> statement-breakpoint
-ALTER TABLE "users" ADD CONSTRAINT "users_referer_not_self" CHECK ("users"."referer_id" <> "users"."id");--> statement-breakpoint
+CREATE UNIQUE INDEX "payout_requests_client_key_unique" ON "payout_requests" USING btree ("user_id","client_key");--> statement-breakpoint
+CREATE INDEX "payout_requests_status_idx" ON "payout_requests" USING btree ("status","created_at");--> statement-breakpoint
+CREATE INDEX "payout_requests_user_idx" ON "payout_requests" USING btree ("user_id","created_at");--> statement-breakpoint
+ALTER TABLE "users" ADD CONSTRAINT "users_referer_not_self" CHECK ("users"."referer_id" <> "users"."id");
 
 -- A referer is set when the account is created and never afterwards: it cannot be added, swapped,
 -- or made to point back down the tree (so no cycle can form). Only the referer's account being

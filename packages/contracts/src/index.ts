@@ -14,3 +14,4 @@ export * from './post-constants.js';
 export * from './posts.js';
 export * from './payments.js';
 export * from './wallet.js';
+export * from './partners.js';

@@ -25,6 +25,7 @@ import { registerCreditsRoutes } from '../modules/credits/index.js';
 import { registerGenerationsRoutes } from '../modules/generations/index.js';
 import { registerMediaRoutes } from '../modules/media/index.js';
 import { registerPaymentsRoutes } from '../modules/payments/index.js';
+import { registerPartnersRoutes } from '../modules/partners/index.js';
 import { registerWalletRoutes } from '../modules/wallet/index.js';
 import { registerModelsRoutes } from '../modules/models/index.js';
 import { registerOpsRoutes, requestIdFor } from '../modules/ops/index.js';
@@ -170,6 +171,7 @@ export async function buildServer(deps: AppDeps): Promise<App> {
   registerPostsRoutes(api, deps);
   registerSocialRoutes(api, deps);
   registerPaymentsRoutes(api, deps);
+  registerPartnersRoutes(api, deps);
   await registerFalWebhookRoutes(app, deps);
 
   await registerWebApp(app, deps, webRoot);

@@ -34,6 +34,8 @@ import { createRateLimiter } from '../shared/rate-limiter.js';
 import { createTelegramBotApi, type TelegramBotApi } from '../modules/telegram/index.js';
 import { createGoogleVerifier, type GoogleVerifier } from '../modules/google/index.js';
 import { createGeoLocator, type GeoLocator } from '../modules/geo/index.js';
+import type { PurchaseListener } from '../modules/payments/index.js';
+import { createPartnerPurchaseListener } from '../modules/partners/index.js';
 import type { Config } from '../shared/config.js';
 
 /**
@@ -66,6 +68,8 @@ export interface AppDeps extends SharedDeps {
   modelEvents: GenerationEvents;
   /** Face detection, mesh and descriptor (models load once per process, on first use). */
   faceAnalyzer: FaceAnalyzer;
+  /** Paid purchases and refunds, told to the partner programme (commissions and their reversal). */
+  purchaseListener: PurchaseListener;
 }
 
 export function createDeps(options: {
@@ -125,6 +129,7 @@ export function createDeps(options: {
     publishedPostCounter: profilePublishedPostCounter,
     modelEvents: createGenerationEvents(options.notifications, MODEL_EVENTS_CHANNEL),
     faceAnalyzer: createFaceAnalyzer(),
+    purchaseListener: createPartnerPurchaseListener({ config, db: database.db, logger, now }),
     now,
     ...options.overrides,
   };

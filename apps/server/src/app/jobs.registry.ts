@@ -10,6 +10,7 @@ import {
   telegramJobHandlers,
 } from '../modules/telegram/index.js';
 import { usersJobDefinitions, usersJobHandlers } from '../modules/users/index.js';
+import { partnersJobHandlers } from '../modules/partners/index.js';
 import { walletJobHandlers } from '../modules/wallet/index.js';
 import type { AppDeps } from './deps.js';
 import { recoverWorkOfDeadWorkers } from './worker-recovery.js';
@@ -35,6 +36,7 @@ export function buildTaskList(deps: AppDeps, definitions = jobDefinitions): Task
     maintenanceJobHandlers(deps),
     modelsJobHandlers(deps),
     walletJobHandlers(deps),
+    partnersJobHandlers(deps),
   ];
   const tasks: TaskList = {};
   for (const group of groups) {
@@ -80,6 +82,9 @@ export const crontab = [
   '* * * * * generations:reconcile',
   '* * * * * models:reconcile',
   '* * * * * workers:recover',
+  // Partner commissions whose hold ended become available; the tops lists are recomputed.
+  '*/5 * * * * partners:release_commissions',
+  '*/10 * * * * partners:compute_tops',
   // Money held for a partner commission's hold becomes available; this notes each release.
   '*/5 * * * * wallet:release_frozen',
 ].join('\n');

@@ -244,6 +244,12 @@ const ZEnv = z.object({
   PARTNER_LEVEL_MIN_PAYING: z.string().default('0,2,3'),
   /** Days a commission stays frozen (the refund window) before it can be spent or paid out. */
   PARTNER_HOLD_DAYS: z.coerce.number().int().min(0).max(365).default(14),
+  /** The smallest pay-out from the wallet, in roubles (643) and in US dollars (840). */
+  PAYOUT_MIN_RUB: z.coerce.number().int().min(1).default(500),
+  PAYOUT_MIN_USD: z.coerce.number().int().min(1).default(10),
+  /** Credits one rouble / one US dollar of the wallet buys when moved to one's own credits. */
+  WALLET_CREDITS_PER_RUB: z.coerce.number().positive().default(1),
+  WALLET_CREDITS_PER_USD: z.coerce.number().positive().default(90),
 });
 
 export type Config = ReturnType<typeof parseConfig>;
@@ -329,7 +335,15 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
       videoPerSecond: e.PRICE_VIDEO_PER_SECOND,
     },
     freeTier: { dailyPhotos: e.FREE_DAILY_PHOTOS, delaySeconds: e.FREE_DELAY_SECONDS },
-    partners: partnerConfig(e.PARTNER_LEVELS, e.PARTNER_LEVEL_MIN_PAYING, e.PARTNER_HOLD_DAYS),
+    partners: {
+      ...partnerConfig(e.PARTNER_LEVELS, e.PARTNER_LEVEL_MIN_PAYING, e.PARTNER_HOLD_DAYS),
+      /** Minor units per currency. */
+      payoutMin: { 643: e.PAYOUT_MIN_RUB * 100, 840: e.PAYOUT_MIN_USD * 100 } as Record<number, number>,
+      creditsPerUnit: { 643: e.WALLET_CREDITS_PER_RUB, 840: e.WALLET_CREDITS_PER_USD } as Record<
+        number,
+        number
+      >,
+    },
     payments: {
       catalogueJson: e.PAYMENTS_CATALOGUE,
       testProvider: e.PAYMENTS_TEST_PROVIDER ?? e.NODE_ENV !== 'production',

@@ -43,9 +43,33 @@ describe('commission table', () => {
   it('pays 10 / 5 / 2 % up three levels, frozen for the hold, and nobody beyond', () => {
     const planned = planCommissions(rules(), { buyerId: 100, amount: 99_000, paidAt }, chain());
     expect(planned).toEqual([
-      { beneficiaryId: 101, level: 1, basisPoints: 1000, baseAmount: 99_000, amount: 9_900, status: 'frozen', frozenUntil: new Date('2026-03-15T10:00:00Z') },
-      { beneficiaryId: 102, level: 2, basisPoints: 500, baseAmount: 99_000, amount: 4_950, status: 'frozen', frozenUntil: new Date('2026-03-15T10:00:00Z') },
-      { beneficiaryId: 103, level: 3, basisPoints: 200, baseAmount: 99_000, amount: 1_980, status: 'frozen', frozenUntil: new Date('2026-03-15T10:00:00Z') },
+      {
+        beneficiaryId: 101,
+        level: 1,
+        basisPoints: 1000,
+        baseAmount: 99_000,
+        amount: 9_900,
+        status: 'frozen',
+        frozenUntil: new Date('2026-03-15T10:00:00Z'),
+      },
+      {
+        beneficiaryId: 102,
+        level: 2,
+        basisPoints: 500,
+        baseAmount: 99_000,
+        amount: 4_950,
+        status: 'frozen',
+        frozenUntil: new Date('2026-03-15T10:00:00Z'),
+      },
+      {
+        beneficiaryId: 103,
+        level: 3,
+        basisPoints: 200,
+        baseAmount: 99_000,
+        amount: 1_980,
+        status: 'frozen',
+        frozenUntil: new Date('2026-03-15T10:00:00Z'),
+      },
     ]);
   });
 
@@ -161,6 +185,11 @@ describe('levels, calculator and months', () => {
   });
 
   it('lists the last months oldest first, across a year', () => {
-    expect(recentMonths(new Date('2026-02-10T00:00:00Z'), 4)).toEqual(['2025-11', '2025-12', '2026-01', '2026-02']);
+    expect(recentMonths(new Date('2026-02-10T00:00:00Z'), 4)).toEqual([
+      '2025-11',
+      '2025-12',
+      '2026-01',
+      '2026-02',
+    ]);
   });
 });

@@ -159,7 +159,9 @@ export function estimateMonthlyIncome(
     // Level 1's own partners are the first line: entering them counts toward the unlocks.
     const payingFirstLine = Math.max(input.payingFirstLine, Math.max(0, Math.floor(input.partners[0] ?? 0)));
     const unlocked = payingFirstLine >= level.minPayingFirstLine;
-    const income = unlocked ? partners * levelShare(Math.max(0, Math.floor(input.averagePurchase)), level.basisPoints) : 0;
+    const income = unlocked
+      ? partners * levelShare(Math.max(0, Math.floor(input.averagePurchase)), level.basisPoints)
+      : 0;
     return { level: level.level, income, unlocked };
   });
   return { perLevel, total: perLevel.reduce((sum, row) => sum + row.income, 0) };

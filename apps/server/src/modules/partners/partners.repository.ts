@@ -1,9 +1,17 @@
-import { and, asc, eq, lte, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, lte, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../shared/db/client.js';
-import { partnerCommissions, partnerMonthly, partnerProfiles, partnerTops } from '../../shared/db/schema.js';
+import {
+  partnerCommissions,
+  partnerMonthly,
+  partnerProfiles,
+  partnerTops,
+  payoutRequests,
+  payoutRequisites,
+} from '../../shared/db/schema.js';
 import type { PlannedCommission, Upline } from './partners.models.js';
 
 export type PartnerCommissionRow = typeof partnerCommissions.$inferSelect;
+export type PayoutRow = typeof payoutRequests.$inferSelect;
 
 const rowsOf = <T>(result: { rows: unknown[] }) => result.rows as T[];
 
@@ -297,5 +305,79 @@ export const partnersRepository = {
       id: Number(r.id),
       computedAt: new Date(r.computedAt),
     }));
+  },
+
+  /** Money paid out to the partner's requisites (pay-outs an admin marked paid), in one currency. */
+  async sumPaidOut(db: DbOrTx, userId: number, currency: number): Promise<number> {
+    const [row] = await db
+      .select({ total: sql<string>`coalesce(sum(${payoutRequests.amount}), 0)::bigint` })
+      .from(payoutRequests)
+      .where(
+        and(
+          eq(payoutRequests.userId, userId),
+          eq(payoutRequests.currency, currency),
+          eq(payoutRequests.status, 'paid'),
+        ),
+      );
+    return Number(row?.total ?? 0);
+  },
+
+  async findPayoutByClientKey(db: DbOrTx, userId: number, clientKey: string) {
+    const [row] = await db
+      .select()
+      .from(payoutRequests)
+      .where(and(eq(payoutRequests.userId, userId), eq(payoutRequests.clientKey, clientKey)));
+    return row;
+  },
+
+  async insertPayout(tx: DbOrTx, values: typeof payoutRequests.$inferInsert): Promise<PayoutRow> {
+    const [row] = await tx.insert(payoutRequests).values(values).returning();
+    return row!;
+  },
+
+  async lockPayout(tx: DbOrTx, uuid: string) {
+    const [row] = await tx.select().from(payoutRequests).where(eq(payoutRequests.uuid, uuid)).for('update');
+    return row;
+  },
+
+  async updatePayout(tx: DbOrTx, uuid: string, values: Partial<typeof payoutRequests.$inferInsert>) {
+    const [row] = await tx
+      .update(payoutRequests)
+      .set(values)
+      .where(eq(payoutRequests.uuid, uuid))
+      .returning();
+    return row!;
+  },
+
+  async listPayouts(db: DbOrTx, filter: { userId?: number; status?: 'pending' }, limit: number) {
+    return db
+      .select()
+      .from(payoutRequests)
+      .where(
+        and(
+          filter.userId !== undefined ? eq(payoutRequests.userId, filter.userId) : undefined,
+          filter.status ? eq(payoutRequests.status, filter.status) : undefined,
+        ),
+      )
+      .orderBy(filter.status ? asc(payoutRequests.createdAt) : desc(payoutRequests.createdAt))
+      .limit(limit);
+  },
+
+  async saveRequisites(tx: DbOrTx, userId: number, at: Date, requisites: unknown) {
+    await tx
+      .insert(payoutRequisites)
+      .values({ userId, requisites, updatedAt: at })
+      .onConflictDoUpdate({ target: payoutRequisites.userId, set: { requisites, updatedAt: at } });
+  },
+
+  async findRequisites(db: DbOrTx, userId: number) {
+    const [row] = await db.select().from(payoutRequisites).where(eq(payoutRequisites.userId, userId));
+    return row?.requisites;
+  },
+
+  async findActiveUserIdByUuid(db: DbOrTx, uuid: string): Promise<number | null> {
+    const result = await db.execute(sql`SELECT id FROM users WHERE uuid = ${uuid} AND is_active`);
+    const row = result.rows[0] as { id: number | string } | undefined;
+    return row ? Number(row.id) : null;
   },
 };

@@ -25,7 +25,10 @@ import {
 import { paymentsRepository, type PaymentOrderRow } from './payments.repository.js';
 import { createTestProvider, testProviderKey } from './test-provider.js';
 
-type Deps = Pick<PaymentsDeps, 'db' | 'config' | 'logger' | 'now' | 'geo' | 'linkSecret'>;
+type Deps = Pick<
+  PaymentsDeps,
+  'db' | 'config' | 'logger' | 'now' | 'geo' | 'linkSecret' | 'purchaseListener'
+>;
 
 export const CONSENT_REQUIRED_DETAIL = 'Please check the boxes to agree with the offer.';
 

@@ -20,7 +20,10 @@ export interface PaidPurchase {
 export interface PurchaseListener {
   purchasePaid(tx: DbOrTx, purchase: PaidPurchase): Promise<void>;
   /** `refundedAmount` is the total refunded so far (the whole amount for a full refund). */
-  purchaseRefunded(tx: DbOrTx, purchase: PaidPurchase & { refundedAmount: number; refundedAt: Date }): Promise<void>;
+  purchaseRefunded(
+    tx: DbOrTx,
+    purchase: PaidPurchase & { refundedAmount: number; refundedAt: Date },
+  ): Promise<void>;
 }
 
 /** For deployments and tests that reward nothing. */

@@ -713,7 +713,9 @@ export const partnerCommissions = pgTable(
     baseAmount: integer('base_amount').notNull(),
     amount: integer('amount').notNull(),
     currency: integer('currency').notNull(),
-    status: text('status', { enum: ['frozen', 'available', 'cancelled', 'reversed', 'unqualified'] }).notNull(),
+    status: text('status', {
+      enum: ['frozen', 'available', 'cancelled', 'reversed', 'unqualified'],
+    }).notNull(),
     frozenUntil: timestamp('frozen_until', { withTimezone: true }),
     refundedAmount: integer('refunded_amount').notNull().default(0),
     reversedAmount: integer('reversed_amount').notNull().default(0),
@@ -727,7 +729,10 @@ export const partnerCommissions = pgTable(
     index('partner_commissions_due_idx')
       .on(t.frozenUntil)
       .where(sql`${t.status} = 'frozen'`),
-    check('partner_commissions_amounts', sql`${t.amount} >= 0 AND ${t.reversedAmount} BETWEEN 0 AND ${t.amount}`),
+    check(
+      'partner_commissions_amounts',
+      sql`${t.amount} >= 0 AND ${t.reversedAmount} BETWEEN 0 AND ${t.amount}`,
+    ),
   ],
 );
 
@@ -854,3 +859,45 @@ export const walletEntries = pgTable(
     ),
   ],
 );
+
+/**
+ * A request to pay wallet money out to the partner's requisites. Its money is reserved in the
+ * wallet (a pending entry under `payout:<uuid>`) from the request until an admin pays it (the
+ * entry settles: out) or rejects it (the entry is cancelled: the money is available again).
+ */
+export const payoutRequests = pgTable(
+  'payout_requests',
+  {
+    uuid: uuid('uuid').primaryKey().defaultRandom(),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    currency: integer('currency').notNull(),
+    amount: integer('amount').notNull(),
+    method: text('method', { enum: ['card', 'sbp', 'crypto'] }).notNull(),
+    requisites: jsonb('requisites').notNull(),
+    status: text('status', { enum: ['pending', 'paid', 'rejected'] })
+      .notNull()
+      .default('pending'),
+    reason: text('reason'),
+    /** The client's key for this request: a double submit creates one request. */
+    clientKey: text('client_key').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('payout_requests_client_key_unique').on(t.userId, t.clientKey),
+    index('payout_requests_status_idx').on(t.status, t.createdAt),
+    index('payout_requests_user_idx').on(t.userId, t.createdAt),
+    check('payout_requests_amount_positive', sql`${t.amount} > 0`),
+  ],
+);
+
+/** The requisites a partner last paid out to, offered again next time. */
+export const payoutRequisites = pgTable('payout_requisites', {
+  userId: bigint('user_id', { mode: 'number' })
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  requisites: jsonb('requisites').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+});
