@@ -241,3 +241,7 @@ export const ZUserTransfer = z.object({
 
 /** Credits one major unit of each wallet currency buys, keyed by currency id. */
 export const ZCreditRates = z.object({ rates: z.record(z.string(), z.number()) });
+
+export type TCalculatorResult = z.infer<typeof ZCalculatorResult>;
+export type TPayoutBody = z.input<typeof ZPayoutBody>;
+export type TSavedRequisites = z.infer<typeof ZSavedRequisites>;

@@ -7,6 +7,7 @@ import { ButtonLink } from '../../components/ui/button';
 import { EmptyState } from '../../components/ui/empty-state';
 import { IconWallet } from '../../components/ui/icons';
 import { PageFrame } from '../../components/ui/page';
+import { PayoutForm } from '../../features/partners/components/payout-form';
 import { numberFormat } from '../../lib/locale-fallback';
 
 const FILTERS = ['purchases', 'transfers', 'withdrawals', 'frozen', 'referral'] as const;
@@ -71,10 +72,10 @@ export function Page() {
             text={t('wallet.emptyText')}
           />
         </>
+      ) : view === 'payOut' ? (
+        <PayoutForm />
       ) : (
-        <Alert tone="info">
-          {t(view === 'payIn' ? 'wallet.payInUnavailable' : 'wallet.payOutUnavailable')}
-        </Alert>
+        <Alert tone="info">{t('wallet.payInUnavailable')}</Alert>
       )}
     </PageFrame>
   );

@@ -30,6 +30,11 @@ const KIND_ICONS: Record<TNotificationKind, typeof IconBell> = {
   model_ready: IconFace,
   generation_finished: IconSparkles,
   post_removed: IconAlert,
+  partner_joined: IconUsers,
+  commission_frozen: IconWallet,
+  commission_available: IconWallet,
+  payout_paid: IconWallet,
+  payout_rejected: IconAlert,
 };
 
 /**
