@@ -9,7 +9,8 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
-import { mkdir, readdir, stat } from 'node:fs/promises';
+import { mkdir, readdir, rm, stat } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { startTelegramBotApiFake } from '../apps/server/src/fakes/telegram-bot-api.fake.js';
 import { CHROMIUM } from './lib/browser.js';
@@ -66,6 +67,8 @@ async function main(): Promise<number> {
     webhook: { url: `http://127.0.0.1:${port}/api/tg/webhook/`, secretToken: webhookSecret },
   });
 
+  // The server's clock: seconds ahead of real time, written by specs that let a hold pass.
+  const clockFile = path.join(os.tmpdir(), `mirra-e2e-clock-${process.pid}`);
   let code = 1;
   let server: BuiltServer | undefined;
   try {
@@ -96,6 +99,10 @@ async function main(): Promise<number> {
         FREE_DELAY_SECONDS: '8',
         // Small, so the 'File too big' test sends little.
         UPLOAD_MAX_MB: '2',
+        // Partners (e2e/specs/partners.e2e.ts): one 199 ₽ pack earns its referer 19.90 ₽, enough
+        // to pay out; the spec moves the clock past the hold.
+        PAYOUT_MIN_RUB: '10',
+        DEV_CLOCK_FILE: clockFile,
       },
     });
     console.log(`e2e: the server is at ${server.baseUrl} (data in ${server.dataDir})`);
@@ -119,6 +126,7 @@ async function main(): Promise<number> {
           E2E_BOT_TOKEN: botToken,
           E2E_BOT_USERNAME: botUsername,
           E2E_RESULTS_DIR: resultsDir,
+          E2E_CLOCK_FILE: clockFile,
         },
       },
     );
@@ -129,6 +137,7 @@ async function main(): Promise<number> {
     if (server && code !== 0) console.error(`e2e: server output:\n${server.output().slice(-8000)}`);
     await server?.stop({ keepData });
     await fake.close();
+    await rm(clockFile, { force: true });
   }
   console.log(`e2e: screenshots in ${path.relative(root, path.join(resultsDir, 'screens'))}/`);
   return code;

@@ -37,6 +37,7 @@ import { createGeoLocator, type GeoLocator } from '../modules/geo/index.js';
 import type { PurchaseListener } from '../modules/payments/index.js';
 import { createPartnerPurchaseListener } from '../modules/partners/index.js';
 import type { Config } from '../shared/config.js';
+import { createFileOffsetClock } from '../shared/dev-clock.js';
 
 /**
  * Everything any module may need, built once at start: the shared plumbing and the services
@@ -81,7 +82,9 @@ export function createDeps(options: {
   overrides?: Partial<AppDeps>;
 }): AppDeps {
   const { config, database, logger, jwtSecret } = options;
-  const now = options.overrides?.now ?? (() => new Date());
+  const now =
+    options.overrides?.now ??
+    (config.devClockFile ? createFileOffsetClock(config.devClockFile) : () => new Date());
   return {
     config,
     database,

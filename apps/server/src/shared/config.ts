@@ -238,6 +238,11 @@ const ZEnv = z.object({
   WEB_DIST_DIR: optionalString,
   /** Development only: GET /api/dev/telegram-init-data/ signs Mini App init data (ignored in production). */
   DEV_TELEGRAM_MOCK: bool.default(false),
+  /**
+   * Development and browser tests only (ignored in production): a file holding a number of seconds
+   * the server's clock runs ahead of real time, read by every process, so a test can let a hold pass.
+   */
+  DEV_CLOCK_FILE: optionalString,
   /** Partner commission per level, in percent of each paid purchase (level 1 first). */
   PARTNER_LEVELS: z.string().default('10,5,2'),
   /** Paying first-line partners a partner needs before each level pays them (0: always). */
@@ -409,6 +414,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     },
     webDistDir: e.WEB_DIST_DIR ? path.resolve(e.WEB_DIST_DIR) : undefined,
     devTelegramMock: e.DEV_TELEGRAM_MOCK && e.NODE_ENV !== 'production',
+    devClockFile: e.NODE_ENV !== 'production' ? (e.DEV_CLOCK_FILE ?? null) : null,
   };
 }
 

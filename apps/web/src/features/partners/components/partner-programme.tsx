@@ -45,6 +45,7 @@ export function PartnerProgramme() {
     <>
       <p className="lead">{t('partners.intro')}</p>
       <ReflinkCard summary={data} />
+      <WalletCard />
       <Statistics />
       <div className="list">
         <Link to="/wallet" className="list__row">
@@ -113,6 +114,31 @@ function ReflinkCard({ summary }: { summary: TPartnerSummary }) {
         </div>
       ))}
     </div>
+  );
+}
+
+/** My partner money now: what can be spent or paid out, and what is still frozen for the hold. */
+function WalletCard() {
+  const { t, i18n } = useTranslation();
+  const wallet = useQuery({ queryKey: partnerKeys.wallet(), queryFn: partnersApi.wallet });
+  if (!wallet.data) return null;
+  const balances = wallet.data.balances.filter((b) => b.currency === 643 || b.available || b.frozen);
+  return (
+    <Link to="/wallet/pay-out/" className="card" data-testid="partner-wallet">
+      <span className="card__label">{t('partners.wallet')}</span>
+      {balances.map((b) => (
+        <div key={b.currency} className="partner-stats">
+          <div className="stat stat--plain" data-testid={`wallet-available-${b.currency}`}>
+            <span className="stat__value">{formatMoney(b.available, b.currency, i18n.language)}</span>
+            <span className="stat__label">{t('partners.balance.available')}</span>
+          </div>
+          <div className="stat stat--plain" data-testid={`wallet-frozen-${b.currency}`}>
+            <span className="stat__value">{formatMoney(b.frozen, b.currency, i18n.language)}</span>
+            <span className="stat__label">{t('partners.balance.frozen')}</span>
+          </div>
+        </div>
+      ))}
+    </Link>
   );
 }
 
