@@ -4,13 +4,17 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { callApi, createActiveUser, PASSWORD, readActivationLink, uniqueEmail } from '../lib/accounts.js';
 import { openBrowser, saveScreenshot, url, type Session } from '../lib/browser.js';
 import { e2eEnv } from '../lib/env.js';
+import { signInWithTokens } from '../lib/session.js';
 import { installTelegramHost, miniAppUrl, newTelegramUser, signInitData } from '../lib/telegram.js';
 
 const NARROW = { width: 360, height: 780 };
 const DAY_SECONDS = 86_400;
 
-/** Moves the server's clock (every process) `seconds` ahead of real time. */
-const setServerClock = (seconds: number) => writeFile(e2eEnv.clockFile, String(seconds));
+/** Moves the server's clock (every process) `seconds` ahead of real time; the server re-reads it within 200 ms. */
+async function setServerClock(seconds: number) {
+  await writeFile(e2eEnv.clockFile, String(seconds));
+  await new Promise((resolve) => setTimeout(resolve, 500));
+}
 
 /** A 100-credit pack bought in roubles on the test provider's real checkout page. */
 async function buyPack(page: Page, authorization: string) {
@@ -28,7 +32,7 @@ async function buyPack(page: Page, authorization: string) {
     },
   });
   expect(order.status).toBe(201);
-  await page.goto(order.body.confirmation_url);
+  await page.goto(url(order.body.confirmation_url));
   await page.locator('button[data-action="pay"]').click();
   await page.waitForURL((u) => u.pathname === '/settings/');
 }
@@ -73,16 +77,9 @@ describe('partner programme', () => {
     await buyPack(sb.page, bAuth);
 
     // A sees the commission frozen (10 % of 199 ₽), the statistics and B in the team.
-    const sa = await openBrowser('phone', { size: NARROW });
+    let sa = await openBrowser('phone', { size: NARROW });
     sessions.push(sa);
-    await sa.page.goto(url('/welcome/'));
-    await sa.page.evaluate(
-      ({ refresh, access }) => {
-        localStorage.setItem('refresh', refresh);
-        localStorage.setItem('access', access);
-      },
-      { refresh: a.refresh, access: a.access },
-    );
+    await signInWithTokens(sa.page, a);
     await sa.page.goto(url('/settings/mlm/'));
     await sa.page.getByTestId('partner-statistics').waitFor();
     await expect.poll(() => sa.page.getByTestId('wallet-frozen-643').textContent()).toContain('19.90');
@@ -107,6 +104,17 @@ describe('partner programme', () => {
 
     // The hold passes: the money becomes available and A asks for a pay-out to a card.
     await setServerClock(15 * DAY_SECONDS);
+    // The browser's clock stays real, so A signs in again, in a fresh browser, on the server's
+    // new day (the tokens issued before the jump have expired by the server's clock).
+    expect(sa.errors).toEqual([]);
+    await sa.close();
+    sessions = sessions.filter((s) => s !== sa);
+    sa = await openBrowser('phone', { size: NARROW });
+    sessions.push(sa);
+    const later = await callApi<{ refresh: string; access: string }>('/api/token/login/', {
+      body: { email: a.email, password: a.password },
+    });
+    await signInWithTokens(sa.page, later.body);
     await sa.page.goto(url('/wallet/pay-out/'));
     await expect.poll(() => sa.page.getByTestId('payout-available').textContent()).toContain('19.90');
     await sa.page.getByLabel('Amount').fill('15');
