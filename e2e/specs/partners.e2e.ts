@@ -102,6 +102,25 @@ describe('partner programme', () => {
     await member.first().waitFor();
     await saveScreenshot(sa.page, 'partners-team-phone-360-dark');
 
+    // The same screens in Russian and the light theme, at 390 px.
+    const light = await openBrowser('phone', {
+      size: { width: 390, height: 844 },
+      theme: 'light',
+      colorScheme: 'light',
+    });
+    sessions.push(light);
+    await signInWithTokens(light.page, a);
+    await light.page.evaluate(() => localStorage.setItem('django_language', 'ru'));
+    await light.page.goto(url('/settings/mlm/'));
+    await light.page.getByTestId('partner-statistics').waitFor();
+    await light.page.getByText('Приглашено').waitFor();
+    await saveScreenshot(light.page, 'partners-mlm-phone-390-light-ru', true);
+    await light.page.goto(url('/structure/tops/'));
+    await light.page.getByTestId('tops-list').waitFor();
+    await light.page.getByText('Рейтинг пока пуст').waitFor();
+    await saveScreenshot(light.page, 'partners-tops-phone-390-light-ru');
+    expect(light.errors).toEqual([]);
+
     // The hold passes: the money becomes available and A asks for a pay-out to a card.
     await setServerClock(15 * DAY_SECONDS);
     // The browser's clock stays real, so A signs in again, in a fresh browser, on the server's
