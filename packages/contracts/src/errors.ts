@@ -128,6 +128,12 @@ export const errorCodes = {
   'wallet.currency_unknown': 400,
   /** A pay-out that was already paid or rejected cannot be decided the other way. */
   'partners.payout_decided': 409,
+  /** A top-up below the minimum or above the maximum of its currency. */
+  'wallet.amount_invalid': 400,
+  /** The person already has premium with renewals on. */
+  'subscriptions.already_active': 409,
+  /** There is no subscription to cancel. */
+  'subscriptions.not_found': 404,
 } as const;
 
 export type ErrorCode = keyof typeof errorCodes;

@@ -15,3 +15,4 @@ export * from './posts.js';
 export * from './payments.js';
 export * from './wallet.js';
 export * from './partners.js';
+export * from './subscriptions.js';

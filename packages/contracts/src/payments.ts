@@ -9,7 +9,8 @@ export type TPaymentRegion = z.infer<typeof ZPaymentRegion>;
 export const CURRENCY_RUB = 643;
 export const CURRENCY_USD = 840;
 
-export const PAYMENT_METHODS = ['test'] as const;
+/** `balance`: paid from the wallet, in one transaction, with no provider. */
+export const PAYMENT_METHODS = ['test', 'balance'] as const;
 export const ZPaymentMethod = z.enum(PAYMENT_METHODS);
 export type TPaymentMethod = z.infer<typeof ZPaymentMethod>;
 
@@ -43,7 +44,16 @@ export const ZPaymentOrderCreate = z.object({
   agree_privacy: z.boolean().default(false),
   /** The app path to come back to after paying (`/…`); anything else returns home. */
   return: z.string().max(512).optional(),
+  /** For the wallet top-up (`product: 'wallet_top_up'`): how much, in minor units of `currency`. */
+  amount: z.number().int().positive().optional(),
+  currency: z.number().int().optional(),
 });
+
+/** The product id of a wallet top-up (the amount is the buyer's, within WALLET_PAY_IN_LIMITS). */
+export const WALLET_TOP_UP_PRODUCT = 'wallet_top_up';
+
+export const PAYMENT_PURPOSES = ['product', 'subscription', 'wallet_topup'] as const;
+export const ZPaymentPurpose = z.enum(PAYMENT_PURPOSES);
 
 export const PAYMENT_ORDER_STATUSES = ['pending', 'paid', 'failed', 'cancelled', 'refunded'] as const;
 export const ZPaymentOrderStatus = z.enum(PAYMENT_ORDER_STATUSES);
@@ -58,6 +68,7 @@ export const ZPaymentOrder = z.object({
   currency: z.number().int(),
   credits: z.number().int(),
   unlimited_days: z.number().int(),
+  purpose: ZPaymentPurpose,
   created_at: z.iso.datetime(),
 });
 export type TPaymentOrder = z.infer<typeof ZPaymentOrder>;

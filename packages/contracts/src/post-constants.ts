@@ -40,4 +40,6 @@ export const NOTIFICATION_KINDS = [
   'payout_paid',
   /** My pay-out was rejected and the money returned: `amount`, `currency`, `reason`. */
   'payout_rejected',
+  /** Premium's renewal charge failed: `attempts_left` (0: renewals stopped), `access_until`. */
+  'subscription_renewal_failed',
 ] as const;

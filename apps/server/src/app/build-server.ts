@@ -26,6 +26,7 @@ import { registerGenerationsRoutes } from '../modules/generations/index.js';
 import { registerMediaRoutes } from '../modules/media/index.js';
 import { registerPaymentsRoutes } from '../modules/payments/index.js';
 import { registerPartnersRoutes } from '../modules/partners/index.js';
+import { registerSubscriptionsRoutes } from '../modules/subscriptions/index.js';
 import { registerWalletRoutes } from '../modules/wallet/index.js';
 import { registerModelsRoutes } from '../modules/models/index.js';
 import { registerOpsRoutes, requestIdFor } from '../modules/ops/index.js';
@@ -163,6 +164,7 @@ export async function buildServer(deps: AppDeps): Promise<App> {
   registerMediaRoutes(api, deps);
   registerCreditsRoutes(api, deps);
   registerWalletRoutes(api, deps);
+  registerSubscriptionsRoutes(api, deps);
   registerGenerationsRoutes(api, deps);
   registerUploadsRoutes(api, deps);
   registerPromptHelperRoutes(api, deps);

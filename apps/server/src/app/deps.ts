@@ -34,10 +34,11 @@ import { createRateLimiter } from '../shared/rate-limiter.js';
 import { createTelegramBotApi, type TelegramBotApi } from '../modules/telegram/index.js';
 import { createGoogleVerifier, type GoogleVerifier } from '../modules/google/index.js';
 import { createGeoLocator, type GeoLocator } from '../modules/geo/index.js';
-import type { PurchaseListener } from '../modules/payments/index.js';
-import { createPartnerPurchaseListener } from '../modules/partners/index.js';
+import { createPartnerPaymentListener } from '../modules/partners/index.js';
 import type { Config } from '../shared/config.js';
 import { createFileOffsetClock } from '../shared/dev-clock.js';
+import type { PaymentListener, PaymentPurposeHandlers } from '../modules/payments/index.js';
+import { applySubscriptionPayment } from '../modules/subscriptions/index.js';
 
 /**
  * Everything any module may need, built once at start: the shared plumbing and the services
@@ -69,8 +70,10 @@ export interface AppDeps extends SharedDeps {
   modelEvents: GenerationEvents;
   /** Face detection, mesh and descriptor (models load once per process, on first use). */
   faceAnalyzer: FaceAnalyzer;
-  /** Paid purchases and refunds, told to the partner programme (commissions and their reversal). */
-  purchaseListener: PurchaseListener;
+  /** What modules selling their own things do when those orders are paid or refunded. */
+  purposeHandlers: PaymentPurposeHandlers;
+  /** Modules listening to payments and refunds (the partner programme's commissions and clawback). */
+  paymentListeners: PaymentListener[];
 }
 
 export function createDeps(options: {
@@ -85,7 +88,7 @@ export function createDeps(options: {
   const now =
     options.overrides?.now ??
     (config.devClockFile ? createFileOffsetClock(config.devClockFile) : () => new Date());
-  return {
+  const deps: AppDeps = {
     config,
     database,
     db: database.db,
@@ -132,8 +135,18 @@ export function createDeps(options: {
     publishedPostCounter: profilePublishedPostCounter,
     modelEvents: createGenerationEvents(options.notifications, MODEL_EVENTS_CHANNEL),
     faceAnalyzer: createFaceAnalyzer(),
-    purchaseListener: createPartnerPurchaseListener({ config, db: database.db, logger, now }),
     now,
+    purposeHandlers: {},
+    paymentListeners: [],
     ...options.overrides,
   };
+  // The partner programme: commissions on paid orders, clawback on refunds (with the finished deps'
+  // clock and configuration).
+  if (!options.overrides?.paymentListeners) deps.paymentListeners = [createPartnerPaymentListener(deps)];
+  // Handlers see the finished deps (the clock and configuration a test may have overridden).
+  deps.purposeHandlers = {
+    subscription: (tx, order, event, before) => applySubscriptionPayment(deps, tx, order, event, before),
+    ...options.overrides?.purposeHandlers,
+  };
+  return deps;
 }

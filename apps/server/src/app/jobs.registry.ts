@@ -11,6 +11,7 @@ import {
 } from '../modules/telegram/index.js';
 import { usersJobDefinitions, usersJobHandlers } from '../modules/users/index.js';
 import { partnersJobHandlers } from '../modules/partners/index.js';
+import { subscriptionsJobHandlers } from '../modules/subscriptions/index.js';
 import { walletJobHandlers } from '../modules/wallet/index.js';
 import type { AppDeps } from './deps.js';
 import { recoverWorkOfDeadWorkers } from './worker-recovery.js';
@@ -37,6 +38,7 @@ export function buildTaskList(deps: AppDeps, definitions = jobDefinitions): Task
     modelsJobHandlers(deps),
     walletJobHandlers(deps),
     partnersJobHandlers(deps),
+    subscriptionsJobHandlers(deps),
   ];
   const tasks: TaskList = {};
   for (const group of groups) {
@@ -87,4 +89,6 @@ export const crontab = [
   '*/10 * * * * partners:compute_tops',
   // Money held for a partner commission's hold becomes available; this notes each release.
   '*/5 * * * * wallet:release_frozen',
+  // Premium renewals due (ahead of each next charge date) and retries of failed ones.
+  '*/5 * * * * subscriptions:renew',
 ].join('\n');

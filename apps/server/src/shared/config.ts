@@ -139,6 +139,16 @@ const ZEnv = z.object({
    * link could grant its purchase). Unset: on except in production.
    */
   PAYMENTS_TEST_PROVIDER: bool.optional(),
+  /**
+   * The premium plan as JSON: `{"id", "period_days", "trial_days", "trial_credits", "credits",
+   * "prices": {"ru": kopecks, "intl": cents, "xtr": Stars}}`; unset: the built-in monthly plan.
+   */
+  PREMIUM_PLAN: optionalString,
+  /** Renewals are charged this many hours before access would end. */
+  PREMIUM_RENEW_AHEAD_HOURS: z.coerce.number().int().min(0).default(24),
+  /** Failed renewals are retried this often, this many times in all, then the subscription expires. */
+  PREMIUM_RETRY_HOURS: z.coerce.number().int().min(1).default(24),
+  PREMIUM_RENEW_ATTEMPTS: z.coerce.number().int().min(1).default(3),
   /** Versions of the offer and the privacy policy people agree to when paying (stored with each order). */
   LEGAL_OFFER_VERSION: z.string().default('2026-01'),
   LEGAL_PRIVACY_VERSION: z.string().default('2026-01'),
@@ -354,6 +364,12 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
       testProvider: e.PAYMENTS_TEST_PROVIDER ?? e.NODE_ENV !== 'production',
       offerVersion: e.LEGAL_OFFER_VERSION,
       privacyVersion: e.LEGAL_PRIVACY_VERSION,
+    },
+    premium: {
+      planJson: e.PREMIUM_PLAN,
+      renewAheadHours: e.PREMIUM_RENEW_AHEAD_HOURS,
+      retryHours: e.PREMIUM_RETRY_HOURS,
+      renewAttempts: e.PREMIUM_RENEW_ATTEMPTS,
     },
     engines: {
       simple: parseEngineList(e.ENGINE_SIMPLE),

@@ -16,7 +16,7 @@ import { AppError } from '../../shared/errors.js';
 import { translate } from '../../shared/i18n/messages.js';
 import { addJob } from '../../shared/jobs.js';
 import { notifyUser } from '../notifications/index.js';
-import type { PaidPurchase, PurchaseListener } from '../payments/index.js';
+import type { PaymentListener, PaymentOrderView } from '../payments/index.js';
 import { sendTelegramMessageJob } from '../telegram/index.js';
 import { findUserById, referralLink, type UserRow } from '../users/index.js';
 import { cancelWalletEntry, DEFAULT_WALLET_CURRENCY, recordWalletEntry } from '../wallet/index.js';
@@ -40,8 +40,30 @@ export const commissionKey = (c: Pick<PartnerCommissionRow, 'orderUuid' | 'level
 const displayName = (u: { firstName: string; lastName: string; username: string }) =>
   [u.firstName, u.lastName].filter(Boolean).join(' ').trim() || u.username || '—';
 
-/** Only real money bought by someone earns commissions: topping up one's own wallet does not. */
-const isRewardedProduct = (product: string) => !product.startsWith('wallet');
+/** A paid order as the commission rules see it. */
+export interface PaidPurchase {
+  orderUuid: string;
+  buyerId: number;
+  /** Minor units of `currency` (ISO 4217 numeric). */
+  amount: number;
+  currency: number;
+  paidAt: Date;
+}
+
+/**
+ * Only purchases earn commissions — packs, the unlimited package, premium periods and renewals,
+ * whether paid through a provider or from the wallet balance; topping up one's own wallet does not
+ * (that money earns when it is spent).
+ */
+const isRewarded = (order: PaymentOrderView) => order.purpose !== 'wallet_topup';
+
+const purchaseOf = (order: PaymentOrderView, fallbackPaidAt: Date): PaidPurchase => ({
+  orderUuid: order.uuid,
+  buyerId: order.userId,
+  amount: order.amount,
+  currency: order.currency,
+  paidAt: order.paidAt ?? fallbackPaidAt,
+});
 
 /**
  * Records the commissions of one paid purchase inside the payment's transaction: the partners
@@ -53,7 +75,7 @@ export async function recordPurchaseCommissions(
   tx: DbOrTx,
   purchase: PaidPurchase,
 ): Promise<void> {
-  if (!isRewardedProduct(purchase.product) || purchase.amount <= 0) return;
+  if (purchase.amount <= 0) return;
   const rules = deps.config.partners;
   const upline = await partnersRepository.findUpline(tx, purchase.buyerId, rules.levels.length);
   if (upline.length === 0) return;
@@ -168,10 +190,19 @@ export async function reversePurchaseCommissions(
 }
 
 /** The payments module's listener: commissions on paid purchases, reversals on refunds. */
-export function createPartnerPurchaseListener(deps: Deps): PurchaseListener {
+export function createPartnerPaymentListener(deps: Deps): PaymentListener {
   return {
-    purchasePaid: (tx, purchase) => recordPurchaseCommissions(deps, tx, purchase),
-    purchaseRefunded: (tx, purchase) => reversePurchaseCommissions(deps, tx, purchase),
+    onPaid: async (tx, order) => {
+      if (isRewarded(order)) await recordPurchaseCommissions(deps, tx, purchaseOf(order, deps.now()));
+    },
+    onRefunded: async (tx, order) => {
+      if (!isRewarded(order)) return;
+      await reversePurchaseCommissions(deps, tx, {
+        ...purchaseOf(order, deps.now()),
+        refundedAmount: order.amount,
+        refundedAt: order.refundedAt ?? deps.now(),
+      });
+    },
   };
 }
 

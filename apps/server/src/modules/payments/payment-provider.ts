@@ -6,6 +6,8 @@ export interface ProviderOrder {
   amount: number;
   currency: number;
   product: string;
+  /** The buyer agreed to keep the payment method for renewals. */
+  saveMethod?: boolean;
 }
 
 /** A verified notification from a provider, in Mirra's terms. */
@@ -16,6 +18,14 @@ export interface PaymentEvent {
   providerPaymentId: string;
   amount: number;
   currency: number;
+  /** The payment method the provider kept for charging again (when the order asked to save it). */
+  savedMethodId?: string;
+}
+
+/** The immediate answer of a charge of a saved method (a pending one is settled by its notification). */
+export interface SavedMethodCharge {
+  status: 'succeeded' | 'pending' | 'failed';
+  providerPaymentId: string;
 }
 
 export type WebhookHeaders = Record<string, string | string[] | undefined>;
@@ -34,4 +44,9 @@ export interface PaymentProvider {
   fetchPayment(providerPaymentId: string): Promise<PaymentEvent | null>;
   /** Asks the provider to return the money; the refund itself is applied when its event arrives. */
   refund(order: ProviderOrder & { providerPaymentId: string }): Promise<void>;
+  /**
+   * Charges a payment method saved by an earlier order, without the buyer (a renewal); idempotent
+   * per order uuid. Absent where the provider cannot.
+   */
+  chargeSavedMethod?(order: ProviderOrder, savedMethodId: string): Promise<SavedMethodCharge>;
 }

@@ -1,10 +1,12 @@
 import type { SharedDeps } from '../../shared/deps.js';
 import type { GeoLocator } from '../geo/index.js';
-import type { PurchaseListener } from './purchase-listener.js';
+import type { PaymentListener, PaymentPurposeHandlers } from './payment-hooks.js';
 
 /** What the payments module is handed at start: its slice of the app's dependencies. */
 export interface PaymentsDeps extends Pick<SharedDeps, 'config' | 'db' | 'logger' | 'linkSecret' | 'now'> {
   geo: GeoLocator;
-  /** Told of paid purchases and refunds in their transaction (the partner programme's commissions). */
-  purchaseListener: PurchaseListener;
+  /** What other modules do when orders of their purpose are paid or refunded. */
+  purposeHandlers: PaymentPurposeHandlers;
+  /** Every module listening to payments and refunds (see PaymentListener). */
+  paymentListeners: PaymentListener[];
 }

@@ -45,11 +45,18 @@ export const paymentsRepository = {
     return row;
   },
 
-  async updateOrder(tx: DbOrTx, uuid: string, at: Date, values: Partial<typeof paymentOrders.$inferInsert>) {
-    await tx
+  async updateOrder(
+    tx: DbOrTx,
+    uuid: string,
+    at: Date,
+    values: Partial<typeof paymentOrders.$inferInsert>,
+  ): Promise<PaymentOrderRow> {
+    const [row] = await tx
       .update(paymentOrders)
       .set({ ...values, updatedAt: at })
-      .where(eq(paymentOrders.uuid, uuid));
+      .where(eq(paymentOrders.uuid, uuid))
+      .returning();
+    return row!;
   },
 
   async lockUnlimitedUntil(tx: DbOrTx, userId: number): Promise<Date | null> {

@@ -69,7 +69,7 @@ describe('payments', () => {
     const ruCatalogue = (
       await t.app.inject({ method: 'GET', url: '/api/payments/catalogue/', headers: ru.headers })
     ).json();
-    expect(ruCatalogue).toMatchObject({ region: 'ru', currency: 643, methods: ['test'] });
+    expect(ruCatalogue).toMatchObject({ region: 'ru', currency: 643, methods: ['test', 'balance'] });
     expect(ruCatalogue.products.find((p: { id: string }) => p.id === 'credits_100')).toEqual({
       id: 'credits_100',
       kind: 'credits',

@@ -25,6 +25,7 @@ import {
   testProviderOf,
 } from './payments.usecases.js';
 import { renderTestCheckout } from './test-checkout.page.js';
+import { TEST_DECLINING_METHOD_PREFIX } from './test-provider.js';
 import type { PaymentEvent } from './payment-provider.js';
 
 const tags = ['payments'];
@@ -128,6 +129,7 @@ export function registerPaymentsRoutes(app: ZodApp, deps: PaymentsDeps): void {
 
 const TEST_ACTIONS = {
   pay: 'payment.succeeded',
+  pay_decline_later: 'payment.succeeded',
   decline: 'payment.failed',
   cancel: 'payment.cancelled',
   refund: 'refund.succeeded',
@@ -188,7 +190,7 @@ function registerTestCheckout(app: ZodApp, deps: PaymentsDeps): void {
           summary: 'A button of the test checkout page',
           params: ZOrderParams,
           querystring: ZCheckoutQuery,
-          body: z.object({ action: z.enum(['pay', 'decline', 'cancel', 'refund']) }),
+          body: z.object({ action: z.enum(['pay', 'pay_decline_later', 'decline', 'cancel', 'refund']) }),
           hide: true,
         },
       },
@@ -201,6 +203,12 @@ function registerTestCheckout(app: ZodApp, deps: PaymentsDeps): void {
           providerPaymentId: order.providerPaymentId ?? `test_${randomUUID()}`,
           amount: order.amount,
           currency: order.currency,
+          // A card kept for renewals: one that pays them, or (to try failures) one that declines them.
+          ...(order.saveMethod && action.startsWith('pay')
+            ? {
+                savedMethodId: `${action === 'pay' ? 'test_pm_' : TEST_DECLINING_METHOD_PREFIX}${randomUUID()}`,
+              }
+            : {}),
         };
         const signed = provider.signEvent(event);
         await receiveWebhook(deps, 'test', signed.body, signed.headers);

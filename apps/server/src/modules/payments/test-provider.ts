@@ -4,12 +4,16 @@ import type { PaymentEvent, PaymentProvider, WebhookHeaders } from './payment-pr
 
 export const TEST_SIGNATURE_HEADER = 'x-mirra-test-signature';
 
+/** Saved test cards whose id starts with this decline every later charge. */
+export const TEST_DECLINING_METHOD_PREFIX = 'test_pm_decline_';
+
 const ZTestEvent = z.object({
   type: z.enum(['payment.succeeded', 'payment.failed', 'payment.cancelled', 'refund.succeeded']),
   order_uuid: z.uuid(),
   payment_id: z.string().min(1).max(128),
   amount: z.number().int(),
   currency: z.number().int(),
+  saved_method_id: z.string().min(1).max(128).optional(),
 });
 
 /** The test provider's page for an order, served by Mirra itself. */
@@ -61,6 +65,7 @@ export function createTestProvider(signingKey: string): PaymentProvider & {
         providerPaymentId: e.payment_id,
         amount: e.amount,
         currency: e.currency,
+        ...(e.saved_method_id ? { savedMethodId: e.saved_method_id } : {}),
       };
     },
     async fetchPayment() {
@@ -70,6 +75,16 @@ export function createTestProvider(signingKey: string): PaymentProvider & {
     async refund() {
       // Refunds of test payments are delivered from the checkout page as `refund.succeeded`.
     },
+    /**
+     * A saved test card is charged at once: it pays, unless its id marks it as one that declines
+     * (`test_pm_decline_…`, the card the checkout saves with "Pay, then decline renewals").
+     */
+    async chargeSavedMethod(order, savedMethodId) {
+      return {
+        status: savedMethodId.startsWith(TEST_DECLINING_METHOD_PREFIX) ? 'failed' : 'succeeded',
+        providerPaymentId: `test_renewal_${order.uuid}`,
+      };
+    },
     signEvent(event) {
       const body = JSON.stringify({
         type: event.type,
@@ -77,6 +92,7 @@ export function createTestProvider(signingKey: string): PaymentProvider & {
         payment_id: event.providerPaymentId,
         amount: event.amount,
         currency: event.currency,
+        ...(event.savedMethodId ? { saved_method_id: event.savedMethodId } : {}),
       });
       return { body, headers: { 'content-type': 'application/json', [TEST_SIGNATURE_HEADER]: sign(body) } };
     },

@@ -73,6 +73,12 @@ const DESCRIBE: Record<TNotificationKind, Describe> = {
   commission_available: partnerMoney('social.notifications.commissionAvailable', '/wallet'),
   payout_paid: partnerMoney('social.notifications.payoutPaid', '/wallet/pay-out/'),
   payout_rejected: partnerMoney('social.notifications.payoutRejected', '/wallet/pay-out/'),
+  subscription_renewal_failed: (data) => ({
+    key: data.attempts_left ? 'social.notifications.renewalFailed' : 'social.notifications.renewalStopped',
+    values: { count: data.attempts_left ?? 0 },
+    terms: {},
+    href: '/settings/subscription/',
+  }),
 };
 
 export function describeNotification(notification: Pick<TNotification, 'kind' | 'data'>): NotificationText {

@@ -11,6 +11,7 @@ import {
   IconUsers,
   IconWallet,
   IconAlert,
+  IconCrown,
 } from '../../../components/ui/icons';
 import { LoadError } from '../../../components/ui/load-error';
 import { ListMore } from '../../../components/ui/paged-list-parts';
@@ -35,6 +36,7 @@ const KIND_ICONS: Record<TNotificationKind, typeof IconBell> = {
   commission_available: IconWallet,
   payout_paid: IconWallet,
   payout_rejected: IconAlert,
+  subscription_renewal_failed: IconCrown,
 };
 
 /**

@@ -83,6 +83,7 @@ describe('back from the checkout', () => {
     vi.spyOn(paymentsApi, 'order').mockResolvedValue({
       uuid: UUID,
       product: 'credits_100',
+      purpose: 'product',
       status: 'paid',
       amount: 299,
       currency: 840,
