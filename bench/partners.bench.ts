@@ -103,6 +103,24 @@ await step(
           sum(CASE WHEN level = 1 THEN base_amount - refunded_amount ELSE 0 END)
    FROM partner_commissions GROUP BY 1, 2, 3`,
 );
+await step(
+  'partner_level_counts: members per level',
+  `INSERT INTO partner_level_counts (user_id, level, members)
+   WITH RECURSIVE up(member_id, ancestor_id, level) AS (
+     SELECT id, referer_id, 1 FROM users WHERE referer_id IS NOT NULL
+     UNION ALL
+     SELECT up.member_id, u.referer_id, up.level + 1 FROM up JOIN users u ON u.id = up.ancestor_id
+     WHERE u.referer_id IS NOT NULL AND up.level < 3
+   )
+   SELECT ancestor_id, level, count(*)::int FROM up GROUP BY ancestor_id, level`,
+);
+await step(
+  'partner_level_counts: paying members per level',
+  `UPDATE partner_level_counts c SET paying = p.paying
+   FROM (SELECT beneficiary_id, level, count(DISTINCT buyer_id)::int AS paying FROM partner_commissions
+         WHERE refunded_amount < base_amount GROUP BY beneficiary_id, level) p
+   WHERE c.user_id = p.beneficiary_id AND c.level = p.level`,
+);
 await step('vacuum analyze', 'VACUUM ANALYZE');
 seeder.release();
 const { rows: counts } = await pool.query<{ commissions: string; months: string }>(
@@ -201,10 +219,20 @@ const plans: Array<[string, string, unknown[]]> = [
     [biggest],
   ],
   [
-    'statistics: first line and paying partners',
-    `SELECT (SELECT count(*) FROM users WHERE referer_id = $1) AS referrals,
-            (SELECT count(DISTINCT buyer_id) FROM partner_commissions
-              WHERE beneficiary_id = $1 AND level = 1 AND refunded_amount < base_amount) AS paying`,
+    'statistics: level counts',
+    `SELECT * FROM partner_level_counts WHERE user_id = $1 AND level = 1`,
+    [biggest],
+  ],
+  [
+    'team: first page of level 1',
+    `WITH RECURSIVE team(id, level) AS (
+       SELECT id, 1 FROM users WHERE referer_id = $1
+       UNION ALL
+       SELECT u.id, t.level + 1 FROM team t JOIN users u ON u.referer_id = t.id WHERE t.level < 1)
+     SELECT t.level, u.id, s.turnover FROM team t JOIN users u ON u.id = t.id
+     LEFT JOIN LATERAL (SELECT sum(base_amount - refunded_amount) AS turnover FROM partner_commissions pc
+                        WHERE pc.beneficiary_id = $1 AND pc.buyer_id = t.id) s ON true
+     ORDER BY t.level, t.id LIMIT 31`,
     [biggest],
   ],
   [

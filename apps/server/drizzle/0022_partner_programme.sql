@@ -18,6 +18,14 @@ CREATE TABLE "partner_commissions" (
 	CONSTRAINT "partner_commissions_amounts" CHECK ("partner_commissions"."amount" >= 0 AND "partner_commissions"."reversed_amount" BETWEEN 0 AND "partner_commissions"."amount")
 );
 --> statement-breakpoint
+CREATE TABLE "partner_level_counts" (
+	"user_id" bigint NOT NULL,
+	"level" integer NOT NULL,
+	"members" integer DEFAULT 0 NOT NULL,
+	"paying" integer DEFAULT 0 NOT NULL,
+	CONSTRAINT "partner_level_counts_user_id_level_pk" PRIMARY KEY("user_id","level")
+);
+--> statement-breakpoint
 CREATE TABLE "partner_monthly" (
 	"user_id" bigint NOT NULL,
 	"month" date NOT NULL,
@@ -69,6 +77,7 @@ CREATE TABLE "payout_requisites" (
 ALTER TABLE "telegram_auth_keys" ADD COLUMN "referral_code" text;--> statement-breakpoint
 ALTER TABLE "partner_commissions" ADD CONSTRAINT "partner_commissions_buyer_id_users_id_fk" FOREIGN KEY ("buyer_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "partner_commissions" ADD CONSTRAINT "partner_commissions_beneficiary_id_users_id_fk" FOREIGN KEY ("beneficiary_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "partner_level_counts" ADD CONSTRAINT "partner_level_counts_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "partner_monthly" ADD CONSTRAINT "partner_monthly_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "partner_profiles" ADD CONSTRAINT "partner_profiles_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "partner_tops" ADD CONSTRAINT "partner_tops_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
@@ -97,3 +106,14 @@ $$ LANGUAGE plpgsql;
 --> statement-breakpoint
 CREATE TRIGGER users_keep_referer BEFORE UPDATE OF referer_id ON users
   FOR EACH ROW EXECUTE FUNCTION mirra_keep_referer();
+--> statement-breakpoint
+-- People who joined before the counters existed: members per level of each partner's team, up to
+-- ten levels (the most PARTNER_LEVELS allows).
+INSERT INTO partner_level_counts (user_id, level, members)
+WITH RECURSIVE up(member_id, ancestor_id, level) AS (
+  SELECT id, referer_id, 1 FROM users WHERE referer_id IS NOT NULL
+  UNION ALL
+  SELECT up.member_id, u.referer_id, up.level + 1 FROM up JOIN users u ON u.id = up.ancestor_id
+  WHERE u.referer_id IS NOT NULL AND up.level < 10
+)
+SELECT ancestor_id, level, count(*)::int FROM up GROUP BY ancestor_id, level;

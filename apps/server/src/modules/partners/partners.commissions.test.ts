@@ -42,6 +42,8 @@ async function chain() {
   const b = await person(a.user);
   const c = await person(b.user);
   const d = await person(c.user);
+  // The new-partner job counts each of them on every level above.
+  await t.runJobs();
   return { a, b, c, d };
 }
 
@@ -129,7 +131,11 @@ describe('commissions from a three-level chain', () => {
     await releaseDueCommissions(t.deps);
     expect(await wallet(c)).toMatchObject({ frozen: 0, available: Math.floor(amount / 10) });
     const cNotices = await t.deps.db.select().from(notifications).where(eq(notifications.userId, c.user.id));
-    expect(cNotices.map((n) => n.kind).sort()).toEqual(['commission_available', 'commission_frozen']);
+    expect(cNotices.map((n) => n.kind).sort()).toEqual([
+      'commission_available',
+      'commission_frozen',
+      'partner_joined',
+    ]);
 
     // C pays out part of it; then the purchase is refunded: the rest is taken and a debt remains.
     const payout = await t.app.inject({

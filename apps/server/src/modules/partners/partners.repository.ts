@@ -2,6 +2,7 @@ import { and, asc, desc, eq, lte, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../shared/db/client.js';
 import {
   partnerCommissions,
+  partnerLevelCounts,
   partnerMonthly,
   partnerProfiles,
   partnerTops,
@@ -28,15 +29,57 @@ export const partnersRepository = {
         SELECT u.referer_id, c.depth + 1 FROM chain c JOIN users u ON u.id = c.user_id
         WHERE u.referer_id IS NOT NULL AND c.depth < ${depth}
       )
-      SELECT c.user_id AS "userId",
-        (SELECT count(DISTINCT pc.buyer_id)::int FROM partner_commissions pc
-          WHERE pc.beneficiary_id = c.user_id AND pc.level = 1
-            AND pc.refunded_amount < pc.base_amount) AS "payingFirstLine"
-      FROM chain c ORDER BY c.depth`);
+      SELECT c.user_id AS "userId", coalesce(plc.paying, 0) AS "payingFirstLine"
+      FROM chain c LEFT JOIN partner_level_counts plc ON plc.user_id = c.user_id AND plc.level = 1
+      ORDER BY c.depth`);
     return rowsOf<{ userId: number; payingFirstLine: number }>(result).map((r) => ({
       userId: Number(r.userId),
       payingFirstLine: Number(r.payingFirstLine),
     }));
+  },
+
+  /** Adds to a partner's counts of one level of their team. */
+  async addToLevelCount(
+    tx: DbOrTx,
+    key: { userId: number; level: number },
+    delta: { members?: number; paying?: number },
+  ): Promise<void> {
+    const members = delta.members ?? 0;
+    const paying = delta.paying ?? 0;
+    if (members === 0 && paying === 0) return;
+    await tx
+      .insert(partnerLevelCounts)
+      .values({ ...key, members: Math.max(0, members), paying: Math.max(0, paying) })
+      .onConflictDoUpdate({
+        target: [partnerLevelCounts.userId, partnerLevelCounts.level],
+        set: {
+          members: sql`greatest(0, ${partnerLevelCounts.members} + ${members})`,
+          paying: sql`greatest(0, ${partnerLevelCounts.paying} + ${paying})`,
+        },
+      });
+  },
+
+  async listLevelCounts(db: DbOrTx, userId: number) {
+    return db
+      .select()
+      .from(partnerLevelCounts)
+      .where(eq(partnerLevelCounts.userId, userId))
+      .orderBy(asc(partnerLevelCounts.level));
+  },
+
+  /** Whether the buyer has another purchase, not wholly refunded, that counts for this partner. */
+  async hasOtherPaidPurchase(
+    db: DbOrTx,
+    beneficiaryId: number,
+    buyerId: number,
+    exceptOrder: string,
+  ): Promise<boolean> {
+    const result = await db.execute(sql`
+      SELECT 1 FROM partner_commissions
+      WHERE beneficiary_id = ${beneficiaryId} AND buyer_id = ${buyerId} AND order_uuid <> ${exceptOrder}
+        AND refunded_amount < base_amount
+      LIMIT 1`);
+    return result.rows.length > 0;
   },
 
   /** Inserts the commissions of one order; a repeat of the same order inserts nothing. */
@@ -133,13 +176,11 @@ export const partnersRepository = {
 
   /** First-line referrals, and those of them with a purchase not wholly refunded. */
   async countFirstLine(db: DbOrTx, userId: number): Promise<{ referrals: number; paying: number }> {
-    const result = await db.execute(sql`
-      SELECT
-        (SELECT count(*)::int FROM users WHERE referer_id = ${userId}) AS referrals,
-        (SELECT count(DISTINCT buyer_id)::int FROM partner_commissions
-          WHERE beneficiary_id = ${userId} AND level = 1 AND refunded_amount < base_amount) AS paying`);
-    const [row] = rowsOf<{ referrals: number; paying: number }>(result);
-    return { referrals: Number(row?.referrals ?? 0), paying: Number(row?.paying ?? 0) };
+    const [row] = await db
+      .select()
+      .from(partnerLevelCounts)
+      .where(and(eq(partnerLevelCounts.userId, userId), eq(partnerLevelCounts.level, 1)));
+    return { referrals: row?.members ?? 0, paying: row?.paying ?? 0 };
   },
 
   /** Money of the partner's commissions by state, in one currency. */
@@ -152,28 +193,6 @@ export const partnersRepository = {
         AND status IN ('frozen', 'available', 'reversed')`);
     const [row] = rowsOf<{ frozen: string; available: string }>(result);
     return { frozen: Number(row?.frozen ?? 0), available: Number(row?.available ?? 0) };
-  },
-
-  /** Team members per level (1 = first line), and how many of each have paid. */
-  async countTeamByLevel(db: DbOrTx, userId: number, depth: number) {
-    const result = await db.execute(sql`
-      WITH RECURSIVE team(id, level) AS (
-        SELECT id, 1 FROM users WHERE referer_id = ${userId}
-        UNION ALL
-        SELECT u.id, t.level + 1 FROM team t JOIN users u ON u.referer_id = t.id WHERE t.level < ${depth}
-      ),
-      buyers AS (
-        SELECT DISTINCT buyer_id FROM partner_commissions
-        WHERE beneficiary_id = ${userId} AND refunded_amount < base_amount
-      )
-      SELECT t.level, count(*)::int AS total, count(b.buyer_id)::int AS paid
-      FROM team t LEFT JOIN buyers b ON b.buyer_id = t.id
-      GROUP BY t.level ORDER BY t.level`);
-    return rowsOf<{ level: number; total: number; paid: number }>(result).map((r) => ({
-      level: Number(r.level),
-      total: Number(r.total),
-      paid: Number(r.paid),
-    }));
   },
 
   /**
@@ -199,17 +218,16 @@ export const partnersRepository = {
         SELECT id, 1 FROM users WHERE referer_id = ${userId}
         UNION ALL
         SELECT u.id, t.level + 1 FROM team t JOIN users u ON u.referer_id = t.id WHERE t.level < ${options.depth}
-      ),
-      sales AS (
-        SELECT buyer_id,
-          coalesce(sum(base_amount - refunded_amount) FILTER (WHERE currency = ${options.currency}), 0)::bigint AS turnover,
-          bool_or(refunded_amount < base_amount) AS paid
-        FROM partner_commissions WHERE beneficiary_id = ${userId} GROUP BY buyer_id
       )
       SELECT t.level, u.id, u.uuid, u.first_name AS "firstName", u.last_name AS "lastName",
         u.username, u.telegram_photo_url AS "avatarUrl", u.date_joined AS "dateJoined",
         coalesce(s.turnover, 0)::bigint AS turnover, coalesce(s.paid, false) AS paid
-      FROM team t JOIN users u ON u.id = t.id LEFT JOIN sales s ON s.buyer_id = t.id
+      FROM team t JOIN users u ON u.id = t.id
+      LEFT JOIN LATERAL (
+        SELECT coalesce(sum(pc.base_amount - pc.refunded_amount) FILTER (WHERE pc.currency = ${options.currency}), 0) AS turnover,
+          bool_or(pc.refunded_amount < pc.base_amount) AS paid
+        FROM partner_commissions pc WHERE pc.beneficiary_id = ${userId} AND pc.buyer_id = t.id
+      ) s ON true
       WHERE (${options.level}::int IS NULL OR t.level = ${options.level}::int)
         AND (${options.paid}::boolean IS NULL OR coalesce(s.paid, false) = ${options.paid}::boolean)
         AND (${pattern}::text IS NULL OR u.first_name ILIKE ${pattern} OR u.last_name ILIKE ${pattern}

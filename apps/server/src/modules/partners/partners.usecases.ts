@@ -87,6 +87,20 @@ export async function recordPurchaseCommissions(
   const inserted = await partnersRepository.insertCommissions(tx, purchase, planned);
   const month = monthKey(purchase.paidAt);
   for (const commission of inserted) {
+    // The buyer's first purchase (not wholly refunded) makes them a paying member of this level.
+    const payingBefore = await partnersRepository.hasOtherPaidPurchase(
+      tx,
+      commission.beneficiaryId,
+      commission.buyerId,
+      commission.orderUuid,
+    );
+    if (!payingBefore) {
+      await partnersRepository.addToLevelCount(
+        tx,
+        { userId: commission.beneficiaryId, level: commission.level },
+        { paying: 1 },
+      );
+    }
     await partnersRepository.addToMonth(
       tx,
       { userId: commission.beneficiaryId, month, currency: commission.currency },
@@ -177,6 +191,17 @@ export async function reversePurchaseCommissions(
       reversedAmount: c.reversedAmount + reversal,
       refundedAt: purchase.refundedAt,
     });
+    // Wholly refunded, and nothing else bought: the buyer is no longer a paying member here.
+    if (
+      whole &&
+      !(await partnersRepository.hasOtherPaidPurchase(tx, c.beneficiaryId, c.buyerId, c.orderUuid))
+    ) {
+      await partnersRepository.addToLevelCount(
+        tx,
+        { userId: c.beneficiaryId, level: c.level },
+        { paying: -1 },
+      );
+    }
     await partnersRepository.addToMonth(
       tx,
       { userId: c.beneficiaryId, month: monthKey(c.paidAt), currency: c.currency },
@@ -245,7 +270,7 @@ async function tellPartner(
     userName?: string;
     messageKey: Parameters<typeof translate>[1];
   },
-): Promise<void> {
+): Promise<boolean> {
   const added = await notifyUser(tx, {
     userId,
     kind: notice.kind,
@@ -256,9 +281,9 @@ async function tellPartner(
     },
     dedupeKey: notice.dedupeKey,
   });
-  if (!added) return;
+  if (!added) return false;
   const user = await findUserById(tx, userId);
-  if (!user?.telegramAllowsWrite || !user.telegramId) return;
+  if (!user?.telegramAllowsWrite || !user.telegramId) return true;
   await addJob(tx, sendTelegramMessageJob, {
     chatId: user.telegramId,
     text: translate(user.language, notice.messageKey, {
@@ -270,6 +295,7 @@ async function tellPartner(
     openAppUrl: `${deps.config.publicUrl}/settings/mlm/`,
     openAppLabel: translate(user.language, 'bot.open_app'),
   });
+  return true;
 }
 
 export { tellPartner };
@@ -279,15 +305,23 @@ function formatMoney(minor: number, currency: number, language: string | null): 
   return new Intl.NumberFormat(language ?? 'en', { style: 'currency', currency: code }).format(minor / 100);
 }
 
-/** Tells a partner someone joined through their link (called where the account is created). */
+/**
+ * Someone joined through a partner's link: they count on every level of the team above them, and
+ * the partner hears of it. The notice's key makes a repeated job count them once.
+ */
 export async function announceNewPartner(deps: Deps, tx: DbOrTx, user: UserRow): Promise<void> {
   if (!user.refererId) return;
-  await tellPartner(deps, tx, user.refererId, {
+  const told = await tellPartner(deps, tx, user.refererId, {
     kind: 'partner_joined',
     dedupeKey: `partner_joined:${user.id}`,
     userName: displayName(user),
     messageKey: 'bot.partner_joined',
   });
+  if (!told) return;
+  const upline = await partnersRepository.findUpline(tx, user.id, deps.config.partners.levels.length);
+  for (const [i, partner] of upline.entries()) {
+    await partnersRepository.addToLevelCount(tx, { userId: partner.userId, level: i + 1 }, { members: 1 });
+  }
 }
 
 /** The Mini App link carrying my `ref_` start parameter; null without a bot. */
@@ -305,12 +339,12 @@ function contactOf(user: UserRow): string | null {
 
 export async function getPartnerSummary(deps: Deps, user: UserRow): Promise<TPartnerSummary> {
   const rules = deps.config.partners;
-  const [firstLine, teamByLevel, profile, curatorRow] = await Promise.all([
-    partnersRepository.countFirstLine(deps.db, user.id),
-    partnersRepository.countTeamByLevel(deps.db, user.id, rules.levels.length),
+  const [teamByLevel, profile, curatorRow] = await Promise.all([
+    partnersRepository.listLevelCounts(deps.db, user.id),
     partnersRepository.findProfile(deps.db, user.id),
     user.refererId ? findUserById(deps.db, user.refererId) : Promise.resolve(undefined),
   ]);
+  const payingFirstLine = teamByLevel.find((row) => row.level === 1)?.paying ?? 0;
   let curator: TPartnerSummary['curator'] = null;
   if (curatorRow) {
     const curatorProfile = await partnersRepository.findProfile(deps.db, curatorRow.id);
@@ -327,7 +361,7 @@ export async function getPartnerSummary(deps: Deps, user: UserRow): Promise<TPar
     reflink_telegram: telegramReflink(deps.config, user.referralCode),
     referral_code: user.referralCode,
     curator,
-    levels: levelProgress(rules, firstLine.paying).map((level) => {
+    levels: levelProgress(rules, payingFirstLine).map((level) => {
       const team = teamByLevel.find((row) => row.level === level.level);
       return {
         level: level.level,
@@ -335,13 +369,13 @@ export async function getPartnerSummary(deps: Deps, user: UserRow): Promise<TPar
         min_paying_first_line: level.minPayingFirstLine,
         unlocked: level.unlocked,
         missing: level.missing,
-        team: team?.total ?? 0,
-        team_paid: team?.paid ?? 0,
+        team: team?.members ?? 0,
+        team_paid: team?.paying ?? 0,
       };
     }),
     hold_days: rules.holdDays,
     show_contact: profile?.showContact ?? false,
-    paying_first_line: firstLine.paying,
+    paying_first_line: payingFirstLine,
   };
 }
 
@@ -400,7 +434,8 @@ export async function listTeam(
   const currency = currencyOf(query.currency);
   const after = parseTeamCursor(query.cursor);
   const rows = await partnersRepository.listTeam(deps.db, userId, {
-    depth: deps.config.partners.levels.length,
+    // A level asked for needs the tree walked no deeper than it.
+    depth: Math.min(query.level ?? Infinity, deps.config.partners.levels.length),
     level: query.level ?? null,
     paid: query.paid === undefined ? null : query.paid === 'true',
     search: query.search || null,

@@ -963,3 +963,22 @@ export const payoutRequisites = pgTable('payout_requisites', {
   requisites: jsonb('requisites').notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
 });
+
+/**
+ * Per partner and level of their team: how many people are on it and how many of them have a
+ * purchase not wholly refunded. Kept as people join (the new-partner job) and as commissions are
+ * recorded and reversed, so statistics, qualification and the level counts read a few rows
+ * whatever the size of the team.
+ */
+export const partnerLevelCounts = pgTable(
+  'partner_level_counts',
+  {
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    level: integer('level').notNull(),
+    members: integer('members').notNull().default(0),
+    paying: integer('paying').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.level] })],
+);
