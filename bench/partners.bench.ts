@@ -229,10 +229,11 @@ const plans: Array<[string, string, unknown[]]> = [
        SELECT id, 1 FROM users WHERE referer_id = $1
        UNION ALL
        SELECT u.id, t.level + 1 FROM team t JOIN users u ON u.referer_id = t.id WHERE t.level < 1)
-     SELECT t.level, u.id, s.turnover FROM team t JOIN users u ON u.id = t.id
+     SELECT m.level, m.id, s.turnover
+     FROM (SELECT t.level, u.id FROM team t JOIN users u ON u.id = t.id ORDER BY t.level, t.id LIMIT 31) m
      LEFT JOIN LATERAL (SELECT sum(base_amount - refunded_amount) AS turnover FROM partner_commissions pc
-                        WHERE pc.beneficiary_id = $1 AND pc.buyer_id = t.id) s ON true
-     ORDER BY t.level, t.id LIMIT 31`,
+                        WHERE pc.beneficiary_id = $1 AND pc.buyer_id = m.id) s ON true
+     ORDER BY m.level, m.id`,
     [biggest],
   ],
   [
@@ -244,7 +245,11 @@ const plans: Array<[string, string, unknown[]]> = [
 for (const [label, text, values] of plans) {
   const { rows } = await pool.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${text}`, values);
   const lines = rows.map((r) => r['QUERY PLAN']);
-  const seq = lines.some((line) => /Seq Scan on (users|partner_commissions|partner_monthly)\b/.test(line));
+  const seq = lines.some(
+    (line) =>
+      /Seq Scan on (users|partner_commissions|partner_monthly)\b/.test(line) &&
+      !line.includes('never executed'),
+  );
   console.log(`\n${label}${seq ? '  ← sequential scan of a big table' : ''}`);
   for (const line of lines) console.log(`  ${line}`);
 }

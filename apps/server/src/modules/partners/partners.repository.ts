@@ -213,29 +213,43 @@ export const partnersRepository = {
     },
   ) {
     const pattern = options.search ? `%${options.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
-    const result = await db.execute(sql`
+    const after = options.after;
+    // Members are chosen (filters, keyset, limit) before their turnover is read, unless the paid
+    // filter needs it: then it is read per member by index as the rows are filtered.
+    const sales = sql`
+      LEFT JOIN LATERAL (
+        SELECT coalesce(sum(pc.base_amount - pc.refunded_amount) FILTER (WHERE pc.currency = ${options.currency}), 0) AS turnover,
+          bool_or(pc.refunded_amount < pc.base_amount) AS paid
+        FROM partner_commissions pc WHERE pc.beneficiary_id = ${userId} AND pc.buyer_id = m.id
+      ) s ON true`;
+    const members = sql`
       WITH RECURSIVE team(id, level) AS (
         SELECT id, 1 FROM users WHERE referer_id = ${userId}
         UNION ALL
         SELECT u.id, t.level + 1 FROM team t JOIN users u ON u.referer_id = t.id WHERE t.level < ${options.depth}
       )
-      SELECT t.level, u.id, u.uuid, u.first_name AS "firstName", u.last_name AS "lastName",
-        u.username, u.telegram_photo_url AS "avatarUrl", u.date_joined AS "dateJoined",
-        coalesce(s.turnover, 0)::bigint AS turnover, coalesce(s.paid, false) AS paid
+      SELECT t.level, u.id, u.uuid, u.first_name, u.last_name, u.username, u.telegram_photo_url, u.date_joined
       FROM team t JOIN users u ON u.id = t.id
-      LEFT JOIN LATERAL (
-        SELECT coalesce(sum(pc.base_amount - pc.refunded_amount) FILTER (WHERE pc.currency = ${options.currency}), 0) AS turnover,
-          bool_or(pc.refunded_amount < pc.base_amount) AS paid
-        FROM partner_commissions pc WHERE pc.beneficiary_id = ${userId} AND pc.buyer_id = t.id
-      ) s ON true
       WHERE (${options.level}::int IS NULL OR t.level = ${options.level}::int)
-        AND (${options.paid}::boolean IS NULL OR coalesce(s.paid, false) = ${options.paid}::boolean)
         AND (${pattern}::text IS NULL OR u.first_name ILIKE ${pattern} OR u.last_name ILIKE ${pattern}
           OR u.username ILIKE ${pattern} OR (u.first_name || ' ' || u.last_name) ILIKE ${pattern})
-        AND (${options.after?.level ?? null}::int IS NULL
-          OR (t.level, t.id) > (${options.after?.level ?? null}::int, ${options.after?.id ?? null}::bigint))
-      ORDER BY t.level, t.id
-      LIMIT ${options.limit}`);
+        AND (${after?.level ?? null}::int IS NULL
+          OR (t.level, t.id) > (${after?.level ?? null}::int, ${after?.id ?? null}::bigint))`;
+    const columns = sql`m.level, m.id, m.uuid, m.first_name AS "firstName", m.last_name AS "lastName",
+        m.username, m.telegram_photo_url AS "avatarUrl", m.date_joined AS "dateJoined",
+        coalesce(s.turnover, 0)::bigint AS turnover, coalesce(s.paid, false) AS paid`;
+    const result =
+      options.paid === null
+        ? await db.execute(sql`
+            SELECT ${columns}
+            FROM (${members} ORDER BY t.level, t.id LIMIT ${options.limit}) m ${sales}
+            ORDER BY m.level, m.id`)
+        : await db.execute(sql`
+            SELECT ${columns}
+            FROM (${members}) m ${sales}
+            WHERE coalesce(s.paid, false) = ${options.paid}::boolean
+            ORDER BY m.level, m.id
+            LIMIT ${options.limit}`);
     return rowsOf<{
       level: number;
       id: number;
