@@ -34,7 +34,10 @@ function noCycle(files) {
  * The import rules of a server source tree (`src`, relative to the repository root): no cycles;
  * app/ is the composition root and nothing imports it; shared/ is plumbing that imports no
  * module; a module reaches another only through that module's index.ts (its public face), and so
- * does app/. Tests sit above the modules like the composition root and may arrange state anywhere.
+ * does app/. engines/ (the engine interface, registry and one folder per engine) imports shared/
+ * and packages, never a module or app/ (a module hands an engine what it needs through a port),
+ * and modules and app/ reach the engines only through engines/index.ts. Tests sit above the
+ * modules like the composition root and may arrange state anywhere.
  * Exported for the test that proves each rule on deliberately bad imports.
  */
 export function serverImportRules(src) {
@@ -43,6 +46,7 @@ export function serverImportRules(src) {
   const moduleNames = readdirSync(modulesDir, { withFileTypes: true })
     .filter((entry) => entry.isDirectory())
     .map((entry) => entry.name);
+  const enginesDir = path.join(srcDir, 'engines');
   const indexOf = (name) => `./${name}/index.ts`;
   const zones = [
     {
@@ -67,6 +71,18 @@ export function serverImportRules(src) {
       except: moduleNames.map(indexOf),
       message: 'The composition root uses each module through its index.ts.',
     },
+    {
+      target: enginesDir,
+      from: [modulesDir, path.join(srcDir, 'app')],
+      message:
+        'engines/ knows no feature: it imports shared/ and packages only; a module passes it what it needs through a port (deps).',
+    },
+    {
+      target: [modulesDir, path.join(srcDir, 'app')],
+      from: enginesDir,
+      except: ['./index.ts'],
+      message: 'Modules and the composition root use the engines through engines/index.ts.',
+    },
   ];
   return [
     noCycle([`${src}/**/*.ts`]),
@@ -86,6 +102,66 @@ export function serverImportRules(src) {
             selector:
               "ExportNamedDeclaration[exportKind='value'][source.value=/\\.repository(\\.js)?$/] > ExportSpecifier[exportKind='value']",
             message: "A module's face offers use cases, not its repository (row types may be exported).",
+          },
+        ],
+      },
+    },
+  ];
+}
+
+/**
+ * The rules of the workspace packages (`packages`, relative to the repository root): a package is a
+ * library the apps use, so it never imports an app (`apps`), and it holds no database, HTTP server,
+ * network client or app logging: what it needs is passed in by the app.
+ * Exported for the test that proves each rule on deliberately bad imports.
+ */
+export function packageImportRules(packages, apps) {
+  const serverOnly = ['drizzle-orm', 'pg', 'fastify', 'pino', 'graphile-worker', '@sentry/node'];
+  return [
+    {
+      files: [`${packages}/*/src/**/*.ts`],
+      plugins: { 'import-x': importX },
+      settings: importSettings,
+      rules: {
+        'import-x/no-restricted-paths': [
+          'error',
+          {
+            zones: [
+              {
+                target: path.join(root, packages),
+                from: path.join(root, apps),
+                message: 'A package never imports an app: the apps import packages, not the other way.',
+              },
+            ],
+          },
+        ],
+        'no-restricted-imports': [
+          'error',
+          {
+            paths: [
+              ...serverOnly.map((name) => ({
+                name,
+                message:
+                  'Packages hold no database, HTTP server or app logging: take what you need as a parameter.',
+              })),
+              ...['node:http', 'node:https', 'node:net', 'http', 'https', 'net'].map((name) => ({
+                name,
+                message: 'Packages make no network calls: the app does the I/O and passes the bytes in.',
+              })),
+            ],
+            patterns: [
+              {
+                group: ['@mirra/server', '@mirra/web', '@mirra/server/*', '@mirra/web/*'],
+                message: 'A package never imports an app.',
+              },
+            ],
+          },
+        ],
+        'no-restricted-globals': [
+          'error',
+          {
+            name: 'fetch',
+            message: 'Packages make no network calls: the app does the I/O and passes the bytes in.',
           },
         ],
       },
@@ -121,7 +197,23 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: reactHooks.configs.recommended.rules,
   },
+  {
+    // The web app calls the API through the route declarations of @mirra/contracts, never by a
+    // hand-written path (tests may name the URLs they fake).
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    ignores: ['apps/web/src/**/*.test.{ts,tsx}', 'apps/web/src/test/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'Literal[value=/^\\/api\\//], TemplateElement[value.raw=/^\\/api\\//]',
+          message: 'Call the API by its declaration: api(routes.<feature>.<name>, { params, query, body }).',
+        },
+      ],
+    },
+  },
   ...serverImportRules('apps/server/src'),
+  ...packageImportRules('packages', 'apps'),
   noCycle(['packages/*/src/**/*.ts', 'apps/web/src/**/*.{ts,tsx}']),
   {
     // Scripts and benchmarks talk to the terminal.

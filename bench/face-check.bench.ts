@@ -1,23 +1,23 @@
 /**
  * Seconds per photo check at 1024 px: decode + face analysis (Human on tfjs-wasm) + every check
  * of the personal model's upload, on real portraits (fetched like the tests do, see
- * apps/server/src/test/test-faces.ts). Then seconds per local face swap onto a 1024 px target:
+ * packages/imaging/src/testing/test-faces.ts). Then seconds per local face swap onto a 1024 px target:
  * the whole engine step (target analysis, reference pick and decode, warp, colour, Poisson blend)
  * and the pixel work alone. Report only.
  * Run: `node --import tsx bench/face-check.bench.ts` (BENCH_PHOTOS photos, 30 by default;
  * BENCH_SWAPS face swaps, 8 by default).
  */
 import sharp from 'sharp';
-import { createFaceAnalyzer } from '../apps/server/src/modules/faces/face-analyzer.js';
-import { decodeRgb } from '../apps/server/src/modules/faces/face-images.js';
 import {
+  createFaceAnalyzer,
+  decodeRgb,
   buildFaceProfile,
   pickReferenceForYaw,
-} from '../apps/server/src/modules/faces/face-profile.models.js';
-import { swapFace } from '../apps/server/src/modules/faces/face-swap.models.js';
-import { checkPhoto } from '../apps/server/src/modules/faces/photo-checks.models.js';
-import { faceSwapOnPhoto } from '../apps/server/src/modules/generations/engines/local/face-swap.pipeline.js';
-import { loadTestFaces, makePhotoSet } from '../apps/server/src/test/test-faces.js';
+  swapFace,
+  checkPhoto,
+  faceSwapOnPhoto,
+} from '@mirra/imaging';
+import { loadTestFaces, makePhotoSet } from '@mirra/imaging/testing';
 
 const PHOTOS = Number(process.env.BENCH_PHOTOS ?? 30);
 const SWAPS = Number(process.env.BENCH_SWAPS ?? 8);

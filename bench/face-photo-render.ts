@@ -4,10 +4,8 @@
  */
 import path from 'node:path';
 import sharp from 'sharp';
-import { createFaceAnalyzer } from '../apps/server/src/modules/faces/face-analyzer.js';
-import { buildFaceProfile } from '../apps/server/src/modules/faces/face-profile.models.js';
-import { facePhotoFromPrompt } from '../apps/server/src/modules/generations/engines/local/face-photo.pipeline.js';
-import { loadTestFaces, makePhotoSet } from '../apps/server/src/test/test-faces.js';
+import { createFaceAnalyzer, buildFaceProfile, facePhotoFromPrompt } from '@mirra/imaging';
+import { loadTestFaces, makePhotoSet } from '@mirra/imaging/testing';
 
 const outDir = process.argv[2] ?? '.';
 const faces = await loadTestFaces();

@@ -1,17 +1,15 @@
 /**
  * How the local face swap's colour meets the target photo, on real portraits (fetched like the
- * tests do, see apps/server/src/test/test-faces.ts): for each source → target pair, ΔE76 between
+ * tests do, see packages/imaging/src/testing/test-faces.ts): for each source → target pair, ΔE76 between
  * the swapped face's skin and the target's skin around it, the mean colour step across the seam,
  * and the worst redness on the seam beyond the target's own (see face-swap-colour.ts); the target's
  * own numbers before the swap are the floor. Report only.
  * Run: `node --import tsx bench/face-swap-colour.bench.ts` (SWAP_PNG_DIR=<dir> also writes the results).
  */
 import path from 'node:path';
-import { createFaceAnalyzer } from '../apps/server/src/modules/faces/face-analyzer.js';
-import { decodeRgb, encodeRgb } from '../apps/server/src/modules/faces/face-images.js';
-import { swapFace } from '../apps/server/src/modules/faces/face-swap.models.js';
-import { measureSwapColour } from '../apps/server/src/test/face-swap-colour.js';
-import { loadTestFaces, type TestFaces } from '../apps/server/src/test/test-faces.js';
+import { createFaceAnalyzer, decodeRgb, encodeRgb, swapFace } from '@mirra/imaging';
+import { measureSwapColour } from '@mirra/imaging/testing';
+import { loadTestFaces, type TestFaces } from '@mirra/imaging/testing';
 
 const faces = await loadTestFaces();
 const analyzer = createFaceAnalyzer();

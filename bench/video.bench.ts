@@ -2,16 +2,14 @@
  * Seconds of compute per second of 720p video made by the local engine's Animate (decode, face
  * analysis, the camera move's frames from sharp, H.264 encoding by the bundled ffmpeg), for each
  * frame shape, on a real portrait (fetched like the tests do, see
- * apps/server/src/test/test-faces.ts), and the process's peak memory. Report only.
+ * packages/imaging/src/testing/test-faces.ts), and the process's peak memory. Report only.
  * Run: `node --import tsx bench/video.bench.ts` (BENCH_VIDEO_SECONDS long, 5 by default).
  */
 import { readFileSync } from 'node:fs';
 import { resourceUsage } from 'node:process';
 import { VIDEO_ASPECTS } from '@mirra/contracts';
-import { createFaceAnalyzer } from '../apps/server/src/modules/faces/face-analyzer.js';
-import { bundledFfmpegPath } from '../apps/server/src/modules/generations/engines/local/video/ffmpeg.js';
-import { animatePhoto } from '../apps/server/src/modules/generations/engines/local/video/video.pipeline.js';
-import { loadTestFaces } from '../apps/server/src/test/test-faces.js';
+import { createFaceAnalyzer, bundledFfmpegPath, animatePhoto } from '@mirra/imaging';
+import { loadTestFaces } from '@mirra/imaging/testing';
 
 const SECONDS = Number(process.env.BENCH_VIDEO_SECONDS ?? 5);
 

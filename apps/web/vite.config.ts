@@ -34,8 +34,64 @@ function preloadFallbackCatalogue(): Plugin {
   };
 }
 
+/** What the browser reads of a route declaration; the rest (docs, schema names, error codes) is for the server. */
+const ROUTE_FIELDS_FOR_BROWSER = new Set(['method', 'path', 'requestKind', 'replyKind']);
+
+interface AstNode {
+  type: string;
+  start: number;
+  end: number;
+  [key: string]: unknown;
+}
+
+/**
+ * The route declarations of `@mirra/contracts` (`defineRoute({...})`) carry OpenAPI summaries,
+ * descriptions and error lists the browser never reads; the build keeps only how to call each
+ * route, so declaring an endpoint does not weigh on the first page.
+ */
+function routeDeclarationsForBrowser(): Plugin {
+  return {
+    name: 'mirra:route-declarations-for-browser',
+    apply: 'build',
+    transform(code, id) {
+      if (!/[\\/]packages[\\/]contracts[\\/]src[\\/]routes[\\/][^\\/]+\.routes\.ts$/.test(id)) return null;
+      const cuts: Array<[number, number]> = [];
+      const visit = (node: unknown): void => {
+        if (Array.isArray(node)) return node.forEach(visit);
+        if (!node || typeof node !== 'object') return;
+        const n = node as AstNode;
+        if (n.type === 'CallExpression') {
+          const callee = n.callee as AstNode & { name?: string };
+          const [spec] = n.arguments as AstNode[];
+          if (
+            callee.type === 'Identifier' &&
+            callee.name === 'defineRoute' &&
+            spec?.type === 'ObjectExpression'
+          ) {
+            const properties = spec.properties as Array<AstNode & { key?: AstNode & { name?: string } }>;
+            properties.forEach((property, index) => {
+              if (property.type !== 'Property' || ROUTE_FIELDS_FOR_BROWSER.has(property.key?.name ?? ''))
+                return;
+              const next = properties[index + 1];
+              cuts.push([property.start, next ? next.start : property.end]);
+            });
+            return;
+          }
+        }
+        for (const value of Object.values(n)) if (value && typeof value === 'object') visit(value);
+      };
+      visit(this.parse(code));
+      if (cuts.length === 0) throw new Error(`${id}: no route declarations found to slim down`);
+      let slim = code;
+      for (const [start, end] of cuts.sort((a, b) => b[0] - a[0]))
+        slim = slim.slice(0, start) + slim.slice(end);
+      return { code: slim, map: null };
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), preloadFallbackCatalogue()],
+  plugins: [react(), preloadFallbackCatalogue(), routeDeclarationsForBrowser()],
   server: { proxy: { '/api': 'http://localhost:3000' } },
   build: {
     outDir: 'dist',

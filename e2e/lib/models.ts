@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { loadTestFaces, makePhotoSet } from '../../apps/server/src/test/test-faces.js';
+import { loadTestFaces, makePhotoSet } from '@mirra/imaging/testing';
 import { callApi, type TestUser } from './accounts.js';
 import { e2eEnv } from './env.js';
 
@@ -19,7 +19,7 @@ export interface FacePhotoFiles {
 
 /**
  * Real face photos written to a temporary folder for the file inputs: the server's test portraits
- * from Debian packages (apps/server/src/test/test-faces.ts), nothing committed to the repository.
+ * from Debian packages (packages/imaging/src/testing/test-faces.ts), nothing committed to the repository.
  */
 export async function writeFacePhotos(count = 15): Promise<FacePhotoFiles> {
   const portraits = await loadTestFaces();

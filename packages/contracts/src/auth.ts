@@ -21,6 +21,8 @@ export const ZLogoutBody = z
 export const ZSignInToken = z.object({ token: z.string(), refresh: z.string(), access: z.string() });
 
 export const ZGoogleBody = z.object({ credential: requiredText(8192) });
+/** Google sign-in as sent: the ID token, and the referral code of the link the person came by. */
+export const ZGoogleSignInBody = ZGoogleBody.extend({ referral_code: z.string().max(64).nullish() });
 
 export const ZTelegramBaseBody = z
   .object({ init_data: z.string().max(8192).optional() })

@@ -164,3 +164,6 @@ export const ZUpload = z.object({
   bytes: z.number().int(),
 });
 export type TUpload = z.infer<typeof ZUpload>;
+
+/** An upload named in a path (any other string is answered like a missing upload). */
+export const ZUploadParams = z.object({ uuid: z.string().max(64) });

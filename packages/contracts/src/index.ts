@@ -16,3 +16,5 @@ export * from './payments.js';
 export * from './wallet.js';
 export * from './partners.js';
 export * from './subscriptions.js';
+export * from './schemas.js';
+export * from './routes/index.js';

@@ -93,3 +93,7 @@ export const ZModelEvent = z.object({
   status: ZGenerationStatus,
   progress: z.number().int(),
 });
+
+/** A model named in a path (any other string is answered like a missing model). */
+export const ZModelParams = z.object({ uuid: z.string().max(64) });
+export const ZModelPhotoParams = z.object({ uuid: z.string().max(64), photo_uuid: z.string().max(64) });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZWalletBalance } from './wallet.js';
 
 /** A currency of partner money (ISO 4217 numeric); the wallet's default when left out. */
 const ZCurrencyQuery = z.coerce.number().int().optional();
@@ -206,6 +207,8 @@ export const ZSavedRequisites = z
 
 export const ZPayouts = z.object({
   results: z.array(ZPayout),
+  /** My wallet now, per currency (what can be paid out, what is still frozen). */
+  balances: z.array(ZWalletBalance),
   saved: ZSavedRequisites,
   /** The smallest pay-out per currency (minor units), keyed by currency id. */
   minimum: z.record(z.string(), z.number().int()),

@@ -72,3 +72,9 @@ export const ZPaymentOrder = z.object({
   created_at: z.iso.datetime(),
 });
 export type TPaymentOrder = z.infer<typeof ZPaymentOrder>;
+
+export const ZPaymentOrderParams = z.object({ uuid: z.uuid() });
+/** The test provider's checkout page opens only with its own token beside the order's uuid. */
+export const ZTestCheckoutQuery = z.object({ token: z.string().max(64).optional() });
+/** A button of the test provider's checkout page, posted as a form. */
+export const ZTestCheckoutBody = z.object({ action: z.enum(['pay', 'decline', 'cancel', 'refund']) });

@@ -123,6 +123,9 @@ export const ZPostListQuery = z.object({
     .optional(),
 });
 
+/** One person's published posts: the feed's query without its `type`. */
+export const ZUserPostsQuery = ZPostListQuery.omit({ type: true });
+
 export const ZSaveState = z.object({ is_saved: z.boolean(), saves_count: z.number().int() });
 
 export const ZReportBody = z.object({

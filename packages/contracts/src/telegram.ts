@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { requiredText } from './fields.js';
+import { requiredText, withoutControlCharacters } from './fields.js';
 
 export const ZTelegramAuthKey = z.object({
   uuid: z.uuid(),
@@ -27,3 +27,32 @@ export const ZCreatedQs = z.object({
   start_param: z.string(),
 });
 export const ZQsQuery = z.object({ id: requiredText(64) });
+
+/** Text from Telegram (names, usernames): kept as sent, minus control characters. */
+export const ZTelegramText = z.string().transform((value) => withoutControlCharacters(value));
+
+/** The parts of a Bot API `Update` the bot acts on; everything else is acknowledged and ignored. */
+export const ZTelegramUpdate = z
+  .object({
+    update_id: z.number().int(),
+    message: z
+      .object({
+        message_id: z.number().int(),
+        chat: z.object({ id: z.number().int(), type: z.string() }),
+        from: z
+          .object({
+            id: z.number().int(),
+            is_bot: z.boolean().optional(),
+            first_name: ZTelegramText.optional(),
+            last_name: ZTelegramText.optional(),
+            username: ZTelegramText.optional(),
+            language_code: ZTelegramText.optional(),
+          })
+          .optional(),
+        text: z.string().optional(),
+      })
+      .loose()
+      .optional(),
+  })
+  .loose();
+export type TTelegramUpdate = z.infer<typeof ZTelegramUpdate>;

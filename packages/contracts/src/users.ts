@@ -111,6 +111,8 @@ export const ZByIdQuery = z.object({
   id: z.string({ error: fieldMessages.required }).pipe(ZUserRef),
 });
 /** `?id[]=1&id[]=2`; a single value arrives as a string, so it is wrapped. */
+export const ZPublicUserList = z.array(ZPublicUser);
+
 export const ZByIdsQuery = z.object({
   'id[]': z
     .union([z.string(), z.array(z.string())], { error: fieldMessages.required })

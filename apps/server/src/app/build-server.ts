@@ -15,14 +15,14 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import { registerFalWebhookRoutes } from '../engines/fal/fal-webhook.routes.js';
+import { registerFalWebhookRoutes } from '../engines/index.js';
 import { registerAppConfigRoutes } from '../modules/app-config/index.js';
 import { registerAuthRoutes } from '../modules/auth/index.js';
 import { registerDevRoutes } from '../modules/dev/index.js';
 import { registerGeoRoutes } from '../modules/geo/index.js';
 import { registerGoogleRoutes } from '../modules/google/index.js';
 import { registerCreditsRoutes } from '../modules/credits/index.js';
-import { registerGenerationsRoutes } from '../modules/generations/index.js';
+import { createGenerationStore, registerGenerationsRoutes } from '../modules/generations/index.js';
 import { registerMediaRoutes } from '../modules/media/index.js';
 import { registerPaymentsRoutes } from '../modules/payments/index.js';
 import { registerPartnersRoutes } from '../modules/partners/index.js';
@@ -39,6 +39,8 @@ import { registerTelegramRoutes } from '../modules/telegram/index.js';
 import { registerUploadsRoutes } from '../modules/uploads/index.js';
 import { registerUsersRoutes } from '../modules/users/index.js';
 import { notFound } from '../shared/errors.js';
+import { errorResponsesOf, otherReplyOf } from '../shared/http/openapi-errors.js';
+import { trackRoutes } from '../shared/http/route-table.js';
 import { registerUnreadBodyDrain } from '../shared/http/unread-body.js';
 import { registerAuthentication } from './authenticate.js';
 import type { AppDeps } from './deps.js';
@@ -63,6 +65,8 @@ export async function buildServer(deps: AppDeps): Promise<App> {
     requestIdHeader: false,
     genReqId: (request) => requestIdFor(request.headers['x-request-id']),
   });
+  // Before any route: the table is what tests hold against the contracts' route declarations.
+  trackRoutes(app);
   // First, so every later hook, route and job added runs with the request's id.
   const ops = registerOpsRoutes(app, deps);
   // The spec's client sends `Content-Type: application/json` on every call, bodiless POSTs too
@@ -147,7 +151,20 @@ export async function buildServer(deps: AppDeps): Promise<App> {
         },
       },
     },
-    transform: jsonSchemaTransform,
+    // Each declared route's error codes join its documented answers (they are not serialised by it).
+    transform: (input) => {
+      const transformed = jsonSchemaTransform(input);
+      const declaration = input.route.config?.declaration;
+      if (!declaration) return transformed;
+      const schema = transformed.schema as { response?: Record<string, unknown> };
+      return {
+        ...transformed,
+        schema: {
+          ...schema,
+          response: { ...errorResponsesOf(declaration), ...otherReplyOf(declaration), ...schema.response },
+        },
+      };
+    },
   });
   // The docs page sends a policy of its own (see API_DOCS_CSP).
   await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: API_DOCS_CSP });
@@ -174,7 +191,11 @@ export async function buildServer(deps: AppDeps): Promise<App> {
   registerSocialRoutes(api, deps);
   registerPaymentsRoutes(api, deps);
   registerPartnersRoutes(api, deps);
-  await registerFalWebhookRoutes(app, deps);
+  await registerFalWebhookRoutes(app, {
+    config: deps.config,
+    now: deps.now,
+    generations: createGenerationStore(deps),
+  });
 
   await registerWebApp(app, deps, webRoot);
   return app;

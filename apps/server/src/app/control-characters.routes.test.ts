@@ -11,7 +11,7 @@ import {
   type Person,
 } from '../test/posts-factories.js';
 import { createTestApp, type TestApp } from '../test/test-app.js';
-import { createEngineRegistry } from '../modules/generations/engines/engine-registry.js';
+import { createEngineRegistry } from '../engines/index.js';
 import { toAppError } from './error-handler.js';
 
 let t: TestApp;

@@ -10,9 +10,8 @@ import {
   createOpenAiModerationClient,
   createPromptModerator,
 } from '../modules/moderation/index.js';
+import { createEngineRegistry, type EngineRegistry } from '../engines/index.js';
 import {
-  createEngineRegistry,
-  type EngineRegistry,
   createGenerationEvents,
   type GenerationEvents,
   type GenerationSources,
@@ -23,7 +22,7 @@ import {
   createTokenService,
   type TokenService,
 } from '../modules/auth/index.js';
-import { createFaceAnalyzer, type FaceAnalyzer } from '../modules/faces/index.js';
+import { createFaceAnalyzer, type FaceAnalyzer } from '@mirra/imaging';
 import { MODEL_EVENTS_CHANNEL } from '../modules/models/index.js';
 import { postGenerationSources, type PublishedPostCounter } from '../modules/posts/index.js';
 import { profilePublishedPostCounter } from '../modules/social/index.js';

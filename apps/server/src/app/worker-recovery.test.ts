@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { GenerationStatus } from '@mirra/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyCreditChange, grantWelcomeCredits } from '../modules/credits/credits.usecases.js';
-import { createEngineRegistry } from '../modules/generations/engines/engine-registry.js';
+import { createEngineRegistry } from '../engines/index.js';
 import { trainModelJob } from '../modules/models/models.jobs.definitions.js';
 import { models } from '../shared/db/schema.js';
 import { registerWorkerPool, WORKER_POOL_LOCK_NAMESPACE } from '../shared/job-worker-pools.js';

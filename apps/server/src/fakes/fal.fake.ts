@@ -2,7 +2,7 @@ import { createHash, generateKeyPairSync, randomUUID, sign } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
-import { createLocalEngine } from '../modules/generations/engines/local/local.engine.js';
+import { createLocalEngine } from '../engines/index.js';
 
 /**
  * A local stand-in for fal.ai's queue API, following its contracts:

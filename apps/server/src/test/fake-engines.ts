@@ -6,7 +6,7 @@ import {
   type EngineContext,
   type EngineRequest,
   type GenerationEngine,
-} from '../modules/generations/engines/engine.types.js';
+} from '../engines/index.js';
 
 /**
  * Test doubles of our own engine interface, for the lifecycle's failure cases (throwing,

@@ -5,15 +5,19 @@ import tseslint from 'typescript-eslint';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 // The repository's own rule set, applied to a small source tree of deliberately bad imports
-// (lint-fixtures/src: app/, shared/, modules/alpha, beta, gamma) that normal lint skips.
+// (lint-fixtures/src: app/, shared/, engines/, modules/alpha, beta, gamma; lint-fixtures/packages:
+// a workspace package beside it) that normal lint skips.
 const repoRoot = path.resolve(import.meta.dirname, '../../../..');
-const fixtureSrc = 'apps/server/src/test/lint-fixtures/src';
+const fixtureRoot = 'apps/server/src/test/lint-fixtures';
+const fixtureSrc = `${fixtureRoot}/src`;
+const fixturePackages = `${fixtureRoot}/packages`;
 
 type Messages = Record<string, Array<{ ruleId: string | null; line: number }>>;
 
 async function lintFixtures(): Promise<Messages> {
   const configModule = (await import(pathToFileURL(path.join(repoRoot, 'eslint.config.js')).href)) as {
     serverImportRules: (src: string) => Linter.Config[];
+    packageImportRules: (packages: string, apps: string) => Linter.Config[];
   };
   const eslint = new ESLint({
     cwd: repoRoot,
@@ -21,9 +25,10 @@ async function lintFixtures(): Promise<Messages> {
     overrideConfig: [
       { files: ['**/*.ts'], languageOptions: { parser: tseslint.parser as Linter.Parser } },
       ...configModule.serverImportRules(fixtureSrc),
+      ...configModule.packageImportRules(fixturePackages, fixtureSrc),
     ],
   });
-  const results = await eslint.lintFiles([`${fixtureSrc}/**/*.ts`]);
+  const results = await eslint.lintFiles([`${fixtureRoot}/**/*.ts`]);
   return Object.fromEntries(
     results.map((result) => [
       path.relative(path.join(repoRoot, fixtureSrc), result.filePath).split(path.sep).join('/'),
@@ -69,5 +74,28 @@ describe('import rules (eslint.config.js)', () => {
     expect(beta).toEqual([]);
     expect(rulesOf('modules/alpha/index.ts')).toEqual([]);
     expect(rulesOf('app/composition.ts')).toEqual([]);
+  });
+
+  it('refuses an engine that imports a module or the composition root', () => {
+    expect(rulesOf('engines/imports-module.ts')).toEqual(['import-x/no-restricted-paths']);
+    expect(rulesOf('engines/imports-app.ts')).toEqual(['import-x/no-restricted-paths']);
+  });
+
+  it("refuses a module that reaches past engines/index.ts into an engine's files", () => {
+    expect(rulesOf('modules/alpha/imports-engine-internals.ts')).toEqual(['import-x/no-restricted-paths']);
+  });
+
+  it('accepts an engine on shared plumbing, the engine interface and a package', () => {
+    expect(rulesOf('engines/local/local.engine.ts')).toEqual([]);
+  });
+
+  it('refuses a package that imports an app, a database, HTTP or fetch', () => {
+    expect(rulesOf('../packages/pixels/src/imports-app.ts')).toEqual(['import-x/no-restricted-paths']);
+    expect(rulesOf('../packages/pixels/src/imports-database.ts')).toEqual([
+      'no-restricted-imports',
+      'no-restricted-imports',
+      'no-restricted-globals',
+    ]);
+    expect(rulesOf('../packages/pixels/src/index.ts')).toEqual([]);
   });
 });

@@ -1,15 +1,9 @@
 import { expect } from 'vitest';
 import { multipartBody } from './images.js';
-import { loadTestFaces, makePhotoSet } from './test-faces.js';
+import { astronautPhotos } from '@mirra/imaging/testing';
 import type { TestApp } from './test-app.js';
 
-let astronautSet: Promise<Buffer[]> | null = null;
-
-/** Fifteen photos of one real person (the astronaut portrait's variants; see test-faces.ts). */
-export function astronautPhotos(): Promise<Buffer[]> {
-  astronautSet ??= loadTestFaces().then((faces) => makePhotoSet(faces.astronaut, 15));
-  return astronautSet;
-}
+export { astronautPhotos };
 
 /** POSTs files to a model's photos endpoint as one multipart upload. */
 export function uploadModelPhotos(

@@ -1,7 +1,6 @@
 import type { TGenerationMode } from '@mirra/contracts';
 import { startRuntime } from '../app/runtime.js';
-import { createEngineRegistry } from '../modules/generations/engines/engine-registry.js';
-import type { GenerationEngine } from '../modules/generations/engines/engine.types.js';
+import { createEngineRegistry, type GenerationEngine } from '../engines/index.js';
 import type { Storage } from '../shared/storage/storage.js';
 
 /**

@@ -1,5 +1,5 @@
 import { api } from '../lib/api-client';
-import type { TSavedQueryString } from '../lib/api-types';
+import { routes } from '@mirra/contracts';
 import { initTheme } from '../lib/app-store';
 import { detectLanguage, initI18n, storedLanguage } from '../lib/i18n';
 import { setTelegramInitData } from '../lib/session';
@@ -56,7 +56,7 @@ export async function boot(): Promise<{ i18n: Awaited<ReturnType<typeof initI18n
   const [i18n, start] = await Promise.all([
     initI18n(language),
     launch
-      ? applyStartParam(launch.startParam, (id) => api.get<TSavedQueryString>('/api/qs/', { query: { id } }))
+      ? applyStartParam(launch.startParam, (id) => api(routes.qs.get, { query: { id } }))
       : Promise.resolve(null),
   ]);
   if (start === 'reloading') return null;

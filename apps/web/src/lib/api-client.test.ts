@@ -1,3 +1,4 @@
+import { routes } from '@mirra/contracts';
 import { describe, expect, it, vi } from 'vitest';
 import { accessExpiringIn } from '../test/jwt';
 import {
@@ -55,13 +56,13 @@ describe('the Authorization rule', () => {
     const store = memoryStore({ access: accessExpiringIn(300, NOW), refresh: 'r1', django_language: 'kk' });
     const server = fakeServer(() => json(200, { ok: true }));
     const api = createApiClient({ fetch: server.fetch, store, now: () => NOW });
-    await api.get('/api/users/me/');
+    await api.request('GET', '/api/users/me/');
     expect(header(server.calls[0]!, 'Authorization')).toBe(`Bearer ${store.get('access')}`);
     expect(header(server.calls[0]!, 'Accept-Language')).toBe('kk');
     expect(server.calls[0]!.init.credentials).toBe('include');
 
     store.set('tgData', 'user=%7B%7D&hash=h');
-    await api.get('/api/users/me/');
+    await api.request('GET', '/api/users/me/');
     expect(header(server.calls[1]!, 'Authorization')).toBe('TG user=%7B%7D&hash=h');
   });
 
@@ -69,11 +70,10 @@ describe('the Authorization rule', () => {
     const store = memoryStore({ access: accessExpiringIn(300, NOW), refresh: 'r1' });
     const server = fakeServer(() => json(201, { uuid: 'g1' }));
     const api = createApiClient({ fetch: server.fetch, store, now: () => NOW });
-    await api.post(
-      '/api/generations/',
-      { mode: 'simple' },
-      { headers: { 'Idempotency-Key': 'k'.repeat(32) } },
-    );
+    await api.call(routes.generations.create, {
+      body: { mode: 'simple', prompt: 'a lighthouse' },
+      headers: { 'Idempotency-Key': 'k'.repeat(32) },
+    });
     expect(header(server.calls[0]!, 'Idempotency-Key')).toBe('k'.repeat(32));
     expect(header(server.calls[0]!, 'Authorization')).toBe(`Bearer ${store.get('access')}`);
   });
@@ -83,7 +83,7 @@ describe('the Authorization rule', () => {
     localStorage.setItem('refresh', 'undefined');
     const server = fakeServer(() => json(200, {}));
     const api = createApiClient({ fetch: server.fetch, now: () => NOW });
-    await api.get('/api/config/');
+    await api.request('GET', '/api/config/');
     expect(server.calls.map((c) => c.url)).toEqual(['/api/config/']);
     expect(header(server.calls[0]!, 'Authorization')).toBeUndefined();
   });
@@ -107,7 +107,11 @@ describe('token refresh scheduling', () => {
       return json(200, { ok: true });
     });
     const api = createApiClient({ fetch: server.fetch, store, now: () => NOW });
-    await Promise.all([api.get('/api/a/'), api.get('/api/b/'), api.post('/api/c/', {})]);
+    await Promise.all([
+      api.request('GET', '/api/a/'),
+      api.request('GET', '/api/b/'),
+      api.request('POST', '/api/c/', { body: {} }),
+    ]);
     const refreshes = server.calls.filter((c) => c.url === REFRESH_PATH);
     expect(refreshes).toHaveLength(1);
     expect(JSON.parse(refreshes[0]!.init.body as string)).toEqual({ refresh: 'r1' });
@@ -121,7 +125,7 @@ describe('token refresh scheduling', () => {
     const store = memoryStore({ access: accessExpiringIn(200, NOW), refresh: 'r1' });
     const server = fakeServer(() => json(200, {}));
     const api = createApiClient({ fetch: server.fetch, store, now: () => NOW });
-    await api.get('/api/a/');
+    await api.request('GET', '/api/a/');
     expect(server.calls.map((c) => c.url)).toEqual(['/api/a/']);
   });
 
@@ -133,7 +137,7 @@ describe('token refresh scheduling', () => {
         : json(200, {}),
     );
     const api = createApiClient({ fetch: server.fetch, store, now: () => NOW });
-    await api.get('/api/users/me/');
+    await api.request('GET', '/api/users/me/');
     expect(server.calls.map((c) => c.url)).toEqual([REFRESH_PATH, '/api/users/me/']);
   });
 
@@ -144,7 +148,7 @@ describe('token refresh scheduling', () => {
       json(401, { detail: 'Token is invalid or expired', code: 'auth.token_revoked' }),
     );
     const api = createApiClient({ fetch: server.fetch, store, now: () => NOW, onLoggedOut });
-    await expect(api.get('/api/a/')).rejects.toBeInstanceOf(ApiError);
+    await expect(api.request('GET', '/api/a/')).rejects.toBeInstanceOf(ApiError);
     expect(store.get('refresh')).toBeNull();
     expect(store.get('access')).toBeNull();
     expect(onLoggedOut).toHaveBeenCalledWith('refresh');
@@ -156,7 +160,7 @@ describe('token refresh scheduling', () => {
     const server = fakeServer(() => json(200, {}));
     const api = createApiClient({ fetch: server.fetch, store, now: () => NOW, onLoggedOut });
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-    await api.get('/api/config/');
+    await api.request('GET', '/api/config/');
     warn.mockRestore();
     expect(onLoggedOut).toHaveBeenCalledWith('decode');
     expect(store.get('refresh')).toBeNull();
@@ -169,7 +173,7 @@ describe('token refresh scheduling', () => {
       throw new TypeError('Failed to fetch');
     });
     const api = createApiClient({ fetch: server.fetch, store, now: () => NOW });
-    await expect(api.get('/api/a/')).rejects.toBeInstanceOf(TypeError);
+    await expect(api.request('GET', '/api/a/')).rejects.toBeInstanceOf(TypeError);
     expect(store.get('refresh')).toBe('r1');
   });
 
@@ -177,7 +181,7 @@ describe('token refresh scheduling', () => {
     const store = memoryStore({ tgData: 'hash=x', access: accessExpiringIn(1, NOW), refresh: 'r1' });
     const server = fakeServer(() => json(200, {}));
     const api = createApiClient({ fetch: server.fetch, store, now: () => NOW });
-    await api.get('/api/users/me/');
+    await api.request('GET', '/api/users/me/');
     expect(server.calls.map((c) => c.url)).toEqual(['/api/users/me/']);
   });
 
@@ -187,12 +191,41 @@ describe('token refresh scheduling', () => {
       json(400, { email: ['Enter a valid email address.'], code: 'common.validation' }),
     );
     const api = createApiClient({ fetch: server.fetch, store, now: () => NOW });
-    const error = await api.post('/api/users/', {}).catch((e: unknown) => e);
+    const error = await api.request('POST', '/api/users/', { body: {} }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).parsed).toEqual({
       kind: 'fields',
       fields: { email: ['Enter a valid email address.'] },
       code: 'common.validation',
     });
+  });
+});
+
+describe('calls by a route declaration', () => {
+  it('uses the declared method, fills the path parameters and serialises the query', async () => {
+    const server = fakeServer(() => json(200, { results: [], next: null }));
+    const api = createApiClient({ fetch: server.fetch, store: memoryStore(), now: () => NOW });
+    await api.call(routes.social.posts, { params: { uuid: 'a b/c' }, query: { cursor: null, limit: 20 } });
+    await api.call(routes.users.byIds, { query: { 'id[]': ['1', '2'] } });
+    await api.call(routes.posts.unsave, { params: { uuid: 'p1' } });
+    expect(server.calls.map((c) => `${c.init.method} ${c.url}`)).toEqual([
+      'GET /api/users/a%20b%2Fc/posts/?limit=20',
+      'GET /api/users/by_ids/?id%5B%5D=1&id%5B%5D=2',
+      'DELETE /api/posts/p1/save/',
+    ]);
+  });
+
+  it('sends the body as JSON and answers with the parsed body (null for a 204)', async () => {
+    const server = fakeServer((call) =>
+      call.url.includes('view') ? json(204, null) : json(201, { uuid: 'm1' }),
+    );
+    const api = createApiClient({ fetch: server.fetch, store: memoryStore(), now: () => NOW });
+    await expect(
+      api.call(routes.models.create, { body: { name: 'Me', category: 'female' } }),
+    ).resolves.toEqual({
+      uuid: 'm1',
+    });
+    expect(server.calls[0]!.init.body).toBe(JSON.stringify({ name: 'Me', category: 'female' }));
+    await expect(api.call(routes.posts.view, { params: { uuid: 'p1' } })).resolves.toBeNull();
   });
 });

@@ -1,9 +1,20 @@
-import { ACCESS_REFRESH_THRESHOLD_SECONDS, type TTokenPair } from '@mirra/contracts';
+import {
+  ACCESS_REFRESH_THRESHOLD_SECONDS,
+  routePath,
+  routes,
+  type PathParamNames,
+  type RouteBody,
+  type RouteParams,
+  type RouteQuery,
+  type RouteReply,
+  type RouteSpec,
+  type TTokenPair,
+} from '@mirra/contracts';
 import { ApiError } from './api-error';
 import { secondsUntilExpiry } from './jwt';
 import { readStored, STORAGE_KEYS, writeStored, type StorageKey } from './storage';
 
-export const REFRESH_PATH = '/api/auth/refresh/';
+export const REFRESH_PATH = routes.auth.refresh.path;
 
 /**
  * The Authorization rule: Telegram init data first (`TG <initData>`), else a stored
@@ -38,11 +49,50 @@ export interface ApiClientOptions {
 
 export interface RequestOptions {
   body?: unknown;
-  query?: Record<string, string | number | undefined | null>;
+  query?: Record<string, QueryValue | readonly QueryValue[]>;
   signal?: AbortSignal;
   /** Extra headers of this call (e.g. Idempotency-Key). */
   headers?: Record<string, string>;
 }
+
+type QueryValue = string | number | boolean | undefined | null;
+
+type ParamsPart<R extends RouteSpec> = [PathParamNames<R['path']>] extends [never]
+  ? { params?: never }
+  : { params: RouteParams<R> };
+type QueryPart<R extends RouteSpec> = R extends { readonly query: string }
+  ? object extends RouteQuery<R>
+    ? { query?: RouteQuery<R> }
+    : { query: RouteQuery<R> }
+  : { query?: never };
+type BodyPart<R extends RouteSpec> = R extends
+  { readonly body: string } | { readonly requestKind: 'multipart' }
+  ? object extends RouteBody<R>
+    ? { body?: RouteBody<R> }
+    : { body: RouteBody<R> }
+  : { body?: never };
+
+/** What a call of route `R` sends: its path parameters, query and body, typed by its declaration. */
+export type ApiCallOptions<R extends RouteSpec> = ParamsPart<R> &
+  QueryPart<R> &
+  BodyPart<R> & {
+    signal?: AbortSignal;
+    /** Extra headers of this call (e.g. Idempotency-Key). */
+    headers?: Record<string, string>;
+  };
+
+/** Any call's options, as the client reads them. */
+export interface PlainCallOptions {
+  params?: Readonly<Record<string, string>>;
+  query?: RequestOptions['query'];
+  body?: unknown;
+  signal?: AbortSignal;
+  headers?: Record<string, string>;
+}
+
+/** The options argument, left out when nothing in it is required. */
+export type ApiCallArgs<R extends RouteSpec> =
+  object extends ApiCallOptions<R> ? [options?: ApiCallOptions<R>] : [options: ApiCallOptions<R>];
 
 /**
  * Logged in: a refresh token is stored, or Telegram init data is present.
@@ -141,7 +191,9 @@ export function createApiClient(options: ApiClientOptions = {}) {
     if (!query) return path;
     const params = new URLSearchParams();
     for (const [key, value] of Object.entries(query)) {
-      if (value !== undefined && value !== null) params.append(key, String(value));
+      for (const item of Array.isArray(value) ? value : [value]) {
+        if (item !== undefined && item !== null) params.append(key, String(item));
+      }
     }
     const qs = params.toString();
     return qs ? `${path}${path.includes('?') ? '&' : '?'}${qs}` : path;
@@ -173,16 +225,19 @@ export function createApiClient(options: ApiClientOptions = {}) {
     return json as T;
   }
 
+  /**
+   * Calls a route declared in `@mirra/contracts`: its method and path come from the declaration,
+   * the path parameters are filled in, the query serialised, and the answer typed.
+   */
+  function call<const R extends RouteSpec>(route: R, ...[options]: ApiCallArgs<R>): Promise<RouteReply<R>> {
+    const { params, query, body, signal, headers } = (options ?? {}) as PlainCallOptions;
+    return request<RouteReply<R>>(route.method, routePath(route, params), { query, body, signal, headers });
+  }
+
   return {
+    call,
+    /** A call by method and path, for what has no declaration (tests of the client itself). */
     request,
-    get: <T>(path: string, opts?: RequestOptions) => request<T>('GET', path, opts),
-    post: <T>(path: string, body?: unknown, opts?: RequestOptions) =>
-      request<T>('POST', path, { ...opts, body }),
-    put: <T>(path: string, body?: unknown, opts?: RequestOptions) =>
-      request<T>('PUT', path, { ...opts, body }),
-    patch: <T>(path: string, body?: unknown, opts?: RequestOptions) =>
-      request<T>('PATCH', path, { ...opts, body }),
-    delete: <T>(path: string, opts?: RequestOptions) => request<T>('DELETE', path, opts),
     authorizedHeaders,
     fetch: doFetch,
     refreshTokens,
@@ -207,7 +262,12 @@ export function onClientLoggedOut(listener: LoggedOutListener): () => void {
   return () => loggedOutListeners.delete(listener);
 }
 
-/** The app's one client. */
-export const api = createApiClient({
+const client = createApiClient({
   onLoggedOut: (reason) => loggedOutListeners.forEach((listener) => listener(reason)),
 });
+
+/**
+ * The app's one client: `api(routes.posts.get, { params: { uuid } })` calls a declared route;
+ * its methods keep the session (tokens, refresh) and serve uploads and event streams.
+ */
+export const api = Object.assign(client.call, client);

@@ -1,3 +1,4 @@
+import { routes } from '@mirra/contracts';
 import { describe, expect, it, vi } from 'vitest';
 import { accessExpiringIn } from '../test/jwt';
 import { createApiClient, type KeyValueStore } from './api-client';
@@ -76,9 +77,9 @@ describe('uploads with progress', () => {
     const store = memoryStore({ access: accessExpiringIn(300, NOW), refresh: 'r1', django_language: 'de' });
     const progress: number[] = [];
     const form = new FormData();
-    const done = uploadForm<{ uuid: string }>(
-      '/api/uploads/',
-      form,
+    const done = uploadForm(
+      routes.uploads.create,
+      { body: form },
       { onProgress: (f) => progress.push(f) },
       client(store),
       xhr,
@@ -100,7 +101,7 @@ describe('uploads with progress', () => {
   });
 
   it('turns an error answer into ApiError with its field messages', async () => {
-    const done = uploadForm('/api/uploads/', new FormData(), {}, client(), xhr);
+    const done = uploadForm(routes.uploads.create, { body: new FormData() }, {}, client(), xhr);
     await flush();
     FakeXhr.last!.answer(413, {
       detail: 'File too big',
@@ -114,15 +115,15 @@ describe('uploads with progress', () => {
   });
 
   it('fails like fetch when there is no answer, and can be cancelled', async () => {
-    const offline = uploadForm('/api/uploads/', new FormData(), {}, client(), xhr);
+    const offline = uploadForm(routes.uploads.create, { body: new FormData() }, {}, client(), xhr);
     await flush();
     FakeXhr.last!.onerror?.();
     await expect(offline).rejects.toBeInstanceOf(TypeError);
 
     const controller = new AbortController();
     const cancelled = uploadForm(
-      '/api/uploads/',
-      new FormData(),
+      routes.uploads.create,
+      { body: new FormData() },
       { signal: controller.signal },
       client(),
       xhr,
@@ -140,7 +141,7 @@ describe('event streams', () => {
       () => new Response('event: status\ndata: {}\n\n', { headers: { 'content-type': 'text/event-stream' } }),
     );
     const api = createApiClient({ fetch: server.fetch, store, now: () => NOW });
-    const body = await openEventStream('/api/generations/x/events/', {}, api);
+    const body = await openEventStream(routes.generations.events, { params: { uuid: 'x' } }, api);
     expect(await new Response(body).text()).toBe('event: status\ndata: {}\n\n');
     expect(sentHeader(server.calls[0]!.init, 'Authorization')).toBe('TG user=%7B%7D&hash=h');
     expect(sentHeader(server.calls[0]!.init, 'Accept')).toBe('text/event-stream');
@@ -154,7 +155,9 @@ describe('event streams', () => {
         }),
     );
     const api = createApiClient({ fetch: server.fetch, store: memoryStore(), now: () => NOW });
-    await expect(openEventStream('/api/generations/x/events/', {}, api)).rejects.toMatchObject({
+    await expect(
+      openEventStream(routes.generations.events, { params: { uuid: 'x' } }, api),
+    ).rejects.toMatchObject({
       status: 404,
       code: 'generations.not_found',
     });

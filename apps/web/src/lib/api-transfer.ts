@@ -4,7 +4,14 @@
  * EventSource cannot send the Authorization header). Both use the client's auth and error rules.
  * Kept apart from the client so the first page does not carry them.
  */
-import { api, readResponseBody, type ApiClient } from './api-client';
+import { routePath, type RouteReply, type RouteSpec } from '@mirra/contracts';
+import {
+  api,
+  readResponseBody,
+  type ApiCallOptions,
+  type ApiClient,
+  type PlainCallOptions,
+} from './api-client';
 import { ApiError } from './api-error';
 
 export interface UploadOptions {
@@ -19,13 +26,17 @@ const cancelled = () => new DOMException('The upload was cancelled.', 'AbortErro
  * Posts a multipart form, reporting progress. Answers and errors are read like `api.request`'s;
  * no answer at all is a TypeError, as fetch's would be.
  */
-export async function uploadForm<T>(
-  path: string,
-  form: FormData,
+export async function uploadForm<const R extends RouteSpec & { readonly requestKind: 'multipart' }>(
+  route: R,
+  call: ApiCallOptions<R>,
   options: UploadOptions = {},
   client: Pick<ApiClient, 'authorizedHeaders'> = api,
   newXhr: () => XMLHttpRequest = () => new XMLHttpRequest(),
-): Promise<T> {
+): Promise<RouteReply<R>> {
+  type T = RouteReply<R>;
+  const { params, body } = call as PlainCallOptions;
+  const form = body as FormData;
+  const path = routePath(route, params);
   const headers = await client.authorizedHeaders(path);
   // The browser writes the multipart Content-Type with its boundary.
   delete headers['Content-Type'];
@@ -35,7 +46,7 @@ export async function uploadForm<T>(
       return;
     }
     const xhr = newXhr();
-    xhr.open('POST', path);
+    xhr.open(route.method, path);
     xhr.withCredentials = true;
     for (const [name, value] of Object.entries(headers)) xhr.setRequestHeader(name, value);
     xhr.upload.onprogress = (event) => {
@@ -65,11 +76,12 @@ export async function uploadForm<T>(
  * Opens a server-sent event stream: resolves with the body once the status is OK (read it with
  * `readSse`); an error status throws ApiError.
  */
-export async function openEventStream(
-  path: string,
-  options: { signal?: AbortSignal } = {},
+export async function openEventStream<const R extends RouteSpec & { readonly replyKind: 'event-stream' }>(
+  route: R,
+  options: ApiCallOptions<R>,
   client: Pick<ApiClient, 'authorizedHeaders' | 'fetch'> = api,
 ): Promise<ReadableStream<Uint8Array>> {
+  const path = routePath(route, (options as PlainCallOptions).params);
   const headers = await client.authorizedHeaders(path);
   headers.Accept = 'text/event-stream';
   delete headers['Content-Type'];

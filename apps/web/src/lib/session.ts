@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { TUser } from '@mirra/contracts';
+import { routes, type TUser } from '@mirra/contracts';
 import { setAnalyticsUserId } from './analytics';
 import { api, hasSession, onClientLoggedOut } from './api-client';
 import { ApiError } from './api-error';
@@ -41,8 +41,7 @@ export function loadUser(): Promise<TUser | null> {
   }
   if (loading) return loading;
   useSession.setState((state) => ({ isLoggedIn: true, status: state.user ? state.status : 'loading' }));
-  loading = api
-    .get<TUser>('/api/users/me/')
+  loading = api(routes.users.me)
     .then((user) => {
       useSession.getState().setUser(user);
       setAnalyticsUserId(user.id);
@@ -76,7 +75,7 @@ export async function startSession(tokens: {
 /** Signs out: tells the server (best effort), then forgets the tokens and the user. */
 export async function signOut(): Promise<void> {
   try {
-    if (hasSession()) await api.post('/api/token/logout/');
+    if (hasSession()) await api(routes.auth.logout);
   } catch {
     // The local sign-out must happen even when the server cannot be reached.
   }

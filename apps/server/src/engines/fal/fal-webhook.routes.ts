@@ -1,16 +1,24 @@
+import { routes } from '@mirra/contracts';
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../app/deps.js';
+import type { SharedDeps } from '../../shared/deps.js';
 import { AppError } from '../../shared/errors.js';
+import { serve } from '../../shared/http/serve-route.js';
+import type { GenerationStore } from '../engine.types.js';
 import { createFalJwksCache, verifyFalWebhook } from './fal-webhook.models.js';
 import { handleFalWebhook, type FalWebhookBody } from './fal-webhook.usecases.js';
 
-export const FAL_WEBHOOK_PATH = '/api/engines/fal/webhook/';
+export const FAL_WEBHOOK_PATH = routes.engines.falWebhook.path;
+
+/** What fal's webhook needs: its settings, the clock and the generations it may finish. */
+export interface FalWebhookDeps extends Pick<SharedDeps, 'config' | 'now'> {
+  generations: GenerationStore;
+}
 
 /**
  * fal's webhook: the raw body is kept to check fal's Ed25519 signature against its JWKS before
  * anything is read from it. Registered only when the fal engine is configured.
  */
-export async function registerFalWebhookRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+export async function registerFalWebhookRoutes(app: FastifyInstance, deps: FalWebhookDeps): Promise<void> {
   const fal = deps.config.fal;
   if (!fal) return;
   const jwks = createFalJwksCache(fal.jwksUrl, fetch, deps.now);
@@ -19,7 +27,7 @@ export async function registerFalWebhookRoutes(app: FastifyInstance, deps: AppDe
     scope.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) =>
       done(null, body),
     );
-    scope.post(FAL_WEBHOOK_PATH, { schema: { hide: true } }, async (request, reply) => {
+    serve(scope, routes.engines.falWebhook, async (request) => {
       const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
       const verdict = verifyFalWebhook({
         headers: request.headers,
@@ -38,14 +46,14 @@ export async function registerFalWebhookRoutes(app: FastifyInstance, deps: AppDe
       } catch {
         throw new AppError({ code: 'engines.webhook_forbidden', detail: 'Forbidden.' });
       }
-      const outcome = await handleFalWebhook(deps, verdict.requestId, body);
+      const outcome = await handleFalWebhook(deps.generations, verdict.requestId, body);
       if (outcome === 'unknown request') {
         throw new AppError({
           code: 'engines.webhook_unknown_request',
           detail: 'This engine job is not known yet. Try again later.',
         });
       }
-      return reply.status(200).send({ detail: outcome });
+      return { detail: outcome };
     });
   });
 }

@@ -9,7 +9,7 @@ import {
   type EnginePoll,
   type EngineRequest,
   type GenerationEngine,
-} from '../../modules/generations/engines/engine.types.js';
+} from '../engine.types.js';
 import {
   decodeFalJob,
   encodeFalJob,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EngineError, type EngineRequest } from '../../modules/generations/engines/engine.types.js';
+import { EngineError, type EngineRequest } from '../engine.types.js';
 import {
   decodeFalJob,
   encodeFalJob,

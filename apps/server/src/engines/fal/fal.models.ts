@@ -1,5 +1,5 @@
 import type { TGenerationMode, TStyle } from '@mirra/contracts';
-import { EngineError, type EngineRequest } from '../../modules/generations/engines/engine.types.js';
+import { EngineError, type EngineRequest } from '../engine.types.js';
 
 /** The modes the fal engine serves, and the fal model configured for each. */
 export type FalMode = Extract<TGenerationMode, 'simple' | 'editing' | 'styling'>;

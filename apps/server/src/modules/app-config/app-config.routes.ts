@@ -1,25 +1,16 @@
-import { ZPublicConfig } from '@mirra/contracts';
+import { routes } from '@mirra/contracts';
+import { serve } from '../../shared/http/serve-route.js';
 import type { ZodApp } from '../../shared/http/zod-app.js';
 import type { AppConfigDeps } from './app-config.deps.js';
 
 export function registerAppConfigRoutes(app: ZodApp, deps: AppConfigDeps): void {
   const { config } = deps;
-  app.get(
-    '/api/config/',
-    {
-      schema: {
-        tags: ['app'],
-        summary: 'Public settings of this server (sign-in options, support contacts)',
-        response: { 200: ZPublicConfig },
-      },
-    },
-    async () => ({
-      google_client_id: config.google.clientId ?? null,
-      telegram_bot_username: config.telegram.botToken ? (config.telegram.botUsername ?? null) : null,
-      telegram_mini_app_name: config.telegram.miniAppName ?? null,
-      public_url: config.publicUrl,
-      support_telegram_url: config.support.telegramUrl,
-      support_email: config.support.email,
-    }),
-  );
+  serve(app, routes.appConfig.get, async () => ({
+    google_client_id: config.google.clientId ?? null,
+    telegram_bot_username: config.telegram.botToken ? (config.telegram.botUsername ?? null) : null,
+    telegram_mini_app_name: config.telegram.miniAppName ?? null,
+    public_url: config.publicUrl,
+    support_telegram_url: config.support.telegramUrl,
+    support_email: config.support.email,
+  }));
 }

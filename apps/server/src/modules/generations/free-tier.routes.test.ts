@@ -4,7 +4,7 @@ import { bearer, createActiveUser, login } from '../../test/factories.js';
 import { createScriptedEngine } from '../../test/fake-engines.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { applyCreditChange } from '../credits/credits.usecases.js';
-import { createEngineRegistry } from './engines/engine-registry.js';
+import { createEngineRegistry } from '../../engines/index.js';
 
 let t: TestApp;
 beforeAll(async () => {

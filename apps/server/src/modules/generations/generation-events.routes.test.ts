@@ -4,7 +4,7 @@ import { bearer, createActiveUser, login } from '../../test/factories.js';
 import { createScriptedEngine } from '../../test/fake-engines.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { grantWelcomeCredits } from '../credits/credits.usecases.js';
-import { createEngineRegistry } from './engines/engine-registry.js';
+import { createEngineRegistry } from '../../engines/index.js';
 
 /** Live progress over server-sent events, through a real listening socket. */
 let t: TestApp;

@@ -1,9 +1,9 @@
 import type { SharedDeps } from '../../shared/deps.js';
 import type { SessionCache, TokenService } from '../auth/index.js';
-import type { FaceAnalyzer } from '../faces/index.js';
+import type { FaceAnalyzer } from '@mirra/imaging';
 import type { ImageModerator, PromptModerator } from '../moderation/index.js';
 import type { TelegramBotApi } from '../telegram/index.js';
-import type { EngineRegistry } from './engines/engine-registry.js';
+import type { EngineRegistry } from '../../engines/index.js';
 import type { GenerationEvents } from './generation-events.js';
 import type { GenerationSources } from './generation-sources.js';
 

@@ -2,14 +2,12 @@ import sharp from 'sharp';
 import { GenerationStatus } from '@mirra/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { grantWelcomeCredits } from '../credits/credits.usecases.js';
-import { descriptorSimilarity } from '../faces/face-descriptors.models.js';
-import type { FaceProfile } from '../faces/face-profile.models.js';
+import { descriptorSimilarity, type FaceProfile, readExifLabel } from '@mirra/imaging';
 import { modelsRepository } from '../models/models.repository.js';
 import { bearer, createActiveUser, createUploadFor, login } from '../../test/factories.js';
 import { createTrainedModel } from '../../test/models.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
-import { composeSideBySide, loadTestFaces, type TestFaces } from '../../test/test-faces.js';
-import { readExifLabel } from './engines/local/image-label.js';
+import { composeSideBySide, loadTestFaces, type TestFaces } from '@mirra/imaging/testing';
 
 const noteTexts = (notes: Array<{ text: string }>) => notes.map((note) => note.text);
 

@@ -11,8 +11,8 @@ import {
   type EngineImage,
   type EngineOutput,
   type GenerationEngine,
-} from './engines/engine.types.js';
-import { movesToNextEngine } from './engines/engine-fallback.models.js';
+  movesToNextEngine,
+} from '../../engines/index.js';
 import { uploadsForGenerationRepository } from './generation-inputs.repository.js';
 import { variantWidths } from './generations.models.js';
 import { generationsRepository, type GenerationRow } from './generations.repository.js';

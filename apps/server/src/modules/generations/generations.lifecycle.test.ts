@@ -1,6 +1,6 @@
 import { GenerationStatus } from '@mirra/contracts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createEngineRegistry } from './engines/engine-registry.js';
+import { createEngineRegistry } from '../../engines/index.js';
 import { runGeneration, reconcileStuckGenerations } from './generations.jobs.js';
 import { generationsRepository } from './generations.repository.js';
 import { reconcileCreditBalances } from '../credits/credits.usecases.js';

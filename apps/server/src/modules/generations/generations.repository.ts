@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gte, inArray, lt, max, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gte, inArray, like, lt, max, sql } from 'drizzle-orm';
 import { GenerationStatus, type TGenerationStatus } from '@mirra/contracts';
 import type { DbOrTx } from '../../shared/db/client.js';
 import { jobsWithPayload } from '../../shared/jobs.js';
@@ -19,6 +19,17 @@ export const generationsRepository = {
   },
 
   /** The generation a request with this Idempotency-Key already made, if any. */
+  /** The generation holding a job of `provider` whose stored id starts with `jobIdPrefix`. */
+  async findByProviderJob(
+    db: DbOrTx,
+    provider: string,
+    jobIdPrefix: string,
+  ): Promise<GenerationRow | undefined> {
+    return db.query.generations.findFirst({
+      where: and(eq(generations.provider, provider), like(generations.providerJobId, `${jobIdPrefix}%`)),
+    });
+  },
+
   async findByClientKey(db: DbOrTx, userId: number, clientKey: string): Promise<GenerationRow | undefined> {
     const [row] = await db
       .select()

@@ -11,7 +11,7 @@ import {
   type TVideoAspect,
 } from '@mirra/contracts';
 import type { MediaUrls } from '../../shared/storage/media-urls.js';
-import type { EngineNote } from './engines/engine.types.js';
+import type { EngineNote } from '../../engines/index.js';
 import type { GenerationRow } from './generations.repository.js';
 
 const isFailureReason = (value: string | null): value is TGenerationFailureReason =>

@@ -11,12 +11,11 @@ import { creditEntries } from '../../shared/db/schema.js';
 import { grantWelcomeCredits } from '../credits/credits.usecases.js';
 import { bearer, createActiveUser, createUploadFor, login } from '../../test/factories.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
-import { loadTestFaces, type TestFaces } from '../../test/test-faces.js';
+import { loadTestFaces, type TestFaces } from '@mirra/imaging/testing';
 import { createSwitchableModerator } from '../../test/posts-factories.js';
 import { VIDEO_MODERATION_FRAMES } from '../posts/posts.usecases.js';
-import { createEngineRegistry } from './engines/engine-registry.js';
-import { createLocalEngine } from './engines/local/local.engine.js';
-import { bundledFfmpegPath } from './engines/local/video/ffmpeg.js';
+import { createEngineRegistry, createLocalEngine } from '../../engines/index.js';
+import { bundledFfmpegPath } from '@mirra/imaging';
 
 const run = promisify(execFile);
 

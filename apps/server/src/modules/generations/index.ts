@@ -2,8 +2,6 @@
  * The public face of the generations module: the only file other modules and the composition root
  * import from it. Anything not exported here is the module's own business.
  */
-export { createEngineRegistry, type EngineRegistry } from './engines/engine-registry.js';
-export { bundledFfmpegPath, sampleVideoFrames } from './engines/local/video/ffmpeg.js';
 export { createGenerationEvents, type GenerationEvents } from './generation-events.js';
 export type { GenerationFromPostRequest, GenerationSources, PostSource } from './generation-sources.js';
 export type { GenerationsDeps } from './generations.deps.js';
@@ -18,3 +16,4 @@ export type { GenerationRow } from './generations.repository.js';
 export { registerGenerationsRoutes } from './generations.routes.js';
 export type { StoredResult } from './generations.serializers.js';
 export { findOwnGeneration, generationNotFound } from './generations.usecases.js';
+export { createGenerationStore } from './provider-jobs.usecases.js';

@@ -18,7 +18,7 @@ import {
   checkPhoto,
   type PhotoCheck,
   photoFingerprint,
-} from '../faces/index.js';
+} from '@mirra/imaging';
 import { normaliseUploadImage, detectImageType, isUuid } from '../uploads/index.js';
 import type { UserRow } from '../users/index.js';
 import {

@@ -5,7 +5,7 @@ import { AppError } from '../../shared/errors.js';
 import { addJob } from '../../shared/jobs.js';
 import { translate } from '../../shared/i18n/messages.js';
 import { applyCreditChange } from '../credits/index.js';
-import type { FaceProfile } from '../faces/index.js';
+import type { FaceProfile } from '@mirra/imaging';
 import { notifyUser } from '../notifications/index.js';
 import { sendTelegramMessageJob } from '../telegram/index.js';
 import { isUuid } from '../uploads/index.js';

@@ -1,6 +1,6 @@
 import type { SharedDeps } from '../../shared/deps.js';
 import type { SessionCache, TokenService } from '../auth/index.js';
-import type { FaceAnalyzer } from '../faces/index.js';
+import type { FaceAnalyzer } from '@mirra/imaging';
 import type { GenerationEvents } from '../generations/index.js';
 import type { TelegramBotApi } from '../telegram/index.js';
 

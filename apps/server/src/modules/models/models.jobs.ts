@@ -2,7 +2,7 @@ import { GenerationStatus, isTerminalStatus } from '@mirra/contracts';
 import type { ModelsDeps } from './models.deps.js';
 import type { DbOrTx } from '../../shared/db/client.js';
 import { toTask, type JobRun } from '../../shared/jobs.js';
-import { alignedFaceCrop, buildFaceProfile, type FaceProfile, type FaceAnalysis } from '../faces/index.js';
+import { alignedFaceCrop, buildFaceProfile, type FaceProfile, type FaceAnalysis } from '@mirra/imaging';
 import { ALIGNED_CROP_SIZE, modelPhotoKeys, modelStoragePrefix } from './models.models.js';
 import { modelsRepository, type ModelRow } from './models.repository.js';
 import { completeTraining, failTraining } from './model-training.usecases.js';

@@ -1,11 +1,12 @@
 import { GenerationStatus } from '@mirra/contracts';
 import { describe, expect, it } from 'vitest';
-import type { AnalysedFace, FaceAnalysis } from '../faces/faces.types.js';
 import {
+  type AnalysedFace,
+  type FaceAnalysis,
   fingerprintDistance,
   MAX_COPY_DISTANCE,
   mirroredFingerprint,
-} from '../faces/photo-fingerprint.models.js';
+} from '@mirra/imaging';
 import {
   compactAnalysis,
   findCopies,

@@ -9,7 +9,7 @@ import {
   DEFAULT_PHOTO_CHECK_THRESHOLDS,
   type PhotoCheck,
   type PhotoCheckThresholds,
-} from '../faces/index.js';
+} from '@mirra/imaging';
 
 export const MODEL_EVENTS_CHANNEL = 'mirra_model_events';
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTelegramBotApiFake, type TelegramBotApiFake } from '../../fakes/telegram-bot-api.fake.js';
 import { creditEntries, modelPhotos, models, notifications, users } from '../../shared/db/schema.js';
 import { grantWelcomeCredits } from '../credits/credits.usecases.js';
-import { descriptorSimilarity, type FaceProfile } from '../faces/face-profile.models.js';
+import { descriptorSimilarity, type FaceProfile } from '@mirra/imaging';
 import { bearer, createActiveUser, login } from '../../test/factories.js';
 import { astronautPhotos, uploadModelPhotos } from '../../test/models.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
@@ -16,11 +16,11 @@ import {
   loadTestFaces,
   shrinkIntoCanvas,
   type TestFaces,
-} from '../../test/test-faces.js';
+} from '@mirra/imaging/testing';
 import { reconcileStuckTraining, runModelTraining } from './models.jobs.js';
 import { modelPhotoKeys } from './models.models.js';
 
-// Real photos through the real face analysis (src/test/test-faces.ts), the real database, jobs as
+// Real photos through the real face analysis (@mirra/imaging/testing), the real database, jobs as
 // the worker runs them, and the Telegram Bot API fake for the "model ready" message.
 const PRICE = 7;
 let t: TestApp;

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { GenerationStatus, type TModel, type ZCreateModelBody } from '@mirra/contracts';
 import type { ModelsDeps } from './models.deps.js';
 import { readIdCursorPage } from '../../shared/id-cursor-paging.js';
-import type { FaceProfile } from '../faces/index.js';
+import type { FaceProfile } from '@mirra/imaging';
 import { isUuid } from '../uploads/index.js';
 import { type UserRow, lockUser, updateUser } from '../users/index.js';
 import { isTraining, modelStoragePrefix } from './models.models.js';

@@ -3,7 +3,7 @@ import { bearer, createActiveUser, login } from '../../test/factories.js';
 import { createScriptedEngine } from '../../test/fake-engines.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { grantWelcomeCredits } from '../credits/credits.usecases.js';
-import { createEngineRegistry } from '../generations/engines/engine-registry.js';
+import { createEngineRegistry } from '../../engines/index.js';
 import { notifyUser } from './notifications.usecases.js';
 
 let t: TestApp;

@@ -8,8 +8,7 @@ import { bearer, createActiveUser, login, uniqueEmail } from '../../test/factori
 import { createScriptedEngine } from '../../test/fake-engines.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { grantWelcomeCredits } from '../credits/credits.usecases.js';
-import { createEngineRegistry } from '../generations/engines/engine-registry.js';
-import { createLocalEngine } from '../generations/engines/local/local.engine.js';
+import { createEngineRegistry, createLocalEngine } from '../../engines/index.js';
 
 /** The probes and metrics beside the API: /healthz, /readyz, /metrics. */
 let t: TestApp;

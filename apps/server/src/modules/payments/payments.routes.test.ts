@@ -5,7 +5,7 @@ import { bearer, createActiveUser, login } from '../../test/factories.js';
 import { createScriptedEngine } from '../../test/fake-engines.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { applyCreditChange } from '../credits/credits.usecases.js';
-import { createEngineRegistry } from '../generations/engines/engine-registry.js';
+import { createEngineRegistry } from '../../engines/index.js';
 import { testProviderOf } from './index.js';
 import { TEST_SIGNATURE_HEADER } from './test-provider.js';
 

@@ -1,15 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import {
-  pickLanguage,
-  ZPaymentCatalogue,
-  ZPaymentOrder,
-  ZPaymentOrderCreate,
-  ZPaymentOrderCreated,
-  ZPaymentRegionChange,
-} from '@mirra/contracts';
+import { pickLanguage, routes, type TPaymentMethod } from '@mirra/contracts';
+import type { FastifyInstance } from 'fastify';
 import { requireAuth } from '../../shared/http/auth-context.js';
+import { serve } from '../../shared/http/serve-route.js';
 import type { ZodApp } from '../../shared/http/zod-app.js';
 import type { PaymentsDeps } from './payments.deps.js';
 import { AppError } from '../../shared/errors.js';
@@ -28,10 +21,10 @@ import { renderTestCheckout } from './test-checkout.page.js';
 import { TEST_DECLINING_METHOD_PREFIX } from './test-provider.js';
 import type { PaymentEvent } from './payment-provider.js';
 
-const tags = ['payments'];
-const security: Array<Record<string, string[]>> = [{ bearer: [] }, { telegram: [] }];
-const ZOrderParams = z.object({ uuid: z.uuid() });
-const ZCheckoutQuery = z.object({ token: z.string().max(64).optional() });
+const r = routes.payments;
+
+/** Each provider's notification route, by payment method. */
+const WEBHOOK_ROUTES = { test: r.testWebhook } satisfies Partial<Record<TPaymentMethod, unknown>>;
 
 export function registerPaymentsRoutes(app: ZodApp, deps: PaymentsDeps): void {
   const caller = (
@@ -43,67 +36,16 @@ export function registerPaymentsRoutes(app: ZodApp, deps: PaymentsDeps): void {
     headers: request.headers,
   });
 
-  app.get(
-    '/api/payments/catalogue/',
-    {
-      config: { auth: 'required' },
-      schema: {
-        tags,
-        summary: 'Products and prices in my region',
-        response: { 200: ZPaymentCatalogue },
-        security,
-      },
-    },
-    async (request) => getCatalogue(deps, caller(request, requireAuth(request).user.id)),
+  serve(app, r.catalogue, async (request) =>
+    getCatalogue(deps, caller(request, requireAuth(request).user.id)),
   );
-
-  app.put(
-    '/api/payments/region/',
-    {
-      config: { auth: 'required' },
-      schema: {
-        tags,
-        summary: 'Change my price region',
-        body: ZPaymentRegionChange,
-        response: { 200: ZPaymentCatalogue },
-        security,
-      },
-    },
-    async (request) => changeRegion(deps, caller(request, requireAuth(request).user.id), request.body.region),
+  serve(app, r.changeRegion, async (request) =>
+    changeRegion(deps, caller(request, requireAuth(request).user.id), request.body.region),
   );
-
-  app.post(
-    '/api/payments/orders/',
-    {
-      config: { auth: 'required' },
-      schema: {
-        tags,
-        summary: 'Order a product; answers where to pay it',
-        body: ZPaymentOrderCreate,
-        response: { 201: ZPaymentOrderCreated },
-        security,
-      },
-    },
-    async (request, reply) => {
-      const created = await createOrder(deps, caller(request, requireAuth(request).user.id), request.body);
-      return reply.code(201).send(created);
-    },
+  serve(app, r.createOrder, async (request) =>
+    createOrder(deps, caller(request, requireAuth(request).user.id), request.body),
   );
-
-  app.get(
-    '/api/payments/orders/:uuid/',
-    {
-      config: { auth: 'required' },
-      schema: {
-        tags,
-        summary: 'One of my orders',
-        params: ZOrderParams,
-        response: { 200: ZPaymentOrder },
-        security,
-      },
-    },
-    async (request) => getOrder(deps, requireAuth(request).user.id, request.params.uuid),
-  );
+  serve(app, r.order, async (request) => getOrder(deps, requireAuth(request).user.id, request.params.uuid));
 
   // Notifications are verified on the exact bytes the provider signed, so this scope keeps them raw.
   void app.register(async (scope) => {
@@ -112,15 +54,13 @@ export function registerPaymentsRoutes(app: ZodApp, deps: PaymentsDeps): void {
       done(null, body),
     );
     for (const provider of availableProviders(deps)) {
-      scope.post(
-        `/api/payments/webhooks/${provider.method}/`,
-        { schema: { tags, summary: `Payment notifications from ${provider.method}`, hide: true } },
-        async (request, reply) => {
-          const raw = typeof request.body === 'string' ? request.body : '';
-          await receiveWebhook(deps, provider.method, raw, request.headers);
-          return reply.code(200).send({ ok: true });
-        },
-      );
+      // Paying from the wallet balance has no provider to notify anyone.
+      if (provider.method === 'balance') continue;
+      serve(scope, WEBHOOK_ROUTES[provider.method], async (request) => {
+        const raw = typeof request.body === 'string' ? request.body : '';
+        await receiveWebhook(deps, provider.method, raw, request.headers);
+        return { ok: true };
+      });
     }
   });
 
@@ -153,69 +93,43 @@ function registerTestCheckout(app: ZodApp, deps: PaymentsDeps): void {
     return order;
   };
 
-  app.get(
-    '/api/payments/test/checkout/:uuid/',
-    {
-      schema: {
-        tags,
-        summary: 'The test provider’s checkout page',
-        params: ZOrderParams,
-        querystring: ZCheckoutQuery,
-        hide: true,
-      },
-    },
-    async (request, reply) => {
-      const order = await orderOr404(request.params.uuid, request.query.token);
-      const html = renderTestCheckout(
-        order,
-        pickLanguage(request.headers['accept-language']),
-        returnUrlFor(order.returnPath, order.uuid),
-      );
-      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(html);
-    },
-  );
+  serve(app, r.testCheckoutPage, async (request, reply) => {
+    const order = await orderOr404(request.params.uuid, request.query.token);
+    const html = renderTestCheckout(
+      order,
+      pickLanguage(request.headers['accept-language']),
+      returnUrlFor(order.returnPath, order.uuid),
+    );
+    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(html);
+  });
 
-  void app.register(async (plain) => {
-    const scope = plain.withTypeProvider<ZodTypeProvider>();
+  void app.register(async (scope: FastifyInstance) => {
     scope.addContentTypeParser(
       'application/x-www-form-urlencoded',
       { parseAs: 'string' },
       (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
     );
-    scope.post(
-      '/api/payments/test/checkout/:uuid/',
-      {
-        schema: {
-          tags,
-          summary: 'A button of the test checkout page',
-          params: ZOrderParams,
-          querystring: ZCheckoutQuery,
-          body: z.object({ action: z.enum(['pay', 'pay_decline_later', 'decline', 'cancel', 'refund']) }),
-          hide: true,
-        },
-      },
-      async (request, reply) => {
-        const order = await orderOr404(request.params.uuid, request.query.token);
-        const action = request.body.action;
-        const event: PaymentEvent = {
-          type: TEST_ACTIONS[action],
-          orderUuid: order.uuid,
-          providerPaymentId: order.providerPaymentId ?? `test_${randomUUID()}`,
-          amount: order.amount,
-          currency: order.currency,
-          // A card kept for renewals: one that pays them, or (to try failures) one that declines them.
-          ...(order.saveMethod && action.startsWith('pay')
-            ? {
-                savedMethodId: `${action === 'pay' ? 'test_pm_' : TEST_DECLINING_METHOD_PREFIX}${randomUUID()}`,
-              }
-            : {}),
-        };
-        const signed = provider.signEvent(event);
-        await receiveWebhook(deps, 'test', signed.body, signed.headers);
-        const back =
-          action === 'refund' ? provider.checkoutUrl(order.uuid) : returnUrlFor(order.returnPath, order.uuid);
-        return reply.redirect(back, 303);
-      },
-    );
+    serve(scope, r.testCheckoutAction, async (request, reply) => {
+      const order = await orderOr404(request.params.uuid, request.query.token);
+      const action = request.body.action;
+      const event: PaymentEvent = {
+        type: TEST_ACTIONS[action],
+        orderUuid: order.uuid,
+        providerPaymentId: order.providerPaymentId ?? `test_${randomUUID()}`,
+        amount: order.amount,
+        currency: order.currency,
+        // A card kept for renewals: one that pays them, or (to try failures) one that declines them.
+        ...(order.saveMethod && action.startsWith('pay')
+          ? {
+              savedMethodId: `${action === 'pay' ? 'test_pm_' : TEST_DECLINING_METHOD_PREFIX}${randomUUID()}`,
+            }
+          : {}),
+      };
+      const signed = provider.signEvent(event);
+      await receiveWebhook(deps, 'test', signed.body, signed.headers);
+      const back =
+        action === 'refund' ? provider.checkoutUrl(order.uuid) : returnUrlFor(order.returnPath, order.uuid);
+      return reply.redirect(back, 303);
+    });
   });
 }

@@ -6,6 +6,6 @@ export { postGenerationSources } from './post-generations.usecases.js';
 export type { PostsDeps } from './posts.deps.js';
 export { cannotSubscribeToSelf } from './posts.errors.js';
 export { displayName, profileShareLinks, viewDay } from './posts.models.js';
-export { registerPostsRoutes, ZUserPostsQuery } from './posts.routes.js';
+export { registerPostsRoutes } from './posts.routes.js';
 export { deleteViewsBefore, findActiveUser, listUserPosts } from './posts.usecases.js';
 export type { PublishedPostCounter } from './published-post-counter.js';

@@ -8,7 +8,7 @@ import {
 } from '../../test/posts-factories.js';
 import { createScriptedEngine } from '../../test/fake-engines.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
-import { createEngineRegistry } from '../generations/engines/engine-registry.js';
+import { createEngineRegistry } from '../../engines/index.js';
 
 let t: TestApp;
 let owner: Person;

@@ -1,7 +1,8 @@
 import type { SharedDeps } from '../../shared/deps.js';
 import type { SessionCache, TokenService } from '../auth/index.js';
-import type { FaceAnalyzer } from '../faces/index.js';
-import type { EngineRegistry, GenerationEvents, GenerationSources } from '../generations/index.js';
+import type { FaceAnalyzer } from '@mirra/imaging';
+import type { EngineRegistry } from '../../engines/index.js';
+import type { GenerationEvents, GenerationSources } from '../generations/index.js';
 import type { ImageModerator, PromptModerator } from '../moderation/index.js';
 import type { TelegramBotApi } from '../telegram/index.js';
 import type { PublishedPostCounter } from './published-post-counter.js';

@@ -12,7 +12,7 @@ import {
   type Person,
 } from '../../test/posts-factories.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
-import { createEngineRegistry } from '../generations/engines/engine-registry.js';
+import { createEngineRegistry } from '../../engines/index.js';
 
 const engine = createScriptedEngine('test');
 const moderator = createSwitchableModerator();

@@ -13,7 +13,7 @@ import {
 } from '../../test/posts-factories.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { createUploadFor } from '../../test/factories.js';
-import { createEngineRegistry } from '../generations/engines/engine-registry.js';
+import { createEngineRegistry } from '../../engines/index.js';
 import { runGeneration } from '../generations/generations.jobs.js';
 import { generationsRepository } from '../generations/generations.repository.js';
 import { completeGeneration } from '../generations/generations.usecases.js';

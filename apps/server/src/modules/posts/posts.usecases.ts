@@ -12,13 +12,8 @@ import {
 } from '@mirra/contracts';
 import type { PostsDeps } from './posts.deps.js';
 import { AppError, fieldError, notAuthenticated } from '../../shared/errors.js';
-import {
-  generationNotFound,
-  type StoredResult,
-  bundledFfmpegPath,
-  sampleVideoFrames,
-  findOwnGeneration,
-} from '../generations/index.js';
+import { generationNotFound, type StoredResult, findOwnGeneration } from '../generations/index.js';
+import { bundledFfmpegPath, sampleVideoFrames } from '@mirra/imaging';
 import { notifyUser } from '../notifications/index.js';
 import { uploadStorageKey, findOwnUpload, recordUpload, toUploadJson } from '../uploads/index.js';
 import { type UserRow, findUsersByRefs } from '../users/index.js';

@@ -1,11 +1,11 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { notifications, premiumSubscriptions, users } from '../../shared/db/schema.js';
+import { notifications, paymentOrders, premiumSubscriptions, users } from '../../shared/db/schema.js';
 import { bearer, createActiveUser, login } from '../../test/factories.js';
 import { createScriptedEngine } from '../../test/fake-engines.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { applyCreditChange } from '../credits/index.js';
-import { createEngineRegistry } from '../generations/index.js';
+import { createEngineRegistry } from '../../engines/index.js';
 import { refundOrder, type PaymentOrderView } from '../payments/index.js';
 import { recordWalletEntry } from '../wallet/index.js';
 import { renewDueSubscriptions } from './index.js';
@@ -160,6 +160,45 @@ describe('premium subscription', () => {
     }
   });
 
+  it('does not charge a renewal again while the last charge is still pending at the provider', async () => {
+    const start = new Date('2035-02-01T00:00:00Z');
+    at(start);
+    try {
+      const { user, headers } = await person('RU');
+      await subscribe(headers);
+      const [sub] = await t.deps.db
+        .select()
+        .from(premiumSubscriptions)
+        .where(eq(premiumSubscriptions.userId, user.id));
+      // A renewal sent earlier that the provider has not answered yet.
+      await t.deps.db.insert(paymentOrders).values({
+        userId: user.id,
+        product: 'premium_monthly',
+        provider: 'test',
+        purpose: 'subscription',
+        purposeRef: sub!.uuid,
+        savedMethodId: sub!.savedMethodId,
+        amount: 99_000,
+        currency: 643,
+        credits: 300,
+        returnPath: '/',
+        offerVersion: 'v',
+        privacyVersion: 'v',
+        consentedAt: start,
+      });
+      at(new Date(start.getTime() + 2 * DAY + 3_600_000));
+      await renewDueSubscriptions(t.deps);
+      const orders = await t.deps.db
+        .select()
+        .from(paymentOrders)
+        .where(eq(paymentOrders.purposeRef, sub!.uuid));
+      expect(orders.map((o) => o.status).sort()).toEqual(['paid', 'pending']);
+      expect(await credits(headers)).toBe(20);
+    } finally {
+      at(undefined);
+    }
+  });
+
   it('gives the trial once per account and once per Telegram id', async () => {
     const first = await person('RU', 7_000_001);
     await subscribe(first.headers);
@@ -170,7 +209,7 @@ describe('premium subscription', () => {
     expect((await state(second.headers)).trial_available).toBe(false);
     const { uuid } = (await post('/api/subscriptions/', second.headers, checkout)).json();
     const row = await get(`/api/payments/orders/${uuid}/`, second.headers);
-    expect(row).toMatchObject({ amount: 99_000, credits: 300, purpose: 'subscription' });
+    expect(row).toMatchObject({ amount: 99_000, purpose: 'subscription' });
   });
 
   it('a failed renewal is retried with a notice, then renewals stop and the subscription expires', async () => {
@@ -184,6 +223,10 @@ describe('premium subscription', () => {
       expect(await state(headers)).toMatchObject({ status: 'past_due', premium: true, failed_attempts: 1 });
       const notices = await t.deps.db.select().from(notifications).where(eq(notifications.userId, user.id));
       expect(notices).toMatchObject([{ kind: 'subscription_renewal_failed', data: { attempts_left: 2 } }]);
+      // While renewals fail, the person may pay afresh: the checkout opens instead of "already active".
+      const again = await post('/api/subscriptions/', headers, checkout);
+      expect(again.statusCode).toBe(200);
+      expect(again.json().confirmation_url).toMatch(/^\/api\/payments\/test\/checkout\//);
       at(new Date(start.getTime() + 3 * DAY + 120_000));
       await renewDueSubscriptions(t.deps);
       at(new Date(start.getTime() + 4 * DAY + 180_000));

@@ -1,9 +1,9 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
-import { withoutControlCharacters } from '@mirra/contracts';
+import { routes, ZTelegramText } from '@mirra/contracts';
 
 /** Where Telegram delivers bot updates (registered by `npm run telegram:setup`). */
-export const TELEGRAM_WEBHOOK_PATH = '/api/tg/webhook/';
+export const TELEGRAM_WEBHOOK_PATH = routes.telegram.webhook.path;
 /** The updates the bot handles; Stars payments need `pre_checkout_query` once they are sold. */
 export const TELEGRAM_ALLOWED_UPDATES = ['message', 'pre_checkout_query'];
 
@@ -53,7 +53,6 @@ export function isWebhookSecretFormatValid(secret: string): boolean {
 }
 
 /** Text Telegram hands over, without control characters (PostgreSQL refuses NUL outright). */
-export const ZTelegramText = z.string().transform((value) => withoutControlCharacters(value));
 
 /** The `user` of Mini App init data (`WebAppUser`); unknown fields are kept, not refused. */
 export const ZTelegramProfile = z

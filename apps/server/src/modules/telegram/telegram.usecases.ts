@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { TTelegramUpdate } from '@mirra/contracts';
 import type { TelegramDeps } from './telegram.deps.js';
 import type { Tx } from '../../shared/db/client.js';
 import { AppError } from '../../shared/errors.js';
@@ -14,7 +14,6 @@ import {
   hashAuthKey,
   isAuthKeyPayload,
   parseStartCommand,
-  ZTelegramText,
 } from './telegram.models.js';
 import { telegramRepository } from './telegram.repository.js';
 
@@ -74,32 +73,6 @@ export async function takeAuthToken(deps: TelegramDeps, uuid: string) {
     return { status: 'confirmed' as const, token: pair.refresh, ...pair };
   });
 }
-
-/** The parts of a Bot API `Update` the bot acts on; everything else is acknowledged and ignored. */
-export const ZTelegramUpdate = z
-  .object({
-    update_id: z.number().int(),
-    message: z
-      .object({
-        message_id: z.number().int(),
-        chat: z.object({ id: z.number().int(), type: z.string() }),
-        from: z
-          .object({
-            id: z.number().int(),
-            is_bot: z.boolean().optional(),
-            first_name: ZTelegramText.optional(),
-            last_name: ZTelegramText.optional(),
-            username: ZTelegramText.optional(),
-            language_code: ZTelegramText.optional(),
-          })
-          .optional(),
-        text: z.string().optional(),
-      })
-      .loose()
-      .optional(),
-  })
-  .loose();
-export type TTelegramUpdate = z.infer<typeof ZTelegramUpdate>;
 
 /**
  * Applies one bot update, exactly once per `update_id`. `/start <key>` confirms a web sign-in (or

@@ -1,72 +1,27 @@
-import { ZUpload } from '@mirra/contracts';
+import { routes } from '@mirra/contracts';
 import type { FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import { requireAuth } from '../../shared/http/auth-context.js';
+import { serve } from '../../shared/http/serve-route.js';
 import type { ZodApp } from '../../shared/http/zod-app.js';
 import type { UploadsDeps } from './uploads.deps.js';
 import { AppError } from '../../shared/errors.js';
 import { notAFile, oneFileOnly, uploadTooBig } from './uploads.errors.js';
 import { createUpload, deleteUpload, getUpload, type UploadedFile } from './uploads.usecases.js';
 
-const tags = ['uploads'];
-const security: Array<Record<string, string[]>> = [{ bearer: [] }, { telegram: [] }];
-const ZUploadParams = z.object({ uuid: z.string().max(64) });
+const r = routes.uploads;
 
 /** Photos for editing, styling and face swap: private to their owner, served by signed URLs. */
 export function registerUploadsRoutes(app: ZodApp, deps: UploadsDeps): void {
-  app.post(
-    '/api/uploads/',
-    {
-      config: { auth: 'required' },
-      schema: {
-        tags,
-        summary: 'Upload a photo (multipart, field `file`: JPEG, PNG, WebP or HEIC)',
-        consumes: ['multipart/form-data'],
-        response: { 201: ZUpload },
-        security,
-      },
-    },
-    async (request, reply) => {
-      const { user } = requireAuth(request);
-      const upload = await createUpload(deps, user.id, () =>
-        readFilePart(request, deps.config.uploads.maxMegabytes),
-      );
-      return reply.status(201).send(upload);
-    },
+  serve(app, r.create, async (request) =>
+    createUpload(deps, requireAuth(request).user.id, () =>
+      readFilePart(request, deps.config.uploads.maxMegabytes),
+    ),
   );
-
-  app.get(
-    '/api/uploads/:uuid/',
-    {
-      config: { auth: 'required' },
-      schema: {
-        tags,
-        summary: 'One of my uploads',
-        params: ZUploadParams,
-        response: { 200: ZUpload },
-        security,
-      },
-    },
-    async (request) => getUpload(deps, requireAuth(request).user.id, request.params.uuid),
-  );
-
-  app.delete(
-    '/api/uploads/:uuid/',
-    {
-      config: { auth: 'required' },
-      schema: {
-        tags,
-        summary: 'Delete one of my uploads and its file',
-        params: ZUploadParams,
-        response: { 204: z.null().describe('No content') },
-        security,
-      },
-    },
-    async (request, reply) => {
-      await deleteUpload(deps, requireAuth(request).user.id, request.params.uuid);
-      return reply.status(204).send(null);
-    },
-  );
+  serve(app, r.get, async (request) => getUpload(deps, requireAuth(request).user.id, request.params.uuid));
+  serve(app, r.remove, async (request) => {
+    await deleteUpload(deps, requireAuth(request).user.id, request.params.uuid);
+    return null;
+  });
 }
 
 /**

@@ -350,7 +350,7 @@ export const notifications = pgTable(
 /**
  * Personal digital models. Built once from the owner's checked photos; training is a
  * job like a generation, with the same status codes. `profile` is what the local engine learned
- * (see modules/faces/face-profile.models.ts); provider engines will keep their LoRA's id beside it.
+ * (see @mirra/imaging faces/face-profile.models.ts); provider engines will keep their LoRA's id beside it.
  */
 export const models = pgTable(
   'models',

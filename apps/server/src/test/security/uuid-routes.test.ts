@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { GenerationStatus } from '@mirra/contracts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEngineRegistry } from '../../modules/generations/engines/engine-registry.js';
+import { createEngineRegistry } from '../../engines/index.js';
 import { notificationsRepository } from '../../modules/notifications/notifications.repository.js';
 import { modelPhotos, models, notifications } from '../../shared/db/schema.js';
 import { createUploadFor } from '../factories.js';

@@ -3,14 +3,10 @@
  * with the configured bot token; this file feeds it to the SDK and plays the Telegram client's
  * part, answering the app's requests the way a real client would.
  */
+import { routePath, routes, type RouteReply } from '@mirra/contracts';
 import { emitEvent, mockTelegramEnv } from '@telegram-apps/sdk-react';
 
-interface DevInitData {
-  init_data: string;
-  version: string;
-  platform: string;
-  start_param: string | null;
-}
+type DevInitData = RouteReply<typeof routes.dev.telegramInitData>;
 
 const DARK_THEME: Record<string, `#${string}`> = {
   bg_color: '#17212b',
@@ -50,7 +46,7 @@ export async function mockTelegramFromServer(devQuery: string): Promise<void> {
     const value = params.get(key === 'version' ? 'tg_version' : key) ?? params.get(key);
     if (value) query.set(key, value);
   }
-  const response = await fetch(`/api/dev/telegram-init-data/?${query.toString()}`);
+  const response = await fetch(`${routePath(routes.dev.telegramInitData)}?${query.toString()}`);
   if (!response.ok) throw new Error(`The dev Telegram mode is off on this server (HTTP ${response.status}).`);
   const dev = (await response.json()) as DevInitData;
   const events: Array<{ method: string; params: unknown }> = [];

@@ -1,17 +1,7 @@
+import { routes } from '@mirra/contracts';
 import { api } from '../../../lib/api-client';
 import { openEventStream, uploadForm } from '../../../lib/api-transfer';
-import type {
-  TCreateGenerationBody,
-  TCreditBalance,
-  TCreditHistory,
-  TGeneration,
-  TGenerationList,
-  TGenerationMode,
-  TPrice,
-  TPromptHelperResult,
-  TStyle,
-  TUpload,
-} from '../../../lib/api-types';
+import type { TCreateGenerationBody, TGenerationMode, TStyle } from '../../../lib/api-types';
 
 export const generationKeys = {
   all: ['generations'] as const,
@@ -29,36 +19,33 @@ export const creditKeys = {
   history: () => ['credits', 'history'] as const,
 };
 
-const idempotencyHeaders = (key: string | undefined) =>
-  key ? { headers: { 'Idempotency-Key': key } } : undefined;
+const idempotencyHeaders = (key: string | undefined) => (key ? { 'Idempotency-Key': key } : undefined);
 
 export const generationsApi = {
   /** Video is priced per second: its `duration` goes along. */
   price: (mode: TGenerationMode, style: TStyle | null, duration: number | null = null) =>
-    api.get<TPrice>('/api/generations/price/', { query: { mode, style, duration } }),
+    api(routes.generations.price, { query: { mode, style, duration } }),
   /** `idempotencyKey` makes a resend after a lost answer return the same generation, charged once. */
   create: (body: TCreateGenerationBody, idempotencyKey?: string) =>
-    api.post<TGeneration>('/api/generations/', body, idempotencyHeaders(idempotencyKey)),
-  get: (uuid: string) => api.get<TGeneration>(`/api/generations/${uuid}/`),
-  list: (cursor: string | null) =>
-    api.get<TGenerationList>('/api/generations/', { query: { cursor, limit: 24 } }),
+    api(routes.generations.create, { body, headers: idempotencyHeaders(idempotencyKey) }),
+  get: (uuid: string) => api(routes.generations.get, { params: { uuid } }),
+  list: (cursor: string | null) => api(routes.generations.list, { query: { cursor, limit: 24 } }),
   repeat: (uuid: string, idempotencyKey?: string) =>
-    api.post<TGeneration>(`/api/generations/${uuid}/repeat/`, undefined, idempotencyHeaders(idempotencyKey)),
+    api(routes.generations.repeat, { params: { uuid }, headers: idempotencyHeaders(idempotencyKey) }),
   events: (uuid: string, signal: AbortSignal) =>
-    openEventStream(`/api/generations/${uuid}/events/`, { signal }),
+    openEventStream(routes.generations.events, { params: { uuid }, signal }),
   writePrompt: (text: string, mode: TGenerationMode) =>
-    api.post<TPromptHelperResult>('/api/prompt-helper/', { text, mode }),
+    api(routes.promptHelper.write, { body: { text, mode } }),
   /** One of my uploads (a failed generation's source photo, to try again with it). */
-  getUpload: (uuid: string) => api.get<TUpload>(`/api/uploads/${uuid}/`),
+  getUpload: (uuid: string) => api(routes.uploads.get, { params: { uuid } }),
   upload: (file: Blob, name: string, options: { onProgress?(f: number): void; signal?: AbortSignal }) => {
     const form = new FormData();
     form.append('file', file, name);
-    return uploadForm<TUpload>('/api/uploads/', form, options);
+    return uploadForm(routes.uploads.create, { body: form }, options);
   },
 };
 
 export const creditsApi = {
-  balance: () => api.get<TCreditBalance>('/api/credits/'),
-  history: (cursor: string | null) =>
-    api.get<TCreditHistory>('/api/credits/history/', { query: { cursor, limit: 20 } }),
+  balance: () => api(routes.credits.balance),
+  history: (cursor: string | null) => api(routes.credits.history, { query: { cursor, limit: 20 } }),
 };

@@ -1,6 +1,7 @@
+import { routes } from '@mirra/contracts';
 import { api } from '../../../lib/api-client';
 import { openEventStream, uploadForm, type UploadOptions } from '../../../lib/api-transfer';
-import type { TCreateModelBody, TModel, TModelList, TModelPhotosUploaded } from '../../../lib/api-types';
+import type { TCreateModelBody } from '../../../lib/api-types';
 
 export const modelKeys = {
   all: ['models'] as const,
@@ -18,18 +19,19 @@ export interface PhotoFile {
 }
 
 export const modelsApi = {
-  list: () => api.get<TModelList>('/api/models/', { query: { limit: LIST_LIMIT } }),
-  get: (uuid: string) => api.get<TModel>(`/api/models/${uuid}/`),
-  create: (body: TCreateModelBody) => api.post<TModel>('/api/models/', body),
-  remove: (uuid: string) => api.request<null>('DELETE', `/api/models/${uuid}/`),
+  list: () => api(routes.models.list, { query: { limit: LIST_LIMIT } }),
+  get: (uuid: string) => api(routes.models.get, { params: { uuid } }),
+  create: (body: TCreateModelBody) => api(routes.models.create, { body }),
+  remove: (uuid: string) => api(routes.models.remove, { params: { uuid } }),
   removePhoto: (uuid: string, photoUuid: string) =>
-    api.request<TModel>('DELETE', `/api/models/${uuid}/photos/${photoUuid}/`),
-  train: (uuid: string) => api.post<TModel>(`/api/models/${uuid}/train/`),
-  events: (uuid: string, signal: AbortSignal) => openEventStream(`/api/models/${uuid}/events/`, { signal }),
+    api(routes.models.removePhoto, { params: { uuid, photo_uuid: photoUuid } }),
+  train: (uuid: string) => api(routes.models.train, { params: { uuid } }),
+  events: (uuid: string, signal: AbortSignal) =>
+    openEventStream(routes.models.events, { params: { uuid }, signal }),
   /** One multipart request with every file; the answer has one verdict per file, in order. */
   uploadPhotos: (uuid: string, files: readonly PhotoFile[], options: UploadOptions = {}) => {
     const form = new FormData();
     for (const file of files) form.append('files', file.blob, file.name);
-    return uploadForm<TModelPhotosUploaded>(`/api/models/${uuid}/photos/`, form, options);
+    return uploadForm(routes.models.addPhotos, { params: { uuid }, body: form }, options);
   },
 };

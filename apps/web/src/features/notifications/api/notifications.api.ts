@@ -1,5 +1,5 @@
 import { api } from '../../../lib/api-client';
-import type { TNotificationList, TUnreadCount } from '../../../lib/api-types';
+import { routes } from '@mirra/contracts';
 
 export const notificationKeys = {
   all: ['notifications'] as const,
@@ -8,9 +8,8 @@ export const notificationKeys = {
 };
 
 export const notificationsApi = {
-  list: (cursor: string | null) =>
-    api.get<TNotificationList>('/api/notifications/', { query: { cursor, limit: 20 } }),
-  unread: () => api.get<TUnreadCount>('/api/notifications/unread/'),
+  list: (cursor: string | null) => api(routes.notifications.list, { query: { cursor, limit: 20 } }),
+  unread: () => api(routes.notifications.unread),
   /** Every notification read when `ids` is left out. */
-  markRead: (ids?: number[]) => api.post<TUnreadCount>('/api/notifications/read/', ids ? { ids } : {}),
+  markRead: (ids?: number[]) => api(routes.notifications.markRead, { body: ids ? { ids } : {} }),
 };

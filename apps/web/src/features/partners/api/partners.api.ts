@@ -1,14 +1,4 @@
-import type {
-  TPartnerStatistics,
-  TPartnerSummary,
-  TPayout,
-  TPayouts,
-  TTeamPage,
-  TWalletBalances,
-  TTops,
-  TCalculatorResult,
-  TPayoutBody,
-} from '@mirra/contracts';
+import { routes, type TPayoutBody } from '@mirra/contracts';
 import { api } from '../../../lib/api-client';
 
 export const partnerKeys = {
@@ -19,7 +9,6 @@ export const partnerKeys = {
   tops: (period: string, by: string, currency: number) => ['partners', 'tops', period, by, currency] as const,
   calculator: (partners: string, average: number) => ['partners', 'calculator', partners, average] as const,
   payouts: () => ['partners', 'payouts'] as const,
-  wallet: () => ['wallet', 'balances'] as const,
 };
 
 export interface TeamFilters {
@@ -29,29 +18,18 @@ export interface TeamFilters {
   currency: number;
 }
 
-const query = (values: Record<string, string | number | undefined>) =>
-  Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined && v !== '')) as Record<
-    string,
-    string
-  >;
-
 export const partnersApi = {
-  summary: () => api.get<TPartnerSummary>('/api/partners/me/'),
+  summary: () => api(routes.partners.me),
   saveSettings: (showContact: boolean) =>
-    api.put<TPartnerSummary>('/api/partners/me/', { show_contact: showContact }),
-  statistics: (currency: number) =>
-    api.get<TPartnerStatistics>('/api/partners/statistics/', { query: { currency: String(currency) } }),
+    api(routes.partners.saveSettings, { body: { show_contact: showContact } }),
+  statistics: (currency: number) => api(routes.partners.statistics, { query: { currency } }),
   team: (filters: TeamFilters, cursor?: string) =>
-    api.get<TTeamPage>('/api/linear/', {
-      query: query({ ...filters, cursor }),
-    }),
-  tops: (period: string, by: string, currency: number) =>
-    api.get<TTops>('/api/linear/top/', { query: { period, by, currency: String(currency) } }),
+    api(routes.partners.team, { query: { ...filters, cursor } }),
+  tops: (period: 'month' | 'all', by: 'income' | 'team', currency: number) =>
+    api(routes.partners.tops, { query: { period, by, currency } }),
   calculator: (partners: string, average: number) =>
-    api.get<TCalculatorResult>('/api/partners/calculator/', {
-      query: { partners, average: String(average) },
-    }),
-  wallet: () => api.get<TWalletBalances>('/api/wallet/'),
-  payouts: () => api.get<TPayouts>('/api/wallet/payouts/'),
-  requestPayout: (body: TPayoutBody) => api.post<TPayout>('/api/wallet/payouts/', body),
+    api(routes.partners.calculator, { query: { partners, average } }),
+  /** My pay-outs, saved requisites, minimums and wallet balances. */
+  payouts: () => api(routes.payouts.list),
+  requestPayout: (body: TPayoutBody) => api(routes.payouts.request, { body }),
 };

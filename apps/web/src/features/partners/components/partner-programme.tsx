@@ -120,7 +120,7 @@ function ReflinkCard({ summary }: { summary: TPartnerSummary }) {
 /** My partner money now: what can be spent or paid out, and what is still frozen for the hold. */
 function WalletCard() {
   const { t, i18n } = useTranslation();
-  const wallet = useQuery({ queryKey: partnerKeys.wallet(), queryFn: partnersApi.wallet });
+  const wallet = useQuery({ queryKey: partnerKeys.payouts(), queryFn: partnersApi.payouts });
   if (!wallet.data) return null;
   const balances = wallet.data.balances.filter((b) => b.currency === 643 || b.available || b.frozen);
   return (

@@ -29,12 +29,10 @@ const newKey = () =>
  */
 export function PayoutForm() {
   const { t, i18n } = useTranslation();
-  const wallet = useQuery({ queryKey: partnerKeys.wallet(), queryFn: partnersApi.wallet });
   const payouts = useQuery({ queryKey: partnerKeys.payouts(), queryFn: partnersApi.payouts });
-  if (wallet.isPending || payouts.isPending) return <Spinner />;
-  if (wallet.isError) return <LoadError query={wallet} />;
+  if (payouts.isPending) return <Spinner />;
   if (payouts.isError) return <LoadError query={payouts} />;
-  const available = wallet.data.balances.find((b) => b.currency === CURRENCY)?.available ?? 0;
+  const available = payouts.data.balances.find((b) => b.currency === CURRENCY)?.available ?? 0;
   const minimum = payouts.data.minimum[String(CURRENCY)] ?? 0;
   const money = (amount: number) => formatMoney(amount, CURRENCY, i18n.language);
   return (
@@ -113,10 +111,7 @@ function RequestForm({ saved, available }: { saved: TPayouts['saved']; available
         client_key: clientKey,
       });
       useAppStore.getState().showTopinfo('success', t('partners.payout.sent'));
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: partnerKeys.payouts() }),
-        queryClient.invalidateQueries({ queryKey: partnerKeys.wallet() }),
-      ]);
+      await queryClient.invalidateQueries({ queryKey: partnerKeys.payouts() });
     } catch (error) {
       showError(error);
     } finally {

@@ -1,4 +1,4 @@
-import type { TPaymentCatalogue, TPaymentMethod, TPaymentOrder, TPaymentRegion } from '@mirra/contracts';
+import { routes, type TPaymentMethod, type TPaymentRegion } from '@mirra/contracts';
 import { api } from '../../../lib/api-client';
 
 export const paymentKeys = {
@@ -17,9 +17,8 @@ export interface OrderRequest {
 }
 
 export const paymentsApi = {
-  catalogue: () => api.get<TPaymentCatalogue>('/api/payments/catalogue/'),
-  changeRegion: (region: TPaymentRegion) => api.put<TPaymentCatalogue>('/api/payments/region/', { region }),
-  createOrder: (order: OrderRequest) =>
-    api.post<{ uuid: string; confirmation_url: string }>('/api/payments/orders/', order),
-  order: (uuid: string) => api.get<TPaymentOrder>(`/api/payments/orders/${uuid}/`),
+  catalogue: () => api(routes.payments.catalogue),
+  changeRegion: (region: TPaymentRegion) => api(routes.payments.changeRegion, { body: { region } }),
+  createOrder: (order: OrderRequest) => api(routes.payments.createOrder, { body: order }),
+  order: (uuid: string) => api(routes.payments.order, { params: { uuid } }),
 };

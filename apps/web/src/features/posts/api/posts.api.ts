@@ -1,14 +1,6 @@
+import { routes } from '@mirra/contracts';
 import { api } from '../../../lib/api-client';
-import type {
-  TCreatePostBody,
-  TPost,
-  TPostList,
-  TPostOfGeneration,
-  TReportBody,
-  TSaveState,
-  TUpdatePostBody,
-  TUpload,
-} from '../../../lib/api-types';
+import type { TCreatePostBody, TReportBody, TUpdatePostBody } from '../../../lib/api-types';
 import type { PostListType } from '../post-tabs';
 
 /** Page size of every post list (the server's default, said out loud). */
@@ -25,23 +17,24 @@ export const postKeys = {
 
 export const postsApi = {
   list: (type: PostListType, q: string, cursor: string | null) =>
-    api.get<TPostList>('/api/posts/', {
-      query: { type, q: q || undefined, cursor, limit: POSTS_PAGE_SIZE },
-    }),
+    api(routes.posts.list, { query: { type, q: q || undefined, cursor, limit: POSTS_PAGE_SIZE } }),
   byAuthor: (userUuid: string, cursor: string | null) =>
-    api.get<TPostList>(`/api/users/${userUuid}/posts/`, { query: { cursor, limit: POSTS_PAGE_SIZE } }),
-  get: (uuid: string) => api.get<TPost>(`/api/posts/${uuid}/`),
+    api(routes.social.posts, {
+      params: { uuid: userUuid },
+      query: { cursor, limit: POSTS_PAGE_SIZE },
+    }),
+  get: (uuid: string) => api(routes.posts.get, { params: { uuid } }),
   /** The post made from one of my results, or null while it has none. */
   ofGeneration: async (generationUuid: string) =>
-    (await api.get<TPostOfGeneration>(`/api/generations/${generationUuid}/post/`)).post,
-  create: (body: TCreatePostBody) => api.post<TPost>('/api/posts/', body),
-  update: (uuid: string, body: TUpdatePostBody) => api.patch<TPost>(`/api/posts/${uuid}/`, body),
+    (await api(routes.posts.ofGeneration, { params: { uuid: generationUuid } })).post,
+  create: (body: TCreatePostBody) => api(routes.posts.create, { body }),
+  update: (uuid: string, body: TUpdatePostBody) => api(routes.posts.update, { params: { uuid }, body }),
   /** Unpublish: back to my drafts. */
-  unpublish: (uuid: string) => api.delete<TPost>(`/api/posts/${uuid}/`),
-  save: (uuid: string) => api.post<TSaveState>(`/api/posts/${uuid}/save/`),
-  unsave: (uuid: string) => api.delete<TSaveState>(`/api/posts/${uuid}/save/`),
-  view: (uuid: string) => api.post<null>(`/api/posts/${uuid}/view/`),
-  report: (uuid: string, body: TReportBody) => api.post<null>(`/api/posts/${uuid}/report/`, body),
+  unpublish: (uuid: string) => api(routes.posts.unpublish, { params: { uuid } }),
+  save: (uuid: string) => api(routes.posts.save, { params: { uuid } }),
+  unsave: (uuid: string) => api(routes.posts.unsave, { params: { uuid } }),
+  view: (uuid: string) => api(routes.posts.view, { params: { uuid } }),
+  report: (uuid: string, body: TReportBody) => api(routes.posts.report, { params: { uuid }, body }),
   /** The post's picture as one of my uploads (the same upload each time). */
-  useImage: (uuid: string) => api.post<TUpload>(`/api/posts/${uuid}/use_image/`),
+  useImage: (uuid: string) => api(routes.posts.useImage, { params: { uuid } }),
 };

@@ -1,16 +1,16 @@
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import type { TProfileUpdateBody, TPublicUser, TUser } from '../../../lib/api-types';
+import { routes } from '@mirra/contracts';
+import type { TProfileUpdateBody } from '../../../lib/api-types';
 
 export const profileKeys = { byId: (id: string) => ['users', 'by_id', id] as const };
 
 export const profileApi = {
-  update: (body: TProfileUpdateBody) => api.put<TUser>('/api/users/me/', body),
-  byId: (id: string) => api.get<TPublicUser>('/api/users/by_id/', { query: { id } }),
+  update: (body: TProfileUpdateBody) => api(routes.users.replaceMe, { body }),
+  byId: (id: string) => api(routes.users.byId, { query: { id } }),
   setPassword: (currentPassword: string, newPassword: string) =>
-    api.post<null>('/api/users/set_password/', {
-      current_password: currentPassword,
-      new_password: newPassword,
+    api(routes.users.setPassword, {
+      body: { current_password: currentPassword, new_password: newPassword },
     }),
 };
 

@@ -1,1 +1,4 @@
-export const compositionRoot = 'app';
+// Fine: the composition root uses the engines through their index.
+import { engineName } from '../engines/index.js';
+
+export const compositionRoot = `app with ${engineName}`;

@@ -1,0 +1,58 @@
+import type { TGenerationMode } from '@mirra/contracts';
+import type { Config } from '../shared/config.js';
+import { createFalEngine } from './fal/fal.engine.js';
+import { AppError } from '../shared/errors.js';
+import type { GenerationEngine } from './engine.types.js';
+import { createLocalEngine } from './local/local.engine.js';
+
+/** Picks the engines configured for each mode (ENGINE_SIMPLE=fal,local, …), in order. */
+export interface EngineRegistry {
+  /** The first engine of the mode's list (the one a new generation is recorded with). */
+  engineFor(mode: TGenerationMode): GenerationEngine;
+  /** Every engine of the mode's list that this build has and that serves the mode, in order. */
+  enginesFor(mode: TGenerationMode): GenerationEngine[];
+  /** An engine by name (a job resumed with the provider that accepted it). */
+  byName(name: string): GenerationEngine | undefined;
+  /** Whether some engine serves the mode (the create screen hides modes that none serves). */
+  isAvailable(mode: TGenerationMode): boolean;
+  /** The names of the engines this build has (a configured name outside them is a mistake). */
+  engineNames(): string[];
+}
+
+export function createEngineRegistry(
+  config: Config,
+  engines: GenerationEngine[] = builtInEngines(config),
+): EngineRegistry {
+  const byName = new Map(engines.map((engine) => [engine.name, engine]));
+  const enginesFor = (mode: TGenerationMode) =>
+    config.engines[mode].flatMap((name) => {
+      const engine = byName.get(name);
+      return engine?.supports(mode) ? [engine] : [];
+    });
+  return {
+    engineFor(mode) {
+      const engine = enginesFor(mode)[0];
+      if (!engine) {
+        throw new AppError({
+          code: 'generations.mode_unavailable',
+          fields: { mode: [`This server has no engine for ${mode} yet.`] },
+        });
+      }
+      return engine;
+    },
+    enginesFor,
+    byName: (name) => byName.get(name),
+    isAvailable: (mode) => enginesFor(mode).length > 0,
+    engineNames: () => [...byName.keys()],
+  };
+}
+
+/** The engines this build knows; a provider's engine exists only when its key is configured. */
+function builtInEngines(config: Config): GenerationEngine[] {
+  const engines: GenerationEngine[] = [createLocalEngine()];
+  if (config.fal) {
+    const webhookUrl = `${config.publicUrl}/api/engines/fal/webhook/`;
+    engines.push(createFalEngine(config.fal, config.providerPrices, webhookUrl));
+  }
+  return engines;
+}

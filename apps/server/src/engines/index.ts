@@ -1,0 +1,26 @@
+/**
+ * The public face of the engines: the only file modules and the composition root import from
+ * here. Each engine lives in its own folder (`local/`, `fal/`, …) behind `GenerationEngine`; the
+ * registry picks them per mode, and the fallback rule says when a failure moves to the next one.
+ */
+export { movesToNextEngine } from './engine-fallback.models.js';
+export { createEngineRegistry, type EngineRegistry } from './engine-registry.js';
+export {
+  EngineError,
+  engineNote,
+  type EngineContext,
+  type EngineErrorCode,
+  type EngineFaceModel,
+  type EngineImage,
+  type EngineNote,
+  type EngineOutput,
+  type EnginePoll,
+  type EngineRequest,
+  type EngineStart,
+  type GenerationEngine,
+  type GenerationStore,
+  type ProviderJobEnding,
+  type ProviderJobOutcome,
+} from './engine.types.js';
+export { FAL_WEBHOOK_PATH, registerFalWebhookRoutes, type FalWebhookDeps } from './fal/fal-webhook.routes.js';
+export { createLocalEngine, type LocalVideoOptions } from './local/local.engine.js';

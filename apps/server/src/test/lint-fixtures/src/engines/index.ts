@@ -1,0 +1,1 @@
+export { engineName } from './engine.types.js';

@@ -1,0 +1,54 @@
+import {
+  generationsRoutes,
+  creditsRoutes,
+  mediaRoutes,
+  promptHelperRoutes,
+  uploadsRoutes,
+} from './generations.routes.js';
+import { modelsRoutes } from './models.routes.js';
+import { notificationsRoutes } from './notifications.routes.js';
+import { enginesRoutes, paymentsRoutes } from './payments.routes.js';
+import { partnersRoutes, payoutsRoutes } from './partners.routes.js';
+import { postsRoutes, socialRoutes } from './posts.routes.js';
+import {
+  appConfigRoutes,
+  authRoutes,
+  devRoutes,
+  geoRoutes,
+  googleRoutes,
+  qsRoutes,
+  telegramRoutes,
+  usersRoutes,
+} from './users.routes.js';
+
+export * from './define-route.js';
+
+/**
+ * Every HTTP endpoint under /api/, by feature. The server registers each from here and the web
+ * app calls each by it; a test fails when the server serves an /api/ route not declared here.
+ */
+export const routes = {
+  appConfig: appConfigRoutes,
+  auth: authRoutes,
+  credits: creditsRoutes,
+  dev: devRoutes,
+  engines: enginesRoutes,
+  generations: generationsRoutes,
+  geo: geoRoutes,
+  google: googleRoutes,
+  media: mediaRoutes,
+  models: modelsRoutes,
+  notifications: notificationsRoutes,
+  partners: partnersRoutes,
+  payments: paymentsRoutes,
+  payouts: payoutsRoutes,
+  posts: postsRoutes,
+  promptHelper: promptHelperRoutes,
+  qs: qsRoutes,
+  social: socialRoutes,
+  telegram: telegramRoutes,
+  uploads: uploadsRoutes,
+  users: usersRoutes,
+};
+
+export type Routes = typeof routes;

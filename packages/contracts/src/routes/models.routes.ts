@@ -1,0 +1,105 @@
+import { MODEL_PHOTOS_PER_REQUEST } from '../model-constants.js';
+import { defineRoute } from './define-route.js';
+
+const tags = ['models'];
+
+/** The personal digital model: photos checked on upload, trained once, used by face swap. */
+export const modelsRoutes = {
+  create: defineRoute({
+    method: 'POST',
+    path: '/api/models/',
+    auth: 'required',
+    tags,
+    summary: 'Create a digital model (then add photos and train it)',
+    body: 'ZCreateModelBody',
+    response: { 201: 'ZModel' },
+  }),
+  list: defineRoute({
+    method: 'GET',
+    path: '/api/models/',
+    auth: 'required',
+    tags,
+    summary: 'My digital models, newest first',
+    query: 'ZCursorQuery',
+    response: { 200: 'ZModelList' },
+  }),
+  get: defineRoute({
+    method: 'GET',
+    path: '/api/models/:uuid/',
+    auth: 'required',
+    tags,
+    summary: 'One of my models: status, training progress, reference count and photos with their verdicts',
+    params: 'ZModelParams',
+    response: { 200: 'ZModel' },
+    errors: ['models.not_found'],
+  }),
+  remove: defineRoute({
+    method: 'DELETE',
+    path: '/api/models/:uuid/',
+    auth: 'required',
+    tags,
+    summary: 'Delete a model with all its photos (training in progress is stopped and refunded)',
+    params: 'ZModelParams',
+    response: { 204: 'ZNoContent' },
+    errors: ['models.not_found'],
+  }),
+  addPhotos: defineRoute({
+    method: 'POST',
+    path: '/api/models/:uuid/photos/',
+    auth: 'required',
+    tags,
+    summary: `Add photos (multipart, one or many files, up to ${MODEL_PHOTOS_PER_REQUEST}); each is checked and answered with its verdict`,
+    description:
+      'Checks every photo with real face analysis: exactly one face (`face.none`, `face.multiple`), large ' +
+      'enough (`face.too_small`), sharp (`photo.blurry`), the same person as the other photos ' +
+      '(`face.different_person`); tips that never refuse a photo: `photo.low_light`, `face.glasses`, ' +
+      '`pose.front` / `pose.side`. Files that are not a readable photo get `file.*` problems and are not ' +
+      'stored. Nothing is charged. Before training, earlier photos are re-judged with the new ones.',
+    params: 'ZModelParams',
+    requestKind: 'multipart',
+    response: { 201: 'ZModelPhotosUploaded' },
+    errors: [
+      'models.not_found',
+      'models.training_in_progress',
+      'models.too_many_photos',
+      'uploads.unsupported_type',
+    ],
+  }),
+  removePhoto: defineRoute({
+    method: 'DELETE',
+    path: '/api/models/:uuid/photos/:photo_uuid/',
+    auth: 'required',
+    tags,
+    summary: 'Delete one photo of a model and its files',
+    params: 'ZModelPhotoParams',
+    response: { 200: 'ZModel' },
+    errors: ['models.not_found', 'models.photo_not_found', 'models.training_in_progress'],
+  }),
+  train: defineRoute({
+    method: 'POST',
+    path: '/api/models/:uuid/train/',
+    auth: 'required',
+    tags,
+    summary:
+      'Train the model: charges PRICE_MODEL_TRAINING credits and queues training (refunded if it fails)',
+    params: 'ZModelParams',
+    response: { 202: 'ZModel' },
+    errors: [
+      'models.not_found',
+      'models.not_enough_photos',
+      'models.training_in_progress',
+      'models.already_trained',
+      'credits.insufficient',
+    ],
+  }),
+  events: defineRoute({
+    method: 'GET',
+    path: '/api/models/:uuid/events/',
+    auth: 'required',
+    tags,
+    summary: 'Server-sent events: `status` events {uuid, status, progress} until training ends',
+    params: 'ZModelParams',
+    replyKind: 'event-stream',
+    errors: ['models.not_found'],
+  }),
+};

@@ -1,0 +1,97 @@
+import { defineRoute } from './define-route.js';
+
+const tags = ['payments'];
+
+export const paymentsRoutes = {
+  catalogue: defineRoute({
+    method: 'GET',
+    path: '/api/payments/catalogue/',
+    auth: 'required',
+    tags,
+    summary: 'Products and prices in my region',
+    response: { 200: 'ZPaymentCatalogue' },
+  }),
+  changeRegion: defineRoute({
+    method: 'PUT',
+    path: '/api/payments/region/',
+    auth: 'required',
+    tags,
+    summary: 'Change my price region',
+    body: 'ZPaymentRegionChange',
+    response: { 200: 'ZPaymentCatalogue' },
+  }),
+  createOrder: defineRoute({
+    method: 'POST',
+    path: '/api/payments/orders/',
+    auth: 'required',
+    tags,
+    summary: 'Order a product; answers where to pay it',
+    body: 'ZPaymentOrderCreate',
+    response: { 201: 'ZPaymentOrderCreated' },
+    errors: ['payments.consent_required', 'payments.product_unknown', 'payments.method_unavailable'],
+  }),
+  order: defineRoute({
+    method: 'GET',
+    path: '/api/payments/orders/:uuid/',
+    auth: 'required',
+    tags,
+    summary: 'One of my orders',
+    params: 'ZPaymentOrderParams',
+    response: { 200: 'ZPaymentOrder' },
+    errors: ['payments.order_not_found'],
+  }),
+  /** Notifications are verified on the exact bytes the provider signed: the body stays raw. */
+  testWebhook: defineRoute({
+    method: 'POST',
+    path: '/api/payments/webhooks/test/',
+    auth: 'none',
+    tags,
+    summary: 'Payment notifications from test',
+    hidden: true,
+    requestKind: 'raw',
+    response: { 200: 'ZOk' },
+    errors: ['payments.signature_invalid'],
+  }),
+  testCheckoutPage: defineRoute({
+    method: 'GET',
+    path: '/api/payments/test/checkout/:uuid/',
+    auth: 'none',
+    tags,
+    summary: 'The test provider’s checkout page',
+    hidden: true,
+    params: 'ZPaymentOrderParams',
+    query: 'ZTestCheckoutQuery',
+    replyKind: 'html',
+    errors: ['payments.order_not_found'],
+  }),
+  testCheckoutAction: defineRoute({
+    method: 'POST',
+    path: '/api/payments/test/checkout/:uuid/',
+    auth: 'none',
+    tags,
+    summary: 'A button of the test checkout page',
+    hidden: true,
+    params: 'ZPaymentOrderParams',
+    query: 'ZTestCheckoutQuery',
+    body: 'ZTestCheckoutBody',
+    requestKind: 'form',
+    replyKind: 'redirect',
+    errors: ['payments.order_not_found'],
+  }),
+};
+
+/** Generation engines' callbacks. */
+export const enginesRoutes = {
+  /** fal's webhook: the raw body is kept to check fal's Ed25519 signature before anything is read. */
+  falWebhook: defineRoute({
+    method: 'POST',
+    path: '/api/engines/fal/webhook/',
+    auth: 'none',
+    tags: ['engines'],
+    summary: 'Results from fal (checked by its Ed25519 signature)',
+    hidden: true,
+    requestKind: 'raw',
+    response: { 200: 'ZWebhookOutcome' },
+    errors: ['engines.webhook_forbidden', 'engines.webhook_unknown_request'],
+  }),
+};

@@ -1,0 +1,35 @@
+/**
+ * The public face of @mirra/imaging: pure image and face code with no database, HTTP or app
+ * configuration (what it needs, such as the ffmpeg path or a face analyser, is passed in). The
+ * server's local engine and the models module use it through this file only.
+ */
+export * from './faces/index.js';
+export {
+  EngineError,
+  engineNote,
+  type EngineErrorCode,
+  type EngineFaceModel,
+  type EngineImage,
+  type EngineNote,
+} from './pipeline.types.js';
+export {
+  describeNothingUnderstood,
+  MAX_UPSCALE_SIDE,
+  parseEditInstruction,
+} from './pipelines/editing.models.js';
+export { applyEdits } from './pipelines/editing.pipeline.js';
+export { facePhotoFromPrompt } from './pipelines/face-photo.pipeline.js';
+export { faceSwapOnPhoto } from './pipelines/face-swap.pipeline.js';
+export { applyStyle, STYLE_NAMES, STYLING_MAX_SIDE } from './pipelines/styling.pipeline.js';
+export { LOCAL_ENGINE_DESCRIPTIONS, readExifLabel, withLocalEngineLabel } from './raster/image-label.js';
+export { countDistinctColours, decodePhoto, encodePng, rawFrom, type RawImage } from './raster/raster.js';
+export { describeScene, planScene } from './scene/scene.models.js';
+export { renderScene } from './scene/scene.render.js';
+export {
+  assertExecutable,
+  bundledFfmpegPath,
+  FfmpegFailedError,
+  FfmpegMissingError,
+  sampleVideoFrames,
+} from './video/ffmpeg.js';
+export { animatePhoto, PhotoTooSmallError, type AnimatedPhoto } from './video/video.pipeline.js';

@@ -1,0 +1,283 @@
+import sharp from 'sharp';
+import { mixHex } from '../raster/colour.js';
+import { createRng, mixSeeds, pick, range, type Rng } from '../raster/random.js';
+import { addGrain, type Checkpoint, rawFrom, type RawImage, toSharp, vignette } from '../raster/raster.js';
+import type { ScenePlan } from './scene.models.js';
+import {
+  drawAurora,
+  drawBokeh,
+  drawClouds,
+  drawGalaxy,
+  drawNebula,
+  drawSnowfall,
+  drawStars,
+  meshGradient,
+  reflect,
+} from './scene.pixels.js';
+import {
+  type AbstractKind,
+  abstractLayer,
+  beachLayer,
+  cityLayer,
+  dunesLayer,
+  flowersLayer,
+  forestLayer,
+  foregroundSlopes,
+  groundLayer,
+  hillsLayer,
+  type Layout,
+  mountainLayer,
+  neonGridLayer,
+  palmsLayer,
+  planetLayer,
+  rainLayer,
+  skyLayer,
+  sunLayer,
+  svgDocument,
+  waterHighlights,
+} from './scene.svg.js';
+
+type SvgPart = { defs: string[]; body: string[] };
+
+/**
+ * Renders a scene plan in passes, back to front: vector sky → per-pixel sky (stars, gas, clouds) →
+ * vector land → water reflection → vector foreground → particles → finish (vignette, grain).
+ * Each layer draws from its own random stream (seed + layer name), so adding an element to a prompt
+ * changes that element only, not the whole layout.
+ */
+export async function renderScene(
+  plan: ScenePlan,
+  checkpoint: Checkpoint = async () => {},
+): Promise<RawImage> {
+  const stream = (name: string) => createRng(mixSeeds(plan.renderSeed, hashName(name)));
+  const image = plan.features.has('abstract')
+    ? await renderAbstract(plan, stream, checkpoint)
+    : await renderLandscape(plan, stream, checkpoint);
+  await checkpoint();
+  return finish(plan, image, stream('finish'));
+}
+
+function hashName(name: string): number {
+  let hash = 7;
+  for (let i = 0; i < name.length; i++) hash = (hash * 31 + name.charCodeAt(i)) >>> 0;
+  return hash;
+}
+
+function layoutFor(plan: ScenePlan, rng: Rng): Layout {
+  const { width, height, features } = plan;
+  const water = features.has('sea') || features.has('lake');
+  const groundless =
+    features.has('space') &&
+    !['mountains', 'hills', 'sea', 'lake', 'forest', 'city', 'desert', 'flowers', 'snow'].some((f) =>
+      features.has(f as never),
+    );
+  let horizonShare = 0.68;
+  if (water) horizonShare = 0.6;
+  else if (features.has('flowers')) horizonShare = 0.55;
+  else if (features.has('desert')) horizonShare = 0.58;
+  else if (features.has('hills') && !features.has('mountains')) horizonShare = 0.64;
+  if (plan.shape === 'portrait') horizonShare += 0.04;
+  if (plan.shape === 'wide') horizonShare += 0.04;
+  const horizon = groundless ? height : Math.round(height * (horizonShare + range(rng, -0.03, 0.03)));
+
+  let sun: Layout['sun'] = null;
+  if (features.has('sun') && plan.time !== 'night' && plan.time !== 'dusk') {
+    const low = plan.time === 'sunset' || plan.time === 'sunrise';
+    const r =
+      width * (low ? 0.075 : plan.time === 'golden' ? 0.06 : 0.045) * (plan.moods.has('neon') ? 2.2 : 1);
+    const y =
+      plan.time === 'day'
+        ? height * range(rng, 0.14, 0.26)
+        : plan.time === 'golden'
+          ? horizon - height * range(rng, 0.14, 0.2)
+          : // Above the ridges when there are mountains, else just touching the horizon.
+            horizon -
+            (features.has('mountains') || features.has('city')
+              ? height * range(rng, 0.3, 0.38)
+              : r * range(rng, 0.2, 0.9));
+    sun = { x: width * (plan.moods.has('neon') ? 0.5 : range(rng, 0.28, 0.72)), y, r };
+  }
+  const moon: Layout['moon'] =
+    features.has('moon') && !sun
+      ? {
+          x: width * range(rng, 0.2, 0.8),
+          y: Math.min(horizon * 0.45, height * range(rng, 0.14, 0.28)),
+          r: width * 0.05,
+        }
+      : null;
+  return { width, height, horizon, sun, moon, hasWater: water };
+}
+
+async function renderLandscape(
+  plan: ScenePlan,
+  stream: (name: string) => Rng,
+  checkpoint: Checkpoint,
+): Promise<RawImage> {
+  const layout = layoutFor(plan, stream('layout'));
+  const { features, palette, time, moods } = plan;
+
+  // Pass A: sky gradient, glow, sun and moon.
+  let image = await rasterise(plan, [skyLayer(plan, layout), sunLayer(plan, layout)]);
+  await checkpoint();
+
+  // Per-pixel sky.
+  if (features.has('space')) {
+    const accents = palette.accents;
+    drawNebula(image, stream('nebula'), [accents[0]!, accents[1]!, accents[2] ?? '#5a3dff']);
+  }
+  if (features.has('stars')) drawStars(image, layout, stream('stars'), features.has('space') ? 1.6 : 1);
+  if (features.has('galaxy'))
+    drawGalaxy(image, stream('galaxy'), [palette.accents[1]!, palette.accents[2] ?? '#7fb2ff']);
+  if (features.has('aurora')) drawAurora(image, layout, stream('aurora'));
+  const wantsClouds =
+    features.has('clouds') ||
+    (!features.has('space') && !moods.has('minimal') && !moods.has('neon') && time !== 'night');
+  if (wantsClouds) {
+    const cover = features.has('rain') ? 0.95 : features.has('clouds') ? 0.6 : 0.3;
+    drawClouds(
+      image,
+      layout,
+      stream('clouds'),
+      cloudLight(plan),
+      mixHex(palette.sky[1]!, palette.near, 0.35),
+      cover,
+    );
+  }
+  await checkpoint();
+
+  // Pass B: land on the horizon and the ground.
+  const landRng = stream('land');
+  const land: SvgPart[] = [];
+  if (features.has('planet')) land.push(planetLayer(plan, layout, stream('planet')));
+  if (layout.horizon < plan.height) {
+    if (features.has('mountains')) land.push(mountainLayer(plan, layout, landRng));
+    if (features.has('hills')) land.push(hillsLayer(plan, layout, landRng));
+    if (features.has('city')) land.push(cityLayer(plan, layout, stream('city')));
+    if (features.has('forest')) land.push(forestLayer(plan, layout, stream('forest'), false));
+    if (!layout.hasWater) {
+      land.push(
+        moods.has('neon') && !features.has('desert') && !features.has('flowers')
+          ? neonGridLayer(layout)
+          : groundLayer(plan, layout),
+      );
+      if (features.has('desert')) land.push(dunesLayer(plan, layout, stream('dunes')));
+      else if (
+        (features.has('mountains') || features.has('hills') || features.has('forest')) &&
+        !features.has('flowers') &&
+        !moods.has('neon')
+      ) {
+        land.push(foregroundSlopes(plan, layout, stream('slopes')));
+      }
+    }
+  }
+  image = await composite(plan, image, land);
+  await checkpoint();
+
+  // Water mirrors everything drawn so far.
+  if (layout.hasWater) {
+    const calm = features.has('lake') && !features.has('sea');
+    reflect(image, layout, stream('reflection'), palette.water, calm);
+  }
+
+  // Pass C: foreground.
+  const front: SvgPart[] = [];
+  if (layout.hasWater)
+    front.push(waterHighlights(plan, layout, stream('water'), features.has('lake') && !features.has('sea')));
+  if (features.has('flowers') && !layout.hasWater) front.push(flowersLayer(plan, layout, stream('flowers')));
+  if (features.has('beach')) front.push(beachLayer(plan, layout, stream('beach')));
+  if (features.has('palms')) front.push(palmsLayer(plan, layout, stream('palms')));
+  if (features.has('forest') && !moods.has('minimal'))
+    front.push(forestLayer(plan, layout, stream('trees'), true));
+  if (features.has('rain')) front.push(rainLayer(layout, stream('rain')));
+  if (front.length > 0) image = await composite(plan, image, front);
+
+  if (features.has('snow')) drawSnowfall(image, stream('snowfall'));
+  if (features.has('bokeh') || (features.has('city') && moods.has('neon'))) {
+    drawBokeh(
+      image,
+      stream('bokeh'),
+      [palette.lights, ...palette.accents],
+      moods.has('minimal') || !features.has('bokeh') ? 12 : 30,
+    );
+  }
+  return image;
+}
+
+function cloudLight(plan: ScenePlan): string {
+  switch (plan.time) {
+    case 'day':
+      return '#ffffff';
+    case 'sunrise':
+    case 'sunset':
+    case 'golden':
+      return mixHex(plan.palette.glow, '#fff4e8', 0.35);
+    case 'dusk':
+      return mixHex(plan.palette.glow, plan.palette.sky[2]!, 0.4);
+    case 'night':
+      return mixHex(plan.palette.sky[3]!, '#aab4cc', 0.35);
+  }
+}
+
+async function renderAbstract(
+  plan: ScenePlan,
+  stream: (name: string) => Rng,
+  checkpoint: Checkpoint,
+): Promise<RawImage> {
+  const { width, height, palette } = plan;
+  const rng = stream('abstract');
+  // "Lights", "bokeh": a photographer's bokeh shot — dark, softly coloured, full of discs.
+  const lightsOnly = plan.features.has('bokeh');
+  const meshColours = lightsOnly
+    ? palette.accents.map((colour) => mixHex(colour, '#07060f', 0.78))
+    : [
+        ...palette.accents,
+        mixHex(palette.accents[0]!, '#0b0b1a', 0.6),
+        mixHex(palette.accents[1]!, '#ffffff', 0.5),
+      ];
+  // The mesh gradient is smooth by nature: compute it small and let sharp scale it up.
+  const small = meshGradient(96, Math.round((96 * height) / width), rng, meshColours);
+  const image = await rawFrom(
+    toSharp(small)
+      .resize(width, height, { kernel: 'cubic', fit: 'fill' })
+      .blur(width / 80),
+  );
+  await checkpoint();
+  if (lightsOnly) {
+    drawBokeh(image, stream('bokeh'), [palette.lights, ...palette.accents], 70);
+    return image;
+  }
+  const layout: Layout = { width, height, horizon: height, sun: null, moon: null, hasWater: false };
+  const kind: AbstractKind = pick(rng, ['ribbons', 'orbs', 'bauhaus', 'waves'] as const);
+  return composite(plan, image, [abstractLayer(plan, layout, rng, kind)]);
+}
+
+function finish(plan: ScenePlan, image: RawImage, rng: Rng): Promise<RawImage> | RawImage {
+  const vintage = plan.moods.has('vintage');
+  const finished = addGrain(vignette(image, vintage ? 0.45 : 0.22), rng, vintage ? 10 : 3.5);
+  return finished;
+}
+
+async function rasterise(plan: ScenePlan, parts: SvgPart[]): Promise<RawImage> {
+  const svg = svgDocument(
+    plan.width,
+    plan.height,
+    parts.flatMap((p) => p.defs),
+    parts.flatMap((p) => p.body),
+  );
+  return rawFrom(sharp(Buffer.from(svg)).flatten({ background: '#000000' }).removeAlpha());
+}
+
+async function composite(plan: ScenePlan, base: RawImage, parts: SvgPart[]): Promise<RawImage> {
+  if (parts.length === 0) return base;
+  const svg = svgDocument(
+    plan.width,
+    plan.height,
+    parts.flatMap((p) => p.defs),
+    parts.flatMap((p) => p.body),
+  );
+  return rawFrom(
+    toSharp(base)
+      .composite([{ input: Buffer.from(svg), top: 0, left: 0 }])
+      .removeAlpha(),
+  );
+}
