@@ -1,5 +1,5 @@
 import { PageFrame } from '../../components/ui/page';
-import { PartnerProgramme } from '../../features/partners/components/partner-programme';
+import { PartnerProgramme } from '../../features/partners';
 
 /** Partner programme: reflinks, curator, statistics with the monthly chart, levels, calculator, FAQ, promo. */
 export function Page() {

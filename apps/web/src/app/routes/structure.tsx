@@ -1,8 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { PageFrame } from '../../components/ui/page';
-import { TeamList } from '../../features/partners/components/team-list';
-import { TopsList } from '../../features/partners/components/tops-list';
+import { TeamList, TopsList } from '../../features/partners';
 import { Page as NotFound } from './not-found';
 
 const VIEWS = ['linear', 'tops'] as const;

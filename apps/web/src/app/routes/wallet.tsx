@@ -7,8 +7,9 @@ import { ButtonLink } from '../../components/ui/button';
 import { EmptyState } from '../../components/ui/empty-state';
 import { IconWallet } from '../../components/ui/icons';
 import { PageFrame } from '../../components/ui/page';
-import { PayoutForm } from '../../features/partners/components/payout-form';
+import { PayoutForm } from '../../features/partners';
 import { numberFormat } from '../../lib/locale-fallback';
+import './wallet.css';
 
 const FILTERS = ['purchases', 'transfers', 'withdrawals', 'frozen', 'referral'] as const;
 

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import type { TPartnerStatistics } from '@mirra/contracts';
-import { formatMoney } from '../../payments/money';
+import { formatMoney } from '../../payments';
 
 const WIDTH = 340;
 const HEIGHT = 170;

@@ -10,7 +10,7 @@ import { Spinner } from '../../../components/ui/spinner';
 import { TextInput } from '../../../components/ui/text-input';
 import { useAppStore } from '../../../lib/app-store';
 import { useShareLink } from '../../../lib/use-share-link';
-import { formatMoney } from '../../payments/money';
+import { formatMoney } from '../../payments';
 import { partnerKeys, partnersApi } from '../api/partners.api';
 import { IncomeChart } from './income-chart';
 import { PartnerAvatar } from './partner-avatar';

@@ -9,7 +9,7 @@ import { Spinner } from '../../../components/ui/spinner';
 import { TextInput } from '../../../components/ui/text-input';
 import { useFormErrors } from '../../../components/ui/use-form-errors';
 import { useAppStore } from '../../../lib/app-store';
-import { formatMoney } from '../../payments/money';
+import { formatMoney } from '../../payments';
 import { partnerKeys, partnersApi } from '../api/partners.api';
 import '../partners.css';
 

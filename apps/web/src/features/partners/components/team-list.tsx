@@ -8,7 +8,7 @@ import { IconUsers } from '../../../components/ui/icons';
 import { LoadError } from '../../../components/ui/load-error';
 import { Spinner } from '../../../components/ui/spinner';
 import { TextInput } from '../../../components/ui/text-input';
-import { formatMoney } from '../../payments/money';
+import { formatMoney } from '../../payments';
 import { partnerKeys, partnersApi, type TeamFilters } from '../api/partners.api';
 import { PartnerAvatar } from './partner-avatar';
 import '../partners.css';

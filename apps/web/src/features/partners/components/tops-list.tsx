@@ -6,7 +6,7 @@ import { EmptyState } from '../../../components/ui/empty-state';
 import { IconCrown } from '../../../components/ui/icons';
 import { LoadError } from '../../../components/ui/load-error';
 import { Spinner } from '../../../components/ui/spinner';
-import { formatMoney } from '../../payments/money';
+import { formatMoney } from '../../payments';
 import { partnerKeys, partnersApi } from '../api/partners.api';
 import { PartnerAvatar } from './partner-avatar';
 import '../partners.css';
