@@ -223,16 +223,20 @@ export const partnersRepository = {
         FROM partner_commissions pc WHERE pc.beneficiary_id = ${userId} AND pc.buyer_id = m.id
       ) s ON true`;
     const members = sql`
-      WITH RECURSIVE team(id, level) AS (
-        SELECT id, 1 FROM users WHERE referer_id = ${userId}
+      WITH RECURSIVE team(id, level, uuid, first_name, last_name, username, telegram_photo_url, date_joined) AS (
+        SELECT id, 1, uuid, first_name, last_name, username, telegram_photo_url, date_joined
+        FROM users WHERE referer_id = ${userId}
         UNION ALL
-        SELECT u.id, t.level + 1 FROM team t JOIN users u ON u.referer_id = t.id WHERE t.level < ${options.depth}
+        SELECT u.id, t.level + 1, u.uuid, u.first_name, u.last_name, u.username, u.telegram_photo_url, u.date_joined
+        FROM team t JOIN users u ON u.referer_id = t.id WHERE t.level < ${options.depth}
       )
-      SELECT t.level, u.id, u.uuid, u.first_name, u.last_name, u.username, u.telegram_photo_url, u.date_joined
-      FROM team t JOIN users u ON u.id = t.id
+      -- The walk carries each member's columns, so no join back to users (whose size the planner
+      -- would weigh against a misestimated team) is needed.
+      SELECT t.level, t.id, t.uuid, t.first_name, t.last_name, t.username, t.telegram_photo_url, t.date_joined
+      FROM team t
       WHERE (${options.level}::int IS NULL OR t.level = ${options.level}::int)
-        AND (${pattern}::text IS NULL OR u.first_name ILIKE ${pattern} OR u.last_name ILIKE ${pattern}
-          OR u.username ILIKE ${pattern} OR (u.first_name || ' ' || u.last_name) ILIKE ${pattern})
+        AND (${pattern}::text IS NULL OR t.first_name ILIKE ${pattern} OR t.last_name ILIKE ${pattern}
+          OR t.username ILIKE ${pattern} OR (t.first_name || ' ' || t.last_name) ILIKE ${pattern})
         AND (${after?.level ?? null}::int IS NULL
           OR (t.level, t.id) > (${after?.level ?? null}::int, ${after?.id ?? null}::bigint))`;
     const columns = sql`m.level, m.id, m.uuid, m.first_name AS "firstName", m.last_name AS "lastName",
