@@ -12,7 +12,10 @@ import { existsSync, statSync } from 'node:fs';
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { startCryptomusFake } from '../apps/server/src/fakes/cryptomus.fake.js';
+import { startStripeFake } from '../apps/server/src/fakes/stripe.fake.js';
 import { startTelegramBotApiFake } from '../apps/server/src/fakes/telegram-bot-api.fake.js';
+import { startYooKassaFake } from '../apps/server/src/fakes/yookassa.fake.js';
 import { CHROMIUM } from './lib/browser.js';
 import { freePort, startBuiltServer, type BuiltServer } from './lib/server.js';
 
@@ -69,6 +72,13 @@ async function main(): Promise<number> {
 
   // The server's clock: seconds ahead of real time, written by specs that let a hold pass.
   const clockFile = path.join(os.tmpdir(), `mirra-e2e-clock-${process.pid}`);
+
+  // The payment providers' fakes post their notifications to the server, as the real ones would.
+  const appUrl = `http://127.0.0.1:${port}`;
+  const yookassa = await startYooKassaFake({ webhookUrl: `${appUrl}/api/payments/webhooks/yookassa/` });
+  const stripe = await startStripeFake({ webhookUrl: `${appUrl}/api/payments/webhooks/stripe/` });
+  const cryptomus = await startCryptomusFake();
+
   let code = 1;
   let server: BuiltServer | undefined;
   try {
@@ -82,6 +92,9 @@ async function main(): Promise<number> {
         TELEGRAM_BOT_USERNAME: botUsername,
         TELEGRAM_WEBHOOK_SECRET: webhookSecret,
         DEV_TELEGRAM_MOCK: 'true',
+        ...yookassa.env,
+        ...stripe.env,
+        ...cryptomus.env,
         // Generations (e2e/specs/generations.e2e.ts): a new account can make 4 credits' worth;
         // styling costs 3, so one styling leaves too little for another (the credit balance
         // dialog); the fourth generation of a day waits FREE_DELAY_SECONDS (the limit dialog).
@@ -136,7 +149,7 @@ async function main(): Promise<number> {
   } finally {
     if (server && code !== 0) console.error(`e2e: server output:\n${server.output().slice(-8000)}`);
     await server?.stop({ keepData });
-    await fake.close();
+    await Promise.all([fake.close(), yookassa.close(), stripe.close(), cryptomus.close()]);
     await rm(clockFile, { force: true });
   }
   console.log(`e2e: screenshots in ${path.relative(root, path.join(resultsDir, 'screens'))}/`);

@@ -122,6 +122,8 @@ export const errorCodes = {
   'payments.order_not_found': 404,
   /** A payment notification whose signature does not verify; nothing was applied. */
   'payments.signature_invalid': 403,
+  /** Only a paid order can be refunded. */
+  'payments.not_refundable': 409,
   /** The wallet's available money in that currency is less than the amount. */
   'wallet.insufficient': 400,
   /** A currency the wallet does not hold (only 643 and 840). */

@@ -35,6 +35,8 @@ export const ZPremiumState = z.object({
   premium: z.boolean(),
   /** Whether the person may still start the trial (once per account and per Telegram id). */
   trial_available: z.boolean(),
+  /** The methods the trial can start with (they keep the card for the first charge after it). */
+  trial_methods: z.array(ZPaymentMethod),
   /** Renewals are on (false after cancelling: access runs to `access_until`). */
   auto_renew: z.boolean(),
   access_until: z.iso.datetime().nullable(),

@@ -88,3 +88,5 @@ export const WALLET_PAY_IN_LIMITS: Record<number, { min: number; max: number }> 
   643: { min: 10_000, max: 10_000_000 },
   840: { min: 100, max: 100_000 },
 };
+
+export const ZWalletCurrencyParams = z.object({ currency: ZWalletCurrency });

@@ -15,7 +15,8 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import { registerFalWebhookRoutes } from '../engines/index.js';
+import { registerFalWebhookRoutes, registerReplicateWebhookRoutes } from '../engines/index.js';
+import { mediaOriginOf } from '../shared/storage/create-storage.js';
 import { registerAppConfigRoutes } from '../modules/app-config/index.js';
 import { registerAuthRoutes } from '../modules/auth/index.js';
 import { registerDevRoutes } from '../modules/dev/index.js';
@@ -94,6 +95,7 @@ export async function buildServer(deps: AppDeps): Promise<App> {
           ? inlineScriptHashes(readFileSync(path.join(webRoot, 'index.html'), 'utf8'))
           : [],
         isGoogleSignInEnabled: Boolean(deps.config.google.clientId),
+        mediaOrigin: mediaOriginOf(deps.config.storage),
       }),
     },
     // X-Frame-Options cannot name Telegram as an allowed parent; the CSP's frame-ancestors does,
@@ -191,11 +193,9 @@ export async function buildServer(deps: AppDeps): Promise<App> {
   registerSocialRoutes(api, deps);
   registerPaymentsRoutes(api, deps);
   registerPartnersRoutes(api, deps);
-  await registerFalWebhookRoutes(app, {
-    config: deps.config,
-    now: deps.now,
-    generations: createGenerationStore(deps),
-  });
+  const webhookDeps = { config: deps.config, now: deps.now, generations: createGenerationStore(deps) };
+  await registerFalWebhookRoutes(app, webhookDeps);
+  await registerReplicateWebhookRoutes(app, webhookDeps);
 
   await registerWebApp(app, deps, webRoot);
   return app;

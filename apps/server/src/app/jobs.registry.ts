@@ -3,6 +3,7 @@ import type { TaskList } from 'graphile-worker';
 import { creditsJobHandlers } from '../modules/credits/index.js';
 import { generationsJobDefinitions, generationsJobHandlers } from '../modules/generations/index.js';
 import { modelsJobDefinitions, modelsJobHandlers } from '../modules/models/index.js';
+import { paymentsJobHandlers } from '../modules/payments/index.js';
 import { deleteViewsBefore, viewDay } from '../modules/posts/index.js';
 import {
   deleteExpiredAuthKeys,
@@ -36,6 +37,7 @@ export function buildTaskList(deps: AppDeps, definitions = jobDefinitions): Task
     generationsJobHandlers(deps),
     maintenanceJobHandlers(deps),
     modelsJobHandlers(deps),
+    paymentsJobHandlers(deps),
     walletJobHandlers(deps),
     partnersJobHandlers(deps),
     subscriptionsJobHandlers(deps),
@@ -87,6 +89,8 @@ export const crontab = [
   // Partner commissions whose hold ended become available; the tops lists are recomputed.
   '*/5 * * * * partners:release_commissions',
   '*/10 * * * * partners:compute_tops',
+  // Payments whose notification never came are re-checked with their provider.
+  '*/2 * * * * payments:reconcile',
   // Money held for a partner commission's hold becomes available; this notes each release.
   '*/5 * * * * wallet:release_frozen',
   // Premium renewals due (ahead of each next charge date) and retries of failed ones.

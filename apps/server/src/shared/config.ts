@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import type { StorageConfig } from './storage/create-storage.js';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -48,6 +49,57 @@ export function parsePartnerQualification(value: string, levels: number): number
 }
 
 /**
+ * `s3://bucket/prefix?region=eu-west-1&endpoint=https://…&forcePathStyle=true` → an S3 store;
+ * unset → local disk. Throws a readable error for anything else.
+ */
+export function parseStorageUrl(
+  value: string | undefined,
+  env: {
+    mediaDir: string;
+    accessKeyId?: string | undefined;
+    secretAccessKey?: string | undefined;
+    sessionToken?: string | undefined;
+    region?: string | undefined;
+    cdnUrl?: string | undefined;
+  },
+): StorageConfig {
+  if (!value) return { kind: 'local', dir: env.mediaDir };
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error('Invalid configuration:\n  STORAGE_URL: expected s3://bucket[/prefix]?region=…');
+  }
+  if (url.protocol !== 's3:' || !url.hostname) {
+    throw new Error('Invalid configuration:\n  STORAGE_URL: expected s3://bucket[/prefix]?region=…');
+  }
+  if ((env.accessKeyId === undefined) !== (env.secretAccessKey === undefined)) {
+    throw new Error(
+      'Invalid configuration:\n  AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY: set both or neither',
+    );
+  }
+  const prefix = decodeURIComponent(url.pathname).replace(/^\/+|\/+$/g, '');
+  const forcePathStyle = url.searchParams.get('forcePathStyle');
+  return {
+    kind: 's3',
+    bucket: url.hostname,
+    prefix: prefix ? `${prefix}/` : '',
+    region: url.searchParams.get('region') ?? env.region ?? 'us-east-1',
+    endpoint: url.searchParams.get('endpoint') ?? undefined,
+    forcePathStyle: forcePathStyle === 'true' || forcePathStyle === '1',
+    credentials:
+      env.accessKeyId && env.secretAccessKey
+        ? {
+            accessKeyId: env.accessKeyId,
+            secretAccessKey: env.secretAccessKey,
+            sessionToken: env.sessionToken,
+          }
+        : undefined,
+    cdnUrl: env.cdnUrl,
+  };
+}
+
+/**
  * Every setting of the server, read once from the environment. Defaults make `npm start` work on a
  * fresh machine with nothing configured; each one is documented in the README's table.
  */
@@ -58,6 +110,17 @@ const ZEnv = z.object({
   /** Where people reach the app (emailed links, share links, the bot's button); unset: this machine's HOST and PORT. */
   PUBLIC_URL: optionalString.pipe(z.url().optional()),
   DATA_DIR: z.string().default('./data'),
+  /**
+   * Where media live: unset, DATA_DIR/media on this machine; `s3://bucket[/prefix]?region=…&endpoint=…&forcePathStyle=true`
+   * for any S3-compatible store shared by every node (credentials from AWS_ACCESS_KEY_ID etc.).
+   */
+  STORAGE_URL: optionalString,
+  AWS_ACCESS_KEY_ID: optionalString,
+  AWS_SECRET_ACCESS_KEY: optionalString,
+  AWS_SESSION_TOKEN: optionalString,
+  AWS_REGION: optionalString,
+  /** A CDN in front of the bucket (it forwards query strings, so URLs stay presigned): its base URL. */
+  MEDIA_CDN_URL: optionalString.pipe(z.url().optional()),
   /** Any PostgreSQL; when unset an embedded one is started in DATA_DIR/pg. */
   DATABASE_URL: optionalString,
   EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
@@ -140,6 +203,33 @@ const ZEnv = z.object({
    */
   PAYMENTS_TEST_PROVIDER: bool.optional(),
   /**
+   * YooKassa (bank card, SberPay, SBP; Russia): the shop id and secret key of the shop. Both set:
+   * offered in the RU region. YOOKASSA_API_BASE points it at a local fake.
+   */
+  YOOKASSA_SHOP_ID: optionalString,
+  YOOKASSA_SECRET_KEY: optionalString,
+  YOOKASSA_API_BASE: z.url().default('https://api.yookassa.ru/v3'),
+  /** Which YooKassa methods are offered, comma-separated: bank_card, sberbank (SberPay), sbp. */
+  YOOKASSA_METHODS: z.string().default('bank_card,sberbank,sbp'),
+  /**
+   * Networks YooKassa's notifications come from (comma-separated CIDRs or addresses); unset: the
+   * list YooKassa publishes. A notification from elsewhere is refused before anything is fetched.
+   */
+  YOOKASSA_WEBHOOK_NETWORKS: optionalString,
+  /** Stripe (outside Russia): the secret API key and the webhook endpoint's signing secret. */
+  STRIPE_SECRET_KEY: optionalString,
+  STRIPE_WEBHOOK_SECRET: optionalString,
+  /** Where the Stripe SDK sends requests (a local fake); unset: api.stripe.com. */
+  STRIPE_API_BASE: optionalString.pipe(z.url().optional()),
+  /** Cryptomus (cryptocurrency): the merchant uuid and the payment API key. */
+  CRYPTOMUS_MERCHANT_ID: optionalString,
+  CRYPTOMUS_API_KEY: optionalString,
+  CRYPTOMUS_API_BASE: z.url().default('https://api.cryptomus.com'),
+  /** Telegram Stars inside the Mini App (needs TELEGRAM_BOT_TOKEN). Unset: on when the bot is. */
+  PAYMENTS_STARS: bool.optional(),
+  /** Orders still pending this long are re-checked with their provider by the reconciler. */
+  PAYMENTS_RECONCILE_AFTER_SECONDS: seconds.default(600),
+  /**
    * The premium plan as JSON: `{"id", "period_days", "trial_days", "trial_credits", "credits",
    * "prices": {"ru": kopecks, "intl": cents, "xtr": Stars}}`; unset: the built-in monthly plan.
    */
@@ -170,11 +260,50 @@ const ZEnv = z.object({
   FAL_MODEL_SIMPLE: z.string().default('fal-ai/flux/schnell'),
   FAL_MODEL_EDITING: z.string().default('fal-ai/flux-pro/kontext'),
   FAL_MODEL_STYLING: z.string().default('fal-ai/flux-pro/kontext'),
+  FAL_MODEL_FACE_SWAP: z.string().default('fal-ai/face-swap'),
+  FAL_MODEL_FACE_PHOTO: z.string().default('fal-ai/flux-lora'),
+  FAL_MODEL_VIDEO: z.string().default('fal-ai/kling-video/v2.1/standard/image-to-video'),
+  FAL_MODEL_TEXT_TO_VIDEO: z.string().default('fal-ai/kling-video/v2.1/standard/text-to-video'),
+  FAL_MODEL_TRAINING: z.string().default('fal-ai/flux-lora-fast-training'),
+  /** Replicate: the engine `replicate` exists only with a token. REPLICATE_BASE_URL points it at a fake. */
+  REPLICATE_API_TOKEN: optionalString,
+  REPLICATE_BASE_URL: z.string().url().default('https://api.replicate.com/v1'),
+  /** The account's webhook signing secret (`whsec_…`); unset: read once from Replicate's API. */
+  REPLICATE_WEBHOOK_SECRET: optionalString,
+  REPLICATE_MODEL_SIMPLE: z.string().default('black-forest-labs/flux-schnell'),
+  REPLICATE_MODEL_EDITING: z.string().default('black-forest-labs/flux-kontext-pro'),
+  REPLICATE_MODEL_STYLING: z.string().default('black-forest-labs/flux-kontext-pro'),
+  REPLICATE_MODEL_FACE_SWAP: z
+    .string()
+    .default('cdingram/face-swap:d1d6ea8c8be89d664a07a457526f7128109dee7030fdac424788d762c71ed111'),
+  REPLICATE_MODEL_VIDEO: z.string().default('kwaivgi/kling-v2.1'),
+  /** OpenAI's image model for the `openai` engine (which exists only with OPENAI_API_KEY). */
+  OPENAI_IMAGES_MODEL: z.string().default('gpt-image-1'),
+  OPENAI_IMAGES_QUALITY: z.enum(['low', 'medium', 'high', 'auto']).default('medium'),
+  /** Self-hosted ComfyUI servers for the `comfyui` engine, comma-separated (used round-robin). */
+  COMFYUI_URLS: z.string().default(''),
+  /** Folder of the ComfyUI workflows (`<mode>.json`); unset: the ones shipped in apps/server/comfyui-workflows. */
+  COMFYUI_WORKFLOWS_DIR: optionalString,
+  /** Digital-model training, in order: `fal,local` trains a LoRA at fal and keeps the local profile. */
+  ENGINE_TRAINING: z.string().default('local'),
   /** What providers charge per result, USD, `model=price,…` (recorded per generation). */
   PROVIDER_PRICES: z
     .string()
     .default(
-      'fal-ai/flux/schnell=0.003,fal-ai/flux/dev=0.025,fal-ai/flux-pro/kontext=0.04,fal-ai/flux-pro/kontext/max=0.08',
+      [
+        'fal-ai/flux/schnell=0.003',
+        'fal-ai/flux/dev=0.025',
+        'fal-ai/flux-pro/kontext=0.04',
+        'fal-ai/flux-pro/kontext/max=0.08',
+        'fal-ai/flux-lora=0.035',
+        'fal-ai/face-swap=0.05',
+        'fal-ai/kling-video/v2.1/standard/image-to-video=0.056/s',
+        'fal-ai/kling-video/v2.1/standard/text-to-video=0.056/s',
+        'fal-ai/flux-lora-fast-training=2',
+        'black-forest-labs/flux-schnell=0.003',
+        'black-forest-labs/flux-kontext-pro=0.04',
+        'gpt-image-1=0.042',
+      ].join(','),
     ),
   /** A generation not finished this long after its last change is failed and refunded. */
   GENERATION_TIMEOUT_SECONDS: seconds.default(600),
@@ -303,6 +432,14 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     emailFrom: e.EMAIL_FROM,
     outboxDir: path.join(dataDir, 'outbox'),
     mediaDir: path.join(dataDir, 'media'),
+    storage: parseStorageUrl(e.STORAGE_URL, {
+      mediaDir: path.join(dataDir, 'media'),
+      accessKeyId: e.AWS_ACCESS_KEY_ID,
+      secretAccessKey: e.AWS_SECRET_ACCESS_KEY,
+      sessionToken: e.AWS_SESSION_TOKEN,
+      region: e.AWS_REGION,
+      cdnUrl: e.MEDIA_CDN_URL,
+    }),
     jwtSecret: e.JWT_SECRET,
     tokens: {
       accessSeconds: e.ACCESS_TOKEN_SECONDS,
@@ -362,6 +499,36 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     payments: {
       catalogueJson: e.PAYMENTS_CATALOGUE,
       testProvider: e.PAYMENTS_TEST_PROVIDER ?? e.NODE_ENV !== 'production',
+      yookassa:
+        e.YOOKASSA_SHOP_ID && e.YOOKASSA_SECRET_KEY
+          ? {
+              shopId: e.YOOKASSA_SHOP_ID,
+              secretKey: e.YOOKASSA_SECRET_KEY,
+              apiBase: e.YOOKASSA_API_BASE.replace(/\/+$/, ''),
+              methods: parseYooKassaMethods(e.YOOKASSA_METHODS),
+              webhookNetworks: e.YOOKASSA_WEBHOOK_NETWORKS?.split(',')
+                .map((n) => n.trim())
+                .filter(Boolean),
+            }
+          : null,
+      stripe:
+        e.STRIPE_SECRET_KEY && e.STRIPE_WEBHOOK_SECRET
+          ? {
+              secretKey: e.STRIPE_SECRET_KEY,
+              webhookSecret: e.STRIPE_WEBHOOK_SECRET,
+              apiBase: e.STRIPE_API_BASE,
+            }
+          : null,
+      cryptomus:
+        e.CRYPTOMUS_MERCHANT_ID && e.CRYPTOMUS_API_KEY
+          ? {
+              merchantId: e.CRYPTOMUS_MERCHANT_ID,
+              apiKey: e.CRYPTOMUS_API_KEY,
+              apiBase: e.CRYPTOMUS_API_BASE.replace(/\/+$/, ''),
+            }
+          : null,
+      stars: e.PAYMENTS_STARS ?? Boolean(e.TELEGRAM_BOT_TOKEN),
+      reconcileAfterSeconds: e.PAYMENTS_RECONCILE_AFTER_SECONDS,
       offerVersion: e.LEGAL_OFFER_VERSION,
       privacyVersion: e.LEGAL_PRIVACY_VERSION,
     },
@@ -378,15 +545,45 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
       styling: parseEngineList(e.ENGINE_STYLING),
       video: parseEngineList(e.ENGINE_VIDEO),
     },
+    trainingEngines: parseEngineList(e.ENGINE_TRAINING),
     fal: e.FAL_KEY
       ? {
           key: e.FAL_KEY,
           baseUrl: e.FAL_BASE_URL?.replace(/\/+$/, '') ?? null,
           jwksUrl: e.FAL_JWKS_URL,
           userId: e.FAL_USER_ID ?? null,
-          models: { simple: e.FAL_MODEL_SIMPLE, editing: e.FAL_MODEL_EDITING, styling: e.FAL_MODEL_STYLING },
+          models: {
+            simple: e.FAL_MODEL_SIMPLE,
+            editing: e.FAL_MODEL_EDITING,
+            styling: e.FAL_MODEL_STYLING,
+            faceSwap: e.FAL_MODEL_FACE_SWAP,
+            facePhoto: e.FAL_MODEL_FACE_PHOTO,
+            imageToVideo: e.FAL_MODEL_VIDEO,
+            textToVideo: e.FAL_MODEL_TEXT_TO_VIDEO,
+            training: e.FAL_MODEL_TRAINING,
+          },
         }
       : null,
+    replicate: e.REPLICATE_API_TOKEN
+      ? {
+          token: e.REPLICATE_API_TOKEN,
+          baseUrl: e.REPLICATE_BASE_URL.replace(/\/+$/, ''),
+          webhookSecret: e.REPLICATE_WEBHOOK_SECRET ?? null,
+          models: {
+            simple: e.REPLICATE_MODEL_SIMPLE,
+            editing: e.REPLICATE_MODEL_EDITING,
+            styling: e.REPLICATE_MODEL_STYLING,
+            face_swap: e.REPLICATE_MODEL_FACE_SWAP,
+            video: e.REPLICATE_MODEL_VIDEO,
+          },
+        }
+      : null,
+    comfyui: {
+      servers: e.COMFYUI_URLS.split(',')
+        .map((server) => server.trim().replace(/\/+$/, ''))
+        .filter(Boolean),
+      workflowsDir: e.COMFYUI_WORKFLOWS_DIR ? path.resolve(e.COMFYUI_WORKFLOWS_DIR) : null,
+    },
     providerPrices: parseProviderPrices(e.PROVIDER_PRICES),
     generationTimeoutSeconds: e.GENERATION_TIMEOUT_SECONDS,
     generationMaxAttempts: e.GENERATION_MAX_ATTEMPTS,
@@ -409,7 +606,12 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
         suggestive: e.MODERATION_SUGGESTIVE_THRESHOLD,
       },
     },
-    openai: { apiKey: e.OPENAI_API_KEY, baseUrl: e.OPENAI_BASE_URL.replace(/\/+$/, '') },
+    openai: {
+      apiKey: e.OPENAI_API_KEY,
+      baseUrl: e.OPENAI_BASE_URL.replace(/\/+$/, ''),
+      imagesModel: e.OPENAI_IMAGES_MODEL,
+      imagesQuality: e.OPENAI_IMAGES_QUALITY,
+    },
     promptHelper: {
       baseUrl: e.PROMPT_HELPER_BASE_URL?.replace(/\/+$/, ''),
       apiKey: e.PROMPT_HELPER_API_KEY,
@@ -434,6 +636,20 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
   };
 }
 
+const YOOKASSA_METHOD_TYPES = ['bank_card', 'sberbank', 'sbp'] as const;
+function parseYooKassaMethods(list: string): Array<(typeof YOOKASSA_METHOD_TYPES)[number]> {
+  const methods = list
+    .split(',')
+    .map((m) => m.trim())
+    .filter(Boolean);
+  for (const m of methods) {
+    if (!(YOOKASSA_METHOD_TYPES as readonly string[]).includes(m)) {
+      throw new Error(`YOOKASSA_METHODS: unknown method ${m} (bank_card, sberbank, sbp)`);
+    }
+  }
+  return methods as Array<(typeof YOOKASSA_METHOD_TYPES)[number]>;
+}
+
 /** This machine's address for links when PUBLIC_URL is unset: a wildcard host means localhost. */
 export function localUrl(host: string, port: number): string {
   const name = ['0.0.0.0', '::', ''].includes(host) ? 'localhost' : host.includes(':') ? `[${host}]` : host;
@@ -448,12 +664,31 @@ function parseTrustProxy(value: string | undefined): boolean | number | string[]
 }
 
 /** `model=price,…` → price per result in USD by model id; entries that are not a price are skipped. */
-export function parseProviderPrices(value: string): Record<string, number> {
-  const prices: Record<string, number> = {};
+export function parseProviderPrices(value: string): Record<string, ProviderPrice> {
+  const prices: Record<string, ProviderPrice> = {};
   for (const entry of value.split(',')) {
     const [model, price] = entry.split('=').map((part) => part.trim());
-    const usd = Number(price);
-    if (model && price && Number.isFinite(usd) && usd >= 0) prices[model] = usd;
+    const perSecond = Boolean(price?.endsWith('/s'));
+    const usd = Number(perSecond ? price!.slice(0, -2) : price);
+    if (model && price && Number.isFinite(usd) && usd >= 0) prices[model] = { usd, perSecond };
   }
   return prices;
+}
+
+/** A provider's price of a model: per result, or (`0.056/s`) per second of video made. */
+export interface ProviderPrice {
+  usd: number;
+  perSecond: boolean;
+}
+
+/** What a result cost at the provider (USD), or null when the price table does not list the model. */
+export function providerCost(
+  prices: Record<string, ProviderPrice>,
+  model: string,
+  seconds: number | null = null,
+): number | null {
+  const price = prices[model];
+  if (!price) return null;
+  if (!price.perSecond) return price.usd;
+  return seconds === null ? null : Math.round(price.usd * seconds * 10_000) / 10_000;
 }

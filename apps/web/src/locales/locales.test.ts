@@ -53,6 +53,8 @@ const SAME_AS_ENGLISH = [
   /^settings\.items\.(support|otherServices|profile)$/,
   /^theme\.system$/,
   /^wallet\.balance$/,
+  // Brand names of ways to pay.
+  /^payments\.methods\.(yookassa_sberbank|stars)$/,
 ];
 
 const english = flatten(catalogues.en as unknown as Tree);

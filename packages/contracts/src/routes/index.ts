@@ -20,6 +20,7 @@ import {
   telegramRoutes,
   usersRoutes,
 } from './users.routes.js';
+import { subscriptionsRoutes, walletRoutes } from './wallet.routes.js';
 
 export * from './define-route.js';
 
@@ -40,6 +41,8 @@ export const routes = {
   models: modelsRoutes,
   notifications: notificationsRoutes,
   partners: partnersRoutes,
+  subscriptions: subscriptionsRoutes,
+  wallet: walletRoutes,
   payments: paymentsRoutes,
   payouts: payoutsRoutes,
   posts: postsRoutes,

@@ -7,7 +7,7 @@ import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { applyCreditChange } from '../credits/credits.usecases.js';
 import { createEngineRegistry } from '../../engines/index.js';
 import { testProviderOf } from './index.js';
-import { TEST_SIGNATURE_HEADER } from './test-provider.js';
+import { TEST_SIGNATURE_HEADER } from './providers/test.provider.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -77,6 +77,7 @@ describe('payments', () => {
       days: 0,
       amount: 19_900,
       currency: 643,
+      stars: 150,
     });
     const de = await buyer('DE');
     const deCatalogue = (

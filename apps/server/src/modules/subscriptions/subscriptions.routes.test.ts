@@ -6,7 +6,7 @@ import { createScriptedEngine } from '../../test/fake-engines.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { applyCreditChange } from '../credits/index.js';
 import { createEngineRegistry } from '../../engines/index.js';
-import { refundOrder, type PaymentOrderView } from '../payments/index.js';
+import { applyPaymentEvent, refundOrder, type PaymentOrderView } from '../payments/index.js';
 import { recordWalletEntry } from '../wallet/index.js';
 import { renewDueSubscriptions } from './index.js';
 
@@ -197,6 +197,35 @@ describe('premium subscription', () => {
     } finally {
       at(undefined);
     }
+  });
+
+  it('a period the provider renews by itself (Stripe, Stars) extends access and grants its credits once', async () => {
+    const { headers } = await person('RU');
+    const orderUuid = await subscribe(headers);
+    const before = await state(headers);
+    const periodEnd = new Date(new Date(before.access_until).getTime() + 30 * DAY);
+    const renewed = {
+      type: 'subscription.renewed' as const,
+      eventId: `evt_renewed_${orderUuid}`,
+      orderUuid,
+      providerPaymentId: `in_${orderUuid}`,
+      amount: 99_000,
+      currency: 643,
+      periodEnd,
+    };
+    for (let i = 0; i < 3; i++) {
+      await t.deps.db.transaction((tx) => applyPaymentEvent(t.deps, tx, 'test', renewed));
+    }
+    expect(await state(headers)).toMatchObject({ status: 'active', access_until: periodEnd.toISOString() });
+    expect(await credits(headers)).toBe(20 + 300);
+    await t.deps.db.transaction((tx) =>
+      applyPaymentEvent(t.deps, tx, 'test', {
+        ...renewed,
+        type: 'subscription.cancelled',
+        eventId: `evt_cancelled_${orderUuid}`,
+      }),
+    );
+    expect(await state(headers)).toMatchObject({ premium: true, auto_renew: false, next_charge_at: null });
   });
 
   it('gives the trial once per account and once per Telegram id', async () => {

@@ -1,23 +1,28 @@
 import type { z } from 'zod';
-import type {
-  TPaymentMethod,
-  TPremiumState,
-  ZPremiumCheckout,
-  ZPremiumCheckoutStarted,
+import {
+  CURRENCY_XTR,
+  type TPaymentMethod,
+  type TPaymentRegion,
+  type TPremiumState,
+  type ZPremiumCheckout,
+  type ZPremiumCheckoutStarted,
 } from '@mirra/contracts';
 import type { DbOrTx } from '../../shared/db/client.js';
 import { AppError } from '../../shared/errors.js';
+import { applyCreditChange, lockCredits } from '../credits/index.js';
 import { notifyUser } from '../notifications/index.js';
 import {
   availableMethods,
+  cancelProviderSubscription,
   chargeSavedMethod,
-  recurringMethods,
+  hasPendingCharge,
+  providerOfMethod,
   regionOf,
   startPayment,
   type Caller,
   type PaymentEvent,
-  type PaymentOrderStatus,
   type PaymentOrderView,
+  type ProviderName,
 } from '../payments/index.js';
 import type { SubscriptionsDeps } from './subscriptions.deps.js';
 import {
@@ -35,6 +40,7 @@ import { subscriptionsRepository, type SubscriptionRow } from './subscriptions.r
 
 /** A renewal paid from the wallet has no provider's method: the wallet itself is charged again. */
 const WALLET_METHOD = 'wallet';
+const DESCRIPTION = 'Mirra Premium';
 
 const plans = new WeakMap<object, PremiumPlanConfig>();
 export function planOf(deps: Pick<SubscriptionsDeps, 'config'>): PremiumPlanConfig {
@@ -52,10 +58,34 @@ async function trialAvailable(deps: Pick<SubscriptionsDeps, 'db'>, plan: Premium
   return !(await subscriptionsRepository.anyTrialClaimed(deps.db, subjects));
 }
 
-/** The methods the plan can be bought with: those that can be charged again, and the wallet. */
-function planMethods(deps: SubscriptionsDeps): TPaymentMethod[] {
-  const recurring = recurringMethods(deps);
-  return availableMethods(deps).filter((m) => m === 'balance' || recurring.includes(m));
+/**
+ * The methods the plan can be bought with: those whose provider renews it (a saved card charged by
+ * Mirra, or the provider's own subscription), and the wallet. A one-off method (cryptocurrency)
+ * cannot renew.
+ */
+function planMethods(deps: SubscriptionsDeps, where: { region: TPaymentRegion; inMiniApp: boolean }) {
+  return availableMethods(deps, where).filter((m) => m === 'balance' || providerOfMethod(m) !== 'cryptomus');
+}
+
+/**
+ * The trial charges nothing now and keeps the card for the first charge when it ends; only the
+ * test provider saves a card with nothing charged so far (others take their first period).
+ */
+const TRIAL_PROVIDERS: ProviderName[] = ['test'];
+/** Providers whose kept card Mirra charges for renewals (the others renew by themselves). */
+const MIRRA_RENEWED: ProviderName[] = ['test', 'yookassa'];
+const trialMethods = (methods: TPaymentMethod[]) =>
+  methods.filter((m) => m !== 'balance' && TRIAL_PROVIDERS.includes(providerOfMethod(m)));
+
+function priceFor(plan: PremiumPlanConfig, region: TPaymentRegion, method: TPaymentMethod) {
+  if (method !== 'stars') return pricePlan(plan, region);
+  if (!plan.prices.xtr) {
+    throw new AppError({
+      code: 'payments.method_unavailable',
+      detail: 'This payment method is not available.',
+    });
+  }
+  return { amount: plan.prices.xtr, currency: CURRENCY_XTR };
 }
 
 export async function getSubscription(deps: SubscriptionsDeps, caller: Caller): Promise<TPremiumState> {
@@ -65,7 +95,11 @@ export async function getSubscription(deps: SubscriptionsDeps, caller: Caller): 
   const sub = await subscriptionsRepository.findByUser(deps.db, caller.userId);
   const now = deps.now();
   const premium = hasPremiumAccess(sub, now);
-  const renewing = Boolean(sub && premium && sub.autoRenew && sub.savedMethodId);
+  const renewing = Boolean(
+    sub && premium && sub.autoRenew && (sub.savedMethodId || sub.providerSubscriptionId),
+  );
+  const methods = planMethods(deps, { region, inMiniApp: caller.inMiniApp ?? false });
+  const trial = await trialAvailable(deps, plan, caller.userId);
   return {
     plan: {
       id: plan.id,
@@ -78,10 +112,11 @@ export async function getSubscription(deps: SubscriptionsDeps, caller: Caller): 
       stars: plan.prices.xtr ?? null,
     },
     region,
-    methods: planMethods(deps),
+    methods,
     status: visibleStatus(sub, now),
     premium,
-    trial_available: await trialAvailable(deps, plan, caller.userId),
+    trial_available: trial,
+    trial_methods: trial ? trialMethods(methods) : [],
     auto_renew: renewing,
     access_until: premium ? (sub!.accessUntil?.toISOString() ?? null) : null,
     next_charge_at: renewing ? (sub!.nextChargeAt?.toISOString() ?? null) : null,
@@ -92,10 +127,9 @@ export async function getSubscription(deps: SubscriptionsDeps, caller: Caller): 
 }
 
 /**
- * "Get access": with premium still running but renewals cancelled and a method saved, renewals
+ * "Get access": with premium still running but renewals cancelled and a card saved, renewals
  * simply switch back on. Otherwise a checkout at the region's price (the trial, once per person,
- * when the plan has one and the method can be charged later), with the consent stored; the
- * answer is where to pay.
+ * where the method allows it), with the consent stored; the answer is where to pay.
  */
 export async function startSubscription(
   deps: SubscriptionsDeps,
@@ -104,14 +138,15 @@ export async function startSubscription(
 ): Promise<z.infer<typeof ZPremiumCheckoutStarted>> {
   const plan = planOf(deps);
   const region = await regionOf(deps, caller);
-  const price = pricePlan(plan, region);
   const now = deps.now();
   const existing = await subscriptionsRepository.findByUser(deps.db, caller.userId);
   if (existing && hasPremiumAccess(existing, now)) {
-    if (existing.autoRenew && existing.savedMethodId) {
+    const renews = existing.savedMethodId || existing.providerSubscriptionId;
+    // A renewal that keeps failing may be paid afresh (with another card); otherwise one plan is enough.
+    if (existing.autoRenew && renews && existing.status !== 'past_due') {
       throw new AppError({ code: 'subscriptions.already_active', detail: 'Premium is already active.' });
     }
-    if (existing.savedMethodId) {
+    if (existing.savedMethodId && existing.status !== 'past_due') {
       const resumed = await deps.db.transaction(async (tx) => {
         const sub = await subscriptionsRepository.lockByUuid(tx, existing.uuid);
         if (!sub?.accessUntil || !sub.savedMethodId) return false;
@@ -128,14 +163,18 @@ export async function startSubscription(
       if (resumed) return { uuid: null, confirmation_url: null };
     }
   }
-  if (!planMethods(deps).includes(body.method)) {
+  const methods = planMethods(deps, { region, inMiniApp: caller.inMiniApp ?? false });
+  if (!methods.includes(body.method)) {
     throw new AppError({
       code: 'payments.method_unavailable',
       detail: 'This payment method is not available.',
     });
   }
+  const price = priceFor(plan, region, body.method);
   const trial =
-    body.method !== 'balance' && !existing?.accessUntil && (await trialAvailable(deps, plan, caller.userId));
+    !existing?.accessUntil &&
+    trialMethods(methods).includes(body.method) &&
+    (await trialAvailable(deps, plan, caller.userId));
   const sub = await deps.db.transaction((tx) =>
     subscriptionsRepository.lockForUser(tx, caller.userId, {
       plan: plan.id,
@@ -144,29 +183,52 @@ export async function startSubscription(
       periodDays: plan.period_days,
     }),
   );
+  if (!hasPremiumAccess(sub, now)) {
+    // The price of the renewals is the one of this checkout.
+    await subscriptionsRepository.update(deps.db, sub.uuid, now, {
+      plan: plan.id,
+      amount: price.amount,
+      currency: price.currency,
+      periodDays: plan.period_days,
+    });
+  }
   const started = await startPayment(deps, {
     userId: caller.userId,
     purpose: 'subscription',
     purposeRef: sub.uuid,
     method: body.method,
     product: plan.id,
-    // The trial charges nothing now: the method is saved and first charged when the trial ends.
+    // The trial charges nothing now: the card is kept and first charged when the trial ends.
     amount: trial ? 0 : price.amount,
     currency: price.currency,
-    credits: trial ? plan.trial_credits : plan.credits,
+    description: DESCRIPTION,
     returnPath: body.return ?? '/settings/subscription/',
     consent: { agreeOffer: body.agree_offer, agreePrivacy: body.agree_privacy },
-    saveMethod: body.method !== 'balance',
+    // The period's credits are granted by payments with the order, once.
+    credits: trial ? plan.trial_credits : plan.credits,
+    // Mirra charges the kept card (test, YooKassa); Stripe and Stars renew their own subscription.
+    ...(body.method === 'balance'
+      ? {}
+      : MIRRA_RENEWED.includes(providerOfMethod(body.method))
+        ? { saveMethod: true }
+        : { recurring: { periodDays: plan.period_days } }),
   });
   return { uuid: started.uuid, confirmation_url: started.confirmation_url };
 }
 
-/** Renewals stop; access runs to its date. */
+/** Renewals stop (the provider's own too); access runs to its date. */
 export async function cancelSubscription(deps: SubscriptionsDeps, userId: number): Promise<void> {
   const now = deps.now();
   const sub = await subscriptionsRepository.findByUser(deps.db, userId);
   if (!sub || !hasPremiumAccess(sub, now)) {
     throw new AppError({ code: 'subscriptions.not_found', detail: 'Not found.' });
+  }
+  if (sub.providerSubscriptionId && sub.provider) {
+    await cancelProviderSubscription(deps, {
+      provider: sub.provider as ProviderName,
+      providerSubscriptionId: sub.providerSubscriptionId,
+      userId,
+    });
   }
   await subscriptionsRepository.update(deps.db, sub.uuid, now, {
     autoRenew: false,
@@ -176,21 +238,75 @@ export async function cancelSubscription(deps: SubscriptionsDeps, userId: number
   });
 }
 
+/** The credits of one paid period, once per key. */
+async function grantPeriodCredits(tx: DbOrTx, userId: number, credits: number, key: string, ref: string) {
+  if (credits <= 0) return;
+  await applyCreditChange(tx, {
+    userId,
+    delta: credits,
+    kind: 'subscription_grant',
+    ref,
+    idempotencyKey: key,
+  });
+}
+
+/** A refunded period's credits that are still unspent go back (never below zero). */
+async function takeBackPeriodCredits(tx: DbOrTx, userId: number, credits: number, key: string, ref: string) {
+  const balance = await lockCredits(tx, userId);
+  const takeBack = Math.max(0, Math.min(credits, balance));
+  if (takeBack <= 0) return;
+  await applyCreditChange(tx, {
+    userId,
+    delta: -takeBack,
+    kind: 'purchase_refund',
+    ref,
+    idempotencyKey: key,
+  });
+}
+
+type HandlerDeps = Pick<SubscriptionsDeps, 'config' | 'now' | 'logger'>;
+
+async function recordFailedRenewal(deps: HandlerDeps, tx: DbOrTx, sub: SubscriptionRow, dedupe: string) {
+  const now = deps.now();
+  const settings = deps.config.premium;
+  const next = failedRenewal(sub.failedAttempts, now, settings);
+  // A provider that renews by itself retries on its own schedule: Mirra only records and tells.
+  const ownRetries = Boolean(sub.savedMethodId);
+  await subscriptionsRepository.update(tx, sub.uuid, now, {
+    status: 'past_due',
+    failedAttempts: next.failedAttempts,
+    ...(ownRetries ? { nextAttemptAt: next.nextAttemptAt } : {}),
+    ...(ownRetries && next.givesUp ? { autoRenew: false, nextChargeAt: null } : {}),
+  });
+  await notifyUser(tx, {
+    userId: sub.userId,
+    kind: 'subscription_renewal_failed',
+    data: {
+      attempts_left: next.givesUp ? 0 : settings.renewAttempts - next.failedAttempts,
+      access_until: sub.accessUntil?.toISOString() ?? null,
+      next_attempt_at: next.nextAttemptAt?.toISOString() ?? null,
+    },
+    dedupeKey: `subscription-renewal-failed:${dedupe}`,
+  });
+}
+
 /**
  * What a subscription order's event does to the subscription, in the payment's transaction
- * (registered as payments' handler for the `subscription` purpose):
- * - paid: the trial (claimed once per account and Telegram id) or a period of access, the method
- *   kept for renewals, the next charge scheduled, premium on until the new date (its credits are
- *   granted by payments under the order's key, so each period once);
+ * (payments' handler for the `subscription` purpose):
+ * - paid (the first order, or a renewal Mirra charged): the trial (claimed once per account and
+ *   Telegram id) or a period of access, its credits (once per order), the card kept for renewals,
+ *   the next charge scheduled, premium on until the new date;
+ * - a later period paid by the provider itself (`subscription.renewed`): the same, once per payment;
  * - a renewal declined: retried with a notice, until the attempts run out;
- * - refunded or charged back: the period it bought ends, renewals stop.
+ * - the provider's subscription ended: renewals stop, access runs to its date;
+ * - refunded or charged back: the period it bought ends, its unspent credits go back, renewals stop.
  */
 export async function applySubscriptionPayment(
-  deps: Pick<SubscriptionsDeps, 'config' | 'now' | 'logger'>,
+  deps: HandlerDeps,
   tx: DbOrTx,
   order: PaymentOrderView,
   event: PaymentEvent,
-  before: PaymentOrderStatus,
+  before: PaymentOrderView['status'],
 ): Promise<void> {
   if (!order.purposeRef) return;
   const sub = await subscriptionsRepository.lockByUuid(tx, order.purposeRef);
@@ -201,6 +317,53 @@ export async function applySubscriptionPayment(
   const now = deps.now();
   const plan = planOf(deps);
   const settings = deps.config.premium;
+
+  if (event.type === 'subscription.renewed') {
+    const term = paidTerm(sub.accessUntil, now, sub.periodDays, settings);
+    const until = event.periodEnd && event.periodEnd > now ? event.periodEnd : term.accessUntil;
+    await subscriptionsRepository.update(tx, sub.uuid, now, {
+      status: 'active',
+      accessUntil: until,
+      nextChargeAt: until,
+      failedAttempts: 0,
+    });
+    await subscriptionsRepository.setPremiumUntil(tx, sub.userId, until);
+    await grantPeriodCredits(
+      tx,
+      sub.userId,
+      plan.credits,
+      `subscription:${sub.uuid}:payment:${event.providerPaymentId}`,
+      order.uuid,
+    );
+    return;
+  }
+  if (event.type === 'subscription.payment_failed') {
+    await recordFailedRenewal(deps, tx, sub, event.eventId);
+    return;
+  }
+  if (event.type === 'subscription.cancelled') {
+    await subscriptionsRepository.update(tx, sub.uuid, now, {
+      autoRenew: false,
+      cancelledAt: sub.cancelledAt ?? now,
+      nextChargeAt: null,
+      nextAttemptAt: null,
+    });
+    return;
+  }
+  if (event.type === 'refund.succeeded' && order.status === 'paid' && before === 'paid') {
+    // A later period the provider charged by itself was refunded (the first order stays paid).
+    const until = refundedTerm(sub.accessUntil, now, sub.periodDays);
+    await subscriptionsRepository.update(tx, sub.uuid, now, { accessUntil: until });
+    await subscriptionsRepository.setPremiumUntil(tx, sub.userId, until);
+    await takeBackPeriodCredits(
+      tx,
+      sub.userId,
+      plan.credits,
+      `subscription:${sub.uuid}:payment:${event.providerPaymentId}:refund`,
+      order.uuid,
+    );
+    return;
+  }
   if (order.status === 'paid' && before !== 'paid') {
     const isTrial = order.amount === 0;
     let trialGranted = false;
@@ -210,45 +373,43 @@ export async function applySubscriptionPayment(
     }
     const days = isTrial ? (trialGranted ? plan.trial_days : 0) : sub.periodDays;
     const term = paidTerm(sub.accessUntil, now, days, settings);
-    const method = order.provider === 'balance' ? WALLET_METHOD : order.savedMethodId;
-    const updated = await subscriptionsRepository.update(tx, sub.uuid, now, {
+    const accessUntil =
+      !isTrial && event.periodEnd && event.periodEnd > now ? event.periodEnd : term.accessUntil;
+    const savedMethodId =
+      order.provider === 'balance'
+        ? WALLET_METHOD
+        : (event.savedMethodId ?? order.savedMethodId ?? sub.savedMethodId ?? null);
+    const providerSubscriptionId = event.providerSubscriptionId ?? order.providerSubscriptionId ?? null;
+    // Mirra charges renewals only where it holds the method; a provider's own subscription renews itself.
+    const chargedByMirra = Boolean(savedMethodId) && !providerSubscriptionId;
+    await subscriptionsRepository.update(tx, sub.uuid, now, {
       status: isTrial ? 'trialing' : 'active',
-      provider: method ? order.provider : sub.provider,
-      savedMethodId: method ?? sub.savedMethodId,
-      accessUntil: term.accessUntil,
-      nextChargeAt: term.nextChargeAt,
-      nextAttemptAt: term.nextAttemptAt,
+      provider: order.provider,
+      savedMethodId: chargedByMirra ? savedMethodId : null,
+      providerSubscriptionId,
+      accessUntil,
+      nextChargeAt: accessUntil,
+      nextAttemptAt: chargedByMirra ? term.nextAttemptAt : null,
       autoRenew: true,
       cancelledAt: null,
       failedAttempts: 0,
     });
-    await subscriptionsRepository.setPremiumUntil(tx, sub.userId, term.accessUntil);
-    if (!updated.savedMethodId) {
-      await subscriptionsRepository.update(tx, sub.uuid, now, { nextAttemptAt: null, nextChargeAt: null });
-    }
+    // The order's credits were granted by payments with it.
+    await subscriptionsRepository.setPremiumUntil(tx, sub.userId, accessUntil);
     return;
   }
-  if (order.status === 'failed' && before === 'pending' && order.savedMethodId && !order.saveMethod) {
-    const next = failedRenewal(sub.failedAttempts, now, settings);
-    await subscriptionsRepository.update(tx, sub.uuid, now, {
-      status: 'past_due',
-      failedAttempts: next.failedAttempts,
-      nextAttemptAt: next.nextAttemptAt,
-      ...(next.givesUp ? { autoRenew: false, nextChargeAt: null } : {}),
-    });
-    await notifyUser(tx, {
-      userId: sub.userId,
-      kind: 'subscription_renewal_failed',
-      data: {
-        attempts_left: next.givesUp ? 0 : settings.renewAttempts - next.failedAttempts,
-        access_until: sub.accessUntil?.toISOString() ?? null,
-        next_attempt_at: next.nextAttemptAt?.toISOString() ?? null,
-      },
-      dedupeKey: `subscription-renewal-failed:${order.uuid}`,
-    });
+  if (
+    order.status === 'failed' &&
+    before === 'pending' &&
+    sub.accessUntil &&
+    sub.autoRenew &&
+    sub.savedMethodId
+  ) {
+    // A renewal charged to the kept card was declined (a first checkout's decline changes nothing).
+    await recordFailedRenewal(deps, tx, sub, order.uuid);
     return;
   }
-  if (order.status === 'refunded' && before !== 'refunded') {
+  if (order.status === 'refunded' && before === 'paid') {
     const days = order.amount === 0 ? plan.trial_days : sub.periodDays;
     const until = refundedTerm(sub.accessUntil, now, days);
     await subscriptionsRepository.update(tx, sub.uuid, now, {
@@ -258,6 +419,7 @@ export async function applySubscriptionPayment(
       nextChargeAt: null,
       nextAttemptAt: null,
     });
+    // The order's unspent credits were taken back by payments with the refund.
     await subscriptionsRepository.setPremiumUntil(tx, sub.userId, until);
     deps.logger.info(
       { order: order.uuid, subscription: sub.uuid },
@@ -267,15 +429,16 @@ export async function applySubscriptionPayment(
 }
 
 /**
- * Charges one due renewal with the saved method (or the wallet), once per attempt even with
- * several workers; the payment's own handler moves the subscription on.
+ * Charges one due renewal with the kept card (or the wallet), once per attempt even with several
+ * workers; the payment's own handler moves the subscription on.
  */
 export async function renewSubscription(deps: SubscriptionsDeps, sub: SubscriptionRow): Promise<void> {
   const now = deps.now();
   if (!sub.nextAttemptAt || !sub.savedMethodId || !sub.provider) return;
+  // A renewal the provider has not answered yet is settled by its notification, not charged again.
+  if (await hasPendingCharge(deps, sub.uuid)) return;
   const lease = new Date(now.getTime() + deps.config.premium.retryHours * 3_600_000);
   if (!(await subscriptionsRepository.claimAttempt(deps.db, sub.uuid, sub.nextAttemptAt, lease, now))) return;
-  const plan = planOf(deps);
   if (sub.provider === 'balance') {
     try {
       await startPayment(deps, {
@@ -286,33 +449,17 @@ export async function renewSubscription(deps: SubscriptionsDeps, sub: Subscripti
         product: sub.plan,
         amount: sub.amount,
         currency: sub.currency,
-        credits: plan.credits,
+        description: DESCRIPTION,
         returnPath: '/settings/subscription/',
         // Agreed when the subscription was bought; renewals are what that consent covers.
         consent: { agreeOffer: true, agreePrivacy: true },
+        credits: planOf(deps).credits,
       });
     } catch (error) {
       if (!(error instanceof AppError) || error.code !== 'wallet.insufficient') throw error;
       await deps.db.transaction(async (tx) => {
         const locked = await subscriptionsRepository.lockByUuid(tx, sub.uuid);
-        if (!locked) return;
-        const next = failedRenewal(locked.failedAttempts, now, deps.config.premium);
-        await subscriptionsRepository.update(tx, sub.uuid, now, {
-          status: 'past_due',
-          failedAttempts: next.failedAttempts,
-          nextAttemptAt: next.nextAttemptAt,
-          ...(next.givesUp ? { autoRenew: false, nextChargeAt: null } : {}),
-        });
-        await notifyUser(tx, {
-          userId: sub.userId,
-          kind: 'subscription_renewal_failed',
-          data: {
-            attempts_left: next.givesUp ? 0 : deps.config.premium.renewAttempts - next.failedAttempts,
-            access_until: locked.accessUntil?.toISOString() ?? null,
-            next_attempt_at: next.nextAttemptAt?.toISOString() ?? null,
-          },
-          dedupeKey: `subscription-renewal-failed:${sub.uuid}:${next.failedAttempts}:${now.getTime()}`,
-        });
+        if (locked) await recordFailedRenewal(deps, tx, locked, `${sub.uuid}:${now.getTime()}`);
       });
     }
     return;
@@ -321,11 +468,12 @@ export async function renewSubscription(deps: SubscriptionsDeps, sub: Subscripti
     userId: sub.userId,
     purpose: 'subscription',
     purposeRef: sub.uuid,
-    method: sub.provider as TPaymentMethod,
+    provider: sub.provider as ProviderName,
     product: sub.plan,
     amount: sub.amount,
     currency: sub.currency,
-    credits: plan.credits,
+    description: DESCRIPTION,
+    credits: planOf(deps).credits,
     savedMethodId: sub.savedMethodId,
   });
 }

@@ -288,6 +288,8 @@ export const generations = pgTable(
     provider: text('provider'),
     /** What the provider charged for the result (USD, from the price table), for margin per mode. */
     providerCostUsd: real('provider_cost_usd'),
+    /** While a provider holds the job in its queue: how many jobs are ahead of it (0 = next). */
+    queuePosition: integer('queue_position'),
     /** Stored result: storage keys and sizes of the original and its variants, and engine notes. */
     result: jsonb('result'),
     errorCode: text('error_code'),
@@ -372,6 +374,11 @@ export const models = pgTable(
     refunded: boolean('refunded').notNull().default(false),
     engine: text('engine').notNull().default('local'),
     profile: jsonb('profile'),
+    /** LoRAs trained for this model at providers, by engine: `{fal: {url, triggerWord}}`. */
+    providerLoras: jsonb('provider_loras'),
+    /** The provider training this attempt and its job id: a rerun resumes it, never submits twice. */
+    trainingProvider: text('training_provider'),
+    trainingJobId: text('training_job_id'),
     /** Good photos (what the model is built from); kept with the photos in the same transaction. */
     referenceCount: integer('reference_count').notNull().default(0),
     photoCount: integer('photo_count').notNull().default(0),
@@ -653,7 +660,14 @@ export const paymentOrders = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     product: text('product').notNull(),
+    /** The payment service: test, yookassa, stripe, cryptomus, stars. */
     provider: text('provider').notNull(),
+    /** The way to pay the buyer picked (`yookassa_sberbank`, `stripe`, …). */
+    method: text('method').notNull().default('test'),
+    /** The first payment of a provider-run subscription (Stripe, Stars): renewals every this many days. */
+    recurringDays: integer('recurring_days'),
+    /** Stripe `sub_…`, or the first Stars payment's charge id of a Stars subscription. */
+    providerSubscriptionId: text('provider_subscription_id'),
     status: text('status', { enum: ['pending', 'paid', 'failed', 'cancelled', 'refunded'] })
       .notNull()
       .default('pending'),
@@ -689,7 +703,31 @@ export const paymentOrders = pgTable(
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('payment_orders_user_idx').on(t.userId, t.createdAt)],
+  (t) => [
+    index('payment_orders_user_idx').on(t.userId, t.createdAt),
+    index('payment_orders_pending_idx')
+      .on(t.createdAt)
+      .where(sql`${t.status} = 'pending'`),
+    index('payment_orders_provider_subscription_idx').on(t.providerSubscriptionId),
+  ],
+);
+
+/**
+ * Every provider event applied, by the provider's own id of it: a replayed or duplicated
+ * notification finds its row and changes nothing.
+ */
+export const paymentEvents = pgTable(
+  'payment_events',
+  {
+    provider: text('provider').notNull(),
+    eventId: text('event_id').notNull(),
+    orderUuid: uuid('order_uuid')
+      .notNull()
+      .references(() => paymentOrders.uuid, { onDelete: 'cascade' }),
+    type: text('type').notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.provider, t.eventId] })],
 );
 
 /** The price region each person chose ('ru' pays in roubles, 'intl' in dollars); none: by country. */
@@ -791,6 +829,8 @@ export const premiumSubscriptions = pgTable(
     /** The provider and the saved method renewals charge (null: nothing saved, no renewals). */
     provider: text('provider'),
     savedMethodId: text('saved_method_id'),
+    /** A provider that renews by itself (Stripe `sub_…`, a Stars subscription): its id, for cancelling. */
+    providerSubscriptionId: text('provider_subscription_id'),
     /** The price of each renewal, fixed when the subscription started (minor units, ISO 4217 numeric). */
     amount: integer('amount').notNull(),
     currency: integer('currency').notNull(),
