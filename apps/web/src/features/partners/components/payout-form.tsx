@@ -9,7 +9,7 @@ import { Spinner } from '../../../components/ui/spinner';
 import { TextInput } from '../../../components/ui/text-input';
 import { useFormErrors } from '../../../components/ui/use-form-errors';
 import { useAppStore } from '../../../lib/app-store';
-import { formatMoney } from '../../payments';
+import { formatMoney, walletKeys } from '../../payments';
 import { partnerKeys, partnersApi } from '../api/partners.api';
 import '../partners.css';
 
@@ -111,7 +111,11 @@ function RequestForm({ saved, available }: { saved: TPayouts['saved']; available
         client_key: clientKey,
       });
       useAppStore.getState().showTopinfo('success', t('partners.payout.sent'));
-      await queryClient.invalidateQueries({ queryKey: partnerKeys.payouts() });
+      // The request holds the amount: the wallet's balance and transactions change with it.
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: partnerKeys.payouts() }),
+        queryClient.invalidateQueries({ queryKey: walletKeys.all }),
+      ]);
     } catch (error) {
       showError(error);
     } finally {
