@@ -9,7 +9,8 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
-import { mkdir, readdir, stat } from 'node:fs/promises';
+import { mkdir, readdir, rm, stat } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { startCryptomusFake } from '../apps/server/src/fakes/cryptomus.fake.js';
 import { startStripeFake } from '../apps/server/src/fakes/stripe.fake.js';
@@ -69,6 +70,9 @@ async function main(): Promise<number> {
     webhook: { url: `http://127.0.0.1:${port}/api/tg/webhook/`, secretToken: webhookSecret },
   });
 
+  // The server's clock: seconds ahead of real time, written by specs that let a hold pass.
+  const clockFile = path.join(os.tmpdir(), `mirra-e2e-clock-${process.pid}`);
+
   // The payment providers' fakes post their notifications to the server, as the real ones would.
   const appUrl = `http://127.0.0.1:${port}`;
   const yookassa = await startYooKassaFake({ webhookUrl: `${appUrl}/api/payments/webhooks/yookassa/` });
@@ -108,6 +112,10 @@ async function main(): Promise<number> {
         FREE_DELAY_SECONDS: '8',
         // Small, so the 'File too big' test sends little.
         UPLOAD_MAX_MB: '2',
+        // Partners (e2e/specs/partners.e2e.ts): one 199 ₽ pack earns its referer 19.90 ₽, enough
+        // to pay out; the spec moves the clock past the hold.
+        PAYOUT_MIN_RUB: '10',
+        DEV_CLOCK_FILE: clockFile,
       },
     });
     console.log(`e2e: the server is at ${server.baseUrl} (data in ${server.dataDir})`);
@@ -131,6 +139,7 @@ async function main(): Promise<number> {
           E2E_BOT_TOKEN: botToken,
           E2E_BOT_USERNAME: botUsername,
           E2E_RESULTS_DIR: resultsDir,
+          E2E_CLOCK_FILE: clockFile,
         },
       },
     );
@@ -141,6 +150,7 @@ async function main(): Promise<number> {
     if (server && code !== 0) console.error(`e2e: server output:\n${server.output().slice(-8000)}`);
     await server?.stop({ keepData });
     await Promise.all([fake.close(), yookassa.close(), stripe.close(), cryptomus.close()]);
+    await rm(clockFile, { force: true });
   }
   console.log(`e2e: screenshots in ${path.relative(root, path.join(resultsDir, 'screens'))}/`);
   return code;

@@ -21,6 +21,10 @@ export const e2eEnv = {
   get botUsername() {
     return required('E2E_BOT_USERNAME');
   },
+  /** Seconds written here move the server's clock ahead (DEV_CLOCK_FILE). */
+  get clockFile() {
+    return required('E2E_CLOCK_FILE');
+  },
   get resultsDir() {
     return required('E2E_RESULTS_DIR');
   },

@@ -10,6 +10,8 @@ export const CREDIT_ENTRY_KINDS = [
   'purchase',
   'purchase_refund',
   'subscription_grant',
+  /** Credits bought with one's own wallet money (partner earnings). */
+  'wallet_transfer',
   'adjustment',
 ] as const;
 export const ZCreditEntryKind = z.enum(CREDIT_ENTRY_KINDS);

@@ -8,6 +8,8 @@ export const ZNotificationData = z.object({
   user_uuid: z.uuid().optional(),
   user_name: z.string().optional(),
   amount: z.number().int().optional(),
+  /** ISO 4217 numeric currency of a money `amount` (partner commissions, pay-outs). */
+  currency: z.number().int().optional(),
   post_uuid: z.uuid().optional(),
   model_uuid: z.uuid().optional(),
   model_name: z.string().optional(),

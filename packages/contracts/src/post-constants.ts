@@ -30,6 +30,16 @@ export const NOTIFICATION_KINDS = [
   'generation_finished',
   /** My post was taken down: `post_uuid`, `reason`. */
   'post_removed',
+  /** Someone joined through my partner link: `user_name`. */
+  'partner_joined',
+  /** I earned a partner commission, frozen for the hold: `amount` (minor units), `currency`. */
+  'commission_frozen',
+  /** A partner commission's hold ended, the money is available: `amount`, `currency`. */
+  'commission_available',
+  /** My pay-out was sent: `amount`, `currency`. */
+  'payout_paid',
+  /** My pay-out was rejected and the money returned: `amount`, `currency`, `reason`. */
+  'payout_rejected',
   /** Premium's renewal charge failed: `attempts_left` (0: renewals stopped), `access_until`. */
   'subscription_renewal_failed',
 ] as const;

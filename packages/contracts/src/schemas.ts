@@ -18,3 +18,4 @@ export * from './payments.js';
 export * from './wallet.js';
 export * from './subscriptions.js';
 export * from './dev.js';
+export * from './partners.js';

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError, notAuthenticated } from '../shared/errors.js';
 import type { AuthContext } from '../shared/http/auth-context.js';
-import { findActiveUserForSession } from '../modules/users/index.js';
+import { findActiveUserForSession, pickReferralCode } from '../modules/users/index.js';
 import { authenticateTelegramInitData } from '../modules/telegram/index.js';
 import type { AppDeps } from './deps.js';
 
@@ -32,7 +32,11 @@ async function resolveAuth(deps: AppDeps, request: FastifyRequest): Promise<Auth
   const scheme = (space === -1 ? header : header.slice(0, space)).toLowerCase();
   const credentials = space === -1 ? '' : header.slice(space + 1).trim();
   if (scheme === 'tg' || scheme === 'tma') {
-    const user = await authenticateTelegramInitData(deps, credentials);
+    const user = await authenticateTelegramInitData(
+      deps,
+      credentials,
+      pickReferralCode(null, request.cookies),
+    );
     return { user, familyId: null, via: 'telegram' };
   }
   if (scheme === 'bearer' && credentials) {

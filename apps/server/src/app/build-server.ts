@@ -26,6 +26,7 @@ import { registerCreditsRoutes } from '../modules/credits/index.js';
 import { createGenerationStore, registerGenerationsRoutes } from '../modules/generations/index.js';
 import { registerMediaRoutes } from '../modules/media/index.js';
 import { registerPaymentsRoutes } from '../modules/payments/index.js';
+import { registerPartnersRoutes } from '../modules/partners/index.js';
 import { registerSubscriptionsRoutes } from '../modules/subscriptions/index.js';
 import { registerWalletRoutes } from '../modules/wallet/index.js';
 import { registerModelsRoutes } from '../modules/models/index.js';
@@ -191,6 +192,7 @@ export async function buildServer(deps: AppDeps): Promise<App> {
   registerPostsRoutes(api, deps);
   registerSocialRoutes(api, deps);
   registerPaymentsRoutes(api, deps);
+  registerPartnersRoutes(api, deps);
   const webhookDeps = { config: deps.config, now: deps.now, generations: createGenerationStore(deps) };
   await registerFalWebhookRoutes(app, webhookDeps);
   await registerReplicateWebhookRoutes(app, webhookDeps);

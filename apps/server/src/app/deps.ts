@@ -37,7 +37,9 @@ import {
 } from '../modules/telegram/index.js';
 import { createGoogleVerifier, type GoogleVerifier } from '../modules/google/index.js';
 import { createGeoLocator, type GeoLocator } from '../modules/geo/index.js';
+import { createPartnerPaymentListener } from '../modules/partners/index.js';
 import type { Config } from '../shared/config.js';
+import { createFileOffsetClock } from '../shared/dev-clock.js';
 import { createModelTrainers, type ModelTrainer } from '../engines/index.js';
 import {
   createStarsPaymentUpdates,
@@ -95,7 +97,9 @@ export function createDeps(options: {
   overrides?: Partial<AppDeps>;
 }): AppDeps {
   const { config, database, logger, jwtSecret } = options;
-  const now = options.overrides?.now ?? (() => new Date());
+  const now =
+    options.overrides?.now ??
+    (config.devClockFile ? createFileOffsetClock(config.devClockFile) : () => new Date());
   const storage = options.overrides?.storage ?? createStorage(config.storage);
   const deps: AppDeps = {
     config,
@@ -151,6 +155,9 @@ export function createDeps(options: {
     paymentListeners: [],
     ...options.overrides,
   };
+  // The partner programme: commissions on paid orders, clawback on refunds (with the finished deps'
+  // clock and configuration).
+  if (!options.overrides?.paymentListeners) deps.paymentListeners = [createPartnerPaymentListener(deps)];
   // Handlers see the finished deps (the clock and configuration a test may have overridden).
   deps.purposeHandlers = {
     subscription: (tx, order, event, before) => applySubscriptionPayment(deps, tx, order, event, before),

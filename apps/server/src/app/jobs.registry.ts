@@ -11,6 +11,7 @@ import {
   telegramJobHandlers,
 } from '../modules/telegram/index.js';
 import { usersJobDefinitions, usersJobHandlers } from '../modules/users/index.js';
+import { partnersJobHandlers } from '../modules/partners/index.js';
 import { subscriptionsJobHandlers } from '../modules/subscriptions/index.js';
 import { walletJobHandlers } from '../modules/wallet/index.js';
 import type { AppDeps } from './deps.js';
@@ -38,6 +39,7 @@ export function buildTaskList(deps: AppDeps, definitions = jobDefinitions): Task
     modelsJobHandlers(deps),
     paymentsJobHandlers(deps),
     walletJobHandlers(deps),
+    partnersJobHandlers(deps),
     subscriptionsJobHandlers(deps),
   ];
   const tasks: TaskList = {};
@@ -84,6 +86,9 @@ export const crontab = [
   '* * * * * generations:reconcile',
   '* * * * * models:reconcile',
   '* * * * * workers:recover',
+  // Partner commissions whose hold ended become available; the tops lists are recomputed.
+  '*/5 * * * * partners:release_commissions',
+  '*/10 * * * * partners:compute_tops',
   // Payments whose notification never came are re-checked with their provider.
   '*/2 * * * * payments:reconcile',
   // Money held for a partner commission's hold becomes available; this notes each release.

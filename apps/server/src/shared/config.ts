@@ -24,6 +24,31 @@ export function parseEngineList(value: string): string[] {
 }
 
 /**
+ * `PARTNER_LEVELS=10,5,2`: the commission of each partner level, in percent of a paid purchase (at
+ * most two decimals), as basis points (10 % → 1000). Level 1 is the buyer's own referer.
+ */
+export function parsePartnerLevels(value: string): number[] {
+  const parts = value.split(',').map((part) => part.trim());
+  if (parts.length === 0 || parts.length > 10 || parts.some((part) => !/^\d{1,2}(\.\d{1,2})?$/.test(part))) {
+    throw new Error('PARTNER_LEVELS: up to 10 comma-separated percentages, e.g. 10,5,2');
+  }
+  const basisPoints = parts.map((part) => Math.round(Number(part) * 100));
+  if (basisPoints.reduce((sum, bp) => sum + bp, 0) > 10_000) {
+    throw new Error('PARTNER_LEVELS: the levels together may not pay more than 100 %');
+  }
+  return basisPoints;
+}
+
+/** `PARTNER_LEVEL_MIN_PAYING=0,2,3`: paying first-line partners each level needs to pay out; missing levels need 0. */
+export function parsePartnerQualification(value: string, levels: number): number[] {
+  const parts = value.trim() ? value.split(',').map((part) => part.trim()) : [];
+  if (parts.some((part) => !/^\d{1,6}$/.test(part))) {
+    throw new Error('PARTNER_LEVEL_MIN_PAYING: comma-separated whole numbers, e.g. 0,2,3');
+  }
+  return Array.from({ length: levels }, (_, i) => Number(parts[i] ?? 0));
+}
+
+/**
  * `s3://bucket/prefix?region=eu-west-1&endpoint=https://…&forcePathStyle=true` → an S3 store;
  * unset → local disk. Throws a readable error for anything else.
  */
@@ -352,9 +377,35 @@ const ZEnv = z.object({
   WEB_DIST_DIR: optionalString,
   /** Development only: GET /api/dev/telegram-init-data/ signs Mini App init data (ignored in production). */
   DEV_TELEGRAM_MOCK: bool.default(false),
+  /**
+   * Development and browser tests only (ignored in production): a file holding a number of seconds
+   * the server's clock runs ahead of real time, read by every process, so a test can let a hold pass.
+   */
+  DEV_CLOCK_FILE: optionalString,
+  /** Partner commission per level, in percent of each paid purchase (level 1 first). */
+  PARTNER_LEVELS: z.string().default('10,5,2'),
+  /** Paying first-line partners a partner needs before each level pays them (0: always). */
+  PARTNER_LEVEL_MIN_PAYING: z.string().default('0,2,3'),
+  /** Days a commission stays frozen (the refund window) before it can be spent or paid out. */
+  PARTNER_HOLD_DAYS: z.coerce.number().int().min(0).max(365).default(14),
+  /** The smallest pay-out from the wallet, in roubles (643) and in US dollars (840). */
+  PAYOUT_MIN_RUB: z.coerce.number().int().min(1).default(500),
+  PAYOUT_MIN_USD: z.coerce.number().int().min(1).default(10),
+  /** Credits one rouble / one US dollar of the wallet buys when moved to one's own credits. */
+  WALLET_CREDITS_PER_RUB: z.coerce.number().positive().default(1),
+  WALLET_CREDITS_PER_USD: z.coerce.number().positive().default(90),
 });
 
 export type Config = ReturnType<typeof parseConfig>;
+
+function partnerConfig(levels: string, minPaying: string, holdDays: number) {
+  const basisPoints = parsePartnerLevels(levels);
+  const needs = parsePartnerQualification(minPaying, basisPoints.length);
+  return {
+    levels: basisPoints.map((bp, i) => ({ level: i + 1, basisPoints: bp, minPayingFirstLine: needs[i]! })),
+    holdDays,
+  };
+}
 
 /** Parses the environment into a typed config; throws one readable error listing every bad setting. */
 export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
@@ -436,6 +487,15 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
       videoPerSecond: e.PRICE_VIDEO_PER_SECOND,
     },
     freeTier: { dailyPhotos: e.FREE_DAILY_PHOTOS, delaySeconds: e.FREE_DELAY_SECONDS },
+    partners: {
+      ...partnerConfig(e.PARTNER_LEVELS, e.PARTNER_LEVEL_MIN_PAYING, e.PARTNER_HOLD_DAYS),
+      /** Minor units per currency. */
+      payoutMin: { 643: e.PAYOUT_MIN_RUB * 100, 840: e.PAYOUT_MIN_USD * 100 } as Record<number, number>,
+      creditsPerUnit: { 643: e.WALLET_CREDITS_PER_RUB, 840: e.WALLET_CREDITS_PER_USD } as Record<
+        number,
+        number
+      >,
+    },
     payments: {
       catalogueJson: e.PAYMENTS_CATALOGUE,
       testProvider: e.PAYMENTS_TEST_PROVIDER ?? e.NODE_ENV !== 'production',
@@ -572,6 +632,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     },
     webDistDir: e.WEB_DIST_DIR ? path.resolve(e.WEB_DIST_DIR) : undefined,
     devTelegramMock: e.DEV_TELEGRAM_MOCK && e.NODE_ENV !== 'production',
+    devClockFile: e.NODE_ENV !== 'production' ? (e.DEV_CLOCK_FILE ?? null) : null,
   };
 }
 

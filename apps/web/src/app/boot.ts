@@ -3,7 +3,13 @@ import { routes } from '@mirra/contracts';
 import { initTheme } from '../lib/app-store';
 import { detectLanguage, initI18n, storedLanguage } from '../lib/i18n';
 import { setTelegramInitData } from '../lib/session';
-import { saveCampaignParams, saveTimezone, STORAGE_KEYS, writeStored } from '../lib/storage';
+import {
+  saveCampaignParams,
+  saveReferralParam,
+  saveTimezone,
+  STORAGE_KEYS,
+  writeStored,
+} from '../lib/storage';
 import { applyStartParam, bootTelegram } from '../lib/telegram';
 import { PRELOAD_ERROR_EVENT } from './route-table';
 
@@ -30,6 +36,7 @@ export async function boot(): Promise<{ i18n: Awaited<ReturnType<typeof initI18n
     window.history.replaceState(window.history.state, '', cleanUrl);
   }
   saveCampaignParams(window.location);
+  saveReferralParam(window.location);
   saveTimezone();
   initTheme();
   // Vite reports a failed chunk preload with its own event; the app listens for one name only.

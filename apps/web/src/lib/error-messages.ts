@@ -71,6 +71,15 @@ const FIELD_MESSAGE_RULES: Array<[RegExp, string, (m: RegExpMatchArray) => Recor
   ],
   // Posts (texts of the social catalogue, loaded with the pages that send these).
   [/^Choose a reason\.$/, 'social.report.chooseReason', () => ({})],
+  // Pay-outs and transfers (texts of the partners catalogue, loaded with the wallet pages).
+  [/^Enter a valid card number\.$/, 'partners.payout.errors.card', () => ({})],
+  [/^Enter the holder's full name\.$/, 'partners.payout.errors.holder', () => ({})],
+  [/^Enter a Russian mobile number, e\.g\. /, 'partners.payout.errors.phone', () => ({})],
+  [/^Enter the bank that receives the transfer\.$/, 'partners.payout.errors.bank', () => ({})],
+  [/^Choose a network\.$/, 'partners.payout.errors.network', () => ({})],
+  [/^This is not a (\w+) address\.$/, 'partners.payout.errors.address', (m) => ({ network: m[1] })],
+  [/^The minimum pay-out is ([\d.]+)\.$/, 'partners.payout.errors.minimum', (m) => ({ amount: m[1] })],
+  [/^Choose another Mirra user\.$/, 'partners.payout.errors.recipient', () => ({})],
 ];
 
 export function translateFieldMessage(t: TFunction, message: string): string {

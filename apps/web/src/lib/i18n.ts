@@ -56,6 +56,14 @@ const extraLoaders = {
     kk: () => import('../locales/social/kk.json'),
     az: () => import('../locales/social/az.json'),
   },
+  partners: {
+    en: () => import('../locales/partners/en.json'),
+    ru: () => import('../locales/partners/ru.json'),
+    de: () => import('../locales/partners/de.json'),
+    uk: () => import('../locales/partners/uk.json'),
+    kk: () => import('../locales/partners/kk.json'),
+    az: () => import('../locales/partners/az.json'),
+  },
 } satisfies Record<string, Record<TLanguage, () => Promise<{ default: Catalogue }>>>;
 export type ExtraCatalogue = keyof typeof extraLoaders;
 

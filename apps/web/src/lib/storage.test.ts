@@ -7,6 +7,7 @@ import {
   readCookie,
   readStored,
   saveCampaignParams,
+  saveReferralParam,
   setCookie,
   timezoneOffsetMinutes,
   writeStored,
@@ -95,6 +96,15 @@ describe('cookies', () => {
     saveCampaignParams({ search: '?utm_medium=cpc&utm_content=a%20b', hostname: 'localhost' });
     expect(readCookie('utm_medium')).toBe('cpc');
     expect(readCookie('utm_content')).toBe('a b');
+  });
+
+  it('keeps the partner code of a reflink in the ref cookie, ignoring junk', () => {
+    saveReferralParam({ search: '?ref=AbCd2345', hostname: 'localhost' });
+    expect(readCookie('ref')).toBe('abcd2345');
+    saveReferralParam({ search: '?ref=%3Cscript%3E', hostname: 'localhost' });
+    expect(readCookie('ref')).toBe('abcd2345');
+    saveReferralParam({ search: '?ref=zz99yy88', hostname: 'localhost' });
+    expect(readCookie('ref')).toBe('zz99yy88');
   });
 
   it('reads "null" cookies as missing', () => {

@@ -1,6 +1,7 @@
 /**
  * Client storage: local keys `access`, `refresh`, `django_language`, `tgData`; cookies
- * `theme` (365 days), `timezone`, and the campaign parameters `utm_*` (30 days, parent domain).
+ * `theme` (365 days), `timezone`, the campaign parameters `utm_*` and the partner code `ref` (30 days,
+ * parent domain).
  * The strings "null" and "undefined" count as missing: older clients wrote them by mistake.
  */
 export const STORAGE_KEYS = {
@@ -106,6 +107,24 @@ export function saveCampaignParams(location: Pick<Location, 'search' | 'hostname
   for (const [key, value] of pickUtmParams(location.search)) {
     setCookie(key, value, { days: UTM_COOKIE_DAYS, domain });
   }
+}
+
+/** The cookie the server reads to attribute a new account to a partner (any sign-in method). */
+export const REFERRAL_COOKIE = 'ref';
+export const REFERRAL_COOKIE_DAYS = 30;
+
+/**
+ * Saves the partner code of a reflink (`?ref=<code>`) into a 30-day cookie on the parent domain, so
+ * an account created later — by email, Google or Telegram — is attributed to the partner whose link
+ * was followed last.
+ */
+export function saveReferralParam(location: Pick<Location, 'search' | 'hostname'>): void {
+  const code = new URLSearchParams(location.search).get('ref')?.trim() ?? '';
+  if (!/^[A-Za-z0-9]{4,32}$/.test(code)) return;
+  setCookie(REFERRAL_COOKIE, code.toLowerCase(), {
+    days: REFERRAL_COOKIE_DAYS,
+    domain: parentDomain(location.hostname),
+  });
 }
 
 /**

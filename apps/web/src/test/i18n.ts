@@ -18,6 +18,12 @@ import modelsEn from '../locales/models/en.json';
 import modelsKk from '../locales/models/kk.json';
 import modelsRu from '../locales/models/ru.json';
 import modelsUk from '../locales/models/uk.json';
+import partnersAz from '../locales/partners/az.json';
+import partnersDe from '../locales/partners/de.json';
+import partnersEn from '../locales/partners/en.json';
+import partnersKk from '../locales/partners/kk.json';
+import partnersRu from '../locales/partners/ru.json';
+import partnersUk from '../locales/partners/uk.json';
 import socialAz from '../locales/social/az.json';
 import socialDe from '../locales/social/de.json';
 import socialEn from '../locales/social/en.json';
@@ -38,15 +44,23 @@ export const extraCatalogues = {
   },
   models: { en: modelsEn, ru: modelsRu, de: modelsDe, uk: modelsUk, kk: modelsKk, az: modelsAz },
   social: { en: socialEn, ru: socialRu, de: socialDe, uk: socialUk, kk: socialKk, az: socialAz },
+  partners: {
+    en: partnersEn,
+    ru: partnersRu,
+    de: partnersDe,
+    uk: partnersUk,
+    kk: partnersKk,
+    az: partnersAz,
+  },
 } as const;
 
 export const catalogues = {
-  en: { ...en, ...generationsEn, ...modelsEn, ...socialEn },
-  ru: { ...ru, ...generationsRu, ...modelsRu, ...socialRu },
-  de: { ...de, ...generationsDe, ...modelsDe, ...socialDe },
-  uk: { ...uk, ...generationsUk, ...modelsUk, ...socialUk },
-  kk: { ...kk, ...generationsKk, ...modelsKk, ...socialKk },
-  az: { ...az, ...generationsAz, ...modelsAz, ...socialAz },
+  en: { ...en, ...generationsEn, ...modelsEn, ...socialEn, ...partnersEn },
+  ru: { ...ru, ...generationsRu, ...modelsRu, ...socialRu, ...partnersRu },
+  de: { ...de, ...generationsDe, ...modelsDe, ...socialDe, ...partnersDe },
+  uk: { ...uk, ...generationsUk, ...modelsUk, ...socialUk, ...partnersUk },
+  kk: { ...kk, ...generationsKk, ...modelsKk, ...socialKk, ...partnersKk },
+  az: { ...az, ...generationsAz, ...modelsAz, ...socialAz, ...partnersAz },
 } as const;
 
 /** A separate i18next instance with every catalogue loaded, for tests. */

@@ -8,6 +8,7 @@ import {
 import { modelsRoutes } from './models.routes.js';
 import { notificationsRoutes } from './notifications.routes.js';
 import { enginesRoutes, paymentsRoutes } from './payments.routes.js';
+import { partnersRoutes, payoutsRoutes } from './partners.routes.js';
 import { postsRoutes, socialRoutes } from './posts.routes.js';
 import {
   appConfigRoutes,
@@ -39,9 +40,11 @@ export const routes = {
   media: mediaRoutes,
   models: modelsRoutes,
   notifications: notificationsRoutes,
+  partners: partnersRoutes,
   subscriptions: subscriptionsRoutes,
   wallet: walletRoutes,
   payments: paymentsRoutes,
+  payouts: payoutsRoutes,
   posts: postsRoutes,
   promptHelper: promptHelperRoutes,
   qs: qsRoutes,

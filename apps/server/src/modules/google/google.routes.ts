@@ -3,6 +3,7 @@ import { serve } from '../../shared/http/serve-route.js';
 import type { ZodApp } from '../../shared/http/zod-app.js';
 import type { GoogleDeps } from './google.deps.js';
 import { signInWithGoogle } from './google.usecases.js';
+import { pickReferralCode } from '../users/index.js';
 
 export function registerGoogleRoutes(app: ZodApp, deps: GoogleDeps): void {
   serve(app, routes.google.signIn, async (request) => {
@@ -10,7 +11,7 @@ export function registerGoogleRoutes(app: ZodApp, deps: GoogleDeps): void {
       deps,
       request.body.credential,
       request.auth?.user ?? null,
-      request.body.referral_code,
+      pickReferralCode(request.body.referral_code, request.cookies),
     );
     return { token: pair.refresh, ...pair };
   });

@@ -14,9 +14,14 @@ export const telegramUnavailable = () =>
 /**
  * Authenticates a Mini App request by its raw init data: the HMAC made with our bot token, and an
  * `auth_date` no older than TELEGRAM_INIT_DATA_MAX_AGE. Finds or creates the user by Telegram id
- * and keeps their Telegram profile and write permission current.
+ * and keeps their Telegram profile and write permission current. A new account is attributed to the
+ * signed `ref_<code>` start parameter, else to the partner link the browser kept (`referralCode`).
  */
-export async function authenticateTelegramInitData(deps: TelegramDeps, initData: string): Promise<UserRow> {
+export async function authenticateTelegramInitData(
+  deps: TelegramDeps,
+  initData: string,
+  referralCode: string | null = null,
+): Promise<UserRow> {
   const { botToken, initDataMaxAgeSeconds } = deps.config.telegram;
   if (!botToken) throw telegramUnavailable();
   const checked = checkInitData(initData, botToken, {
@@ -34,6 +39,7 @@ export async function authenticateTelegramInitData(deps: TelegramDeps, initData:
   const user = await upsertTelegramUser(deps.db, deps.now(), checked.user, {
     welcomeCredits: deps.config.welcomeCredits,
     startParam: checked.startParam ?? undefined,
+    referralCode,
     allowsWrite: checked.user.allows_write_to_pm,
   });
   // A deactivated account stays out, as it does for Bearer tokens.
@@ -45,13 +51,19 @@ export async function authenticateTelegramInitData(deps: TelegramDeps, initData:
 
 /**
  * The Mirra account of a Telegram user, created on first sight (active at once: Telegram vouched
- * for them). A `ref_<code>` start parameter on that first visit records the referer.
+ * for them). A `ref_<code>` start parameter on that first visit (or the referral code of the web
+ * sign-in key the bot confirms) records the referer.
  */
 export async function upsertTelegramUser(
   db: DbOrTx,
   now: Date,
   profile: TelegramProfile,
-  options: { startParam?: string; allowsWrite?: boolean; welcomeCredits?: number } = {},
+  options: {
+    startParam?: string;
+    referralCode?: string | null;
+    allowsWrite?: boolean;
+    welcomeCredits?: number;
+  } = {},
 ): Promise<UserRow> {
   const existing = await findUserByTelegramId(db, profile.id);
   // A bot message's `from` never has a photo, and Telegram leaves it out when privacy hides it:
@@ -67,7 +79,9 @@ export async function upsertTelegramUser(
     );
     return changed ? updateUser(db, existing.id, now, fromTelegram) : existing;
   }
-  const referral = options.startParam?.startsWith('ref_') ? options.startParam : null;
+  const referral = options.startParam?.startsWith('ref_')
+    ? options.startParam
+    : (options.referralCode ?? null);
   try {
     return await createUser(
       db,

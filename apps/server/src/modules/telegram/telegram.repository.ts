@@ -7,7 +7,12 @@ export type TelegramAuthKeyRow = typeof telegramAuthKeys.$inferSelect;
 export const telegramRepository = {
   async insertAuthKey(
     db: DbOrTx,
-    values: { keyHash: string; expiresAt: Date; requestedByUserId: number | null },
+    values: {
+      keyHash: string;
+      expiresAt: Date;
+      requestedByUserId: number | null;
+      referralCode: string | null;
+    },
   ): Promise<TelegramAuthKeyRow> {
     const [row] = await db.insert(telegramAuthKeys).values(values).returning();
     return row!;

@@ -4,7 +4,7 @@ import type { ZodApp } from '../../shared/http/zod-app.js';
 import type { TelegramDeps } from './telegram.deps.js';
 import { AppError } from '../../shared/errors.js';
 import { issueSession } from '../auth/index.js';
-import { updateUser } from '../users/index.js';
+import { pickReferralCode, updateUser } from '../users/index.js';
 import { authenticateTelegramInitData } from './telegram-auth.usecases.js';
 import { isWebhookSecretValid } from './telegram.models.js';
 import { createAuthKey, handleTelegramUpdate, takeAuthToken } from './telegram.usecases.js';
@@ -19,7 +19,7 @@ export function registerTelegramRoutes(app: ZodApp, deps: TelegramDeps): void {
     if (!initData) {
       throw new AppError({ code: 'common.validation', fields: { init_data: ['This field is required.'] } });
     }
-    const user = await authenticateTelegramInitData(deps, initData);
+    const user = await authenticateTelegramInitData(deps, initData, pickReferralCode(null, request.cookies));
     const pair = await deps.db.transaction(async (tx) => {
       await updateUser(tx, user.id, deps.now(), { lastLogin: deps.now() });
       return issueSession(deps, tx, user.id);
@@ -28,7 +28,7 @@ export function registerTelegramRoutes(app: ZodApp, deps: TelegramDeps): void {
   });
 
   serve(app, r.createAuthKey, async (request) =>
-    createAuthKey(deps, request.auth?.user.id ?? null, request.ip),
+    createAuthKey(deps, request.auth?.user.id ?? null, request.ip, pickReferralCode(null, request.cookies)),
   );
 
   serve(app, r.getToken, async (request) => takeAuthToken(deps, request.query.uuid));

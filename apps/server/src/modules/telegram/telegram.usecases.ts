@@ -23,7 +23,12 @@ import { telegramRepository } from './telegram.repository.js';
  * user to the key, and the next poll returns the tokens, once. A signed-in user asking for a key
  * gets Telegram linked to their account instead.
  */
-export async function createAuthKey(deps: TelegramDeps, requestedByUserId: number | null, ip: string) {
+export async function createAuthKey(
+  deps: TelegramDeps,
+  requestedByUserId: number | null,
+  ip: string,
+  referralCode: string | null = null,
+) {
   const { botUsername, authKeySeconds } = deps.config.telegram;
   if (!deps.telegramBot || !botUsername) throw telegramUnavailable();
   // Open to anyone and a row each: limited per address so it cannot be used to fill the table.
@@ -40,6 +45,8 @@ export async function createAuthKey(deps: TelegramDeps, requestedByUserId: numbe
     keyHash: hashAuthKey(key),
     expiresAt: new Date(deps.now().getTime() + authKeySeconds * 1000),
     requestedByUserId,
+    // The partner link the browser followed: an account the bot creates for this key is theirs.
+    referralCode: requestedByUserId ? null : referralCode,
   });
   return { uuid: row.uuid, link: botStartLink(botUsername, key), expires_in: authKeySeconds };
 }
@@ -141,6 +148,7 @@ async function confirmAuthKey(
   }
   const user = await upsertTelegramUser(tx, deps.now(), from, {
     allowsWrite: true,
+    referralCode: row.referralCode,
     welcomeCredits: deps.config.welcomeCredits,
   });
   await telegramRepository.updateAuthKey(tx, row.uuid, {

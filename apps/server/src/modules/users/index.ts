@@ -13,9 +13,10 @@ export {
   updateUser,
 } from './user-records.usecases.js';
 export type { UsersDeps } from './users.deps.js';
-export { usersJobDefinitions } from './users.jobs.definitions.js';
+export { announceNewPartnerJob, usersJobDefinitions } from './users.jobs.definitions.js';
 export { usersJobHandlers } from './users.jobs.js';
 export type { NewUserRow, UserRow } from './users.repository.js';
 export { registerUsersRoutes } from './users.routes.js';
-export { toPublicUserJson } from './users.serializers.js';
+export { referralLink, toPublicUserJson } from './users.serializers.js';
+export { normaliseReferralCode, pickReferralCode, REFERRAL_COOKIE } from './users.models.js';
 export { createUser } from './users.usecases.js';

@@ -17,5 +17,19 @@ export const sendPasswordResetEmailJob = defineJob({
   maxAttempts: 10,
 });
 
+/**
+ * Someone joined through a partner's link: the partner programme tells the partner (in the app,
+ * and through the bot when allowed). Added in the transaction that created the account.
+ */
+export const announceNewPartnerJob = defineJob({
+  name: 'partners:announce_new_partner',
+  payload: z.object({ userId: z.number().int() }),
+  maxAttempts: 5,
+});
+
 /** Every job this module defines; the worker refuses to start while one has no handler. */
-export const usersJobDefinitions = [sendActivationEmailJob, sendPasswordResetEmailJob] as const;
+export const usersJobDefinitions = [
+  sendActivationEmailJob,
+  sendPasswordResetEmailJob,
+  announceNewPartnerJob,
+] as const;

@@ -10,6 +10,20 @@ export function generateReferralCode(length = 8): string {
   return code;
 }
 
+/** The cookie in which the web app keeps the last partner link followed, for 30 days. */
+export const REFERRAL_COOKIE = 'ref';
+
+/**
+ * The referral code a new account is attributed to: the one the request names, else the one the
+ * browser kept from the last partner link it followed (last click wins).
+ */
+export function pickReferralCode(
+  named: string | null | undefined,
+  cookies: Record<string, string | undefined> | undefined,
+): string | null {
+  return normaliseReferralCode(named) ?? normaliseReferralCode(cookies?.[REFERRAL_COOKIE]);
+}
+
 /** Referral codes arrive from links and start parameters (`ref_<code>`); anything else is ignored. */
 export function normaliseReferralCode(raw: string | null | undefined): string | null {
   if (!raw) return null;

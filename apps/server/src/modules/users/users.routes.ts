@@ -16,6 +16,7 @@ import {
   updateProfile,
 } from './users.usecases.js';
 import { toUserJson } from './users.serializers.js';
+import { pickReferralCode } from './users.models.js';
 
 const r = routes.users;
 
@@ -24,7 +25,11 @@ export function registerUsersRoutes(app: ZodApp, deps: UsersDeps): void {
   serve(app, r.login, async (request) => loginWithPassword(deps, request.body, request.ip));
   serve(app, r.register, async (request) => {
     const language = pickLanguage(request.headers['accept-language']);
-    return registerUser(deps, request.body, { ip: request.ip, language });
+    return registerUser(
+      deps,
+      { ...request.body, referral_code: pickReferralCode(request.body.referral_code, request.cookies) },
+      { ip: request.ip, language },
+    );
   });
   serve(app, r.activate, async (request) => activateUser(deps, request.body));
   serve(app, r.resendActivation, async (request) => {

@@ -27,7 +27,11 @@ import {
 import { generateReferralCode, normaliseReferralCode, splitUserRefs } from './users.models.js';
 import { usersRepository, type NewUserRow, type UserRow } from './users.repository.js';
 import { toPublicUserJson, toUserJson } from './users.serializers.js';
-import { sendActivationEmailJob, sendPasswordResetEmailJob } from './users.jobs.definitions.js';
+import {
+  announceNewPartnerJob,
+  sendActivationEmailJob,
+  sendPasswordResetEmailJob,
+} from './users.jobs.definitions.js';
 import { grantWelcomeCredits } from '../credits/index.js';
 
 const UNIQUE_VIOLATION = '23505';
@@ -60,6 +64,7 @@ export async function createUser(
             refererId: referer?.id,
           });
           await grantWelcomeCredits(sp, user.id, options.welcomeCredits ?? 0);
+          if (user.refererId) await addJob(sp, announceNewPartnerJob, { userId: user.id });
           return user;
         },
       );

@@ -21,6 +21,12 @@ const catalogue = {
     'bot.open_app': 'Open Mirra',
     'bot.model_ready': 'Your digital model “{name}” is ready! Open Mirra to make photos with your face.',
     'bot.open_model': 'Open my model',
+    'bot.partner_joined': 'A new partner joined through your link: {name}.',
+    'bot.commission_frozen':
+      'You earned {amount} in partner commission. It is frozen for {days} days, then you can spend it or pay it out.',
+    'bot.commission_available': 'Your partner commission of {amount} is now available.',
+    'bot.payout_paid': 'Your pay-out of {amount} has been sent.',
+    'bot.payout_rejected': 'Your pay-out of {amount} was rejected; the money is back in your wallet.',
     'checkout.title': 'Test payment',
     'checkout.banner': 'Test payment — no money moves',
     'checkout.note':
@@ -59,6 +65,12 @@ const catalogue = {
     'bot.model_ready':
       'Ваша цифровая модель «{name}» готова! Откройте Mirra, чтобы создавать фото со своим лицом.',
     'bot.open_model': 'Открыть модель',
+    'bot.partner_joined': 'По вашей ссылке зарегистрировался новый партнёр: {name}.',
+    'bot.commission_frozen':
+      'Вам начислено {amount} партнёрского вознаграждения. Оно заморожено на {days} дн., затем его можно потратить или вывести.',
+    'bot.commission_available': 'Партнёрское вознаграждение {amount} теперь доступно.',
+    'bot.payout_paid': 'Выплата {amount} отправлена.',
+    'bot.payout_rejected': 'Выплата {amount} отклонена, деньги вернулись в кошелёк.',
     'checkout.title': 'Тестовый платёж',
     'checkout.banner': 'Тестовый платёж — деньги не списываются',
     'checkout.note':
@@ -99,6 +111,13 @@ const catalogue = {
     'bot.model_ready':
       'Dein digitales Modell „{name}“ ist fertig! Öffne Mirra und erstelle Fotos mit deinem Gesicht.',
     'bot.open_model': 'Mein Modell öffnen',
+    'bot.partner_joined': 'Ein neuer Partner hat sich über deinen Link angemeldet: {name}.',
+    'bot.commission_frozen':
+      'Du hast {amount} Partnerprovision verdient. Sie ist {days} Tage eingefroren, danach kannst du sie ausgeben oder auszahlen lassen.',
+    'bot.commission_available': 'Deine Partnerprovision von {amount} ist jetzt verfügbar.',
+    'bot.payout_paid': 'Deine Auszahlung von {amount} wurde gesendet.',
+    'bot.payout_rejected':
+      'Deine Auszahlung von {amount} wurde abgelehnt; das Geld ist zurück in deinem Wallet.',
     'checkout.title': 'Testzahlung',
     'checkout.banner': 'Testzahlung – es fließt kein Geld',
     'checkout.note':
@@ -138,6 +157,12 @@ const catalogue = {
     'bot.model_ready':
       'Ваша цифрова модель «{name}» готова! Відкрийте Mirra, щоб створювати фото зі своїм обличчям.',
     'bot.open_model': 'Відкрити модель',
+    'bot.partner_joined': 'За вашим посиланням зареєструвався новий партнер: {name}.',
+    'bot.commission_frozen':
+      'Вам нараховано {amount} партнерської винагороди. Вона заморожена на {days} дн., потім її можна витратити або вивести.',
+    'bot.commission_available': 'Партнерська винагорода {amount} тепер доступна.',
+    'bot.payout_paid': 'Виплату {amount} надіслано.',
+    'bot.payout_rejected': 'Виплату {amount} відхилено, гроші повернулися в гаманець.',
     'checkout.title': 'Тестовий платіж',
     'checkout.banner': 'Тестовий платіж — гроші не списуються',
     'checkout.note':
@@ -178,6 +203,12 @@ const catalogue = {
     'bot.model_ready':
       'Сіздің «{name}» цифрлық моделіңіз дайын! Өз бейнеңізбен фотолар жасау үшін Mirra-ны ашыңыз.',
     'bot.open_model': 'Модельді ашу',
+    'bot.partner_joined': 'Сіздің сілтемеңіз арқылы жаңа серіктес тіркелді: {name}.',
+    'bot.commission_frozen':
+      'Сізге {amount} серіктестік сыйақы есептелді. Ол {days} күнге тоңазытылған, содан кейін оны жұмсауға немесе шығаруға болады.',
+    'bot.commission_available': '{amount} серіктестік сыйақы енді қолжетімді.',
+    'bot.payout_paid': '{amount} төлемі жіберілді.',
+    'bot.payout_rejected': '{amount} төлемі қабылданбады, ақша әмиянға қайтарылды.',
     'checkout.title': 'Сынақ төлемі',
     'checkout.banner': 'Сынақ төлемі — ақша шешілмейді',
     'checkout.note':
@@ -218,6 +249,12 @@ const catalogue = {
     'bot.model_ready':
       '“{name}” rəqəmsal modeliniz hazırdır! Öz üzünüzlə fotolar yaratmaq üçün Mirra-nı açın.',
     'bot.open_model': 'Modelimi aç',
+    'bot.partner_joined': 'Linkiniz vasitəsilə yeni tərəfdaş qoşuldu: {name}.',
+    'bot.commission_frozen':
+      'Sizə {amount} tərəfdaş komissiyası hesablandı. O, {days} gün dondurulub, sonra onu xərcləyə və ya çıxara bilərsiniz.',
+    'bot.commission_available': '{amount} tərəfdaş komissiyanız artıq əlçatandır.',
+    'bot.payout_paid': '{amount} ödənişiniz göndərildi.',
+    'bot.payout_rejected': '{amount} ödənişiniz rədd edildi; pul pul kisənizə qaytarıldı.',
     'checkout.title': 'Test ödənişi',
     'checkout.banner': 'Test ödənişi — pul köçürülmür',
     'checkout.note':

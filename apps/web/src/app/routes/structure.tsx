@@ -1,13 +1,12 @@
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
-import { EmptyState } from '../../components/ui/empty-state';
-import { IconUsers } from '../../components/ui/icons';
 import { PageFrame } from '../../components/ui/page';
+import { TeamList, TopsList } from '../../features/partners';
 import { Page as NotFound } from './not-found';
 
 const VIEWS = ['linear', 'tops'] as const;
 
-/** Partner structure: the team (linear) and the tops list, with the paid filter. */
+/** Partner structure: the team (linear) with the paid filter, and the tops list. */
 export function Page() {
   const { t } = useTranslation();
   const { view } = useParams();
@@ -26,11 +25,7 @@ export function Page() {
           </Link>
         ))}
       </div>
-      <EmptyState
-        icon={<IconUsers size={28} />}
-        title={t(view === 'tops' ? 'structure.topsEmpty' : 'structure.empty')}
-        text={t('structure.emptyText')}
-      />
+      {view === 'tops' ? <TopsList /> : <TeamList />}
     </PageFrame>
   );
 }

@@ -1,5 +1,6 @@
 import { useLocation, useParams, useSearchParams } from 'react-router';
 import { PageFrame } from '../../components/ui/page';
+import { PayoutForm } from '../../features/partners';
 import { WalletView } from '../../features/payments';
 import './wallet.css';
 
@@ -16,7 +17,7 @@ export function Page() {
   const currency = Number(params.currency ?? search.get('currency') ?? 643);
   return (
     <PageFrame width="narrow" testId="wallet-page">
-      <WalletView view={view} currency={currency} />
+      <WalletView view={view} currency={currency} payOut={<PayoutForm />} />
     </PageFrame>
   );
 }

@@ -14,6 +14,15 @@ type Describe = (data: TNotification['data']) => NotificationText;
 
 const name = (data: TNotification['data']) => data.user_name?.trim() || '';
 
+const CURRENCY_SIGNS: Record<number, string> = { 643: '₽', 840: '$' };
+/** A money amount in minor units, as "150.00 ₽" (the list shows it inside a translated sentence). */
+const money = (data: TNotification['data']) =>
+  `${((data.amount ?? 0) / 100).toFixed(2)} ${CURRENCY_SIGNS[data.currency ?? 643] ?? ''}`.trim();
+
+const partnerMoney =
+  (key: string, href: string): Describe =>
+  (data) => ({ key, values: { amount: money(data) }, terms: {}, href });
+
 /**
  * How each kind is said and where it leads. A `Record` over every kind: a new kind in the
  * contracts fails the type check here until it has its wording.
@@ -54,6 +63,16 @@ const DESCRIBE: Record<TNotificationKind, Describe> = {
     terms: {},
     href: data.post_uuid ? `/post/${data.post_uuid}/` : null,
   }),
+  partner_joined: (data) => ({
+    key: 'social.notifications.partnerJoined',
+    values: { name: name(data) || '—' },
+    terms: {},
+    href: '/structure/linear/',
+  }),
+  commission_frozen: partnerMoney('social.notifications.commissionFrozen', '/settings/mlm/'),
+  commission_available: partnerMoney('social.notifications.commissionAvailable', '/wallet'),
+  payout_paid: partnerMoney('social.notifications.payoutPaid', '/wallet/pay-out/'),
+  payout_rejected: partnerMoney('social.notifications.payoutRejected', '/wallet/pay-out/'),
   subscription_renewal_failed: (data) => ({
     key: data.attempts_left ? 'social.notifications.renewalFailed' : 'social.notifications.renewalStopped',
     values: { count: data.attempts_left ?? 0 },

@@ -3,6 +3,7 @@ export { paymentKeys, paymentsApi } from './api/payments.api';
 export { subscriptionKeys } from './api/subscription.api';
 export { walletKeys } from './api/wallet.api';
 export { PurchaseSheet } from './components/purchase-sheet';
+export { formatMoney } from './money';
 export { SberPayInvoice } from './components/sberpay-invoice';
 export { SubscriptionView } from './components/subscription-view';
 export { WalletView } from './components/wallet-view';

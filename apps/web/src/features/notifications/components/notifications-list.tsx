@@ -31,6 +31,11 @@ const KIND_ICONS: Record<TNotificationKind, typeof IconBell> = {
   model_ready: IconFace,
   generation_finished: IconSparkles,
   post_removed: IconAlert,
+  partner_joined: IconUsers,
+  commission_frozen: IconWallet,
+  commission_available: IconWallet,
+  payout_paid: IconWallet,
+  payout_rejected: IconAlert,
   subscription_renewal_failed: IconCrown,
 };
 

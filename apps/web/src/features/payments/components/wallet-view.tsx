@@ -7,7 +7,7 @@ import {
   type TWalletFilter,
 } from '@mirra/contracts';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Alert } from '../../../components/ui/alert';
@@ -34,9 +34,18 @@ const knownCurrency = (value: number) => (WALLET_CURRENCIES as readonly number[]
 
 /**
  * The wallet (money, not credits): the balance of one currency with what is held and on its way,
- * its transactions with the screen's filters, top-up through a payment provider, and pay-out.
+ * its transactions with the screen's filters, top-up through a payment provider, and pay-out (the
+ * form the page passes in: pay-outs belong to the partner programme, which payments does not import).
  */
-export function WalletView({ view, currency: asked }: { view: WalletViewName; currency: number }) {
+export function WalletView({
+  view,
+  currency: asked,
+  payOut,
+}: {
+  view: WalletViewName;
+  currency: number;
+  payOut?: ReactNode;
+}) {
   const { t, i18n } = useTranslation();
   const currency = knownCurrency(asked) ? asked : 643;
   const balances = useQuery({ queryKey: walletKeys.balances(), queryFn: walletApi.balances });
@@ -102,7 +111,7 @@ export function WalletView({ view, currency: asked }: { view: WalletViewName; cu
       </div>
       {view === 'transactions' && <Transactions currency={currency} />}
       {view === 'payIn' && <PayIn currency={currency} />}
-      {view === 'payOut' && <Alert tone="info">{t('wallet.payOutUnavailable')}</Alert>}
+      {view === 'payOut' && (payOut ?? <Alert tone="info">{t('wallet.payOutUnavailable')}</Alert>)}
     </>
   );
 }

@@ -1,0 +1,23 @@
+import type { PartnersDeps } from './partners.deps.js';
+import { toTask } from '../../shared/jobs.js';
+import { announceNewPartnerJob, findUserById } from '../users/index.js';
+import { announceNewPartner, computeTops, releaseDueCommissions } from './partners.usecases.js';
+
+/** The partner programme's jobs: the welcome of a new partner, and two scheduled ones. */
+export function partnersJobHandlers(deps: PartnersDeps) {
+  return {
+    [announceNewPartnerJob.name]: toTask(announceNewPartnerJob, async ({ userId }) => {
+      const user = await findUserById(deps.db, userId);
+      if (!user) return;
+      await deps.db.transaction((tx) => announceNewPartner(deps, tx, user));
+    }),
+    /** Commissions whose hold ended become available, and their partners hear of it. */
+    'partners:release_commissions': async () => {
+      await releaseDueCommissions(deps);
+    },
+    /** The tops lists, recomputed from the monthly aggregates. */
+    'partners:compute_tops': async () => {
+      await computeTops(deps);
+    },
+  };
+}

@@ -1,0 +1,35 @@
+import { routes, type TPayoutBody } from '@mirra/contracts';
+import { api } from '../../../lib/api-client';
+
+export const partnerKeys = {
+  all: ['partners'] as const,
+  summary: () => ['partners', 'summary'] as const,
+  statistics: (currency: number) => ['partners', 'statistics', currency] as const,
+  team: (filters: TeamFilters) => ['partners', 'team', filters] as const,
+  tops: (period: string, by: string, currency: number) => ['partners', 'tops', period, by, currency] as const,
+  calculator: (partners: string, average: number) => ['partners', 'calculator', partners, average] as const,
+  payouts: () => ['partners', 'payouts'] as const,
+};
+
+export interface TeamFilters {
+  level?: number;
+  paid?: 'true' | 'false';
+  search?: string;
+  currency: number;
+}
+
+export const partnersApi = {
+  summary: () => api(routes.partners.me),
+  saveSettings: (showContact: boolean) =>
+    api(routes.partners.saveSettings, { body: { show_contact: showContact } }),
+  statistics: (currency: number) => api(routes.partners.statistics, { query: { currency } }),
+  team: (filters: TeamFilters, cursor?: string) =>
+    api(routes.partners.team, { query: { ...filters, cursor } }),
+  tops: (period: 'month' | 'all', by: 'income' | 'team', currency: number) =>
+    api(routes.partners.tops, { query: { period, by, currency } }),
+  calculator: (partners: string, average: number) =>
+    api(routes.partners.calculator, { query: { partners, average } }),
+  /** My pay-outs, saved requisites, minimums and wallet balances. */
+  payouts: () => api(routes.payouts.list),
+  requestPayout: (body: TPayoutBody) => api(routes.payouts.request, { body }),
+};

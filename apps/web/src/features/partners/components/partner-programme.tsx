@@ -1,0 +1,357 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import type { TPartnerSummary } from '@mirra/contracts';
+import { Button } from '../../../components/ui/button';
+import { IconChevron, IconCrown, IconUsers, IconWallet } from '../../../components/ui/icons';
+import { LoadError } from '../../../components/ui/load-error';
+import { Spinner } from '../../../components/ui/spinner';
+import { TextInput } from '../../../components/ui/text-input';
+import { useAppStore } from '../../../lib/app-store';
+import { useShareLink } from '../../../lib/use-share-link';
+import { formatMoney } from '../../payments';
+import { partnerKeys, partnersApi } from '../api/partners.api';
+import { IncomeChart } from './income-chart';
+import { PartnerAvatar } from './partner-avatar';
+import { PromoMaterials } from './promo-materials';
+import '../partners.css';
+
+const STATS = [
+  'referals',
+  'payedPartners',
+  'income',
+  'payouts',
+  'turnoverMonth',
+  'turnoverAll',
+  'firstLineTurnover',
+] as const;
+const MONEY_STATS = new Set<string>([
+  'income',
+  'payouts',
+  'turnoverMonth',
+  'turnoverAll',
+  'firstLineTurnover',
+]);
+
+/** The partner programme screen: link, curator, statistics, levels, calculator, FAQ, promo materials. */
+export function PartnerProgramme() {
+  const { t } = useTranslation();
+  const summary = useQuery({ queryKey: partnerKeys.summary(), queryFn: partnersApi.summary });
+  if (summary.isPending) return <Spinner />;
+  if (summary.isError) return <LoadError query={summary} />;
+  const data = summary.data;
+  return (
+    <>
+      <p className="lead">{t('partners.intro')}</p>
+      <ReflinkCard summary={data} />
+      <WalletCard />
+      <Statistics />
+      <div className="list">
+        <Link to="/wallet" className="list__row">
+          <IconWallet size={20} />
+          <span className="list__label">{t('partners.wallet')}</span>
+          <IconChevron size={18} />
+        </Link>
+        <Link to="/structure/linear/" className="list__row">
+          <IconUsers size={20} />
+          <span className="list__label">{t('partners.team')}</span>
+          <IconChevron size={18} />
+        </Link>
+        <Link to="/structure/tops/" className="list__row">
+          <IconCrown size={20} />
+          <span className="list__label">{t('partners.rating')}</span>
+          <IconChevron size={18} />
+        </Link>
+      </div>
+      <Levels summary={data} />
+      <Calculator summary={data} />
+      <CuratorCard summary={data} />
+      <Faq />
+      <PromoMaterials reflink={data.reflink} />
+    </>
+  );
+}
+
+function ReflinkCard({ summary }: { summary: TPartnerSummary }) {
+  const { t } = useTranslation();
+  const share = useShareLink();
+  const showTopinfo = useAppStore((s) => s.showTopinfo);
+  const copy = async (text: string) => {
+    try {
+      await navigator.clipboard.writeText(text);
+      showTopinfo('success', t('common.copied'));
+    } catch {
+      showTopinfo('error', t('common.copyFailed'));
+    }
+  };
+  const links = [
+    { label: t('partners.reflink'), url: summary.reflink, testId: 'reflink' },
+    ...(summary.reflink_telegram
+      ? [{ label: t('partners.reflinkTelegram'), url: summary.reflink_telegram, testId: 'reflink-telegram' }]
+      : []),
+  ];
+  return (
+    <div className="card">
+      {links.map((link) => (
+        <div key={link.testId} className="partner-section">
+          <span className="card__label">{link.label}</span>
+          <code className="partner-reflink" data-testid={link.testId}>
+            {link.url}
+          </code>
+          <div className="partner-actions">
+            <Button theme="primary" size="sm" onClick={() => void copy(link.url)}>
+              {t('partners.copy')}
+            </Button>
+            <Button
+              theme="primary-outline"
+              size="sm"
+              onClick={() => void share(link.url, t('partners.shareTitle'))}
+            >
+              {t('partners.share')}
+            </Button>
+          </div>
+        </div>
+      ))}
+    </div>
+  );
+}
+
+/** My partner money now: what can be spent or paid out, and what is still frozen for the hold. */
+function WalletCard() {
+  const { t, i18n } = useTranslation();
+  const wallet = useQuery({ queryKey: partnerKeys.payouts(), queryFn: partnersApi.payouts });
+  if (!wallet.data) return null;
+  const balances = wallet.data.balances.filter((b) => b.currency === 643 || b.available || b.frozen);
+  return (
+    <Link to="/wallet/pay-out/" className="card" data-testid="partner-wallet">
+      <span className="card__label">{t('partners.wallet')}</span>
+      {balances.map((b) => (
+        <div key={b.currency} className="partner-stats">
+          <div className="stat stat--plain" data-testid={`wallet-available-${b.currency}`}>
+            <span className="stat__value">{formatMoney(b.available, b.currency, i18n.language)}</span>
+            <span className="stat__label">{t('partners.balance.available')}</span>
+          </div>
+          <div className="stat stat--plain" data-testid={`wallet-frozen-${b.currency}`}>
+            <span className="stat__value">{formatMoney(b.frozen, b.currency, i18n.language)}</span>
+            <span className="stat__label">{t('partners.balance.frozen')}</span>
+          </div>
+        </div>
+      ))}
+    </Link>
+  );
+}
+
+function Statistics() {
+  const { t, i18n } = useTranslation();
+  const [currency, setCurrency] = useState(643);
+  const statistics = useQuery({
+    queryKey: partnerKeys.statistics(currency),
+    queryFn: () => partnersApi.statistics(currency),
+  });
+  if (statistics.isPending) return <Spinner />;
+  if (statistics.isError) return <LoadError query={statistics} />;
+  const data = statistics.data;
+  return (
+    <section className="card" data-testid="partner-statistics">
+      <div className="card--row">
+        <span className="card__label">{t('partners.stats.title')}</span>
+        {data.currencies.length > 1 && (
+          <div className="segmented" role="group" aria-label={t('partners.stats.currency')}>
+            {data.currencies.map((id) => (
+              <button
+                key={id}
+                type="button"
+                className={`segmented__item${id === currency ? ' is-active' : ''}`}
+                onClick={() => setCurrency(id)}
+              >
+                {id === 840 ? '$' : '₽'}
+              </button>
+            ))}
+          </div>
+        )}
+      </div>
+      <div className="partner-stats">
+        {STATS.map((stat) => (
+          <div key={stat} className="stat" data-testid={`stat-${stat}`}>
+            <span className="stat__value">
+              {MONEY_STATS.has(stat)
+                ? formatMoney(data[stat], data.currency, i18n.language)
+                : new Intl.NumberFormat(i18n.language).format(data[stat])}
+            </span>
+            <span className="stat__label">{t(`partners.stats.${stat}`)}</span>
+          </div>
+        ))}
+      </div>
+      <span className="card__label">{t('partners.stats.chart')}</span>
+      <IncomeChart statistics={data} />
+    </section>
+  );
+}
+
+function Levels({ summary }: { summary: TPartnerSummary }) {
+  const { t, i18n } = useTranslation();
+  return (
+    <section className="card" data-testid="partner-levels">
+      <span className="card__label">{t('partners.levels.title')}</span>
+      <div className="partner-levels">
+        {summary.levels.map((level) => (
+          <div key={level.level} className="partner-level">
+            <div className="partner-person__text">
+              <strong>{t('partners.levels.level', { level: level.level })}</strong>
+              <span className="partner-muted">
+                {t('partners.levels.percent', {
+                  percent: new Intl.NumberFormat(i18n.language).format(level.percent),
+                })}
+              </span>
+              <span className="partner-muted">
+                {t('partners.levels.team', { total: level.team, paid: level.team_paid })}
+              </span>
+              {!level.unlocked && (
+                <span className="partner-muted">{t('partners.levels.needs', { count: level.missing })}</span>
+              )}
+            </div>
+            <span className={`partner-level__badge${level.unlocked ? '' : ' partner-level__badge--locked'}`}>
+              {level.unlocked ? t('partners.levels.active') : t('partners.calculator.locked')}
+            </span>
+          </div>
+        ))}
+      </div>
+      <p className="partner-muted">{t('partners.hold', { count: summary.hold_days })}</p>
+    </section>
+  );
+}
+
+function Calculator({ summary }: { summary: TPartnerSummary }) {
+  const { t, i18n } = useTranslation();
+  const [partners, setPartners] = useState<string[]>(
+    summary.levels.map((_, i) => String([5, 20, 100][i] ?? 0)),
+  );
+  const [average, setAverage] = useState('990');
+  const [asked, setAsked] = useState<{ partners: string; average: number } | null>(null);
+  const result = useQuery({
+    queryKey: partnerKeys.calculator(asked?.partners ?? '', asked?.average ?? 0),
+    queryFn: () => partnersApi.calculator(asked!.partners, asked!.average),
+    enabled: asked !== null,
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const counts = partners.map((value) => String(Math.max(0, Math.floor(Number(value) || 0))));
+    setAsked({ partners: counts.join(','), average: Math.round(Math.max(0, Number(average) || 0) * 100) });
+  };
+  return (
+    <form className="card" onSubmit={submit} data-testid="partner-calculator">
+      <span className="card__label">{t('partners.calculator.title')}</span>
+      <div className="partner-calc">
+        {summary.levels.map((level, i) => (
+          <TextInput
+            key={level.level}
+            title={t('partners.calculator.partners', { level: level.level })}
+            inputMode="numeric"
+            value={partners[i] ?? ''}
+            onValueChange={(value) =>
+              setPartners((current) => current.map((v, j) => (j === i ? value.replace(/\D/g, '') : v)))
+            }
+          />
+        ))}
+        <TextInput
+          title={t('partners.calculator.average')}
+          inputMode="decimal"
+          value={average}
+          onValueChange={(value) => setAverage(value.replace(/[^\d.]/g, ''))}
+        />
+      </div>
+      <Button type="submit" theme="primary" size="sm" loading={result.isFetching}>
+        {t('partners.calculator.calculate')}
+      </Button>
+      {result.data && (
+        <div className="partner-section" data-testid="calculator-result">
+          <span className="card__label">{t('partners.calculator.result')}</span>
+          <span className="partner-calc__result">{formatMoney(result.data.total, 643, i18n.language)}</span>
+          {result.data.levels.map((level) => (
+            <span key={level.level} className="partner-muted">
+              {t('partners.levels.level', { level: level.level })}:{' '}
+              {level.unlocked
+                ? formatMoney(level.income, 643, i18n.language)
+                : t('partners.calculator.locked')}
+            </span>
+          ))}
+          <span className="partner-muted">{t('partners.hold', { count: result.data.hold_days })}</span>
+        </div>
+      )}
+    </form>
+  );
+}
+
+function CuratorCard({ summary }: { summary: TPartnerSummary }) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const [saving, setSaving] = useState(false);
+  const curator = summary.curator;
+  const toggle = async (show: boolean) => {
+    setSaving(true);
+    try {
+      queryClient.setQueryData(partnerKeys.summary(), await partnersApi.saveSettings(show));
+    } catch {
+      useAppStore.getState().showTopinfo('error', t('common.copyFailed'));
+    } finally {
+      setSaving(false);
+    }
+  };
+  return (
+    <section className="card" data-testid="partner-curator">
+      <span className="card__label">{t('partners.curator.title')}</span>
+      {curator ? (
+        <div className="partner-person">
+          <PartnerAvatar url={curator.avatar_url} name={curator.name} />
+          <div className="partner-person__text">
+            <Link className="partner-person__name" to={`/profile/${curator.uuid}/`}>
+              {curator.name}
+            </Link>
+            {!curator.contact_url && <span className="partner-muted">{t('partners.curator.hidden')}</span>}
+          </div>
+          {curator.contact_url && (
+            <a
+              className="btn btn--primary-outline btn--sm"
+              href={curator.contact_url}
+              target="_blank"
+              rel="noreferrer"
+            >
+              {t('partners.curator.contact')}
+            </a>
+          )}
+        </div>
+      ) : (
+        <p className="partner-muted">{t('partners.curator.none')}</p>
+      )}
+      <label className="partner-toggle">
+        <input
+          type="checkbox"
+          checked={summary.show_contact}
+          disabled={saving}
+          onChange={(event) => void toggle(event.target.checked)}
+        />
+        <span>
+          {t('partners.curator.showMine')}
+          <br />
+          <span className="partner-muted">{t('partners.curator.showMineHint')}</span>
+        </span>
+      </label>
+    </section>
+  );
+}
+
+function Faq() {
+  const { t } = useTranslation();
+  return (
+    <section className="card partner-faq">
+      <span className="card__label">{t('partners.faq.title')}</span>
+      {[1, 2, 3, 4, 5].map((n) => (
+        <details key={n}>
+          <summary>{t(`partners.faq.q${n}`)}</summary>
+          <p>{t(`partners.faq.a${n}`)}</p>
+        </details>
+      ))}
+    </section>
+  );
+}

@@ -1,0 +1,214 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { PAYOUT_METHODS, PAYOUT_NETWORKS, type TPayouts } from '@mirra/contracts';
+import { Alert } from '../../../components/ui/alert';
+import { Button } from '../../../components/ui/button';
+import { LoadError } from '../../../components/ui/load-error';
+import { Spinner } from '../../../components/ui/spinner';
+import { TextInput } from '../../../components/ui/text-input';
+import { useFormErrors } from '../../../components/ui/use-form-errors';
+import { useAppStore } from '../../../lib/app-store';
+import { formatMoney, walletKeys } from '../../payments';
+import { partnerKeys, partnersApi } from '../api/partners.api';
+import '../partners.css';
+
+type Method = (typeof PAYOUT_METHODS)[number];
+const FIELDS = ['amount', 'card', 'phone', 'bank', 'network', 'address', 'holder'] as const;
+const CURRENCY = 643;
+
+const newKey = () =>
+  typeof crypto !== 'undefined' && 'randomUUID' in crypto
+    ? crypto.randomUUID()
+    : `${Date.now()}-${Math.random().toString(36).slice(2)}`;
+
+/**
+ * `/wallet/pay-out/`: amount (at least the minimum, at most what is available), requisites by
+ * method and the holder's name, filled in from the last pay-out. The money is reserved at once;
+ * the list below shows each request's status.
+ */
+export function PayoutForm() {
+  const { t, i18n } = useTranslation();
+  const payouts = useQuery({ queryKey: partnerKeys.payouts(), queryFn: partnersApi.payouts });
+  if (payouts.isPending) return <Spinner />;
+  if (payouts.isError) return <LoadError query={payouts} />;
+  const available = payouts.data.balances.find((b) => b.currency === CURRENCY)?.available ?? 0;
+  const minimum = payouts.data.minimum[String(CURRENCY)] ?? 0;
+  const money = (amount: number) => formatMoney(amount, CURRENCY, i18n.language);
+  return (
+    <div className="partner-team" data-testid="payout">
+      <div className="card">
+        <span className="card__label">{t('partners.payout.title')}</span>
+        <strong data-testid="payout-available">
+          {t('partners.payout.available', { amount: money(available) })}
+        </strong>
+        <span className="partner-muted">{t('partners.payout.minimum', { amount: money(minimum) })}</span>
+        {available < minimum ? (
+          <Alert tone="info">{t('partners.payout.noMoney')}</Alert>
+        ) : (
+          <RequestForm saved={payouts.data.saved} available={available} />
+        )}
+      </div>
+      {payouts.data.results.length > 0 && (
+        <div className="card" data-testid="payout-requests">
+          <span className="card__label">{t('partners.payout.requests')}</span>
+          {payouts.data.results.map((payout) => (
+            <div key={payout.uuid} className="partner-level">
+              <div className="partner-person__text">
+                <strong>{money(payout.amount)}</strong>
+                <span className="partner-muted">
+                  {t(`partners.payout.methods.${payout.method}`)} · {payout.requisites}
+                </span>
+              </div>
+              <span
+                className={`partner-level__badge${payout.status === 'paid' ? '' : ' partner-level__badge--locked'}`}
+              >
+                {t(`partners.payout.status.${payout.status}`)}
+              </span>
+            </div>
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}
+
+function RequestForm({ saved, available }: { saved: TPayouts['saved']; available: number }) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const [method, setMethod] = useState<Method>(saved?.method ?? 'card');
+  const [values, setValues] = useState({
+    amount: String(Math.floor(available / 100)),
+    card: saved?.card ?? '',
+    phone: saved?.phone ?? '',
+    bank: saved?.bank ?? '',
+    network: saved?.network ?? 'TRC20',
+    address: saved?.address ?? '',
+    holder: saved?.holder ?? '',
+  });
+  const [pending, setPending] = useState(false);
+  const [clientKey] = useState(newKey);
+  const { alert, fieldErrors, showError, clearField, clear } = useFormErrors(FIELDS);
+  const set = (field: keyof typeof values) => (value: string) => {
+    clearField(field);
+    setValues((current) => ({ ...current, [field]: value }));
+  };
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    clear();
+    setPending(true);
+    try {
+      await partnersApi.requestPayout({
+        currency: CURRENCY,
+        amount: Math.round(Number(values.amount.replace(',', '.')) * 100) || 0,
+        method,
+        card: method === 'card' ? values.card : null,
+        phone: method === 'sbp' ? values.phone : null,
+        bank: method === 'sbp' ? values.bank : null,
+        network: method === 'crypto' ? values.network : null,
+        address: method === 'crypto' ? values.address : null,
+        holder: values.holder,
+        client_key: clientKey,
+      });
+      useAppStore.getState().showTopinfo('success', t('partners.payout.sent'));
+      // The request holds the amount: the wallet's balance and transactions change with it.
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: partnerKeys.payouts() }),
+        queryClient.invalidateQueries({ queryKey: walletKeys.all }),
+      ]);
+    } catch (error) {
+      showError(error);
+    } finally {
+      setPending(false);
+    }
+  };
+  return (
+    <form className="partner-form" onSubmit={(event) => void submit(event)} noValidate>
+      {saved && <span className="partner-muted">{t('partners.payout.saved')}</span>}
+      {alert && <Alert tone="error">{alert}</Alert>}
+      <TextInput
+        title={t('partners.payout.amount')}
+        inputMode="decimal"
+        name="amount"
+        value={values.amount}
+        onValueChange={set('amount')}
+        error={fieldErrors.amount}
+      />
+      <div className="segmented" role="group" aria-label={t('partners.payout.method')}>
+        {PAYOUT_METHODS.map((m) => (
+          <button
+            key={m}
+            type="button"
+            className={`segmented__item${method === m ? ' is-active' : ''}`}
+            onClick={() => setMethod(m)}
+            data-testid={`payout-method-${m}`}
+          >
+            {t(`partners.payout.methods.${m}`)}
+          </button>
+        ))}
+      </div>
+      {method === 'card' && (
+        <TextInput
+          title={t('partners.payout.card')}
+          inputMode="numeric"
+          autoComplete="cc-number"
+          name="card"
+          value={values.card}
+          onValueChange={set('card')}
+          error={fieldErrors.card}
+        />
+      )}
+      {method === 'sbp' && (
+        <>
+          <TextInput
+            title={t('partners.payout.phone')}
+            inputMode="tel"
+            name="phone"
+            value={values.phone}
+            onValueChange={set('phone')}
+            error={fieldErrors.phone}
+          />
+          <TextInput
+            title={t('partners.payout.bank')}
+            name="bank"
+            value={values.bank}
+            onValueChange={set('bank')}
+            error={fieldErrors.bank}
+          />
+        </>
+      )}
+      {method === 'crypto' && (
+        <>
+          <label className="field">
+            <span className="field__title">{t('partners.payout.network')}</span>
+            <select value={values.network} onChange={(event) => set('network')(event.target.value)}>
+              {PAYOUT_NETWORKS.map((network) => (
+                <option key={network} value={network}>
+                  {network}
+                </option>
+              ))}
+            </select>
+          </label>
+          <TextInput
+            title={t('partners.payout.address')}
+            name="address"
+            value={values.address}
+            onValueChange={set('address')}
+            error={fieldErrors.address ?? fieldErrors.network}
+          />
+        </>
+      )}
+      <TextInput
+        title={t('partners.payout.holder')}
+        autoComplete="cc-name"
+        name="holder"
+        value={values.holder}
+        onValueChange={set('holder')}
+        error={fieldErrors.holder}
+      />
+      <Button type="submit" theme="primary" loading={pending} data-testid="payout-submit">
+        {t('partners.payout.submit')}
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,189 @@
+import { useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Button } from '../../../components/ui/button';
+import { useAppStore } from '../../../lib/app-store';
+
+/** Common banner sizes: a square post, a story, a link preview. */
+const BANNERS = [
+  { id: 'square', width: 1080, height: 1080 },
+  { id: 'story', width: 1080, height: 1920 },
+  { id: 'landscape', width: 1200, height: 628 },
+] as const;
+type Banner = (typeof BANNERS)[number];
+
+const TEXTS = ['text1', 'text2', 'text3'] as const;
+
+const token = (name: string) =>
+  getComputedStyle(document.documentElement).getPropertyValue(name).trim() || undefined;
+
+/** Draws a banner with the reflink and its QR code (the `qrcode` package renders it). */
+async function drawBanner(
+  canvas: HTMLCanvasElement,
+  banner: Banner,
+  reflink: string,
+  title: string,
+  cta: string,
+) {
+  const { default: QRCode } = await import('qrcode');
+  canvas.width = banner.width;
+  canvas.height = banner.height;
+  const ctx = canvas.getContext('2d');
+  if (!ctx) return;
+  const gradient = ctx.createLinearGradient(0, 0, banner.width, banner.height);
+  gradient.addColorStop(0, token('--color-brand-1') ?? 'purple');
+  gradient.addColorStop(0.6, token('--color-brand-2') ?? 'deeppink');
+  gradient.addColorStop(1, token('--color-brand-3') ?? 'orange');
+  ctx.fillStyle = gradient;
+  ctx.fillRect(0, 0, banner.width, banner.height);
+  const light = token('--color-accent-contrast') ?? 'white';
+  const dark = token('--color-black') ?? 'black';
+  const unit = Math.min(banner.width, banner.height);
+  const landscape = banner.width > banner.height;
+  const qrSize = Math.round(unit * (landscape ? 0.62 : 0.46));
+  const qrX = landscape ? banner.width - qrSize - unit * 0.1 : (banner.width - qrSize) / 2;
+  const qrY = landscape ? (banner.height - qrSize) / 2 : banner.height * 0.5 - qrSize / 2 + unit * 0.08;
+  const qr = document.createElement('canvas');
+  await QRCode.toCanvas(qr, reflink, {
+    width: qrSize,
+    margin: 2,
+    errorCorrectionLevel: 'M',
+    color: { dark, light },
+  });
+  ctx.fillStyle = light;
+  const pad = unit * 0.025;
+  ctx.fillRect(qrX - pad, qrY - pad, qrSize + pad * 2, qrSize + pad * 2);
+  ctx.drawImage(qr, qrX, qrY, qrSize, qrSize);
+  ctx.fillStyle = light;
+  ctx.textBaseline = 'top';
+  const left = landscape ? unit * 0.1 : banner.width / 2;
+  ctx.textAlign = landscape ? 'left' : 'center';
+  const maxText = landscape ? qrX - left - unit * 0.08 : banner.width * 0.86;
+  ctx.font = `800 ${Math.round(unit * 0.085)}px system-ui, sans-serif`;
+  ctx.fillText('Mirra', left, landscape ? unit * 0.14 : banner.height * 0.08, maxText);
+  ctx.font = `700 ${Math.round(unit * 0.058)}px system-ui, sans-serif`;
+  wrap(ctx, title, left, landscape ? unit * 0.3 : banner.height * 0.08 + unit * 0.13, maxText, unit * 0.07);
+  ctx.font = `600 ${Math.round(unit * 0.04)}px system-ui, sans-serif`;
+  const ctaY = landscape ? unit * 0.62 : qrY + qrSize + unit * 0.07;
+  ctx.fillText(cta, left, ctaY, maxText);
+  ctx.font = `500 ${Math.round(unit * 0.028)}px system-ui, sans-serif`;
+  ctx.fillText(reflink, left, ctaY + unit * 0.065, maxText);
+}
+
+function wrap(
+  ctx: CanvasRenderingContext2D,
+  text: string,
+  x: number,
+  y: number,
+  width: number,
+  lineHeight: number,
+) {
+  const words = text.split(/\s+/);
+  let line = '';
+  let row = 0;
+  for (const word of words) {
+    const next = line ? `${line} ${word}` : word;
+    if (ctx.measureText(next).width > width && line) {
+      ctx.fillText(line, x, y + row * lineHeight, width);
+      row += 1;
+      line = word;
+    } else line = next;
+  }
+  if (line) ctx.fillText(line, x, y + row * lineHeight, width);
+}
+
+function download(href: string, name: string) {
+  const a = document.createElement('a');
+  a.href = href;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+}
+
+function BannerPreview({ banner, reflink }: { banner: Banner; reflink: string }) {
+  const { t, i18n } = useTranslation();
+  const canvas = useRef<HTMLCanvasElement>(null);
+  useEffect(() => {
+    if (canvas.current) {
+      void drawBanner(
+        canvas.current,
+        banner,
+        reflink,
+        t('partners.promo.bannerTitle'),
+        t('partners.promo.bannerCta'),
+      );
+    }
+  }, [banner, reflink, t, i18n.language]);
+  return (
+    <div className="partner-banner" data-testid={`banner-${banner.id}`}>
+      <canvas
+        ref={canvas}
+        width={banner.width}
+        height={banner.height}
+        aria-label={`${banner.width}×${banner.height}`}
+      />
+      <span className="partner-muted">
+        {banner.width}×{banner.height}
+      </span>
+      <Button
+        theme="light"
+        size="sm"
+        onClick={() =>
+          canvas.current && download(canvas.current.toDataURL('image/png'), `mirra-${banner.id}.png`)
+        }
+      >
+        {t('partners.promo.download')}
+      </Button>
+    </div>
+  );
+}
+
+/** Banners in common sizes with my reflink and its QR code, and ready-made texts to copy or save. */
+export function PromoMaterials({ reflink }: { reflink: string }) {
+  const { t } = useTranslation();
+  const showTopinfo = useAppStore((s) => s.showTopinfo);
+  const copy = async (text: string) => {
+    try {
+      await navigator.clipboard.writeText(text);
+      showTopinfo('success', t('common.copied'));
+    } catch {
+      showTopinfo('error', t('common.copyFailed'));
+    }
+  };
+  return (
+    <section className="card" data-testid="partner-promo">
+      <span className="card__label">{t('partners.promo.title')}</span>
+      <strong>{t('partners.promo.banners')}</strong>
+      <div className="partner-banners">
+        {BANNERS.map((banner) => (
+          <BannerPreview key={banner.id} banner={banner} reflink={reflink} />
+        ))}
+      </div>
+      <strong>{t('partners.promo.texts')}</strong>
+      {TEXTS.map((key) => {
+        const text = t(`partners.promo.${key}`, { link: reflink, interpolation: { escapeValue: false } });
+        return (
+          <div key={key} className="partner-section">
+            <p className="partner-text">{text}</p>
+            <div className="partner-actions">
+              <Button theme="light" size="sm" onClick={() => void copy(text)}>
+                {t('partners.promo.copyText')}
+              </Button>
+              <Button
+                theme="light"
+                size="sm"
+                onClick={() => {
+                  const url = URL.createObjectURL(new Blob([text], { type: 'text/plain;charset=utf-8' }));
+                  download(url, `mirra-${key}.txt`);
+                  setTimeout(() => URL.revokeObjectURL(url), 1000);
+                }}
+              >
+                {t('partners.promo.downloadText')}
+              </Button>
+            </div>
+          </div>
+        );
+      })}
+    </section>
+  );
+}

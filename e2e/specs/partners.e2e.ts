@@ -1,0 +1,184 @@
+import { writeFile } from 'node:fs/promises';
+import type { Page } from 'playwright-core';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { callApi, createActiveUser, PASSWORD, readActivationLink, uniqueEmail } from '../lib/accounts.js';
+import { openBrowser, saveScreenshot, url, type Session } from '../lib/browser.js';
+import { e2eEnv } from '../lib/env.js';
+import { signInWithTokens } from '../lib/session.js';
+import { installTelegramHost, miniAppUrl, newTelegramUser, signInitData } from '../lib/telegram.js';
+
+const NARROW = { width: 360, height: 780 };
+const DAY_SECONDS = 86_400;
+
+/** Moves the server's clock (every process) `seconds` ahead of real time; the server re-reads it within 200 ms. */
+async function setServerClock(seconds: number) {
+  await writeFile(e2eEnv.clockFile, String(seconds));
+  await new Promise((resolve) => setTimeout(resolve, 500));
+}
+
+/** A 100-credit pack bought in roubles on the test provider's real checkout page. */
+async function buyPack(page: Page, authorization: string) {
+  expect(
+    (await callApi('/api/payments/region/', { method: 'PUT', body: { region: 'ru' }, authorization })).status,
+  ).toBe(200);
+  const order = await callApi<{ confirmation_url: string }>('/api/payments/orders/', {
+    authorization,
+    body: {
+      product: 'credits_100',
+      method: 'test',
+      agree_offer: true,
+      agree_privacy: true,
+      return: '/settings/',
+    },
+  });
+  expect(order.status).toBe(201);
+  await page.goto(url(order.body.confirmation_url));
+  await page.locator('button[data-action="pay"]').click();
+  await page.waitForURL((u) => u.pathname === '/settings/');
+}
+
+describe('partner programme', () => {
+  let sessions: Session[] = [];
+  afterEach(async () => {
+    await setServerClock(0);
+    await Promise.all(sessions.map((s) => s.close()));
+    sessions = [];
+  });
+  afterAll(() => setServerClock(0));
+
+  it('B signs up through A’s link and buys; A sees the frozen commission, statistics and team, then pays out after the hold', async () => {
+    const a = await createActiveUser();
+    const summary = await callApi<{ reflink: string; referral_code: string }>('/api/partners/me/', {
+      authorization: `Bearer ${a.access}`,
+    });
+    const reflink = new URL(summary.body.reflink);
+    expect(reflink.pathname).toBe('/sign-up/');
+
+    // B follows the link and signs up by email (the ref cookie and the form both carry the code).
+    const sb = await openBrowser('phone', { size: NARROW });
+    sessions.push(sb);
+    await sb.page.goto(url(`${reflink.pathname}${reflink.search}`));
+    const email = uniqueEmail('partner-b');
+    const form = sb.page.getByTestId('sign-up-form');
+    await form.getByLabel('First name').fill('Bea');
+    await form.getByLabel('Email').fill(email);
+    await form.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await form.locator('button[type="submit"]').click();
+    await sb.page.getByTestId('sign-up-done').waitFor();
+    await sb.page.goto(await readActivationLink(email));
+    await sb.page.getByTestId('header-profile').waitFor();
+    const bLogin = await callApi<{ access: string }>('/api/token/login/', {
+      body: { email, password: PASSWORD },
+    });
+    const bAuth = `Bearer ${bLogin.body.access}`;
+    const bMe = await callApi<{ referer: number; uuid: string }>('/api/users/me/', { authorization: bAuth });
+    expect(bMe.body.referer).toBe(a.id);
+
+    await buyPack(sb.page, bAuth);
+
+    // A sees the commission frozen (10 % of 199 ₽), the statistics and B in the team.
+    let sa = await openBrowser('phone', { size: NARROW });
+    sessions.push(sa);
+    await signInWithTokens(sa.page, a);
+    await sa.page.goto(url('/settings/mlm/'));
+    await sa.page.getByTestId('partner-statistics').waitFor();
+    await expect.poll(() => sa.page.getByTestId('wallet-frozen-643').textContent()).toContain('19.90');
+    expect(await sa.page.getByTestId('wallet-available-643').textContent()).toContain('0');
+    expect(await sa.page.getByTestId('stat-referals').textContent()).toContain('1');
+    expect(await sa.page.getByTestId('stat-payedPartners').textContent()).toContain('1');
+    expect(await sa.page.getByTestId('stat-income').textContent()).toContain('19.90');
+    expect(await sa.page.getByTestId('stat-turnoverMonth').textContent()).toContain('199');
+    expect(await sa.page.locator('[data-testid="partner-chart"] rect').count()).toBe(12);
+    await saveScreenshot(sa.page, 'partners-mlm-phone-360-dark', true);
+
+    await sa.page.goto(url('/structure/linear/'));
+    const member = sa.page.getByTestId('team-member');
+    await member.first().waitFor();
+    expect(await member.count()).toBe(1);
+    expect(await member.first().textContent()).toContain('Bea');
+    await sa.page.getByRole('button', { name: 'Not paid' }).click();
+    await sa.page.getByText('Nobody matches these filters').waitFor();
+    await sa.page.getByRole('button', { name: 'Paid', exact: true }).click();
+    await member.first().waitFor();
+    await saveScreenshot(sa.page, 'partners-team-phone-360-dark');
+
+    // The same screens in Russian and the light theme, at 390 px.
+    const light = await openBrowser('phone', {
+      size: { width: 390, height: 844 },
+      theme: 'light',
+      colorScheme: 'light',
+    });
+    sessions.push(light);
+    await signInWithTokens(light.page, a);
+    await light.page.evaluate(() => localStorage.setItem('django_language', 'ru'));
+    await light.page.goto(url('/settings/mlm/'));
+    await light.page.getByTestId('partner-statistics').waitFor();
+    await light.page.getByText('Приглашено').waitFor();
+    await saveScreenshot(light.page, 'partners-mlm-phone-390-light-ru', true);
+    await light.page.goto(url('/structure/tops/'));
+    await light.page.getByTestId('tops-list').waitFor();
+    await light.page.getByText('Рейтинг пока пуст').waitFor();
+    await saveScreenshot(light.page, 'partners-tops-phone-390-light-ru');
+    expect(light.errors).toEqual([]);
+
+    // The hold passes: the money becomes available and A asks for a pay-out to a card.
+    await setServerClock(15 * DAY_SECONDS);
+    // The browser's clock stays real, so A signs in again, in a fresh browser, on the server's
+    // new day (the tokens issued before the jump have expired by the server's clock).
+    expect(sa.errors).toEqual([]);
+    await sa.close();
+    sessions = sessions.filter((s) => s !== sa);
+    sa = await openBrowser('phone', { size: NARROW });
+    sessions.push(sa);
+    const later = await callApi<{ refresh: string; access: string }>('/api/token/login/', {
+      body: { email: a.email, password: a.password },
+    });
+    await signInWithTokens(sa.page, later.body);
+    await sa.page.goto(url('/wallet/pay-out/'));
+    await expect.poll(() => sa.page.getByTestId('payout-available').textContent()).toContain('19.90');
+    await sa.page.getByLabel('Amount').fill('15');
+    await sa.page.getByLabel('Card number').fill('4111 1111 1111 1112');
+    await sa.page.getByLabel("Holder's full name").fill('Ann Partner');
+    await sa.page.getByTestId('payout-submit').click();
+    await sa.page.getByText('Enter a valid card number.').waitFor();
+    await sa.page.getByLabel('Card number').fill('4111 1111 1111 1111');
+    await sa.page.getByTestId('payout-submit').click();
+    const requests = sa.page.getByTestId('payout-requests');
+    await requests.waitFor();
+    expect(await requests.textContent()).toContain('Pending');
+    await expect.poll(() => sa.page.getByTestId('payout-available').textContent()).toContain('4.90');
+    await saveScreenshot(sa.page, 'partners-payout-phone-360-dark');
+    expect(sa.errors).toEqual([]);
+  });
+
+  it('inside Telegram: the ref_ start parameter makes the Mini App user a partner of the link’s owner', async () => {
+    const a = await createActiveUser();
+    const summary = await callApi<{ referral_code: string; reflink_telegram: string }>('/api/partners/me/', {
+      authorization: `Bearer ${a.access}`,
+    });
+    const startParam = new URL(summary.body.reflink_telegram).searchParams.get('startapp')!;
+    expect(startParam).toBe(`ref_${summary.body.referral_code}`);
+
+    const s = await openBrowser('phone', { size: NARROW });
+    sessions.push(s);
+    await installTelegramHost(s.page);
+    const tgUser = newTelegramUser({ first_name: 'Tim', last_name: 'Mini' });
+    await s.page.goto(
+      miniAppUrl('/', { initData: signInitData(tgUser, startParam), version: '8.0', startParam }),
+    );
+    await s.page.getByTestId('header-profile').waitFor();
+    const tgAuth = `TG ${signInitData(tgUser)}`;
+    const me = await callApi<{ referer: number }>('/api/users/me/', { authorization: tgAuth });
+    expect(me.body.referer).toBe(a.id);
+
+    await buyPack(s.page, tgAuth);
+    const stats = await callApi<{ income: number; payedPartners: number }>('/api/partners/statistics/', {
+      authorization: `Bearer ${a.access}`,
+    });
+    expect(stats.body).toMatchObject({ income: 1990, payedPartners: 1 });
+    const team = await callApi<{ results: Array<{ name: string; paid: boolean }> }>('/api/linear/', {
+      authorization: `Bearer ${a.access}`,
+    });
+    expect(team.body.results).toEqual([expect.objectContaining({ name: 'Tim Mini', paid: true })]);
+  });
+});
