@@ -16,3 +16,4 @@ export * from './post-constants.js';
 export * from './posts.js';
 export * from './payments.js';
 export * from './dev.js';
+export * from './admin.js';

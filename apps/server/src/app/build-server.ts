@@ -25,6 +25,7 @@ import { registerCreditsRoutes } from '../modules/credits/index.js';
 import { createGenerationStore, registerGenerationsRoutes } from '../modules/generations/index.js';
 import { registerMediaRoutes } from '../modules/media/index.js';
 import { registerPaymentsRoutes } from '../modules/payments/index.js';
+import { registerAdminRoutes } from '../modules/admin/index.js';
 import { registerModelsRoutes } from '../modules/models/index.js';
 import { registerOpsRoutes, requestIdFor } from '../modules/ops/index.js';
 import { registerNotificationsRoutes } from '../modules/notifications/index.js';
@@ -183,6 +184,7 @@ export async function buildServer(deps: AppDeps): Promise<App> {
   registerNotificationsRoutes(api, deps);
   registerModelsRoutes(api, deps);
   registerPostsRoutes(api, deps);
+  registerAdminRoutes(api, deps);
   registerSocialRoutes(api, deps);
   registerPaymentsRoutes(api, deps);
   await registerFalWebhookRoutes(app, {

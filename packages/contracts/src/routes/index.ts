@@ -1,3 +1,4 @@
+import { adminRoutes } from './admin.routes.js';
 import {
   generationsRoutes,
   creditsRoutes,
@@ -27,6 +28,7 @@ export * from './define-route.js';
  * app calls each by it; a test fails when the server serves an /api/ route not declared here.
  */
 export const routes = {
+  admin: adminRoutes,
   appConfig: appConfigRoutes,
   auth: authRoutes,
   credits: creditsRoutes,

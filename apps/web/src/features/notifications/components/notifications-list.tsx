@@ -30,6 +30,7 @@ const KIND_ICONS: Record<TNotificationKind, typeof IconBell> = {
   model_ready: IconFace,
   generation_finished: IconSparkles,
   post_removed: IconAlert,
+  post_restored: IconCheck,
 };
 
 /**
