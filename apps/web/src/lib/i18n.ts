@@ -32,14 +32,6 @@ const loaders: Record<TLanguage, () => Promise<{ default: Catalogue }>> = {
  * same namespace (keys stay `result.title`), and loaded before the pages that use it render.
  */
 const extraLoaders = {
-  admin: {
-    en: () => import('../locales/admin/en.json'),
-    ru: () => import('../locales/admin/ru.json'),
-    de: () => import('../locales/admin/de.json'),
-    uk: () => import('../locales/admin/uk.json'),
-    kk: () => import('../locales/admin/kk.json'),
-    az: () => import('../locales/admin/az.json'),
-  },
   generations: {
     en: () => import('../locales/generations/en.json'),
     ru: () => import('../locales/generations/ru.json'),

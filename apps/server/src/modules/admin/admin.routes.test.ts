@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { GenerationStatus, routes, type RouteSpec } from '@mirra/contracts';
+import { adminRoutes, GenerationStatus, routes, type RouteSpec } from '@mirra/contracts';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -37,10 +37,11 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const staffRoutes: Array<[string, RouteSpec]> = Object.entries(routes).flatMap(([feature, group]) =>
-  Object.entries(group as Record<string, RouteSpec>)
-    .filter(([, route]) => route.path.startsWith('/api/admin/') || route.tags.includes('admin'))
-    .map(([name, route]): [string, RouteSpec] => [`routes.${feature}.${name}`, route]),
+const staffRoutes: Array<[string, RouteSpec]> = Object.entries({ ...routes, admin: adminRoutes }).flatMap(
+  ([feature, group]) =>
+    Object.entries(group as Record<string, RouteSpec>)
+      .filter(([, route]) => route.path.startsWith('/api/admin/') || route.tags.includes('admin'))
+      .map(([name, route]): [string, RouteSpec] => [`routes.${feature}.${name}`, route]),
 );
 
 const urlOf = (route: RouteSpec) => route.path.replace(/:[a-z_]+/g, randomUUID());

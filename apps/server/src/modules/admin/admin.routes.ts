@@ -1,4 +1,4 @@
-import { routes } from '@mirra/contracts';
+import { adminRoutes } from '@mirra/contracts';
 import type { AdminDeps } from './admin.deps.js';
 import { requireAuth } from '../../shared/http/auth-context.js';
 import { serve } from '../../shared/http/serve-route.js';
@@ -23,7 +23,7 @@ import {
  * answered 404 to anyone below it before a handler runs, so `requireAuth` here is the staff member.
  */
 export function registerAdminRoutes(app: ZodApp, deps: AdminDeps): void {
-  const r = routes.admin;
+  const r = adminRoutes;
   serve(app, r.me, async (request) => staffMe(requireAuth(request).user));
   serve(app, r.reports, async () => ({ results: await reportQueue(deps) }));
   serve(app, r.restorePost, async (request) => {

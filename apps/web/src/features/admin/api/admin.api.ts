@@ -1,4 +1,4 @@
-import { routes } from '@mirra/contracts';
+import { adminRoutes } from '@mirra/contracts';
 import { api } from '../../../lib/api-client';
 
 export const adminKeys = {
@@ -12,24 +12,23 @@ export const adminKeys = {
 
 /** The staff console's requests; every one answers 404 to anyone who is not staff. */
 export const adminApi = {
-  me: () => api(routes.admin.me),
-  reports: () => api(routes.admin.reports),
+  me: () => api(adminRoutes.me),
+  reports: () => api(adminRoutes.reports),
   restorePost: (uuid: string, reason: string) =>
-    api(routes.admin.restorePost, { params: { uuid }, body: { reason } }),
+    api(adminRoutes.restorePost, { params: { uuid }, body: { reason } }),
   removePost: (uuid: string, reason: string) =>
-    api(routes.admin.removePost, { params: { uuid }, body: { reason } }),
+    api(adminRoutes.removePost, { params: { uuid }, body: { reason } }),
   removePostAndBan: (uuid: string, reason: string) =>
-    api(routes.admin.removePostAndBan, { params: { uuid }, body: { reason } }),
-  searchUsers: (q: string) => api(routes.admin.searchUsers, { query: { q } }),
-  user: (uuid: string) => api(routes.admin.user, { params: { uuid } }),
-  ban: (uuid: string, reason: string) => api(routes.admin.banUser, { params: { uuid }, body: { reason } }),
-  unban: (uuid: string, reason: string) =>
-    api(routes.admin.unbanUser, { params: { uuid }, body: { reason } }),
+    api(adminRoutes.removePostAndBan, { params: { uuid }, body: { reason } }),
+  searchUsers: (q: string) => api(adminRoutes.searchUsers, { query: { q } }),
+  user: (uuid: string) => api(adminRoutes.user, { params: { uuid } }),
+  ban: (uuid: string, reason: string) => api(adminRoutes.banUser, { params: { uuid }, body: { reason } }),
+  unban: (uuid: string, reason: string) => api(adminRoutes.unbanUser, { params: { uuid }, body: { reason } }),
   changeCredits: (uuid: string, body: { delta: number; reason: string; idempotency_key: string }) =>
-    api(routes.admin.changeCredits, { params: { uuid }, body }),
+    api(adminRoutes.changeCredits, { params: { uuid }, body }),
   deleteModel: (uuid: string, reason: string) =>
-    api(routes.admin.deleteModel, { params: { uuid }, body: { reason } }),
-  failedGenerations: () => api(routes.admin.failedGenerations),
+    api(adminRoutes.deleteModel, { params: { uuid }, body: { reason } }),
+  failedGenerations: () => api(adminRoutes.failedGenerations),
   refundGeneration: (uuid: string, reason: string) =>
-    api(routes.admin.refundGeneration, { params: { uuid }, body: { reason } }),
+    api(adminRoutes.refundGeneration, { params: { uuid }, body: { reason } }),
 };

@@ -2,12 +2,14 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { NavLink } from 'react-router';
 import type { TStaffRole } from '@mirra/contracts';
+import { Button } from '../../../components/ui/button';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { IconShield } from '../../../components/ui/icons';
 import { LoadError } from '../../../components/ui/load-error';
 import { Spinner } from '../../../components/ui/spinner';
 import { ApiError } from '../../../lib/api-error';
 import { adminApi, adminKeys } from '../api/admin.api';
+import { useAdminCatalogue } from '../admin-catalogue';
 import { FailedGenerations } from './failed-generations';
 import { ReportQueue } from './report-queue';
 import { UserDetail } from './user-detail';
@@ -28,8 +30,16 @@ const SECTIONS: Array<{ to: string; key: string; level: TStaffRole }> = [
  */
 export function AdminConsole({ section, userUuid }: { section: AdminSection; userUuid?: string }) {
   const { t } = useTranslation();
+  const texts = useAdminCatalogue();
   const me = useQuery({ queryKey: adminKeys.me(), queryFn: adminApi.me, retry: false });
-  if (me.isPending) {
+  if (texts.failed) {
+    return (
+      <Button theme="light" size="sm" onClick={texts.retry}>
+        {t('common.retry')}
+      </Button>
+    );
+  }
+  if (me.isPending || !texts.ready) {
     return (
       <div className="admin__loading">
         <Spinner size={28} />
