@@ -169,6 +169,87 @@ export function packageImportRules(packages, apps) {
   ];
 }
 
+/**
+ * The import rules of a web source tree (`src`, relative to the repository root): no cycles;
+ * app/ is the composition root and only main.tsx imports it; components/ and lib/ are shared
+ * parts that import no feature; a feature reaches another only through that feature's public
+ * face: its index.ts, or an entry for loading on demand (`*.lazy.ts` beside the index), and so
+ * does app/. Tests may arrange state anywhere. Exported for the test that proves each rule on
+ * deliberately bad imports.
+ */
+export function webImportRules(src) {
+  const srcDir = path.join(root, src);
+  const featuresDir = path.join(srcDir, 'features');
+  const features = readdirSync(featuresDir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
+  const faceOf = (name) => [
+    `./${name}/index.ts`,
+    ...readdirSync(path.join(featuresDir, name))
+      .filter((file) => /\.lazy\.tsx?$/.test(file))
+      .map((file) => `./${name}/${file}`),
+  ];
+  const shared = ['components', 'lib', 'theme'].map((dir) => path.join(srcDir, dir));
+  const zones = [
+    {
+      target: [featuresDir, ...shared],
+      from: path.join(srcDir, 'app'),
+      message: 'app/ is the composition root: only main.tsx imports it.',
+    },
+    {
+      target: shared,
+      from: featuresDir,
+      message: 'components/, lib/ and theme/ are shared by every feature: they import none.',
+    },
+    ...features.map((name) => ({
+      target: path.join(featuresDir, name),
+      from: featuresDir,
+      except: [`./${name}`, ...features.filter((other) => other !== name).flatMap(faceOf)],
+      message: 'Another feature is reached only through its index.ts (or its *.lazy.ts entries).',
+    })),
+    {
+      target: path.join(srcDir, 'app'),
+      from: featuresDir,
+      except: features.flatMap(faceOf),
+      message: 'The composition root uses each feature through its index.ts (or its *.lazy.ts entries).',
+    },
+  ];
+  return [
+    noCycle([`${src}/**/*.{ts,tsx}`]),
+    {
+      files: [`${src}/**/*.{ts,tsx}`],
+      ignores: [`${src}/**/*.test.{ts,tsx}`, `${src}/test/**`],
+      plugins: { 'import-x': importX },
+      settings: importSettings,
+      rules: { 'import-x/no-restricted-paths': ['error', { zones }] },
+    },
+    {
+      // Pages make no requests of their own: they use their features' hooks.
+      files: [`${src}/app/routes/**/*.{ts,tsx}`],
+      rules: {
+        'no-restricted-imports': [
+          'error',
+          {
+            patterns: [
+              {
+                regex: '/lib/(api-client|api-transfer|sse)$',
+                message: "A page makes no requests: it uses the owning feature's hooks.",
+              },
+            ],
+          },
+        ],
+        'no-restricted-syntax': [
+          'error',
+          {
+            selector: 'ImportSpecifier[imported.name=/Api$/]',
+            message: "A page makes no requests: it uses the owning feature's hooks, not its API.",
+          },
+        ],
+      },
+    },
+  ];
+}
+
 export default tseslint.config(
   {
     ignores: [
@@ -180,6 +261,7 @@ export default tseslint.config(
       '.artifacts/**',
       // Deliberately bad imports, linted only by their own test.
       'apps/server/src/test/lint-fixtures/**',
+      'apps/web/src/test/lint-fixtures/**',
     ],
   },
   js.configs.recommended,
@@ -214,7 +296,8 @@ export default tseslint.config(
   },
   ...serverImportRules('apps/server/src'),
   ...packageImportRules('packages', 'apps'),
-  noCycle(['packages/*/src/**/*.ts', 'apps/web/src/**/*.{ts,tsx}']),
+  ...webImportRules('apps/web/src'),
+  noCycle(['packages/*/src/**/*.ts']),
   {
     // Scripts and benchmarks talk to the terminal.
     files: ['**/scripts/**', 'bench/**', 'e2e/**'],

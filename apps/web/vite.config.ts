@@ -100,8 +100,11 @@ export default defineConfig({
     rollupOptions: {
       treeshake: {
         // The shared contracts only declare schemas and constants: the browser keeps the constants
-        // it uses and none of the zod schemas it only takes types from.
-        moduleSideEffects: (id: string) => !/[\\/]packages[\\/]contracts[\\/]/.test(id),
+        // it uses and none of the zod schemas it only takes types from. A feature's index.ts only
+        // re-exports: a page that takes one thing from it does not pull in (or style) the rest.
+        moduleSideEffects: (id: string) =>
+          !/[\\/]packages[\\/]contracts[\\/]/.test(id) &&
+          !/[\\/]src[\\/]features[\\/][^\\/]+[\\/]index\.ts$/.test(id),
       },
     },
   },

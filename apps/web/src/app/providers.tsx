@@ -2,7 +2,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import type { i18n as I18n } from 'i18next';
-import { forgetGenerationDrafts } from '../features/generations/draft-storage';
+import { forgetGenerationDrafts } from '../features/generations';
 import { queryClient } from '../lib/query-client';
 import { useSession } from '../lib/session';
 

@@ -152,7 +152,7 @@ export const routeTable: readonly RouteDef[] = [
     bottomMenu: true,
     page: page.feed,
     prefetch: ({ type }, search) =>
-      import('../features/posts/feed-query').then(({ prefetchFeed }) =>
+      import('../features/posts/feed-query.lazy').then(({ prefetchFeed }) =>
         prefetchFeed(queryClient, type, search, useSession.getState().isLoggedIn),
       ),
   },

@@ -6,11 +6,11 @@ import { IconBack } from '../../components/ui/icons';
 import { useAppStore } from '../../lib/app-store';
 import { useSession } from '../../lib/session';
 import type { RouteMeta } from '../route-access';
-import { Avatar } from './avatar';
+import { Avatar } from '../../components/ui/avatar';
 import { NAV_ITEMS } from './nav-items';
 
 // Signed-in only, and after the first paint: the bell's polling stays out of the first download.
-const NotificationsBell = lazy(() => import('../../features/notifications/components/notifications-bell'));
+const NotificationsBell = lazy(() => import('../../features/notifications/notifications-bell.lazy'));
 
 /** Titles longer than this (in characters) are set smaller, so two lines fit a phone's header. */
 const LONG_TITLE = 14;

@@ -12,9 +12,9 @@ import { BottomNav } from './bottom-nav';
 import { KeepAliveOutlet } from './keep-alive-outlet';
 import { SignInRequired } from './sign-in-required';
 import { useRouteMeta } from './use-route-meta';
-import { PaymentReturn } from '../../features/payments/components/payment-return';
+import { PaymentReturn } from '../../features/credits';
 
-const SignInPopup = lazy(() => import('../../features/auth/components/sign-in-popup'));
+const SignInPopup = lazy(() => import('../../features/auth/sign-in-popup.lazy'));
 
 export const TITLE_SUFFIX = 'Mirra';
 

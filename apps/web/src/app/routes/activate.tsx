@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { Button, ButtonLink } from '../../components/ui/button';
@@ -6,16 +6,10 @@ import { EmptyState } from '../../components/ui/empty-state';
 import { IconAlert, IconCheck } from '../../components/ui/icons';
 import { PageFrame } from '../../components/ui/page';
 import { Spinner } from '../../components/ui/spinner';
-import { takeActivationReturn } from '../../features/auth/activation-return';
-import { authApi } from '../../features/auth/api/auth.api';
+import { takeActivationReturn, useActivation } from '../../features/auth';
 import { useAppStore } from '../../lib/app-store';
-import { ApiError } from '../../lib/api-error';
 import { describeError } from '../../lib/error-messages';
-import { startSession, useSession } from '../../lib/session';
-
-type State = { step: 'working' } | { step: 'stale' } | { step: 'failed'; message: string };
-
-const attempts = new Map<string, Promise<void>>();
+import { useSession } from '../../lib/session';
 
 /**
  * The activation email's link: activates the account, signs the person in with the session the
@@ -26,40 +20,17 @@ export function Page() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { uid = '', token = '' } = useParams();
-  const [state, setState] = useState<State>({ step: 'working' });
+  const state = useActivation(uid, token);
   const openAuthPopup = useAppStore((s) => s.openAuthPopup);
   const showTopinfo = useAppStore((s) => s.showTopinfo);
   const isLoggedIn = useSession((s) => s.isLoggedIn);
 
+  const done = state.step === 'done';
   useEffect(() => {
-    let alive = true;
-    // One request per link, even when React mounts the page twice in development.
-    const key = `${uid}/${token}`;
-    const attempt =
-      attempts.get(key) ??
-      authApi.activate(uid, token).then(async (tokens) => {
-        await startSession(tokens);
-      });
-    attempts.set(key, attempt);
-    attempt
-      .then(() => {
-        if (!alive) return;
-        showTopinfo('success', t('activate.doneTitle'));
-        void navigate(takeActivationReturn(), { replace: true });
-      })
-      .catch((error: unknown) => {
-        if (!alive) return;
-        if (error instanceof ApiError && error.code === 'users.activation_stale') setState({ step: 'stale' });
-        else
-          setState({
-            step: 'failed',
-            message: describeError(t, error).alert ?? t('errors.users.activation_invalid'),
-          });
-      });
-    return () => {
-      alive = false;
-    };
-  }, [uid, token, t, navigate, showTopinfo]);
+    if (!done) return;
+    showTopinfo('success', t('activate.doneTitle'));
+    void navigate(takeActivationReturn(), { replace: true });
+  }, [done, t, navigate, showTopinfo]);
 
   const signIn = isLoggedIn ? (
     <ButtonLink to="/" theme="primary">
@@ -73,7 +44,7 @@ export function Page() {
 
   return (
     <PageFrame width="narrow" className="page--center" testId="activate-page">
-      {state.step === 'working' && (
+      {(state.step === 'working' || state.step === 'done') && (
         <div className="center-stack">
           <Spinner size={36} label={t('activate.working')} />
           <p className="muted-note">{t('activate.working')}</p>
@@ -91,7 +62,7 @@ export function Page() {
         <EmptyState
           icon={<IconAlert size={30} />}
           title={t('activate.failedTitle')}
-          text={state.message}
+          text={describeError(t, state.error).alert ?? t('errors.users.activation_invalid')}
           action={
             <ButtonLink to="/sign-up/" theme="light">
               {t('signUp.title')}

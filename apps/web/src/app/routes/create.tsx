@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { PageFrame, PageHeading } from '../../components/ui/page';
-import { ModeCard } from '../../features/generations/components/mode-card';
-import { CREATE_MODES } from '../../features/generations/modes';
+import { ModeCard, CREATE_MODES } from '../../features/generations';
+import './create.css';
 
 /** Create: the four modes, each with its description. */
 export function Page() {

@@ -1,7 +1,6 @@
 import { useParams } from 'react-router';
 import { PageFrame } from '../../components/ui/page';
-import { PostsFeed } from '../../features/posts/components/posts-feed';
-import { tabOfRoute } from '../../features/posts/post-tabs';
+import { PostsFeed, tabOfRoute } from '../../features/posts';
 import { Page as NotFound } from './not-found';
 
 /** The feed (/posts/:type/): `top` and `recommended` are one tab; any other name is not a page. */

@@ -1,7 +1,6 @@
 import { Navigate, useLocation, useParams } from 'react-router';
 import { PageFrame } from '../../components/ui/page';
-import { GenerateForm } from '../../features/generations/components/generate-form';
-import { isGenerationMode } from '../../features/generations/modes';
+import { GenerateForm, isGenerationMode } from '../../features/generations';
 import { useSession } from '../../lib/session';
 import { Page as NotFound } from './not-found';
 

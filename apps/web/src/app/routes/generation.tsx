@@ -4,8 +4,7 @@ import { IconSparkles } from '../../components/ui/icons';
 import { LoadError } from '../../components/ui/load-error';
 import { PageFrame } from '../../components/ui/page';
 import { Spinner } from '../../components/ui/spinner';
-import { GenerationView } from '../../features/generations/components/generation-view';
-import { useLiveGeneration } from '../../features/generations/hooks/use-live-generation';
+import { GenerationView, useLiveGeneration } from '../../features/generations';
 import { ApiError } from '../../lib/api-error';
 import { MissingItem } from './missing-item';
 

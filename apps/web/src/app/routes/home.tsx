@@ -6,15 +6,15 @@ import { EmptyState } from '../../components/ui/empty-state';
 import { IconCrown, IconGallery, IconRepeat, IconSparkles } from '../../components/ui/icons';
 import { PageFrame, Section } from '../../components/ui/page';
 import { TextInput } from '../../components/ui/text-input';
-import { ModeCard } from '../../features/generations/components/mode-card';
-import { CREATE_MODES } from '../../features/generations/modes';
+import { ModeCard, CREATE_MODES } from '../../features/generations';
 import { loadExtraCatalogue } from '../../lib/i18n';
 import { useSession } from '../../lib/session';
+import './home.css';
 
 // Only signed-in people have generations: guests never download the list's code (or its texts).
 const GenerationsGrid = lazy(() =>
   Promise.all([
-    import('../../features/generations/components/generations-grid'),
+    import('../../features/generations/generations-grid.lazy'),
     loadExtraCatalogue('generations'),
   ]).then(([module]) => module),
 );

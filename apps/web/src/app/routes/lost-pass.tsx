@@ -7,13 +7,14 @@ import { IconMail } from '../../components/ui/icons';
 import { PageFrame } from '../../components/ui/page';
 import { TextInput } from '../../components/ui/text-input';
 import { useFormErrors } from '../../components/ui/use-form-errors';
-import { authApi, normaliseEmail } from '../../features/auth/api/auth.api';
+import { normaliseEmail, useRequestPasswordReset } from '../../features/auth';
 
 export function Page() {
   const { t } = useTranslation();
   const [email, setEmail] = useState('');
   const [sentTo, setSentTo] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const requestReset = useRequestPasswordReset();
   const { alert, fieldErrors, showError, clear } = useFormErrors(['email']);
 
   async function submit(event: FormEvent) {
@@ -21,7 +22,7 @@ export function Page() {
     clear();
     setBusy(true);
     try {
-      await authApi.resetPassword(email);
+      await requestReset(email);
       setSentTo(normaliseEmail(email));
     } catch (error) {
       showError(error);

@@ -4,8 +4,7 @@ import { IconFace } from '../../components/ui/icons';
 import { LoadError } from '../../components/ui/load-error';
 import { PageFrame } from '../../components/ui/page';
 import { Spinner } from '../../components/ui/spinner';
-import { ModelDetails } from '../../features/models/components/model-details';
-import { useLiveModel } from '../../features/models/hooks/use-live-model';
+import { ModelDetails, useLiveModel } from '../../features/models';
 import { ApiError } from '../../lib/api-error';
 import { MissingItem } from './missing-item';
 

@@ -1,5 +1,5 @@
 import { PageFrame } from '../../components/ui/page';
-import { NotificationsList } from '../../features/notifications/components/notifications-list';
+import { NotificationsList } from '../../features/notifications';
 
 /** My notifications (/notifications). */
 export function Page() {

@@ -7,7 +7,7 @@ import { PageFrame } from '../../components/ui/page';
 import { Spinner } from '../../components/ui/spinner';
 import { TextInput } from '../../components/ui/text-input';
 import { useFormErrors } from '../../components/ui/use-form-errors';
-import { profileApi } from '../../features/profile/api/profile.api';
+import { useUpdateProfile } from '../../features/profile';
 import type { TUser } from '../../lib/api-types';
 import { useAppStore } from '../../lib/app-store';
 import { useSession } from '../../lib/session';
@@ -40,6 +40,7 @@ function ProfileForm({ user }: { user: TUser }) {
     instagram: user.instagram,
   }));
   const [busy, setBusy] = useState(false);
+  const updateProfile = useUpdateProfile();
   const { alert, fieldErrors, showError, clear, clearField } = useFormErrors(FIELDS);
 
   async function submit(event: FormEvent) {
@@ -47,8 +48,7 @@ function ProfileForm({ user }: { user: TUser }) {
     clear();
     setBusy(true);
     try {
-      const saved = await profileApi.update(values);
-      useSession.getState().setUser(saved);
+      await updateProfile(values);
       useAppStore.getState().showTopinfo('success', t('profile.saved'));
       await navigate('/profile/');
     } catch (error) {

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { PageFrame } from '../../components/ui/page';
 import { Spinner } from '../../components/ui/spinner';
-import { MyProfile } from '../../features/social/components/my-profile';
+import { MyProfile } from '../../features/social';
 import { useSession } from '../../lib/session';
 
 /** My profile (/profile/, kept alive). */

@@ -7,7 +7,7 @@ import { IconCheck } from '../../components/ui/icons';
 import { PageFrame } from '../../components/ui/page';
 import { TextInput } from '../../components/ui/text-input';
 import { useFormErrors } from '../../components/ui/use-form-errors';
-import { authApi } from '../../features/auth/api/auth.api';
+import { useConfirmPasswordReset } from '../../features/auth';
 import { useAppStore } from '../../lib/app-store';
 import { useSession } from '../../lib/session';
 
@@ -19,6 +19,7 @@ export function Page() {
   const [mismatch, setMismatch] = useState(false);
   const [done, setDone] = useState(false);
   const [busy, setBusy] = useState(false);
+  const confirmReset = useConfirmPasswordReset();
   const { alert, fieldErrors, showError, clear } = useFormErrors(['new_password']);
   const openAuthPopup = useAppStore((s) => s.openAuthPopup);
   const isLoggedIn = useSession((s) => s.isLoggedIn);
@@ -32,7 +33,7 @@ export function Page() {
     }
     setBusy(true);
     try {
-      await authApi.resetPasswordConfirm(uid, token, password);
+      await confirmReset({ uid, token, password });
       setDone(true);
     } catch (error) {
       showError(error);

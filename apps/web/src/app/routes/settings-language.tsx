@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { IconCheck } from '../../components/ui/icons';
 import { PageFrame } from '../../components/ui/page';
-import { profileApi } from '../../features/profile/api/profile.api';
+import { useUpdateProfile } from '../../features/profile';
 import { useAppStore } from '../../lib/app-store';
 import { changeLanguage, currentLanguage, LANGUAGE_NAMES, LANGUAGES, type TLanguage } from '../../lib/i18n';
 import { useSession } from '../../lib/session';
@@ -9,15 +9,15 @@ import { useSession } from '../../lib/session';
 export function Page() {
   const { t } = useTranslation();
   const active = currentLanguage();
+  const updateProfile = useUpdateProfile();
   async function choose(language: TLanguage) {
     await changeLanguage(language);
     useAppStore.getState().showTopinfo('success');
     if (useSession.getState().user) {
       // The server writes emails and bot messages in this language too.
-      profileApi
-        .update({ language })
-        .then((user) => useSession.getState().setUser(user))
-        .catch((error: unknown) => console.warn('Could not save the language', error));
+      updateProfile({ language }).catch((error: unknown) =>
+        console.warn('Could not save the language', error),
+      );
     }
   }
   return (

@@ -5,6 +5,7 @@ import { IconChevron, IconUsers, IconWallet } from '../../components/ui/icons';
 import { PageFrame } from '../../components/ui/page';
 import { useAppStore } from '../../lib/app-store';
 import { useSession } from '../../lib/session';
+import './settings-mlm.css';
 
 const STATS = ['referals', 'payedPartners', 'turnoverMonth', 'income'] as const;
 

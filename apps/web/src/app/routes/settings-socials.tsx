@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { IconChat, IconExternal, IconTelegram } from '../../components/ui/icons';
 import { PageFrame } from '../../components/ui/page';
-import { SOCIAL_LINKS } from '../../features/settings/social-links';
+import { SOCIAL_LINKS } from '../../features/settings';
 
 export function Page() {
   const { t } = useTranslation();

@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { Alert } from '../../components/ui/alert';
 import { IconCheck, IconCrown } from '../../components/ui/icons';
 import { PageFrame } from '../../components/ui/page';
+import './settings-subscription.css';
 
 const PERKS = ['credits', 'speed', 'models', 'noDelay'] as const;
 

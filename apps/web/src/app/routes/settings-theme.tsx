@@ -4,6 +4,7 @@ import { PageFrame } from '../../components/ui/page';
 import { useAppStore } from '../../lib/app-store';
 import { isInTelegram } from '../../lib/telegram/detect';
 import { THEME_SETTINGS } from '../../theme/theme';
+import './settings-theme.css';
 
 const ICONS = { system: IconMonitor, light: IconSun, dark: IconMoon } as const;
 

@@ -20,9 +20,8 @@ import {
   IconUsers,
 } from '../../components/ui/icons';
 import { PageFrame } from '../../components/ui/page';
-import { usePublicConfig } from '../../features/auth/hooks/use-public-config';
-import { ChangePasswordSheet } from '../../features/settings/components/change-password-sheet';
-import { InfoSheet, type InfoTopic } from '../../features/settings/components/info-sheet';
+import { usePublicConfig } from '../../features/auth';
+import { ChangePasswordSheet, InfoSheet, type InfoTopic } from '../../features/settings';
 import { useAppStore } from '../../lib/app-store';
 import { currentLanguage, LANGUAGE_NAMES } from '../../lib/i18n';
 import { signOut, useSession } from '../../lib/session';

@@ -1,5 +1,5 @@
 import { PageFrame } from '../../components/ui/page';
-import { SignInPanel } from '../../features/auth/components/sign-in-panel';
+import { SignInPanel } from '../../features/auth';
 
 export function Page() {
   return (

@@ -1,5 +1,5 @@
 import { PageFrame } from '../../components/ui/page';
-import { SignUpForm } from '../../features/auth/components/sign-up-form';
+import { SignUpForm } from '../../features/auth';
 
 export function Page() {
   return (

@@ -1,5 +1,5 @@
 import { PageFrame } from '../../components/ui/page';
-import { ModelCreator } from '../../features/models/components/model-creator';
+import { ModelCreator } from '../../features/models';
 
 /**
  * Model creation: intro with tips, category and name, photos checked as they upload,

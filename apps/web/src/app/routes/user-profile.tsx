@@ -1,6 +1,6 @@
 import { useParams } from 'react-router';
 import { PageFrame } from '../../components/ui/page';
-import { UserProfileView } from '../../features/social/components/user-profile-view';
+import { UserProfileView } from '../../features/social';
 
 /** Someone's profile (/profile/:uuid/; a `p_<uuid>` start parameter leads here). */
 export function Page() {

@@ -8,6 +8,7 @@ import { EmptyState } from '../../components/ui/empty-state';
 import { IconWallet } from '../../components/ui/icons';
 import { PageFrame } from '../../components/ui/page';
 import { numberFormat } from '../../lib/locale-fallback';
+import './wallet.css';
 
 const FILTERS = ['purchases', 'transfers', 'withdrawals', 'frozen', 'referral'] as const;
 

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { Button } from '../../components/ui/button';
 import { IconFace, IconPalette, IconSparkles, IconUsers } from '../../components/ui/icons';
+import './welcome.css';
 
 const SLIDES = [
   { key: 'studio', Icon: IconSparkles },

@@ -5,8 +5,8 @@ import type { TGeneration, TUpload } from '../../lib/api-types';
 import { ApiError } from '../../lib/api-error';
 import { describeError } from '../../lib/error-messages';
 import { createTestI18n } from '../../test/i18n';
-import { pauseEndsAt, readChargeRefusal } from './charge-errors';
-import { formatCountdown, secondsLeft } from './countdown';
+import { pauseEndsAt, readChargeRefusal } from '../credits/charge-errors';
+import { formatCountdown, secondsLeft } from '../../lib/countdown';
 import {
   buildCreateBody,
   draftProblems,
@@ -18,8 +18,8 @@ import {
 } from './generation-draft';
 import { applyEvent, describeFailure, phaseOf, progressPercent } from './generation-status';
 import { looksNonEnglish, promptProblem } from './prompt-rules';
-import { buildSrcSet, isVideoResult, smallestVariant, sourceImageOf } from './result-image';
-import { isAcceptedPhoto, uploadErrorMessage } from './upload-errors';
+import { buildSrcSet, isVideoResult, smallestVariant, sourceImageOf } from '../../lib/image-variants';
+import { isAcceptedPhoto, uploadErrorMessage } from '../../lib/upload-errors';
 
 const { NEW, IN_QUEUE, IN_PROGRESS, COMPLETED, ERROR, FAILED } = GenerationStatus;
 

@@ -19,9 +19,9 @@ export const MODE_ICONS = {
 
 /** Each mode's card art: a gradient drawn from the brand palette. */
 export const MODE_ART: Record<GenerationMode, string> = {
-  simple: 'linear-gradient(135deg, #6d28d9 0%, #db2777 100%)',
-  face_swap: 'linear-gradient(135deg, #0ea5e9 0%, #6366f1 100%)',
-  editing: 'linear-gradient(135deg, #f59e0b 0%, #ef4444 100%)',
-  styling: 'linear-gradient(135deg, #10b981 0%, #3b82f6 100%)',
-  video: 'linear-gradient(135deg, #ec4899 0%, #f97316 100%)',
+  simple: 'var(--gradient-mode-simple)',
+  face_swap: 'var(--gradient-mode-face-swap)',
+  editing: 'var(--gradient-mode-editing)',
+  styling: 'var(--gradient-mode-styling)',
+  video: 'var(--gradient-mode-video)',
 };

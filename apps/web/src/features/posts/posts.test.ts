@@ -8,7 +8,7 @@ import { EMPTY_DRAFT } from '../generations/generation-draft';
 import { existingPostUuid } from './components/publish-sheet';
 import { layoutMasonry, masonryColumnCount } from './masonry';
 import { dropCachedPost, patchCachedPost, uniquePosts, withSaved } from './post-pages';
-import { draftFromRecipe, isUntouchedDraft, repeatBody } from './post-recipe';
+import { draftFromRecipe, isUntouchedDraft, repeatBody } from '../generations/post-recipe';
 import { emptyMessageKey, FEED_TABS, isPersonalTab, routeOfTab, tabOfRoute } from './post-tabs';
 
 describe('feed tabs and their addresses', () => {

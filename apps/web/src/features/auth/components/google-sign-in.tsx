@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { track } from '../../../lib/analytics';
 import { authApi } from '../api/auth.api';
 import { useFinishSignIn } from '../hooks/use-finish-sign-in';
+import '../auth.css';
 
 const GIS_SRC = 'https://accounts.google.com/gsi/client';
 

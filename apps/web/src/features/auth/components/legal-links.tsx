@@ -1,5 +1,6 @@
 import { Trans } from 'react-i18next';
 import { useGeo } from '../hooks/use-public-config';
+import '../auth.css';
 
 /** The offer and privacy documents: Russian ones for visitors from Russia, English for everyone else. */
 export function legalDocumentUrls(countryIso: string | null | undefined) {

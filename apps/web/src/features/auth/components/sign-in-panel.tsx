@@ -8,6 +8,7 @@ import { EmailSignInForm } from './email-sign-in-form';
 import { GoogleSignIn } from './google-sign-in';
 import { LegalLinks } from './legal-links';
 import { TelegramSignIn } from './telegram-sign-in';
+import '../auth.css';
 
 /** Everything of the sign-in popup, also shown as the /sign-in/ page. */
 export function SignInPanel() {

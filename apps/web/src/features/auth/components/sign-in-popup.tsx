@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { Sheet } from '../../../components/ui/sheet';
 import { useAppStore } from '../../../lib/app-store';
 import { SignInPanel } from './sign-in-panel';
+import '../auth.css';
 
 /** The sign-in popup: a bottom sheet on phones, a centred dialog on wide screens. */
 export default function SignInPopup() {

@@ -11,6 +11,7 @@ import { currentLanguage } from '../../../lib/i18n';
 import { rememberActivationReturn } from '../activation-return';
 import { authApi, normaliseEmail } from '../api/auth.api';
 import { LegalLinks } from './legal-links';
+import '../auth.css';
 
 const FIELDS = ['email', 'password', 'firstName', 'lastName'] as const;
 

@@ -5,6 +5,7 @@ import { IconTelegram } from '../../../components/ui/icons';
 import { Spinner } from '../../../components/ui/spinner';
 import { describeError } from '../../../lib/error-messages';
 import { useTelegramSignIn } from '../hooks/use-telegram-sign-in';
+import '../auth.css';
 
 /** The messenger sign-in button, and the "follow the link in Telegram" screen while waiting. */
 export function TelegramSignIn({ onWaitingChange }: { onWaitingChange?(waiting: boolean): void }) {

@@ -13,12 +13,6 @@ export const generationKeys = {
     [...generationKeys.prices(), mode, style, signedIn, duration] as const,
 };
 
-export const creditKeys = {
-  all: ['credits'] as const,
-  balance: () => ['credits', 'balance'] as const,
-  history: () => ['credits', 'history'] as const,
-};
-
 const idempotencyHeaders = (key: string | undefined) => (key ? { 'Idempotency-Key': key } : undefined);
 
 export const generationsApi = {
@@ -43,9 +37,4 @@ export const generationsApi = {
     form.append('file', file, name);
     return uploadForm(routes.uploads.create, { body: form }, options);
   },
-};
-
-export const creditsApi = {
-  balance: () => api(routes.credits.balance),
-  history: (cursor: string | null) => api(routes.credits.history, { query: { cursor, limit: 20 } }),
 };

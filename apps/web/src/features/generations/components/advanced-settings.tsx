@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { GUIDANCE_MAX, GUIDANCE_MIN } from '@mirra/contracts';
 import { IconChevron, IconSettings } from '../../../components/ui/icons';
 import { TextInput } from '../../../components/ui/text-input';
+import '../generations.css';
 
 /** Advanced settings: guidance strength (how closely to follow the description) and the seed. */
 export function AdvancedSettings({

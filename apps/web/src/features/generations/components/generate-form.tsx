@@ -11,18 +11,17 @@ import { useFormErrors } from '../../../components/ui/use-form-errors';
 import type { TGenerationMode } from '../../../lib/api-types';
 import { useAppStore } from '../../../lib/app-store';
 import { useSession } from '../../../lib/session';
+import { MOVES_WITH_BALANCE, useChargedAction, ChargeDialogs } from '../../credits';
 import { generationKeys, generationsApi } from '../api/generations.api';
-import { formatCountdown } from '../countdown';
+import { formatCountdown } from '../../../lib/countdown';
 import { buildCreateBody, draftProblems, modeNeeds } from '../generation-draft';
-import { useChargedAction } from '../hooks/use-charged-action';
 import { useGenerationDraft } from '../hooks/use-generation-draft';
 import { usePhotoUpload } from '../hooks/use-photo-upload';
 import { useRetryInputs } from '../hooks/use-retry-inputs';
 import { useSourceFromGeneration } from '../hooks/use-source-from-generation';
-import { usePostRecipe } from '../../posts/hooks/use-post-recipe';
+import { usePostRecipe } from '../hooks/use-post-recipe';
 import { MODE_ART, MODE_ICONS } from '../modes';
 import { AdvancedSettings } from './advanced-settings';
-import { ChargeDialogs } from './charge-dialogs';
 import type { FromFormState } from './generation-failure';
 import { ModelPicker } from './model-picker';
 import { PhotoField } from './photo-field';
@@ -31,6 +30,7 @@ import { PromptField } from './prompt-field';
 import { PromptHelperSheet } from './prompt-helper-sheet';
 import { StylePicker } from './style-picker';
 import { VideoSettings } from './video-settings';
+import '../generations.css';
 
 const FORM_FIELDS = [
   'prompt',
@@ -112,6 +112,7 @@ export function GenerateForm({
 
   const price = useQuery({
     queryKey: generationKeys.price(mode, draft.style, isLoggedIn, needs.video ? draft.duration : null),
+    meta: MOVES_WITH_BALANCE,
     queryFn: () =>
       generationsApi.price(mode, needs.style ? draft.style : null, needs.video ? draft.duration : null),
   });

@@ -4,6 +4,7 @@ import { Button, ButtonLink } from '../../../components/ui/button';
 import { IconAlert } from '../../../components/ui/icons';
 import type { TGeneration } from '../../../lib/api-types';
 import { describeFailure } from '../generation-status';
+import '../generations.css';
 
 /** Marks a result screen opened from the generate form, whose inputs are one step back. */
 export interface FromFormState {

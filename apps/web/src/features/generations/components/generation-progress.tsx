@@ -4,6 +4,7 @@ import type { TGeneration } from '../../../lib/api-types';
 import { phaseOf, progressPercent } from '../generation-status';
 import { ProgressBar } from '../../../components/ui/progress-bar';
 import { numberFormat } from '../../../lib/locale-fallback';
+import '../generations.css';
 
 /** Waiting for a result: what is happening, a live bar, and that the page may be closed. */
 export function GenerationProgress({

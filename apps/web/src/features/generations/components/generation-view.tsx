@@ -7,6 +7,7 @@ import { GenerationProgress } from './generation-progress';
 import { ResultActions } from './result-actions';
 import { ResultImage } from './result-image';
 import { formatDateTime } from '../../../lib/dates';
+import '../generations.css';
 
 /** The result screen's body for one generation, whatever its status. */
 export function GenerationView({ generation, isPolling }: { generation: TGeneration; isPolling: boolean }) {

@@ -8,10 +8,12 @@ import { LoadError } from '../../../components/ui/load-error';
 import { ListMore } from '../../../components/ui/paged-list-parts';
 import { Spinner } from '../../../components/ui/spinner';
 import type { TGeneration } from '../../../lib/api-types';
+import { MOVES_WITH_BALANCE } from '../../credits';
 import { generationKeys, generationsApi } from '../api/generations.api';
 import { isFinished, phaseOf, progressPercent } from '../generation-status';
-import { useLoadMoreOnView } from '../hooks/use-load-more-on-view';
-import { isVideoResult, smallestVariant } from '../result-image';
+import { useLoadMoreOnView } from '../../../lib/use-load-more-on-view';
+import { isVideoResult, smallestVariant } from '../../../lib/image-variants';
+import '../generations.css';
 
 /** While something in the list is still running, it is read again this often (badges move on). */
 const RUNNING_REFRESH_MS = 4000;
@@ -24,6 +26,7 @@ export default function GenerationsGrid() {
   const { t } = useTranslation();
   const list = useInfiniteQuery({
     queryKey: generationKeys.list(),
+    meta: MOVES_WITH_BALANCE,
     queryFn: ({ pageParam }) => generationsApi.list(pageParam),
     initialPageParam: null as string | null,
     getNextPageParam: (page) => page.next,

@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { IconChevron } from '../../../components/ui/icons';
 import { MODE_ART, MODE_ICONS, type GenerationMode } from '../modes';
+import '../mode-card.css';
 
 export function ModeCard({ mode, compact }: { mode: GenerationMode; compact?: boolean }) {
   const { t } = useTranslation();

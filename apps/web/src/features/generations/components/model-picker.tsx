@@ -6,8 +6,8 @@ import { EmptyState } from '../../../components/ui/empty-state';
 import { IconFace, IconUser } from '../../../components/ui/icons';
 import { LoadError } from '../../../components/ui/load-error';
 import { Spinner } from '../../../components/ui/spinner';
-import { modelKeys, modelsApi } from '../../models/api/models.api';
-import { modelPhase } from '../../models/model-status';
+import { modelKeys, modelsApi, modelPhase } from '../../models';
+import '../generations.css';
 
 /**
  * Choose the digital model to put in the picture, with how many reference photos each was built

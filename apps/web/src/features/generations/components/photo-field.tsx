@@ -5,7 +5,8 @@ import { IconUpload } from '../../../components/ui/icons';
 import { ProgressBar } from '../../../components/ui/progress-bar';
 import type { TGenerationMode, TUpload } from '../../../lib/api-types';
 import type { PhotoUploadState } from '../hooks/use-photo-upload';
-import { PHOTO_ACCEPT } from '../upload-errors';
+import { PHOTO_ACCEPT } from '../../../lib/upload-errors';
+import '../generations.css';
 
 interface PhotoFieldProps {
   mode: TGenerationMode;

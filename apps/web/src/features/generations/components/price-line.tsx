@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import type { TPrice } from '../../../lib/api-types';
+import '../generations.css';
 
 /** What submitting costs and what I have, before I press it. */
 export function PriceLine({ price }: { price: TPrice | undefined }) {

@@ -4,6 +4,7 @@ import { PROMPT_MAX_LENGTH } from '@mirra/contracts';
 import { IconSparkles } from '../../../components/ui/icons';
 import { formatInputError, type InputError } from '../../../components/ui/text-input';
 import { promptProblem } from '../prompt-rules';
+import '../generations.css';
 
 /**
  * The English description. While typing it says 'Maximum number of characters - 1000' past the

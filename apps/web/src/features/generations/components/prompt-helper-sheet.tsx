@@ -8,6 +8,7 @@ import { Sheet } from '../../../components/ui/sheet';
 import type { TGenerationMode, TPromptHelperResult } from '../../../lib/api-types';
 import { describeError } from '../../../lib/error-messages';
 import { generationsApi } from '../api/generations.api';
+import '../generations.css';
 
 /**
  * The prompt helper: wishes written in any of the six languages become an English prompt, which

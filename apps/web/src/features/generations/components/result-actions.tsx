@@ -18,11 +18,11 @@ import { useAppStore } from '../../../lib/app-store';
 import { downloadInTelegram, isInTelegram } from '../../../lib/telegram';
 import { useShareLink } from '../../../lib/use-share-link';
 import { generationKeys, generationsApi } from '../api/generations.api';
-import { formatCountdown } from '../countdown';
-import { isVideoResult } from '../result-image';
-import { useChargedAction } from '../hooks/use-charged-action';
-import { ChargeDialogs } from './charge-dialogs';
-import { PublishAction } from '../../posts/components/publish-action';
+import { formatCountdown } from '../../../lib/countdown';
+import { isVideoResult } from '../../../lib/image-variants';
+import { useChargedAction, ChargeDialogs } from '../../credits';
+import { PublishAction } from '../../posts';
+import '../generations.css';
 
 /**
  * What I can do with a result: download the original, share it, repeat it (a new result screen),

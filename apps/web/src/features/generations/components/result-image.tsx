@@ -1,5 +1,6 @@
 import type { TGenerationResult } from '../../../lib/api-types';
-import { buildSrcSet, isVideoResult, RESULT_IMAGE_SIZES } from '../result-image';
+import { buildSrcSet, isVideoResult, RESULT_IMAGE_SIZES } from '../../../lib/image-variants';
+import '../generations.css';
 
 /**
  * The result picture: WebP renditions in `srcset`, the original's width and height set (and the

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { STYLES } from '@mirra/contracts';
 import type { TStyle } from '../../../lib/api-types';
+import '../generations.css';
 
 /** The styles of the styling mode, as a single-choice group. */
 export function StylePicker({

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { VIDEO_ASPECTS, VIDEO_DURATIONS, type TVideoAspect } from '@mirra/contracts';
+import '../generations.css';
 
 /** The video's length (priced per second) and frame shape, as two segmented radio groups. */
 export function VideoSettings({

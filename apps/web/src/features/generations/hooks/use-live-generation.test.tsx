@@ -4,7 +4,8 @@ import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { GenerationStatus } from '@mirra/contracts';
 import type { TGeneration } from '../../../lib/api-types';
-import { generationsApi } from '../api/generations.api';
+import { creditKeys, MOVES_WITH_BALANCE } from '../../credits/api/credits.api';
+import { generationKeys, generationsApi } from '../api/generations.api';
 import { useLiveGeneration } from './use-live-generation';
 
 afterEach(() => {
@@ -22,17 +23,20 @@ describe('a generation followed live', () => {
     } as TGeneration;
     vi.spyOn(generationsApi, 'get').mockResolvedValue(failed);
     const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-    const invalidate = vi.spyOn(client, 'invalidateQueries');
+    // What the screens keep: the list and a price line (both marked as moving with the balance),
+    // the balance itself, and a query that has nothing to do with it.
+    const price = generationKeys.price('simple', null, true);
+    await client.fetchQuery({ queryKey: generationKeys.list(), queryFn: () => [], meta: MOVES_WITH_BALANCE });
+    await client.fetchQuery({ queryKey: price, queryFn: () => ({}), meta: MOVES_WITH_BALANCE });
+    await client.fetchQuery({ queryKey: creditKeys.balance(), queryFn: () => ({ balance: 3 }) });
+    await client.fetchQuery({ queryKey: ['posts', 'feed'], queryFn: () => [] });
     const wrapper = ({ children }: { children: ReactNode }) => (
       <QueryClientProvider client={client}>{children}</QueryClientProvider>
     );
     renderHook(() => useLiveGeneration(failed.uuid), { wrapper });
-    await waitFor(() => expect(invalidate).toHaveBeenCalledTimes(3));
-    const keys = invalidate.mock.calls.map(([filters]) => JSON.stringify(filters?.queryKey));
-    expect(keys.sort()).toEqual(
-      [['generations', 'list'], ['credits'], ['generations', 'price']]
-        .map((key) => JSON.stringify(key))
-        .sort(),
-    );
+    await waitFor(() => expect(client.getQueryState(creditKeys.balance())?.isInvalidated).toBe(true));
+    expect(client.getQueryState(generationKeys.list())?.isInvalidated).toBe(true);
+    expect(client.getQueryState(price)?.isInvalidated).toBe(true);
+    expect(client.getQueryState(['posts', 'feed'])?.isInvalidated).toBe(false);
   });
 });

@@ -2,7 +2,8 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import type { TGeneration } from '../../../lib/api-types';
 import { followGenerationEvents } from '../api/generation-events';
-import { creditKeys, generationKeys, generationsApi } from '../api/generations.api';
+import { refreshBalance } from '../../credits';
+import { generationKeys, generationsApi } from '../api/generations.api';
 import { applyEvent, isFinished } from '../generation-status';
 
 /** How often the result screen asks when the event stream is not available (spec: polling fallback). */
@@ -60,9 +61,7 @@ export function useLiveGeneration(uuid: string) {
   // A finished generation changes the list's badge and, when it failed, the balance (refund).
   useEffect(() => {
     if (!finished) return;
-    void queryClient.invalidateQueries({ queryKey: generationKeys.list() });
-    void queryClient.invalidateQueries({ queryKey: creditKeys.all });
-    void queryClient.invalidateQueries({ queryKey: generationKeys.prices() });
+    refreshBalance(queryClient);
   }, [finished, queryClient]);
 
   return { ...query, isPolling };

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TUpload } from '../../../lib/api-types';
 import { generationsApi } from '../api/generations.api';
-import { isAcceptedPhoto, uploadErrorMessage } from '../upload-errors';
+import { isAcceptedPhoto, uploadErrorMessage } from '../../../lib/upload-errors';
 
 export type PhotoUploadState =
   | { status: 'idle' }

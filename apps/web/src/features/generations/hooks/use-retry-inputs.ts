@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { TGeneration, TGenerationMode } from '../../../lib/api-types';
-import { isUntouchedDraft } from '../../posts/post-recipe';
+import { isUntouchedDraft } from '../post-recipe';
 import { generationsApi } from '../api/generations.api';
 import type { GenerationDraft } from '../generation-draft';
 import { draftFromFailed, isRetryOf } from '../retry-inputs';

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { GenerationStatus } from '@mirra/contracts';
 import { generationKeys, generationsApi } from '../api/generations.api';
-import { sourceImageOf } from '../result-image';
+import { sourceImageOf } from '../../../lib/image-variants';
 
 /**
  * Starting from one of my results (/generate/<mode>/generation/<uuid>/): the result becomes the

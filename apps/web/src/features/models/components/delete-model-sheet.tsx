@@ -9,7 +9,7 @@ import { Sheet } from '../../../components/ui/sheet';
 import { useAppStore } from '../../../lib/app-store';
 import { describeError } from '../../../lib/error-messages';
 import { loadUser } from '../../../lib/session';
-import { creditKeys } from '../../generations/api/generations.api';
+import { creditKeys } from '../../credits';
 import { modelKeys, modelsApi } from '../api/models.api';
 
 /**

@@ -11,7 +11,7 @@ import { TextInput } from '../../../components/ui/text-input';
 import { useFormErrors } from '../../../components/ui/use-form-errors';
 import { ApiError } from '../../../lib/api-error';
 import type { TModelCategory } from '../../../lib/api-types';
-import { ChargeDialogs } from '../../generations/components/charge-dialogs';
+import { ChargeDialogs } from '../../credits';
 import { modelKeys, modelsApi } from '../api/models.api';
 import { useLiveModel } from '../hooks/use-live-model';
 import { useModelPhotoUploads } from '../hooks/use-model-photo-uploads';

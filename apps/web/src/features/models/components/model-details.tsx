@@ -7,7 +7,7 @@ import { IconFace, IconTrash } from '../../../components/ui/icons';
 import { Section } from '../../../components/ui/page';
 import { useFormErrors } from '../../../components/ui/use-form-errors';
 import type { TModel } from '../../../lib/api-types';
-import { ChargeDialogs } from '../../generations/components/charge-dialogs';
+import { ChargeDialogs } from '../../credits';
 import { useModelPhotoUploads } from '../hooks/use-model-photo-uploads';
 import { useTraining } from '../hooks/use-training';
 import { modelPhase, trainingPercent } from '../model-status';

@@ -6,6 +6,7 @@ import { Section } from '../../../components/ui/page';
 import { modelKeys, modelsApi } from '../api/models.api';
 import { modelPhase } from '../model-status';
 import { ModelStatusChip } from './model-status-chip';
+import '../models.css';
 
 /**
  * My models with their state, newest first, so coming back later finds the one collecting photos,

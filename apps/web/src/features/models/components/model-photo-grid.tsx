@@ -5,6 +5,7 @@ import { ProgressBar } from '../../../components/ui/progress-bar';
 import type { TModelPhoto } from '../../../lib/api-types';
 import { describeVerdict } from '../model-photos';
 import type { UploadItem } from '../upload-queue';
+import '../models.css';
 
 const THUMB_SIZE = 256;
 

@@ -11,6 +11,7 @@ import { canAddPhotos, modelPhase } from '../model-status';
 import { ModelPhotoGrid } from './model-photo-grid';
 import { PhotoPicker } from './photo-picker';
 import { PhotoSummary } from './photo-summary';
+import '../models.css';
 
 type Uploads = ReturnType<typeof useModelPhotoUploads>;
 

@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { GenerationStatus } from '@mirra/contracts';
 import type { TModelSummary } from '../../../lib/api-types';
 import { modelPhase, trainingPercent } from '../model-status';
+import '../models.css';
 
 /** A model's state in a word or two: collecting photos, waiting, training with its percent, ready, failed. */
 export function ModelStatusChip({ model }: { model: Pick<TModelSummary, 'status' | 'progress'> }) {

@@ -2,7 +2,8 @@ import { useTranslation } from 'react-i18next';
 import { Alert } from '../../../components/ui/alert';
 import { IconUpload } from '../../../components/ui/icons';
 import { hasOneFilePicker } from '../../../lib/telegram';
-import { PHOTO_ACCEPT } from '../../generations/upload-errors';
+import { PHOTO_ACCEPT } from '../../../lib/upload-errors';
+import '../models.css';
 
 /**
  * The photo drop zone: many photos per pick, except on Android inside Telegram, whose file dialog

@@ -3,6 +3,7 @@ import { IconCheck, IconInfo } from '../../../components/ui/icons';
 import { ProgressBar } from '../../../components/ui/progress-bar';
 import type { TModelPhoto } from '../../../lib/api-types';
 import { MIX_TIPS, needsVariety, photosStillNeeded, summarizeTipMix } from '../model-photos';
+import '../models.css';
 
 /**
  * How far the set is: good photos toward the minimum ("Good photos: 12 of 15 needed"), how many

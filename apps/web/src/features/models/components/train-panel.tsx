@@ -1,10 +1,10 @@
-import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/ui/button';
 import { IconSparkles } from '../../../components/ui/icons';
 import type { TModel } from '../../../lib/api-types';
-import { creditKeys, creditsApi } from '../../generations/api/generations.api';
+import { useCreditBalance } from '../../credits';
 import { canTrain } from '../model-status';
+import '../models.css';
 
 /**
  * The way to training: what it costs and the balance, said before anything is charged, and the
@@ -24,7 +24,7 @@ export function TrainPanel({
   onTrain(): void;
 }) {
   const { t } = useTranslation();
-  const balance = useQuery({ queryKey: creditKeys.balance(), queryFn: creditsApi.balance });
+  const balance = useCreditBalance();
   const short = balance.data ? balance.data.balance < model.training_price : false;
   return (
     <div className="train-panel" data-testid="train-panel">

@@ -2,7 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import type { TModel } from '../../../lib/api-types';
 import { loadUser } from '../../../lib/session';
-import { creditKeys, generationKeys } from '../../generations/api/generations.api';
+import { refreshBalance } from '../../credits';
 import { followModelEvents } from '../api/model-events';
 import { modelKeys, modelsApi } from '../api/models.api';
 import { applyModelEvent, modelPhase } from '../model-status';
@@ -68,8 +68,7 @@ export function useLiveModel(uuid: string | null) {
     previousPhase.current = phase;
     if (before !== 'training' || phase === null || phase === 'training') return;
     void queryClient.invalidateQueries({ queryKey: modelKeys.list() });
-    void queryClient.invalidateQueries({ queryKey: creditKeys.all });
-    void queryClient.invalidateQueries({ queryKey: generationKeys.prices() });
+    refreshBalance(queryClient);
     void loadUser();
   }, [phase, queryClient]);
 

@@ -3,7 +3,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../lib/api-error';
 import type { TModel } from '../../../lib/api-types';
-import { isAcceptedPhoto, uploadErrorMessage } from '../../generations/upload-errors';
+import { isAcceptedPhoto, uploadErrorMessage } from '../../../lib/upload-errors';
 import { modelKeys, modelsApi } from '../api/models.api';
 import {
   nextBatch,

@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useReducer } from 'react';
 import type { TModel } from '../../../lib/api-types';
-import { useChargedAction } from '../../generations/hooks/use-charged-action';
+import { useChargedAction } from '../../credits';
 import { modelKeys, modelsApi } from '../api/models.api';
 import { IDLE_DIALOG, reduceTrainingDialog } from '../model-status';
 

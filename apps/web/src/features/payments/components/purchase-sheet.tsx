@@ -9,9 +9,10 @@ import { LoadError } from '../../../components/ui/load-error';
 import { Sheet } from '../../../components/ui/sheet';
 import { Spinner } from '../../../components/ui/spinner';
 import { describeError } from '../../../lib/error-messages';
-import { legalDocumentUrls } from '../../auth/components/legal-links';
+import { legalDocumentUrls } from '../../auth';
 import { paymentKeys, paymentsApi } from '../api/payments.api';
 import { currentReturnPath, formatMoney } from '../money';
+import '../payments.css';
 
 /** Leaves the app for the provider's checkout (a seam for tests). */
 export const checkoutNavigation = { go: (url: string) => window.location.assign(url) };

@@ -5,6 +5,7 @@ import type { TPost } from '../../../lib/api-types';
 import { useAppStore } from '../../../lib/app-store';
 import { useSession } from '../../../lib/session';
 import { usePostMutations } from '../hooks/use-post-mutations';
+import '../posts.css';
 
 export const remixPath = (post: Pick<TPost, 'uuid' | 'recipe'>) =>
   `/generate/${post.recipe.mode}/post/${post.uuid}/`;

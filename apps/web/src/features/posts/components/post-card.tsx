@@ -2,9 +2,10 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { TPost } from '../../../lib/api-types';
-import { UserAvatar } from '../../social/components/user-avatar';
+import { UserAvatar } from '../../../components/ui/user-avatar';
 import { authorName } from '../post-text';
 import { PostImage } from './post-image';
+import '../posts.css';
 
 /** Each column of the grid is at most this wide, so the browser picks a rendition to match. */
 export const POST_CARD_SIZES = '(max-width: 560px) 50vw, (max-width: 1100px) 33vw, 300px';

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import type { TPost } from '../../../lib/api-types';
-import { buildSrcSet } from '../../generations/result-image';
+import { buildSrcSet } from '../../../lib/image-variants';
 
 /**
  * A post's picture: WebP renditions in `srcset` for the slot's `sizes`, and the original's width

@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { LoadError } from '../../../components/ui/load-error';
 import { ListMore } from '../../../components/ui/paged-list-parts';
 import type { TPost, TPostList } from '../../../lib/api-types';
-import { useLoadMoreOnView } from '../../generations/hooks/use-load-more-on-view';
+import { useLoadMoreOnView } from '../../../lib/use-load-more-on-view';
 import { uniquePosts } from '../post-pages';
 import { PostGrid } from './post-grid';
 import '../posts.css';

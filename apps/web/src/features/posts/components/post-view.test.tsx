@@ -37,7 +37,7 @@ describe('a post', () => {
       <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
         <I18nextProvider i18n={i18n}>
           <MemoryRouter>
-            <PostView uuid={post.uuid} />
+            <PostView uuid={post.uuid} renderRepeat={() => null} />
           </MemoryRouter>
         </I18nextProvider>
       </QueryClientProvider>,

@@ -1,7 +1,7 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router';
+import { Link } from 'react-router';
 import { Alert } from '../../../components/ui/alert';
 import { Button, ButtonLink } from '../../../components/ui/button';
 import { EmptyState } from '../../../components/ui/empty-state';
@@ -11,7 +11,6 @@ import {
   IconEyeOff,
   IconFace,
   IconImage,
-  IconRepeat,
   IconShare,
   IconSparkles,
   IconWand,
@@ -20,17 +19,10 @@ import { LoadError } from '../../../components/ui/load-error';
 import { Spinner } from '../../../components/ui/spinner';
 import { ApiError } from '../../../lib/api-error';
 import type { TPost } from '../../../lib/api-types';
-import { useAppStore } from '../../../lib/app-store';
-import { describeError } from '../../../lib/error-messages';
 import { useShareLink } from '../../../lib/use-share-link';
-import { generationKeys, generationsApi } from '../../generations/api/generations.api';
-import { ChargeDialogs } from '../../generations/components/charge-dialogs';
-import { formatCountdown } from '../../generations/countdown';
-import { useChargedAction } from '../../generations/hooks/use-charged-action';
-import { UserAvatar } from '../../social/components/user-avatar';
+import { UserAvatar } from '../../../components/ui/user-avatar';
 import { postKeys, postsApi } from '../api/posts.api';
 import { usePostMutations } from '../hooks/use-post-mutations';
-import { repeatBody } from '../post-recipe';
 import { authorName, compactCount } from '../post-text';
 import { remixPath } from './post-actions';
 import { PostImage } from './post-image';
@@ -40,12 +32,16 @@ import '../posts.css';
 const POST_IMAGE_SIZES = '(max-width: 900px) 100vw, 600px';
 const COUNTS = ['saves', 'views', 'repeats', 'remixes'] as const;
 
-/** /post/<uuid>/: the post, or 'Not found' when it is not there (or not mine to see). */
-export function PostView({ uuid }: { uuid: string }) {
+/**
+ * /post/<uuid>/: the post, or 'Not found' when it is not there (or not mine to see). The page
+ * supplies the Repeat action (`renderRepeat`): repeating makes a generation, which is the
+ * generations feature's to do.
+ */
+export function PostView({ uuid, renderRepeat }: { uuid: string; renderRepeat(post: TPost): ReactNode }) {
   const { t } = useTranslation();
   const post = useQuery({ queryKey: postKeys.one(uuid), queryFn: () => postsApi.get(uuid) });
   useCountedView(post.data);
-  if (post.data) return <PostDetails post={post.data} />;
+  if (post.data) return <PostDetails post={post.data} renderRepeat={renderRepeat} />;
   if (post.error instanceof ApiError && (post.error.status === 404 || post.error.status === 400)) {
     return (
       <div className="page--center post-missing" data-testid="post-missing">
@@ -87,29 +83,13 @@ function useCountedView(post: TPost | undefined) {
   }, [shouldCount, uuid]);
 }
 
-function PostDetails({ post }: { post: TPost }) {
+function PostDetails({ post, renderRepeat }: { post: TPost; renderRepeat(post: TPost): ReactNode }) {
   const { t, i18n } = useTranslation();
-  const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const share = useShareLink();
   const { save, unpublish, publish } = usePostMutations();
   const [reporting, setReporting] = useState(false);
   const name = authorName(post.author, t('profile.noName'));
   const caption = post.title || post.prompt || t(`modes.${post.recipe.mode}.title`);
-  const repeat = useChargedAction({
-    action: async (key) => {
-      // A recipe that works on a photo repeats on the post's own picture.
-      const image = post.recipe.needs_image ? await postsApi.useImage(post.uuid) : null;
-      return generationsApi.create(repeatBody(post, image?.uuid ?? null), key);
-    },
-    onSuccess: (generation) => {
-      queryClient.setQueryData(generationKeys.one(generation.uuid), generation);
-      void navigate(`/generation/${generation.uuid}/`);
-    },
-    onError: (error) =>
-      useAppStore.getState().showTopinfo('error', describeError(t, error).alert ?? t('errors.network')),
-  });
-
   return (
     <article className="post-view" data-testid="post-view" data-status={post.status}>
       <div className="post-view__picture">
@@ -160,23 +140,7 @@ function PostDetails({ post }: { post: TPost }) {
         </dl>
 
         <div className="post-view__main-actions">
-          {repeat.waitLeft !== null ? (
-            <Button theme="primary" size="lg" block loading onClick={repeat.cancelWait}>
-              {t('generate.autoSubmitIn', { time: formatCountdown(repeat.waitLeft) })}
-            </Button>
-          ) : (
-            <Button
-              theme="primary"
-              size="lg"
-              block
-              icon={<IconRepeat size={20} />}
-              loading={repeat.pending}
-              onClick={() => void repeat.run()}
-              data-testid="post-repeat"
-            >
-              {t('social.post.repeat')}
-            </Button>
-          )}
+          {renderRepeat(post)}
           <ButtonLink
             to={remixPath(post)}
             theme="light"
@@ -257,7 +221,6 @@ function PostDetails({ post }: { post: TPost }) {
         </div>
       </div>
       {reporting && <ReportSheet postUuid={post.uuid} onClose={() => setReporting(false)} />}
-      <ChargeDialogs refusal={repeat.refusal} onClose={repeat.closeRefusal} onSkip={repeat.skipWait} />
     </article>
   );
 }

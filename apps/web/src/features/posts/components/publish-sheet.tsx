@@ -13,6 +13,7 @@ import type { TPost } from '../../../lib/api-types';
 import { useAppStore } from '../../../lib/app-store';
 import { useAction } from '../../../lib/use-action';
 import { postKeys, postsApi } from '../api/posts.api';
+import '../posts.css';
 
 const FIELDS = ['title'] as const;
 

@@ -1,7 +1,8 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Avatar } from '../../../app/layout/avatar';
+import { Avatar } from '../../../components/ui/avatar';
 import { formatDay } from '../../../lib/dates';
+import '../profile.css';
 
 interface ProfileLike {
   uuid: string;

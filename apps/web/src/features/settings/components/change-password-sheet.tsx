@@ -6,7 +6,7 @@ import { Sheet } from '../../../components/ui/sheet';
 import { TextInput } from '../../../components/ui/text-input';
 import { useFormErrors } from '../../../components/ui/use-form-errors';
 import { useAppStore } from '../../../lib/app-store';
-import { profileApi } from '../../profile/api/profile.api';
+import { profileApi } from '../../profile';
 
 export function ChangePasswordSheet({ open, onClose }: { open: boolean; onClose(): void }) {
   const { t } = useTranslation();

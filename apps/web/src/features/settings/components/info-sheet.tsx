@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Sheet } from '../../../components/ui/sheet';
+import '../settings.css';
 
 export type InfoTopic = 'faq' | 'features' | 'support';
 

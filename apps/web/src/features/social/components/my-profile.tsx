@@ -3,14 +3,14 @@ import { useTranslation } from 'react-i18next';
 import { ButtonLink } from '../../../components/ui/button';
 import { IconEdit, IconSettings } from '../../../components/ui/icons';
 import { useSession } from '../../../lib/session';
-import GenerationsGrid from '../../generations/components/generations-grid';
-import { fullName, ProfileCard } from '../../profile/components/profile-card';
+import { fullName, ProfileCard } from '../../profile';
 import { useProfile } from '../hooks/use-profile';
 import { countsOf } from '../subscription';
-import { CreditsButton } from './credits-button';
+import { CreditsButton } from '../../credits';
+import { GenerationsGrid } from '../../generations';
 import { ShareProfileButton } from './profile-actions';
 import { AuthorPosts, MyDrafts } from './profile-posts';
-import { UserAvatar } from './user-avatar';
+import { UserAvatar } from '../../../components/ui/user-avatar';
 import '../social.css';
 
 const TABS = ['posts', 'drafts', 'generations'] as const;

@@ -1,9 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { IconBookmark, IconGallery } from '../../../components/ui/icons';
-import { postKeys, postsApi } from '../../posts/api/posts.api';
-import { DraftPostActions, FeedPostActions } from '../../posts/components/post-actions';
-import { PostList } from '../../posts/components/post-list';
+import { postKeys, postsApi, DraftPostActions, FeedPostActions, PostList } from '../../posts';
 
 /** A person's published posts, newest first, page by page. */
 export function AuthorPosts({ uuid, isMe }: { uuid: string; isMe: boolean }) {

@@ -5,12 +5,12 @@ import { IconEdit, IconUser } from '../../../components/ui/icons';
 import { LoadError } from '../../../components/ui/load-error';
 import { Spinner } from '../../../components/ui/spinner';
 import { ApiError } from '../../../lib/api-error';
-import { fullName, ProfileCard } from '../../profile/components/profile-card';
+import { fullName, ProfileCard } from '../../profile';
 import { useProfile } from '../hooks/use-profile';
 import { countsOf } from '../subscription';
 import { ShareProfileButton, SubscribeButton } from './profile-actions';
 import { AuthorPosts } from './profile-posts';
-import { UserAvatar } from './user-avatar';
+import { UserAvatar } from '../../../components/ui/user-avatar';
 import '../social.css';
 
 /** Someone's profile (/profile/<uuid>/, also where a `p_<uuid>` start parameter leads). */

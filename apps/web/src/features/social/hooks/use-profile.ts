@@ -4,7 +4,7 @@ import type { TProfile } from '../../../lib/api-types';
 import { useAppStore } from '../../../lib/app-store';
 import { describeError } from '../../../lib/error-messages';
 import { useAction } from '../../../lib/use-action';
-import { postKeys } from '../../posts/api/posts.api';
+import { postKeys } from '../../posts';
 import { socialApi, socialKeys } from '../api/social.api';
 import { withSubscription, withSubscriptionState } from '../subscription';
 

@@ -1,0 +1,109 @@
+import type { TPaymentCatalogue } from '@mirra/contracts';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import type { i18n as I18n } from 'i18next';
+import type { ReactNode } from 'react';
+import { I18nextProvider } from 'react-i18next';
+import { MemoryRouter } from 'react-router';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createTestI18n } from '../../../test/i18n';
+import { creditsApi } from '../api/credits.api';
+import { ChargeDialogs } from './charge-dialogs';
+import { paymentsApi } from '../../payments/api/payments.api';
+import { PaymentReturn } from './payment-return';
+
+const CATALOGUE: TPaymentCatalogue = {
+  region: 'intl',
+  currency: 840,
+  methods: ['test'],
+  products: [
+    { id: 'credits_100', kind: 'credits', credits: 100, days: 0, amount: 299, currency: 840 },
+    { id: 'unlimited_30', kind: 'unlimited', credits: 0, days: 30, amount: 1299, currency: 840 },
+  ],
+};
+const UUID = '0b4c2a62-4c43-4a4e-9a55-1f1f0d6f7a10';
+
+let i18n: I18n;
+beforeAll(async () => {
+  i18n = await createTestI18n('en');
+});
+afterEach(() => {
+  cleanup();
+  vi.restoreAllMocks();
+});
+
+function wrap(children: ReactNode, path = '/generate/simple/') {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  return render(
+    <QueryClientProvider client={client}>
+      <I18nextProvider i18n={i18n}>
+        <MemoryRouter initialEntries={[path]}>{children}</MemoryRouter>
+      </I18nextProvider>
+    </QueryClientProvider>,
+  );
+}
+
+const chosenProduct = () =>
+  (screen.getByTestId('purchase-sheet').querySelector('input[name="product"]:checked') as HTMLInputElement)
+    .value;
+
+describe('ways into the purchase sheet', () => {
+  it('opens it with a credit pack chosen from the credit balance dialog’s "buy more"', async () => {
+    vi.spyOn(paymentsApi, 'catalogue').mockResolvedValue(CATALOGUE);
+    vi.spyOn(creditsApi, 'balance').mockResolvedValue({ balance: 1 });
+    wrap(
+      <ChargeDialogs
+        refusal={{ kind: 'credits', difference: 2, balance: 1, required: 3, at: Date.now() }}
+        onClose={() => {}}
+        onSkip={() => {}}
+      />,
+    );
+    fireEvent.click(screen.getByTestId('credits-buy-more'));
+    await screen.findByTestId('purchase-sheet');
+    expect(chosenProduct()).toBe('credits_100');
+  });
+
+  it('opens it with the unlimited package chosen from the limit dialog’s "purchase"', async () => {
+    vi.spyOn(paymentsApi, 'catalogue').mockResolvedValue(CATALOGUE);
+    wrap(
+      <ChargeDialogs
+        refusal={{ kind: 'limit', waitSeconds: 30, first: 5, seconds: 30, at: Date.now() }}
+        onClose={() => {}}
+        onSkip={() => {}}
+      />,
+    );
+    fireEvent.click(screen.getByTestId('limit-purchase'));
+    await screen.findByTestId('purchase-sheet');
+    expect(chosenProduct()).toBe('unlimited_30');
+  });
+});
+
+describe('back from the checkout', () => {
+  it('shows a paid order with the new balance', async () => {
+    vi.spyOn(paymentsApi, 'order').mockResolvedValue({
+      uuid: UUID,
+      product: 'credits_100',
+      status: 'paid',
+      amount: 299,
+      currency: 840,
+      credits: 100,
+      unlimited_days: 0,
+      created_at: '2026-05-01T00:00:00.000Z',
+    });
+    vi.spyOn(creditsApi, 'balance').mockResolvedValue({ balance: 101 });
+    wrap(<PaymentReturn />, `/generate/simple/?payment=${UUID}`);
+    const result = await screen.findByTestId('payment-result');
+    expect(result.getAttribute('data-status')).toBe('paid');
+    expect(screen.getByText('Payment received')).toBeTruthy();
+    expect((await within(result).findByText('101')).getAttribute('data-testid')).toBe(
+      'payment-result-balance',
+    );
+  });
+
+  it('asks nothing of the server without an order in the address', () => {
+    const order = vi.spyOn(paymentsApi, 'order');
+    wrap(<PaymentReturn />, '/generate/simple/?payment=not-a-uuid');
+    expect(order).not.toHaveBeenCalled();
+    expect(screen.queryByTestId('payment-result')).toBeNull();
+  });
+});

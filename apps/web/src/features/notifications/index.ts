@@ -1,0 +1,2 @@
+// Notifications: the list and (on demand) the header bell.
+export { NotificationsList } from './components/notifications-list';

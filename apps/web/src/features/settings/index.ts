@@ -1,0 +1,4 @@
+// Settings sheets: password, information pages, social links.
+export { ChangePasswordSheet } from './components/change-password-sheet';
+export { InfoSheet, type InfoTopic } from './components/info-sheet';
+export { SOCIAL_LINKS } from './social-links';

@@ -1,0 +1,4 @@
+// Bad: a shared component imports a feature, even through its index.ts.
+import { alphaName } from '../features/alpha';
+
+export const labelled = alphaName;

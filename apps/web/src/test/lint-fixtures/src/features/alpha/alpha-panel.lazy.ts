@@ -1,0 +1,3 @@
+export default function AlphaPanel() {
+  return 'alpha panel';
+}

@@ -1,0 +1,1 @@
+export const alphaApi = { get: () => Promise.resolve('alpha') };

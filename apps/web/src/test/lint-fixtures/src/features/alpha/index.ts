@@ -1,0 +1,2 @@
+export { alphaName } from './alpha-internal';
+export { alphaApi } from './api/alpha.api';

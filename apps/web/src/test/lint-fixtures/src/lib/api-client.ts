@@ -1,0 +1,1 @@
+export const api = { get: (path: string) => Promise.resolve(path) };

@@ -1,0 +1,4 @@
+// Bad: lib/ imports a feature.
+import { betaName } from '../features/beta/uses-faces';
+
+export const fromBeta = betaName;
