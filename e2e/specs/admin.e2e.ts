@@ -35,7 +35,7 @@ async function reportedPost(reasons: string[]) {
   const generation = await apiGenerate(author, {
     mode: 'simple',
     prompt: 'A quiet harbour at dawn',
-    seed: '3',
+    seed: 3,
   });
   await apiWaitForGeneration(author, generation.uuid);
   const post = await callApi<{ uuid: string }>('/api/posts/', {

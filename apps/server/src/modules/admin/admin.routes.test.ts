@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { adminRoutes, GenerationStatus, routes, type RouteSpec } from '@mirra/contracts';
+import {
+  adminRoutes,
+  GenerationStatus,
+  routes,
+  type RouteSpec,
+  type TAdminReportedPost,
+} from '@mirra/contracts';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -124,7 +130,7 @@ describe('reports queue', () => {
       headers: moderator.headers,
     });
     expect(queue.statusCode).toBe(200);
-    const results = queue.json().results as Array<Record<string, any>>;
+    const results = (queue.json() as { results: TAdminReportedPost[] }).results;
     const uuids = results.map((entry) => entry.post.uuid);
     expect(uuids.indexOf(consent.post.uuid)).toBe(0);
     const hidden = results.find((entry) => entry.post.uuid === older.post.uuid)!;
@@ -133,11 +139,7 @@ describe('reports queue', () => {
     expect(hidden.post.image.url).toMatch(/\/api\/media\//);
     expect(hidden.post.author.uuid).toBe(older.author.user.uuid);
     expect(hidden.author_email).toBe(older.author.user.email);
-    expect(hidden.reports.map((report: { reason: string }) => report.reason)).toEqual([
-      'spam',
-      'spam',
-      'nudity',
-    ]);
+    expect(hidden.reports.map((report) => report.reason)).toEqual(['spam', 'spam', 'nudity']);
     expect(results[0]!.not_consented).toBe(true);
   });
 

@@ -161,7 +161,7 @@ function Ledger({
         <li key={entry.id} className="admin__ledger-row">
           <span>
             {t(`credits.kinds.${entry.kind}`)}
-            <span className="admin__meta"> · {when(entry.created_at)}</span>
+            <span className="admin__meta">{when(entry.created_at)}</span>
           </span>
           <span className={entry.delta < 0 ? 'admin__minus' : 'admin__plus'}>
             {entry.delta > 0 ? `+${entry.delta}` : entry.delta} → {entry.balance_after}
