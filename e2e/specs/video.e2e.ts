@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { Locator } from 'playwright-core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createActiveUser, type TestUser } from '../lib/accounts.js';
-import { openBrowser, url, type Session } from '../lib/browser.js';
+import { openBrowser, saveScreenshot, url, type Session } from '../lib/browser.js';
 import {
   apiBalance,
   apiGenerate,
@@ -106,5 +106,72 @@ describe('video', () => {
     // On home, the video's tile says so, with its length.
     await page.goto(url('/'));
     await expect.poll(() => page.getByTestId('tile-video-badge').textContent()).toBe(`${SECONDS} s`);
+  });
+  it("makes a video from a description: the price, live progress, it plays, says it is the local engine's drawing, and its home tile moves", async () => {
+    const { page } = s;
+    await recordProgress(page);
+    await signInWithTokens(page, user);
+    await page.goto(url('/generate/video/'));
+    // No photo: the form says a description will do, and takes one.
+    await page.getByTestId('video-scene-hint').waitFor();
+    await page.getByTestId('prompt').fill('Snowy mountains at night under the stars');
+    await page.getByTestId(`video-duration-${SECONDS}`).click();
+    await expect.poll(() => page.getByTestId('price-cost').textContent()).toBe('3 credits');
+    await saveScreenshot(page, 'video-from-description-form', true);
+    await page.getByTestId('generate-submit').click();
+
+    await page.waitForURL((u) => resultPath.test(u.pathname));
+    const video = page.getByTestId('result-video');
+    await video.waitFor({ timeout: 120_000 });
+    const seen = await progressSeen(page);
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen).toEqual([...seen].sort((a, b) => a - b));
+    expect(await apiBalance(user)).toBe(
+      E2E_SETTINGS.welcomeCredits - SECONDS * E2E_SETTINGS.prices.videoPerSecond,
+    );
+    // 9:16 by default.
+    expect(await video.getAttribute('width')).toBe('720');
+    expect(await video.getAttribute('height')).toBe('1280');
+    await expectPlaying(video);
+    expect(await video.evaluate((element: HTMLVideoElement) => element.duration)).toBeCloseTo(SECONDS, 0);
+    const notes = page.getByTestId('result-notes');
+    await expect
+      .poll(() => notes.textContent())
+      .toMatch(/animated procedural scene by the offline local engine/);
+    await expect.poll(() => notes.textContent()).toMatch(/Snow falls/);
+    await saveScreenshot(page, 'video-from-description-result', true);
+
+    // On home its tile shows the poster, then the looping animated preview once in view.
+    await page.goto(url('/'));
+    const tile = page.getByTestId('generation-tile').first();
+    await expect.poll(() => tile.getByTestId('tile-video-badge').textContent()).toBe(`${SECONDS} s`);
+    const thumbnail = tile.locator('img');
+    const poster = await thumbnail.getAttribute('src');
+    await thumbnail.scrollIntoViewIfNeeded();
+    await expect.poll(() => thumbnail.getAttribute('data-animated'), { timeout: 20_000 }).toBe('true');
+    expect(await thumbnail.getAttribute('src')).not.toBe(poster);
+    await expect
+      .poll(() => thumbnail.evaluate((element: HTMLImageElement) => element.complete && element.naturalWidth))
+      .toBe(180);
+    await saveScreenshot(page, 'video-from-description-home');
+  });
+
+  it('the video form in Russian, light, on the narrowest phone: the hint and the description field', async () => {
+    const light = await openBrowser('phone', {
+      colorScheme: 'light',
+      theme: 'light',
+      locale: 'ru',
+      size: { width: 360, height: 780 },
+    });
+    try {
+      await signInWithTokens(light.page, user);
+      await light.page.goto(url('/generate/video/'));
+      await expect.poll(() => light.page.getByTestId('video-scene-hint').textContent()).toMatch(/Нет фото/);
+      await light.page.getByTestId('generate-submit').click();
+      await light.page.getByText('Загрузите фото для анимации или опишите сцену.').waitFor();
+      await saveScreenshot(light.page, 'video-form-ru-light-360', true);
+    } finally {
+      await light.close();
+    }
   });
 });

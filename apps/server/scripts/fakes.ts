@@ -1,9 +1,11 @@
 // Local fakes of the providers Mirra talks to, for a manual demo without keys or network:
-//   npm run fakes                      (fal on port 4610; FAL_FAKE_PORT, FAKES_HOST to change)
-// fal's fake delivers its signed webhooks to the app's webhook route when the app is reachable
+//   npm run fakes   (fal 4610, Replicate 4611, ComfyUI 4612; *_FAKE_PORT, FAKES_HOST)
+// fal's and Replicate's fakes deliver their signed webhooks to the app's webhook route when the app is reachable
 // at the PUBLIC_URL the app was started with. Printed: the variables to start the app with.
+import { startComfyUiFake } from '../src/fakes/comfyui.fake.js';
 import { startFalFake } from '../src/fakes/fal.fake.js';
 import { startOpenAiFake } from '../src/fakes/openai.fake.js';
+import { startReplicateFake } from '../src/fakes/replicate.fake.js';
 import { startTelegramBotApiFake } from '../src/fakes/telegram-bot-api.fake.js';
 
 const host = process.env.FAKES_HOST ?? '127.0.0.1';
@@ -14,6 +16,17 @@ const fal = await startFalFake({
   progressSteps: 3,
   deliverWebhooks: true,
 });
+const replicate = await startReplicateFake({
+  host,
+  port: Number(process.env.REPLICATE_FAKE_PORT ?? 4611),
+  processingSteps: 3,
+  deliverWebhooks: true,
+});
+const comfyui = await startComfyUiFake({
+  host,
+  port: Number(process.env.COMFYUI_FAKE_PORT ?? 4612),
+  steps: 3,
+});
 const openai = await startOpenAiFake();
 const telegram = await startTelegramBotApiFake({ host, port: 0 });
 
@@ -22,16 +35,23 @@ console.log(`  FAL_KEY=${fal.key}`);
 console.log(`  FAL_BASE_URL=${fal.url}`);
 console.log(`  FAL_JWKS_URL=${fal.jwksUrl}`);
 console.log(`  FAL_USER_ID=${fal.userId}`);
-console.log('  ENGINE_SIMPLE=fal,local ENGINE_EDITING=fal,local ENGINE_STYLING=fal,local');
+console.log(`  REPLICATE_API_TOKEN=${replicate.token}`);
+console.log(`  REPLICATE_BASE_URL=${replicate.url}`);
+console.log('  ENGINE_SIMPLE=fal,replicate,local ENGINE_EDITING=fal,local ENGINE_STYLING=fal,local');
+console.log('  ENGINE_FACE_SWAP=replicate,local ENGINE_VIDEO=fal,local ENGINE_TRAINING=fal,local');
+console.log(`  COMFYUI_URLS=${comfyui.url}`);
 console.log(`  OPENAI_BASE_URL=${openai.url} OPENAI_API_KEY=${openai.apiKey}`);
 console.log(`  PROMPT_HELPER_BASE_URL=${openai.chatBaseUrl} PROMPT_HELPER_API_KEY=${openai.apiKey}`);
 console.log(`  TELEGRAM_API_BASE=${telegram.env.TELEGRAM_API_BASE}`);
 console.log(`  TELEGRAM_BOT_TOKEN=${telegram.env.TELEGRAM_BOT_TOKEN}`);
 console.log(`  TELEGRAM_BOT_USERNAME=${telegram.env.TELEGRAM_BOT_USERNAME}`);
-console.log(`A prompt with "forbidden-by-fal" is refused by fal's fake safety checker.`);
+console.log(`A prompt with "forbidden-by-fal" is refused by fal's fake safety checker,`);
+console.log(`one with "forbidden-by-replicate" by Replicate's.`);
 
 const stop = () => {
-  void Promise.all([fal.close(), openai.close(), telegram.close()]).then(() => process.exit(0));
+  void Promise.all([fal.close(), replicate.close(), comfyui.close(), openai.close(), telegram.close()]).then(
+    () => process.exit(0),
+  );
 };
 process.once('SIGINT', stop);
 process.once('SIGTERM', stop);

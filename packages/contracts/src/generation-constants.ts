@@ -115,7 +115,17 @@ export const GENERATION_NOTE_CODES = [
   'provider.fallback',
   'video.camera_move',
   'video.face_centred',
+  'video.face_motion',
   'video.no_face',
+  'video.parallax',
+  'video.scene_animated',
+  'video.scene_light',
+  'video.scene_clouds',
+  'video.scene_stars',
+  'video.scene_water',
+  'video.scene_rain',
+  'video.scene_snow',
+  'video.scene_camera',
 ] as const;
 export type TGenerationNoteCode = (typeof GENERATION_NOTE_CODES)[number];
 

@@ -75,6 +75,8 @@ export const ZGenerationResult = z.object({
   content_type: z.string(),
   /** WebP renditions for feeds and lists, smallest first. */
   variants: z.array(ZImageVariant),
+  /** A video's short looping animated WebP for grids; null for pictures (and videos made before it). */
+  preview: ZImageVariant.nullish(),
   /** Which engine made it (`local` results are labelled so). */
   engine: z.string(),
   /** What the engine understood or did (e.g. the editing steps it applied). */
@@ -87,6 +89,8 @@ export const ZGeneration = z.object({
   status: ZGenerationStatus,
   /** 0–100. */
   progress: z.number().int(),
+  /** While a provider holds the job in its queue: how many jobs are ahead of it (0 = next). */
+  queue_position: z.number().int().nullish(),
   prompt: z.string(),
   guidance: z.number(),
   seed: z.number().int(),
@@ -142,6 +146,8 @@ export const ZGenerationEvent = z.object({
   uuid: z.uuid(),
   status: ZGenerationStatus,
   progress: z.number().int(),
+  /** Jobs ahead of it in a provider's queue (0 = next); null or absent when none holds it waiting. */
+  queue_position: z.number().int().nullish(),
 });
 
 export const ZPromptHelperBody = z.object({

@@ -26,10 +26,26 @@ export { countDistinctColours, decodePhoto, encodePng, rawFrom, type RawImage } 
 export { describeScene, planScene } from './scene/scene.models.js';
 export { renderScene } from './scene/scene.render.js';
 export {
+  animateScene,
+  shapeForFrame,
+  type SceneAnimation,
+  type SceneMotion,
+} from './scene/scene.animation.js';
+export {
+  animatedWebpPreview,
   assertExecutable,
   bundledFfmpegPath,
   FfmpegFailedError,
   FfmpegMissingError,
+  runFfmpeg,
   sampleVideoFrames,
 } from './video/ffmpeg.js';
-export { animatePhoto, PhotoTooSmallError, type AnimatedPhoto } from './video/video.pipeline.js';
+export { createPersonSegmenter, type PersonSegmenter } from './video/person-segmentation.js';
+export { frameCount, VIDEO_FPS, videoFrameSize } from './video/video.models.js';
+export {
+  animatePhoto,
+  encodeFrames,
+  PhotoTooSmallError,
+  type AnimatedPhoto,
+  type PhotoMotion,
+} from './video/video.pipeline.js';

@@ -18,6 +18,8 @@ export interface EngineImage {
 /** What an engine gets of a digital model: the local profile and its reference photos. */
 export interface EngineFaceModel {
   uuid: string;
+  /** LoRAs trained for this model at providers (by engine name), for their face-photo models. */
+  providerLoras?: Record<string, { url: string; triggerWord: string }>;
   /** Identity, landmark statistics and the best references per pose (face-profile.models.ts). */
   profile: FaceProfile;
   /** The original photo behind a reference (`FaceReference.photoId`). */

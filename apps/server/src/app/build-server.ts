@@ -15,7 +15,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import { registerFalWebhookRoutes } from '../engines/index.js';
+import { registerFalWebhookRoutes, registerReplicateWebhookRoutes } from '../engines/index.js';
 import { registerAppConfigRoutes } from '../modules/app-config/index.js';
 import { registerAuthRoutes } from '../modules/auth/index.js';
 import { registerDevRoutes } from '../modules/dev/index.js';
@@ -187,11 +187,9 @@ export async function buildServer(deps: AppDeps): Promise<App> {
   registerAdminRoutes(api, deps);
   registerSocialRoutes(api, deps);
   registerPaymentsRoutes(api, deps);
-  await registerFalWebhookRoutes(app, {
-    config: deps.config,
-    now: deps.now,
-    generations: createGenerationStore(deps),
-  });
+  const webhookDeps = { config: deps.config, now: deps.now, generations: createGenerationStore(deps) };
+  await registerFalWebhookRoutes(app, webhookDeps);
+  await registerReplicateWebhookRoutes(app, webhookDeps);
 
   await registerWebApp(app, deps, webRoot);
   return app;

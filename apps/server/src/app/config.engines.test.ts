@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseConfig, parseProviderPrices } from '../shared/config.js';
+import { parseConfig, parseProviderPrices, providerCost } from '../shared/config.js';
 
 describe('engine configuration', () => {
   it('keeps local as the only engine of every mode, and no fal engine, without settings', () => {
@@ -24,10 +24,22 @@ describe('engine configuration', () => {
     expect(config.engines.simple).toEqual(['fal', 'local']);
     expect(config.fal).toMatchObject({ key: 'k', baseUrl: 'http://127.0.0.1:4610', userId: null });
     expect(config.fal?.models.simple).toBe('fal-ai/flux/schnell');
-    expect(config.providerPrices['fal-ai/flux/dev']).toBe(0.025);
+    expect(config.providerPrices['fal-ai/flux/dev']).toEqual({ usd: 0.025, perSecond: false });
+    expect(config.trainingEngines).toEqual(['local']);
   });
 
   it('reads a price table, skipping entries that are not prices', () => {
-    expect(parseProviderPrices('a/b=0.5, c=x,=1,d=0')).toEqual({ 'a/b': 0.5, d: 0 });
+    expect(parseProviderPrices('a/b=0.5, c=x,=1,d=0,v=0.05/s')).toEqual({
+      'a/b': { usd: 0.5, perSecond: false },
+      d: { usd: 0, perSecond: false },
+      v: { usd: 0.05, perSecond: true },
+    });
+  });
+
+  it('prices a video by its seconds, a picture by the result, an unlisted model not at all', () => {
+    const prices = parseProviderPrices('img=0.04,vid=0.056/s');
+    expect(providerCost(prices, 'img')).toBe(0.04);
+    expect(providerCost(prices, 'vid', 5)).toBeCloseTo(0.28, 6);
+    expect(providerCost(prices, 'other')).toBeNull();
   });
 });

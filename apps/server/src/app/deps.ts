@@ -34,6 +34,7 @@ import { createTelegramBotApi, type TelegramBotApi } from '../modules/telegram/i
 import { createGoogleVerifier, type GoogleVerifier } from '../modules/google/index.js';
 import { createGeoLocator, type GeoLocator } from '../modules/geo/index.js';
 import type { Config } from '../shared/config.js';
+import { createModelTrainers, type ModelTrainer } from '../engines/index.js';
 
 /**
  * Everything any module may need, built once at start: the shared plumbing and the services
@@ -65,6 +66,8 @@ export interface AppDeps extends SharedDeps {
   modelEvents: GenerationEvents;
   /** Face detection, mesh and descriptor (models load once per process, on first use). */
   faceAnalyzer: FaceAnalyzer;
+  /** Providers that train digital models' LoRAs (ENGINE_TRAINING), in order. */
+  modelTrainers: ModelTrainer[];
 }
 
 export function createDeps(options: {
@@ -124,6 +127,7 @@ export function createDeps(options: {
     publishedPostCounter: profilePublishedPostCounter,
     modelEvents: createGenerationEvents(options.notifications, MODEL_EVENTS_CHANNEL),
     faceAnalyzer: createFaceAnalyzer(),
+    modelTrainers: createModelTrainers(config),
     now,
     ...options.overrides,
   };

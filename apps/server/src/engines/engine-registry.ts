@@ -1,7 +1,10 @@
-import type { TGenerationMode } from '@mirra/contracts';
+import { routes, type TGenerationMode } from '@mirra/contracts';
 import type { Config } from '../shared/config.js';
-import { createFalEngine } from './fal/fal.engine.js';
 import { AppError } from '../shared/errors.js';
+import { createComfyUiEngine } from './comfyui/comfyui.engine.js';
+import { createFalEngine } from './fal/fal.engine.js';
+import { createOpenAiImagesEngine } from './openai/openai-images.engine.js';
+import { createReplicateEngine } from './replicate/replicate.engine.js';
 import type { GenerationEngine } from './engine.types.js';
 import { createLocalEngine } from './local/local.engine.js';
 
@@ -51,8 +54,28 @@ export function createEngineRegistry(
 function builtInEngines(config: Config): GenerationEngine[] {
   const engines: GenerationEngine[] = [createLocalEngine()];
   if (config.fal) {
-    const webhookUrl = `${config.publicUrl}/api/engines/fal/webhook/`;
+    const webhookUrl = `${config.publicUrl}${routes.engines.falWebhook.path}`;
     engines.push(createFalEngine(config.fal, config.providerPrices, webhookUrl));
+  }
+  if (config.replicate) {
+    const webhookUrl = `${config.publicUrl}${routes.engines.replicateWebhook.path}`;
+    engines.push(createReplicateEngine(config.replicate, config.providerPrices, webhookUrl));
+  }
+  if (config.comfyui.servers.length > 0) {
+    engines.push(createComfyUiEngine(config.comfyui, config.providerPrices));
+  }
+  if (config.openai.apiKey) {
+    engines.push(
+      createOpenAiImagesEngine(
+        {
+          apiKey: config.openai.apiKey,
+          baseUrl: config.openai.baseUrl,
+          model: config.openai.imagesModel,
+          quality: config.openai.imagesQuality,
+        },
+        config.providerPrices,
+      ),
+    );
   }
   return engines;
 }

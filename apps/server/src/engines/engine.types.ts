@@ -39,6 +39,8 @@ export interface EngineOutput {
   poster?: Buffer;
   /** Video: its length in seconds. */
   durationSeconds?: number;
+  /** Video: frames spread over a clip no one here drew (a provider's), checked with the poster. */
+  checkedFrames?: Buffer[];
   /** What the engine understood or did, shown to the user (e.g. "brightness +20%"). */
   notes: EngineNote[];
   /**

@@ -24,3 +24,10 @@ export {
 } from './engine.types.js';
 export { FAL_WEBHOOK_PATH, registerFalWebhookRoutes, type FalWebhookDeps } from './fal/fal-webhook.routes.js';
 export { createLocalEngine, type LocalVideoOptions } from './local/local.engine.js';
+export {
+  REPLICATE_WEBHOOK_PATH,
+  registerReplicateWebhookRoutes,
+  type ReplicateWebhookDeps,
+} from './replicate/replicate-webhook.routes.js';
+export { createModelTrainers } from './trainers.js';
+export type { ModelTrainer, ModelTrainingPoll, ModelTrainingRequest, ProviderLora } from './trainer.types.js';

@@ -2,7 +2,9 @@ import { createHash, generateKeyPairSync, randomUUID, sign } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
-import { createLocalEngine } from '../engines/index.js';
+import { createLocalEngine } from '../engines/local/local.engine.js';
+import { unzipStored } from '../engines/zip.js';
+import { blackImage, encodeStillVideo } from './fake-media.js';
 
 /**
  * A local stand-in for fal.ai's queue API, following its contracts:
@@ -16,7 +18,14 @@ import { createLocalEngine } from '../engines/index.js';
  *   Kontext request; `PUT …/cancel`;
  * - `GET /.well-known/jwks.json`: the Ed25519 key every webhook is signed with, exactly as fal signs
  *   (`X-Fal-Webhook-*` headers over `request_id\nuser_id\ntimestamp\nsha256(body)`);
- * - `GET /files/{id}.png`: the result, a real picture drawn by the local engine's imaging code.
+ * - `GET /files/{name}`: results, real pictures drawn by the local engine's imaging code, and real
+ *   H.264 MP4s encoded by ffmpeg from them (Kling's `video`);
+ * - `POST /storage/upload/initiate` (rest.fal.ai) + `PUT` to its `upload_url`: fal's storage, where
+ *   training ZIPs go; the LoRA trainer reads its `images_data_url` from there (at least 4 images,
+ *   else 422), and FLUX LoRA loads only a LoRA this fake trained (else 422, as fal cannot fetch it).
+ * Models are told apart by name: `face-swap` (`base_image_url` + `swap_image_url` → `image`),
+ * `flux-lora` (`loras[]`), `kling-video` (image- or text-to-video → `video`), `lora-fast-training`
+ * (→ `diffusers_lora_file`), `kontext` (editing), anything else text to image.
  * A prompt containing REFUSED_WORD is refused by the "safety checker" (FLUX blacks the image out
  * and flags it; Kontext ends the request with a content-policy error). Outages are scripted:
  * `failNextSubmits({status: 503})`, `{status: 429, retryAfter: 1}`, or `{status: 'disconnect'}`.
@@ -53,6 +62,8 @@ export interface FalFake {
   jobs: Map<string, FalFakeJob>;
   /** Webhooks made so far (also POSTed to their URL when `deliverWebhooks`). */
   webhooks: SignedWebhook[];
+  /** Each storage upload's `X-Fal-Object-Lifecycle` header (null when none was sent). */
+  storageLifecycles: Array<string | null>;
   failNextSubmits(...failures: FakeFailure[]): void;
   failNextStatuses(...failures: FakeFailure[]): void;
   /** Runs the job to its end now and returns its signed webhook. */
@@ -86,6 +97,10 @@ export async function startFalFake(
   const jwk = publicKey.export({ format: 'jwk' }) as { x: string };
   const jobs = new Map<string, FalFakeJob>();
   const files = new Map<string, Buffer>();
+  /** fal storage: uploaded bytes by their file URL, and pending upload targets by id. */
+  const stored = new Map<string, Buffer>();
+  const uploads = new Map<string, string>();
+  const storageLifecycles: Array<string | null> = [];
   const submitFailures: FakeFailure[] = [];
   const statusFailures: FakeFailure[] = [];
   const webhooks: SignedWebhook[] = [];
@@ -115,10 +130,19 @@ export async function startFalFake(
   }
 
   async function render(job: FalFakeJob): Promise<void> {
+    const validation = validate(job);
+    if (validation) {
+      job.error = { status: 422, body: { detail: [validation] } };
+      return;
+    }
+    if (job.model.includes('lora-fast-training')) return renderTraining(job);
+    if (job.model.includes('face-swap')) return renderFaceSwap(job);
     const prompt = String(job.input.prompt ?? '');
     const refused = prompt.toLowerCase().includes(REFUSED_WORD);
-    const isKontext = job.model.includes('kontext');
-    if (refused && isKontext) {
+    // Kontext and Kling end a refused request with a content-policy error; FLUX blacks the image out.
+    const errsOnRefusal = job.model.includes('kontext') || job.model.includes('kling-video');
+    if (!refused && job.model.includes('kling-video')) return renderVideo(job);
+    if (refused && errsOnRefusal) {
       job.error = {
         status: 422,
         body: {
@@ -152,6 +176,124 @@ export async function startFalFake(
       seed: job.input.seed ?? 42,
       timings: { inference: 0.1 },
     };
+  }
+
+  /** What fal's input validation says of a job's input (422 `detail[]`), or null when it is whole. */
+  function validate(job: FalFakeJob): { loc: string[]; msg: string; type: string } | null {
+    const missing = (field: string) => ({
+      loc: ['body', field],
+      msg: 'field required',
+      type: 'value_error.missing',
+    });
+    if (job.model.includes('lora-fast-training')) {
+      const url = job.input.images_data_url;
+      if (typeof url !== 'string') return missing('images_data_url');
+      const zip = stored.get(url);
+      const images = zip ? unzipStored(zip).filter((file) => /\.(png|jpe?g|webp)$/i.test(file.name)) : [];
+      if (images.length < 4) {
+        return {
+          loc: ['body', 'images_data_url'],
+          msg: 'At least 4 images are needed.',
+          type: 'value_error',
+        };
+      }
+      return null;
+    }
+    if (job.model.includes('face-swap')) {
+      if (typeof job.input.base_image_url !== 'string') return missing('base_image_url');
+      if (typeof job.input.swap_image_url !== 'string') return missing('swap_image_url');
+      return null;
+    }
+    if (typeof job.input.prompt !== 'string' || !job.input.prompt) return missing('prompt');
+    if (job.model.includes('flux-lora')) {
+      const loras = job.input.loras as Array<{ path?: unknown }> | undefined;
+      const path = loras?.[0]?.path;
+      if (typeof path !== 'string' || !files.has(path.split('/').at(-1) ?? '')) {
+        return {
+          loc: ['body', 'loras', '0', 'path'],
+          msg: 'Could not download the LoRA weights.',
+          type: 'file_download_error',
+        };
+      }
+    }
+    if (job.model.includes('image-to-video') && typeof job.input.image_url !== 'string')
+      return missing('image_url');
+    return null;
+  }
+
+  function publish(name: string, data: Buffer, contentType: string) {
+    files.set(name, data);
+    return {
+      url: `${base}/files/${name}`,
+      content_type: contentType,
+      file_name: name,
+      file_size: data.length,
+    };
+  }
+
+  /** The LoRA "trained" from the ZIP: a file with the trigger word and the photos' count. */
+  async function renderTraining(job: FalFakeJob): Promise<void> {
+    const zip = stored.get(String(job.input.images_data_url))!;
+    const count = unzipStored(zip).length;
+    const weights = Buffer.from(
+      JSON.stringify({ fake_lora: true, trigger_word: job.input.trigger_word ?? null, images: count }),
+    );
+    job.output = {
+      diffusers_lora_file: publish(`${job.requestId}.safetensors`, weights, 'application/octet-stream'),
+      config_file: publish(`${job.requestId}-config.json`, Buffer.from('{}'), 'application/json'),
+    };
+  }
+
+  /** The target photo with the face photo set into it (a real picture, not a real swap). */
+  async function renderFaceSwap(job: FalFakeJob): Promise<void> {
+    const target = fromDataUri(String(job.input.base_image_url));
+    const face = fromDataUri(String(job.input.swap_image_url));
+    if (!target || !face) {
+      job.error = {
+        status: 422,
+        body: {
+          detail: [
+            { loc: ['body', 'base_image_url'], msg: 'Could not read the image.', type: 'image_load_error' },
+          ],
+        },
+      };
+      return;
+    }
+    const base = sharp(target);
+    const { width = 512, height = 512 } = await base.metadata();
+    const side = Math.max(16, Math.round(Math.min(width, height) / 3));
+    const inset = await sharp(face).resize(side, side, { fit: 'cover' }).png().toBuffer();
+    const data = await base
+      .composite([{ input: inset, top: Math.round(height / 6), left: Math.round((width - side) / 2) }])
+      .png()
+      .toBuffer();
+    job.output = { image: { ...publish(`${job.requestId}.png`, data, 'image/png'), width, height } };
+  }
+
+  /**
+   * Kling: an H.264 MP4 of the sent photo (image-to-video) or of the local engine's scene for the
+   * prompt (text-to-video), `duration` seconds long, small and at a low frame rate so it is quick.
+   */
+  async function renderVideo(job: FalFakeJob): Promise<void> {
+    const seconds = Number(job.input.duration ?? 5) || 5;
+    const source =
+      typeof job.input.image_url === 'string'
+        ? fromDataUri(job.input.image_url)
+        : (await picture({ ...job, input: { ...job.input, image_url: undefined } }, String(job.input.prompt)))
+            .data;
+    if (!source) {
+      job.error = {
+        status: 422,
+        body: {
+          detail: [
+            { loc: ['body', 'image_url'], msg: 'Could not read the image.', type: 'image_load_error' },
+          ],
+        },
+      };
+      return;
+    }
+    const mp4 = await encodeStillVideo(source, seconds);
+    job.output = { video: publish(`${job.requestId}.mp4`, mp4, 'video/mp4') };
   }
 
   /** Text to image: the local engine's scene; an edit: the sent photo, recoloured. */
@@ -266,15 +408,33 @@ export async function startFalFake(
       return json(response, 200, { keys: [{ kty: 'OKP', crv: 'Ed25519', x: jwk.x, kid: 'fake-fal' }] });
     }
     if (request.method === 'GET' && parts[0] === 'files' && parts[1]) {
-      const file = files.get(parts[1]);
+      const file = files.get(parts[1]) ?? stored.get(`${base}${url.pathname}`);
       if (!file) return json(response, 404, { detail: 'Not Found' });
-      response.writeHead(200, { 'content-type': 'image/png', 'content-length': file.length });
+      response.writeHead(200, { 'content-type': contentTypeOf(parts[1]), 'content-length': file.length });
       response.end(file);
+      return;
+    }
+    // The upload target is a pre-signed URL: no key, the bytes are the body.
+    if (request.method === 'PUT' && parts[0] === 'storage' && parts[1] === 'put' && parts[2]) {
+      const target = uploads.get(parts[2]);
+      if (!target) return json(response, 404, { detail: 'Upload not found' });
+      stored.set(target, await readBody(request));
+      uploads.delete(parts[2]);
+      response.writeHead(200).end();
       return;
     }
     if (request.headers.authorization !== `Key ${key}`)
       return json(response, 401, { detail: 'Unauthorized' });
     const body = await readBody(request);
+
+    if (request.method === 'POST' && url.pathname === '/storage/upload/initiate') {
+      const { file_name: fileName } = JSON.parse(body.toString('utf8') || '{}') as { file_name?: string };
+      const id = randomUUID();
+      const fileUrl = `${base}/files/${id}-${(fileName ?? 'upload.bin').replace(/[^\w.-]/g, '_')}`;
+      uploads.set(id, fileUrl);
+      storageLifecycles.push(request.headers['x-fal-object-lifecycle']?.toString() ?? null);
+      return json(response, 200, { upload_url: `${base}/storage/put/${id}`, file_url: fileUrl });
+    }
 
     const requestsAt = parts.indexOf('requests');
     if (requestsAt === 2 && parts[3]) {
@@ -316,11 +476,6 @@ export async function startFalFake(
       } catch {
         return json(response, 422, {
           detail: [{ loc: ['body'], msg: 'Invalid JSON', type: 'value_error.jsondecode' }],
-        });
-      }
-      if (typeof input.prompt !== 'string' || !input.prompt) {
-        return json(response, 422, {
-          detail: [{ loc: ['body', 'prompt'], msg: 'field required', type: 'value_error.missing' }],
         });
       }
       const requestId = randomUUID();
@@ -368,6 +523,7 @@ export async function startFalFake(
     },
     jobs,
     webhooks,
+    storageLifecycles,
     failNextSubmits: (...failures) => void submitFailures.push(...failures),
     failNextStatuses: (...failures) => void statusFailures.push(...failures),
     async finish(requestId) {
@@ -434,9 +590,10 @@ function fromDataUri(uri: string): Buffer | null {
   return match ? Buffer.from(match[1]!, 'base64') : null;
 }
 
-async function blackImage() {
-  const data = await sharp({ create: { width: 1024, height: 768, channels: 3, background: '#000' } })
-    .png()
-    .toBuffer();
-  return { data, width: 1024, height: 768 };
+export function contentTypeOf(name: string): string {
+  if (name.endsWith('.mp4')) return 'video/mp4';
+  if (name.endsWith('.png')) return 'image/png';
+  if (name.endsWith('.json')) return 'application/json';
+  if (name.endsWith('.zip')) return 'application/zip';
+  return 'application/octet-stream';
 }

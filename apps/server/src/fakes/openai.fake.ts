@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { drawScene, recolour } from './fake-media.js';
 
 /**
  * A local stand-in for the two OpenAI endpoints Mirra calls, following their contracts:
@@ -8,6 +9,11 @@ import type { AddressInfo } from 'node:net';
  *   categories (see MODERATION_KEYWORDS), `flagged` when any score reaches 0.5;
  * - `POST /v1/chat/completions`: the OpenAI-compatible chat API that OpenRouter, Ollama and
  *   llama.cpp servers also speak; answers a scripted or default English prompt.
+ * - `POST /v1/images/generations` (JSON) and `POST /v1/images/edits` (multipart, `image` file(s)):
+ *   `data[0].b64_json` of a real PNG (the local engine's scene, or the sent photo recoloured) with
+ *   `usage`; a prompt with OPENAI_REFUSED_WORD is refused by the "safety system" (400
+ *   `image_generation_user_error`, code `moderation_blocked`); a 429 carries `retry-after` and
+ *   `x-ratelimit-*` headers.
  * Errors come in OpenAI's shape `{error: {message, type, param, code}}`: 401 for a wrong key,
  * and whatever a test scripts (429 with Retry-After, 500, slow answers for timeouts).
  */
@@ -45,7 +51,9 @@ export const MODERATION_KEYWORDS: Record<string, Category[]> = {
   provocative: ['sexual'],
 };
 
-export type FakeEndpoint = 'moderations' | 'chat';
+export type FakeEndpoint = 'moderations' | 'chat' | 'images';
+
+export const OPENAI_REFUSED_WORD = 'forbidden-by-openai';
 
 export interface FakeRequest {
   endpoint: FakeEndpoint;
@@ -83,7 +91,7 @@ export const DEFAULT_CHAT_REPLY =
 export async function startOpenAiFake(options: { apiKey?: string | null } = {}): Promise<OpenAiFake> {
   const apiKey = options.apiKey === undefined ? `sk-fake-${randomBytes(12).toString('hex')}` : options.apiKey;
   const requests: FakeRequest[] = [];
-  const scripts: Record<FakeEndpoint, FakeStep[]> = { moderations: [], chat: [] };
+  const scripts: Record<FakeEndpoint, FakeStep[]> = { moderations: [], chat: [], images: [] };
   let chatReply: string | ((body: Record<string, unknown>) => string) = DEFAULT_CHAT_REPLY;
   let ids = 0;
 
@@ -96,15 +104,24 @@ export async function startOpenAiFake(options: { apiKey?: string | null } = {}):
   async function handle(request: IncomingMessage, response: ServerResponse) {
     const pathname = new URL(request.url ?? '/', 'http://x').pathname.replace(/\/+$/, '');
     const endpoint: FakeEndpoint | null =
-      pathname === '/v1/moderations' ? 'moderations' : pathname === '/v1/chat/completions' ? 'chat' : null;
+      pathname === '/v1/moderations'
+        ? 'moderations'
+        : pathname === '/v1/chat/completions'
+          ? 'chat'
+          : pathname === '/v1/images/generations' || pathname === '/v1/images/edits'
+            ? 'images'
+            : null;
     if (!endpoint || request.method !== 'POST') {
       sendError(response, 404, 'invalid_request_error', `Invalid URL (${request.method} ${pathname})`);
       return;
     }
     const raw = await readBody(request);
     let body: Record<string, unknown>;
+    const isMultipart = String(request.headers['content-type'] ?? '').startsWith('multipart/form-data');
     try {
-      body = JSON.parse(raw) as Record<string, unknown>;
+      body = isMultipart
+        ? await formFields(raw, String(request.headers['content-type']))
+        : (JSON.parse(raw.toString('utf8')) as Record<string, unknown>);
     } catch {
       sendError(response, 400, 'invalid_request_error', 'We could not parse the JSON body of your request.');
       return;
@@ -118,13 +135,19 @@ export async function startOpenAiFake(options: { apiKey?: string | null } = {}):
     if (step.delayMs) await new Promise((resolve) => setTimeout(resolve, step.delayMs));
     if (response.destroyed) return;
     if (step.status && step.status >= 400) {
-      if (step.status === 429) response.setHeader('retry-after', '1');
+      if (step.status === 429) {
+        response.setHeader('retry-after', '1');
+        response.setHeader('x-ratelimit-limit-requests', '5');
+        response.setHeader('x-ratelimit-remaining-requests', '0');
+        response.setHeader('x-ratelimit-reset-requests', '1s');
+      }
       const type =
         step.status === 429 ? 'requests' : step.status >= 500 ? 'server_error' : 'invalid_request_error';
       sendError(response, step.status, type, `Scripted failure ${step.status}.`);
       return;
     }
     ids += 1;
+    if (endpoint === 'images') return answerImages(response, pathname.endsWith('/edits'), body);
     if (endpoint === 'moderations') {
       sendJson(response, 200, {
         id: `modr-${ids}`,
@@ -166,6 +189,7 @@ export async function startOpenAiFake(options: { apiKey?: string | null } = {}):
       requests.length = 0;
       scripts.moderations.length = 0;
       scripts.chat.length = 0;
+      scripts.images.length = 0;
       chatReply = DEFAULT_CHAT_REPLY;
     },
     close: () =>
@@ -206,12 +230,73 @@ function moderate(text: string) {
   };
 }
 
-function readBody(request: IncomingMessage): Promise<string> {
+function readBody(request: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    request.on('end', () => resolve(Buffer.concat(chunks)));
     request.on('error', reject);
+  });
+}
+
+/** A multipart body's fields: strings as they are, files as `{file: Buffer, type}` (lists for `image[]`). */
+async function formFields(raw: Buffer, contentType: string): Promise<Record<string, unknown>> {
+  const form = await new Response(new Uint8Array(raw), {
+    headers: { 'content-type': contentType },
+  }).formData();
+  const fields: Record<string, unknown> = {};
+  for (const [name, value] of form.entries()) {
+    const item =
+      typeof value === 'string' ? value : { file: Buffer.from(await value.arrayBuffer()), type: value.type };
+    const key = name.replace(/\[\]$/, '');
+    if (typeof value !== 'string') fields[key] = [...((fields[key] as unknown[]) ?? []), item];
+    else fields[key] = item;
+  }
+  return fields;
+}
+
+/**
+ * gpt-image: refuses a prompt with OPENAI_REFUSED_WORD as its safety system does; otherwise one
+ * PNG as base64 with the usage, the scene for a prompt or the first sent image recoloured.
+ */
+async function answerImages(response: ServerResponse, isEdit: boolean, body: Record<string, unknown>) {
+  const prompt = typeof body.prompt === 'string' ? body.prompt : '';
+  if (!prompt) {
+    sendError(response, 400, 'invalid_request_error', "Missing required parameter: 'prompt'.");
+    return;
+  }
+  if (prompt.toLowerCase().includes(OPENAI_REFUSED_WORD)) {
+    sendJson(response, 400, {
+      error: {
+        message:
+          'Your request was rejected by the safety system. If you believe this is an error, contact us at help.openai.com.',
+        type: 'image_generation_user_error',
+        param: null,
+        code: 'moderation_blocked',
+      },
+    });
+    return;
+  }
+  const images = (body.image as Array<{ file: Buffer }> | undefined) ?? [];
+  if (isEdit && images.length === 0) {
+    sendError(response, 400, 'invalid_request_error', "Missing required parameter: 'image'.");
+    return;
+  }
+  const picture = isEdit ? await recolour(images[0]!.file) : await drawScene(prompt, 1);
+  sendJson(response, 200, {
+    created: Math.floor(Date.now() / 1000),
+    data: [{ b64_json: picture.data.toString('base64') }],
+    background: 'opaque',
+    output_format: 'png',
+    quality: String(body.quality ?? 'medium'),
+    size: `${picture.width}x${picture.height}`,
+    usage: {
+      input_tokens: 50,
+      input_tokens_details: { image_tokens: isEdit ? 40 : 0, text_tokens: 10 },
+      output_tokens: 1056,
+      output_tokens_details: { image_tokens: 1056, text_tokens: 0 },
+      total_tokens: 1106,
+    },
   });
 }
 

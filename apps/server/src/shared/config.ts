@@ -135,11 +135,50 @@ const ZEnv = z.object({
   FAL_MODEL_SIMPLE: z.string().default('fal-ai/flux/schnell'),
   FAL_MODEL_EDITING: z.string().default('fal-ai/flux-pro/kontext'),
   FAL_MODEL_STYLING: z.string().default('fal-ai/flux-pro/kontext'),
+  FAL_MODEL_FACE_SWAP: z.string().default('fal-ai/face-swap'),
+  FAL_MODEL_FACE_PHOTO: z.string().default('fal-ai/flux-lora'),
+  FAL_MODEL_VIDEO: z.string().default('fal-ai/kling-video/v2.1/standard/image-to-video'),
+  FAL_MODEL_TEXT_TO_VIDEO: z.string().default('fal-ai/kling-video/v2.1/standard/text-to-video'),
+  FAL_MODEL_TRAINING: z.string().default('fal-ai/flux-lora-fast-training'),
+  /** Replicate: the engine `replicate` exists only with a token. REPLICATE_BASE_URL points it at a fake. */
+  REPLICATE_API_TOKEN: optionalString,
+  REPLICATE_BASE_URL: z.string().url().default('https://api.replicate.com/v1'),
+  /** The account's webhook signing secret (`whsec_…`); unset: read once from Replicate's API. */
+  REPLICATE_WEBHOOK_SECRET: optionalString,
+  REPLICATE_MODEL_SIMPLE: z.string().default('black-forest-labs/flux-schnell'),
+  REPLICATE_MODEL_EDITING: z.string().default('black-forest-labs/flux-kontext-pro'),
+  REPLICATE_MODEL_STYLING: z.string().default('black-forest-labs/flux-kontext-pro'),
+  REPLICATE_MODEL_FACE_SWAP: z
+    .string()
+    .default('cdingram/face-swap:d1d6ea8c8be89d664a07a457526f7128109dee7030fdac424788d762c71ed111'),
+  REPLICATE_MODEL_VIDEO: z.string().default('kwaivgi/kling-v2.1'),
+  /** OpenAI's image model for the `openai` engine (which exists only with OPENAI_API_KEY). */
+  OPENAI_IMAGES_MODEL: z.string().default('gpt-image-1'),
+  OPENAI_IMAGES_QUALITY: z.enum(['low', 'medium', 'high', 'auto']).default('medium'),
+  /** Self-hosted ComfyUI servers for the `comfyui` engine, comma-separated (used round-robin). */
+  COMFYUI_URLS: z.string().default(''),
+  /** Folder of the ComfyUI workflows (`<mode>.json`); unset: the ones shipped in apps/server/comfyui-workflows. */
+  COMFYUI_WORKFLOWS_DIR: optionalString,
+  /** Digital-model training, in order: `fal,local` trains a LoRA at fal and keeps the local profile. */
+  ENGINE_TRAINING: z.string().default('local'),
   /** What providers charge per result, USD, `model=price,…` (recorded per generation). */
   PROVIDER_PRICES: z
     .string()
     .default(
-      'fal-ai/flux/schnell=0.003,fal-ai/flux/dev=0.025,fal-ai/flux-pro/kontext=0.04,fal-ai/flux-pro/kontext/max=0.08',
+      [
+        'fal-ai/flux/schnell=0.003',
+        'fal-ai/flux/dev=0.025',
+        'fal-ai/flux-pro/kontext=0.04',
+        'fal-ai/flux-pro/kontext/max=0.08',
+        'fal-ai/flux-lora=0.035',
+        'fal-ai/face-swap=0.05',
+        'fal-ai/kling-video/v2.1/standard/image-to-video=0.056/s',
+        'fal-ai/kling-video/v2.1/standard/text-to-video=0.056/s',
+        'fal-ai/flux-lora-fast-training=2',
+        'black-forest-labs/flux-schnell=0.003',
+        'black-forest-labs/flux-kontext-pro=0.04',
+        'gpt-image-1=0.042',
+      ].join(','),
     ),
   /** A generation not finished this long after its last change is failed and refunded. */
   GENERATION_TIMEOUT_SECONDS: seconds.default(600),
@@ -302,15 +341,45 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
       styling: parseEngineList(e.ENGINE_STYLING),
       video: parseEngineList(e.ENGINE_VIDEO),
     },
+    trainingEngines: parseEngineList(e.ENGINE_TRAINING),
     fal: e.FAL_KEY
       ? {
           key: e.FAL_KEY,
           baseUrl: e.FAL_BASE_URL?.replace(/\/+$/, '') ?? null,
           jwksUrl: e.FAL_JWKS_URL,
           userId: e.FAL_USER_ID ?? null,
-          models: { simple: e.FAL_MODEL_SIMPLE, editing: e.FAL_MODEL_EDITING, styling: e.FAL_MODEL_STYLING },
+          models: {
+            simple: e.FAL_MODEL_SIMPLE,
+            editing: e.FAL_MODEL_EDITING,
+            styling: e.FAL_MODEL_STYLING,
+            faceSwap: e.FAL_MODEL_FACE_SWAP,
+            facePhoto: e.FAL_MODEL_FACE_PHOTO,
+            imageToVideo: e.FAL_MODEL_VIDEO,
+            textToVideo: e.FAL_MODEL_TEXT_TO_VIDEO,
+            training: e.FAL_MODEL_TRAINING,
+          },
         }
       : null,
+    replicate: e.REPLICATE_API_TOKEN
+      ? {
+          token: e.REPLICATE_API_TOKEN,
+          baseUrl: e.REPLICATE_BASE_URL.replace(/\/+$/, ''),
+          webhookSecret: e.REPLICATE_WEBHOOK_SECRET ?? null,
+          models: {
+            simple: e.REPLICATE_MODEL_SIMPLE,
+            editing: e.REPLICATE_MODEL_EDITING,
+            styling: e.REPLICATE_MODEL_STYLING,
+            face_swap: e.REPLICATE_MODEL_FACE_SWAP,
+            video: e.REPLICATE_MODEL_VIDEO,
+          },
+        }
+      : null,
+    comfyui: {
+      servers: e.COMFYUI_URLS.split(',')
+        .map((server) => server.trim().replace(/\/+$/, ''))
+        .filter(Boolean),
+      workflowsDir: e.COMFYUI_WORKFLOWS_DIR ? path.resolve(e.COMFYUI_WORKFLOWS_DIR) : null,
+    },
     providerPrices: parseProviderPrices(e.PROVIDER_PRICES),
     generationTimeoutSeconds: e.GENERATION_TIMEOUT_SECONDS,
     generationMaxAttempts: e.GENERATION_MAX_ATTEMPTS,
@@ -333,7 +402,12 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
         suggestive: e.MODERATION_SUGGESTIVE_THRESHOLD,
       },
     },
-    openai: { apiKey: e.OPENAI_API_KEY, baseUrl: e.OPENAI_BASE_URL.replace(/\/+$/, '') },
+    openai: {
+      apiKey: e.OPENAI_API_KEY,
+      baseUrl: e.OPENAI_BASE_URL.replace(/\/+$/, ''),
+      imagesModel: e.OPENAI_IMAGES_MODEL,
+      imagesQuality: e.OPENAI_IMAGES_QUALITY,
+    },
     promptHelper: {
       baseUrl: e.PROMPT_HELPER_BASE_URL?.replace(/\/+$/, ''),
       apiKey: e.PROMPT_HELPER_API_KEY,
@@ -371,12 +445,31 @@ function parseTrustProxy(value: string | undefined): boolean | number | string[]
 }
 
 /** `model=price,…` → price per result in USD by model id; entries that are not a price are skipped. */
-export function parseProviderPrices(value: string): Record<string, number> {
-  const prices: Record<string, number> = {};
+export function parseProviderPrices(value: string): Record<string, ProviderPrice> {
+  const prices: Record<string, ProviderPrice> = {};
   for (const entry of value.split(',')) {
     const [model, price] = entry.split('=').map((part) => part.trim());
-    const usd = Number(price);
-    if (model && price && Number.isFinite(usd) && usd >= 0) prices[model] = usd;
+    const perSecond = Boolean(price?.endsWith('/s'));
+    const usd = Number(perSecond ? price!.slice(0, -2) : price);
+    if (model && price && Number.isFinite(usd) && usd >= 0) prices[model] = { usd, perSecond };
   }
   return prices;
+}
+
+/** A provider's price of a model: per result, or (`0.056/s`) per second of video made. */
+export interface ProviderPrice {
+  usd: number;
+  perSecond: boolean;
+}
+
+/** What a result cost at the provider (USD), or null when the price table does not list the model. */
+export function providerCost(
+  prices: Record<string, ProviderPrice>,
+  model: string,
+  seconds: number | null = null,
+): number | null {
+  const price = prices[model];
+  if (!price) return null;
+  if (!price.perSecond) return price.usd;
+  return seconds === null ? null : Math.round(price.usd * seconds * 10_000) / 10_000;
 }

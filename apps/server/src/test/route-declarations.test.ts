@@ -27,6 +27,8 @@ beforeAll(async () => {
       DEV_TELEGRAM_MOCK: 'true',
       PAYMENTS_TEST_PROVIDER: 'true',
       FAL_KEY: 'route-table-test',
+      REPLICATE_API_TOKEN: 'route-table-test',
+      REPLICATE_WEBHOOK_SECRET: 'whsec_cm91dGUtdGFibGUtdGVzdA==',
       TELEGRAM_WEBHOOK_SECRET: 'route-table-test',
     },
   });

@@ -94,4 +94,16 @@ export const enginesRoutes = {
     response: { 200: 'ZWebhookOutcome' },
     errors: ['engines.webhook_forbidden', 'engines.webhook_unknown_request'],
   }),
+  /** Replicate's webhook: the raw body is kept to check its Standard Webhooks HMAC signature first. */
+  replicateWebhook: defineRoute({
+    method: 'POST',
+    path: '/api/engines/replicate/webhook/',
+    auth: 'none',
+    tags: ['engines'],
+    summary: 'Finished predictions from Replicate (checked by its webhook-signature HMAC)',
+    hidden: true,
+    requestKind: 'raw',
+    response: { 200: 'ZWebhookOutcome' },
+    errors: ['engines.webhook_forbidden', 'engines.webhook_unknown_request'],
+  }),
 };

@@ -15,6 +15,8 @@ export const LOCAL_ENGINE_DESCRIPTIONS = {
     'Face photo by Mirra local engine: procedural scene and portrait template with your face, offline',
   video:
     'Animated by Mirra local engine: a camera move over the photo, not a generative video model, offline',
+  video_scene:
+    'Made by Mirra local engine: a procedural scene from prompt keywords, animated, not a generative video model, offline',
 } as const;
 
 /**

@@ -57,13 +57,13 @@ export async function renderScene(
   return finish(plan, image, stream('finish'));
 }
 
-function hashName(name: string): number {
+export function hashName(name: string): number {
   let hash = 7;
   for (let i = 0; i < name.length; i++) hash = (hash * 31 + name.charCodeAt(i)) >>> 0;
   return hash;
 }
 
-function layoutFor(plan: ScenePlan, rng: Rng): Layout {
+export function layoutFor(plan: ScenePlan, rng: Rng): Layout {
   const { width, height, features } = plan;
   const water = features.has('sea') || features.has('lake');
   const groundless =
@@ -203,7 +203,7 @@ async function renderLandscape(
   return image;
 }
 
-function cloudLight(plan: ScenePlan): string {
+export function cloudLight(plan: ScenePlan): string {
   switch (plan.time) {
     case 'day':
       return '#ffffff';

@@ -1,10 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import {
+  animatedWebpArgs,
   assertExecutable,
   bundledFfmpegPath,
   createProgressParser,
   FfmpegFailedError,
   FfmpegMissingError,
+  PREVIEW_FPS,
+  PREVIEW_SECONDS,
+  PREVIEW_WIDTH,
   runFfmpeg,
 } from './ffmpeg.js';
 
@@ -87,5 +91,17 @@ describe('running ffmpeg', () => {
       onFrame: (frame) => seen.push(frame),
     });
     expect(seen.at(-1)).toBe(30);
+  });
+});
+
+describe('the grid preview of a video', () => {
+  it('is the first seconds, few frames a second, small, looping, as animated WebP', () => {
+    const args = animatedWebpArgs({ source: '/tmp/in.mp4', output: '/tmp/out.webp' });
+    expect(args.slice(args.indexOf('-t'), args.indexOf('-t') + 2)).toEqual(['-t', String(PREVIEW_SECONDS)]);
+    expect(args[args.indexOf('-vf') + 1]).toBe(`fps=${PREVIEW_FPS},scale=${PREVIEW_WIDTH}:-2:flags=lanczos`);
+    expect(args[args.indexOf('-c:v') + 1]).toBe('libwebp_anim');
+    expect(args[args.indexOf('-loop') + 1]).toBe('0');
+    expect(args.at(-1)).toBe('/tmp/out.webp');
+    expect(args).not.toContain('-f');
   });
 });

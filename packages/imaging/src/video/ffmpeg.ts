@@ -247,3 +247,59 @@ export async function sampleVideoFrames(input: {
     await rm(workDir, { recursive: true, force: true });
   }
 }
+
+/** A grid preview's width (tiles are about a third of a phone's width) and its rate and length. */
+export const PREVIEW_WIDTH = 180;
+export const PREVIEW_FPS = 6;
+export const PREVIEW_SECONDS = 2.5;
+
+/**
+ * The arguments that turn the start of an MP4 into a small looping animated WebP for grids:
+ * PREVIEW_SECONDS at PREVIEW_FPS, PREVIEW_WIDTH wide, lossy (tiles are small and move).
+ */
+export function animatedWebpArgs(input: { source: string; output: string }): string[] {
+  return [
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-y',
+    '-t',
+    String(PREVIEW_SECONDS),
+    '-i',
+    input.source,
+    '-an',
+    '-vf',
+    `fps=${PREVIEW_FPS},scale=${PREVIEW_WIDTH}:-2:flags=lanczos`,
+    '-c:v',
+    'libwebp_anim',
+    '-quality',
+    '40',
+    '-compression_level',
+    '4',
+    '-loop',
+    '0',
+    input.output,
+  ];
+}
+
+/** The animated WebP preview of an MP4 (see animatedWebpArgs). */
+export async function animatedWebpPreview(input: {
+  path: string;
+  mp4: Buffer;
+  timeoutMs: number;
+}): Promise<Buffer> {
+  const workDir = await mkdtemp(join(tmpdir(), 'mirra-preview-'));
+  try {
+    const source = join(workDir, 'video.mp4');
+    const output = join(workDir, 'preview.webp');
+    await writeFile(source, input.mp4);
+    await runFfmpeg({
+      path: input.path,
+      args: animatedWebpArgs({ source, output }),
+      timeoutMs: input.timeoutMs,
+    });
+    return await readFile(output);
+  } finally {
+    await rm(workDir, { recursive: true, force: true });
+  }
+}

@@ -125,6 +125,86 @@ export function planMotion(input: {
   return { frame, fps, canvas, windows, focus, faceCentred: Boolean(input.face) };
 }
 
+/** The parallax move's zoom at the start (room to move sideways) and of each layer at the end. */
+export const PARALLAX_ZOOM_START = 1.05;
+export const PARALLAX_ZOOM_END_FOREGROUND = 1.2;
+export const PARALLAX_ZOOM_END_BACKGROUND = 1.1;
+/** How much of the foreground's travel the background makes: farther things move less. */
+export const PARALLAX_BACKGROUND_SHARE = 0.35;
+/** The sideways drift of the foreground over the clip, as a fraction of the canvas's width. */
+export const PARALLAX_DRIFT = 0.04;
+
+export interface ParallaxPlan extends MotionPlan {
+  /** The window of the background layer for each frame (`windows` are the foreground's). */
+  backgroundWindows: Rect[];
+}
+
+/**
+ * A parallax move for a photo whose subject stands out from its background: both layers start as
+ * the same slightly zoomed crop (the first frame is the photo), then the camera pushes in towards
+ * the subject while drifting sideways; the subject (near) is magnified and carried further than
+ * the background (far), which makes PARALLAX_BACKGROUND_SHARE of the foreground's travel and
+ * zooms less, so the subject separates from what is behind it. Eased at both ends.
+ */
+export function planParallax(input: {
+  photo: Size;
+  aspect: TVideoAspect | null | undefined;
+  durationSeconds: number | null | undefined;
+  /** The subject's centre, as fractions of the photo. */
+  subject: FocusPoint;
+  fps?: number;
+}): ParallaxPlan {
+  const fps = input.fps ?? VIDEO_FPS;
+  const frame = videoFrameSize(input.aspect);
+  const canvas = { width: frame.width * VIDEO_SUPERSAMPLE, height: frame.height * VIDEO_SUPERSAMPLE };
+  const crop = coverRect(input.photo, frame, input.subject);
+  const subject = {
+    x: ((input.subject.x * input.photo.width - crop.left) / crop.width) * canvas.width,
+    y: ((input.subject.y * input.photo.height - crop.top) / crop.height) * canvas.height,
+  };
+  const windowAt = (zoom: number, centreX: number, centreY: number): Rect => {
+    const width = canvas.width / zoom;
+    const height = canvas.height / zoom;
+    return {
+      left: clamp(centreX - width / 2, 0, canvas.width - width),
+      top: clamp(centreY - height / 2, 0, canvas.height - height),
+      width,
+      height,
+    };
+  };
+  const start = windowAt(PARALLAX_ZOOM_START, canvas.width / 2, canvas.height / 2);
+  // Sideways towards the side the subject is on (to the right when it is centred).
+  const side = subject.x < canvas.width / 2 - 1 ? -1 : 1;
+  const foregroundEnd = windowAt(
+    PARALLAX_ZOOM_END_FOREGROUND,
+    lerpNumber(canvas.width / 2, subject.x, 0.5) + side * PARALLAX_DRIFT * canvas.width,
+    lerpNumber(canvas.height / 2, subject.y, 0.5),
+  );
+  const startCentre = { x: start.left + start.width / 2, y: start.top + start.height / 2 };
+  const foregroundCentre = {
+    x: foregroundEnd.left + foregroundEnd.width / 2,
+    y: foregroundEnd.top + foregroundEnd.height / 2,
+  };
+  const backgroundEnd = windowAt(
+    PARALLAX_ZOOM_END_BACKGROUND,
+    lerpNumber(startCentre.x, foregroundCentre.x, PARALLAX_BACKGROUND_SHARE),
+    lerpNumber(startCentre.y, foregroundCentre.y, PARALLAX_BACKGROUND_SHARE),
+  );
+  const count = frameCount(input.durationSeconds, fps);
+  const windows: Rect[] = [];
+  const backgroundWindows: Rect[] = [];
+  for (let index = 0; index < count; index++) {
+    const t = easeInOut(count === 1 ? 0 : index / (count - 1));
+    windows.push(wholePixels(lerpRect(start, foregroundEnd, t), canvas));
+    backgroundWindows.push(wholePixels(lerpRect(start, backgroundEnd, t), canvas));
+  }
+  return { frame, fps, canvas, windows, backgroundWindows, focus: input.subject, faceCentred: false };
+}
+
+function lerpNumber(from: number, to: number, t: number): number {
+  return from + (to - from) * t;
+}
+
 /** The part of the photo that fills the canvas: the frame-shaped crop around the focus. */
 export function canvasSourceRect(photo: Size, plan: Pick<MotionPlan, 'frame' | 'focus'>): Rect {
   return wholePixels(coverRect(photo, plan.frame, plan.focus), photo);

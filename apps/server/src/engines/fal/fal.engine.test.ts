@@ -320,3 +320,30 @@ describe('fal’s webhook', () => {
     expect(response.json().code).toBe('engines.webhook_unknown_request');
   });
 });
+
+describe('fal’s queue in the live progress', () => {
+  it('the place in fal’s queue reaches the live events while fal holds the job, and is cleared after', async () => {
+    await t.deps.notifications!.isListening();
+    const { headers } = await signedInUser();
+    const { uuid } = await create(headers, { mode: 'simple', prompt: 'boats waiting at a lock' });
+    const events: Array<{ status: number; queue_position?: number | null }> = [];
+    const stop = t.deps.generationEvents.watch(
+      uuid,
+      (event) => events.push(event),
+      () => undefined,
+    );
+    try {
+      await t.runJobs();
+      for (let i = 0; i < 150 && !events.some((e) => e.status === GenerationStatus.COMPLETED); i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    } finally {
+      stop();
+    }
+    // The fake keeps a job in its queue for one status read, at place 0 (next).
+    expect(events.some((event) => event.queue_position === 0)).toBe(true);
+    const completed = events.find((event) => event.status === GenerationStatus.COMPLETED);
+    expect(completed).toMatchObject({ queue_position: null });
+    expect((await shown(uuid, headers)).queue_position).toBeNull();
+  });
+});

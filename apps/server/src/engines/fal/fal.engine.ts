@@ -10,16 +10,22 @@ import {
   type EngineRequest,
   type GenerationEngine,
 } from '../engine.types.js';
+import { providerCost, type ProviderPrice } from '../../shared/config.js';
+import type { ModelTrainer, ModelTrainingPoll } from '../trainer.types.js';
+import { userFacePhoto } from '../face-photo.js';
+import { providerVideoOutput } from '../provider-video.js';
+import { zipStored } from '../zip.js';
 import {
   decodeFalJob,
   encodeFalJob,
   falFailure,
   falInput,
+  falModelFor,
   FAL_MODES,
-  imageOfResult,
+  fileOfResult,
+  loraOfTrainingResult,
   progressOfStatus,
   retryAfterSeconds,
-  type FalMode,
   type FalModels,
   type FalStatus,
 } from './fal.models.js';
@@ -35,21 +41,16 @@ export interface FalEngineConfig {
 const MAX_RETRY_AFTER_SECONDS = 30;
 const FAL_HOSTS = /(^|\.)fal\.(run|ai|media)$/;
 
+/** How long a training photo stays in fal's storage: enough for the trainer to fetch it. */
+const TRAINING_UPLOAD_EXPIRES_SECONDS = 3600;
+
 /**
- * fal.ai through its queue (`@fal-ai/client`): `start` submits the job and hands back its id at
- * once (the job runs at fal, not in our memory); `poll` reads its status and, once completed,
- * downloads the image into memory for Mirra's own storage. fal's webhook finishes it too.
+ * fal's client pointed at fal (or its fake), with our outage policy. The client retries queue
+ * calls on its own (backoff, ignoring Retry-After); our policy replaces it: an outage (no answer,
+ * 429, 5xx) is thrown past the client's retry loop as a FalOutage, so a submit moves on to the
+ * next engine and a status read is retried by the job's own backoff.
  */
-export function createFalEngine(
-  config: FalEngineConfig,
-  prices: Record<string, number>,
-  webhookUrl: string | null,
-): GenerationEngine & { name: 'fal' } {
-  /**
-   * The client retries queue calls on its own (backoff, ignoring Retry-After); our policy replaces
-   * it: an outage (no answer, 429, 5xx) is thrown past the client's retry loop as a FalOutage, so
-   * a submit moves on to the next engine and a status read is retried by the job's own backoff.
-   */
+function createFalCaller(config: FalEngineConfig) {
   const client = createFalClient({
     credentials: config.key,
     fetch: async (input, init) => {
@@ -93,20 +94,77 @@ export function createFalEngine(
     return { data, contentType: response.headers.get('content-type') ?? 'image/png' };
   }
 
+  /** Submits to the queue; a 429 is waited out once, as fal asks (still limited, or long: an outage). */
+  async function submit(
+    model: string,
+    input: Record<string, unknown>,
+    webhookUrl: string | null,
+    signal: AbortSignal,
+  ) {
+    const once = () =>
+      call((client) => client.queue.submit(model, { input, ...(webhookUrl ? { webhookUrl } : {}) } as never));
+    try {
+      return await once();
+    } catch (error) {
+      const wait = error instanceof EngineError ? error.retryAfterSeconds : null;
+      if (wait === null || wait > MAX_RETRY_AFTER_SECONDS) throw error;
+      await sleep(wait * 1000, signal);
+      return once();
+    }
+  }
+
+  async function status(job: string): Promise<FalStatus> {
+    const { requestId, model } = decodeFalJob(job);
+    return (await call((client) =>
+      client.queue.status(model, { requestId, logs: true }),
+    )) as unknown as FalStatus;
+  }
+
+  return { client, call, download, submit, status };
+}
+
+/**
+ * fal.ai through its queue (`@fal-ai/client`): `start` submits the job and hands back its id at
+ * once (the job runs at fal, not in our memory); `poll` reads its status and, once completed,
+ * downloads the result into memory for Mirra's own storage. fal's webhook finishes it too.
+ * Every mode: FLUX, Kontext, face swap, FLUX LoRA with the user's LoRA, Kling video.
+ */
+export function createFalEngine(
+  config: FalEngineConfig,
+  prices: Record<string, ProviderPrice>,
+  webhookUrl: string | null,
+  options: { ffmpegPath?: string } = {},
+): GenerationEngine & { name: 'fal' } {
+  const fal = createFalCaller(config);
+
   async function resultOf(job: string, context: EngineContext): Promise<EngineOutput> {
     const { requestId, model } = decodeFalJob(job);
-    const result = await call((client) => client.queue.result(model, { requestId }));
-    const image = imageOfResult(result.data);
-    const file = await download(image.url, context.signal);
-    const meta = await sharp(file.data).metadata();
-    if (!meta.width || !meta.height) throw new EngineError('engine.failed', 'fal returned no picture.', true);
+    const result = await fal.call((client) => client.queue.result(model, { requestId }));
+    const file = fileOfResult(result.data);
+    const downloaded = await fal.download(file.url, context.signal);
+    const notes = [engineNote('provider.made_by', `Made by fal with ${model}.`, { engine: 'fal', model })];
+    if (file.kind === 'video') {
+      const output = await providerVideoOutput(
+        downloaded.data,
+        notes,
+        { model, costUsd: null },
+        options.ffmpegPath,
+      );
+      output.provider = { model, costUsd: providerCost(prices, model, output.durationSeconds ?? null) };
+      return output;
+    }
+    const meta = await sharp(downloaded.data)
+      .metadata()
+      .catch(() => null);
+    if (!meta?.width || !meta.height)
+      throw new EngineError('engine.failed', 'fal returned no picture.', true);
     return {
-      data: file.data,
+      data: downloaded.data,
       contentType: meta.format === 'jpeg' ? 'image/jpeg' : 'image/png',
       width: meta.width,
       height: meta.height,
-      notes: [engineNote('provider.made_by', `Made by fal with ${model}.`, { engine: 'fal', model })],
-      provider: { model, costUsd: prices[model] ?? null },
+      notes,
+      provider: { model, costUsd: providerCost(prices, model) },
     };
   }
 
@@ -115,35 +173,94 @@ export function createFalEngine(
     supports: (mode: TGenerationMode) => (FAL_MODES as readonly string[]).includes(mode),
 
     async start(request: EngineRequest, context: EngineContext) {
-      const model = config.models[request.mode as FalMode];
-      const input = falInput(request);
-      const submit = () =>
-        call((client) =>
-          client.queue.submit(model, { input, ...(webhookUrl ? { webhookUrl } : {}) } as never),
-        );
-      let submitted;
-      try {
-        submitted = await submit();
-      } catch (error) {
-        // A 429 is waited out once, as fal asks; still limited (or a long wait) → an outage.
-        const wait = error instanceof EngineError ? error.retryAfterSeconds : null;
-        if (wait === null || wait > MAX_RETRY_AFTER_SECONDS) throw error;
-        await sleep(wait * 1000, context.signal);
-        submitted = await submit();
-      }
+      const model = falModelFor(request, config.models);
+      const input = falInput(request, await faceInputs(request));
+      const submitted = await fal.submit(model, input, webhookUrl, context.signal);
       return { kind: 'pending' as const, providerJobId: encodeFalJob(submitted.request_id, model) };
     },
 
     async poll(job: string, context: EngineContext): Promise<EnginePoll> {
-      const { requestId, model } = decodeFalJob(job);
-      const status = (await call((client) =>
-        client.queue.status(model, { requestId, logs: true }),
-      )) as unknown as FalStatus;
+      const status = await fal.status(job);
       if (status.status !== 'COMPLETED') return { kind: 'running', ...progressOfStatus(status) };
       return { kind: 'done', output: await resultOf(job, context) };
     },
 
     fetchResult: resultOf,
+  };
+}
+
+/**
+ * What face swap and face photos send besides the request: the best front-facing photo of the
+ * user's digital model (face swap onto a photo), or the LoRA trained for it at fal (a face photo
+ * from a description). A model never trained at fal cannot make a face photo here: that is an
+ * outage of this engine for the request, so the next engine of the list (the local face profile)
+ * makes it.
+ */
+async function faceInputs(request: EngineRequest) {
+  if (request.mode !== 'face_swap') return {};
+  const faceModel = request.faceModel;
+  if (!faceModel) throw EngineError.badInput('needs_model', 'Face swap needs your trained digital model.');
+  if (request.images.length === 0) {
+    const lora = faceModel.providerLoras?.fal;
+    if (!lora) {
+      throw new EngineError('engine.unavailable', 'This digital model has no LoRA trained at fal.', true);
+    }
+    return { lora };
+  }
+  return { facePhoto: await userFacePhoto(faceModel) };
+}
+
+/**
+ * fal's LoRA trainer (flux-lora-fast-training): the aligned face crops go to fal's storage as a
+ * ZIP that expires within the hour (never a permanent link), the job is submitted to the queue,
+ * and its status is polled; the result's `diffusers_lora_file` is what the face-photo model loads.
+ */
+export function createFalTrainer(
+  config: FalEngineConfig,
+  prices: Record<string, ProviderPrice>,
+  webhookUrl: string | null,
+): ModelTrainer {
+  const fal = createFalCaller(config);
+  const model = config.models.training;
+  return {
+    name: 'fal',
+    async submit(request, signal) {
+      const zip = zipStored(request.photos.map((photo) => ({ name: photo.name, data: photo.data })));
+      const url = await fal.call((client) =>
+        client.storage.upload(new Blob([new Uint8Array(zip)], { type: 'application/zip' }), {
+          lifecycle: { expiresIn: TRAINING_UPLOAD_EXPIRES_SECONDS },
+        }),
+      );
+      const input = {
+        images_data_url: url,
+        trigger_word: request.triggerWord,
+        create_masks: true,
+        is_style: false,
+      };
+      const submitted = await fal.submit(model, input, webhookUrl, signal);
+      return encodeFalJob(submitted.request_id, model);
+    },
+    async poll(job, signal): Promise<ModelTrainingPoll> {
+      const status = await fal.status(job);
+      if (status.status !== 'COMPLETED')
+        return { kind: 'running', progress: progressOfStatus(status).progress };
+      const { requestId } = decodeFalJob(job);
+      let result;
+      try {
+        result = await fal.call((client) => client.queue.result(model, { requestId }));
+      } catch (error) {
+        if (error instanceof EngineError && !error.retryable) {
+          return { kind: 'failed', refused: error.code === 'engine.refused', message: error.message };
+        }
+        throw error;
+      }
+      void signal;
+      return {
+        kind: 'done',
+        loraUrl: loraOfTrainingResult(result.data),
+        costUsd: providerCost(prices, model),
+      };
+    },
   };
 }
 

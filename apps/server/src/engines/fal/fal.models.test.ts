@@ -5,7 +5,11 @@ import {
   encodeFalJob,
   falFailure,
   falInput,
-  imageOfResult,
+  fileOfResult,
+  falModelFor,
+  klingDuration,
+  DEFAULT_MOTION_PROMPT,
+  type FalModels,
   progressOfStatus,
   retryAfterSeconds,
 } from './fal.models.js';
@@ -88,12 +92,73 @@ describe('falFailure', () => {
   });
 });
 
-describe('imageOfResult', () => {
+describe('fileOfResult', () => {
   it('takes the first image, and calls an image the safety checker flagged a refusal', () => {
-    expect(imageOfResult({ images: [{ url: 'u' }], has_nsfw_concepts: [false] })).toEqual({ url: 'u' });
-    expect(() => imageOfResult({ images: [{ url: 'u' }], has_nsfw_concepts: [true] })).toThrow(
+    expect(fileOfResult({ images: [{ url: 'u' }], has_nsfw_concepts: [false] })).toEqual({
+      url: 'u',
+      kind: 'image',
+    });
+    expect(() => fileOfResult({ images: [{ url: 'u' }], has_nsfw_concepts: [true] })).toThrow(
       expect.objectContaining({ code: 'engine.refused' }),
     );
+  });
+  it('takes the face swap’s image and Kling’s video', () => {
+    expect(fileOfResult({ image: { url: 'f' } })).toEqual({ url: 'f', kind: 'image' });
+    expect(fileOfResult({ video: { url: 'v.mp4' } })).toEqual({ url: 'v.mp4', kind: 'video' });
+    expect(() => fileOfResult({})).toThrow(expect.objectContaining({ code: 'engine.failed' }));
+  });
+});
+
+const models: FalModels = {
+  simple: 'flux',
+  editing: 'kontext',
+  styling: 'kontext-style',
+  faceSwap: 'swap',
+  facePhoto: 'flux-lora',
+  imageToVideo: 'kling-i2v',
+  textToVideo: 'kling-t2v',
+  training: 'trainer',
+};
+const photo = { data: Buffer.from('x'), contentType: 'image/png', width: 1, height: 1 };
+
+describe('the other modes', () => {
+  it('picks the model by mode and by whether a photo came', () => {
+    expect(falModelFor(request({ mode: 'face_swap', images: [photo] }), models)).toBe('swap');
+    expect(falModelFor(request({ mode: 'face_swap' }), models)).toBe('flux-lora');
+    expect(falModelFor(request({ mode: 'video', images: [photo] }), models)).toBe('kling-i2v');
+    expect(falModelFor(request({ mode: 'video' }), models)).toBe('kling-t2v');
+  });
+  it('face swap sends the target and the user’s face inline; a face photo the LoRA and its trigger word', () => {
+    const face = { data: Buffer.from('face'), contentType: 'image/jpeg' };
+    expect(falInput(request({ mode: 'face_swap', images: [photo] }), { facePhoto: face })).toEqual({
+      base_image_url: `data:image/png;base64,${Buffer.from('x').toString('base64')}`,
+      swap_image_url: `data:image/jpeg;base64,${Buffer.from('face').toString('base64')}`,
+    });
+    const lora = { url: 'https://x/lora.safetensors', triggerWord: 'mirraab12' };
+    expect(falInput(request({ mode: 'face_swap', prompt: 'on a beach' }), { lora })).toMatchObject({
+      prompt: 'mirraab12 on a beach',
+      loras: [{ path: lora.url, scale: 1 }],
+    });
+  });
+  it('video: Kling’s 5 or 10 s, the photo inline or the frame shape, a motion prompt when none was given', () => {
+    expect([klingDuration(null), klingDuration(3), klingDuration(5), klingDuration(10)]).toEqual([
+      '5',
+      '5',
+      '5',
+      '10',
+    ]);
+    expect(
+      falInput(request({ mode: 'video', prompt: '', images: [photo], durationSeconds: 10 })),
+    ).toMatchObject({
+      duration: '10',
+      prompt: DEFAULT_MOTION_PROMPT,
+      image_url: expect.stringMatching(/^data:image\/png/),
+    });
+    expect(falInput(request({ mode: 'video', prompt: 'waves', aspect: '9:16' }))).toMatchObject({
+      prompt: 'waves',
+      aspect_ratio: '9:16',
+      duration: '5',
+    });
   });
 });
 

@@ -1,10 +1,56 @@
 import type { TGenerationMode, TStyle } from '@mirra/contracts';
 import { EngineError, type EngineRequest } from '../engine.types.js';
 
-/** The modes the fal engine serves, and the fal model configured for each. */
-export type FalMode = Extract<TGenerationMode, 'simple' | 'editing' | 'styling'>;
-export const FAL_MODES: readonly FalMode[] = ['simple', 'editing', 'styling'];
-export type FalModels = Record<FalMode, string>;
+/** The modes the fal engine serves. */
+export type FalMode = Extract<TGenerationMode, 'simple' | 'editing' | 'styling' | 'face_swap' | 'video'>;
+export const FAL_MODES: readonly FalMode[] = ['simple', 'editing', 'styling', 'face_swap', 'video'];
+
+/** The fal model configured for each kind of job (FAL_MODEL_*). */
+export interface FalModels {
+  simple: string;
+  editing: string;
+  styling: string;
+  /** Face swap onto a photo: the target and one photo of the user's face. */
+  faceSwap: string;
+  /** A face photo from a description: FLUX with the user's LoRA trained at fal. */
+  facePhoto: string;
+  /** Video from a photo (Kling image-to-video) and from a description alone (text-to-video). */
+  imageToVideo: string;
+  textToVideo: string;
+  /** LoRA training of a digital model. */
+  training: string;
+}
+
+/** The user's LoRA trained at fal, as the face-photo model takes it. */
+export interface FalLora {
+  url: string;
+  triggerWord: string;
+}
+
+/** Which fal model a request goes to. */
+export function falModelFor(request: EngineRequest, models: FalModels): string {
+  switch (request.mode) {
+    case 'face_swap':
+      return request.images.length > 0 ? models.faceSwap : models.facePhoto;
+    case 'video':
+      return request.images.length > 0 ? models.imageToVideo : models.textToVideo;
+    case 'editing':
+      return models.editing;
+    case 'styling':
+      return models.styling;
+    default:
+      return models.simple;
+  }
+}
+
+/** Kling makes clips of 5 or 10 seconds: the asked length rounded to one of them. */
+export function klingDuration(seconds: number | null): '5' | '10' {
+  return seconds !== null && seconds > 7 ? '10' : '5';
+}
+
+/** When the user asked for motion without words: what Kling is told to do with the photo. */
+export const DEFAULT_MOTION_PROMPT =
+  'Gentle natural motion: the person breathes, blinks and turns their head slightly; a slow camera push-in';
 
 /**
  * A fal job as Mirra stores it (`provider_job_id`): fal's request id and the model it was sent
@@ -33,11 +79,35 @@ export function dataUri(image: { data: Buffer; contentType: string }): string {
   return `data:${image.contentType};base64,${image.data.toString('base64')}`;
 }
 
-/** The model input for a request: FLUX for text to image, Kontext for editing and styling. */
-export function falInput(request: EngineRequest): Record<string, unknown> {
+/**
+ * The model input for a request: FLUX for text to image, Kontext for editing and styling, the
+ * face-swap model with the user's face photo, FLUX LoRA with the user's LoRA for a face photo, and
+ * Kling for video. `extra` carries what the request itself does not: the photo of the user's face
+ * (face swap) and their fal LoRA (face photo).
+ */
+export function falInput(
+  request: EngineRequest,
+  extra: { facePhoto?: { data: Buffer; contentType: string }; lora?: FalLora } = {},
+): Record<string, unknown> {
   const common = { seed: request.seed, num_images: 1, output_format: 'png' };
   if (request.mode === 'simple') {
     return { ...common, prompt: request.prompt, image_size: 'landscape_4_3', enable_safety_checker: true };
+  }
+  if (request.mode === 'video') return videoInput(request);
+  if (request.mode === 'face_swap') {
+    const target = request.images[0];
+    if (target) {
+      if (!extra.facePhoto) throw EngineError.badInput('needs_model', 'Face swap needs your digital model.');
+      return { base_image_url: dataUri(target), swap_image_url: dataUri(extra.facePhoto) };
+    }
+    if (!extra.lora) throw EngineError.badInput('needs_model', 'A face photo needs your digital model.');
+    return {
+      ...common,
+      prompt: `${extra.lora.triggerWord} ${request.prompt}`.trim(),
+      loras: [{ path: extra.lora.url, scale: 1 }],
+      image_size: 'portrait_4_3',
+      enable_safety_checker: true,
+    };
   }
   const source = request.images[0];
   if (!source) throw EngineError.badInput('needs_one_photo', 'A photo is needed for this mode.');
@@ -47,6 +117,17 @@ export function falInput(request: EngineRequest): Record<string, unknown> {
       ? [style ?? 'Restyle this picture', request.prompt].filter(Boolean).join('. ')
       : request.prompt;
   return { ...common, prompt, image_url: dataUri(source), safety_tolerance: '2' };
+}
+
+/** Kling's input: image-to-video from the photo, or text-to-video in the asked frame shape. */
+function videoInput(request: EngineRequest): Record<string, unknown> {
+  const duration = klingDuration(request.durationSeconds);
+  const source = request.images[0];
+  const common = { duration, negative_prompt: 'blur, distort, and low quality', cfg_scale: 0.5 };
+  if (source) {
+    return { ...common, prompt: request.prompt.trim() || DEFAULT_MOTION_PROMPT, image_url: dataUri(source) };
+  }
+  return { ...common, prompt: request.prompt, aspect_ratio: request.aspect ?? '16:9' };
 }
 
 /** What a fal status means for the generation: waiting, running with progress, or finished. */
@@ -125,18 +206,36 @@ export function refusedBySafety(body: unknown): boolean {
   return false;
 }
 
-/** The first image of a FLUX/Kontext result; a result fal's safety checker blacked out is a refusal. */
-export function imageOfResult(result: unknown): { url: string } {
-  const { images, has_nsfw_concepts: nsfw } = (result ?? {}) as {
+/**
+ * The file a result is made of: the first image of a FLUX/Kontext result (`images[]`), the face
+ * swap's `image`, or Kling's `video`. A result fal's safety checker blacked out is a refusal.
+ */
+export function fileOfResult(result: unknown): { url: string; kind: 'image' | 'video' } {
+  const {
+    images,
+    image,
+    video,
+    has_nsfw_concepts: nsfw,
+  } = (result ?? {}) as {
     images?: Array<{ url?: unknown }>;
+    image?: { url?: unknown };
+    video?: { url?: unknown };
     has_nsfw_concepts?: unknown;
   };
   if (Array.isArray(nsfw) && nsfw[0] === true) {
     throw new EngineError('engine.refused', 'fal’s safety checker refused the result.', false);
   }
-  const url = images?.[0]?.url;
+  if (typeof video?.url === 'string') return { url: video.url, kind: 'video' };
+  const url = images?.[0]?.url ?? image?.url;
   if (typeof url !== 'string') throw new EngineError('engine.failed', 'fal returned no image.', true);
-  return { url };
+  return { url, kind: 'image' };
+}
+
+/** The trained LoRA of a training result (`diffusers_lora_file`). */
+export function loraOfTrainingResult(result: unknown): string {
+  const file = (result as { diffusers_lora_file?: { url?: unknown } } | null)?.diffusers_lora_file;
+  if (typeof file?.url !== 'string') throw new EngineError('engine.failed', 'fal returned no LoRA.', true);
+  return file.url;
 }
 
 /** `Retry-After` in seconds (a number or an HTTP date), or null when absent or unreadable. */

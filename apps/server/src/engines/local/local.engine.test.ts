@@ -119,14 +119,18 @@ async function expectBadInput(promise: Promise<unknown>, message: RegExp, reason
 }
 
 describe('local engine', () => {
-  it('serves simple, editing, styling, face swap and video (from a photo)', () => {
+  it('serves simple, editing, styling, face swap and video', () => {
     expect(engine.name).toBe('local');
     const modes: TGenerationMode[] = ['simple', 'editing', 'styling', 'face_swap', 'video'];
     expect(modes.filter((mode) => engine.supports(mode))).toEqual(modes);
   });
 
-  it('refuses video from a description alone (no photo) as bad input', async () => {
-    await expectBadInput(engine.start(request({ mode: 'video' }), context()), /video/, 'mode_unsupported');
+  it('refuses video with neither a photo nor a description as bad input', async () => {
+    await expectBadInput(
+      engine.start(request({ mode: 'video' }), context()),
+      /photo|scene/,
+      'needs_photo_or_scene',
+    );
   });
 
   it('refuses face swap without a digital model as bad input', async () => {

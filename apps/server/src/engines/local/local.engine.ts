@@ -35,8 +35,17 @@ import {
   FfmpegFailedError,
   FfmpegMissingError,
   animatePhoto,
+  animateScene,
+  createPersonSegmenter,
+  encodeFrames,
+  frameCount,
   PhotoTooSmallError,
+  shapeForFrame,
+  VIDEO_FPS,
+  videoFrameSize,
   type AnimatedPhoto,
+  type PersonSegmenter,
+  type SceneMotion,
 } from '@mirra/imaging';
 
 const SUPPORTED_MODES: ReadonlySet<TGenerationMode> = new Set([
@@ -54,15 +63,17 @@ const SUPPORTED_MODES: ReadonlySet<TGenerationMode> = new Set([
  * signal is checked between stages instead.
  */
 export function createLocalEngine(
-  options: { faceAnalyzer?: FaceAnalyzer; video?: LocalVideoOptions } = {},
+  options: { faceAnalyzer?: FaceAnalyzer; personSegmenter?: PersonSegmenter; video?: LocalVideoOptions } = {},
 ): GenerationEngine {
   // The analyser's models load once per process, on the first face swap.
   const faceAnalyzer = options.faceAnalyzer ?? createFaceAnalyzer();
+  // The selfie segmentation model loads once per process, on the first photo without a face.
+  const personSegmenter = options.personSegmenter ?? createPersonSegmenter();
   return {
     name: 'local',
     supports: (mode) => SUPPORTED_MODES.has(mode),
     async start(request, context): Promise<EngineStart> {
-      const output = await run(request, context, faceAnalyzer, options.video ?? {});
+      const output = await run(request, context, { faceAnalyzer, personSegmenter }, options.video ?? {});
       return { kind: 'done', output };
     },
   };
@@ -71,13 +82,13 @@ export function createLocalEngine(
 async function run(
   request: EngineRequest,
   context: EngineContext,
-  faceAnalyzer: FaceAnalyzer,
+  { faceAnalyzer, personSegmenter }: { faceAnalyzer: FaceAnalyzer; personSegmenter: PersonSegmenter },
   videoOptions: LocalVideoOptions,
 ): Promise<EngineOutput> {
   const progress = createProgress(context);
   switch (request.mode) {
     case 'video':
-      return animateLocally(request, context, progress, { faceAnalyzer, ...videoOptions });
+      return animateLocally(request, context, progress, { faceAnalyzer, personSegmenter, ...videoOptions });
     case 'face_swap':
       return faceSwap(request, progress, faceAnalyzer);
     case 'simple':
@@ -204,21 +215,21 @@ export interface LocalVideoOptions {
 
 /**
  * Video from a photo: a camera move over it (animatePhoto), centred on the face when there is one,
+ * with the face itself turning, tilting, blinking and smiling when it is large enough,
  * encoded to H.264 by ffmpeg with progress per encoded frame (10–95 %).
  */
 async function animateLocally(
   request: EngineRequest,
   context: EngineContext,
   progress: Progress,
-  options: LocalVideoOptions & { faceAnalyzer: FaceAnalyzer },
+  options: LocalVideoOptions & { faceAnalyzer: FaceAnalyzer; personSegmenter: PersonSegmenter },
 ): Promise<EngineOutput> {
-  if (request.images.length === 0) {
+  if (request.images.length === 0 && request.prompt.trim().length === 0) {
     throw EngineError.badInput(
-      'mode_unsupported',
-      'The local engine animates a photo; video from a description alone is not available yet.',
+      'needs_photo_or_scene',
+      'Add a photo to animate, or describe a scene to make a video of.',
     );
   }
-  const source = singleImage(request, 'Animating');
   let ffmpegPath: string;
   try {
     ffmpegPath = options.ffmpegPath ?? bundledFfmpegPath();
@@ -227,6 +238,8 @@ async function animateLocally(
     // A broken install, our fault: failed after the retries, and refunded.
     throw new EngineError('engine.failed', (error as Error).message, true);
   }
+  if (request.images.length === 0) return sceneVideo(request, context, progress, { ...options, ffmpegPath });
+  const source = singleImage(request, 'Animating');
   await progress.reach(2);
   let frameReports = Promise.resolve();
   let animated: AnimatedPhoto;
@@ -236,6 +249,7 @@ async function animateLocally(
       aspect: request.aspect,
       durationSeconds: request.durationSeconds,
       faceAnalyzer: options.faceAnalyzer,
+      personSegmenter: options.personSegmenter,
       ffmpegPath,
       description: LOCAL_ENGINE_DESCRIPTIONS.video,
       timeoutMs: options.encodeTimeoutMs ?? VIDEO_ENCODE_TIMEOUT_MS,
@@ -258,10 +272,29 @@ async function animateLocally(
       `A camera move over your photo by the offline local engine (zoom and pan, eased), not a generative video model: ${seconds} s at ${plan.fps} fps, ${plan.frame.width}×${plan.frame.height}.`,
       { seconds, fps: plan.fps, width: plan.frame.width, height: plan.frame.height },
     ),
-    plan.faceCentred
-      ? engineNote('video.face_centred', 'The move closes in on the face it found.')
-      : engineNote('video.no_face', 'No face found: the move closes in on the upper third of the photo.'),
   ];
+  if (plan.faceCentred) {
+    notes.push(engineNote('video.face_centred', 'The move closes in on the face it found.'));
+  } else if (animated.motion === 'parallax') {
+    notes.push(
+      engineNote(
+        'video.parallax',
+        'No face found: the subject, cut out by an offline person-segmentation model, moves against its background (parallax), the uncovered background filled from around it.',
+      ),
+    );
+  } else {
+    notes.push(
+      engineNote('video.no_face', 'No face found: the move closes in on the upper third of the photo.'),
+    );
+  }
+  if (animated.motion === 'face') {
+    notes.push(
+      engineNote(
+        'video.face_motion',
+        'The face moves too, warped from the face mesh found in your photo: a gentle turn and tilt, blinks and a smile.',
+      ),
+    );
+  }
   await progress.reach(100);
   return {
     data: animated.mp4,
@@ -269,6 +302,91 @@ async function animateLocally(
     width: plan.frame.width,
     height: plan.frame.height,
     poster: animated.poster,
+    durationSeconds: seconds,
+    notes,
+  };
+}
+
+/** How the notes name each thing that moves in an animated scene. */
+const SCENE_MOTION_NOTES: Record<SceneMotion, { code: TGenerationNoteCode; text: string }> = {
+  light: {
+    code: 'video.scene_light',
+    text: 'The light breathes: the glow of the sun or moon swells and its rays turn.',
+  },
+  clouds: {
+    code: 'video.scene_clouds',
+    text: 'Clouds drift across the sky, their shadows passing over the land.',
+  },
+  stars: { code: 'video.scene_stars', text: 'Stars twinkle.' },
+  water: { code: 'video.scene_water', text: 'The water ripples, its reflection breaking up in the waves.' },
+  rain: { code: 'video.scene_rain', text: 'Rain falls.' },
+  snow: { code: 'video.scene_snow', text: 'Snow falls, near flakes faster than far ones.' },
+  camera: { code: 'video.scene_camera', text: 'The camera pushes slowly into the composition.' },
+};
+
+/**
+ * Video from a description: the simple mode's procedural scene for the prompt, drawn at the
+ * video's frame size and animated (animateScene), encoded like an animated photo, with notes that
+ * say it is the local engine's drawing and which of the prompt's words it used.
+ */
+async function sceneVideo(
+  request: EngineRequest,
+  context: EngineContext,
+  progress: Progress,
+  options: LocalVideoOptions & { ffmpegPath: string },
+): Promise<EngineOutput> {
+  const frame = videoFrameSize(request.aspect);
+  const plan = {
+    ...planScene(request.prompt, request.seed),
+    width: frame.width,
+    height: frame.height,
+    shape: shapeForFrame(frame.width, frame.height),
+  };
+  const count = frameCount(request.durationSeconds);
+  const seconds = count / VIDEO_FPS;
+  await progress.reach(2);
+  let encoded: { mp4: Buffer; poster: Buffer };
+  let motions: SceneMotion[];
+  try {
+    const animation = await animateScene(plan, seconds);
+    motions = animation.motions;
+    progress.check();
+    await progress.reach(10);
+    let frameReports = Promise.resolve();
+    encoded = await encodeFrames({
+      frame,
+      fps: VIDEO_FPS,
+      count,
+      renderFrame: async (index) => animation.frameAt(index / VIDEO_FPS, seconds),
+      ffmpegPath: options.ffmpegPath,
+      description: LOCAL_ENGINE_DESCRIPTIONS.video_scene,
+      timeoutMs: options.encodeTimeoutMs ?? VIDEO_ENCODE_TIMEOUT_MS,
+      signal: context.signal,
+      onProgress: (fraction) => {
+        frameReports = frameReports.then(() => progress.reach(10 + fraction * 85)).catch(() => {});
+      },
+      check: progress.check,
+    });
+    await frameReports;
+  } catch (error) {
+    throw videoError(error, context.signal);
+  }
+  const notes = [
+    engineNote(
+      'video.scene_animated',
+      `An animated procedural scene by the offline local engine, not a generative video model: ${seconds} s at ${VIDEO_FPS} fps, ${frame.width}×${frame.height}.`,
+      { seconds, fps: VIDEO_FPS, width: frame.width, height: frame.height },
+    ),
+    ...describeScene(plan),
+    ...motions.map((motion) => engineNote(SCENE_MOTION_NOTES[motion].code, SCENE_MOTION_NOTES[motion].text)),
+  ];
+  await progress.reach(100);
+  return {
+    data: encoded.mp4,
+    contentType: 'video/mp4',
+    width: frame.width,
+    height: frame.height,
+    poster: encoded.poster,
     durationSeconds: seconds,
     notes,
   };

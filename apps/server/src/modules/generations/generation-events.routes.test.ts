@@ -67,7 +67,13 @@ describe('generation events', () => {
     await new Promise((r) => setTimeout(r, 100));
     await t.runJobs();
     const { events, reader } = await reading;
-    expect(events[0]).toEqual({ uuid: created.uuid, status: GenerationStatus.NEW, progress: 0 });
+    expect(events[0]).toEqual({
+      uuid: created.uuid,
+      status: GenerationStatus.NEW,
+      progress: 0,
+      // Not in any provider's queue (the local engine has none).
+      queue_position: null,
+    });
     expect(events.map((e) => e.status)).toContain(GenerationStatus.IN_PROGRESS);
     expect(events.map((e) => e.progress)).toContain(25);
     expect(events.at(-1)).toMatchObject({ status: GenerationStatus.COMPLETED, progress: 100 });

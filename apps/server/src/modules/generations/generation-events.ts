@@ -6,6 +6,8 @@ export interface GenerationEvent {
   uuid: string;
   status: number;
   progress: number;
+  /** Jobs ahead of it in a provider's queue (0 = next); null when no provider holds it waiting. */
+  queue_position?: number | null;
 }
 
 /**
@@ -26,7 +28,12 @@ export function createGenerationEvents(hub: NotificationHub | null, channel = GE
         return;
       }
       for (const watcher of watchers.get(event.uuid) ?? []) {
-        watcher.onEvent({ uuid: event.uuid, status: event.status, progress: event.progress });
+        watcher.onEvent({
+          uuid: event.uuid,
+          status: event.status,
+          progress: event.progress,
+          ...(event.queue_position === undefined ? {} : { queue_position: event.queue_position }),
+        });
       }
     },
     () => {

@@ -13,6 +13,7 @@ import {
   type GenerationEngine,
   movesToNextEngine,
 } from '../../engines/index.js';
+import { animatedWebpPreview, bundledFfmpegPath } from '@mirra/imaging';
 import { uploadsForGenerationRepository } from './generation-inputs.repository.js';
 import { variantWidths } from './generations.models.js';
 import { generationsRepository, type GenerationRow } from './generations.repository.js';
@@ -103,10 +104,18 @@ export async function finishGeneration(
   finisher: 'worker' | 'webhook' = 'worker',
 ) {
   // A video is checked by its poster (its first frame: the photo it animates).
+  // A provider's video also by frames spread over it: its later frames are the provider's own.
   const still = stillOf(output);
-  if (still && !output.procedural) {
-    const verdict = await deps.imageModerator.check(still);
-    if (verdict.flagged) {
+  const checked = [...(still ? [still] : []), ...(output.checkedFrames ?? [])];
+  if (checked.length > 0 && !output.procedural) {
+    let flagged = false;
+    for (const frame of checked) {
+      if ((await deps.imageModerator.check(frame)).flagged) {
+        flagged = true;
+        break;
+      }
+    }
+    if (flagged) {
       await failGeneration(deps, generation, {
         status: GenerationStatus.ERROR,
         code: 'generations.result_moderated',
@@ -125,7 +134,9 @@ export async function finishGeneration(
   const completed = await completeGeneration(deps, generation, result);
   // Ended meanwhile (the reconciler gave up on it, or the other finisher won): nobody will show these files.
   if (!completed) {
-    for (const key of [result.original.key, ...result.variants.map((variant) => variant.key)]) {
+    const keys = [result.original.key, ...result.variants.map((variant) => variant.key)];
+    if (result.preview) keys.push(result.preview.key);
+    for (const key of keys) {
       await deps.storage.delete(key);
     }
   }
@@ -260,8 +271,15 @@ async function callEngine(
     const now = await generationsRepository.findById(deps.db, generation.id);
     if (!now || isTerminalStatus(now.status)) return 'finished elsewhere';
     const polled = await engine.poll(started.providerJobId, context);
+    if (polled.kind !== 'running' || polled.queuePosition === undefined) {
+      await generationsRepository.setQueuePosition(deps.db, generation.id, deps.now(), null);
+    }
     if (polled.kind === 'done') return polled.output;
     if (polled.kind === 'failed') throw polled.error;
+    // Waiting in the provider's queue: the user sees their place in it (it changes progress not).
+    if (polled.queuePosition !== undefined) {
+      await generationsRepository.setQueuePosition(deps.db, generation.id, deps.now(), polled.queuePosition);
+    }
     await context.onProgress(polled.progress);
     if (signal.aborted) throw new EngineError('engine.timeout', 'The engine took too long.', true);
     // Polled every second at first, then less often up to every five (fal's webhook is faster).
@@ -303,6 +321,7 @@ async function loadFaceModel(
   return {
     uuid: trained.model.uuid,
     profile: trained.profile,
+    providerLoras: (trained.model.providerLoras ?? {}) as NonNullable<EngineFaceModel['providerLoras']>,
     async loadReferencePhoto(photoId) {
       const data = await loadModelPhoto(deps, trained.model.id, photoId);
       if (!data) {
@@ -349,6 +368,8 @@ async function storeResult(
       variants.push({ key, width: info.width, height: info.height });
     }
   }
+  const preview =
+    original.contentType === 'video/mp4' ? await storePreview(deps, prefix, original.data) : undefined;
   return {
     original: {
       key: originalKey,
@@ -357,11 +378,36 @@ async function storeResult(
       contentType: original.contentType,
     },
     variants,
+    ...(preview ? { preview } : {}),
     engine: generation.engine,
     ...(output.provider ? { model: output.provider.model } : {}),
     notes: output.notes,
     procedural: output.procedural ?? false,
   };
+}
+
+/** Longest the preview of a video may take: a few seconds of video at a small size. */
+const PREVIEW_TIMEOUT_MS = 60_000;
+
+/**
+ * A video's animated WebP for grids, from the MP4 itself (so a provider's video gets one too).
+ * Lists fall back to the poster without it, so an encoder that cannot make one is logged, not fatal.
+ */
+async function storePreview(
+  deps: GenerationsDeps,
+  prefix: string,
+  mp4: Buffer,
+): Promise<StoredResult['preview']> {
+  try {
+    const data = await animatedWebpPreview({ path: bundledFfmpegPath(), mp4, timeoutMs: PREVIEW_TIMEOUT_MS });
+    const { width, pageHeight, height } = await sharp(data, { animated: true }).metadata();
+    const key = `${prefix}/preview.webp`;
+    await deps.storage.put(key, data, 'image/webp');
+    return { key, width: width ?? 0, height: pageHeight ?? height ?? 0 };
+  } catch (error) {
+    deps.logger.warn({ err: error }, 'the animated preview of a video could not be made');
+    return undefined;
+  }
 }
 
 /**

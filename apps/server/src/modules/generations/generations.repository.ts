@@ -78,6 +78,20 @@ export const generationsRepository = {
       );
   },
 
+  /** Where the provider's queue has it (null: not waiting there); only while it runs. */
+  async setQueuePosition(db: DbOrTx, id: number, at: Date, queuePosition: number | null): Promise<void> {
+    await db
+      .update(generations)
+      .set({ queuePosition, updatedAt: at })
+      .where(
+        and(
+          eq(generations.id, id),
+          sql`${generations.queuePosition} IS DISTINCT FROM ${queuePosition}`,
+          sql`${generations.status} IN (0, 30, 60)`,
+        ),
+      );
+  },
+
   async update(
     db: DbOrTx,
     id: number,

@@ -21,6 +21,8 @@ const isFailureReason = (value: string | null): value is TGenerationFailureReaso
 export interface StoredResult {
   original: { key: string; width: number; height: number; contentType: string };
   variants: Array<{ key: string; width: number; height: number }>;
+  /** A video's looping animated WebP for grids (absent for pictures and older videos). */
+  preview?: { key: string; width: number; height: number };
   engine: string;
   /** A provider's model that made it (e.g. fal-ai/flux/schnell). */
   model?: string;
@@ -56,6 +58,7 @@ export function toGenerationJson(row: GenerationRow, mediaUrls: MediaUrls, now: 
     mode: row.mode as TGenerationMode,
     status: row.status as TGenerationStatus,
     progress: row.progress,
+    queue_position: row.queuePosition ?? null,
     prompt: row.prompt,
     guidance: row.guidance,
     seed: row.seed,
@@ -82,6 +85,13 @@ export function toGenerationJson(row: GenerationRow, mediaUrls: MediaUrls, now: 
             width: v.width,
             height: v.height,
           })),
+          preview: result.preview
+            ? {
+                url: mediaUrls.url(result.preview.key, now),
+                width: result.preview.width,
+                height: result.preview.height,
+              }
+            : null,
           engine: result.engine,
           notes: result.notes.map(toNoteJson),
         }

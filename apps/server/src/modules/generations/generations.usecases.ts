@@ -140,6 +140,12 @@ async function validateRequest(deps: GenerationsDeps, user: UserRow, body: Creat
   if (body.mode === 'styling' && !body.style) {
     throw fieldError('common.validation', { style: ['Choose a style.'] });
   }
+  if (body.mode === 'video' && body.images.length === 0 && !body.prompt.trim()) {
+    // Video animates a photo, or makes a scene from a description: one of the two is needed.
+    throw fieldError('generations.image_required', {
+      images: ['Upload a photo to animate, or describe a scene to make a video of.'],
+    });
+  }
   if (body.mode === 'video' && body.duration != null && !isVideoDuration(body.duration)) {
     throw fieldError('common.validation', {
       duration: [`Choose ${VIDEO_DURATIONS.join(', ')} seconds.`],

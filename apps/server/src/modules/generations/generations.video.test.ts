@@ -15,7 +15,7 @@ import { loadTestFaces, type TestFaces } from '@mirra/imaging/testing';
 import { createSwitchableModerator } from '../../test/posts-factories.js';
 import { VIDEO_MODERATION_FRAMES } from '../posts/posts.usecases.js';
 import { createEngineRegistry, createLocalEngine } from '../../engines/index.js';
-import { bundledFfmpegPath } from '@mirra/imaging';
+import { bundledFfmpegPath, createFaceAnalyzer, FACE_OVAL } from '@mirra/imaging';
 
 const run = promisify(execFile);
 
@@ -111,10 +111,78 @@ async function frameAt(file: string, seconds: number): Promise<Buffer> {
     .toBuffer();
 }
 
-function meanDifference(a: Buffer, b: Buffer): number {
+/** Mean absolute difference of two greyscale frames, over the pixels `where` picks (all by default). */
+function meanDifference(a: Buffer, b: Buffer, where?: (index: number) => boolean): number {
   let sum = 0;
-  for (let index = 0; index < a.length; index++) sum += Math.abs(a[index]! - b[index]!);
-  return sum / a.length;
+  let count = 0;
+  for (let index = 0; index < a.length; index++) {
+    if (where && !where(index)) continue;
+    sum += Math.abs(a[index]! - b[index]!);
+    count++;
+  }
+  return sum / Math.max(1, count);
+}
+
+type FrameBox = { x: number; y: number; width: number; height: number };
+
+/** Whether greyscale pixel `index` of a frame `width` wide lies in the box. */
+function insideBox(box: FrameBox, index: number, width: number): boolean {
+  const x = index % width;
+  const y = Math.floor(index / width);
+  return x >= box.x && x < box.x + box.width && y >= box.y && y < box.y + box.height;
+}
+
+function grown(box: FrameBox, factor: number): FrameBox {
+  const width = box.width * factor;
+  const height = box.height * factor;
+  return { x: box.x - (width - box.width) / 2, y: box.y - (height - box.height) / 2, width, height };
+}
+
+/** The face the analyser finds in the frame at `seconds` (frame pixels). */
+async function faceBoxIn(file: string, seconds: number): Promise<FrameBox> {
+  const png = path.join(workDir, `face-${seconds}.png`);
+  await run(bundledFfmpegPath(), [
+    '-y',
+    '-v',
+    'error',
+    '-ss',
+    String(seconds),
+    '-i',
+    file,
+    '-frames:v',
+    '1',
+    png,
+  ]);
+  const analysis = await createFaceAnalyzer().analyze(await readFile(png));
+  const face = analysis.faces[0];
+  expect(face).toBeDefined();
+  const scale = analysis.image.originalWidth / analysis.image.width;
+  // The face outline of the mesh (the detector's box is padded well beyond the face).
+  const outline = FACE_OVAL.map((index) => face!.mesh[index]!);
+  const xs = outline.map((point) => point[0] * scale);
+  const ys = outline.map((point) => point[1] * scale);
+  const x = Math.min(...xs);
+  const y = Math.min(...ys);
+  return { x, y, width: Math.max(...xs) - x, height: Math.max(...ys) - y };
+}
+
+/** How many frames the MP4's video stream holds, as ffmpeg counts them by reading it through. */
+async function countFrames(file: string): Promise<number> {
+  const { stderr } = await run(bundledFfmpegPath(), [
+    '-hide_banner',
+    '-i',
+    file,
+    '-map',
+    '0:v:0',
+    '-c',
+    'copy',
+    '-f',
+    'null',
+    '-',
+  ]);
+  const frames = [...stderr.matchAll(/frame=\s*(\d+)/g)].at(-1);
+  expect(frames, stderr).toBeDefined();
+  return Number(frames![1]);
 }
 
 async function download(url: string, headers: Record<string, string> = {}) {
@@ -152,7 +220,7 @@ describe('animating a photo on the local engine', () => {
       });
       expect(done.result.download_url).toMatch(/\.mp4/);
       const codes = done.result.notes.map((note: { code: string }) => note.code);
-      expect(codes).toEqual(['video.camera_move', 'video.face_centred']);
+      expect(codes).toEqual(['video.camera_move', 'video.face_centred', 'video.face_motion']);
       expect(done.result.notes[0].text).toMatch(/not a generative video model/);
 
       const response = await download(done.result.url);
@@ -165,10 +233,22 @@ describe('animating a photo on the local engine', () => {
       expect(info.fps).toBeGreaterThanOrEqual(24);
       expect(info.fps).toBeLessThanOrEqual(30);
       expect(Math.abs(info.seconds - 3) / 3).toBeLessThan(0.05);
-      // The camera moves: the first and last frames differ clearly, neighbouring frames only a little.
+      expect(await countFrames(file)).toBe(72);
+      // The camera moves: the first and last frames differ clearly.
       const first = await frameAt(file, 0);
       const last = await frameAt(file, 2.9);
       expect(meanDifference(first, last)).toBeGreaterThan(5);
+      // The face moves by itself: over the first 0.3 s the eased camera has barely started (a pixel
+      // or two at the edges) while the head is already turning, so the face changes much more than
+      // the rest of the frame.
+      const box = await faceBoxIn(file, 0);
+      const calm = first;
+      const during = await frameAt(file, 0.3);
+      const around = grown(box, 1.8);
+      const inside = meanDifference(calm, during, (index) => insideBox(box, index, 720));
+      const outside = meanDifference(calm, during, (index) => !insideBox(around, index, 720));
+      expect(inside).toBeGreaterThan(2 * outside);
+      expect(inside).toBeGreaterThan(4);
       // Seeking works: a Range request gets part of the file.
       const part = await download(done.result.url, { range: 'bytes=0-99' });
       expect(part.statusCode).toBe(206);
@@ -176,6 +256,17 @@ describe('animating a photo on the local engine', () => {
 
       const poster = await sharp((await download(done.result.variants[0].url)).rawPayload).metadata();
       expect(poster.format).toBe('webp');
+
+      // The grid's preview: a small looping animated WebP of the start, whose frames move.
+      expect(done.result.preview).toMatchObject({ width: 180, height: 320 });
+      const preview = await download(done.result.preview.url);
+      expect(preview.headers['content-type']).toBe('image/webp');
+      expect(preview.rawPayload.length).toBeLessThan(200_000);
+      const animation = await sharp(preview.rawPayload, { animated: true }).metadata();
+      expect(animation).toMatchObject({ format: 'webp', width: 180, pageHeight: 320, loop: 0 });
+      expect(animation.pages).toBe(15);
+      const page = (index: number) => sharp(preview.rawPayload, { page: index }).greyscale().raw().toBuffer();
+      expect(meanDifference(await page(0), await page(14))).toBeGreaterThan(3);
 
       // Published: the classifier sees frames spread over the video, and the post is a video.
       const before = moderator.calls;
@@ -223,6 +314,95 @@ describe('animating a photo on the local engine', () => {
       }
     },
   );
+
+  it(
+    'a person whose face cannot be found gets the parallax move, said in the notes',
+    { timeout: 180_000 },
+    async () => {
+      const { user, headers } = await signedInUser();
+      // The astronaut with her face hidden behind a patch: a person, but no face to find.
+      const hidden = await sharp(faces.astronaut)
+        .composite([
+          {
+            input: { create: { width: 110, height: 140, channels: 3, background: '#8a7060' } },
+            left: 190,
+            top: 40,
+          },
+        ])
+        .png()
+        .toBuffer();
+      const upload = await createUploadFor(t, user.id, hidden);
+      const done = await createAndRun(t, headers, {
+        mode: 'video',
+        images: [upload.uuid],
+        duration: 3,
+        aspect: '9:16',
+      });
+      expect(done.status, done.error_detail).toBe(GenerationStatus.COMPLETED);
+      const codes = done.result.notes.map((note: { code: string }) => note.code);
+      expect(codes).toEqual(['video.camera_move', 'video.parallax']);
+      const file = path.join(workDir, 'parallax.mp4');
+      await writeFile(file, (await download(done.result.url)).rawPayload);
+      const info = await probe(file);
+      expect(info).toMatchObject({ codec: 'h264', width: 720, height: 1280 });
+      expect(await countFrames(file)).toBe(72);
+      expect(meanDifference(await frameAt(file, 0), await frameAt(file, 2.9))).toBeGreaterThan(5);
+    },
+  );
+
+  it(
+    "a description without a photo becomes an animated scene, labelled as the local engine's",
+    { timeout: 180_000 },
+    async () => {
+      const { headers } = await signedInUser();
+      const done = await createAndRun(t, headers, {
+        mode: 'video',
+        prompt: 'sunset over the sea with clouds',
+        duration: 3,
+        aspect: '16:9',
+      });
+      expect(done.status, done.error_detail).toBe(GenerationStatus.COMPLETED);
+      expect(done).toMatchObject({ cost: 6, duration: 3, progress: 100 });
+      expect(done.result).toMatchObject({
+        content_type: 'video/mp4',
+        width: 1280,
+        height: 720,
+        engine: 'local',
+      });
+      const codes = done.result.notes.map((note: { code: string }) => note.code);
+      expect(codes.slice(0, 3)).toEqual(['video.scene_animated', 'scene.procedural', 'scene.keywords']);
+      expect(codes).toEqual(
+        expect.arrayContaining(['video.scene_clouds', 'video.scene_water', 'video.scene_light']),
+      );
+      expect(done.result.notes[0].text).toMatch(/not a generative video model/);
+      const file = path.join(workDir, 'scene.mp4');
+      await writeFile(file, (await download(done.result.url)).rawPayload);
+      const info = await probe(file);
+      expect(info).toMatchObject({ codec: 'h264', pixelFormat: 'yuv420p', width: 1280, height: 720 });
+      expect(Math.abs(info.seconds - 3) / 3).toBeLessThan(0.05);
+      expect(await countFrames(file)).toBe(72);
+      // It moves: clouds, light and water change between two frames a second apart.
+      const a = await frameAt(file, 1);
+      const b = await frameAt(file, 2);
+      expect(meanDifference(a, b)).toBeGreaterThan(1);
+      const poster = await sharp((await download(done.result.variants[0].url)).rawPayload).metadata();
+      expect(poster.format).toBe('webp');
+    },
+  );
+
+  it('with neither a photo nor a description it is refused before anything is charged', async () => {
+    const { headers } = await signedInUser();
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/generations/',
+      headers,
+      payload: { mode: 'video', duration: 3 },
+    });
+    expect(created.statusCode).toBe(400);
+    expect(created.json().code).toBe('generations.image_required');
+    expect(created.json().images).toBeDefined();
+    expect(await balance(t, headers)).toBe(40);
+  });
 
   it('refuses durations that are not offered', async () => {
     const { user, headers } = await signedInUser();

@@ -2,7 +2,13 @@
  * The public face of the models module: the only file other modules and the composition root
  * import from it. Anything not exported here is the module's own business.
  */
-export type { ModelsDeps } from './models.deps.js';
+export type {
+  ModelsDeps,
+  ModelTrainer,
+  ModelTrainingPoll,
+  ModelTrainingRequest,
+  ProviderLora,
+} from './models.deps.js';
 export { modelsJobDefinitions, trainModelJob } from './models.jobs.definitions.js';
 export { failOrphanedTraining, modelsJobHandlers, requeueTrainingOfDeadRun } from './models.jobs.js';
 export { MODEL_EVENTS_CHANNEL } from './models.models.js';

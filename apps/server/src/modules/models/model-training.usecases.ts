@@ -1,5 +1,5 @@
 import { GenerationStatus, type TModel } from '@mirra/contracts';
-import type { ModelsDeps } from './models.deps.js';
+import type { ModelsDeps, ProviderLora } from './models.deps.js';
 import type { DbOrTx } from '../../shared/db/client.js';
 import { AppError } from '../../shared/errors.js';
 import { addJob } from '../../shared/jobs.js';
@@ -64,6 +64,8 @@ export async function startTraining(deps: ModelsDeps, user: UserRow, uuid: strin
       progress: 0,
       errorCode: null,
       errorDetail: null,
+      trainingProvider: null,
+      trainingJobId: null,
     });
     if (!queued) throw trainingInProgress();
     await addJob(tx, trainModelJob, { modelId: model.id, attempt }, { jobKey: `model-train:${model.id}` });
@@ -124,7 +126,12 @@ export async function failTraining(
 export async function completeTraining(
   deps: ModelsDeps,
   model: Pick<ModelRow, 'id' | 'uuid' | 'userId' | 'name' | 'trainingAttempt'>,
-  result: { profile: FaceProfile; alignedKeys: Map<string, string> },
+  result: {
+    profile: FaceProfile;
+    alignedKeys: Map<string, string>;
+    /** LoRAs trained at providers for this attempt, by engine (none: the local profile only). */
+    providerLoras?: Record<string, ProviderLora>;
+  },
 ): Promise<boolean> {
   const loraChanged = await deps.db.transaction(async (tx) => {
     const completed = await modelsRepository.transition(
@@ -137,6 +144,8 @@ export async function completeTraining(
         progress: 100,
         trainedAt: deps.now(),
         referenceCount: result.profile.photoCount,
+        providerLoras: result.providerLoras ?? null,
+        engine: Object.keys(result.providerLoras ?? {})[0] ?? 'local',
       },
       { attempt: model.trainingAttempt },
     );

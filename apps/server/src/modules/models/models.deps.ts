@@ -1,3 +1,4 @@
+import type { ModelTrainer } from '../../engines/index.js';
 import type { SharedDeps } from '../../shared/deps.js';
 import type { SessionCache, TokenService } from '../auth/index.js';
 import type { FaceAnalyzer } from '@mirra/imaging';
@@ -17,4 +18,13 @@ export interface ModelsDeps extends Pick<
   modelEvents: GenerationEvents;
   /** Face detection, mesh and descriptor (models load once per process, on first use). */
   faceAnalyzer: FaceAnalyzer;
+  /** Providers that train LoRAs, in ENGINE_TRAINING's order (`local` alone: none). */
+  modelTrainers: ModelTrainer[];
 }
+
+export type {
+  ModelTrainer,
+  ModelTrainingPoll,
+  ModelTrainingRequest,
+  ProviderLora,
+} from '../../engines/index.js';

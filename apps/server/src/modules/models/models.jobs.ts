@@ -1,11 +1,12 @@
 import { GenerationStatus, isTerminalStatus } from '@mirra/contracts';
-import type { ModelsDeps } from './models.deps.js';
+import type { ModelsDeps, ProviderLora } from './models.deps.js';
 import type { DbOrTx } from '../../shared/db/client.js';
 import { toTask, type JobRun } from '../../shared/jobs.js';
 import { alignedFaceCrop, buildFaceProfile, type FaceProfile, type FaceAnalysis } from '@mirra/imaging';
 import { ALIGNED_CROP_SIZE, modelPhotoKeys, modelStoragePrefix } from './models.models.js';
 import { modelsRepository, type ModelRow } from './models.repository.js';
 import { completeTraining, failTraining } from './model-training.usecases.js';
+
 import { trainModelJob } from './models.jobs.definitions.js';
 
 /** A training failure that retrying cannot fix (the photos cannot make a model). */
@@ -43,9 +44,12 @@ export async function runModelTraining(
   try {
     // Completing is inside too: a database fault there must requeue the attempt, not leave it
     // IN_PROGRESS for the reconciler.
-    completed = await completeTraining(deps, model, await trainLocally(deps, model));
+    const trainers = deps.modelTrainers;
+    const local = await trainLocally(deps, model, trainers.length > 0 ? LOCAL_SHARE_WITH_PROVIDER : 1);
+    const providerLoras = await trainAtProvider(deps, model, local.alignedKeys);
+    completed = await completeTraining(deps, model, { ...local, providerLoras });
   } catch (error) {
-    const isRefusal = error instanceof TrainingRefused;
+    const isRefusal = error instanceof TrainingRefused || error instanceof ProviderTrainingRefused;
     if (!isRefusal && run.attempt < run.maxAttempts) {
       // Back to the queue for graphile-worker's retry with backoff.
       await modelsRepository.transition(
@@ -61,7 +65,12 @@ export async function runModelTraining(
     deps.logger.warn({ model: model.uuid, err: error }, 'model training failed');
     await failTraining(deps, model, {
       status: isRefusal ? GenerationStatus.ERROR : GenerationStatus.FAILED,
-      code: isRefusal ? 'models.training_refused' : 'models.training_failed',
+      code:
+        error instanceof ProviderTrainingRefused
+          ? error.code
+          : isRefusal
+            ? 'models.training_refused'
+            : 'models.training_failed',
       detail: isRefusal
         ? (error as Error).message
         : 'Training failed on our side. Your credits were refunded; you can start it again.',
@@ -83,6 +92,7 @@ export async function runModelTraining(
 async function trainLocally(
   deps: ModelsDeps,
   model: ModelRow,
+  share: number,
 ): Promise<{ profile: FaceProfile; alignedKeys: Map<string, string> }> {
   const photos = (await modelsRepository.listPhotosWithAnalysis(deps.db, model.id)).filter(
     (photo) => photo.ok,
@@ -106,19 +116,113 @@ async function trainLocally(
       deps.db,
       model.id,
       deps.now(),
-      Math.round(5 + (85 * (index + 1)) / photos.length),
+      Math.round(share * (5 + (85 * (index + 1)) / photos.length)),
     );
   }
   const profile = buildFaceProfile(
     photos.map((photo) => ({ photoId: photo.uuid, analysis: photo.analysis as FaceAnalysis })),
   );
-  await modelsRepository.setProgress(deps.db, model.id, deps.now(), 95);
+  await modelsRepository.setProgress(deps.db, model.id, deps.now(), Math.round(share * 95));
   if (profile.photoCount < minPhotos) {
     throw new TrainingRefused(
       `Only ${profile.photoCount} of the photos have a face the model can learn from; it needs ${minPhotos}.`,
     );
   }
   return { profile, alignedKeys };
+}
+
+/** A provider's training refused the photos (its safety system) or failed for good. */
+class ProviderTrainingRefused extends Error {
+  override name = 'ProviderTrainingRefused';
+  constructor(
+    readonly code: 'models.training_moderated' | 'models.training_failed',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** With a provider training too, the local profile is the first 30 % of the progress. */
+const LOCAL_SHARE_WITH_PROVIDER = 0.3;
+/** Status reads of a provider's training: every 2 s at first, then at most every 10 s. */
+const TRAINING_POLL_MS = { first: 2000, max: 10_000 };
+
+/** An outage of a provider before it took the job: the next trainer of the list is tried. */
+const isOutage = (error: unknown) => {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'engine.unavailable' || code === 'engine.timeout';
+};
+
+/**
+ * The LoRA of the model at the first provider of ENGINE_TRAINING that takes the job: the aligned
+ * crops are sent, the job id stored on the model at once (a rerun of this attempt resumes it and
+ * never submits again), and its status polled until the LoRA is there. An outage before any
+ * provider took it moves on; past the last provider the model is made from the local profile alone
+ * when `local` is in the list, else the attempt is retried. Progress runs 30–99 %.
+ */
+async function trainAtProvider(
+  deps: ModelsDeps,
+  model: ModelRow,
+  alignedKeys: Map<string, string>,
+): Promise<Record<string, ProviderLora> | undefined> {
+  const trainers = deps.modelTrainers;
+  if (trainers.length === 0) return undefined;
+  const signal = AbortSignal.timeout(deps.config.models.trainingTimeoutSeconds * 1000);
+  const triggerWord = loraTriggerWord(model.uuid);
+  let trainer = model.trainingJobId ? trainers.find((one) => one.name === model.trainingProvider) : undefined;
+  let jobId = trainer ? model.trainingJobId : null;
+  if (!trainer || !jobId) {
+    const photos = [];
+    for (const [photoUuid, key] of alignedKeys) {
+      const file = await deps.storage.get(key);
+      if (file) photos.push({ name: `${photoUuid}.png`, data: file.data, contentType: 'image/png' });
+    }
+    for (const candidate of trainers) {
+      try {
+        jobId = await candidate.submit({ modelUuid: model.uuid, triggerWord, photos }, signal);
+        trainer = candidate;
+        break;
+      } catch (error) {
+        if (!isOutage(error)) throw error;
+        deps.logger.warn({ model: model.uuid, trainer: candidate.name, err: error }, 'trainer unavailable');
+      }
+    }
+    if (!trainer || !jobId) {
+      if (deps.config.trainingEngines.includes('local')) return undefined;
+      throw new Error('No provider could take the training.');
+    }
+    await modelsRepository.update(deps.db, model.id, deps.now(), {
+      trainingProvider: trainer.name,
+      trainingJobId: jobId,
+    });
+  }
+  for (let polls = 0; ; polls++) {
+    const polled = await trainer.poll(jobId, signal);
+    if (polled.kind === 'done') return { [trainer.name]: { url: polled.loraUrl, triggerWord } };
+    if (polled.kind === 'failed') {
+      throw new ProviderTrainingRefused(
+        polled.refused ? 'models.training_moderated' : 'models.training_failed',
+        polled.refused
+          ? 'The photos were refused by the provider’s safety system. Your credits were refunded.'
+          : 'Training failed at the provider. Your credits were refunded; you can start it again.',
+      );
+    }
+    await modelsRepository.setProgress(
+      deps.db,
+      model.id,
+      deps.now(),
+      Math.min(99, Math.round(30 + 0.69 * polled.progress)),
+    );
+    if (signal.aborted) throw new Error('The provider took too long to train the model.');
+    await new Promise((resolve) =>
+      setTimeout(resolve, Math.min(TRAINING_POLL_MS.max, TRAINING_POLL_MS.first * 1.25 ** polls)),
+    );
+  }
+}
+
+/** The word a model's LoRA is trained to and prompted with: fixed per model, rare as a word. */
+export function loraTriggerWord(modelUuid: string): string {
+  return `mirra${modelUuid.replace(/-/g, '').slice(0, 8)}`;
 }
 
 /**

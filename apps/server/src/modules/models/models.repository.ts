@@ -29,6 +29,9 @@ const summaryColumns = {
   updatedAt: models.updatedAt,
   trainingStartedAt: models.trainingStartedAt,
   trainedAt: models.trainedAt,
+  providerLoras: models.providerLoras,
+  trainingProvider: models.trainingProvider,
+  trainingJobId: models.trainingJobId,
 };
 export type ModelSummaryRow = Omit<ModelRow, 'profile'>;
 

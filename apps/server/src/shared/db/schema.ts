@@ -287,6 +287,8 @@ export const generations = pgTable(
     provider: text('provider'),
     /** What the provider charged for the result (USD, from the price table), for margin per mode. */
     providerCostUsd: real('provider_cost_usd'),
+    /** While a provider holds the job in its queue: how many jobs are ahead of it (0 = next). */
+    queuePosition: integer('queue_position'),
     /** Stored result: storage keys and sizes of the original and its variants, and engine notes. */
     result: jsonb('result'),
     errorCode: text('error_code'),
@@ -371,6 +373,11 @@ export const models = pgTable(
     refunded: boolean('refunded').notNull().default(false),
     engine: text('engine').notNull().default('local'),
     profile: jsonb('profile'),
+    /** LoRAs trained for this model at providers, by engine: `{fal: {url, triggerWord}}`. */
+    providerLoras: jsonb('provider_loras'),
+    /** The provider training this attempt and its job id: a rerun resumes it, never submits twice. */
+    trainingProvider: text('training_provider'),
+    trainingJobId: text('training_job_id'),
     /** Good photos (what the model is built from); kept with the photos in the same transaction. */
     referenceCount: integer('reference_count').notNull().default(0),
     photoCount: integer('photo_count').notNull().default(0),
@@ -691,7 +698,7 @@ export const paymentRegions = pgTable('payment_regions', {
 /**
  * What staff did: who, which action, on what, why, and the target before and after. Append-only:
  * the code has no path that changes or deletes a row, and the `staff_audit_log_append_only`
- * trigger (migration 0020_staff_console) refuses UPDATE and DELETE in the database too. Written in
+ * trigger (migration 0021_staff_console) refuses UPDATE and DELETE in the database too. Written in
  * the same transaction as the action it records.
  */
 export const staffAuditLog = pgTable(

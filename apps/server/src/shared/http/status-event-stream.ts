@@ -7,6 +7,8 @@ export interface StatusEvent {
   uuid: string;
   status: number;
   progress: number;
+  /** A generation waiting in a provider's queue: jobs ahead of it (0 = next); absent otherwise. */
+  queue_position?: number | null;
 }
 
 /** How often a comment line keeps idle proxies from closing the stream. */
@@ -43,7 +45,12 @@ export function streamStatusEvents(
     if (isTerminalStatus(event.status)) close();
   };
   // The full record (a generation, a model) is read again on reset; its status fields are sent.
-  const stateOf = ({ uuid, status, progress }: StatusEvent): StatusEvent => ({ uuid, status, progress });
+  const stateOf = ({ uuid, status, progress, queue_position }: StatusEvent): StatusEvent => ({
+    uuid,
+    status,
+    progress,
+    ...(queue_position === undefined ? {} : { queue_position }),
+  });
   const stopWatching = options.watch(
     send,
     () =>

@@ -59,7 +59,7 @@ export function modeNeeds(mode: TGenerationMode) {
     photo: mode === 'editing' || mode === 'styling' || mode === 'face_swap' || mode === 'video',
     style: mode === 'styling',
     model: mode === 'face_swap',
-    /** Length and frame shape; the local engine animates the photo, so no description is asked. */
+    /** Length and frame shape. Video animates the photo, or without one makes a scene of the description. */
     video: mode === 'video',
   };
 }
@@ -72,8 +72,8 @@ export function draftProblems(mode: TGenerationMode, draft: GenerationDraft): Dr
   const needs = modeNeeds(mode);
   const problems: DraftProblem[] = [];
   if (needs.model && !draft.modelUuid) problems.push('model');
-  if (mode === 'face_swap') {
-    // The server's rule (isFaceSwapInputValid): a target photo, or a prompt for a scene.
+  if (mode === 'face_swap' || mode === 'video') {
+    // The server's rule: a photo (face swap's target, video's picture to animate), or a prompt for a scene.
     if (!draft.photo && !draft.prompt.trim()) problems.push('photoOrPrompt');
   } else if (needs.photo && !draft.photo) problems.push('photo');
   if (needs.style && !draft.style) problems.push('style');

@@ -70,12 +70,18 @@ export function describeFailure(
  */
 export function applyEvent(
   generation: TGeneration,
-  event: { status: number; progress: number },
+  event: { status: number; progress: number; queue_position?: number | null },
 ): TGeneration {
   if (isFinished(generation.status)) return generation;
   if (isFinished(event.status)) {
     const progress = event.status === GenerationStatus.COMPLETED ? 100 : generation.progress;
     return { ...generation, progress };
   }
-  return { ...generation, status: event.status as TGeneration['status'], progress: event.progress };
+  return {
+    ...generation,
+    status: event.status as TGeneration['status'],
+    progress: event.progress,
+    // Events without the field (older servers) leave the place in the provider's queue as it was.
+    queue_position: event.queue_position === undefined ? generation.queue_position : event.queue_position,
+  };
 }

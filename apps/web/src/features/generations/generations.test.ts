@@ -56,6 +56,13 @@ describe('status and progress', () => {
   it('applies live events, but never undoes a final status', () => {
     const running = { status: IN_PROGRESS, progress: 10 } as TGeneration;
     expect(applyEvent(running, { status: IN_PROGRESS, progress: 52 })).toMatchObject({ progress: 52 });
+    // The place in a provider's queue follows the events; an event without it keeps the last one.
+    const waiting = applyEvent(running, { status: IN_PROGRESS, progress: 1, queue_position: 3 });
+    expect(waiting.queue_position).toBe(3);
+    expect(applyEvent(waiting, { status: IN_PROGRESS, progress: 1 }).queue_position).toBe(3);
+    expect(
+      applyEvent(waiting, { status: IN_PROGRESS, progress: 20, queue_position: null }).queue_position,
+    ).toBeNull();
     // The outcome waits for the full record (with the result or the failure's reason).
     expect(applyEvent(running, { status: ERROR, progress: 10 })).toMatchObject({ status: IN_PROGRESS });
     expect(applyEvent(running, { status: COMPLETED, progress: 100 })).toMatchObject({
@@ -220,10 +227,11 @@ describe('the generate draft', () => {
     ).toMatchObject({ images: [], style: null, seed: null, guidance: GUIDANCE_MAX, post_uuid: 'p' });
   });
 
-  it('animates a photo: video needs the photo only, and sends its length and frame shape', () => {
+  it('animates a photo or makes a scene of a description, and sends its length and frame shape', () => {
     expect(modeNeeds('video')).toMatchObject({ photo: true, prompt: false, video: true });
-    expect(draftProblems('video', draft({}))).toEqual(['photo']);
+    expect(draftProblems('video', draft({}))).toEqual(['photoOrPrompt']);
     expect(draftProblems('video', draft({ photo }))).toEqual([]);
+    expect(draftProblems('video', draft({ prompt: 'snow over mountains' }))).toEqual([]);
     expect(buildCreateBody('video', draft({ photo, duration: 10, aspect: '16:9' }))).toMatchObject({
       mode: 'video',
       images: [photo.uuid],

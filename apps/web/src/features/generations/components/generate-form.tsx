@@ -189,7 +189,7 @@ export function GenerateForm({
               (shown('photo')
                 ? t('generate.needPhoto')
                 : shown('photoOrPrompt')
-                  ? t('generate.needPhotoOrPrompt')
+                  ? t(mode === 'video' ? 'generate.needPhotoOrScene' : 'generate.needPhotoOrPrompt')
                   : null)
             }
             onChoose={(file) => {
@@ -205,6 +205,11 @@ export function GenerateForm({
           {mode === 'face_swap' && !draft.photo && photo.state.status === 'idle' && !source.isFetching && (
             <p className="muted-note" data-testid="face-photo-hint">
               {t('generate.faceSwapPhotoHint')}
+            </p>
+          )}
+          {mode === 'video' && !draft.photo && photo.state.status === 'idle' && !source.isFetching && (
+            <p className="muted-note" data-testid="video-scene-hint">
+              {t('generate.videoSceneHint')}
             </p>
           )}
           {((source.isUnavailable && !retry.isRetry) || retry.isUnavailable || fromPost.isUnavailable) &&
@@ -236,25 +241,23 @@ export function GenerateForm({
         />
       )}
 
-      {!needs.video && (
-        <PromptField
-          value={draft.prompt}
-          onChange={(prompt) => {
-            update({ prompt });
-            errors.clearField('prompt');
-            // Face swap: a prompt is what a face photo needs instead of a target photo.
-            if (mode === 'face_swap') errors.clearField('images');
-            setHelperNote(null);
-          }}
-          placeholder={t(`modes.${mode}.placeholder`)}
-          required={needs.prompt}
-          error={errors.fieldErrors.prompt ?? (shown('prompt') ? t('generate.needPrompt') : null)}
-          note={helperNote}
-          onHelper={() =>
-            isLoggedIn ? setHelperOpen(true) : openAuthPopup(location.pathname + location.search)
-          }
-        />
-      )}
+      <PromptField
+        value={draft.prompt}
+        onChange={(prompt) => {
+          update({ prompt });
+          errors.clearField('prompt');
+          // Face swap and video: a prompt is what they need instead of a photo.
+          if (mode === 'face_swap' || mode === 'video') errors.clearField('images');
+          setHelperNote(null);
+        }}
+        placeholder={t(`modes.${mode}.placeholder`)}
+        required={needs.prompt}
+        error={errors.fieldErrors.prompt ?? (shown('prompt') ? t('generate.needPrompt') : null)}
+        note={helperNote}
+        onHelper={() =>
+          isLoggedIn ? setHelperOpen(true) : openAuthPopup(location.pathname + location.search)
+        }
+      />
 
       <AdvancedSettings
         guidance={draft.guidance}

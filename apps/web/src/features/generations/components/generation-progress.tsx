@@ -20,12 +20,16 @@ export function GenerationProgress({
   // The bar never moves backwards (a retry puts the generation back in the queue).
   if (percent !== shown) setShown(percent);
   const phase = phaseOf(generation.status);
+  // A provider holding the job in its queue: the user's place in it (0 = next → place 1).
+  const queuePosition = generation.queue_position ?? null;
   const label =
-    phase === 'queued'
-      ? t('result.queued')
-      : phase === 'completed'
-        ? t('result.finishing')
-        : t('result.running');
+    queuePosition !== null && phase !== 'completed'
+      ? t('result.providerQueue', { position: queuePosition + 1 })
+      : phase === 'queued'
+        ? t('result.queued')
+        : phase === 'completed'
+          ? t('result.finishing')
+          : t('result.running');
   // The percentage is shown once, beside the phase, written the language's way ("42 %" in German).
   const percentText = numberFormat(i18n.language, { style: 'percent', maximumFractionDigits: 0 }).format(
     percent / 100,
@@ -36,7 +40,9 @@ export function GenerationProgress({
         <span className="result-wait__orb" />
       </div>
       <div className="result-wait__status">
-        <span aria-live="polite">{label}</span>
+        <span aria-live="polite" data-testid="generation-phase">
+          {label}
+        </span>
         <span className="result-wait__percent" data-testid="generation-percent">
           {percentText}
         </span>

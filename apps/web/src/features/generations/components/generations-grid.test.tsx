@@ -154,6 +154,35 @@ describe('generations on home', () => {
     expect(pictureTile!.querySelector('[data-testid="tile-video-badge"]')).toBeNull();
   });
 
+  it('a video tile turns from its poster into its animated preview once it is in view', async () => {
+    let show: (() => void) | null = null;
+    vi.stubGlobal(
+      'IntersectionObserver',
+      class {
+        constructor(callback: IntersectionObserverCallback) {
+          show = () => callback([{ isIntersecting: true } as IntersectionObserverEntry], this as never);
+        }
+        observe() {}
+        disconnect() {}
+      },
+    );
+    const video = generation(5, { mode: 'video', duration: 3, aspect: '9:16' });
+    video.result = {
+      ...video.result!,
+      url: '/m/5/original.mp4',
+      content_type: 'video/mp4',
+      preview: { url: '/m/5/preview.webp', width: 180, height: 320 },
+    };
+    vi.spyOn(generationsApi, 'list').mockResolvedValue({ results: [video], next: null });
+    renderGrid();
+    const image = (await screen.findByTestId('generation-tile')).querySelector('img')!;
+    expect(image.getAttribute('src')).toBe('/m/5/w256.webp');
+    act(() => show!());
+    expect(image.getAttribute('src')).toBe('/m/5/preview.webp');
+    expect(image.dataset.animated).toBe('true');
+    vi.unstubAllGlobals();
+  });
+
   it('loads the first row’s pictures at once and first, and the rest lazily', async () => {
     const results = Array.from({ length: 6 }, (_, n) => generation(6 - n));
     vi.spyOn(generationsApi, 'list').mockResolvedValue({ results, next: null });

@@ -1,4 +1,5 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ButtonLink } from '../../../components/ui/button';
@@ -83,6 +84,46 @@ export default function GenerationsGrid() {
  */
 const FIRST_ROW_TILES = 4;
 
+type Picture = { url: string; width: number; height: number };
+
+/**
+ * A tile's picture. A video shows its poster first (what the first screen loads) and turns into
+ * its looping animated preview once the tile is in view, unless the user asked for less motion.
+ */
+function TileImage({ thumb, preview, eager }: { thumb: Picture; preview: Picture | null; eager: boolean }) {
+  const ref = useRef<HTMLImageElement>(null);
+  const [isAnimated, setAnimated] = useState(false);
+  useEffect(() => {
+    const element = ref.current;
+    if (!preview || !element || typeof IntersectionObserver === 'undefined') return;
+    if (window.matchMedia?.('(prefers-reduced-motion: reduce)').matches) return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (!entries.some((entry) => entry.isIntersecting)) return;
+        setAnimated(true);
+        observer.disconnect();
+      },
+      { rootMargin: '100px' },
+    );
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [preview]);
+  return (
+    <img
+      ref={ref}
+      src={isAnimated && preview ? preview.url : thumb.url}
+      width={thumb.width}
+      height={thumb.height}
+      alt=""
+      loading={eager ? 'eager' : 'lazy'}
+      fetchPriority={eager ? 'high' : undefined}
+      decoding="async"
+      className="gen-tile__img"
+      data-animated={isAnimated ? 'true' : undefined}
+    />
+  );
+}
+
 function GenerationTile({ generation, eager }: { generation: TGeneration; eager: boolean }) {
   const { t } = useTranslation();
   const phase = phaseOf(generation.status);
@@ -97,16 +138,7 @@ function GenerationTile({ generation, eager }: { generation: TGeneration; eager:
       aria-label={label}
     >
       {thumb ? (
-        <img
-          src={thumb.url}
-          width={thumb.width}
-          height={thumb.height}
-          alt=""
-          loading={eager ? 'eager' : 'lazy'}
-          fetchPriority={eager ? 'high' : undefined}
-          decoding="async"
-          className="gen-tile__img"
-        />
+        <TileImage thumb={thumb} preview={generation.result?.preview ?? null} eager={eager} />
       ) : (
         <span className="gen-tile__placeholder" aria-hidden="true" />
       )}

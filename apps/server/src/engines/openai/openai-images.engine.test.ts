@@ -1,0 +1,138 @@
+import { eq } from 'drizzle-orm';
+import { GenerationStatus } from '@mirra/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OPENAI_REFUSED_WORD, startOpenAiFake, type OpenAiFake } from '../../fakes/openai.fake.js';
+import { grantWelcomeCredits } from '../../modules/credits/credits.usecases.js';
+import { creditEntries } from '../../shared/db/schema.js';
+import { bearer, createActiveUser, createUploadFor, login } from '../../test/factories.js';
+import { createTestApp, type TestApp } from '../../test/test-app.js';
+
+/** The OpenAI images engine (gpt-image-1) against the fake OpenAI API, through the whole generation. */
+let openai: OpenAiFake;
+let t: TestApp;
+beforeAll(async () => {
+  openai = await startOpenAiFake();
+  t = await createTestApp({
+    env: {
+      ENGINE_SIMPLE: 'openai,local',
+      ENGINE_EDITING: 'openai',
+      ENGINE_STYLING: 'openai',
+      OPENAI_API_KEY: openai.apiKey!,
+      OPENAI_BASE_URL: openai.url,
+      PRICE_SIMPLE: '2',
+      PRICE_EDITING: '3',
+      PRICE_STYLING: '3',
+      FREE_DAILY_PHOTOS: '1000',
+      RATE_LIMIT_LOGIN_PER_IP: '1000',
+    },
+  });
+});
+afterAll(async () => {
+  await t?.close();
+  await openai?.close();
+});
+
+async function signedInUser() {
+  const user = await createActiveUser(t);
+  await grantWelcomeCredits(t.deps.db, user.id, 50);
+  const { access } = await login(t, user.email!, user.password);
+  return { user, headers: bearer(access) };
+}
+async function createAndRun(headers: Record<string, string>, body: object) {
+  const response = await t.app.inject({ method: 'POST', url: '/api/generations/', headers, payload: body });
+  expect(response.statusCode, response.body).toBe(201);
+  await t.runJobs();
+  const uuid = response.json().uuid as string;
+  const row = (await t.deps.db.query.generations.findFirst({ where: (g, { eq: e }) => e(g.uuid, uuid) }))!;
+  return {
+    shown: (await t.app.inject({ method: 'GET', url: `/api/generations/${uuid}/`, headers })).json(),
+    row,
+  };
+}
+const imageRequests = () => openai.requests.filter((request) => request.endpoint === 'images');
+const entriesOf = async (userId: number) =>
+  (await t.deps.db.select().from(creditEntries).where(eq(creditEntries.userId, userId)))
+    .filter((entry) => entry.kind === 'generation_charge' || entry.kind === 'generation_refund')
+    .map((entry) => entry.delta);
+
+describe('the OpenAI images engine', () => {
+  it('makes a picture with gpt-image-1: the model named, the generation as `user`, stored and priced', async () => {
+    const { user, headers } = await signedInUser();
+    openai.reset();
+    const { shown, row } = await createAndRun(headers, { mode: 'simple', prompt: 'a lantern on a pier' });
+    expect(shown.status, shown.error_detail).toBe(GenerationStatus.COMPLETED);
+    expect(shown.result.engine).toBe('openai');
+    expect(shown.result.notes).toContainEqual(
+      expect.objectContaining({
+        code: 'provider.made_by',
+        params: { engine: 'openai', model: 'gpt-image-1' },
+      }),
+    );
+    const [request] = imageRequests();
+    expect(request!.body).toMatchObject({
+      model: 'gpt-image-1',
+      prompt: 'a lantern on a pier',
+      user: shown.uuid,
+    });
+    expect(request!.authorization).toBe(`Bearer ${openai.apiKey}`);
+    expect(row.providerCostUsd).toBeCloseTo(0.042, 6);
+    expect(row.providerJobId).toBeNull();
+    expect(await entriesOf(user.id)).toEqual([-2]);
+  });
+
+  it('edits and styles a photo through /v1/images/edits with the photo as a file', async () => {
+    const { user, headers } = await signedInUser();
+    const upload = await createUploadFor(t, user.id);
+    openai.reset();
+    const edited = await createAndRun(headers, {
+      mode: 'editing',
+      prompt: 'make her hair blonde',
+      images: [upload.uuid],
+    });
+    const styled = await createAndRun(headers, {
+      mode: 'styling',
+      prompt: '',
+      style: 'pencil',
+      images: [upload.uuid],
+    });
+    expect(edited.shown.status, edited.shown.error_detail).toBe(GenerationStatus.COMPLETED);
+    expect(styled.shown.status, styled.shown.error_detail).toBe(GenerationStatus.COMPLETED);
+    const [edit, style] = imageRequests();
+    expect(edit!.body).toMatchObject({ prompt: 'make her hair blonde', model: 'gpt-image-1' });
+    expect((edit!.body.image as Array<{ file: Buffer }>)[0]!.file.length).toBeGreaterThan(100);
+    expect(String(style!.body.prompt)).toMatch(/pencil sketch/);
+  });
+
+  it('a refusal by its safety system ends as moderated, refunded once, no other engine asked', async () => {
+    const { user, headers } = await signedInUser();
+    openai.reset();
+    const { row } = await createAndRun(headers, {
+      mode: 'simple',
+      prompt: `a ${OPENAI_REFUSED_WORD} poster`,
+    });
+    expect(row).toMatchObject({
+      status: GenerationStatus.ERROR,
+      engine: 'openai',
+      errorCode: 'generations.result_moderated',
+      errorDetail: 'Moderation failed, credits refunded',
+    });
+    expect(imageRequests()).toHaveLength(1);
+    expect(await entriesOf(user.id)).toEqual([-2, 2]);
+  });
+
+  it('a 5xx, or a 429 still there after its Retry-After, moves to the next engine; one 429 is waited out', async () => {
+    const { headers } = await signedInUser();
+    openai.script('images', [{ status: 500 }]);
+    expect((await createAndRun(headers, { mode: 'simple', prompt: 'a kite' })).shown.result.engine).toBe(
+      'local',
+    );
+    openai.script('images', [{ status: 429 }, { status: 429 }]);
+    expect((await createAndRun(headers, { mode: 'simple', prompt: 'a kite' })).shown.result.engine).toBe(
+      'local',
+    );
+    openai.script('images', [{ status: 429 }]);
+    expect((await createAndRun(headers, { mode: 'simple', prompt: 'a kite' })).shown.result.engine).toBe(
+      'openai',
+    );
+  });
+});

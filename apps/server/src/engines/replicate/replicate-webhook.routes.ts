@@ -1,0 +1,92 @@
+import { routes } from '@mirra/contracts';
+import type { FastifyInstance } from 'fastify';
+import type { SharedDeps } from '../../shared/deps.js';
+import { AppError } from '../../shared/errors.js';
+import type { GenerationStore } from '../engine.types.js';
+import { serve } from '../../shared/http/serve-route.js';
+import { predictionFailure, verifyReplicateWebhook, type ReplicatePrediction } from './replicate.models.js';
+
+export const REPLICATE_WEBHOOK_PATH = routes.engines.replicateWebhook.path;
+
+/** What Replicate's webhook needs: its settings, the clock and the generations it may finish. */
+export interface ReplicateWebhookDeps extends Pick<SharedDeps, 'config' | 'now'> {
+  generations: GenerationStore;
+}
+
+/**
+ * Replicate's webhook: the raw body is kept to check its Standard Webhooks signature (HMAC-SHA256
+ * with the account's secret, five minutes' tolerance) before anything is read from it. The secret
+ * is REPLICATE_WEBHOOK_SECRET, or read once from `GET /v1/webhooks/default/secret`. Registered only
+ * when the Replicate engine is configured.
+ */
+export async function registerReplicateWebhookRoutes(
+  app: FastifyInstance,
+  deps: ReplicateWebhookDeps,
+): Promise<void> {
+  const replicate = deps.config.replicate;
+  if (!replicate) return;
+  let secret: Promise<string> | null = replicate.webhookSecret
+    ? Promise.resolve(replicate.webhookSecret)
+    : null;
+  const webhookSecret = () => {
+    secret ??= fetch(`${replicate.baseUrl}/webhooks/default/secret`, {
+      headers: { authorization: `Bearer ${replicate.token}` },
+      signal: AbortSignal.timeout(10_000),
+    }).then(async (response) => {
+      const body = (await response.json().catch(() => null)) as { key?: unknown } | null;
+      if (!response.ok || typeof body?.key !== 'string')
+        throw new Error(`Replicate's secret: ${response.status}`);
+      return body.key;
+    });
+    // A failed read is tried again on the next delivery.
+    secret.catch(() => {
+      secret = null;
+    });
+    return secret;
+  };
+  await app.register(async (scope) => {
+    scope.removeContentTypeParser('application/json');
+    scope.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) =>
+      done(null, body),
+    );
+    serve(scope, routes.engines.replicateWebhook, async (request) => {
+      const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+      const verdict = verifyReplicateWebhook({
+        headers: request.headers,
+        rawBody,
+        secret: await webhookSecret(),
+        nowSeconds: Math.floor(deps.now().getTime() / 1000),
+      });
+      if (!verdict.ok) {
+        request.log.warn({ reason: verdict.reason }, 'replicate webhook refused');
+        throw new AppError({ code: 'engines.webhook_forbidden', detail: 'Forbidden.' });
+      }
+      let prediction: ReplicatePrediction;
+      try {
+        prediction = JSON.parse(rawBody.toString('utf8')) as ReplicatePrediction;
+      } catch {
+        throw new AppError({ code: 'engines.webhook_forbidden', detail: 'Forbidden.' });
+      }
+      if (typeof prediction?.id !== 'string') {
+        throw new AppError({ code: 'engines.webhook_forbidden', detail: 'Forbidden.' });
+      }
+      // Only a finished prediction ends anything; `start`, `output` and `logs` events are noted.
+      if (prediction.status === 'starting' || prediction.status === 'processing') {
+        return { detail: 'noted' };
+      }
+      const outcome = await deps.generations.finishProviderJob(
+        { provider: 'replicate', providerJobIdPrefix: prediction.id },
+        prediction.status === 'succeeded'
+          ? { kind: 'done' }
+          : { kind: 'failed', error: predictionFailure(prediction) },
+      );
+      if (outcome === 'unknown request') {
+        throw new AppError({
+          code: 'engines.webhook_unknown_request',
+          detail: 'This engine job is not known yet. Try again later.',
+        });
+      }
+      return { detail: outcome };
+    });
+  });
+}

@@ -1,0 +1,215 @@
+import sharp from 'sharp';
+import type { TGenerationMode } from '@mirra/contracts';
+import {
+  EngineError,
+  engineNote,
+  type EngineContext,
+  type EngineOutput,
+  type EnginePoll,
+  type EngineRequest,
+  type GenerationEngine,
+} from '../engine.types.js';
+import { providerCost, type ProviderPrice } from '../../shared/config.js';
+import { userFacePhoto } from '../face-photo.js';
+import { providerVideoOutput } from '../provider-video.js';
+import { retryAfterSeconds } from '../fal/fal.models.js';
+import {
+  outputUrl,
+  parseModelRef,
+  predictionFailure,
+  progressOfPrediction,
+  replicateFailure,
+  replicateInput,
+  REPLICATE_MODES,
+  type ReplicateModels,
+  type ReplicatePrediction,
+} from './replicate.models.js';
+
+export interface ReplicateEngineConfig {
+  token: string;
+  /** `https://api.replicate.com/v1`, or a local fake. */
+  baseUrl: string;
+  models: ReplicateModels;
+}
+
+/** A 429's Retry-After longer than this is not waited out: the next engine is tried instead. */
+const MAX_RETRY_AFTER_SECONDS = 30;
+const REQUEST_TIMEOUT_MS = 30_000;
+
+/**
+ * Replicate's predictions API over plain HTTP. Replicate's npm client is not used: its retry loop
+ * sends a create again after any transport error, which can start a second paid prediction; here
+ * a create is sent once (a 429 is waited out once, as Replicate's Retry-After asks). The
+ * prediction's id is handed back at once and stored; polling `GET /v1/predictions/{id}` or the
+ * signed webhook finishes it. Photos go to Replicate's files API (they expire there), never as
+ * links to Mirra's own storage.
+ */
+export function createReplicateEngine(
+  config: ReplicateEngineConfig,
+  prices: Record<string, ProviderPrice>,
+  webhookUrl: string | null,
+  options: { ffmpegPath?: string } = {},
+): GenerationEngine & { name: 'replicate' } {
+  const base = config.baseUrl.replace(/\/+$/, '');
+
+  async function api<T>(path: string, init: RequestInit & { signal?: AbortSignal }): Promise<T> {
+    let response: Response;
+    try {
+      response = await fetch(`${base}${path}`, {
+        ...init,
+        headers: { authorization: `Bearer ${config.token}`, ...(init.headers ?? {}) },
+        signal: init.signal ?? AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+      });
+    } catch (error) {
+      if ((error as Error)?.name === 'TimeoutError') {
+        throw new EngineError('engine.timeout', 'Replicate took too long to answer.', true);
+      }
+      throw replicateFailure({ status: null });
+    }
+    const body: unknown = await response.json().catch(() => null);
+    if (!response.ok) {
+      throw replicateFailure({
+        status: response.status,
+        body,
+        retryAfterSeconds: retryAfterSeconds(response.headers.get('retry-after'), new Date()),
+      });
+    }
+    return body as T;
+  }
+
+  /** Uploads a photo to Replicate's files API; its URL is what the model reads. */
+  async function upload(image: { data: Buffer; contentType: string }, signal: AbortSignal): Promise<string> {
+    const form = new FormData();
+    const extension = image.contentType.split('/')[1] ?? 'bin';
+    form.append(
+      'content',
+      new Blob([new Uint8Array(image.data)], { type: image.contentType }),
+      `input.${extension}`,
+    );
+    form.append('metadata', JSON.stringify({ purpose: 'mirra-input' }));
+    const file = await api<{ urls?: { get?: string } }>('/files', { method: 'POST', body: form, signal });
+    if (!file.urls?.get) throw new EngineError('engine.failed', 'Replicate stored no file.', true);
+    return file.urls.get;
+  }
+
+  async function create(request: EngineRequest, signal: AbortSignal): Promise<ReplicatePrediction> {
+    const ref = parseModelRef(config.models[request.mode as keyof ReplicateModels]);
+    const facePhoto =
+      request.mode === 'face_swap' && request.images.length > 0 && request.faceModel
+        ? await userFacePhoto(request.faceModel)
+        : undefined;
+    const pending: Array<{ key: string; blob: Blob }> = [];
+    const input = replicateInput(
+      request,
+      (image) => new Blob([new Uint8Array(image.data)], { type: image.contentType }),
+      facePhoto,
+    );
+    for (const [key, value] of Object.entries(input)) {
+      if (value instanceof Blob) pending.push({ key, blob: value });
+    }
+    for (const { key, blob } of pending) {
+      input[key] = await upload(
+        { data: Buffer.from(await blob.arrayBuffer()), contentType: blob.type },
+        signal,
+      );
+    }
+    const body = JSON.stringify({
+      ...('version' in ref ? { version: ref.version } : {}),
+      input,
+      ...(webhookUrl ? { webhook: webhookUrl, webhook_events_filter: ['completed'] } : {}),
+    });
+    const path = 'version' in ref ? '/predictions' : `/models/${ref.model}/predictions`;
+    const send = () =>
+      api<ReplicatePrediction>(path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+        signal,
+      });
+    try {
+      return await send();
+    } catch (error) {
+      const wait = error instanceof EngineError ? error.retryAfterSeconds : null;
+      if (wait === null || wait > MAX_RETRY_AFTER_SECONDS) throw error;
+      await new Promise((resolve) => setTimeout(resolve, wait * 1000));
+      return send();
+    }
+  }
+
+  async function outputOf(prediction: ReplicatePrediction, signal: AbortSignal): Promise<EngineOutput> {
+    const model = modelOf(prediction);
+    const url = outputUrl(prediction.output);
+    let response: Response;
+    try {
+      response = await fetch(url, { signal });
+    } catch {
+      throw replicateFailure({ status: null });
+    }
+    // Replicate removes outputs after an hour (404): the prediction cannot be finished any more.
+    if (!response.ok)
+      throw new EngineError('engine.failed', `Replicate's file answered ${response.status}.`, false);
+    const data = Buffer.from(await response.arrayBuffer());
+    const notes = [
+      engineNote('provider.made_by', `Made by replicate with ${model}.`, { engine: 'replicate', model }),
+    ];
+    const contentType = response.headers.get('content-type') ?? '';
+    if (contentType.startsWith('video/') || url.endsWith('.mp4')) {
+      const output = await providerVideoOutput(data, notes, { model, costUsd: null }, options.ffmpegPath);
+      output.provider = { model, costUsd: providerCost(prices, model, output.durationSeconds ?? null) };
+      return output;
+    }
+    const meta = await sharp(data)
+      .metadata()
+      .catch(() => null);
+    if (!meta?.width || !meta.height)
+      throw new EngineError('engine.failed', 'Replicate returned no picture.', true);
+    return {
+      data,
+      contentType: meta.format === 'jpeg' ? 'image/jpeg' : 'image/png',
+      width: meta.width,
+      height: meta.height,
+      notes,
+      provider: { model, costUsd: providerCost(prices, model) },
+    };
+  }
+
+  /** The model a prediction ran (`owner/name`), as the price table and the notes name it. */
+  const modelOf = (prediction: ReplicatePrediction) => prediction.model ?? 'replicate';
+
+  const get = (id: string, signal?: AbortSignal) =>
+    api<ReplicatePrediction>(`/predictions/${encodeURIComponent(id)}`, { method: 'GET', signal });
+
+  return {
+    name: 'replicate',
+    supports: (mode: TGenerationMode) => (REPLICATE_MODES as readonly string[]).includes(mode),
+
+    async start(request: EngineRequest, context: EngineContext) {
+      const prediction = await create(request, context.signal);
+      return { kind: 'pending' as const, providerJobId: prediction.id };
+    },
+
+    async poll(id: string, context: EngineContext): Promise<EnginePoll> {
+      const prediction = await get(id);
+      if (prediction.status === 'succeeded') {
+        return { kind: 'done', output: await outputOf(prediction, context.signal) };
+      }
+      if (prediction.status === 'starting' || prediction.status === 'processing') {
+        return { kind: 'running', progress: progressOfPrediction(prediction) };
+      }
+      return { kind: 'failed', error: predictionFailure(prediction) };
+    },
+
+    async fetchResult(id: string, context: EngineContext) {
+      const prediction = await get(id);
+      if (prediction.status === 'succeeded') return outputOf(prediction, context.signal);
+      if (prediction.status === 'starting' || prediction.status === 'processing') {
+        throw new EngineError('engine.unavailable', 'The prediction has not finished yet.', true);
+      }
+      throw predictionFailure(prediction);
+    },
+
+    async cancel(id: string) {
+      await api(`/predictions/${encodeURIComponent(id)}/cancel`, { method: 'POST' });
+    },
+  };
+}

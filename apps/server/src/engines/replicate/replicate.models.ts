@@ -1,0 +1,226 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { TGenerationMode, TStyle } from '@mirra/contracts';
+import { EngineError, type EngineRequest } from '../engine.types.js';
+
+/** The modes the Replicate engine serves (face photos need a LoRA trained there: not offered). */
+export type ReplicateMode = Extract<
+  TGenerationMode,
+  'simple' | 'editing' | 'styling' | 'face_swap' | 'video'
+>;
+export const REPLICATE_MODES: readonly ReplicateMode[] = [
+  'simple',
+  'editing',
+  'styling',
+  'face_swap',
+  'video',
+];
+
+/**
+ * Replicate models per mode: `owner/name` runs an official model's latest version
+ * (`/v1/models/{owner}/{name}/predictions`), `owner/name:version` that exact version
+ * (`/v1/predictions`), as Replicate's client does.
+ */
+export type ReplicateModels = Record<ReplicateMode, string>;
+
+/** What a Replicate prediction says of itself (`GET /v1/predictions/{id}`, and webhook bodies). */
+export interface ReplicatePrediction {
+  id: string;
+  model?: string;
+  version?: string;
+  status: 'starting' | 'processing' | 'succeeded' | 'failed' | 'canceled' | 'aborted';
+  output?: unknown;
+  error?: unknown;
+  logs?: string | null;
+  metrics?: { predict_time?: number } | null;
+}
+
+const STYLE_PROMPTS: Record<TStyle, string> = {
+  cartoon: 'Redraw this picture as a cartoon with bold outlines and flat colours',
+  toy: 'Turn the subject of this picture into a glossy collectible toy figure on a plain stand',
+  oil: 'Repaint this picture as an oil painting with visible brush strokes',
+  watercolor: 'Repaint this picture as a soft watercolour on textured paper',
+  pencil: 'Redraw this picture as a detailed pencil sketch',
+  pop_art: 'Redraw this picture as pop art with halftone dots and saturated colours',
+};
+
+/** A photo the input needs, uploaded by the client to Replicate's files API (short-lived). */
+export type ReplicateFile = Blob;
+
+/**
+ * The model input: FLUX schnell for text to image, Kontext for editing and styling, the face-swap
+ * model (`input_image` the target, `swap_image` the user's face), Kling for video (`start_image`).
+ * Photos go as Blobs, which the client uploads to Replicate's files API (they expire there).
+ */
+export function replicateInput(
+  request: EngineRequest,
+  toFile: (image: { data: Buffer; contentType: string }) => ReplicateFile,
+  facePhoto?: { data: Buffer; contentType: string },
+): Record<string, unknown> {
+  switch (request.mode) {
+    case 'simple':
+      return {
+        prompt: request.prompt,
+        seed: request.seed,
+        num_outputs: 1,
+        aspect_ratio: '4:3',
+        output_format: 'png',
+      };
+    case 'editing':
+    case 'styling': {
+      const source = request.images[0];
+      if (!source) throw EngineError.badInput('needs_one_photo', 'A photo is needed for this mode.');
+      const style = request.style ? STYLE_PROMPTS[request.style] : null;
+      const prompt =
+        request.mode === 'styling'
+          ? [style ?? 'Restyle this picture', request.prompt].filter(Boolean).join('. ')
+          : request.prompt;
+      return {
+        prompt,
+        input_image: toFile(source),
+        seed: request.seed,
+        output_format: 'png',
+        safety_tolerance: 2,
+      };
+    }
+    case 'face_swap': {
+      const target = request.images[0];
+      if (!target || !facePhoto) {
+        // A face photo from a description needs a LoRA trained at Replicate: this engine has none.
+        throw new EngineError('engine.unavailable', 'Replicate makes face photos only with a photo.', true);
+      }
+      return { input_image: toFile(target), swap_image: toFile(facePhoto) };
+    }
+    case 'video': {
+      const source = request.images[0];
+      const duration = request.durationSeconds !== null && request.durationSeconds > 7 ? 10 : 5;
+      return {
+        prompt:
+          request.prompt.trim() ||
+          'Gentle natural motion: the person breathes, blinks and turns their head slightly; a slow camera push-in',
+        duration,
+        ...(source ? { start_image: toFile(source) } : { aspect_ratio: request.aspect ?? '16:9' }),
+      };
+    }
+    default:
+      throw EngineError.badInput('mode_unsupported', `Replicate does not serve ${String(request.mode)}.`);
+  }
+}
+
+/** `owner/name:version` → the version; `owner/name` → the model (its latest version). */
+export function parseModelRef(ref: string): { model: string } | { version: string; model: string } {
+  const colon = ref.indexOf(':');
+  return colon > 0 ? { model: ref.slice(0, colon), version: ref.slice(colon + 1) } : { model: ref };
+}
+
+/** Progress from a prediction: the last tqdm line's percent in its logs, read into 5–95. */
+export function progressOfPrediction(prediction: Pick<ReplicatePrediction, 'status' | 'logs'>): number {
+  if (prediction.status === 'starting') return 2;
+  const lines = (prediction.logs ?? '').split('\n').reverse();
+  for (const line of lines) {
+    const match = /(\d{1,3})%\|/.exec(line);
+    if (match) return Math.round(5 + 0.9 * Math.min(100, Number(match[1])));
+  }
+  return 10;
+}
+
+const SAFETY = /nsfw|sensitive|safety|content.?policy|flagged|\bE005\b/i;
+
+/** A failed prediction: refused by the model's safety check, or failed (retried by its id). */
+export function predictionFailure(prediction: ReplicatePrediction): EngineError {
+  const message = typeof prediction.error === 'string' ? prediction.error : 'Replicate’s model failed.';
+  if (SAFETY.test(message)) return new EngineError('engine.refused', message, false);
+  if (prediction.status === 'canceled' || prediction.status === 'aborted') {
+    return new EngineError('engine.failed', `Replicate ${prediction.status} the prediction.`, false);
+  }
+  return new EngineError('engine.failed', message, false);
+}
+
+/**
+ * How a failed call ends by what Replicate answered: no answer, 429 (after its Retry-After), 5xx
+ * or a key it refuses → an outage (the next engine may take it); 422 with a safety message →
+ * refused; any other answer (unknown model, invalid input) → this request fails.
+ */
+export function replicateFailure(answer: {
+  status: number | null;
+  body?: unknown;
+  retryAfterSeconds?: number | null;
+}): EngineError {
+  const { status } = answer;
+  if (status === null) return new EngineError('engine.unavailable', 'Replicate could not be reached.', true);
+  if (status === 429) {
+    return new EngineError(
+      'engine.unavailable',
+      'Replicate is rate-limiting us.',
+      true,
+      null,
+      answer.retryAfterSeconds ?? null,
+    );
+  }
+  if (status >= 500) return new EngineError('engine.unavailable', `Replicate answered ${status}.`, true);
+  if (status === 401 || status === 403) {
+    return new EngineError('engine.unavailable', 'Replicate refused our token.', true);
+  }
+  const detail = (answer.body as { detail?: unknown } | null)?.detail;
+  if (typeof detail === 'string' && SAFETY.test(detail)) {
+    return new EngineError('engine.refused', detail, false);
+  }
+  return new EngineError('engine.failed', `Replicate refused the request (${status}).`, false);
+}
+
+/** The first file URL of a prediction's output (`string` or `string[]`). */
+export function outputUrl(output: unknown): string {
+  const url = Array.isArray(output) ? output[0] : output;
+  if (typeof url !== 'string') throw new EngineError('engine.failed', 'Replicate returned no file.', true);
+  return url;
+}
+
+/** Webhooks older or newer than this (seconds) are refused as replays. */
+export const REPLICATE_WEBHOOK_TOLERANCE_SECONDS = 300;
+
+export type ReplicateWebhookVerdict = { ok: true } | { ok: false; reason: string };
+
+/**
+ * Replicate signs webhooks the Standard Webhooks way: `webhook-signature` holds space-separated
+ * `v1,<base64>` entries, each an HMAC-SHA256 with the secret's key (base64 after `whsec_`) of
+ * `${webhook-id}.${webhook-timestamp}.${raw body}`. Valid when some entry matches (compared in
+ * constant time) and the timestamp is within five minutes.
+ */
+export function verifyReplicateWebhook(input: {
+  headers: Record<string, string | string[] | undefined>;
+  rawBody: Buffer;
+  secret: string;
+  nowSeconds: number;
+}): ReplicateWebhookVerdict {
+  const header = (name: string) => {
+    const value = input.headers[name];
+    return Array.isArray(value) ? value[0] : value;
+  };
+  const id = header('webhook-id');
+  const timestamp = header('webhook-timestamp');
+  const signatures = header('webhook-signature');
+  if (!id || !timestamp || !signatures) return { ok: false, reason: 'missing headers' };
+  if (!/^\d+$/.test(timestamp)) return { ok: false, reason: 'bad timestamp' };
+  if (Math.abs(input.nowSeconds - Number(timestamp)) > REPLICATE_WEBHOOK_TOLERANCE_SECONDS) {
+    return { ok: false, reason: 'stale timestamp' };
+  }
+  const expected = signReplicateWebhook(input.secret, id, timestamp, input.rawBody);
+  const matches = signatures.split(' ').some((entry) => {
+    const [version, signature] = entry.split(',');
+    if (version !== 'v1' || !signature) return false;
+    const given = Buffer.from(signature, 'base64');
+    const wanted = Buffer.from(expected, 'base64');
+    return given.length === wanted.length && timingSafeEqual(given, wanted);
+  });
+  return matches ? { ok: true } : { ok: false, reason: 'signature does not verify' };
+}
+
+/** The base64 HMAC-SHA256 Replicate puts after `v1,` for a delivery. */
+export function signReplicateWebhook(
+  secret: string,
+  id: string,
+  timestamp: string,
+  body: Buffer | string,
+): string {
+  const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
+  return createHmac('sha256', key).update(`${id}.${timestamp}.`).update(body).digest('base64');
+}

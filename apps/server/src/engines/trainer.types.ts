@@ -1,0 +1,29 @@
+/** A provider's LoRA of a digital model, as its face-photo engine takes it. */
+export interface ProviderLora {
+  url: string;
+  triggerWord: string;
+}
+
+/** Photos a provider trains a digital model's LoRA on: the aligned face crops. */
+export interface ModelTrainingRequest {
+  modelUuid: string;
+  triggerWord: string;
+  photos: Array<{ name: string; data: Buffer; contentType: string }>;
+}
+
+export type ModelTrainingPoll =
+  | { kind: 'running'; progress: number }
+  | { kind: 'done'; loraUrl: string; costUsd: number | null }
+  | { kind: 'failed'; refused: boolean; message: string };
+
+/**
+ * A provider that trains LoRAs (ENGINE_TRAINING). `submit` hands back the provider's job id at
+ * once; the job is stored on the model and polled, so a restarted worker resumes it. A submit that
+ * throws an error with `code` `engine.unavailable` or `engine.timeout` is an outage: the next
+ * trainer of the list is tried.
+ */
+export interface ModelTrainer {
+  readonly name: string;
+  submit(request: ModelTrainingRequest, signal: AbortSignal): Promise<string>;
+  poll(jobId: string, signal: AbortSignal): Promise<ModelTrainingPoll>;
+}

@@ -1,0 +1,406 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { signReplicateWebhook } from '../engines/replicate/replicate.models.js';
+import { drawScene, encodeStillVideo, insetFace, recolour } from './fake-media.js';
+
+/**
+ * A local stand-in for Replicate's HTTP API (`/v1`), following its contracts:
+ * - `Authorization: Bearer <token>`, else 401 problem details;
+ * - `POST /v1/models/{owner}/{name}/predictions` (official models) and `POST /v1/predictions`
+ *   (`version`): 201 with the prediction `starting`; an unknown model or version is 422 "Invalid
+ *   version or not permitted", a missing input 422 "Input validation failed" with `invalid_fields`;
+ *   `Prefer: wait` holds the answer until the prediction is done;
+ * - `GET /v1/predictions/{id}`: each read moves it a step, `starting` → `processing` (tqdm lines in
+ *   `logs`) → `succeeded` with `output` (a URL, or a list of one for FLUX schnell), or `failed`
+ *   with `error` "NSFW content detected…" when the prompt has REPLICATE_REFUSED_WORD;
+ *   `POST /v1/predictions/{id}/cancel`;
+ * - `POST /v1/files` (multipart `content`): Replicate's file store, where inputs are uploaded;
+ * - `GET /v1/webhooks/default/secret` → `{key: "whsec_…"}`; each finished prediction with a
+ *   `webhook` gets the prediction POSTed, signed the Standard Webhooks way (`webhook-id`,
+ *   `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256>`);
+ * - 429 `{"detail": "Request was throttled…"}` with `Retry-After` when scripted
+ *   (`failNextCreates({status: 429, retryAfter: 1})`), 5xx or a dropped connection likewise.
+ * Results are real pictures and H.264 MP4s made by the local imaging code.
+ */
+export const REPLICATE_REFUSED_WORD = 'forbidden-by-replicate';
+
+export type ReplicateFakeFailure = { status: number; retryAfter?: number } | { status: 'disconnect' };
+
+export interface ReplicateFakePrediction {
+  id: string;
+  model: string;
+  version: string;
+  input: Record<string, unknown>;
+  status: 'starting' | 'processing' | 'succeeded' | 'failed' | 'canceled';
+  output: unknown;
+  error: string | null;
+  logs: string;
+  webhook: string | null;
+  reads: number;
+}
+
+export interface ReplicateSignedWebhook {
+  url: string | null;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export interface ReplicateFake {
+  url: string;
+  token: string;
+  secret: string;
+  readonly creates: number;
+  predictions: Map<string, ReplicateFakePrediction>;
+  webhooks: ReplicateSignedWebhook[];
+  failNextCreates(...failures: ReplicateFakeFailure[]): void;
+  failNextReads(...failures: ReplicateFakeFailure[]): void;
+  /** Runs the prediction to its end now and returns its signed webhook. */
+  finish(id: string): Promise<ReplicateSignedWebhook>;
+  /** Signs any body as Replicate would (forged or replayed deliveries in tests). */
+  signWebhook(
+    body: string,
+    options?: { id?: string; timestamp?: number; secret?: string },
+  ): ReplicateSignedWebhook;
+  close(): Promise<void>;
+}
+
+/** The models this fake runs: official ones by name, community ones by `owner/name:version`. */
+const KNOWN_MODELS = [
+  'black-forest-labs/flux-schnell',
+  'black-forest-labs/flux-dev',
+  'black-forest-labs/flux-kontext-pro',
+  'kwaivgi/kling-v2.1',
+];
+const KNOWN_VERSIONS: Record<string, string> = {
+  d1d6ea8c8be89d664a07a457526f7128109dee7030fdac424788d762c71ed111: 'cdingram/face-swap',
+};
+
+export async function startReplicateFake(
+  options: {
+    host?: string;
+    port?: number;
+    token?: string;
+    processingSteps?: number;
+    deliverWebhooks?: boolean;
+  } = {},
+): Promise<ReplicateFake> {
+  const token = options.token ?? 'r8_fake_token';
+  const secret = `whsec_${randomBytes(24).toString('base64')}`;
+  const processingSteps = options.processingSteps ?? 1;
+  const predictions = new Map<string, ReplicateFakePrediction>();
+  const files = new Map<string, { data: Buffer; contentType: string }>();
+  const createFailures: ReplicateFakeFailure[] = [];
+  const readFailures: ReplicateFakeFailure[] = [];
+  const webhooks: ReplicateSignedWebhook[] = [];
+  let creates = 0;
+  let base = '';
+
+  const signWebhook: ReplicateFake['signWebhook'] = (body, signing = {}) => {
+    const id = signing.id ?? `msg_${randomUUID().replace(/-/g, '')}`;
+    const timestamp = String(signing.timestamp ?? Math.floor(Date.now() / 1000));
+    return {
+      url: null,
+      headers: {
+        'content-type': 'application/json',
+        'webhook-id': id,
+        'webhook-timestamp': timestamp,
+        'webhook-signature': `v1,${signReplicateWebhook(signing.secret ?? secret, id, timestamp, body)}`,
+      },
+      body,
+    };
+  };
+
+  const view = (p: ReplicateFakePrediction) => ({
+    id: p.id,
+    model: p.model,
+    version: p.version,
+    input: p.input,
+    logs: p.logs,
+    output: p.status === 'succeeded' ? p.output : null,
+    error: p.error,
+    status: p.status,
+    data_removed: false,
+    source: 'api',
+    created_at: new Date().toISOString(),
+    ...(p.status === 'succeeded'
+      ? { completed_at: new Date().toISOString(), metrics: { predict_time: 1.2 } }
+      : {}),
+    webhook: p.webhook ?? undefined,
+    webhook_events_filter: p.webhook ? ['completed'] : undefined,
+    urls: { get: `${base}/v1/predictions/${p.id}`, cancel: `${base}/v1/predictions/${p.id}/cancel` },
+  });
+
+  async function fileBytes(value: unknown): Promise<Buffer | null> {
+    if (typeof value !== 'string') return null;
+    const data = /^data:[^;,]+;base64,(.*)$/s.exec(value);
+    if (data) return Buffer.from(data[1]!, 'base64');
+    const id = /\/v1\/files\/([^/]+)$/.exec(value)?.[1];
+    return id ? (files.get(id)?.data ?? null) : null;
+  }
+
+  function publish(name: string, data: Buffer, contentType: string): string {
+    files.set(name, { data, contentType });
+    return `${base}/v1/files/${name}`;
+  }
+
+  /** Makes the prediction's output as the model would, or fails it (refusal, unreadable input). */
+  async function run(p: ReplicateFakePrediction): Promise<void> {
+    const prompt = String(p.input.prompt ?? '');
+    if (prompt.toLowerCase().includes(REPLICATE_REFUSED_WORD)) {
+      p.status = 'failed';
+      p.error = 'NSFW content detected. Try running it again, or try a different prompt.';
+      return;
+    }
+    const seed = Number(p.input.seed ?? 1);
+    if (p.model === 'cdingram/face-swap') {
+      const [target, face] = [await fileBytes(p.input.input_image), await fileBytes(p.input.swap_image)];
+      if (!target || !face) return fail(p, 'Could not load the input images.');
+      p.output = publish(`${p.id}.png`, (await insetFace(target, face)).data, 'image/png');
+    } else if (p.model === 'kwaivgi/kling-v2.1') {
+      const start = await fileBytes(p.input.start_image);
+      const still = start ?? (await drawScene(prompt, seed)).data;
+      const mp4 = await encodeStillVideo(still, Number(p.input.duration ?? 5));
+      p.output = publish(`${p.id}.mp4`, mp4, 'video/mp4');
+    } else if (p.model.includes('kontext')) {
+      const source = await fileBytes(p.input.input_image);
+      if (!source) return fail(p, 'Could not load input_image.');
+      p.output = publish(`${p.id}.png`, (await recolour(source)).data, 'image/png');
+    } else {
+      p.output = [publish(`${p.id}.png`, (await drawScene(prompt, seed)).data, 'image/png')];
+    }
+    p.status = 'succeeded';
+  }
+
+  function fail(p: ReplicateFakePrediction, error: string) {
+    p.status = 'failed';
+    p.error = error;
+  }
+
+  async function advance(p: ReplicateFakePrediction, toEnd: boolean): Promise<void> {
+    if (p.status === 'succeeded' || p.status === 'failed' || p.status === 'canceled') return;
+    p.reads++;
+    if (!toEnd && p.reads === 1) {
+      p.status = 'processing';
+      p.logs = 'Using seed: 1\n';
+      return;
+    }
+    if (!toEnd && p.reads <= processingSteps) {
+      const percent = Math.round((100 * p.reads) / (processingSteps + 1));
+      p.logs += `${String(percent).padStart(3)}%|███       | ${p.reads}/${processingSteps + 1} [00:01<00:01]\n`;
+      return;
+    }
+    await run(p);
+    p.logs += '100%|██████████| done\n';
+    await emitWebhook(p);
+  }
+
+  async function emitWebhook(p: ReplicateFakePrediction): Promise<ReplicateSignedWebhook | null> {
+    if (!p.webhook) return null;
+    const delivery = { ...signWebhook(JSON.stringify(view(p))), url: p.webhook };
+    webhooks.push(delivery);
+    if (options.deliverWebhooks) {
+      fetch(p.webhook, { method: 'POST', headers: delivery.headers, body: delivery.body }).catch(
+        () => undefined,
+      );
+    }
+    return delivery;
+  }
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const url = new URL(request.url ?? '/', base);
+    const path = url.pathname.replace(/\/+$/, '');
+    const fileMatch = /^\/v1\/files\/([^/]+)$/.exec(path);
+    if (request.method === 'GET' && fileMatch) {
+      const file = files.get(fileMatch[1]!);
+      if (!file) return problem(response, 404, 'Not found', 'The requested resource could not be found.');
+      response.writeHead(200, { 'content-type': file.contentType, 'content-length': file.data.length });
+      response.end(file.data);
+      return;
+    }
+    if (request.headers.authorization !== `Bearer ${token}`) {
+      return problem(response, 401, 'Unauthenticated', 'You did not pass a valid authentication token');
+    }
+    const body = await readBody(request);
+
+    if (request.method === 'GET' && path === '/v1/webhooks/default/secret')
+      return json(response, 200, { key: secret });
+
+    if (request.method === 'POST' && path === '/v1/files') {
+      const form = await new Response(new Uint8Array(body), {
+        headers: { 'content-type': String(request.headers['content-type']) },
+      })
+        .formData()
+        .catch(() => null);
+      const content = form?.get('content');
+      if (!(content instanceof Blob)) return problem(response, 422, 'Invalid file', 'content is required');
+      const id = randomUUID().replace(/-/g, '').slice(0, 24);
+      const data = Buffer.from(await content.arrayBuffer());
+      files.set(id, { data, contentType: content.type || 'application/octet-stream' });
+      return json(response, 201, {
+        id,
+        name: (content as File).name ?? 'file',
+        content_type: content.type,
+        size: data.length,
+        checksums: {},
+        metadata: JSON.parse(String(form?.get('metadata') ?? '{}')) as unknown,
+        created_at: new Date().toISOString(),
+        expires_at: new Date(Date.now() + 24 * 3600 * 1000).toISOString(),
+        urls: { get: `${base}/v1/files/${id}` },
+      });
+    }
+
+    const createPath = /^\/v1\/models\/([^/]+)\/([^/]+)\/predictions$/.exec(path);
+    if (request.method === 'POST' && (createPath || path === '/v1/predictions')) {
+      const failure = createFailures.shift();
+      if (failure) return fail429or5xx(response, failure);
+      let parsed: { version?: string; input?: Record<string, unknown>; webhook?: string };
+      try {
+        parsed = JSON.parse(body.toString('utf8') || '{}') as typeof parsed;
+      } catch {
+        return problem(response, 400, 'Bad request', 'The request body is not valid JSON.');
+      }
+      const model = createPath ? `${createPath[1]}/${createPath[2]}` : KNOWN_VERSIONS[parsed.version ?? ''];
+      if (!model || (createPath && !KNOWN_MODELS.includes(model))) {
+        return problem(
+          response,
+          422,
+          'Invalid version or not permitted',
+          'The specified version does not exist (or perhaps you don’t have permission to use it?)',
+        );
+      }
+      const input = parsed.input ?? {};
+      const required = model === 'cdingram/face-swap' ? ['input_image', 'swap_image'] : ['prompt'];
+      const missing = required.filter((field) => typeof input[field] !== 'string' || !input[field]);
+      if (missing.length > 0) {
+        return json(response, 422, {
+          title: 'Input validation failed',
+          detail: missing.map((field) => `- input.${field}: ${field} is required\n`).join(''),
+          status: 422,
+          invalid_fields: missing.map((field) => ({
+            type: 'required',
+            field: `input.${field}`,
+            description: `${field} is required`,
+          })),
+        });
+      }
+      const prediction: ReplicateFakePrediction = {
+        id: randomBytes(13).toString('hex').slice(0, 26),
+        model,
+        version: parsed.version ?? 'hidden',
+        input,
+        status: 'starting',
+        output: null,
+        error: null,
+        logs: '',
+        webhook: parsed.webhook ?? null,
+        reads: 0,
+      };
+      predictions.set(prediction.id, prediction);
+      creates++;
+      if (/^wait/.test(String(request.headers.prefer ?? ''))) await advance(prediction, true);
+      return json(response, 201, view(prediction));
+    }
+
+    const predictionPath = /^\/v1\/predictions\/([^/]+)(\/cancel)?$/.exec(path);
+    if (predictionPath) {
+      const prediction = predictions.get(predictionPath[1]!);
+      if (!prediction)
+        return problem(response, 404, 'Not found', 'The requested resource could not be found.');
+      if (request.method === 'POST' && predictionPath[2]) {
+        if (prediction.status === 'starting' || prediction.status === 'processing')
+          prediction.status = 'canceled';
+        return json(response, 200, view(prediction));
+      }
+      if (request.method === 'GET' && !predictionPath[2]) {
+        const failure = readFailures.shift();
+        if (failure) return fail429or5xx(response, failure);
+        await advance(prediction, false);
+        return json(response, 200, view(prediction));
+      }
+      return problem(response, 405, 'Method not allowed', 'Method not allowed');
+    }
+    return problem(response, 404, 'Not found', 'The requested resource could not be found.');
+  }
+
+  const server: Server = createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      if (!response.headersSent)
+        problem(response, 500, 'Internal error', String((error as Error)?.message ?? error));
+    });
+  });
+  await new Promise<void>((resolve) =>
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve),
+  );
+  const address = server.address() as AddressInfo;
+  base = `http://${address.address.includes(':') ? `[${address.address}]` : address.address}:${address.port}`;
+
+  return {
+    url: `${base}/v1`,
+    token,
+    secret,
+    get creates() {
+      return creates;
+    },
+    predictions,
+    webhooks,
+    failNextCreates: (...failures) => void createFailures.push(...failures),
+    failNextReads: (...failures) => void readFailures.push(...failures),
+    async finish(id) {
+      const prediction = predictions.get(id);
+      if (!prediction) throw new Error(`no prediction ${id}`);
+      await advance(prediction, true);
+      const delivery = await emitWebhook(prediction);
+      if (!delivery) throw new Error('the prediction has no webhook');
+      return delivery;
+    },
+    signWebhook,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function fail429or5xx(response: ServerResponse, failure: ReplicateFakeFailure): void {
+  if (failure.status === 'disconnect') {
+    response.socket?.destroy();
+    return;
+  }
+  if (failure.status === 429) {
+    return json(
+      response,
+      429,
+      { detail: 'Request was throttled. Your rate limit resets in ~30s.', status: 429 },
+      failure.retryAfter === undefined ? {} : { 'retry-after': String(failure.retryAfter) },
+    );
+  }
+  problem(response, failure.status, 'Internal server error', 'Something went wrong on our end.');
+}
+
+function problem(response: ServerResponse, status: number, title: string, detail: string): void {
+  json(response, status, { title, detail, status }, {}, 'application/problem+json');
+}
+
+function json(
+  response: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+  contentType = 'application/json',
+): void {
+  const text = JSON.stringify(body);
+  response.writeHead(status, {
+    'content-type': contentType,
+    'content-length': Buffer.byteLength(text),
+    ...headers,
+  });
+  response.end(text);
+}
+
+async function readBody(request: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
