@@ -11,7 +11,10 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { mkdir, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { startCryptomusFake } from '../apps/server/src/fakes/cryptomus.fake.js';
+import { startStripeFake } from '../apps/server/src/fakes/stripe.fake.js';
 import { startTelegramBotApiFake } from '../apps/server/src/fakes/telegram-bot-api.fake.js';
+import { startYooKassaFake } from '../apps/server/src/fakes/yookassa.fake.js';
 import { CHROMIUM } from './lib/browser.js';
 import { freePort, startBuiltServer, type BuiltServer } from './lib/server.js';
 
@@ -66,6 +69,12 @@ async function main(): Promise<number> {
     webhook: { url: `http://127.0.0.1:${port}/api/tg/webhook/`, secretToken: webhookSecret },
   });
 
+  // The payment providers' fakes post their notifications to the server, as the real ones would.
+  const appUrl = `http://127.0.0.1:${port}`;
+  const yookassa = await startYooKassaFake({ webhookUrl: `${appUrl}/api/payments/webhooks/yookassa/` });
+  const stripe = await startStripeFake({ webhookUrl: `${appUrl}/api/payments/webhooks/stripe/` });
+  const cryptomus = await startCryptomusFake();
+
   let code = 1;
   let server: BuiltServer | undefined;
   try {
@@ -79,6 +88,9 @@ async function main(): Promise<number> {
         TELEGRAM_BOT_USERNAME: botUsername,
         TELEGRAM_WEBHOOK_SECRET: webhookSecret,
         DEV_TELEGRAM_MOCK: 'true',
+        ...yookassa.env,
+        ...stripe.env,
+        ...cryptomus.env,
         // Generations (e2e/specs/generations.e2e.ts): a new account can make 4 credits' worth;
         // styling costs 3, so one styling leaves too little for another (the credit balance
         // dialog); the fourth generation of a day waits FREE_DELAY_SECONDS (the limit dialog).
@@ -128,7 +140,7 @@ async function main(): Promise<number> {
   } finally {
     if (server && code !== 0) console.error(`e2e: server output:\n${server.output().slice(-8000)}`);
     await server?.stop({ keepData });
-    await fake.close();
+    await Promise.all([fake.close(), yookassa.close(), stripe.close(), cryptomus.close()]);
   }
   console.log(`e2e: screenshots in ${path.relative(root, path.join(resultsDir, 'screens'))}/`);
   return code;

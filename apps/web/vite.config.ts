@@ -1,4 +1,5 @@
 import react from '@vitejs/plugin-react';
+import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 
 /**
@@ -90,8 +91,30 @@ function routeDeclarationsForBrowser(): Plugin {
   };
 }
 
-export default defineConfig({
+export default defineConfig(({ command }) => ({
   plugins: [react(), preloadFallbackCatalogue(), routeDeclarationsForBrowser()],
+  resolve: {
+    // react-router's package points bundlers at its development build (dev-only warnings kept in);
+    // the production build is the same code with those compiled out. React has
+    // useSyncExternalStore built in: its shim package for older React is left out.
+    alias:
+      command === 'build'
+        ? [
+            {
+              find: /^react-router$/,
+              replacement: fileURLToPath(
+                new URL('../../node_modules/react-router/dist/production/index.mjs', import.meta.url),
+              ),
+            },
+            {
+              find: /^use-sync-external-store\/shim$/,
+              replacement: fileURLToPath(
+                new URL('./src/lib/use-sync-external-store-shim.ts', import.meta.url),
+              ),
+            },
+          ]
+        : [],
+  },
   server: { proxy: { '/api': 'http://localhost:3000' } },
   build: {
     outDir: 'dist',
@@ -101,11 +124,13 @@ export default defineConfig({
       treeshake: {
         // The shared contracts only declare schemas and constants: the browser keeps the constants
         // it uses and none of the zod schemas it only takes types from. A feature's index.ts only
-        // re-exports: a page that takes one thing from it does not pull in (or style) the rest.
+        // re-exports: a page that takes one thing from it does not pull in (or style) the rest. The
+        // icon set's index.ts likewise: the first screen gets its icons without the other pages'.
         moduleSideEffects: (id: string) =>
           !/[\\/]packages[\\/]contracts[\\/]/.test(id) &&
-          !/[\\/]src[\\/]features[\\/][^\\/]+[\\/]index\.ts$/.test(id),
+          !/[\\/]src[\\/]features[\\/][^\\/]+[\\/]index\.ts$/.test(id) &&
+          !/[\\/]src[\\/]components[\\/]ui[\\/]icons[\\/]index\.ts$/.test(id),
       },
     },
   },
-});
+}));

@@ -44,6 +44,8 @@ export async function openBrowser(
     locale?: string;
     /** A viewport size other than the named one's (e.g. the narrowest phones, 360 px wide). */
     size?: { width: number; height: number };
+    /** Other local origins the page may reach (another API node, the S3-compatible store). */
+    alsoAllow?: string[];
   } = {},
 ): Promise<Session> {
   const profile = await mkdtemp(path.join(os.tmpdir(), 'mirra-e2e-chromium-'));
@@ -59,8 +61,11 @@ export async function openBrowser(
     locale: options.locale ?? 'en-US',
   });
   const base = new URL(e2eEnv.baseUrl);
+  const allowed = new Set([base.host, ...(options.alsoAllow ?? []).map((o) => new URL(o).host)]);
+  // Only this machine: the app, the local fakes of payment providers whose pages a buyer visits, and
+  // any origin a test names (an S3-compatible store).
   await context.route(
-    (url) => url.host !== base.host,
+    (url) => !allowed.has(url.host) && url.hostname !== base.hostname,
     (route) => {
       const url = new URL(route.request().url());
       if (url.hostname === 't.me') {

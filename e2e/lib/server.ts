@@ -74,13 +74,17 @@ export async function startBuiltServer(options: {
   dataDirPrefix: string;
   settings: Record<string, string>;
   port?: number;
+  /** `main.worker.js` for a job worker process alone (no HTTP API); `main.api.js` by default. */
+  entry?: 'main.api.js' | 'main.worker.js';
+  /** What answers once it is up; the API's /api/config/ by default (a worker's /metrics port). */
+  readyUrl?: string;
 }): Promise<BuiltServer> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), options.dataDirPrefix));
   const [appPort, pgPort] = [options.port ?? (await freePort()), await freePort()];
   const baseUrl = `http://127.0.0.1:${appPort}`;
   const log: string[] = [];
   const output = () => log.join('');
-  const child = spawn(process.execPath, ['apps/server/dist/main.api.js'], {
+  const child = spawn(process.execPath, [`apps/server/dist/${options.entry ?? 'main.api.js'}`], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
@@ -104,7 +108,7 @@ export async function startBuiltServer(options: {
     if (!keepData) await rm(dataDir, { recursive: true, force: true });
   };
   try {
-    await waitForServer(`${baseUrl}/api/config/`, child, output);
+    await waitForServer(options.readyUrl ?? `${baseUrl}/api/config/`, child, output);
   } catch (error) {
     await stop();
     throw error;

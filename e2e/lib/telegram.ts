@@ -62,7 +62,23 @@ export interface PostedEvent {
  * `window.TelegramWebviewProxy.postEvent` (how mobile clients receive them) and answers the
  * requests that expect an event back, as a real client does.
  */
-export async function installTelegramHost(page: Page): Promise<void> {
+export async function installTelegramHost(
+  page: Page,
+  options: { payer?: TelegramTestUser } = {},
+): Promise<void> {
+  // Telegram's payment sheet: the fake Bot API plays the payer paying the invoice (pre-checkout,
+  // then successful_payment to the bot), and the client reports how the sheet closed.
+  const payer = options.payer;
+  if (payer) {
+    await page.exposeFunction('__mirraPayInvoice', async (slug: string) => {
+      const response = await fetch(`${e2eEnv.fakeTelegramUrl}/__fake__/pay-invoice`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ link: `https://t.me/$${slug}`, user: payer }),
+      });
+      return ((await response.json()) as { status: string }).status;
+    });
+  }
   await page.addInitScript(() => {
     type Receiver = { Telegram?: { WebView?: { receiveEvent?: (name: string, data: unknown) => void } } };
     const w = window as unknown as Window &
@@ -78,6 +94,14 @@ export async function installTelegramHost(page: Page): Promise<void> {
         if (method === 'web_app_request_content_safe_area') emit('content_safe_area_changed', insets);
         if (method === 'web_app_request_fullscreen') emit('fullscreen_changed', { is_fullscreen: true });
         if (method === 'web_app_request_write_access') emit('write_access_requested', { status: 'allowed' });
+        if (method === 'web_app_open_invoice') {
+          const { slug } = JSON.parse(data ?? '{}') as { slug: string };
+          const pay = (w as unknown as { __mirraPayInvoice?: (slug: string) => Promise<string> })
+            .__mirraPayInvoice;
+          void (pay ? pay(slug) : Promise.resolve('cancelled')).then((status) =>
+            emit('invoice_closed', { slug, status }),
+          );
+        }
         if (method === 'web_app_request_viewport') {
           emit('viewport_changed', {
             height: window.innerHeight,

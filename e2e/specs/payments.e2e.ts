@@ -4,6 +4,7 @@ import { callApi, createActiveUser, type TestUser } from '../lib/accounts.js';
 import { openBrowser, saveScreenshot, url, type Session } from '../lib/browser.js';
 import { apiBalance, apiGenerate, apiUpload, makeTestPhoto } from '../lib/generations.js';
 import { signInWithTokens } from '../lib/session.js';
+import { installTelegramHost, miniAppUrl, newTelegramUser, signInitData } from '../lib/telegram.js';
 
 const SEED = 2;
 const NARROW = { width: 360, height: 780 };
@@ -33,6 +34,7 @@ async function orderPack(page: Page) {
   const sheet = page.getByTestId('purchase-sheet');
   await sheet.waitFor();
   await page.getByTestId('purchase-product-credits_100').click();
+  await page.getByTestId('purchase-method-test').click();
   await page.getByTestId('purchase-submit').click();
   expect(await page.getByTestId('purchase-error').textContent()).toBe(
     'Please check the boxes to agree with the offer.',
@@ -126,4 +128,173 @@ describe('payments', () => {
       await saveScreenshot(page, `purchase-sheet-360-${language}-${theme}`);
     });
   }
+});
+
+/**
+ * From the balance dialog to a provider's own checkout page: the region chosen as a person would,
+ * the way to pay, the boxes ticked, the price in the region's currency.
+ */
+async function checkoutWith(page: Page, method: string, region: 'ru' | 'intl', price: RegExp) {
+  await page.getByTestId('credits-buy-more').click();
+  await page.getByTestId('purchase-sheet').waitFor();
+  if ((await page.getByTestId('purchase-region').getAttribute('data-region')) !== region) {
+    await page.getByTestId('purchase-region-change').click();
+    await page.getByTestId(`purchase-method-${method}`).waitFor();
+  }
+  await page.getByTestId('purchase-product-credits_100').click();
+  await page.getByTestId(`purchase-method-${method}`).click();
+  await page.getByTestId('purchase-agree-offer').check();
+  await page.getByTestId('purchase-agree-privacy').check();
+  expect(await page.getByTestId('purchase-submit').textContent()).toMatch(price);
+  await page.getByTestId('purchase-submit').click();
+  await page.getByTestId('provider-brand').waitFor();
+}
+
+/** 199 roubles as English writes it (₽199) or Russian (199 ₽). */
+const RUB_199 = /₽\s?199|199\s?₽/;
+
+/** Back on the page the purchase started from, with the result and the new balance. */
+async function expectBackWithCredits(page: Page, user: TestUser) {
+  await page.waitForURL(
+    (u) => u.pathname === '/generate/styling/' && /^[0-9a-f-]{36}$/.test(u.searchParams.get('payment') ?? ''),
+  );
+  const result = page.getByTestId('payment-result');
+  await result.waitFor();
+  await expect.poll(() => result.getAttribute('data-status')).toBe('paid');
+  await expect.poll(() => page.getByTestId('payment-result-balance').textContent()).toBe('101');
+  expect(await apiBalance(user)).toBe(101);
+}
+
+describe('payment providers (each against its local fake)', () => {
+  let s: Session;
+  let user: TestUser;
+  beforeEach(async () => {
+    user = await createActiveUser();
+  });
+  afterEach(async () => {
+    await s.close();
+  });
+
+  for (const [method, region, price, brand] of [
+    ['yookassa_bank_card', 'ru', RUB_199, 'YooKassa'],
+    ['yookassa_sbp', 'ru', RUB_199, 'YooKassa'],
+    ['stripe', 'intl', /\$2\.99/, 'Stripe Checkout'],
+    ['cryptomus', 'intl', /\$2\.99/, 'Cryptomus'],
+  ] as const) {
+    it(`${method}: choose, tick the boxes, pay on the provider's page, back in Mirra with the credits`, async () => {
+      s = await openBrowser('phone', { size: NARROW });
+      const { page } = s;
+      await runOutOfCredits(page, user);
+      await checkoutWith(page, method, region, price);
+      expect(await page.getByTestId('provider-brand').textContent()).toBe(brand);
+      if (method === 'stripe') await saveScreenshot(page, 'stripe-checkout-fake-360');
+      await page.locator('button[data-action="pay"]').click();
+      await expectBackWithCredits(page, user);
+      expect(s.errors).toEqual([]);
+    });
+  }
+
+  it('a card declined at YooKassa: back in Mirra told so, nothing granted', async () => {
+    s = await openBrowser('phone', { size: NARROW });
+    const { page } = s;
+    await runOutOfCredits(page, user);
+    await checkoutWith(page, 'yookassa_bank_card', 'ru', RUB_199);
+    await page.locator('button[data-action="decline"]').click();
+    await page.waitForURL((u) => u.pathname === '/generate/styling/' && u.searchParams.has('payment'));
+    const result = page.getByTestId('payment-result');
+    await result.waitFor();
+    expect(await result.getAttribute('data-status')).toBe('failed');
+    expect(await page.getByTestId('payment-result-text').textContent()).toBe(
+      'The payment did not go through. Nothing was charged; you can try again.',
+    );
+    expect(await apiBalance(user)).toBe(1);
+  });
+
+  it('SberPay returns to /sberpay/<invoice>/, which follows the invoice live until paid, then back with the credits', async () => {
+    s = await openBrowser('phone', { size: NARROW });
+    const { page } = s;
+    await runOutOfCredits(page, user);
+    await checkoutWith(page, 'yookassa_sberbank', 'ru', RUB_199);
+    // The invoice page, open in another tab while SberPay waits for the payment.
+    const invoiceUrl = new URL((await page.getByTestId('provider-back').getAttribute('href'))!);
+    const invoicePath = invoiceUrl.pathname;
+    expect(invoicePath).toMatch(/^\/sberpay\/[0-9a-f-]{36}\/$/);
+    const watcher = await page.context().newPage();
+    await watcher.goto(url(`${invoicePath}${invoiceUrl.search}`));
+    const invoice = watcher.getByTestId('sberpay-invoice');
+    await invoice.waitFor();
+    expect(await invoice.getAttribute('data-status')).toBe('pending');
+    expect(await watcher.getByTestId('sberpay-amount').textContent()).toMatch(RUB_199);
+    await saveScreenshot(watcher, 'sberpay-pending-360');
+
+    await page.locator('button[data-action="pay"]').click();
+    // The buyer lands on the invoice page; the other tab sees it paid without reloading.
+    await page.waitForURL((u) => u.pathname === invoicePath);
+    await expect.poll(() => invoice.getAttribute('data-status'), { timeout: 10_000 }).toBe('paid');
+    await expect.poll(() => page.getByTestId('sberpay-invoice').getAttribute('data-status')).toBe('paid');
+    await saveScreenshot(page, 'sberpay-paid-360');
+    await page.getByTestId('sberpay-continue').click();
+    await expectBackWithCredits(page, user);
+    await watcher.close();
+
+    // An invoice that does not exist says so.
+    await page.goto(url('/sberpay/00000000-0000-4000-8000-000000000000/'));
+    await page.getByText('Invoice not found').waitFor();
+  });
+
+  it('Telegram Stars inside the Mini App: priced in Stars, paid in Telegram’s sheet, back with the credits', async () => {
+    s = await openBrowser('phone', { size: NARROW });
+    const { page } = s;
+    const tgUser = newTelegramUser({ first_name: 'Stella' });
+    await installTelegramHost(page, { payer: tgUser });
+    const initData = signInitData(tgUser);
+    const authorization = `TG ${initData}`;
+    // Spend the welcome credits down to 1 from the API, as the Mini App would.
+    const form = new FormData();
+    form.append(
+      'file',
+      new Blob([new Uint8Array(await makeTestPhoto())], { type: 'image/jpeg' }),
+      'photo.jpg',
+    );
+    const uploaded = await fetch(url('/api/uploads/'), {
+      method: 'POST',
+      headers: { authorization },
+      body: form,
+    });
+    expect(uploaded.status).toBe(201);
+    const photo = (await uploaded.json()) as { uuid: string };
+    const spent = await callApi('/api/generations/', {
+      body: { mode: 'styling', style: 'pencil', images: [photo.uuid], seed: SEED },
+      authorization,
+    });
+    expect(spent.status).toBe(201);
+
+    await page.goto(miniAppUrl('/generate/styling/', { initData, version: '8.0' }));
+    await page.getByTestId('photo-input').setInputFiles({
+      name: 'photo.jpg',
+      mimeType: 'image/jpeg',
+      buffer: await makeTestPhoto(),
+    });
+    await page.getByTestId('photo-preview').waitFor();
+    await page.getByTestId('style-oil').click();
+    await page.getByTestId('prompt').fill('Soft evening light');
+    await page.getByTestId('generate-submit').click();
+    await page.getByTestId('credits-dialog').waitFor();
+    await page.getByTestId('credits-buy-more').click();
+    await page.getByTestId('purchase-method-stars').click();
+    expect(
+      await page.getByTestId('purchase-product-credits_100').getByTestId('purchase-price').textContent(),
+    ).toBe('150 Stars');
+    await page.getByTestId('purchase-product-credits_100').click();
+    await page.getByTestId('purchase-agree-offer').check();
+    await page.getByTestId('purchase-agree-privacy').check();
+    await saveScreenshot(page, 'stars-purchase-sheet-360');
+    await page.getByTestId('purchase-submit').click();
+    const result = page.getByTestId('payment-result');
+    await result.waitFor();
+    await expect.poll(() => result.getAttribute('data-status')).toBe('paid');
+    await expect.poll(() => page.getByTestId('payment-result-balance').textContent()).toBe('101');
+    const balance = await callApi<{ balance: number }>('/api/credits/', { authorization });
+    expect(balance.body.balance).toBe(101);
+  });
 });

@@ -124,6 +124,18 @@ export const errorCodes = {
   'payments.order_not_found': 404,
   /** A payment notification whose signature does not verify; nothing was applied. */
   'payments.signature_invalid': 403,
+  /** Only a paid order can be refunded. */
+  'payments.not_refundable': 409,
+  /** The wallet's available money in that currency is less than the amount. */
+  'wallet.insufficient': 400,
+  /** A currency the wallet does not hold (only 643 and 840). */
+  'wallet.currency_unknown': 400,
+  /** A top-up below the minimum or above the maximum of its currency. */
+  'wallet.amount_invalid': 400,
+  /** The person already has premium with renewals on. */
+  'subscriptions.already_active': 409,
+  /** There is no subscription to cancel. */
+  'subscriptions.not_found': 404,
 } as const;
 
 export type ErrorCode = keyof typeof errorCodes;

@@ -14,6 +14,9 @@ export const ZNotificationData = z.object({
   generation_uuid: z.uuid().optional(),
   mode: z.string().optional(),
   reason: z.string().optional(),
+  attempts_left: z.number().int().optional(),
+  access_until: z.string().nullable().optional(),
+  next_attempt_at: z.string().nullable().optional(),
 });
 export type TNotificationData = z.infer<typeof ZNotificationData>;
 

@@ -8,8 +8,24 @@ export type TPaymentRegion = z.infer<typeof ZPaymentRegion>;
 /** ISO 4217 numeric currency ids. */
 export const CURRENCY_RUB = 643;
 export const CURRENCY_USD = 840;
+/** Telegram Stars (`XTR`), which ISO 4217 has no number for: amounts are whole Stars. */
+export const CURRENCY_XTR = 0;
 
-export const PAYMENT_METHODS = ['test'] as const;
+/**
+ * Ways to pay the buyer picks: the `test` provider, YooKassa's bank card, SberPay and SBP, Stripe
+ * Checkout, Cryptomus (cryptocurrency), Telegram Stars (inside the Mini App only), and `balance`:
+ * paid from the wallet, in one transaction, with no provider.
+ */
+export const PAYMENT_METHODS = [
+  'test',
+  'yookassa_bank_card',
+  'yookassa_sberbank',
+  'yookassa_sbp',
+  'stripe',
+  'cryptomus',
+  'stars',
+  'balance',
+] as const;
 export const ZPaymentMethod = z.enum(PAYMENT_METHODS);
 export type TPaymentMethod = z.infer<typeof ZPaymentMethod>;
 
@@ -23,6 +39,8 @@ export const ZPaymentProduct = z.object({
   /** In minor units of `currency` (kopecks, cents). */
   amount: z.number().int(),
   currency: z.number().int(),
+  /** The price in Telegram Stars inside the Mini App (0: not sold for Stars). */
+  stars: z.number().int(),
 });
 export type TPaymentProduct = z.infer<typeof ZPaymentProduct>;
 
@@ -43,12 +61,37 @@ export const ZPaymentOrderCreate = z.object({
   agree_privacy: z.boolean().default(false),
   /** The app path to come back to after paying (`/…`); anything else returns home. */
   return: z.string().max(512).optional(),
+  /** For the wallet top-up (`product: 'wallet_top_up'`): how much, in minor units of `currency`. */
+  amount: z.number().int().positive().optional(),
+  currency: z.number().int().optional(),
 });
+
+/** The product id of a wallet top-up (the amount is the buyer's, within WALLET_PAY_IN_LIMITS). */
+export const WALLET_TOP_UP_PRODUCT = 'wallet_top_up';
+
+export const PAYMENT_PURPOSES = ['product', 'subscription', 'wallet_topup'] as const;
+export const ZPaymentPurpose = z.enum(PAYMENT_PURPOSES);
 
 export const PAYMENT_ORDER_STATUSES = ['pending', 'paid', 'failed', 'cancelled', 'refunded'] as const;
 export const ZPaymentOrderStatus = z.enum(PAYMENT_ORDER_STATUSES);
 
+/**
+ * Where to pay: a page to open (`confirmation_url`), or for Stars the invoice link the Mini App
+ * opens with its invoice call.
+ */
 export const ZPaymentOrderCreated = z.object({ uuid: z.uuid(), confirmation_url: z.string() });
+
+/** An invoice's live state, as the open `/sberpay/<invoice>/` page shows it (no sign-in needed). */
+export const ZPaymentInvoiceState = z.object({
+  uuid: z.uuid(),
+  status: ZPaymentOrderStatus,
+  amount: z.number().int(),
+  currency: z.number().int(),
+  product: z.string(),
+  /** Where to go back to in the app once it is paid. */
+  return_path: z.string(),
+});
+export type TPaymentInvoiceState = z.infer<typeof ZPaymentInvoiceState>;
 
 export const ZPaymentOrder = z.object({
   uuid: z.uuid(),
@@ -58,6 +101,7 @@ export const ZPaymentOrder = z.object({
   currency: z.number().int(),
   credits: z.number().int(),
   unlimited_days: z.number().int(),
+  purpose: ZPaymentPurpose,
   created_at: z.iso.datetime(),
 });
 export type TPaymentOrder = z.infer<typeof ZPaymentOrder>;
@@ -66,4 +110,9 @@ export const ZPaymentOrderParams = z.object({ uuid: z.uuid() });
 /** The test provider's checkout page opens only with its own token beside the order's uuid. */
 export const ZTestCheckoutQuery = z.object({ token: z.string().max(64).optional() });
 /** A button of the test provider's checkout page, posted as a form. */
-export const ZTestCheckoutBody = z.object({ action: z.enum(['pay', 'decline', 'cancel', 'refund']) });
+export const ZTestCheckoutBody = z.object({
+  action: z.enum(['pay', 'pay_decline_later', 'decline', 'cancel', 'refund']),
+});
+
+/** The SberPay return page's key (`key`, not `token`: the web app takes `token` on load for sign-in). */
+export const ZPaymentInvoiceQuery = z.object({ key: z.string().max(64).optional() });

@@ -44,4 +44,6 @@ export const NOTIFICATION_KINDS = [
   'post_removed',
   /** Staff reviewed my reported post and put it back: `post_uuid`. */
   'post_restored',
+  /** Premium's renewal charge failed: `attempts_left` (0: renewals stopped), `access_until`. */
+  'subscription_renewal_failed',
 ] as const;

@@ -15,5 +15,7 @@ export * from './models.js';
 export * from './post-constants.js';
 export * from './posts.js';
 export * from './payments.js';
+export * from './wallet.js';
+export * from './subscriptions.js';
 export * from './dev.js';
 export * from './admin.js';

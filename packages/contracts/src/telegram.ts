@@ -50,6 +50,20 @@ export const ZTelegramUpdate = z
           })
           .optional(),
         text: z.string().optional(),
+        /** Telegram Stars: a payment made (the only moment a purchase is granted) or refunded. */
+        successful_payment: z.object({}).loose().optional(),
+        refunded_payment: z.object({}).loose().optional(),
+      })
+      .loose()
+      .optional(),
+    /** Telegram Stars: "may this order still be paid?", to be answered within 10 seconds. */
+    pre_checkout_query: z
+      .object({
+        id: z.string(),
+        from: z.object({ id: z.number().int() }).loose(),
+        currency: z.string(),
+        total_amount: z.number().int(),
+        invoice_payload: z.string(),
       })
       .loose()
       .optional(),

@@ -16,6 +16,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { registerFalWebhookRoutes, registerReplicateWebhookRoutes } from '../engines/index.js';
+import { mediaOriginOf } from '../shared/storage/create-storage.js';
 import { registerAppConfigRoutes } from '../modules/app-config/index.js';
 import { registerAuthRoutes } from '../modules/auth/index.js';
 import { registerDevRoutes } from '../modules/dev/index.js';
@@ -26,6 +27,8 @@ import { createGenerationStore, registerGenerationsRoutes } from '../modules/gen
 import { registerMediaRoutes } from '../modules/media/index.js';
 import { registerPaymentsRoutes } from '../modules/payments/index.js';
 import { registerAdminRoutes } from '../modules/admin/index.js';
+import { registerSubscriptionsRoutes } from '../modules/subscriptions/index.js';
+import { registerWalletRoutes } from '../modules/wallet/index.js';
 import { registerModelsRoutes } from '../modules/models/index.js';
 import { registerOpsRoutes, requestIdFor } from '../modules/ops/index.js';
 import { registerNotificationsRoutes } from '../modules/notifications/index.js';
@@ -92,6 +95,7 @@ export async function buildServer(deps: AppDeps): Promise<App> {
           ? inlineScriptHashes(readFileSync(path.join(webRoot, 'index.html'), 'utf8'))
           : [],
         isGoogleSignInEnabled: Boolean(deps.config.google.clientId),
+        mediaOrigin: mediaOriginOf(deps.config.storage),
       }),
     },
     // X-Frame-Options cannot name Telegram as an allowed parent; the CSP's frame-ancestors does,
@@ -178,6 +182,8 @@ export async function buildServer(deps: AppDeps): Promise<App> {
   if (deps.config.devTelegramMock) registerDevRoutes(api, deps);
   registerMediaRoutes(api, deps);
   registerCreditsRoutes(api, deps);
+  registerWalletRoutes(api, deps);
+  registerSubscriptionsRoutes(api, deps);
   registerGenerationsRoutes(api, deps);
   registerUploadsRoutes(api, deps);
   registerPromptHelperRoutes(api, deps);

@@ -1,6 +1,6 @@
 import type { Database } from '../shared/db/client.js';
 import type { NotificationHub } from '../shared/db/notifications.js';
-import { createLocalStorage } from '../shared/storage/local-storage.js';
+import { createStorage } from '../shared/storage/create-storage.js';
 import { createMediaUrls } from '../shared/storage/media-urls.js';
 import {
   type ImageModerator,
@@ -30,11 +30,21 @@ import type { SharedDeps } from '../shared/deps.js';
 import type { Logger } from '../shared/logger.js';
 import { createMailer } from '../shared/mailer/mailer.js';
 import { createRateLimiter } from '../shared/rate-limiter.js';
-import { createTelegramBotApi, type TelegramBotApi } from '../modules/telegram/index.js';
+import {
+  createTelegramBotApi,
+  type StarsPaymentUpdates,
+  type TelegramBotApi,
+} from '../modules/telegram/index.js';
 import { createGoogleVerifier, type GoogleVerifier } from '../modules/google/index.js';
 import { createGeoLocator, type GeoLocator } from '../modules/geo/index.js';
 import type { Config } from '../shared/config.js';
 import { createModelTrainers, type ModelTrainer } from '../engines/index.js';
+import {
+  createStarsPaymentUpdates,
+  type PaymentListener,
+  type PaymentPurposeHandlers,
+} from '../modules/payments/index.js';
+import { applySubscriptionPayment } from '../modules/subscriptions/index.js';
 
 /**
  * Everything any module may need, built once at start: the shared plumbing and the services
@@ -68,6 +78,12 @@ export interface AppDeps extends SharedDeps {
   faceAnalyzer: FaceAnalyzer;
   /** Providers that train digital models' LoRAs (ENGINE_TRAINING), in order. */
   modelTrainers: ModelTrainer[];
+  /** What modules selling their own things do when those orders are paid or refunded. */
+  purposeHandlers: PaymentPurposeHandlers;
+  /** Modules listening to payments and refunds (the partner programme's commissions and clawback). */
+  paymentListeners: PaymentListener[];
+  /** Where the bot hands Telegram Stars payment updates (payments). */
+  starsPayments: StarsPaymentUpdates | null;
 }
 
 export function createDeps(options: {
@@ -80,7 +96,8 @@ export function createDeps(options: {
 }): AppDeps {
   const { config, database, logger, jwtSecret } = options;
   const now = options.overrides?.now ?? (() => new Date());
-  return {
+  const storage = options.overrides?.storage ?? createStorage(config.storage);
+  const deps: AppDeps = {
     config,
     database,
     db: database.db,
@@ -105,8 +122,8 @@ export function createDeps(options: {
       ? createGoogleVerifier({ clientId: config.google.clientId, certsUrl: config.google.certsUrl })
       : null,
     geo: createGeoLocator({ countryHeader: config.geoCountryHeader }),
-    storage: createLocalStorage(config.mediaDir),
-    mediaUrls: createMediaUrls(jwtSecret, { defaultTtlSeconds: 24 * 3600 }),
+    storage,
+    mediaUrls: createMediaUrls(jwtSecret, { defaultTtlSeconds: 24 * 3600, direct: storage.directUrls }),
     promptModerator: createPromptModerator({
       openai: config.openai.apiKey
         ? createOpenAiModerationClient({
@@ -128,7 +145,18 @@ export function createDeps(options: {
     modelEvents: createGenerationEvents(options.notifications, MODEL_EVENTS_CHANNEL),
     faceAnalyzer: createFaceAnalyzer(),
     modelTrainers: createModelTrainers(config),
+    starsPayments: null,
     now,
+    purposeHandlers: {},
+    paymentListeners: [],
     ...options.overrides,
   };
+  // Handlers see the finished deps (the clock and configuration a test may have overridden).
+  deps.purposeHandlers = {
+    subscription: (tx, order, event, before) => applySubscriptionPayment(deps, tx, order, event, before),
+    ...options.overrides?.purposeHandlers,
+  };
+  // Reads the deps when an update arrives, so a test's later change of the bot or handlers holds.
+  if (!options.overrides?.starsPayments) deps.starsPayments = createStarsPaymentUpdates(deps);
+  return deps;
 }

@@ -3,6 +3,7 @@ import type { TaskList } from 'graphile-worker';
 import { creditsJobHandlers } from '../modules/credits/index.js';
 import { generationsJobDefinitions, generationsJobHandlers } from '../modules/generations/index.js';
 import { modelsJobDefinitions, modelsJobHandlers } from '../modules/models/index.js';
+import { paymentsJobHandlers } from '../modules/payments/index.js';
 import { deleteViewsBefore, viewDay } from '../modules/posts/index.js';
 import {
   deleteExpiredAuthKeys,
@@ -10,6 +11,8 @@ import {
   telegramJobHandlers,
 } from '../modules/telegram/index.js';
 import { usersJobDefinitions, usersJobHandlers } from '../modules/users/index.js';
+import { subscriptionsJobHandlers } from '../modules/subscriptions/index.js';
+import { walletJobHandlers } from '../modules/wallet/index.js';
 import type { AppDeps } from './deps.js';
 import { recoverWorkOfDeadWorkers } from './worker-recovery.js';
 
@@ -33,6 +36,9 @@ export function buildTaskList(deps: AppDeps, definitions = jobDefinitions): Task
     generationsJobHandlers(deps),
     maintenanceJobHandlers(deps),
     modelsJobHandlers(deps),
+    paymentsJobHandlers(deps),
+    walletJobHandlers(deps),
+    subscriptionsJobHandlers(deps),
   ];
   const tasks: TaskList = {};
   for (const group of groups) {
@@ -78,4 +84,10 @@ export const crontab = [
   '* * * * * generations:reconcile',
   '* * * * * models:reconcile',
   '* * * * * workers:recover',
+  // Payments whose notification never came are re-checked with their provider.
+  '*/2 * * * * payments:reconcile',
+  // Money held for a partner commission's hold becomes available; this notes each release.
+  '*/5 * * * * wallet:release_frozen',
+  // Premium renewals due (ahead of each next charge date) and retries of failed ones.
+  '*/5 * * * * subscriptions:renew',
 ].join('\n');

@@ -88,6 +88,8 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       jwtSecret: config.jwtSecret ?? secrets.jwtSecret,
     });
     const deps = options.adjustDeps ? { ...builtDeps, ...options.adjustDeps(builtDeps) } : builtDeps;
+    // A bucket that cannot be reached stops the start here, with the store's own error.
+    await deps.storage.ready?.();
     const runtime: Runtime = { config, deps, connectionString, stop: async () => {} };
     if (options.worker) {
       runtime.worker = await startWorker(deps, database, connectionString, logger);

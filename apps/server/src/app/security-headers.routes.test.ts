@@ -3,6 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mediaOriginOf } from '../shared/storage/create-storage.js';
 import { createTestApp, type TestApp } from '../test/test-app.js';
 
 const THEME_SCRIPT = "document.documentElement.dataset.theme = 'dark';";
@@ -61,7 +62,13 @@ describe('content security policy', () => {
     expect(policy.get('script-src')).toEqual(["'self'", hash, 'https://accounts.google.com/gsi/client']);
     expect(policy.get('script-src')).not.toContain("'unsafe-inline'");
     expect(policy.get('script-src-attr')).toEqual(["'none'"]);
-    expect(policy.get('connect-src')).toEqual(["'self'", 'https://accounts.google.com/gsi/']);
+    // With media in S3 (TEST_STORAGE=s3) the store's origin is allowed too.
+    const media = mediaOriginOf(t.deps.config.storage);
+    expect(policy.get('connect-src')).toEqual([
+      "'self'",
+      ...(media ? [media] : []),
+      'https://accounts.google.com/gsi/',
+    ]);
     expect(policy.get('object-src')).toEqual(["'none'"]);
     expect(policy.get('base-uri')).toEqual(["'self'"]);
     expect(policy.get('img-src')).toEqual(expect.arrayContaining(["'self'", 'data:', 'blob:']));

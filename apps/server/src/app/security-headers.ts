@@ -32,22 +32,26 @@ export function inlineScriptHashes(html: string): string[] {
  * it is configured): an injected `<script>` or inline handler cannot run, and fetches can only
  * reach this origin, so tokens in localStorage cannot be sent elsewhere. Images may come from any
  * https origin (Telegram's profile photos) and from data:/blob: (upload previews); styles may be
- * inline because React and the theme set style attributes.
+ * inline because React and the theme set style attributes. With media in S3, pictures, videos
+ * and the fetch of a result reused as a source come from the store's (or its CDN's) origin.
  */
 export function contentSecurityPolicy(options: {
   inlineScriptHashes: string[];
   isGoogleSignInEnabled: boolean;
+  /** Where browsers fetch media from when it is not this origin (S3 or its CDN). */
+  mediaOrigin?: string | null;
 }): Record<string, string[]> {
   const google = options.isGoogleSignInEnabled;
+  const media = options.mediaOrigin ? [options.mediaOrigin] : [];
   return {
     'default-src': ["'self'"],
     'script-src': ["'self'", ...options.inlineScriptHashes, ...(google ? [GOOGLE_SIGN_IN.script] : [])],
     'script-src-attr': ["'none'"],
     'style-src': ["'self'", "'unsafe-inline'", ...(google ? [GOOGLE_SIGN_IN.style] : [])],
-    'img-src': ["'self'", 'data:', 'blob:', 'https:'],
-    'media-src': ["'self'", 'blob:', 'data:'],
+    'img-src': ["'self'", 'data:', 'blob:', 'https:', ...media],
+    'media-src': ["'self'", 'blob:', 'data:', ...media],
     'font-src': ["'self'", 'data:'],
-    'connect-src': ["'self'", ...(google ? [GOOGLE_SIGN_IN.connect] : [])],
+    'connect-src': ["'self'", ...media, ...(google ? [GOOGLE_SIGN_IN.connect] : [])],
     'frame-src': google ? [GOOGLE_SIGN_IN.frame] : ["'none'"],
     'worker-src': ["'self'", 'blob:'],
     'object-src': ["'none'"],

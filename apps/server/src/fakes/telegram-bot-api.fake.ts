@@ -114,7 +114,34 @@ export interface TelegramBotApiFake {
   pressStart(options?: { payload?: string; user?: Partial<FakeTelegramUser> }): Promise<WebhookDelivery>;
   /** Every delivery so far, oldest first. */
   deliveries(): WebhookDelivery[];
+  /** Invoices made by createInvoiceLink, by the slug of their link. */
+  invoices(): Map<string, FakeStarsInvoice>;
+  /**
+   * Plays `user` paying an invoice link in Telegram: a `pre_checkout_query` update, then, if the
+   * bot answered ok within 10 seconds, the `successful_payment` message (with
+   * `subscription_expiration_date`, `is_recurring`, `is_first_recurring` for subscriptions).
+   * Answers what happened.
+   */
+  payInvoice(
+    link: string,
+    user: FakeTelegramUser,
+  ): Promise<{ status: 'paid' | 'failed'; chargeId?: string; error?: string }>;
+  /** The next period of a Stars subscription: another `successful_payment` (is_recurring, not first). */
+  renewStarSubscription(chargeId: string): Promise<WebhookDelivery | null>;
   close(): Promise<void>;
+}
+
+/** An invoice created with createInvoiceLink, and what became of it. */
+export interface FakeStarsInvoice {
+  slug: string;
+  title: string;
+  description: string;
+  payload: string;
+  currency: string;
+  amount: number;
+  subscriptionPeriod: number | null;
+  /** Charges paid on it (the first, then renewals), with the payer. */
+  charges: Array<{ chargeId: string; userId: number; refunded: boolean; canceled: boolean }>;
 }
 
 export interface TelegramBotApiFakeOptions {
@@ -186,6 +213,15 @@ export async function startTelegramBotApiFake(
     : null;
   let lastWebhookError: { date: number; message: string } | null = null;
   let nextUpdateId = 100_000_000 + randomInt(800_000_000);
+  const invoices = new Map<string, FakeStarsInvoice>();
+  const preCheckoutAnswers = new Map<string, { ok: boolean; error_message?: string }>();
+  const chargeOf = (userId: number, chargeId: string) => {
+    for (const invoice of invoices.values()) {
+      const charge = invoice.charges.find((c) => c.chargeId === chargeId && c.userId === userId);
+      if (charge) return { invoice, charge };
+    }
+    return null;
+  };
 
   const nowSeconds = () => Math.floor(Date.now() / 1000);
   // In a private chat both sides' messages share one sequence of ids.
@@ -282,6 +318,94 @@ export async function startTelegramBotApiFake(
       webhook = { url, secretToken, allowedUpdates, maxConnections };
       lastWebhookError = null;
       return { result: true, description: same ? 'Webhook is already set' : 'Webhook was set' };
+    },
+
+    createinvoicelink: (params) => {
+      const title = String(params.title ?? '');
+      const description = String(params.description ?? '');
+      const payload = String(params.payload ?? '');
+      if (title.length < 1 || title.length > 32) throw badRequest('invoice title length must be 1-32');
+      if (description.length < 1 || description.length > 255)
+        throw badRequest('invoice description length must be 1-255');
+      if (Buffer.byteLength(payload) < 1 || Buffer.byteLength(payload) > 128)
+        throw badRequest('invoice payload length must be 1-128 bytes');
+      const currency = String(params.currency ?? '');
+      const prices = Array.isArray(params.prices)
+        ? (params.prices as Array<{ label?: unknown; amount?: unknown }>)
+        : [];
+      if (currency === 'XTR') {
+        if (params.provider_token !== undefined && params.provider_token !== '')
+          throw badRequest('provider_token must be empty for payments in Telegram Stars');
+        if (prices.length !== 1)
+          throw badRequest('prices must contain exactly one item for payments in Telegram Stars');
+      }
+      const amount = Number(prices[0]?.amount);
+      if (!Number.isInteger(amount) || amount < 1) throw badRequest('invalid price amount');
+      let subscriptionPeriod: number | null = null;
+      if (params.subscription_period !== undefined) {
+        subscriptionPeriod = Number(params.subscription_period);
+        if (currency !== 'XTR') throw badRequest('subscriptions are supported only in Telegram Stars');
+        if (subscriptionPeriod !== 2_592_000) throw badRequest('subscription_period must be 2592000');
+        if (amount > 10_000) throw badRequest('subscription price must not exceed 10000 Telegram Stars');
+      }
+      const slug = randomBytes(12).toString('base64url');
+      invoices.set(slug, {
+        slug,
+        title,
+        description,
+        payload,
+        currency,
+        amount,
+        subscriptionPeriod,
+        charges: [],
+      });
+      return { result: `https://t.me/$${slug}` };
+    },
+
+    answerprecheckoutquery: (params) => {
+      const id = String(params.pre_checkout_query_id ?? '');
+      if (!id) throw badRequest('pre_checkout_query_id is empty');
+      const ok = params.ok === true || params.ok === 'true';
+      if (!ok && !params.error_message) throw badRequest('error_message is required when ok is false');
+      if (!preCheckoutAnswers.has(id))
+        throw badRequest('query is too old and response timeout expired or query ID is invalid');
+      preCheckoutAnswers.set(id, {
+        ok,
+        ...(params.error_message ? { error_message: String(params.error_message) } : {}),
+      });
+      return { result: true };
+    },
+
+    refundstarpayment: (params) => {
+      const found = chargeOf(Number(params.user_id), String(params.telegram_payment_charge_id ?? ''));
+      if (!found) throw badRequest('CHARGE_NOT_FOUND');
+      if (found.charge.refunded) throw badRequest('CHARGE_ALREADY_REFUNDED');
+      found.charge.refunded = true;
+      const { invoice, charge } = found;
+      const user = knownUsers.get(charge.userId);
+      void deliverUpdate({
+        update_id: nextUpdateId++,
+        message: {
+          message_id: nextMessageId(charge.userId),
+          from: user ?? newUser({ id: charge.userId }),
+          chat: chatOf(charge.userId),
+          date: nowSeconds(),
+          refunded_payment: {
+            currency: invoice.currency,
+            total_amount: invoice.amount,
+            invoice_payload: invoice.payload,
+            telegram_payment_charge_id: charge.chargeId,
+          },
+        } as unknown as FakeMessage,
+      }).catch(() => undefined);
+      return { result: true };
+    },
+
+    edituserstarsubscription: (params) => {
+      const found = chargeOf(Number(params.user_id), String(params.telegram_payment_charge_id ?? ''));
+      if (!found || !found.invoice.subscriptionPeriod) throw badRequest('SUBSCRIPTION_NOT_FOUND');
+      found.charge.canceled = params.is_canceled === true || params.is_canceled === 'true';
+      return { result: true };
     },
 
     deletewebhook: () => {
@@ -387,6 +511,91 @@ export async function startTelegramBotApiFake(
     return delivery;
   }
 
+  async function payInvoice(
+    link: string,
+    user: FakeTelegramUser,
+  ): Promise<{ status: 'paid' | 'failed'; chargeId?: string; error?: string }> {
+    const invoice = invoices.get(link.replace(/^https:\/\/t\.me\/\$/, ''));
+    if (!invoice) return { status: 'failed', error: 'INVOICE_NOT_FOUND' };
+    knownUsers.set(user.id, user);
+    const queryId = String(randomInt(1_000_000_000_000));
+    preCheckoutAnswers.set(queryId, { ok: false });
+    const answered = () =>
+      calls.some(
+        (c) =>
+          c.method.toLowerCase() === 'answerprecheckoutquery' &&
+          c.params.pre_checkout_query_id === queryId &&
+          c.response.ok,
+      );
+    await deliverUpdate({
+      update_id: nextUpdateId++,
+      pre_checkout_query: {
+        id: queryId,
+        from: user,
+        currency: invoice.currency,
+        total_amount: invoice.amount,
+        invoice_payload: invoice.payload,
+      },
+    });
+    // The bot has 10 seconds to answer.
+    const deadline = Date.now() + 10_000;
+    while (!answered() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+    const answer = preCheckoutAnswers.get(queryId)!;
+    preCheckoutAnswers.delete(queryId);
+    if (!answered())
+      return { status: 'failed', error: 'the bot did not answer the pre-checkout query in time' };
+    if (!answer.ok) return { status: 'failed', error: answer.error_message ?? 'declined' };
+    const chargeId = `stxt${randomBytes(20).toString('hex')}`;
+    invoice.charges.push({ chargeId, userId: user.id, refunded: false, canceled: false });
+    await deliverSuccessfulPayment(invoice, user, chargeId, invoice.charges.length === 1);
+    return { status: 'paid', chargeId };
+  }
+
+  function deliverSuccessfulPayment(
+    invoice: FakeStarsInvoice,
+    user: FakeTelegramUser,
+    chargeId: string,
+    first: boolean,
+  ) {
+    const recurring = invoice.subscriptionPeriod !== null;
+    return deliverUpdate({
+      update_id: nextUpdateId++,
+      message: {
+        message_id: nextMessageId(user.id),
+        from: user,
+        chat: chatOf(user.id),
+        date: nowSeconds(),
+        successful_payment: {
+          currency: invoice.currency,
+          total_amount: invoice.amount,
+          invoice_payload: invoice.payload,
+          ...(recurring
+            ? {
+                subscription_expiration_date:
+                  nowSeconds() + invoice.subscriptionPeriod! * invoice.charges.length,
+                is_recurring: true,
+                ...(first ? { is_first_recurring: true } : {}),
+              }
+            : {}),
+          telegram_payment_charge_id: chargeId,
+          provider_payment_charge_id: `${user.id}_${invoice.charges.length}`,
+        },
+      } as unknown as FakeMessage,
+    });
+  }
+
+  async function renewStarSubscription(chargeId: string): Promise<WebhookDelivery | null> {
+    for (const invoice of invoices.values()) {
+      const first = invoice.charges[0];
+      if (first?.chargeId !== chargeId || !invoice.subscriptionPeriod || first.canceled) continue;
+      const user = knownUsers.get(first.userId) ?? newUser({ id: first.userId });
+      const next = `stxt${randomBytes(20).toString('hex')}`;
+      invoice.charges.push({ chargeId: next, userId: first.userId, refunded: false, canceled: false });
+      return deliverSuccessfulPayment(invoice, user, next, false);
+    }
+    return null;
+  }
+
   async function handleFakeControl(
     request: IncomingMessage,
     url: URL,
@@ -415,6 +624,18 @@ export async function startTelegramBotApiFake(
         update: delivery.update,
         delivery: { status: delivery.status, body: delivery.body },
       });
+      return;
+    }
+    if (request.method === 'POST' && url.pathname === '/__fake__/pay-invoice') {
+      const body = (await readParams(request, url)) as { link?: unknown; user?: unknown };
+      const user = newUser(
+        body.user && typeof body.user === 'object' ? (body.user as Partial<FakeTelegramUser>) : {},
+      );
+      const result = await payInvoice(String(body.link ?? ''), user).catch((error: unknown) => ({
+        status: 'failed' as const,
+        error: (error as Error).message,
+      }));
+      sendJson(response, 200, { ok: true, ...result });
       return;
     }
     if (request.method === 'GET' && url.pathname === '/__fake__/calls') {
@@ -519,6 +740,9 @@ export async function startTelegramBotApiFake(
     deliverUpdate,
     pressStart: (startOptions) => deliverUpdate(startUpdate(startOptions)),
     deliveries: () => [...deliveries],
+    invoices: () => invoices,
+    payInvoice,
+    renewStarSubscription,
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections();

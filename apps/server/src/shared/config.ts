@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import type { StorageConfig } from './storage/create-storage.js';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -23,6 +24,57 @@ export function parseEngineList(value: string): string[] {
 }
 
 /**
+ * `s3://bucket/prefix?region=eu-west-1&endpoint=https://…&forcePathStyle=true` → an S3 store;
+ * unset → local disk. Throws a readable error for anything else.
+ */
+export function parseStorageUrl(
+  value: string | undefined,
+  env: {
+    mediaDir: string;
+    accessKeyId?: string | undefined;
+    secretAccessKey?: string | undefined;
+    sessionToken?: string | undefined;
+    region?: string | undefined;
+    cdnUrl?: string | undefined;
+  },
+): StorageConfig {
+  if (!value) return { kind: 'local', dir: env.mediaDir };
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error('Invalid configuration:\n  STORAGE_URL: expected s3://bucket[/prefix]?region=…');
+  }
+  if (url.protocol !== 's3:' || !url.hostname) {
+    throw new Error('Invalid configuration:\n  STORAGE_URL: expected s3://bucket[/prefix]?region=…');
+  }
+  if ((env.accessKeyId === undefined) !== (env.secretAccessKey === undefined)) {
+    throw new Error(
+      'Invalid configuration:\n  AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY: set both or neither',
+    );
+  }
+  const prefix = decodeURIComponent(url.pathname).replace(/^\/+|\/+$/g, '');
+  const forcePathStyle = url.searchParams.get('forcePathStyle');
+  return {
+    kind: 's3',
+    bucket: url.hostname,
+    prefix: prefix ? `${prefix}/` : '',
+    region: url.searchParams.get('region') ?? env.region ?? 'us-east-1',
+    endpoint: url.searchParams.get('endpoint') ?? undefined,
+    forcePathStyle: forcePathStyle === 'true' || forcePathStyle === '1',
+    credentials:
+      env.accessKeyId && env.secretAccessKey
+        ? {
+            accessKeyId: env.accessKeyId,
+            secretAccessKey: env.secretAccessKey,
+            sessionToken: env.sessionToken,
+          }
+        : undefined,
+    cdnUrl: env.cdnUrl,
+  };
+}
+
+/**
  * Every setting of the server, read once from the environment. Defaults make `npm start` work on a
  * fresh machine with nothing configured; each one is documented in the README's table.
  */
@@ -33,6 +85,17 @@ const ZEnv = z.object({
   /** Where people reach the app (emailed links, share links, the bot's button); unset: this machine's HOST and PORT. */
   PUBLIC_URL: optionalString.pipe(z.url().optional()),
   DATA_DIR: z.string().default('./data'),
+  /**
+   * Where media live: unset, DATA_DIR/media on this machine; `s3://bucket[/prefix]?region=…&endpoint=…&forcePathStyle=true`
+   * for any S3-compatible store shared by every node (credentials from AWS_ACCESS_KEY_ID etc.).
+   */
+  STORAGE_URL: optionalString,
+  AWS_ACCESS_KEY_ID: optionalString,
+  AWS_SECRET_ACCESS_KEY: optionalString,
+  AWS_SESSION_TOKEN: optionalString,
+  AWS_REGION: optionalString,
+  /** A CDN in front of the bucket (it forwards query strings, so URLs stay presigned): its base URL. */
+  MEDIA_CDN_URL: optionalString.pipe(z.url().optional()),
   /** Any PostgreSQL; when unset an embedded one is started in DATA_DIR/pg. */
   DATABASE_URL: optionalString,
   EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
@@ -114,6 +177,43 @@ const ZEnv = z.object({
    * link could grant its purchase). Unset: on except in production.
    */
   PAYMENTS_TEST_PROVIDER: bool.optional(),
+  /**
+   * YooKassa (bank card, SberPay, SBP; Russia): the shop id and secret key of the shop. Both set:
+   * offered in the RU region. YOOKASSA_API_BASE points it at a local fake.
+   */
+  YOOKASSA_SHOP_ID: optionalString,
+  YOOKASSA_SECRET_KEY: optionalString,
+  YOOKASSA_API_BASE: z.url().default('https://api.yookassa.ru/v3'),
+  /** Which YooKassa methods are offered, comma-separated: bank_card, sberbank (SberPay), sbp. */
+  YOOKASSA_METHODS: z.string().default('bank_card,sberbank,sbp'),
+  /**
+   * Networks YooKassa's notifications come from (comma-separated CIDRs or addresses); unset: the
+   * list YooKassa publishes. A notification from elsewhere is refused before anything is fetched.
+   */
+  YOOKASSA_WEBHOOK_NETWORKS: optionalString,
+  /** Stripe (outside Russia): the secret API key and the webhook endpoint's signing secret. */
+  STRIPE_SECRET_KEY: optionalString,
+  STRIPE_WEBHOOK_SECRET: optionalString,
+  /** Where the Stripe SDK sends requests (a local fake); unset: api.stripe.com. */
+  STRIPE_API_BASE: optionalString.pipe(z.url().optional()),
+  /** Cryptomus (cryptocurrency): the merchant uuid and the payment API key. */
+  CRYPTOMUS_MERCHANT_ID: optionalString,
+  CRYPTOMUS_API_KEY: optionalString,
+  CRYPTOMUS_API_BASE: z.url().default('https://api.cryptomus.com'),
+  /** Telegram Stars inside the Mini App (needs TELEGRAM_BOT_TOKEN). Unset: on when the bot is. */
+  PAYMENTS_STARS: bool.optional(),
+  /** Orders still pending this long are re-checked with their provider by the reconciler. */
+  PAYMENTS_RECONCILE_AFTER_SECONDS: seconds.default(600),
+  /**
+   * The premium plan as JSON: `{"id", "period_days", "trial_days", "trial_credits", "credits",
+   * "prices": {"ru": kopecks, "intl": cents, "xtr": Stars}}`; unset: the built-in monthly plan.
+   */
+  PREMIUM_PLAN: optionalString,
+  /** Renewals are charged this many hours before access would end. */
+  PREMIUM_RENEW_AHEAD_HOURS: z.coerce.number().int().min(0).default(24),
+  /** Failed renewals are retried this often, this many times in all, then the subscription expires. */
+  PREMIUM_RETRY_HOURS: z.coerce.number().int().min(1).default(24),
+  PREMIUM_RENEW_ATTEMPTS: z.coerce.number().int().min(1).default(3),
   /** Versions of the offer and the privacy policy people agree to when paying (stored with each order). */
   LEGAL_OFFER_VERSION: z.string().default('2026-01'),
   LEGAL_PRIVACY_VERSION: z.string().default('2026-01'),
@@ -281,6 +381,14 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     emailFrom: e.EMAIL_FROM,
     outboxDir: path.join(dataDir, 'outbox'),
     mediaDir: path.join(dataDir, 'media'),
+    storage: parseStorageUrl(e.STORAGE_URL, {
+      mediaDir: path.join(dataDir, 'media'),
+      accessKeyId: e.AWS_ACCESS_KEY_ID,
+      secretAccessKey: e.AWS_SECRET_ACCESS_KEY,
+      sessionToken: e.AWS_SESSION_TOKEN,
+      region: e.AWS_REGION,
+      cdnUrl: e.MEDIA_CDN_URL,
+    }),
     jwtSecret: e.JWT_SECRET,
     tokens: {
       accessSeconds: e.ACCESS_TOKEN_SECONDS,
@@ -331,8 +439,44 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     payments: {
       catalogueJson: e.PAYMENTS_CATALOGUE,
       testProvider: e.PAYMENTS_TEST_PROVIDER ?? e.NODE_ENV !== 'production',
+      yookassa:
+        e.YOOKASSA_SHOP_ID && e.YOOKASSA_SECRET_KEY
+          ? {
+              shopId: e.YOOKASSA_SHOP_ID,
+              secretKey: e.YOOKASSA_SECRET_KEY,
+              apiBase: e.YOOKASSA_API_BASE.replace(/\/+$/, ''),
+              methods: parseYooKassaMethods(e.YOOKASSA_METHODS),
+              webhookNetworks: e.YOOKASSA_WEBHOOK_NETWORKS?.split(',')
+                .map((n) => n.trim())
+                .filter(Boolean),
+            }
+          : null,
+      stripe:
+        e.STRIPE_SECRET_KEY && e.STRIPE_WEBHOOK_SECRET
+          ? {
+              secretKey: e.STRIPE_SECRET_KEY,
+              webhookSecret: e.STRIPE_WEBHOOK_SECRET,
+              apiBase: e.STRIPE_API_BASE,
+            }
+          : null,
+      cryptomus:
+        e.CRYPTOMUS_MERCHANT_ID && e.CRYPTOMUS_API_KEY
+          ? {
+              merchantId: e.CRYPTOMUS_MERCHANT_ID,
+              apiKey: e.CRYPTOMUS_API_KEY,
+              apiBase: e.CRYPTOMUS_API_BASE.replace(/\/+$/, ''),
+            }
+          : null,
+      stars: e.PAYMENTS_STARS ?? Boolean(e.TELEGRAM_BOT_TOKEN),
+      reconcileAfterSeconds: e.PAYMENTS_RECONCILE_AFTER_SECONDS,
       offerVersion: e.LEGAL_OFFER_VERSION,
       privacyVersion: e.LEGAL_PRIVACY_VERSION,
+    },
+    premium: {
+      planJson: e.PREMIUM_PLAN,
+      renewAheadHours: e.PREMIUM_RENEW_AHEAD_HOURS,
+      retryHours: e.PREMIUM_RETRY_HOURS,
+      renewAttempts: e.PREMIUM_RENEW_ATTEMPTS,
     },
     engines: {
       simple: parseEngineList(e.ENGINE_SIMPLE),
@@ -429,6 +573,20 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     webDistDir: e.WEB_DIST_DIR ? path.resolve(e.WEB_DIST_DIR) : undefined,
     devTelegramMock: e.DEV_TELEGRAM_MOCK && e.NODE_ENV !== 'production',
   };
+}
+
+const YOOKASSA_METHOD_TYPES = ['bank_card', 'sberbank', 'sbp'] as const;
+function parseYooKassaMethods(list: string): Array<(typeof YOOKASSA_METHOD_TYPES)[number]> {
+  const methods = list
+    .split(',')
+    .map((m) => m.trim())
+    .filter(Boolean);
+  for (const m of methods) {
+    if (!(YOOKASSA_METHOD_TYPES as readonly string[]).includes(m)) {
+      throw new Error(`YOOKASSA_METHODS: unknown method ${m} (bank_card, sberbank, sbp)`);
+    }
+  }
+  return methods as Array<(typeof YOOKASSA_METHOD_TYPES)[number]>;
 }
 
 /** This machine's address for links when PUBLIC_URL is unset: a wildcard host means localhost. */

@@ -25,6 +25,8 @@ export interface AddJobOptions {
   runAt?: Date;
   /** Overrides the definition's attempts (e.g. from configuration). */
   maxAttempts?: number;
+  /** Lower runs first (graphile-worker's order); 0 by default. */
+  priority?: number;
 }
 
 export async function addJob<TPayload>(
@@ -40,7 +42,8 @@ export async function addJob<TPayload>(
       payload => ${JSON.stringify(withRequestId(checked))}::json,
       run_at => ${options.runAt?.toISOString() ?? null}::timestamptz,
       max_attempts => ${options.maxAttempts ?? job.maxAttempts},
-      job_key => ${options.jobKey ?? null}
+      job_key => ${options.jobKey ?? null},
+      priority => ${options.priority ?? null}::int
     )`,
   );
 }

@@ -24,6 +24,14 @@ export interface TestApp {
   runJobs(): Promise<void>;
   /** The emails written to the outbox so far, oldest first, parsed. */
   readOutbox(): Promise<Array<{ to: string; subject: string; text: string; file: string }>>;
+  /**
+   * GETs a media URL the API handed out, wherever it points: GET /api/media on this app (local
+   * disk), or the S3-compatible store itself (a presigned URL) when TEST_STORAGE=s3.
+   */
+  fetchMedia(
+    url: string,
+    headers?: Record<string, string>,
+  ): Promise<{ statusCode: number; headers: Record<string, string | undefined>; rawPayload: Buffer }>;
   /** Moves the app's clock (tokens, links, rate-limit windows); `undefined` returns to real time. */
   setNow(date: Date | undefined): void;
   close(): Promise<void>;
@@ -43,7 +51,9 @@ export async function createTestApp(
   const ownsDatabase = !options.shareDatabaseWith;
   if (ownsDatabase) await createDatabaseFromTemplate(adminUrl, databaseName, inject('pgTemplateDatabase'));
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'mirra-test-data-'));
+  const s3Env = inject('s3Env');
   const config = parseConfig({
+    ...(s3Env ? withStoragePrefix(s3Env, databaseName) : {}),
     NODE_ENV: 'test',
     DATA_DIR: dataDir,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
@@ -65,8 +75,31 @@ export async function createTestApp(
     notifications,
     overrides: { now: () => fixedNow ?? new Date(), ...options.overrides },
   });
+  await deps.storage.ready?.();
   const app = await buildServer(deps);
   await app.ready();
+
+  const fetchMedia: TestApp['fetchMedia'] = async (url, headers) => {
+    if (url.startsWith('/')) {
+      const response = await app.inject({ method: 'GET', url, headers });
+      const location = response.headers.location;
+      // GET /api/media redirects to the store's presigned URL when the store serves files itself.
+      if (response.statusCode === 302 && typeof location === 'string') return fetchMedia(location, headers);
+      return {
+        statusCode: response.statusCode,
+        headers: Object.fromEntries(
+          Object.entries(response.headers).map(([name, value]) => [name, value?.toString()]),
+        ),
+        rawPayload: response.rawPayload,
+      };
+    }
+    const response = await fetch(url, { headers });
+    return {
+      statusCode: response.status,
+      headers: Object.fromEntries(response.headers),
+      rawPayload: Buffer.from(await response.arrayBuffer()),
+    };
+  };
 
   return {
     app,
@@ -98,6 +131,7 @@ export async function createTestApp(
         }),
       );
     },
+    fetchMedia,
     setNow(date) {
       fixedNow = date;
     },
@@ -109,6 +143,34 @@ export async function createTestApp(
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A media URL as the API hands it out, for a file with this extension: ours (`/api/media/<sealed
+ * key>.<ext>?exp=…&sig=…`) or, with TEST_STORAGE=s3, the store's presigned one, whose object
+ * name is hashed segment by segment. Neither names the key's owner or ids.
+ */
+export function mediaUrlPattern(extension: string): RegExp {
+  return new RegExp(
+    `^(/api/media/[\\w-]{40,}\\.${extension}\\?exp=\\d+&sig=[\\w-]+|https?://[^/?]+/[\\w/-]+\\.${extension}\\?X-Amz-[\\w%=&.-]+)$`,
+  );
+}
+
+/** When a media URL stops working (unix seconds): `exp` of ours, X-Amz-Date + X-Amz-Expires of a presigned one. */
+export function mediaUrlExpiry(url: string): number {
+  const params = new URL(url, 'http://x').searchParams;
+  const amzDate = params.get('X-Amz-Date');
+  if (!amzDate) return Number(params.get('exp'));
+  const signedAt = Date.parse(
+    `${amzDate.slice(0, 4)}-${amzDate.slice(4, 6)}-${amzDate.slice(6, 8)}T${amzDate.slice(9, 11)}:${amzDate.slice(11, 13)}:${amzDate.slice(13, 15)}Z`,
+  );
+  return signedAt / 1000 + Number(params.get('X-Amz-Expires'));
+}
+
+/** The run's S3 settings with this app's own prefix in the bucket. */
+function withStoragePrefix(env: Record<string, string>, prefix: string): Record<string, string> {
+  const url = new URL(env.STORAGE_URL!);
+  return { ...env, STORAGE_URL: `s3://${url.hostname}/${prefix}${url.search}` };
 }
 
 async function createDatabaseFromTemplate(adminUrl: string, name: string, template: string) {

@@ -55,6 +55,8 @@ const SAME_AS_ENGLISH = [
   /^wallet\.balance$/,
   // Staff console words that are the same in German/Azerbaijani (Moderator, Credits, Engine) or everywhere (Email).
   /^admin\.(roles\.\w+|users\.(email|balance)|credits\.amount|generations\.engine)$/,
+  // Brand names of ways to pay.
+  /^payments\.methods\.(yookassa_sberbank|stars)$/,
 ];
 
 const english = flatten(catalogues.en as unknown as Tree);

@@ -161,7 +161,8 @@ export const mediaRoutes = {
     path: '/api/media/*',
     auth: 'none',
     tags: ['media'],
-    summary: 'A stored file by its signed URL (byte ranges, 304 for a copy already held)',
+    summary:
+      'A stored file by its signed URL (byte ranges, 304 for a copy already held); with S3 storage a 302 to the store’s presigned URL',
     hidden: true,
     query: 'ZMediaQuery',
     replyKind: 'binary',

@@ -20,6 +20,7 @@ import {
   telegramRoutes,
   usersRoutes,
 } from './users.routes.js';
+import { subscriptionsRoutes, walletRoutes } from './wallet.routes.js';
 
 export * from './define-route.js';
 
@@ -39,6 +40,8 @@ export const routes = {
   media: mediaRoutes,
   models: modelsRoutes,
   notifications: notificationsRoutes,
+  subscriptions: subscriptionsRoutes,
+  wallet: walletRoutes,
   payments: paymentsRoutes,
   posts: postsRoutes,
   promptHelper: promptHelperRoutes,

@@ -40,6 +40,18 @@ export const paymentsRoutes = {
     response: { 200: 'ZPaymentOrder' },
     errors: ['payments.order_not_found'],
   }),
+  /** SberPay's return page polls it; the invoice's key (not its uuid alone) opens it, signed in or not. */
+  invoice: defineRoute({
+    method: 'GET',
+    path: '/api/payments/invoices/:uuid/',
+    auth: 'none',
+    tags,
+    summary: 'An invoice’s live state (the SberPay return page)',
+    params: 'ZPaymentOrderParams',
+    query: 'ZPaymentInvoiceQuery',
+    response: { 200: 'ZPaymentInvoiceState' },
+    errors: ['payments.order_not_found'],
+  }),
   /** Notifications are verified on the exact bytes the provider signed: the body stays raw. */
   testWebhook: defineRoute({
     method: 'POST',
@@ -47,6 +59,42 @@ export const paymentsRoutes = {
     auth: 'none',
     tags,
     summary: 'Payment notifications from test',
+    hidden: true,
+    requestKind: 'raw',
+    response: { 200: 'ZOk' },
+    errors: ['payments.signature_invalid'],
+  }),
+  /** YooKassa's notifications: trusted by source network, then the payment re-fetched from its API. */
+  yookassaWebhook: defineRoute({
+    method: 'POST',
+    path: '/api/payments/webhooks/yookassa/',
+    auth: 'none',
+    tags,
+    summary: 'Payment notifications from YooKassa',
+    hidden: true,
+    requestKind: 'raw',
+    response: { 200: 'ZOk' },
+    errors: ['payments.signature_invalid'],
+  }),
+  /** Stripe's events: `Stripe-Signature` checked by the SDK's constructEvent on the raw body. */
+  stripeWebhook: defineRoute({
+    method: 'POST',
+    path: '/api/payments/webhooks/stripe/',
+    auth: 'none',
+    tags,
+    summary: 'Payment notifications from Stripe',
+    hidden: true,
+    requestKind: 'raw',
+    response: { 200: 'ZOk' },
+    errors: ['payments.signature_invalid'],
+  }),
+  /** Cryptomus's callbacks: `sign` = md5(base64(JSON as PHP encodes it) + key). */
+  cryptomusWebhook: defineRoute({
+    method: 'POST',
+    path: '/api/payments/webhooks/cryptomus/',
+    auth: 'none',
+    tags,
+    summary: 'Payment notifications from Cryptomus',
     hidden: true,
     requestKind: 'raw',
     response: { 200: 'ZOk' },

@@ -56,7 +56,7 @@ async function createAndRun(headers: Record<string, string>, body: object) {
 }
 
 async function download(url: string): Promise<Buffer> {
-  const response = await t.app.inject({ method: 'GET', url });
+  const response = await t.fetchMedia(url);
   expect(response.statusCode).toBe(200);
   return response.rawPayload;
 }

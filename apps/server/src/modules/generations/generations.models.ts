@@ -184,3 +184,8 @@ export function isSameKeyedRequest(storedHash: string | null, requestHash: strin
 export function isVideoDuration(seconds: number): boolean {
   return (VIDEO_DURATIONS as readonly number[]).includes(seconds);
 }
+
+/** Premium subscribers' generations run ahead of everyone else's (graphile-worker runs lower first). */
+export function generationJobPriority(premium: boolean): number {
+  return premium ? -10 : 0;
+}

@@ -183,6 +183,18 @@ export const generationsRepository = {
     return Boolean(row);
   },
 
+  /** Whether the user's premium subscription is running (its generations queue ahead). */
+  async hasPremium(db: DbOrTx, userId: number, now: Date): Promise<boolean> {
+    const [row] = await db
+      .select({ kind: entitlements.kind })
+      .from(entitlements)
+      .where(
+        and(eq(entitlements.userId, userId), eq(entitlements.kind, 'premium'), gte(entitlements.until, now)),
+      )
+      .limit(1);
+    return Boolean(row);
+  },
+
   /** IN_PROGRESS → IN_QUEUE, only from IN_PROGRESS (a run that died with its worker). */
   async requeueInProgress(db: DbOrTx, id: number, at: Date): Promise<GenerationRow | undefined> {
     const [row] = await db

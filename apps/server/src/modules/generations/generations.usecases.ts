@@ -25,6 +25,7 @@ import { findTrainedModel } from '../models/index.js';
 import {
   freeDayStart,
   freeTierWaitSeconds,
+  generationJobPriority,
   generationRequestHash,
   isFaceSwapInputValid,
   isSameKeyedRequest,
@@ -282,11 +283,16 @@ export async function createGeneration(
         idempotencyKey: `gen:${uuid}:charge`,
       });
     }
+    const premium = await generationsRepository.hasPremium(tx, user.id, deps.now());
     await addJob(
       tx,
       runGenerationJob,
       { generationId: generation.id },
-      { jobKey: `generation:${generation.id}`, maxAttempts: deps.config.generationMaxAttempts },
+      {
+        jobKey: `generation:${generation.id}`,
+        maxAttempts: deps.config.generationMaxAttempts,
+        priority: generationJobPriority(premium),
+      },
     );
     return generation;
   });

@@ -186,7 +186,7 @@ async function countFrames(file: string): Promise<number> {
 }
 
 async function download(url: string, headers: Record<string, string> = {}) {
-  return t.app.inject({ method: 'GET', url, headers });
+  return t.fetchMedia(url, headers);
 }
 
 describe('animating a photo on the local engine', () => {

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { startS3Fake, type S3Fake } from '../../fakes/s3.fake.js';
+import { createMediaUrls } from '../../shared/storage/media-urls.js';
+import { createTestApp, TEST_JWT_SECRET, type TestApp } from '../../test/test-app.js';
 
 let t: TestApp;
 const KEY = 'results/media-test/clip.mp4';
@@ -8,7 +10,8 @@ const BYTES = randomBytes(200_000);
 let url: string;
 
 beforeAll(async () => {
-  t = await createTestApp();
+  // Streaming is local disk's way; an S3 store serves files itself (below).
+  t = await createTestApp({ env: { STORAGE_URL: '' } });
   await t.deps.storage.put(KEY, BYTES, 'video/mp4');
   url = t.deps.mediaUrls.url(KEY, t.deps.now());
   // The route streams; reading a whole file into memory is not allowed.
@@ -94,5 +97,43 @@ describe('GET /api/media/<key>', () => {
     expect(tampered.statusCode).toBe(404);
     const missing = t.deps.mediaUrls.url('results/media-test/missing.mp4', t.deps.now());
     expect((await t.app.inject({ method: 'GET', url: missing })).statusCode).toBe(404);
+  });
+});
+
+describe('GET /api/media/<key> with an S3 store', () => {
+  let s3: S3Fake;
+  let app: TestApp;
+  beforeAll(async () => {
+    s3 = await startS3Fake();
+    app = await createTestApp({ env: s3.env('media-redirect') });
+    await app.deps.storage.put(KEY, BYTES, 'video/mp4');
+  });
+  afterAll(async () => {
+    await app.close();
+    await s3.close();
+  });
+
+  it('hands out the store’s own presigned URL, so no bytes pass through the API', async () => {
+    const direct = app.deps.mediaUrls.url(KEY, app.deps.now());
+    expect(direct.startsWith(`${s3.endpoint}/`)).toBe(true);
+    const part = await fetch(direct, { headers: { range: 'bytes=1000-1999' } });
+    expect(part.status).toBe(206);
+    expect(Buffer.from(await part.arrayBuffer()).equals(BYTES.subarray(1000, 2000))).toBe(true);
+  });
+
+  it('redirects a link of ours (made before the move to S3) to a presigned URL, keeping the download name', async () => {
+    const ours = createMediaUrls(TEST_JWT_SECRET, { defaultTtlSeconds: 3600 });
+    const link = ours.url(KEY, new Date(), { download: 'clip.mp4' });
+    const response = await app.app.inject({ method: 'GET', url: link });
+    expect(response.statusCode).toBe(302);
+    const location = response.headers.location as string;
+    expect(location.startsWith(`${s3.endpoint}/`)).toBe(true);
+    const file = await fetch(location);
+    expect(file.status).toBe(200);
+    expect(file.headers.get('content-disposition')).toBe('attachment; filename="clip.mp4"');
+    expect(Buffer.from(await file.arrayBuffer()).equals(BYTES)).toBe(true);
+
+    const forged = link.replace(/sig=[^&]+/, 'sig=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA');
+    expect((await app.app.inject({ method: 'GET', url: forged })).statusCode).toBe(404);
   });
 });

@@ -4,16 +4,34 @@ import type { ZodApp } from '../../shared/http/zod-app.js';
 import type { MediaDeps } from './media.deps.js';
 import { AppError } from '../../shared/errors.js';
 import { chooseByteRange } from '../../shared/http/byte-range.models.js';
+import { safeDownloadName } from '../../shared/storage/storage-keys.js';
+
+/** How long the store's URL that GET /api/media redirects to stays valid. */
+const REDIRECT_URL_SECONDS = 3600;
 
 /**
  * Serves stored files to whoever holds a valid signed URL (see shared/storage/media-urls.ts), as
  * streams: byte ranges for video players and resumed downloads, 304 for a copy already held.
+ * A store browsers can reach themselves (S3) is not streamed through here: the answer is a
+ * redirect to the store's presigned URL (links made before the move, or without static keys).
  */
 export function registerMediaRoutes(app: ZodApp, deps: MediaDeps): void {
   serve(app, routes.media.file, async (request, reply) => {
     const path = (request.params as { '*': string })['*'];
     const key = deps.mediaUrls.resolve(path, request.query, deps.now());
     if (!key) throw new AppError({ code: 'common.not_found', detail: 'Not found.' });
+    if (deps.storage.directUrls) {
+      const now = deps.now();
+      const expiresAt = new Date(
+        (Math.ceil(now.getTime() / 3_600_000) + REDIRECT_URL_SECONDS / 3600) * 3_600_000,
+      );
+      const location = await deps.storage.directUrls.sign(key, expiresAt, {
+        now,
+        download: request.query.download,
+      });
+      void reply.header('cache-control', 'private, max-age=600');
+      return reply.redirect(location, 302);
+    }
     const file = await deps.storage.open(key);
     if (!file) throw new AppError({ code: 'common.not_found', detail: 'Not found.' });
     void reply.header('content-type', file.contentType);
@@ -25,7 +43,7 @@ export function registerMediaRoutes(app: ZodApp, deps: MediaDeps): void {
     void reply.header('last-modified', file.modifiedAt.toUTCString());
     void reply.header('accept-ranges', 'bytes');
     if (request.query.download) {
-      const name = request.query.download.replace(/[^A-Za-z0-9._-]/g, '_');
+      const name = safeDownloadName(request.query.download);
       void reply.header('content-disposition', `attachment; filename="${name}"`);
       // Telegram's in-app downloadFile needs this origin allowed (Mini Apps 8.0).
       void reply.header('access-control-allow-origin', 'https://web.telegram.org');

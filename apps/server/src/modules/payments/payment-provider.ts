@@ -1,37 +1,150 @@
 import type { TPaymentMethod } from '@mirra/contracts';
 
-/** What a provider needs to start a payment: the order as the server priced it. */
+/** The payment services Mirra has an adapter for. */
+export type ProviderName = 'test' | 'yookassa' | 'stripe' | 'cryptomus' | 'stars';
+
+/**
+ * What a payment is for; decides which module applies its events. `product`: a credit pack or the
+ * unlimited package (payments itself); `subscription`: the premium plan (subscriptions);
+ * `wallet_topup`: money into the wallet (wallet).
+ */
+export type PaymentPurpose = 'product' | 'subscription' | 'wallet_topup';
+
+/** YooKassa's payment method types Mirra offers on YooKassa's page. */
+export type YooKassaMethodType = 'bank_card' | 'sberbank' | 'sbp';
+
+/**
+ * What a provider needs to start a payment: the order as the server priced it. The order's uuid is
+ * the provider-side reference (YooKassa `metadata.order_id`, Stripe `client_reference_id`,
+ * Cryptomus `order_id`, Stars invoice `payload`) and the base of every idempotency key, so a retried
+ * create never charges twice.
+ */
 export interface ProviderOrder {
   uuid: string;
+  userId: number;
+  /** Minor units of `currency` (kopecks, cents); whole Stars when `currency` is CURRENCY_XTR. */
   amount: number;
+  /** ISO 4217 numeric (643, 840), or CURRENCY_XTR for Telegram Stars. */
   currency: number;
+  /** The catalogue id (or the plan id) bought. */
   product: string;
+  /** Shown to the buyer on the provider's page and in the receipt (1–128 characters). */
+  description: string;
+  /** For the 54-FZ receipt (YooKassa) and Stripe's `customer_email`; null when unknown. */
+  customerEmail: string | null;
+  /** Absolute URL the buyer is sent back to after the provider's page. */
+  returnUrl: string;
+  /** YooKassa only: which of its methods the buyer chose (bank card, SberPay, SBP). */
+  methodType?: YooKassaMethodType;
+  /**
+   * The first payment of a subscription: YooKassa saves the method (`save_payment_method: true`),
+   * Stripe opens Checkout in `subscription` mode, Stars creates a link with `subscription_period`
+   * 2592000. Renewals then come as `subscription.renewed` events (Stripe, Stars) or are charged by
+   * Mirra with `chargeSavedMethod` (YooKassa).
+   */
+  recurring?: { periodDays: number };
+  /** The buyer agreed to keep the payment method for renewals (YooKassa `save_payment_method`). */
+  saveMethod?: boolean;
 }
+
+/** Where the buyer goes to pay, and the provider's id of the payment when it has one already. */
+export interface CheckoutStarted {
+  /** YooKassa `confirmation_url`, Stripe `session.url`, Cryptomus `result.url`, Stars invoice link. */
+  confirmationUrl: string;
+  providerPaymentId: string | null;
+}
+
+export type PaymentEventType =
+  | 'payment.succeeded'
+  | 'payment.failed'
+  | 'payment.cancelled'
+  | 'refund.succeeded'
+  /** A later period of a subscription paid by the provider itself (Stripe `invoice.paid`, Stars). */
+  | 'subscription.renewed'
+  /** A renewal the provider could not charge (Stripe `invoice.payment_failed`). */
+  | 'subscription.payment_failed'
+  /** The provider's subscription ended (Stripe `customer.subscription.deleted`). */
+  | 'subscription.cancelled'
+  /** The provider's subscription changed (Stripe `customer.subscription.updated`). */
+  | 'subscription.updated';
 
 /** A verified notification from a provider, in Mirra's terms. */
 export interface PaymentEvent {
-  type: 'payment.succeeded' | 'payment.failed' | 'payment.cancelled' | 'refund.succeeded';
-  orderUuid: string;
+  type: PaymentEventType;
+  /**
+   * The provider's id of this event (Stripe `evt_…`, Stars `telegram_payment_charge_id`,
+   * YooKassa payment id + status, Cryptomus uuid + status): each is applied once.
+   */
+  eventId: string;
+  /**
+   * The Mirra order it belongs to (for renewals: the subscription's first order); null when the
+   * provider's notification does not carry it (Stripe `charge.refunded`): found by
+   * `providerPaymentId`, or else by `providerSubscriptionId`.
+   */
+  orderUuid: string | null;
   /** The provider's id of the payment: each one is applied to one order, once. */
   providerPaymentId: string;
   amount: number;
   currency: number;
+  /** YooKassa: the saved method's id (`payment_method.id` when `saved`), for later charges. */
+  savedMethodId?: string;
+  /** Stripe `sub_…`; Stars: the first payment's `telegram_payment_charge_id`. */
+  providerSubscriptionId?: string;
+  /** Stripe `cus_…`. */
+  providerCustomerId?: string;
+  /** The end of the period just paid (Stripe `current_period_end`, Stars `subscription_expiration_date`). */
+  periodEnd?: Date;
+  /** Stripe subscription status on `subscription.updated` (`active`, `past_due`, `canceled`…). */
+  subscriptionStatus?: string;
+  /** Stripe `cancel_at_period_end` on `subscription.updated`. */
+  cancelAtPeriodEnd?: boolean;
 }
 
 export type WebhookHeaders = Record<string, string | string[] | undefined>;
 
+/** An inbound notification as it reached Mirra: the exact bytes, headers and the sender's address. */
+export interface InboundWebhook {
+  rawBody: string;
+  headers: WebhookHeaders;
+  /** The sender's IP (after trusted proxies): YooKassa is trusted by its networks. */
+  sourceIp: string;
+}
+
 /**
- * One way to pay. Every provider (the built-in `test` one now; YooKassa, Stripe, Cryptomus and
- * Telegram Stars later) implements this, and the payments module never looks past it.
+ * One payment service. Every provider implements this, and the payments module (and the
+ * subscriptions and wallet modules through it) never looks past it.
  */
 export interface PaymentProvider {
-  readonly method: TPaymentMethod;
+  readonly name: ProviderName;
   /** Starts a payment for the order (idempotent per order uuid); returns where to send the buyer. */
-  createPayment(order: ProviderOrder): Promise<{ confirmationUrl: string }>;
-  /** The event an inbound notification carries, or null when its signature does not verify. */
-  parseWebhook(rawBody: string, headers: WebhookHeaders): PaymentEvent | null;
-  /** The provider's current state of a payment (for re-checking orders left pending); null if unknown. */
-  fetchPayment(providerPaymentId: string): Promise<PaymentEvent | null>;
+  createPayment(order: ProviderOrder): Promise<CheckoutStarted>;
+  /**
+   * The events an inbound notification carries (none when it is one Mirra ignores), or null when it
+   * does not verify: signature, source network, or the provider's own record disagrees.
+   */
+  parseWebhook(inbound: InboundWebhook): Promise<PaymentEvent[] | null>;
+  /** The provider's current state of an order's payment (the reconciler's re-check); null if unknown. */
+  fetchPayment(order: { uuid: string; providerPaymentId: string | null }): Promise<PaymentEvent | null>;
   /** Asks the provider to return the money; the refund itself is applied when its event arrives. */
   refund(order: ProviderOrder & { providerPaymentId: string }): Promise<void>;
+  /**
+   * Charges a saved method with no buyer present (YooKassa `payment_method_id`), keyed by the new
+   * order's uuid. Answers the payment's id and its final event when already final (null while
+   * pending); its webhook follows either way. Absent: the provider cannot.
+   */
+  chargeSavedMethod?(
+    order: ProviderOrder,
+    savedMethodId: string,
+  ): Promise<{ providerPaymentId: string; event: PaymentEvent | null }>;
+  /**
+   * Stops the provider's own renewals (Stripe: cancel at period end; Stars:
+   * `editUserStarSubscription` is_canceled). Absent: the provider has no subscriptions of its own.
+   */
+  cancelSubscription?(subscription: { providerSubscriptionId: string; userId: number }): Promise<void>;
+}
+
+/** Which provider serves a payment method the buyer picks. */
+export function providerOfMethod(method: TPaymentMethod): ProviderName {
+  if (method.startsWith('yookassa')) return 'yookassa';
+  return method as ProviderName;
 }

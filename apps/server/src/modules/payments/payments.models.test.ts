@@ -26,6 +26,7 @@ describe('payments rules', () => {
       days: 0,
       amount: 1000,
       currency: 643,
+      stars: 0,
     });
     expect(() => parseCatalogue('[{"id":"x","kind":"credits","prices":{"ru":0,"intl":1}}]')).toThrow();
     expect(() => parseCatalogue('[]')).toThrow();

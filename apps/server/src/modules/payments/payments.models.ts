@@ -7,17 +7,46 @@ export const ZCatalogueEntry = z.object({
   kind: z.enum(['credits', 'unlimited']),
   credits: z.number().int().min(0).default(0),
   days: z.number().int().min(0).default(0),
-  prices: z.object({ ru: z.number().int().positive(), intl: z.number().int().positive() }),
+  /** Minor units in each region; `stars`: whole Telegram Stars inside the Mini App (unset: not sold for Stars). */
+  prices: z.object({
+    ru: z.number().int().positive(),
+    intl: z.number().int().positive(),
+    stars: z.number().int().positive().max(10_000).optional(),
+  }),
 });
 export const ZCatalogue = z.array(ZCatalogueEntry).min(1);
 export type CatalogueEntry = z.infer<typeof ZCatalogueEntry>;
 
 /** The built-in catalogue: three credit packs and a month of unlimited generation. */
 export const DEFAULT_CATALOGUE: CatalogueEntry[] = [
-  { id: 'credits_100', kind: 'credits', credits: 100, days: 0, prices: { ru: 19_900, intl: 299 } },
-  { id: 'credits_300', kind: 'credits', credits: 300, days: 0, prices: { ru: 49_900, intl: 699 } },
-  { id: 'credits_1000', kind: 'credits', credits: 1000, days: 0, prices: { ru: 149_000, intl: 1999 } },
-  { id: 'unlimited_30', kind: 'unlimited', credits: 0, days: 30, prices: { ru: 99_000, intl: 1299 } },
+  {
+    id: 'credits_100',
+    kind: 'credits',
+    credits: 100,
+    days: 0,
+    prices: { ru: 19_900, intl: 299, stars: 150 },
+  },
+  {
+    id: 'credits_300',
+    kind: 'credits',
+    credits: 300,
+    days: 0,
+    prices: { ru: 49_900, intl: 699, stars: 350 },
+  },
+  {
+    id: 'credits_1000',
+    kind: 'credits',
+    credits: 1000,
+    days: 0,
+    prices: { ru: 149_000, intl: 1999, stars: 1000 },
+  },
+  {
+    id: 'unlimited_30',
+    kind: 'unlimited',
+    credits: 0,
+    days: 30,
+    prices: { ru: 99_000, intl: 1299, stars: 650 },
+  },
 ];
 
 /** The configured catalogue (JSON), or the built-in one when none is set. */
@@ -44,6 +73,7 @@ export function priceProduct(entry: CatalogueEntry, region: TPaymentRegion): TPa
     days: entry.kind === 'unlimited' ? entry.days : 0,
     amount: entry.prices[region],
     currency: currencyOfRegion(region),
+    stars: entry.prices.stars ?? 0,
   };
 }
 

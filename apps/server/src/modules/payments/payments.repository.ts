@@ -1,6 +1,6 @@
-import { and, eq } from 'drizzle-orm';
+import { and, asc, eq, gt, isNotNull, lt, or } from 'drizzle-orm';
 import type { DbOrTx } from '../../shared/db/client.js';
-import { entitlements, paymentOrders, paymentRegions } from '../../shared/db/schema.js';
+import { entitlements, paymentEvents, paymentOrders, paymentRegions } from '../../shared/db/schema.js';
 import type { TPaymentRegion } from '@mirra/contracts';
 
 export type PaymentOrderRow = typeof paymentOrders.$inferSelect;
@@ -45,11 +45,86 @@ export const paymentsRepository = {
     return row;
   },
 
-  async updateOrder(tx: DbOrTx, uuid: string, at: Date, values: Partial<typeof paymentOrders.$inferInsert>) {
-    await tx
+  /** Whether an order for this purpose's item still waits for its provider's answer. */
+  async hasPendingOrderFor(db: DbOrTx, purposeRef: string): Promise<boolean> {
+    const [row] = await db
+      .select({ uuid: paymentOrders.uuid })
+      .from(paymentOrders)
+      .where(
+        and(
+          eq(paymentOrders.purposeRef, purposeRef),
+          eq(paymentOrders.status, 'pending'),
+          isNotNull(paymentOrders.savedMethodId),
+        ),
+      )
+      .limit(1);
+    return Boolean(row);
+  },
+
+  /** The order a provider's payment or subscription id belongs to (the subscription's first order). */
+  async findOrderUuidByProviderRef(
+    db: DbOrTx,
+    provider: string,
+    providerPaymentId: string,
+    providerSubscriptionId: string | undefined,
+  ): Promise<string | undefined> {
+    const [row] = await db
+      .select({ uuid: paymentOrders.uuid })
+      .from(paymentOrders)
+      .where(
+        and(
+          eq(paymentOrders.provider, provider),
+          providerSubscriptionId
+            ? or(
+                eq(paymentOrders.providerPaymentId, providerPaymentId),
+                eq(paymentOrders.providerSubscriptionId, providerSubscriptionId),
+              )
+            : eq(paymentOrders.providerPaymentId, providerPaymentId),
+        ),
+      )
+      .orderBy(asc(paymentOrders.createdAt))
+      .limit(1);
+    return row?.uuid;
+  },
+
+  /** Records a provider's event as applied; false when it already was (a duplicate or a replay). */
+  async claimEvent(tx: DbOrTx, provider: string, eventId: string, orderUuid: string, type: string) {
+    const rows = await tx
+      .insert(paymentEvents)
+      .values({ provider, eventId, orderUuid, type })
+      .onConflictDoNothing()
+      .returning({ eventId: paymentEvents.eventId });
+    return rows.length === 1;
+  },
+
+  /** Orders still pending that were made between `from` and `to`, oldest first. */
+  async findPendingOrders(db: DbOrTx, from: Date, to: Date, limit: number): Promise<PaymentOrderRow[]> {
+    return db
+      .select()
+      .from(paymentOrders)
+      .where(
+        and(
+          eq(paymentOrders.status, 'pending'),
+          gt(paymentOrders.createdAt, from),
+          lt(paymentOrders.createdAt, to),
+        ),
+      )
+      .orderBy(asc(paymentOrders.createdAt))
+      .limit(limit);
+  },
+
+  async updateOrder(
+    tx: DbOrTx,
+    uuid: string,
+    at: Date,
+    values: Partial<typeof paymentOrders.$inferInsert>,
+  ): Promise<PaymentOrderRow> {
+    const [row] = await tx
       .update(paymentOrders)
       .set({ ...values, updatedAt: at })
-      .where(eq(paymentOrders.uuid, uuid));
+      .where(eq(paymentOrders.uuid, uuid))
+      .returning();
+    return row!;
   },
 
   async lockUnlimitedUntil(tx: DbOrTx, userId: number): Promise<Date | null> {

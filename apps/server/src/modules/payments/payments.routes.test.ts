@@ -7,7 +7,7 @@ import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { applyCreditChange } from '../credits/credits.usecases.js';
 import { createEngineRegistry } from '../../engines/index.js';
 import { testProviderOf } from './index.js';
-import { TEST_SIGNATURE_HEADER } from './test-provider.js';
+import { TEST_SIGNATURE_HEADER } from './providers/test.provider.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -69,7 +69,7 @@ describe('payments', () => {
     const ruCatalogue = (
       await t.app.inject({ method: 'GET', url: '/api/payments/catalogue/', headers: ru.headers })
     ).json();
-    expect(ruCatalogue).toMatchObject({ region: 'ru', currency: 643, methods: ['test'] });
+    expect(ruCatalogue).toMatchObject({ region: 'ru', currency: 643, methods: ['test', 'balance'] });
     expect(ruCatalogue.products.find((p: { id: string }) => p.id === 'credits_100')).toEqual({
       id: 'credits_100',
       kind: 'credits',
@@ -77,6 +77,7 @@ describe('payments', () => {
       days: 0,
       amount: 19_900,
       currency: 643,
+      stars: 150,
     });
     const de = await buyer('DE');
     const deCatalogue = (

@@ -1,30 +1,71 @@
+import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { z } from 'zod';
-import type {
-  TPaymentCatalogue,
-  TPaymentMethod,
-  TPaymentOrder,
-  TPaymentRegion,
-  ZPaymentOrderCreate,
+import {
+  CURRENCY_XTR,
+  WALLET_PAY_IN_LIMITS,
+  WALLET_TOP_UP_PRODUCT,
+  type TPaymentCatalogue,
+  type TPaymentInvoiceState,
+  type TPaymentMethod,
+  type TPaymentOrder,
+  type TPaymentRegion,
+  type ZPaymentOrderCreate,
 } from '@mirra/contracts';
 import type { PaymentsDeps } from './payments.deps.js';
 import type { DbOrTx } from '../../shared/db/client.js';
 import { AppError } from '../../shared/errors.js';
 import { applyCreditChange, lockCredits } from '../credits/index.js';
-import type { PaymentEvent, PaymentProvider, WebhookHeaders } from './payment-provider.js';
+import { findUserById } from '../users/index.js';
 import {
+  cancelWalletEntry,
+  getWalletBalance,
+  recordWalletEntry,
+  settleWalletEntry,
+} from '../wallet/index.js';
+import {
+  providerOfMethod,
+  type InboundWebhook,
+  type PaymentEvent,
+  type PaymentPurpose,
+  type ProviderName,
+  type ProviderOrder,
+  type YooKassaMethodType,
+} from './payment-provider.js';
+import {
+  currencyOfRegion,
   extendUntil,
   parseCatalogue,
   priceProduct,
   refundCredits,
   regionOfCountry,
+  returnUrlFor,
   safeReturnPath,
   shortenUntil,
   type CatalogueEntry,
 } from './payments.models.js';
+import {
+  availableMethods,
+  configuredProviders,
+  providerNamed,
+  recurringMethods,
+} from './payments.providers.js';
 import { paymentsRepository, type PaymentOrderRow } from './payments.repository.js';
-import { createTestProvider, testProviderKey } from './test-provider.js';
 
-type Deps = Pick<PaymentsDeps, 'db' | 'config' | 'logger' | 'now' | 'geo' | 'linkSecret'>;
+export { testProviderOf } from './payments.providers.js';
+
+type Deps = Pick<
+  PaymentsDeps,
+  | 'db'
+  | 'config'
+  | 'logger'
+  | 'now'
+  | 'geo'
+  | 'linkSecret'
+  | 'telegramBot'
+  | 'purposeHandlers'
+  | 'paymentListeners'
+>;
+type EventDeps = Pick<PaymentsDeps, 'logger' | 'now' | 'purposeHandlers' | 'paymentListeners'>;
 
 export const CONSENT_REQUIRED_DETAIL = 'Please check the boxes to agree with the offer.';
 
@@ -38,41 +79,26 @@ function catalogueOf(deps: Pick<PaymentsDeps, 'config'>): CatalogueEntry[] {
   return entries;
 }
 
-const testProviders = new Map<string, ReturnType<typeof createTestProvider>>();
-/** The test provider of this server (its key derives from the server secret). */
-export function testProviderOf(deps: Pick<PaymentsDeps, 'linkSecret'>) {
-  let provider = testProviders.get(deps.linkSecret);
-  if (!provider) {
-    provider = createTestProvider(testProviderKey(deps.linkSecret));
-    testProviders.set(deps.linkSecret, provider);
-  }
-  return provider;
+export function consentRequired(): AppError {
+  return new AppError({ code: 'payments.consent_required', detail: CONSENT_REQUIRED_DETAIL });
 }
 
-/** The payment methods this server offers: only those configured. */
-export function availableProviders(deps: Pick<PaymentsDeps, 'config' | 'linkSecret'>): PaymentProvider[] {
-  return deps.config.payments.testProvider ? [testProviderOf(deps)] : [];
-}
-
-function providerFor(deps: Pick<PaymentsDeps, 'config' | 'linkSecret'>, method: string): PaymentProvider {
-  const provider = availableProviders(deps).find((p) => p.method === method);
-  if (!provider) {
-    throw new AppError({
-      code: 'payments.method_unavailable',
-      detail: 'This payment method is not available.',
-    });
-  }
-  return provider;
-}
+const methodUnavailable = () =>
+  new AppError({ code: 'payments.method_unavailable', detail: 'This payment method is not available.' });
 
 export interface Caller {
   userId: number;
   ip: string;
   headers: Record<string, string | string[] | undefined>;
+  /** Signed in with the Mini App's init data: Stars are offered. */
+  inMiniApp?: boolean;
 }
 
 /** The region chosen by the person, or the one of the country they are in. */
-async function regionOf(deps: Deps, caller: Caller): Promise<TPaymentRegion> {
+export async function regionOf(
+  deps: Pick<PaymentsDeps, 'db' | 'geo'>,
+  caller: Caller,
+): Promise<TPaymentRegion> {
   const chosen = await paymentsRepository.findRegion(deps.db, caller.userId);
   return chosen ?? regionOfCountry(deps.geo.countryOf(caller.ip, caller.headers));
 }
@@ -84,7 +110,7 @@ export async function getCatalogue(deps: Deps, caller: Caller): Promise<TPayment
     region,
     currency: products[0]!.currency,
     products,
-    methods: availableProviders(deps).map((p) => p.method),
+    methods: availableMethods(deps, { region, inMiniApp: caller.inMiniApp ?? false }),
   };
 }
 
@@ -93,38 +119,366 @@ export async function changeRegion(deps: Deps, caller: Caller, region: TPaymentR
   return getCatalogue(deps, caller);
 }
 
+/** What a payment is started with, by payments itself or by the subscriptions and wallet modules. */
+export interface StartPaymentInput {
+  userId: number;
+  purpose: PaymentPurpose;
+  /** The purpose's own id (a subscription's uuid). */
+  purposeRef: string | null;
+  method: TPaymentMethod;
+  product: string;
+  /** Minor units; whole Stars when `currency` is CURRENCY_XTR. Priced by the server, never the client. */
+  amount: number;
+  currency: number;
+  /** Shown on the provider's page and the receipt; unset: named after the product. */
+  description?: string;
+  /** The app path to come back to. */
+  returnPath: string | undefined;
+  consent: { agreeOffer: boolean; agreePrivacy: boolean };
+  /** The buyer agrees that the method is kept for renewals (charged again by Mirra). */
+  saveMethod?: boolean;
+  /** A subscription the provider itself renews (Stripe `subscription` mode, Stars `subscription_period`). */
+  recurring?: { periodDays: number };
+  credits?: number;
+  unlimitedDays?: number;
+}
+/** The same, as the subscriptions and wallet modules name it. */
+export type PaymentRequest = StartPaymentInput;
+
 /**
- * An order at the price of the person's region, with their consent to the offer and the privacy
- * policy stored (document versions and time); returns where to pay it.
+ * An order with the buyer's consent to the offer and the privacy policy stored (document versions
+ * and time), started with its provider; answers where to pay it.
+ */
+export async function startPayment(
+  deps: Deps,
+  input: StartPaymentInput,
+): Promise<{ uuid: string; confirmation_url: string }> {
+  if (!input.consent.agreeOffer || !input.consent.agreePrivacy) throw consentRequired();
+  const now = deps.now();
+  const values = {
+    userId: input.userId,
+    product: input.product,
+    method: input.method,
+    purpose: input.purpose,
+    purposeRef: input.purposeRef,
+    saveMethod: input.saveMethod ?? false,
+    recurringDays: input.recurring?.periodDays ?? null,
+    amount: input.amount,
+    currency: input.currency,
+    credits: input.credits ?? 0,
+    unlimitedDays: input.unlimitedDays ?? 0,
+    returnPath: safeReturnPath(input.returnPath),
+    offerVersion: deps.config.payments.offerVersion,
+    privacyVersion: deps.config.payments.privacyVersion,
+    consentedAt: now,
+  };
+  if (input.method === 'balance') return payFromBalance(deps, { ...values, provider: 'balance' });
+  const providerName = providerOfMethod(input.method);
+  const provider = providerNamed(deps, providerName);
+  if (!provider) throw methodUnavailable();
+  if ((providerName === 'stars') !== (input.currency === CURRENCY_XTR)) throw methodUnavailable();
+  const order = await deps.db.transaction(async (tx) => {
+    const created = await paymentsRepository.insertOrder(tx, { ...values, provider: providerName });
+    if (created.purpose === 'wallet_topup') {
+      await recordWalletEntry(
+        tx,
+        {
+          userId: created.userId,
+          currency: created.currency,
+          amount: created.amount,
+          kind: 'pay_in',
+          pending: true,
+          ref: created.uuid,
+          idempotencyKey: `payment:${created.uuid}:pay_in`,
+        },
+        now,
+      );
+    }
+    return created;
+  });
+  const started = await provider.createPayment(
+    await providerOrderOf(deps, order, input.description ?? describeOrder(order)),
+  );
+  if (started.providerPaymentId) {
+    await paymentsRepository.updateOrder(deps.db, order.uuid, deps.now(), {
+      providerPaymentId: started.providerPaymentId,
+    });
+  }
+  return { uuid: order.uuid, confirmation_url: started.confirmationUrl };
+}
+
+/**
+ * Paying from the wallet needs no page: the money leaves the wallet and the order is paid in one
+ * transaction, and the answer leads straight back to the app.
+ */
+async function payFromBalance(
+  deps: Deps,
+  values: Parameters<typeof paymentsRepository.insertOrder>[1],
+): Promise<{ uuid: string; confirmation_url: string }> {
+  if (values.purpose === 'wallet_topup' || values.saveMethod || values.currency === CURRENCY_XTR) {
+    throw methodUnavailable();
+  }
+  const now = deps.now();
+  const order = await deps.db.transaction(async (tx) => {
+    const created = await paymentsRepository.insertOrder(tx, values);
+    await recordWalletEntry(
+      tx,
+      {
+        userId: created.userId,
+        currency: created.currency,
+        amount: -created.amount,
+        kind: 'purchase',
+        ref: created.uuid,
+        idempotencyKey: `payment:${created.uuid}:balance`,
+      },
+      now,
+    );
+    await applyPaymentEvent(deps, tx, 'balance', {
+      type: 'payment.succeeded',
+      eventId: `balance:${created.uuid}`,
+      orderUuid: created.uuid,
+      providerPaymentId: `balance:${created.uuid}`,
+      amount: created.amount,
+      currency: created.currency,
+    });
+    return created;
+  });
+  return { uuid: order.uuid, confirmation_url: returnUrlFor(order.returnPath, order.uuid) };
+}
+
+/**
+ * The key of an invoice's open page: the page's address carries it beside the invoice's uuid, so
+ * the uuid alone (in logs, in another person's hands) opens nothing.
+ */
+function invoiceToken(deps: Pick<PaymentsDeps, 'linkSecret'>, uuid: string): string {
+  return createHmac('sha256', deps.linkSecret).update(`mirra:invoice:${uuid}`).digest('hex').slice(0, 32);
+}
+
+function isInvoiceToken(deps: Pick<PaymentsDeps, 'linkSecret'>, uuid: string, token: string | undefined) {
+  if (typeof token !== 'string' || !/^[0-9a-f]{32}$/.test(token)) return false;
+  return timingSafeEqual(Buffer.from(token), Buffer.from(invoiceToken(deps, uuid)));
+}
+
+/** Where the buyer comes back to: SberPay to its live invoice page, everyone else to the app. */
+function absoluteReturnUrl(
+  deps: Pick<PaymentsDeps, 'config' | 'linkSecret'>,
+  order: PaymentOrderRow,
+): string {
+  const path =
+    order.method === 'yookassa_sberbank'
+      ? `/sberpay/${order.uuid}/?key=${invoiceToken(deps, order.uuid)}`
+      : returnUrlFor(order.returnPath, order.uuid);
+  return `${deps.config.publicUrl}${path}`;
+}
+
+async function providerOrderOf(
+  deps: Pick<PaymentsDeps, 'db' | 'config' | 'linkSecret'>,
+  order: PaymentOrderRow,
+  description: string,
+): Promise<ProviderOrder> {
+  const user = await findUserById(deps.db, order.userId);
+  return {
+    uuid: order.uuid,
+    userId: order.userId,
+    amount: order.amount,
+    currency: order.currency,
+    product: order.product,
+    description,
+    customerEmail: user?.email ?? null,
+    returnUrl: absoluteReturnUrl(deps, order),
+    ...(order.method.startsWith('yookassa_')
+      ? { methodType: order.method.slice('yookassa_'.length) as YooKassaMethodType }
+      : {}),
+    ...(order.recurringDays ? { recurring: { periodDays: order.recurringDays } } : {}),
+  };
+}
+
+const describeProduct = (entry: CatalogueEntry) =>
+  entry.kind === 'credits' ? `Mirra: ${entry.credits} credits` : `Mirra: unlimited for ${entry.days} days`;
+
+/** What the provider's page and the receipt call an order Mirra did not describe. */
+function describeOrder(order: PaymentOrderRow): string {
+  if (order.purpose === 'wallet_topup') return 'Mirra: wallet top-up';
+  if (order.purpose === 'subscription') return 'Mirra Premium';
+  return `Mirra: ${order.product}`;
+}
+
+/**
+ * A credit pack or the unlimited package at the price of the person's region (or in Stars), or a
+ * wallet top-up of the buyer's amount, with their consent stored; returns where to pay it.
  */
 export async function createOrder(
   deps: Deps,
   caller: Caller,
   body: z.infer<typeof ZPaymentOrderCreate>,
 ): Promise<{ uuid: string; confirmation_url: string }> {
-  if (!body.agree_offer || !body.agree_privacy) {
-    throw new AppError({ code: 'payments.consent_required', detail: CONSENT_REQUIRED_DETAIL });
+  const consent = { agreeOffer: body.agree_offer, agreePrivacy: body.agree_privacy };
+  if (!consent.agreeOffer || !consent.agreePrivacy) throw consentRequired();
+  const region = await regionOf(deps, caller);
+  if (!availableMethods(deps, { region, inMiniApp: caller.inMiniApp ?? false }).includes(body.method)) {
+    throw methodUnavailable();
+  }
+  if (body.product === WALLET_TOP_UP_PRODUCT) {
+    const currency = body.currency ?? currencyOfRegion(region);
+    const limits = WALLET_PAY_IN_LIMITS[currency];
+    if (!limits) {
+      throw new AppError({ code: 'wallet.currency_unknown', detail: 'This currency is not supported.' });
+    }
+    const amount = body.amount ?? 0;
+    if (amount < limits.min || amount > limits.max) {
+      throw new AppError({
+        code: 'wallet.amount_invalid',
+        detail: 'The amount is outside the allowed range.',
+        extra: { min: limits.min, max: limits.max, currency },
+      });
+    }
+    return startPayment(deps, {
+      userId: caller.userId,
+      purpose: 'wallet_topup',
+      purposeRef: null,
+      method: body.method,
+      product: WALLET_TOP_UP_PRODUCT,
+      amount,
+      currency,
+      returnPath: body.return ?? '/',
+      consent,
+    });
   }
   const entry = catalogueOf(deps).find((e) => e.id === body.product);
   if (!entry) throw new AppError({ code: 'payments.product_unknown', detail: 'No such product.' });
-  const provider = providerFor(deps, body.method);
-  const product = priceProduct(entry, await regionOf(deps, caller));
-  const now = deps.now();
-  const order = await paymentsRepository.insertOrder(deps.db, {
+  const product = priceProduct(entry, region);
+  const inStars = body.method === 'stars';
+  if (inStars && !product.stars) throw methodUnavailable();
+  return startPayment(deps, {
     userId: caller.userId,
+    purpose: 'product',
+    purposeRef: null,
+    method: body.method,
     product: product.id,
-    provider: provider.method,
-    amount: product.amount,
-    currency: product.currency,
+    amount: inStars ? product.stars : product.amount,
+    currency: inStars ? CURRENCY_XTR : product.currency,
+    description: describeProduct(entry),
+    returnPath: body.return,
+    consent,
     credits: product.credits,
     unlimitedDays: product.days,
-    returnPath: safeReturnPath(body.return),
+  });
+}
+
+/**
+ * A renewal charged to a method saved by an earlier payment (YooKassa `payment_method_id`), with
+ * no buyer present: a new order (its uuid is the idempotency key), the result applied at once
+ * when final and otherwise by its notification or the reconciler.
+ */
+export async function chargeSavedMethod(
+  deps: Deps,
+  input: Omit<StartPaymentInput, 'method' | 'returnPath' | 'consent' | 'recurring' | 'saveMethod'> & {
+    /** The method (or provider name) the saved method belongs to: `yookassa_bank_card`, `yookassa`, `test`. */
+    method?: string;
+    provider?: ProviderName;
+    savedMethodId: string;
+  },
+): Promise<{ uuid: string; status: 'pending' | 'paid' | 'failed' }> {
+  const name = input.provider ?? providerOfMethod((input.method ?? '') as TPaymentMethod);
+  const provider = providerNamed(deps, name);
+  if (!provider?.chargeSavedMethod) throw methodUnavailable();
+  const now = deps.now();
+  const order = await paymentsRepository.insertOrder(deps.db, {
+    userId: input.userId,
+    product: input.product,
+    provider: provider.name,
+    method: input.method ?? provider.name,
+    purpose: input.purpose,
+    purposeRef: input.purposeRef,
+    amount: input.amount,
+    currency: input.currency,
+    credits: input.credits ?? 0,
+    unlimitedDays: input.unlimitedDays ?? 0,
+    returnPath: '/',
+    savedMethodId: input.savedMethodId,
+    // The consent given with the first payment covers its renewals.
     offerVersion: deps.config.payments.offerVersion,
     privacyVersion: deps.config.payments.privacyVersion,
     consentedAt: now,
   });
-  const { confirmationUrl } = await provider.createPayment(order);
-  return { uuid: order.uuid, confirmation_url: confirmationUrl };
+  let charged: Awaited<ReturnType<NonNullable<typeof provider.chargeSavedMethod>>>;
+  try {
+    charged = await provider.chargeSavedMethod(
+      await providerOrderOf(deps, order, input.description ?? describeOrder(order)),
+      input.savedMethodId,
+    );
+  } catch (error) {
+    // Refused outright (a 4xx): a failed renewal, retried later with a new order.
+    deps.logger.warn({ err: error, order: order.uuid }, 'charging a saved method failed');
+    const providerPaymentId = `failed:${randomUUID()}`;
+    charged = {
+      providerPaymentId,
+      event: {
+        type: 'payment.failed',
+        eventId: providerPaymentId,
+        orderUuid: order.uuid,
+        providerPaymentId,
+        amount: order.amount,
+        currency: order.currency,
+      },
+    };
+  }
+  await paymentsRepository.updateOrder(deps.db, order.uuid, deps.now(), {
+    providerPaymentId: charged.providerPaymentId,
+  });
+  if (charged.event) await applyEvents(deps, provider.name, [charged.event]);
+  const after = (await paymentsRepository.findOrder(deps.db, order.uuid))!;
+  return {
+    uuid: order.uuid,
+    status: after.status === 'paid' ? 'paid' : after.status === 'pending' ? 'pending' : 'failed',
+  };
+}
+
+/**
+ * Whether a charge of a saved method for this item (a subscription's uuid) is still pending at its
+ * provider: a renewal is not charged again while the last one has not been answered.
+ */
+export function hasPendingCharge(deps: Pick<PaymentsDeps, 'db'>, purposeRef: string): Promise<boolean> {
+  return paymentsRepository.hasPendingOrderFor(deps.db, purposeRef);
+}
+
+/** Stops a provider's own renewals of a subscription (Stripe, Stars); access runs to its date. */
+export async function cancelProviderSubscription(
+  deps: Deps,
+  input: { provider: ProviderName; providerSubscriptionId: string; userId: number },
+): Promise<void> {
+  const provider = providerNamed(deps, input.provider);
+  if (!provider?.cancelSubscription) throw methodUnavailable();
+  await provider.cancelSubscription(input);
+}
+
+/**
+ * Gives a paid order's money back: a balance payment returns to the wallet at once; a provider's
+ * refund is asked for, and applied when its notification arrives.
+ */
+export async function refundOrder(deps: Deps, orderUuid: string): Promise<void> {
+  const order = await paymentsRepository.findOrder(deps.db, orderUuid);
+  if (!order) throw new AppError({ code: 'payments.order_not_found', detail: 'Not found.' });
+  if (order.status !== 'paid') {
+    throw new AppError({ code: 'payments.not_refundable', detail: 'Only a paid order can be refunded.' });
+  }
+  if (order.provider === 'balance') {
+    await deps.db.transaction((tx) =>
+      applyPaymentEvent(deps, tx, 'balance', {
+        type: 'refund.succeeded',
+        eventId: `balance:${order.uuid}:refund`,
+        orderUuid: order.uuid,
+        providerPaymentId: order.providerPaymentId ?? `balance:${order.uuid}`,
+        amount: order.amount,
+        currency: order.currency,
+      }),
+    );
+    return;
+  }
+  const provider = providerNamed(deps, order.provider as ProviderName);
+  if (!provider || !order.providerPaymentId) throw methodUnavailable();
+  const providerOrder = await providerOrderOf(deps, order, describeOrder(order));
+  await provider.refund({ ...providerOrder, providerPaymentId: order.providerPaymentId });
 }
 
 export function serializeOrder(order: PaymentOrderRow): TPaymentOrder {
@@ -136,6 +490,7 @@ export function serializeOrder(order: PaymentOrderRow): TPaymentOrder {
     currency: order.currency,
     credits: order.credits,
     unlimited_days: order.unlimitedDays,
+    purpose: order.purpose,
     created_at: order.createdAt.toISOString(),
   };
 }
@@ -147,84 +502,158 @@ export async function getOrder(deps: Deps, userId: number, uuid: string): Promis
 }
 
 /**
- * A provider's notification: verified as the provider signs it, then applied in one transaction.
- * A forged one changes nothing (`payments.signature_invalid`).
+ * An invoice's live state for the open SberPay return page (no sign-in: SberPay may return the
+ * buyer to another browser). Its uuid with the page's token opens it; it shows nothing personal.
  */
-export async function receiveWebhook(
+export async function getInvoiceState(
   deps: Deps,
-  method: string,
-  rawBody: string,
-  headers: WebhookHeaders,
-): Promise<void> {
-  const provider = availableProviders(deps).find((p) => p.method === method);
-  const event = provider?.parseWebhook(rawBody, headers) ?? null;
-  if (!provider || !event) {
-    throw new AppError({ code: 'payments.signature_invalid', detail: 'The notification is not signed.' });
-  }
-  await deps.db.transaction((tx) => applyPaymentEvent(deps, tx, provider.method, event));
+  uuid: string,
+  token: string | undefined,
+): Promise<TPaymentInvoiceState> {
+  const order = isInvoiceToken(deps, uuid, token)
+    ? await paymentsRepository.findOrder(deps.db, uuid)
+    : undefined;
+  if (!order) throw new AppError({ code: 'payments.order_not_found', detail: 'Not found.' });
+  if (order.status === 'pending') await reconcileOrder(deps, order);
+  const current = (await paymentsRepository.findOrder(deps.db, uuid))!;
+  return {
+    uuid: current.uuid,
+    status: current.status,
+    amount: current.amount,
+    currency: current.currency,
+    product: current.product,
+    return_path: returnUrlFor(current.returnPath, current.uuid),
+  };
 }
 
 /**
- * Applies one verified event to its order, under the order's row lock, so that duplicates, late
- * and out-of-order events change nothing twice: a payment is granted once (credits in the ledger
- * under `payment:<order>:grant`, the unlimited package extended), a refund taken back once.
+ * A provider's notification: verified as the provider signs it (or, for YooKassa, by its source
+ * network and the payment re-fetched), then each event applied in one transaction. A forged one
+ * changes nothing (`payments.signature_invalid`).
+ */
+export async function receiveWebhook(deps: Deps, name: string, inbound: InboundWebhook): Promise<void> {
+  const provider = configuredProviders(deps).get(name as ProviderName);
+  const events = provider ? await provider.parseWebhook(inbound) : null;
+  if (!provider || !events) {
+    throw new AppError({ code: 'payments.signature_invalid', detail: 'The notification is not signed.' });
+  }
+  await applyEvents(deps, provider.name, events);
+}
+
+/** Applies verified events of one provider, each in its own transaction. */
+export async function applyEvents(deps: Deps, provider: ProviderName, events: PaymentEvent[]): Promise<void> {
+  for (const event of events) {
+    await deps.db.transaction((tx) => applyPaymentEvent(deps, tx, provider, event));
+  }
+}
+
+/** The order an event belongs to, row-locked: by its uuid, else by the payment or subscription id. */
+async function lockOrderOf(tx: DbOrTx, provider: ProviderName | 'balance', event: PaymentEvent) {
+  const uuid =
+    event.orderUuid ??
+    (await paymentsRepository.findOrderUuidByProviderRef(
+      tx,
+      provider,
+      event.providerPaymentId,
+      event.providerSubscriptionId,
+    ));
+  return uuid ? paymentsRepository.lockOrder(tx, uuid) : undefined;
+}
+
+/**
+ * Applies one verified event to its order under the order's row lock, once per the provider's
+ * event id, so duplicate, late and out-of-order events change nothing twice: a payment is granted
+ * once (credits in the ledger under `payment:<order>:grant`, the unlimited package extended, a
+ * top-up settled in the wallet), a refund taken back once. The purpose's handler (subscriptions)
+ * and the domain events (PaymentListener) run in the same transaction.
  */
 export async function applyPaymentEvent(
-  deps: Pick<PaymentsDeps, 'logger' | 'now'>,
+  deps: EventDeps,
   tx: DbOrTx,
-  method: TPaymentMethod,
+  provider: ProviderName | 'balance',
   event: PaymentEvent,
 ): Promise<void> {
-  const order = await paymentsRepository.lockOrder(tx, event.orderUuid);
-  if (!order || order.provider !== method) {
-    throw new AppError({ code: 'payments.order_not_found', detail: 'Not found.' });
+  const order = await lockOrderOf(tx, provider, event);
+  if (!order || order.provider !== provider) {
+    deps.logger.warn({ provider, event: event.eventId }, 'payment event for no known order; ignored');
+    return;
   }
-  if (order.amount !== event.amount || order.currency !== event.currency) {
+  if (!(await paymentsRepository.claimEvent(tx, provider, event.eventId, order.uuid, event.type))) return;
+  const renewal = event.type.startsWith('subscription.');
+  if (!renewal && (order.amount !== event.amount || order.currency !== event.currency)) {
     deps.logger.error({ order: order.uuid, event }, 'payment amount does not match its order; not applied');
     return;
   }
   const now = deps.now();
+  const before = order.status;
+  let after: PaymentOrderRow = order;
   switch (event.type) {
     case 'payment.succeeded':
       if (order.status === 'paid' || order.status === 'refunded') return;
-      await paymentsRepository.updateOrder(tx, order.uuid, deps.now(), {
+      after = await paymentsRepository.updateOrder(tx, order.uuid, now, {
         status: 'paid',
         providerPaymentId: event.providerPaymentId,
         paidAt: now,
+        ...(event.savedMethodId && (order.saveMethod || order.recurringDays)
+          ? { savedMethodId: event.savedMethodId }
+          : {}),
+        ...(event.providerSubscriptionId ? { providerSubscriptionId: event.providerSubscriptionId } : {}),
       });
-      if (order.credits > 0) {
-        await applyCreditChange(tx, {
-          userId: order.userId,
-          delta: order.credits,
-          kind: 'purchase',
-          ref: order.uuid,
-          idempotencyKey: `payment:${order.uuid}:grant`,
-        });
-      }
-      if (order.unlimitedDays > 0) {
-        const until = await paymentsRepository.lockUnlimitedUntil(tx, order.userId);
-        await paymentsRepository.setUnlimitedUntil(
-          tx,
-          order.userId,
-          extendUntil(until, now, order.unlimitedDays),
-        );
-      }
-      return;
+      await grantPurchase(tx, after, now);
+      break;
     case 'payment.failed':
     case 'payment.cancelled':
       if (order.status !== 'pending') return;
-      await paymentsRepository.updateOrder(tx, order.uuid, deps.now(), {
+      after = await paymentsRepository.updateOrder(tx, order.uuid, now, {
         status: event.type === 'payment.failed' ? 'failed' : 'cancelled',
       });
-      return;
+      if (order.purpose === 'wallet_topup') await cancelWalletEntry(tx, `payment:${order.uuid}:pay_in`, now);
+      break;
     case 'refund.succeeded':
+      // A refund of a provider-run subscription's later period names that period's payment.
+      if (order.providerPaymentId !== null && event.providerPaymentId !== order.providerPaymentId) break;
       if (order.status !== 'paid') return;
-      await takeBackPurchase(tx, order, now);
+      after = await takeBackPurchase(tx, order, now);
+      break;
+    default:
+      // Renewals, failed renewals and changes of provider-run subscriptions: the purpose's own.
+      break;
+  }
+  if (order.purpose === 'subscription') await deps.purposeHandlers.subscription?.(tx, after, event, before);
+  for (const listener of deps.paymentListeners) {
+    if (after.status === 'paid' && before !== 'paid') await listener.onPaid?.(tx, after);
+    if (after.status === 'refunded' && before !== 'refunded') await listener.onRefunded?.(tx, after);
   }
 }
 
-/** A refund: the purchase's unspent credits back (never below zero, the rest recorded), its term ended. */
-async function takeBackPurchase(tx: DbOrTx, order: PaymentOrderRow, now: Date): Promise<void> {
+/** What a paid order gives: its credits, its unlimited days, the top-up's money, once each. */
+async function grantPurchase(tx: DbOrTx, order: PaymentOrderRow, now: Date): Promise<void> {
+  if (order.credits > 0) {
+    await applyCreditChange(tx, {
+      userId: order.userId,
+      delta: order.credits,
+      kind: order.purpose === 'subscription' ? 'subscription_grant' : 'purchase',
+      ref: order.uuid,
+      idempotencyKey: `payment:${order.uuid}:grant`,
+    });
+  }
+  if (order.unlimitedDays > 0) {
+    const until = await paymentsRepository.lockUnlimitedUntil(tx, order.userId);
+    await paymentsRepository.setUnlimitedUntil(
+      tx,
+      order.userId,
+      extendUntil(until, now, order.unlimitedDays),
+    );
+  }
+  if (order.purpose === 'wallet_topup') await settleWalletEntry(tx, `payment:${order.uuid}:pay_in`);
+}
+
+/**
+ * A refund: the purchase's unspent credits back (never below zero, the rest recorded), its term
+ * ended; a top-up's money leaves the wallet as far as it is still there; a purchase paid from the
+ * balance returns to it.
+ */
+async function takeBackPurchase(tx: DbOrTx, order: PaymentOrderRow, now: Date): Promise<PaymentOrderRow> {
   const balance = await lockCredits(tx, order.userId);
   const { takeBack, unrecovered } = refundCredits(order.credits, balance);
   if (takeBack > 0) {
@@ -246,10 +675,72 @@ async function takeBackPurchase(tx: DbOrTx, order: PaymentOrderRow, now: Date): 
       );
     }
   }
-  await paymentsRepository.updateOrder(tx, order.uuid, now, {
+  if (order.purpose === 'wallet_topup') {
+    const wallet = await getWalletBalance(tx, order.userId, order.currency, now);
+    const back = Math.min(order.amount, Math.max(0, wallet.available));
+    if (back > 0) {
+      await recordWalletEntry(
+        tx,
+        {
+          userId: order.userId,
+          currency: order.currency,
+          amount: -back,
+          kind: 'refund',
+          ref: order.uuid,
+          idempotencyKey: `payment:${order.uuid}:refund`,
+        },
+        now,
+      );
+    }
+  }
+  if (order.provider === 'balance') {
+    await recordWalletEntry(
+      tx,
+      {
+        userId: order.userId,
+        currency: order.currency,
+        amount: order.amount,
+        kind: 'refund',
+        ref: order.uuid,
+        idempotencyKey: `payment:${order.uuid}:refund`,
+      },
+      now,
+    );
+  }
+  return paymentsRepository.updateOrder(tx, order.uuid, now, {
     status: 'refunded',
     refundedAt: now,
     creditsTakenBack: takeBack,
     creditsUnrecovered: unrecovered,
   });
 }
+
+/** Re-checks one pending order with its provider and applies what the provider reports. */
+export async function reconcileOrder(deps: Deps, order: PaymentOrderRow): Promise<void> {
+  const provider = providerNamed(deps, order.provider as ProviderName);
+  if (!provider) return;
+  try {
+    const event = await provider.fetchPayment(order);
+    if (event) await applyEvents(deps, provider.name, [event]);
+  } catch (error) {
+    deps.logger.warn({ err: error, order: order.uuid }, 'could not re-check a pending payment');
+  }
+}
+
+/**
+ * The reconciler: orders still pending after PAYMENTS_RECONCILE_AFTER_SECONDS (a notification lost
+ * or never sent) are re-fetched from their provider, for up to two days after they were made.
+ */
+export async function reconcilePendingOrders(deps: Deps): Promise<number> {
+  const now = deps.now().getTime();
+  const pending = await paymentsRepository.findPendingOrders(
+    deps.db,
+    new Date(now - 2 * 86_400_000),
+    new Date(now - deps.config.payments.reconcileAfterSeconds * 1000),
+    100,
+  );
+  for (const order of pending) await reconcileOrder(deps, order);
+  return pending.length;
+}
+
+export { availableMethods, recurringMethods };

@@ -20,6 +20,7 @@ export function renderTestCheckout(order: PaymentOrderRow, language: string, ret
   const actions =
     order.status === 'pending'
       ? button('pay', 'checkout.pay', '#1f7a3d') +
+        (order.saveMethod ? button('pay_decline_later', 'checkout.payDeclineLater', '#6a4a9a') : '') +
         button('decline', 'checkout.decline', '#a12a2a') +
         button('cancel', 'checkout.cancel', '#555')
       : order.status === 'paid'
@@ -48,6 +49,7 @@ a{display:block;text-align:center;margin-top:12px;color:#333}
 <dl>
 <dt>${t('checkout.order')}</dt><dd>${escapeHtml(order.product)}</dd>
 <dt>${t('checkout.amount')}</dt><dd data-testid="checkout-amount">${escapeHtml(formatMoney(order.amount, order.currency))}</dd>
+${order.saveMethod ? `<dt>${t('checkout.saveMethod')}</dt><dd data-testid="checkout-save-method">${t('checkout.saveMethodNote')}</dd>` : ''}
 <dt>${t('checkout.status')}</dt><dd data-testid="checkout-status">${t(`checkout.status.${order.status}` as MessageKey)}</dd>
 </dl>
 ${actions ? `<form method="post">${actions}</form>` : ''}

@@ -79,7 +79,7 @@ describe('publishing', () => {
     expect(post.image.variants.map((v: { width: number }) => v.width)).toEqual([256, 512, 1024, 1200]);
     expect(post.published_at).not.toBeNull();
     // The signed image link works for anyone.
-    expect((await t.app.inject({ method: 'GET', url: post.image.variants[0].url })).statusCode).toBe(200);
+    expect((await t.fetchMedia(post.image.variants[0].url)).statusCode).toBe(200);
     expect(await postsCountOf(person.user.id)).toBe(1);
 
     // The result screen can find it; a second publish of the same result is refused with its uuid.

@@ -4,7 +4,7 @@
  */
 export { createTelegramBotApi, type TelegramBotApi } from './bot-api.client.js';
 export { authenticateTelegramInitData, telegramUnavailable } from './telegram-auth.usecases.js';
-export type { TelegramDeps } from './telegram.deps.js';
+export type { StarsPaymentUpdates, TelegramDeps } from './telegram.deps.js';
 export { sendTelegramMessageJob, telegramJobDefinitions } from './telegram.jobs.definitions.js';
 export { telegramJobHandlers } from './telegram.jobs.js';
 export { registerTelegramRoutes } from './telegram.routes.js';

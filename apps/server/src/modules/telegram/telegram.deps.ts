@@ -11,4 +11,20 @@ export interface TelegramDeps extends Pick<
   sessionCache: SessionCache;
   /** Null when no bot token is configured: Telegram features answer `auth.telegram_unavailable`. */
   telegramBot: TelegramBotApi | null;
+  /** Where Stars payment updates go (the payments module); null: Stars are not sold. */
+  starsPayments: StarsPaymentUpdates | null;
+}
+
+/** What the bot does with the payment updates of Telegram Stars (provided by payments). */
+export interface StarsPaymentUpdates {
+  /** Whether the order can still be paid; answered to Telegram within its 10 seconds. */
+  preCheckout(query: {
+    fromTelegramId: number;
+    currency: string;
+    totalAmount: number;
+    payload: string;
+  }): Promise<{ ok: true } | { ok: false; errorMessage: string }>;
+  /** A `successful_payment`: the only moment a Stars purchase is granted. */
+  successfulPayment(fromTelegramId: number, payment: unknown): Promise<void>;
+  refundedPayment(fromTelegramId: number, refund: unknown): Promise<void>;
 }

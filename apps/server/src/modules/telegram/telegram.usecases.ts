@@ -72,6 +72,8 @@ export async function takeAuthToken(deps: TelegramDeps, uuid: string) {
  * links Telegram to the signed-in user who asked); plain `/start` greets with a button to the app.
  */
 export async function handleTelegramUpdate(deps: TelegramDeps, update: TTelegramUpdate): Promise<void> {
+  // Payments are deduplicated by their charge ids, so they are handed over before the update is claimed.
+  if (await handleStarsUpdate(deps, update)) return;
   const changedUserId = await deps.db.transaction(async (tx): Promise<number | null> => {
     if (!(await telegramRepository.claimUpdate(tx, update.update_id))) return null;
     const message = update.message;
@@ -158,4 +160,46 @@ function miniAppUrl(deps: TelegramDeps): string {
 /** Forgets sign-in keys that expired before `before`: they can no longer be confirmed. */
 export async function deleteExpiredAuthKeys(deps: Pick<TelegramDeps, 'db'>, before: Date): Promise<void> {
   await telegramRepository.deleteExpiredAuthKeys(deps.db, before);
+}
+
+/**
+ * Telegram Stars in bot updates: a `pre_checkout_query` is answered at once (Telegram waits 10
+ * seconds) from the order's state; `successful_payment` and `refunded_payment` are handed to
+ * payments. True when the update was one of these.
+ */
+async function handleStarsUpdate(deps: TelegramDeps, update: TTelegramUpdate): Promise<boolean> {
+  const query = update.pre_checkout_query;
+  const message = update.message;
+  if (!query && !message?.successful_payment && !message?.refunded_payment) return false;
+  const stars = deps.starsPayments;
+  if (!stars || !deps.telegramBot) return true;
+  if (query) {
+    let answer: { ok: true } | { ok: false; errorMessage: string };
+    try {
+      answer = await stars.preCheckout({
+        fromTelegramId: query.from.id,
+        currency: query.currency,
+        totalAmount: query.total_amount,
+        payload: query.invoice_payload,
+      });
+    } catch (error) {
+      deps.logger.error({ err: error }, 'pre-checkout check failed');
+      answer = { ok: false, errorMessage: 'The payment cannot be accepted right now. Please try again.' };
+    }
+    try {
+      await deps.telegramBot.call('answerPreCheckoutQuery', {
+        pre_checkout_query_id: query.id,
+        ok: answer.ok,
+        ...(answer.ok ? {} : { error_message: answer.errorMessage }),
+      });
+    } catch (error) {
+      // A query past its 10 seconds cannot be answered any more; a retried update would not help.
+      deps.logger.warn({ err: error, query: query.id }, 'could not answer a pre-checkout query');
+    }
+    return true;
+  }
+  const fromId = message?.from?.id ?? message?.chat.id ?? 0;
+  if (message?.successful_payment) await stars.successfulPayment(fromId, message.successful_payment);
+  if (message?.refunded_payment) await stars.refundedPayment(fromId, message.refunded_payment);
+  return true;
 }

@@ -659,7 +659,14 @@ export const paymentOrders = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     product: text('product').notNull(),
+    /** The payment service: test, yookassa, stripe, cryptomus, stars. */
     provider: text('provider').notNull(),
+    /** The way to pay the buyer picked (`yookassa_sberbank`, `stripe`, …). */
+    method: text('method').notNull().default('test'),
+    /** The first payment of a provider-run subscription (Stripe, Stars): renewals every this many days. */
+    recurringDays: integer('recurring_days'),
+    /** Stripe `sub_…`, or the first Stars payment's charge id of a Stars subscription. */
+    providerSubscriptionId: text('provider_subscription_id'),
     status: text('status', { enum: ['pending', 'paid', 'failed', 'cancelled', 'refunded'] })
       .notNull()
       .default('pending'),
@@ -669,6 +676,18 @@ export const paymentOrders = pgTable(
     currency: integer('currency').notNull(),
     credits: integer('credits').notNull().default(0),
     unlimitedDays: integer('unlimited_days').notNull().default(0),
+    /**
+     * What the order pays for: a catalogue `product` (credits, unlimited), a `subscription` period
+     * (`purpose_ref` is the subscription's uuid) or a `wallet_topup`.
+     */
+    purpose: text('purpose', { enum: ['product', 'subscription', 'wallet_topup'] })
+      .notNull()
+      .default('product'),
+    purposeRef: text('purpose_ref'),
+    /** The buyer agreed that the payment method is kept for renewals (shown on the checkout). */
+    saveMethod: boolean('save_method').notNull().default(false),
+    /** The provider's id of the payment method this order saved, or charged without the buyer. */
+    savedMethodId: text('saved_method_id'),
     /** The app path the buyer returns to after the checkout. */
     returnPath: text('return_path').notNull(),
     providerPaymentId: text('provider_payment_id').unique(),
@@ -683,7 +702,31 @@ export const paymentOrders = pgTable(
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('payment_orders_user_idx').on(t.userId, t.createdAt)],
+  (t) => [
+    index('payment_orders_user_idx').on(t.userId, t.createdAt),
+    index('payment_orders_pending_idx')
+      .on(t.createdAt)
+      .where(sql`${t.status} = 'pending'`),
+    index('payment_orders_provider_subscription_idx').on(t.providerSubscriptionId),
+  ],
+);
+
+/**
+ * Every provider event applied, by the provider's own id of it: a replayed or duplicated
+ * notification finds its row and changes nothing.
+ */
+export const paymentEvents = pgTable(
+  'payment_events',
+  {
+    provider: text('provider').notNull(),
+    eventId: text('event_id').notNull(),
+    orderUuid: uuid('order_uuid')
+      .notNull()
+      .references(() => paymentOrders.uuid, { onDelete: 'cascade' }),
+    type: text('type').notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.provider, t.eventId] })],
 );
 
 /** The price region each person chose ('ru' pays in roubles, 'intl' in dollars); none: by country. */
@@ -698,7 +741,7 @@ export const paymentRegions = pgTable('payment_regions', {
 /**
  * What staff did: who, which action, on what, why, and the target before and after. Append-only:
  * the code has no path that changes or deletes a row, and the `staff_audit_log_append_only`
- * trigger (migration 0021_staff_console) refuses UPDATE and DELETE in the database too. Written in
+ * trigger (migration 0025_staff_console) refuses UPDATE and DELETE in the database too. Written in
  * the same transaction as the action it records.
  */
 export const staffAuditLog = pgTable(
@@ -720,3 +763,127 @@ export const staffAuditLog = pgTable(
     index('staff_audit_log_created_idx').on(t.createdAt),
   ],
 );
+
+/**
+ * One row per person and currency they ever held money in. Every change to that wallet locks its
+ * row first, so two spends can never both use the same money.
+ */
+export const walletAccounts = pgTable(
+  'wallet_accounts',
+  {
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** ISO 4217 numeric: 643 roubles, 840 US dollars. */
+    currency: integer('currency').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.currency] })],
+);
+
+/**
+ * The money ledger (not credits): append-only apart from an entry's status moving on (pending →
+ * in/out, pending or still-frozen → cancelled). `amount` is signed, in minor units of `currency`:
+ * positive money in, negative money out. Balances are sums over these rows.
+ */
+export const walletEntries = pgTable(
+  'wallet_entries',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    currency: integer('currency').notNull(),
+    amount: bigint('amount', { mode: 'number' }).notNull(),
+    status: text('status', { enum: ['cancelled', 'pending', 'out', 'in'] }).notNull(),
+    kind: text('kind', {
+      enum: [
+        'pay_in',
+        'purchase',
+        'transfer',
+        'withdrawal',
+        'referral_bonus',
+        'refund',
+        'clawback',
+        'adjustment',
+      ],
+    }).notNull(),
+    /** Money in that cannot be spent before this time (a partner's commission during its hold). */
+    frozenUntil: timestamp('frozen_until', { withTimezone: true }),
+    /** When the release job noticed the hold had ended (the balance itself follows `frozen_until`). */
+    releasedAt: timestamp('released_at', { withTimezone: true }),
+    /** What the entry is about: an order uuid, a pay-out request, a partner's purchase. */
+    ref: text('ref'),
+    /** The other person of a transfer or a referral bonus. */
+    counterpartyUserId: bigint('counterparty_user_id', { mode: 'number' }).references(() => users.id, {
+      onDelete: 'set null',
+    }),
+    /** The same operation retried finds its entry here and changes nothing. */
+    idempotencyKey: text('idempotency_key').notNull().unique(),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('wallet_entries_user_idx').on(t.userId, t.currency, t.id),
+    index('wallet_entries_frozen_idx')
+      .on(t.frozenUntil)
+      .where(sql`${t.frozenUntil} IS NOT NULL AND ${t.releasedAt} IS NULL`),
+    check('wallet_entries_amount_not_zero', sql`${t.amount} <> 0`),
+    check(
+      'wallet_entries_status_matches_sign',
+      sql`(${t.status} <> 'in' OR ${t.amount} > 0) AND (${t.status} <> 'out' OR ${t.amount} < 0)`,
+    ),
+  ],
+);
+
+/**
+ * A person's premium subscription (one row per person, kept after it ends). Access runs until
+ * `access_until`; while `auto_renew` holds, the saved payment method is charged from
+ * `next_charge_at` on, retried after a failure, and the subscription expires when retries run out.
+ */
+export const premiumSubscriptions = pgTable(
+  'premium_subscriptions',
+  {
+    uuid: uuid('uuid').primaryKey().defaultRandom(),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .unique()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    plan: text('plan').notNull(),
+    status: text('status', { enum: ['pending', 'trialing', 'active', 'past_due', 'expired'] }).notNull(),
+    /** The provider and the saved method renewals charge (null: nothing saved, no renewals). */
+    provider: text('provider'),
+    savedMethodId: text('saved_method_id'),
+    /** A provider that renews by itself (Stripe `sub_…`, a Stars subscription): its id, for cancelling. */
+    providerSubscriptionId: text('provider_subscription_id'),
+    /** The price of each renewal, fixed when the subscription started (minor units, ISO 4217 numeric). */
+    amount: integer('amount').notNull(),
+    currency: integer('currency').notNull(),
+    periodDays: integer('period_days').notNull(),
+    accessUntil: timestamp('access_until', { withTimezone: true }),
+    nextChargeAt: timestamp('next_charge_at', { withTimezone: true }),
+    autoRenew: boolean('auto_renew').notNull().default(true),
+    /** Renewal attempts that failed since the last successful charge. */
+    failedAttempts: integer('failed_attempts').notNull().default(0),
+    /** When the next renewal attempt may run (after a failure, the retry time). */
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
+    cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('premium_subscriptions_due_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`${t.autoRenew} AND ${t.nextAttemptAt} IS NOT NULL`),
+  ],
+);
+
+/**
+ * Who has had the premium trial: one row per account (`user:<id>`) and per Telegram id
+ * (`telegram:<id>`), so a second account of the same person gets no second trial.
+ */
+export const premiumTrialClaims = pgTable('premium_trial_claims', {
+  subject: text('subject').primaryKey(),
+  userId: bigint('user_id', { mode: 'number' }).references(() => users.id, { onDelete: 'set null' }),
+  claimedAt: timestamp('claimed_at', { withTimezone: true }).notNull().defaultNow(),
+});

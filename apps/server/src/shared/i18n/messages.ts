@@ -26,6 +26,9 @@ const catalogue = {
     'checkout.note':
       "This checkout belongs to Mirra's test payment provider. Nothing is charged, whatever you press.",
     'checkout.pay': 'Pay',
+    'checkout.payDeclineLater': 'Pay, then decline renewals',
+    'checkout.saveMethod': 'Card kept for renewals',
+    'checkout.saveMethodNote': 'This card will be charged for renewals; you can cancel any time.',
     'checkout.decline': 'Decline',
     'checkout.cancel': 'Cancel',
     'checkout.refund': 'Refund',
@@ -61,6 +64,9 @@ const catalogue = {
     'checkout.note':
       'Эта страница оплаты принадлежит тестовому платёжному провайдеру Mirra. Что бы вы ни нажали, деньги не списываются.',
     'checkout.pay': 'Оплатить',
+    'checkout.payDeclineLater': 'Оплатить, продления отклонять',
+    'checkout.saveMethod': 'Карта для продлений',
+    'checkout.saveMethodNote': 'Эта карта будет списываться при продлении; отменить можно в любой момент.',
     'checkout.decline': 'Отклонить',
     'checkout.cancel': 'Отменить',
     'checkout.refund': 'Вернуть деньги',
@@ -98,6 +104,9 @@ const catalogue = {
     'checkout.note':
       'Diese Kasse gehört zum Test-Zahlungsanbieter von Mirra. Was Sie auch drücken, nichts wird abgebucht.',
     'checkout.pay': 'Bezahlen',
+    'checkout.payDeclineLater': 'Bezahlen, Verlängerungen ablehnen',
+    'checkout.saveMethod': 'Karte für Verlängerungen',
+    'checkout.saveMethodNote': 'Diese Karte wird für Verlängerungen belastet; du kannst jederzeit kündigen.',
     'checkout.decline': 'Ablehnen',
     'checkout.cancel': 'Abbrechen',
     'checkout.refund': 'Erstatten',
@@ -134,6 +143,10 @@ const catalogue = {
     'checkout.note':
       'Ця сторінка оплати належить тестовому платіжному провайдеру Mirra. Що б ви не натиснули, гроші не списуються.',
     'checkout.pay': 'Сплатити',
+    'checkout.payDeclineLater': 'Сплатити, продовження відхиляти',
+    'checkout.saveMethod': 'Картка для продовжень',
+    'checkout.saveMethodNote':
+      'З цієї картки списуватиметься плата за продовження; скасувати можна будь-коли.',
     'checkout.decline': 'Відхилити',
     'checkout.cancel': 'Скасувати',
     'checkout.refund': 'Повернути гроші',
@@ -170,6 +183,9 @@ const catalogue = {
     'checkout.note':
       'Бұл төлем беті Mirra-ның сынақ төлем провайдеріне тиесілі. Қай батырманы бассаңыз да, ақша шешілмейді.',
     'checkout.pay': 'Төлеу',
+    'checkout.payDeclineLater': 'Төлеу, ұзартуларды қабылдамау',
+    'checkout.saveMethod': 'Ұзартуға арналған карта',
+    'checkout.saveMethodNote': 'Бұл картадан ұзарту ақысы алынады; кез келген уақытта бас тартуға болады.',
     'checkout.decline': 'Қабылдамау',
     'checkout.cancel': 'Бас тарту',
     'checkout.refund': 'Ақшаны қайтару',
@@ -207,6 +223,10 @@ const catalogue = {
     'checkout.note':
       'Bu ödəniş səhifəsi Mirra-nın test ödəniş provayderinə aiddir. Nəyi bassanız da, pul tutulmur.',
     'checkout.pay': 'Ödə',
+    'checkout.payDeclineLater': 'Ödə, yeniləmələri rədd et',
+    'checkout.saveMethod': 'Yeniləmələr üçün kart',
+    'checkout.saveMethodNote':
+      'Bu kartdan yeniləmələr üçün ödəniş tutulacaq; istənilən vaxt ləğv edə bilərsiniz.',
     'checkout.decline': 'İmtina et',
     'checkout.cancel': 'Ləğv et',
     'checkout.refund': 'Pulu qaytar',

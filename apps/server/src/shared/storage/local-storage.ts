@@ -3,17 +3,11 @@ import { createReadStream } from 'node:fs';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Storage } from './storage.js';
-
-const SAFE_KEY = /^[A-Za-z0-9][A-Za-z0-9._/-]{0,300}$/;
+import { assertSafeStorageKey } from './storage-keys.js';
 
 /** Files under one folder; the content type is kept beside each file. Writes are atomic. */
 export function createLocalStorage(root: string): Storage {
-  const resolve = (key: string) => {
-    if (!SAFE_KEY.test(key) || key.split('/').some((part) => part === '..' || part === '.' || part === '')) {
-      throw new Error(`Unsafe storage key: ${key}`);
-    }
-    return path.join(root, key);
-  };
+  const resolve = (key: string) => path.join(root, assertSafeStorageKey(key));
   return {
     async put(key, data, contentType) {
       const file = resolve(key);

@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import type { DirectUrls } from './storage.js';
 
 /**
  * Files reach browsers through URLs signed for one storage key and an expiry, so an <img> can
@@ -10,8 +11,15 @@ import { createCipheriv, createDecipheriv, createHash, createHmac, timingSafeEqu
  * generation's uuid), and a public URL must not hand those out. Sealing is deterministic (the
  * nonce is an HMAC of the key), so one file keeps one URL while its expiry holds (cacheable); the
  * file's extension stays visible for players and downloads.
+ *
+ * With a store browsers can reach (S3, `direct`), the URL is the store's own presigned GET URL
+ * with the same expiry and download name, so files never pass through the API; GET /api/media
+ * then answers old or provider-signed links with a redirect to one.
  */
-export function createMediaUrls(secret: string, options: { defaultTtlSeconds: number }) {
+export function createMediaUrls(
+  secret: string,
+  options: { defaultTtlSeconds: number; direct?: DirectUrls | undefined },
+) {
   const signingKey = `${secret}:media-urls`;
   const sealingKey = createHash('sha256').update(`${secret}:media-paths:seal`).digest();
   const nonceKey = createHash('sha256').update(`${secret}:media-paths:nonce`).digest();
@@ -50,6 +58,11 @@ export function createMediaUrls(secret: string, options: { defaultTtlSeconds: nu
       const ttl = options2.ttlSeconds ?? options.defaultTtlSeconds;
       const exp = Math.ceil((Math.floor(now.getTime() / 1000) + ttl) / 3600) * 3600;
       const download = options2.download ?? '';
+      const direct = options.direct?.signNow(storageKey, new Date(exp * 1000), {
+        now,
+        download: download || undefined,
+      });
+      if (direct) return direct;
       const params = new URLSearchParams({ exp: String(exp), sig: sign(storageKey, exp, download) });
       if (download) params.set('download', download);
       return `/api/media/${seal(storageKey)}${extensionOf(storageKey)}?${params}`;

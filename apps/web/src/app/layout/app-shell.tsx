@@ -12,9 +12,9 @@ import { BottomNav } from './bottom-nav';
 import { KeepAliveOutlet } from './keep-alive-outlet';
 import { SignInRequired } from './sign-in-required';
 import { useRouteMeta } from './use-route-meta';
-import { PaymentReturn } from '../../features/credits';
 
 const SignInPopup = lazy(() => import('../../features/auth/sign-in-popup.lazy'));
+const PaymentReturn = lazy(() => import('../../features/credits/payment-return.lazy'));
 
 export const TITLE_SUFFIX = 'Mirra';
 
@@ -32,6 +32,10 @@ export function AppShell() {
   // Once opened, the popup stays mounted so it can play its closing animation.
   const [popupMounted, setPopupMounted] = useState(false);
   if (authPopup && !popupMounted) setPopupMounted(true);
+  // Only a return from a checkout (`?payment=`) loads its sheet; it then stays mounted to close softly.
+  const [paymentReturnMounted, setPaymentReturnMounted] = useState(false);
+  if (!paymentReturnMounted && new URLSearchParams(location.search).has('payment'))
+    setPaymentReturnMounted(true);
 
   // Login-required for a guest: the popup opens and the navigation is cancelled.
   const blocker = useBlocker(
@@ -75,7 +79,11 @@ export function AppShell() {
       </main>
       {meta.bottomMenu && <BottomNav />}
       <TopNotification />
-      <PaymentReturn />
+      {paymentReturnMounted && (
+        <Suspense fallback={null}>
+          <PaymentReturn />
+        </Suspense>
+      )}
       <LoadingOverlay />
       {popupMounted && (
         <Suspense fallback={null}>

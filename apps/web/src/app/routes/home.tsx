@@ -7,6 +7,7 @@ import { IconCrown, IconGallery, IconRepeat, IconSparkles } from '../../componen
 import { PageFrame, Section } from '../../components/ui/page';
 import { TextInput } from '../../components/ui/text-input';
 import { ModeCard, CREATE_MODES } from '../../features/generations';
+import { usePremiumState } from '../../features/payments';
 import { loadExtraCatalogue } from '../../lib/i18n';
 import { useSession } from '../../lib/session';
 import './home.css';
@@ -34,6 +35,8 @@ export function Page() {
   const user = useSession((s) => s.user);
   const isLoggedIn = useSession((s) => s.isLoggedIn);
   const [query, setQuery] = useState('');
+  // The prompt to get premium is for people without it.
+  const hasPremium = usePremiumState({ enabled: isLoggedIn })?.premium === true;
 
   function search(event: FormEvent) {
     event.preventDefault();
@@ -42,7 +45,7 @@ export function Page() {
   }
 
   const premiumCard = (
-    <Link to="/settings/subscription/" className="premium-card">
+    <Link to="/settings/subscription/" className="premium-card" data-testid="home-premium-prompt">
       <span className="premium-card__icon">
         <IconCrown size={26} />
       </span>
@@ -111,7 +114,7 @@ export function Page() {
       </Section>
 
       {/* Signed in, the list comes last: it grows as it scrolls. */}
-      {isLoggedIn && premiumCard}
+      {isLoggedIn && !hasPremium && premiumCard}
 
       <Section title={t('home.generationsTitle')}>
         {isLoggedIn ? (

@@ -1,12 +1,12 @@
 import { useTranslation } from 'react-i18next';
-import { Alert } from '../../components/ui/alert';
 import { IconCheck, IconCrown } from '../../components/ui/icons';
 import { PageFrame } from '../../components/ui/page';
+import { SubscriptionView } from '../../features/payments';
 import './settings-subscription.css';
 
 const PERKS = ['credits', 'speed', 'models', 'noDelay'] as const;
 
-/** Subscription: what premium gives and the current state (no active subscription yet). */
+/** Subscription: what premium gives, the person's plan and state, and getting or cancelling it. */
 export function Page() {
   const { t } = useTranslation();
   return (
@@ -26,11 +26,7 @@ export function Page() {
           </li>
         ))}
       </ul>
-      <div className="card card--row">
-        <span className="card__label">{t('subscription.status')}</span>
-        <span className="badge">{t('subscription.none')}</span>
-      </div>
-      <Alert tone="info">{t('subscription.unavailable')}</Alert>
+      <SubscriptionView />
     </PageFrame>
   );
 }

@@ -63,6 +63,12 @@ const DESCRIBE: Record<TNotificationKind, Describe> = {
     terms: {},
     href: data.post_uuid ? `/post/${data.post_uuid}/` : null,
   }),
+  subscription_renewal_failed: (data) => ({
+    key: data.attempts_left ? 'social.notifications.renewalFailed' : 'social.notifications.renewalStopped',
+    values: { count: data.attempts_left ?? 0 },
+    terms: {},
+    href: '/settings/subscription/',
+  }),
 };
 
 export function describeNotification(notification: Pick<TNotification, 'kind' | 'data'>): NotificationText {

@@ -60,6 +60,19 @@ describe('notification wording', () => {
     );
   });
 
+  it('tells of a failed premium renewal, with the attempts left, and leads to the subscription', () => {
+    expect(say(en, { kind: 'subscription_renewal_failed', data: { attempts_left: 2 } })).toEqual({
+      text: 'Premium renewal failed. We will try again (2 more attempts); check your payment method',
+      href: '/settings/subscription/',
+    });
+    expect(say(ru, { kind: 'subscription_renewal_failed', data: { attempts_left: 1 } }).text).toMatch(
+      /осталась 1 попытка/,
+    );
+    expect(say(en, { kind: 'subscription_renewal_failed', data: { attempts_left: 0 } }).text).toMatch(
+      /^Premium could not be renewed: renewals stopped/,
+    );
+  });
+
   it('has a sentence for every kind in every language', async () => {
     for (const language of ['en', 'ru', 'de', 'uk', 'kk', 'az']) {
       const i18n = await createTestI18n(language);

@@ -1,3 +1,5 @@
+import { numberFormat } from '../../lib/locale-fallback';
+
 /** ISO 4217 numeric ids to the codes Intl knows. */
 const CURRENCY_CODES: Record<number, string> = { 643: 'RUB', 840: 'USD' };
 
@@ -8,7 +10,7 @@ const CURRENCY_CODES: Record<number, string> = { 643: 'RUB', 840: 'USD' };
 export function formatMoney(amount: number, currency: number, language: string): string {
   const code = CURRENCY_CODES[currency] ?? 'USD';
   const major = amount / 100;
-  return new Intl.NumberFormat(language, {
+  return numberFormat(language, {
     style: 'currency',
     currency: code,
     currencyDisplay: 'narrowSymbol',
@@ -23,4 +25,16 @@ export function currentReturnPath(pathname: string, search: string): string {
   params.delete('payment');
   const query = params.toString();
   return `${pathname}${query ? `?${query}` : ''}`;
+}
+
+/** The currency's sign alone: ₽ for 643, $ for 840. */
+export function currencySign(currency: number): string {
+  return currency === 643 ? '₽' : '$';
+}
+
+/** Whole or decimal major units typed by a person ("1 500", "99,90") as minor units; null if not a number. */
+export function parseMajorAmount(text: string): number | null {
+  const cleaned = text.replace(/[\s\u00a0]/g, '').replace(',', '.');
+  if (!/^\d{1,9}(\.\d{1,2})?$/.test(cleaned)) return null;
+  return Math.round(Number(cleaned) * 100);
 }

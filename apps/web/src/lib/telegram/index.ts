@@ -5,7 +5,14 @@
 import type { TSavedQueryString } from '../api-types';
 import { isTelegramLaunch, markInTelegram, telegramDevQuery, wantsTelegramDevMode } from './detect';
 import { buildQsRedirect, hasAfterRedirectMarker, parseStartParam, profilePath } from './start-param';
-import type { bindBackButton, downloadLink, shareLink, startTelegram, TelegramLaunch } from './sdk';
+import type {
+  bindBackButton,
+  downloadLink,
+  openInvoiceLink,
+  shareLink,
+  startTelegram,
+  TelegramLaunch,
+} from './sdk';
 
 export { hasOneFilePicker, isInTelegram } from './detect';
 export type { TelegramLaunch };
@@ -15,6 +22,7 @@ let sdk: {
   bindBackButton: typeof bindBackButton;
   shareLink: typeof shareLink;
   downloadLink: typeof downloadLink;
+  openInvoiceLink: typeof openInvoiceLink;
 } | null = null;
 
 /**
@@ -59,6 +67,14 @@ export function shareInTelegram(url: string, text: string): boolean {
 /** Downloads through Telegram's prompt (inside the Mini App, 8.0+); false where it cannot. */
 export async function downloadInTelegram(url: string, fileName: string): Promise<boolean> {
   return (await sdk?.downloadLink(url, fileName)) ?? false;
+}
+
+/**
+ * Pays a Telegram Stars invoice inside the Mini App; how the client's payment sheet was closed
+ * (`paid`, `cancelled`, `failed`, `pending`), or null outside the Mini App.
+ */
+export async function payInvoiceInTelegram(url: string): Promise<string | null> {
+  return (await sdk?.openInvoiceLink(url)) ?? null;
 }
 
 const HANDLED_KEY = 'mirra/start-param-handled';

@@ -6,6 +6,7 @@ import {
   backButton,
   downloadFile,
   init,
+  invoice,
   miniApp,
   requestWriteAccess,
   retrieveLaunchParams,
@@ -123,4 +124,13 @@ export async function downloadLink(url: string, fileName: string): Promise<boole
   if (!downloadFile.isAvailable()) return false;
   await downloadFile(url, fileName);
   return true;
+}
+
+/**
+ * Opens a Telegram Stars invoice link in the client's own payment sheet; resolves with how it was
+ * closed (`paid`, `cancelled`, `failed`, `pending`), or null where the client cannot.
+ */
+export async function openInvoiceLink(url: string): Promise<string | null> {
+  if (!invoice.open.isAvailable()) return null;
+  return invoice.open(url, 'url');
 }

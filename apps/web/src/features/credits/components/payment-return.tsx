@@ -5,7 +5,7 @@ import { useSearchParams } from 'react-router';
 import { Sheet } from '../../../components/ui/sheet';
 import { creditKeys } from '../api/credits.api';
 import { useCreditBalance } from '../hooks/use-credit-balance';
-import { paymentKeys, paymentsApi } from '../../payments';
+import { paymentKeys, paymentsApi, subscriptionKeys, walletKeys } from '../../payments';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -29,7 +29,11 @@ export function PaymentReturn() {
   });
   const status = order.data?.status;
   useEffect(() => {
-    if (status && status !== 'pending') void queryClient.invalidateQueries({ queryKey: creditKeys.all });
+    if (status && status !== 'pending') {
+      for (const queryKey of [creditKeys.all, walletKeys.all, subscriptionKeys.all]) {
+        void queryClient.invalidateQueries({ queryKey });
+      }
+    }
   }, [status, queryClient]);
   const balance = useCreditBalance({ enabled: status === 'paid' });
 

@@ -17,8 +17,8 @@ const CATALOGUE: TPaymentCatalogue = {
   currency: 840,
   methods: ['test'],
   products: [
-    { id: 'credits_100', kind: 'credits', credits: 100, days: 0, amount: 299, currency: 840 },
-    { id: 'unlimited_30', kind: 'unlimited', credits: 0, days: 30, amount: 1299, currency: 840 },
+    { id: 'credits_100', kind: 'credits', credits: 100, days: 0, amount: 299, currency: 840, stars: 150 },
+    { id: 'unlimited_30', kind: 'unlimited', credits: 0, days: 30, amount: 1299, currency: 840, stars: 650 },
   ],
 };
 const UUID = '0b4c2a62-4c43-4a4e-9a55-1f1f0d6f7a10';
@@ -83,6 +83,7 @@ describe('back from the checkout', () => {
     vi.spyOn(paymentsApi, 'order').mockResolvedValue({
       uuid: UUID,
       product: 'credits_100',
+      purpose: 'product',
       status: 'paid',
       amount: 299,
       currency: 840,

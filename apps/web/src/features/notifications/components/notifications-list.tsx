@@ -11,6 +11,7 @@ import {
   IconUsers,
   IconWallet,
   IconAlert,
+  IconCrown,
 } from '../../../components/ui/icons';
 import { LoadError } from '../../../components/ui/load-error';
 import { ListMore } from '../../../components/ui/paged-list-parts';
@@ -31,6 +32,7 @@ const KIND_ICONS: Record<TNotificationKind, typeof IconBell> = {
   generation_finished: IconSparkles,
   post_removed: IconAlert,
   post_restored: IconCheck,
+  subscription_renewal_failed: IconCrown,
 };
 
 /**

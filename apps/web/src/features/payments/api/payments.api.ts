@@ -5,6 +5,7 @@ export const paymentKeys = {
   all: ['payments'] as const,
   catalogue: () => ['payments', 'catalogue'] as const,
   order: (uuid: string) => ['payments', 'order', uuid] as const,
+  invoice: (uuid: string) => ['payments', 'invoice', uuid] as const,
 };
 
 export interface OrderRequest {
@@ -14,6 +15,9 @@ export interface OrderRequest {
   agree_privacy: boolean;
   /** Where to come back after paying. */
   return: string;
+  /** A wallet top-up's amount (minor units) and currency. */
+  amount?: number;
+  currency?: number;
 }
 
 export const paymentsApi = {
@@ -21,4 +25,6 @@ export const paymentsApi = {
   changeRegion: (region: TPaymentRegion) => api(routes.payments.changeRegion, { body: { region } }),
   createOrder: (order: OrderRequest) => api(routes.payments.createOrder, { body: order }),
   order: (uuid: string) => api(routes.payments.order, { params: { uuid } }),
+  /** An invoice's live state; opened by its key (the SberPay return page, signed in or not). */
+  invoice: (uuid: string, key: string) => api(routes.payments.invoice, { params: { uuid }, query: { key } }),
 };

@@ -10,8 +10,24 @@ import { paymentsApi } from '../api/payments.api';
 import { checkoutNavigation, PurchaseSheet } from './purchase-sheet';
 
 const products = (currency: number, scale: number) => [
-  { id: 'credits_100', kind: 'credits' as const, credits: 100, days: 0, amount: 299 * scale, currency },
-  { id: 'unlimited_30', kind: 'unlimited' as const, credits: 0, days: 30, amount: 1299 * scale, currency },
+  {
+    id: 'credits_100',
+    kind: 'credits' as const,
+    credits: 100,
+    days: 0,
+    amount: 299 * scale,
+    currency,
+    stars: 150,
+  },
+  {
+    id: 'unlimited_30',
+    kind: 'unlimited' as const,
+    credits: 0,
+    days: 30,
+    amount: 1299 * scale,
+    currency,
+    stars: 650,
+  },
 ];
 const RU: TPaymentCatalogue = {
   region: 'ru',
@@ -99,5 +115,28 @@ describe('purchase sheet', () => {
       agree_privacy: true,
       return: '/generate/simple/?x=1',
     });
+  });
+
+  it('inside the Mini App sells for Stars through Telegram’s own payment sheet, priced in Stars', async () => {
+    vi.spyOn(paymentsApi, 'catalogue').mockResolvedValue({ ...INTL, methods: ['stars', 'test'] });
+    const create = vi
+      .spyOn(paymentsApi, 'createOrder')
+      .mockResolvedValue({ uuid: 'u-1', confirmation_url: 'https://t.me/$abc' });
+    const go = vi.spyOn(checkoutNavigation, 'go').mockImplementation(() => {});
+    const pay = vi.spyOn(checkoutNavigation, 'payInTelegram').mockResolvedValueOnce('cancelled');
+    await renderSheet('en');
+    expect(
+      within(screen.getByTestId('purchase-product-credits_100')).getByTestId('purchase-price').textContent,
+    ).toBe('150 Stars');
+    fireEvent.click(screen.getByTestId('purchase-agree-offer'));
+    fireEvent.click(screen.getByTestId('purchase-agree-privacy'));
+    fireEvent.click(screen.getByTestId('purchase-submit'));
+    await waitFor(() => expect(pay).toHaveBeenCalledWith('https://t.me/$abc'));
+    expect(create).toHaveBeenCalledWith(expect.objectContaining({ product: 'credits_100', method: 'stars' }));
+    // Closed without paying: said so, nothing else happens.
+    expect((await screen.findByTestId('purchase-error')).textContent).toBe(
+      'The payment in Telegram was not completed. Nothing was charged.',
+    );
+    expect(go).not.toHaveBeenCalled();
   });
 });

@@ -2,20 +2,28 @@ import type { TPaymentMethod, TPaymentProduct, TPaymentRegion } from '@mirra/con
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
-import { useLocation } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { LoadError } from '../../../components/ui/load-error';
 import { Sheet } from '../../../components/ui/sheet';
 import { Spinner } from '../../../components/ui/spinner';
 import { describeError } from '../../../lib/error-messages';
+import { payInvoiceInTelegram } from '../../../lib/telegram';
 import { legalDocumentUrls } from '../../auth';
 import { paymentKeys, paymentsApi } from '../api/payments.api';
+import { walletApi, walletKeys } from '../api/wallet.api';
 import { currentReturnPath, formatMoney } from '../money';
 import '../payments.css';
 
-/** Leaves the app for the provider's checkout (a seam for tests). */
-export const checkoutNavigation = { go: (url: string) => window.location.assign(url) };
+/**
+ * Leaves the app for the provider's checkout, or (Stars) opens Telegram's own payment sheet over
+ * the Mini App and answers how it was closed. Seams for tests.
+ */
+export const checkoutNavigation = {
+  go: (url: string) => window.location.assign(url),
+  payInTelegram: (url: string) => payInvoiceInTelegram(url),
+};
 
 /**
  * The purchase sheet: the credit packs and the unlimited package at the prices of the person's
@@ -35,20 +43,23 @@ export function PurchaseSheet({
   const { t } = useTranslation();
   return (
     <Sheet open={open} onClose={onClose} title={t('payments.title')}>
-      {open && <PurchaseForm preferred={preferred} />}
+      {open && <PurchaseForm preferred={preferred} onDone={onClose} />}
     </Sheet>
   );
 }
 
-function PurchaseForm({ preferred }: { preferred: TPaymentProduct['kind'] }) {
+function PurchaseForm({ preferred, onDone }: { preferred: TPaymentProduct['kind']; onDone(): void }) {
   const { t, i18n } = useTranslation();
   const location = useLocation();
+  const navigate = useNavigate();
   const queryClient = useQueryClient();
   const catalogue = useQuery({ queryKey: paymentKeys.catalogue(), queryFn: paymentsApi.catalogue });
   const region = useMutation({
     mutationFn: (next: TPaymentRegion) => paymentsApi.changeRegion(next),
     onSuccess: (data) => queryClient.setQueryData(paymentKeys.catalogue(), data),
   });
+  // What paying from the wallet would draw on, shown beside that method.
+  const wallet = useQuery({ queryKey: walletKeys.balances(), queryFn: walletApi.balances, retry: false });
   const [productId, setProductId] = useState<string | null>(null);
   const [method, setMethod] = useState<TPaymentMethod | null>(null);
   const [agreeOffer, setAgreeOffer] = useState(false);
@@ -58,12 +69,19 @@ function PurchaseForm({ preferred }: { preferred: TPaymentProduct['kind'] }) {
 
   if (catalogue.isPending) return <Spinner />;
   if (catalogue.isError) return <LoadError query={catalogue} />;
-  const { products, methods } = catalogue.data;
+  const { methods } = catalogue.data;
+  // A method of the other region is dropped when the region changes.
+  const chosenMethod = method && methods.includes(method) ? method : (methods[0] ?? null);
+  const inStars = chosenMethod === 'stars';
+  // For Stars only what has a price in Stars is on sale.
+  const products = catalogue.data.products.filter((p) => !inStars || p.stars > 0);
   const chosen =
     products.find((p) => p.id === productId) ?? products.find((p) => p.kind === preferred) ?? products[0]!;
-  const chosenMethod = method ?? methods[0] ?? null;
   const legal = legalDocumentUrls(catalogue.data.region === 'ru' ? 'RU' : null);
-  const price = (p: TPaymentProduct) => formatMoney(p.amount, p.currency, i18n.language);
+  const price = (p: TPaymentProduct) =>
+    inStars ? t('payments.starsPrice', { count: p.stars }) : formatMoney(p.amount, p.currency, i18n.language);
+  const walletAvailable =
+    wallet.data?.balances.find((b) => b.currency === catalogue.data.currency)?.available ?? null;
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -74,15 +92,30 @@ function PurchaseForm({ preferred }: { preferred: TPaymentProduct['kind'] }) {
     }
     if (!chosenMethod) return;
     setBusy(true);
+    const returnPath = currentReturnPath(location.pathname, location.search);
     try {
       const order = await paymentsApi.createOrder({
         product: chosen.id,
         method: chosenMethod,
         agree_offer: agreeOffer,
         agree_privacy: agreePrivacy,
-        return: currentReturnPath(location.pathname, location.search),
+        return: returnPath,
       });
-      checkoutNavigation.go(order.confirmation_url);
+      if (chosenMethod !== 'stars') {
+        checkoutNavigation.go(order.confirmation_url);
+        return;
+      }
+      // Stars: Telegram's payment sheet opens over the app; the purchase is granted when the bot
+      // hears of the payment, and the return marker shows its result and the balance.
+      const closed = await checkoutNavigation.payInTelegram(order.confirmation_url);
+      setBusy(false);
+      if (closed === 'paid' || closed === 'pending') {
+        onDone();
+        const joiner = returnPath.includes('?') ? '&' : '?';
+        void navigate(`${returnPath}${joiner}payment=${order.uuid}`, { replace: true });
+      } else {
+        setError(t('payments.starsNotCompleted'));
+      }
     } catch (caught) {
       setError(describeError(t, caught).alert ?? t('errors.common.internal'));
       setBusy(false);
@@ -92,7 +125,9 @@ function PurchaseForm({ preferred }: { preferred: TPaymentProduct['kind'] }) {
   return (
     <form className="purchase" onSubmit={submit} noValidate data-testid="purchase-sheet">
       <div className="purchase__region">
-        <span data-testid="purchase-region">{t(`payments.region.${catalogue.data.region}`)}</span>
+        <span data-testid="purchase-region" data-region={catalogue.data.region}>
+          {t(`payments.region.${catalogue.data.region}`)}
+        </span>
         <button
           type="button"
           className="link"
@@ -146,6 +181,11 @@ function PurchaseForm({ preferred }: { preferred: TPaymentProduct['kind'] }) {
               onChange={() => setMethod(m)}
             />
             <span className="purchase-option__name">{t(`payments.methods.${m}`)}</span>
+            {m === 'balance' && walletAvailable !== null && (
+              <span className="purchase-option__price" data-testid="purchase-wallet-available">
+                {formatMoney(walletAvailable, catalogue.data.currency, i18n.language)}
+              </span>
+            )}
           </label>
         ))}
       </fieldset>

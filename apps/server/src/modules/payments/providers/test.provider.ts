@@ -1,8 +1,11 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
-import type { PaymentEvent, PaymentProvider, WebhookHeaders } from './payment-provider.js';
+import type { PaymentEvent, PaymentProvider } from '../payment-provider.js';
 
 export const TEST_SIGNATURE_HEADER = 'x-mirra-test-signature';
+
+/** Saved test cards whose id starts with this decline every later charge. */
+export const TEST_DECLINING_METHOD_PREFIX = 'test_pm_decline_';
 
 const ZTestEvent = z.object({
   type: z.enum(['payment.succeeded', 'payment.failed', 'payment.cancelled', 'refund.succeeded']),
@@ -10,6 +13,7 @@ const ZTestEvent = z.object({
   payment_id: z.string().min(1).max(128),
   amount: z.number().int(),
   currency: z.number().int(),
+  saved_method_id: z.string().min(1).max(128).optional(),
 });
 
 /** The test provider's page for an order, served by Mirra itself. */
@@ -26,23 +30,31 @@ export function createTestProvider(signingKey: string): PaymentProvider & {
   /** Whether `token` is the one `checkoutUrl` gave for this order. */
   isCheckoutToken(orderUuid: string, token: string | undefined): boolean;
   /** A signed notification of `event`, as the provider would send it: the raw body and its headers. */
-  signEvent(event: PaymentEvent): { body: string; headers: Record<string, string> };
+  signEvent(
+    event: Pick<
+      PaymentEvent,
+      'type' | 'orderUuid' | 'providerPaymentId' | 'amount' | 'currency' | 'savedMethodId'
+    >,
+  ): {
+    body: string;
+    headers: Record<string, string>;
+  };
 } {
   const sign = (body: string) => createHmac('sha256', signingKey).update(body).digest('hex');
   const checkoutToken = (orderUuid: string) => sign(`checkout:${orderUuid}`).slice(0, 32);
   const checkoutUrl = (orderUuid: string) =>
     `${testCheckoutPath(orderUuid)}?token=${checkoutToken(orderUuid)}`;
   return {
-    method: 'test',
+    name: 'test',
     async createPayment(order) {
-      return { confirmationUrl: checkoutUrl(order.uuid) };
+      return { confirmationUrl: checkoutUrl(order.uuid), providerPaymentId: null };
     },
     checkoutUrl,
     isCheckoutToken(orderUuid, token) {
       if (typeof token !== 'string' || !/^[0-9a-f]{32}$/.test(token)) return false;
       return timingSafeEqual(Buffer.from(token), Buffer.from(checkoutToken(orderUuid)));
     },
-    parseWebhook(rawBody: string, headers: WebhookHeaders) {
+    async parseWebhook({ rawBody, headers }) {
       const given = headers[TEST_SIGNATURE_HEADER];
       if (typeof given !== 'string' || !/^[0-9a-f]{64}$/.test(given)) return null;
       if (!timingSafeEqual(Buffer.from(given, 'hex'), Buffer.from(sign(rawBody), 'hex'))) return null;
@@ -55,17 +67,40 @@ export function createTestProvider(signingKey: string): PaymentProvider & {
       const parsed = ZTestEvent.safeParse(json);
       if (!parsed.success) return null;
       const e = parsed.data;
-      return {
-        type: e.type,
-        orderUuid: e.order_uuid,
-        providerPaymentId: e.payment_id,
-        amount: e.amount,
-        currency: e.currency,
-      };
+      return [
+        {
+          type: e.type,
+          eventId: `${e.payment_id}:${e.type}`,
+          orderUuid: e.order_uuid,
+          providerPaymentId: e.payment_id,
+          amount: e.amount,
+          currency: e.currency,
+          ...(e.saved_method_id ? { savedMethodId: e.saved_method_id } : {}),
+        },
+      ];
     },
     async fetchPayment() {
       // The test provider keeps no records of its own: its notifications are delivered at once.
       return null;
+    },
+    /**
+     * A saved test card is charged at once: it pays, unless its id marks it as one that declines
+     * (`test_pm_decline_…`, the card the checkout saves with "Pay, then decline renewals").
+     */
+    async chargeSavedMethod(order, savedMethodId) {
+      const providerPaymentId = `test_renewal_${order.uuid}`;
+      const failed = savedMethodId.startsWith(TEST_DECLINING_METHOD_PREFIX);
+      return {
+        providerPaymentId,
+        event: {
+          type: failed ? 'payment.failed' : 'payment.succeeded',
+          eventId: `${providerPaymentId}:${failed ? 'failed' : 'succeeded'}`,
+          orderUuid: order.uuid,
+          providerPaymentId,
+          amount: order.amount,
+          currency: order.currency,
+        },
+      };
     },
     async refund() {
       // Refunds of test payments are delivered from the checkout page as `refund.succeeded`.
@@ -77,6 +112,7 @@ export function createTestProvider(signingKey: string): PaymentProvider & {
         payment_id: event.providerPaymentId,
         amount: event.amount,
         currency: event.currency,
+        ...(event.savedMethodId ? { saved_method_id: event.savedMethodId } : {}),
       });
       return { body, headers: { 'content-type': 'application/json', [TEST_SIGNATURE_HEADER]: sign(body) } };
     },

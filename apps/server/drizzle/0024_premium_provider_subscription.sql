@@ -1,0 +1,1 @@
+ALTER TABLE "premium_subscriptions" ADD COLUMN "provider_subscription_id" text;

@@ -1,0 +1,33 @@
+import type { DbOrTx } from '../../shared/db/client.js';
+import type { PaymentEvent } from './payment-provider.js';
+import type { PaymentOrderRow } from './payments.repository.js';
+
+export type PaymentOrderView = PaymentOrderRow;
+export type PaymentOrderStatus = PaymentOrderRow['status'];
+
+/**
+ * Applies an event to what an order of one purpose bought (a subscription period, say), in the
+ * transaction that moved the order's status, after it moved. `before` is the status it had;
+ * the order passed is the one after the event.
+ */
+export type PaymentEventHandler = (
+  tx: DbOrTx,
+  order: PaymentOrderView,
+  event: PaymentEvent,
+  before: PaymentOrderStatus,
+) => Promise<void>;
+
+/** The handlers other modules register, by the order's purpose (`product` is payments' own). */
+export type PaymentPurposeHandlers = Partial<Record<'subscription', PaymentEventHandler>>;
+
+/**
+ * The payments domain events, for any module (the partner programme: commissions on payment,
+ * clawback on refund). Each is called inside the transaction that applied the event, exactly once
+ * per order and event: `onPaid` when an order becomes paid (a top-up, a pack, a subscription
+ * period, a renewal — each renewal is an order of its own), `onRefunded` when a paid order is
+ * refunded or charged back (its access and unspent credits are already taken back).
+ */
+export interface PaymentListener {
+  onPaid?(tx: DbOrTx, order: PaymentOrderView): Promise<void>;
+  onRefunded?(tx: DbOrTx, order: PaymentOrderView): Promise<void>;
+}

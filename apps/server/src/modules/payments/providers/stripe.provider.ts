@@ -1,0 +1,274 @@
+import Stripe from 'stripe';
+import { z } from 'zod';
+import type { PaymentEvent, PaymentProvider } from '../payment-provider.js';
+import { currencyAlpha, currencyNumeric } from '../money.js';
+
+export interface StripeConfig {
+  secretKey: string;
+  webhookSecret: string;
+  /** A local fake's address; unset: api.stripe.com. */
+  apiBase?: string | undefined;
+}
+
+const ZMetadata = z.record(z.string(), z.string()).nullish();
+const ZSession = z
+  .object({
+    id: z.string(),
+    mode: z.enum(['payment', 'subscription', 'setup']),
+    client_reference_id: z.string().nullish(),
+    payment_status: z.string(),
+    payment_intent: z.string().nullish(),
+    subscription: z.string().nullish(),
+    customer: z.string().nullish(),
+    amount_total: z.number().int().nullish(),
+    currency: z.string().nullish(),
+    metadata: ZMetadata,
+  })
+  .loose();
+const ZInvoice = z
+  .object({
+    id: z.string(),
+    billing_reason: z.string().nullish(),
+    amount_paid: z.number().int(),
+    amount_due: z.number().int(),
+    currency: z.string(),
+    customer: z.string().nullish(),
+    parent: z
+      .object({
+        subscription_details: z.object({ subscription: z.string(), metadata: ZMetadata }).loose().nullish(),
+      })
+      .loose()
+      .nullish(),
+    lines: z
+      .object({ data: z.array(z.object({ period: z.object({ end: z.number().int() }).loose() }).loose()) })
+      .loose()
+      .optional(),
+  })
+  .loose();
+const ZSubscription = z
+  .object({
+    id: z.string(),
+    status: z.string(),
+    customer: z.string().nullish(),
+    cancel_at_period_end: z.boolean().optional(),
+    metadata: ZMetadata,
+    items: z
+      .object({
+        data: z.array(
+          z
+            .object({
+              current_period_end: z.number().int().optional(),
+              price: z.object({ unit_amount: z.number().int().nullish(), currency: z.string() }).loose(),
+            })
+            .loose(),
+        ),
+      })
+      .loose(),
+  })
+  .loose();
+const ZCharge = z
+  .object({
+    id: z.string(),
+    payment_intent: z.string().nullish(),
+    amount: z.number().int(),
+    amount_refunded: z.number().int(),
+    refunded: z.boolean(),
+    currency: z.string(),
+    metadata: ZMetadata,
+  })
+  .loose();
+
+/**
+ * Stripe Checkout through the official SDK: `payment` mode for packs and `subscription` mode for
+ * the plan, both keyed by the order (`client_reference_id`, metadata) with an idempotency key per
+ * create; notifications verified by `stripe.webhooks.constructEvent` on the raw body.
+ */
+export function createStripeProvider(config: StripeConfig): PaymentProvider {
+  const base = config.apiBase ? new URL(config.apiBase) : null;
+  const stripe = new Stripe(config.secretKey, {
+    maxNetworkRetries: 2,
+    timeout: 20_000,
+    telemetry: false,
+    ...(base
+      ? {
+          host: base.hostname,
+          port: base.port || (base.protocol === 'https:' ? 443 : 80),
+          protocol: base.protocol === 'https:' ? 'https' : 'http',
+        }
+      : {}),
+  });
+
+  function sessionEvent(eventId: string, type: PaymentEvent['type'], raw: unknown): PaymentEvent | null {
+    const session = ZSession.parse(raw);
+    const orderUuid = session.client_reference_id ?? session.metadata?.order_uuid ?? null;
+    if (!orderUuid) return null;
+    return {
+      type,
+      eventId,
+      orderUuid,
+      // The payment intent is what a refund names; a subscription's first payment is its session.
+      providerPaymentId: session.payment_intent ?? session.id,
+      amount: session.amount_total ?? 0,
+      currency: currencyNumeric(session.currency ?? ''),
+      ...(session.subscription ? { providerSubscriptionId: session.subscription } : {}),
+      ...(session.customer ? { providerCustomerId: session.customer } : {}),
+    };
+  }
+
+  function eventsOf(event: Stripe.Event): PaymentEvent[] {
+    const object: unknown = event.data.object;
+    switch (event.type) {
+      case 'checkout.session.completed':
+      case 'checkout.session.async_payment_succeeded': {
+        const session = ZSession.parse(object);
+        // Paid later (bank debits) comes as async_payment_succeeded; until then nothing is granted.
+        if (session.payment_status !== 'paid' && session.payment_status !== 'no_payment_required') return [];
+        const paid = sessionEvent(event.id, 'payment.succeeded', object);
+        return paid ? [paid] : [];
+      }
+      case 'checkout.session.async_payment_failed': {
+        const failed = sessionEvent(event.id, 'payment.failed', object);
+        return failed ? [failed] : [];
+      }
+      case 'checkout.session.expired': {
+        const expired = sessionEvent(event.id, 'payment.cancelled', object);
+        return expired ? [expired] : [];
+      }
+      case 'invoice.paid':
+      case 'invoice.payment_failed': {
+        const invoice = ZInvoice.parse(object);
+        const details = invoice.parent?.subscription_details;
+        // The first invoice of a subscription is the Checkout session's own payment.
+        if (!details || invoice.billing_reason === 'subscription_create') return [];
+        const periodEnd = invoice.lines?.data[0]?.period.end;
+        return [
+          {
+            type: event.type === 'invoice.paid' ? 'subscription.renewed' : 'subscription.payment_failed',
+            eventId: event.id,
+            orderUuid: details.metadata?.order_uuid ?? null,
+            providerPaymentId: invoice.id,
+            amount: event.type === 'invoice.paid' ? invoice.amount_paid : invoice.amount_due,
+            currency: currencyNumeric(invoice.currency),
+            providerSubscriptionId: details.subscription,
+            ...(invoice.customer ? { providerCustomerId: invoice.customer } : {}),
+            ...(periodEnd ? { periodEnd: new Date(periodEnd * 1000) } : {}),
+          },
+        ];
+      }
+      case 'customer.subscription.updated':
+      case 'customer.subscription.deleted': {
+        const subscription = ZSubscription.parse(object);
+        const item = subscription.items.data[0];
+        return [
+          {
+            type:
+              event.type === 'customer.subscription.deleted'
+                ? 'subscription.cancelled'
+                : 'subscription.updated',
+            eventId: event.id,
+            orderUuid: subscription.metadata?.order_uuid ?? null,
+            providerPaymentId: subscription.id,
+            amount: item?.price.unit_amount ?? 0,
+            currency: currencyNumeric(item?.price.currency ?? ''),
+            providerSubscriptionId: subscription.id,
+            subscriptionStatus: subscription.status,
+            cancelAtPeriodEnd: subscription.cancel_at_period_end ?? false,
+            ...(item?.current_period_end ? { periodEnd: new Date(item.current_period_end * 1000) } : {}),
+          },
+        ];
+      }
+      case 'charge.refunded': {
+        const charge = ZCharge.parse(object);
+        // Only a full refund ends the purchase; partial ones are settled by hand.
+        if (!charge.refunded || !charge.payment_intent) return [];
+        return [
+          {
+            type: 'refund.succeeded',
+            eventId: event.id,
+            orderUuid: charge.metadata?.order_uuid ?? null,
+            providerPaymentId: charge.payment_intent,
+            amount: charge.amount,
+            currency: currencyNumeric(charge.currency),
+          },
+        ];
+      }
+      default:
+        return [];
+    }
+  }
+
+  return {
+    name: 'stripe',
+
+    async createPayment(order) {
+      const metadata = { order_uuid: order.uuid, user_id: String(order.userId) };
+      const interval =
+        order.recurring?.periodDays === 30
+          ? { interval: 'month' as const }
+          : { interval: 'day' as const, interval_count: order.recurring?.periodDays ?? 1 };
+      const session = await stripe.checkout.sessions.create(
+        {
+          mode: order.recurring ? 'subscription' : 'payment',
+          line_items: [
+            {
+              quantity: 1,
+              price_data: {
+                currency: currencyAlpha(order.currency).toLowerCase(),
+                unit_amount: order.amount,
+                product_data: { name: order.description.slice(0, 128) },
+                ...(order.recurring ? { recurring: interval } : {}),
+              },
+            },
+          ],
+          success_url: order.returnUrl,
+          cancel_url: order.returnUrl,
+          client_reference_id: order.uuid,
+          ...(order.customerEmail ? { customer_email: order.customerEmail } : {}),
+          metadata,
+          ...(order.recurring ? { subscription_data: { metadata } } : { payment_intent_data: { metadata } }),
+        },
+        { idempotencyKey: `checkout:${order.uuid}` },
+      );
+      if (!session.url) throw new Error('Stripe returned a Checkout session without a url');
+      return { confirmationUrl: session.url, providerPaymentId: session.id };
+    },
+
+    async parseWebhook({ rawBody, headers }) {
+      const signature = headers['stripe-signature'];
+      let event: Stripe.Event;
+      try {
+        event = stripe.webhooks.constructEvent(rawBody, signature ?? '', config.webhookSecret);
+      } catch {
+        return null;
+      }
+      return eventsOf(event);
+    },
+
+    async fetchPayment(order) {
+      // While pending, the order holds its Checkout session's id.
+      if (!order.providerPaymentId?.startsWith('cs_')) return null;
+      const session = await stripe.checkout.sessions.retrieve(order.providerPaymentId);
+      if (session.status === 'complete' && session.payment_status === 'paid') {
+        return sessionEvent(`reconcile:${session.id}`, 'payment.succeeded', session);
+      }
+      if (session.status === 'expired')
+        return sessionEvent(`reconcile:${session.id}`, 'payment.cancelled', session);
+      return null;
+    },
+
+    async refund(order) {
+      await stripe.refunds.create(
+        { payment_intent: order.providerPaymentId, metadata: { order_uuid: order.uuid } },
+        { idempotencyKey: `refund:${order.uuid}` },
+      );
+    },
+
+    async cancelSubscription({ providerSubscriptionId }) {
+      await stripe.subscriptions.update(
+        providerSubscriptionId,
+        { cancel_at_period_end: true },
+        { idempotencyKey: `cancel:${providerSubscriptionId}` },
+      );
+    },
+  };
+}

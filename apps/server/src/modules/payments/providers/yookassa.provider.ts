@@ -1,0 +1,287 @@
+import { BlockList, isIP } from 'node:net';
+import { z } from 'zod';
+import type {
+  PaymentEvent,
+  PaymentProvider,
+  ProviderOrder,
+  YooKassaMethodType,
+} from '../payment-provider.js';
+import { currencyAlpha, currencyNumeric, decimalToMinor, minorToDecimal } from '../money.js';
+
+/**
+ * The networks YooKassa sends its HTTP notifications from, as YooKassa publishes them. Its
+ * notifications carry no signature: they are trusted by where they come from, and then only what
+ * the API itself answers for the payment is acted on.
+ */
+export const YOOKASSA_NETWORKS = [
+  '185.71.76.0/27',
+  '185.71.77.0/27',
+  '77.75.153.0/25',
+  '77.75.156.11',
+  '77.75.156.35',
+  '77.75.154.128/25',
+  '2a02:5180::/32',
+];
+
+export interface YooKassaConfig {
+  shopId: string;
+  secretKey: string;
+  apiBase: string;
+  methods: YooKassaMethodType[];
+  webhookNetworks?: string[] | undefined;
+}
+
+const ZAmount = z.object({ value: z.string(), currency: z.string() });
+const ZPayment = z
+  .object({
+    id: z.string().min(1),
+    status: z.enum(['pending', 'waiting_for_capture', 'succeeded', 'canceled']),
+    paid: z.boolean().optional(),
+    amount: ZAmount,
+    confirmation: z.object({ type: z.string(), confirmation_url: z.string().optional() }).loose().optional(),
+    metadata: z.record(z.string(), z.string()).nullish(),
+    payment_method: z.object({ type: z.string(), id: z.string(), saved: z.boolean() }).loose().optional(),
+    cancellation_details: z.object({ party: z.string(), reason: z.string() }).loose().optional(),
+  })
+  .loose();
+type YooKassaPayment = z.infer<typeof ZPayment>;
+const ZRefund = z
+  .object({ id: z.string().min(1), payment_id: z.string().min(1), status: z.string(), amount: ZAmount })
+  .loose();
+const ZNotification = z.object({
+  type: z.literal('notification'),
+  event: z.string(),
+  object: z.object({ id: z.string().min(1).max(64) }).loose(),
+});
+
+/** YooKassa answered with an error; `retryable` for a 5xx ("result unknown": repeat with the same key). */
+export class YooKassaError extends Error {
+  override name = 'YooKassaError';
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    description: string,
+  ) {
+    super(`YooKassa ${status} ${code}: ${description}`);
+  }
+}
+
+/** Cancellations the buyer caused (left the page, the hour ran out) versus a refused charge. */
+const BUYER_CANCEL_REASONS = new Set(['expired_on_confirmation', 'canceled_by_merchant']);
+
+/**
+ * YooKassa API v3: payments by bank card, SberPay (`sberbank`) and SBP on YooKassa's page
+ * (`confirmation.type: redirect`), saved methods for renewals, 54-FZ receipts, refunds. Every
+ * create carries an `Idempotence-Key` derived from the order, so a retried request is a repeat.
+ */
+export function createYooKassaProvider(
+  config: YooKassaConfig,
+  options: { fetch?: typeof fetch; retryDelayMs?: number } = {},
+): PaymentProvider & { isTrustedSource(ip: string): boolean } {
+  const doFetch = options.fetch ?? fetch;
+  const authorization = `Basic ${Buffer.from(`${config.shopId}:${config.secretKey}`).toString('base64')}`;
+  const trusted = new BlockList();
+  for (const network of config.webhookNetworks ?? YOOKASSA_NETWORKS) {
+    const [address, prefix] = network.split('/');
+    const family = isIP(address!) === 6 ? 'ipv6' : 'ipv4';
+    if (prefix) trusted.addSubnet(address!, Number(prefix), family);
+    else trusted.addAddress(address!, family);
+  }
+  const isTrustedSource = (ip: string) => {
+    const plain = ip.startsWith('::ffff:') && isIP(ip.slice(7)) === 4 ? ip.slice(7) : ip;
+    const family = isIP(plain);
+    return family !== 0 && trusted.check(plain, family === 6 ? 'ipv6' : 'ipv4');
+  };
+
+  /** One API call; a 5xx or a lost connection is repeated with the same key and body (up to 3 times). */
+  async function call<T>(
+    method: 'GET' | 'POST',
+    path: string,
+    schema: z.ZodType<T>,
+    body?: unknown,
+    idempotenceKey?: string,
+  ): Promise<T> {
+    let lastError: unknown;
+    for (let attempt = 0; attempt < 3; attempt++) {
+      if (attempt > 0) await new Promise((r) => setTimeout(r, (options.retryDelayMs ?? 1000) * attempt));
+      let response: Response;
+      try {
+        response = await doFetch(`${config.apiBase}${path}`, {
+          method,
+          headers: {
+            authorization,
+            ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+            ...(idempotenceKey ? { 'idempotence-key': idempotenceKey } : {}),
+          },
+          ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+          signal: AbortSignal.timeout(15_000),
+        });
+      } catch (error) {
+        lastError = error;
+        continue;
+      }
+      const json = (await response.json().catch(() => null)) as {
+        code?: string;
+        description?: string;
+      } | null;
+      if (response.ok) return schema.parse(json);
+      lastError = new YooKassaError(
+        response.status,
+        json?.code ?? 'unknown',
+        json?.description ?? `HTTP ${response.status}`,
+      );
+      if (response.status < 500) break;
+    }
+    throw lastError;
+  }
+
+  const amountOf = (order: Pick<ProviderOrder, 'amount' | 'currency'>) => ({
+    value: minorToDecimal(order.amount),
+    currency: currencyAlpha(order.currency),
+  });
+
+  /** 54-FZ: the receipt YooKassa fiscalises, sent to the buyer's email. */
+  const receiptOf = (order: ProviderOrder) =>
+    order.customerEmail
+      ? {
+          receipt: {
+            customer: { email: order.customerEmail },
+            items: [
+              {
+                description: order.description.slice(0, 128),
+                quantity: '1.00',
+                amount: amountOf(order),
+                vat_code: 1,
+                payment_mode: 'full_payment',
+                payment_subject: 'service',
+              },
+            ],
+          },
+        }
+      : {};
+
+  /** The payment as YooKassa itself reports it, in Mirra's terms. */
+  function eventOf(payment: YooKassaPayment): PaymentEvent | null {
+    const orderUuid = payment.metadata?.order_id ?? null;
+    const base = {
+      eventId: `${payment.id}:${payment.status}`,
+      orderUuid,
+      providerPaymentId: payment.id,
+      amount: decimalToMinor(payment.amount.value),
+      currency: currencyNumeric(payment.amount.currency),
+    };
+    if (payment.status === 'succeeded') {
+      return {
+        type: 'payment.succeeded',
+        ...base,
+        ...(payment.payment_method?.saved ? { savedMethodId: payment.payment_method.id } : {}),
+      };
+    }
+    if (payment.status === 'canceled') {
+      const reason = payment.cancellation_details?.reason ?? '';
+      return { type: BUYER_CANCEL_REASONS.has(reason) ? 'payment.cancelled' : 'payment.failed', ...base };
+    }
+    return null;
+  }
+
+  const getPayment = (id: string) => call('GET', `/payments/${encodeURIComponent(id)}`, ZPayment);
+
+  return {
+    name: 'yookassa',
+    isTrustedSource,
+
+    async createPayment(order) {
+      const payment = await call(
+        'POST',
+        '/payments',
+        ZPayment,
+        {
+          amount: amountOf(order),
+          capture: true,
+          confirmation: { type: 'redirect', return_url: order.returnUrl },
+          description: order.description.slice(0, 128),
+          metadata: { order_id: order.uuid, user_id: String(order.userId) },
+          ...(order.methodType ? { payment_method_data: { type: order.methodType } } : {}),
+          ...(order.recurring ? { save_payment_method: true } : {}),
+          ...receiptOf(order),
+        },
+        `payment:${order.uuid}`,
+      );
+      const url = payment.confirmation?.confirmation_url;
+      if (!url) throw new YooKassaError(502, 'no_confirmation', 'the payment came without confirmation_url');
+      return { confirmationUrl: url, providerPaymentId: payment.id };
+    },
+
+    async parseWebhook({ rawBody, sourceIp }) {
+      if (!isTrustedSource(sourceIp)) return null;
+      let json: unknown;
+      try {
+        json = JSON.parse(rawBody);
+      } catch {
+        return null;
+      }
+      const parsed = ZNotification.safeParse(json);
+      if (!parsed.success) return null;
+      const { event, object } = parsed.data;
+      // The notification only says where to look: YooKassa's own record is what counts.
+      try {
+        if (event.startsWith('payment.')) {
+          const fetched = eventOf(await getPayment(object.id));
+          return fetched ? [fetched] : [];
+        }
+        if (event === 'refund.succeeded') {
+          const refund = await call('GET', `/refunds/${encodeURIComponent(object.id)}`, ZRefund);
+          if (refund.status !== 'succeeded') return [];
+          const payment = await getPayment(refund.payment_id);
+          return [
+            {
+              type: 'refund.succeeded',
+              eventId: `refund:${refund.id}`,
+              orderUuid: payment.metadata?.order_id ?? null,
+              providerPaymentId: payment.id,
+              amount: decimalToMinor(payment.amount.value),
+              currency: currencyNumeric(payment.amount.currency),
+            },
+          ];
+        }
+      } catch (error) {
+        if (error instanceof YooKassaError && error.status === 404) return null;
+        throw error;
+      }
+      return [];
+    },
+
+    async fetchPayment(order) {
+      if (!order.providerPaymentId) return null;
+      return eventOf(await getPayment(order.providerPaymentId));
+    },
+
+    async refund(order) {
+      await call(
+        'POST',
+        '/refunds',
+        ZRefund,
+        { payment_id: order.providerPaymentId, amount: amountOf(order), ...receiptOf(order) },
+        `refund:${order.uuid}`,
+      );
+    },
+
+    async chargeSavedMethod(order, savedMethodId) {
+      const payment = await call(
+        'POST',
+        '/payments',
+        ZPayment,
+        {
+          amount: amountOf(order),
+          capture: true,
+          payment_method_id: savedMethodId,
+          description: order.description.slice(0, 128),
+          metadata: { order_id: order.uuid, user_id: String(order.userId) },
+          ...receiptOf(order),
+        },
+        `payment:${order.uuid}`,
+      );
+      return { providerPaymentId: payment.id, event: eventOf(payment) };
+    },
+  };
+}

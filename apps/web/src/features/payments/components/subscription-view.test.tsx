@@ -1,0 +1,125 @@
+import type { TPremiumState } from '@mirra/contracts';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import type { i18n as I18n } from 'i18next';
+import { I18nextProvider } from 'react-i18next';
+import { MemoryRouter } from 'react-router';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createTestI18n } from '../../../test/i18n';
+import { subscriptionApi } from '../api/subscription.api';
+import { checkoutNavigation } from './purchase-sheet';
+import { SubscriptionView } from './subscription-view';
+
+let i18n: I18n;
+beforeAll(async () => {
+  i18n = await createTestI18n('en');
+});
+afterEach(() => {
+  cleanup();
+  vi.restoreAllMocks();
+});
+
+const plan = {
+  id: 'premium_monthly',
+  period_days: 30,
+  trial_days: 3,
+  credits: 300,
+  trial_credits: 50,
+  amount: 99_000,
+  currency: 643,
+  stars: 650,
+};
+const NONE: TPremiumState = {
+  plan,
+  region: 'ru',
+  methods: ['test', 'balance'],
+  status: 'none',
+  premium: false,
+  trial_available: true,
+  trial_methods: ['test'],
+  auto_renew: false,
+  access_until: null,
+  next_charge_at: null,
+  amount: null,
+  currency: null,
+  failed_attempts: 0,
+};
+const ACTIVE: TPremiumState = {
+  ...NONE,
+  status: 'active',
+  premium: true,
+  trial_available: false,
+  trial_methods: [],
+  auto_renew: true,
+  access_until: '2030-02-01T12:00:00.000Z',
+  next_charge_at: '2030-02-01T12:00:00.000Z',
+  amount: 99_000,
+  currency: 643,
+};
+
+async function renderView(language = 'en') {
+  await i18n.changeLanguage(language);
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  render(
+    <QueryClientProvider client={client}>
+      <I18nextProvider i18n={i18n}>
+        <MemoryRouter>
+          <SubscriptionView />
+        </MemoryRouter>
+      </I18nextProvider>
+    </QueryClientProvider>,
+  );
+}
+
+describe('subscription settings', () => {
+  it('offers the trial at the region’s price and needs both boxes before going to pay', async () => {
+    vi.spyOn(subscriptionApi, 'mine').mockResolvedValue(NONE);
+    const start = vi
+      .spyOn(subscriptionApi, 'start')
+      .mockResolvedValue({ uuid: 'u', confirmation_url: '/api/payments/test/checkout/u/' });
+    const go = vi.spyOn(checkoutNavigation, 'go').mockImplementation(() => {});
+    await renderView('ru');
+    expect((await screen.findByTestId('subscription-offer')).textContent).toMatch(
+      /^3 дня бесплатно и 50 кредитов, затем 990\s₽ каждые 30 дн\.$/,
+    );
+    expect(screen.getByTestId('subscription-status').textContent).toBe('Нет подписки');
+    fireEvent.click(screen.getByTestId('subscription-get-access'));
+    expect(screen.getByTestId('subscription-error').textContent).toBe(
+      'Пожалуйста, отметьте галочки, чтобы согласиться с офертой.',
+    );
+    expect(start).not.toHaveBeenCalled();
+    fireEvent.click(screen.getByTestId('consent-offer'));
+    fireEvent.click(screen.getByTestId('consent-privacy'));
+    fireEvent.click(screen.getByTestId('subscription-get-access'));
+    await waitFor(() => expect(go).toHaveBeenCalledWith('/api/payments/test/checkout/u/'));
+    expect(start).toHaveBeenCalledWith({
+      method: 'test',
+      agree_offer: true,
+      agree_privacy: true,
+      return: '/settings/subscription/',
+    });
+  });
+
+  it('shows the plan’s dates and cancels renewals after a confirmation', async () => {
+    vi.spyOn(subscriptionApi, 'mine').mockResolvedValue(ACTIVE);
+    const cancel = vi
+      .spyOn(subscriptionApi, 'cancel')
+      .mockResolvedValue({ ...ACTIVE, auto_renew: false, next_charge_at: null });
+    await renderView('en');
+    expect((await screen.findByTestId('subscription-status')).textContent).toBe('Premium is on');
+    expect(screen.getByTestId('subscription-price').textContent).toBe('₽990 every 30 days');
+    expect(screen.getByTestId('subscription-next-charge').textContent).toBe('February 1, 2030');
+    expect(screen.queryByTestId('subscription-checkout')).toBeNull();
+    fireEvent.click(screen.getByTestId('subscription-cancel'));
+    expect(screen.getByTestId('subscription-cancel-confirm').textContent).toContain(
+      'Premium stays on until February 1, 2030.',
+    );
+    fireEvent.click(screen.getByTestId('subscription-cancel-yes'));
+    await waitFor(() =>
+      expect(screen.getByTestId('subscription-next-charge').textContent).toBe('Renewals are off'),
+    );
+    expect(cancel).toHaveBeenCalled();
+    // With access left and renewals off, "get access" switches them back on.
+    expect(screen.getByTestId('subscription-get-access').textContent).toBe('Get access: renew again');
+  });
+});
