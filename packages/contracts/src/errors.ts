@@ -37,6 +37,8 @@ export const errorCodes = {
   /** The server has no Telegram bot configured. */
   'auth.telegram_unavailable': 503,
   'auth.permission_denied': 403,
+  /** Staff banned the account: its sessions ended and every way of signing in is refused. */
+  'auth.account_banned': 403,
   'users.email_taken': 400,
   'users.username_taken': 400,
   'users.activation_invalid': 400,

@@ -13,7 +13,19 @@ export const POST_REPORT_COMMENT_MAX_LENGTH = 500;
  */
 export const POST_LIST_TYPES = ['recommended', 'new', 'saved', 'subscribed', 'drafts'] as const;
 
-export const REPORT_REASONS = ['nudity', 'violence', 'hate', 'spam', 'copyright', 'other'] as const;
+/**
+ * Why a post is reported. `not_consented` ("this is me, shared without my consent") is about a
+ * real person's face: the staff queue puts such reports first.
+ */
+export const REPORT_REASONS = [
+  'not_consented',
+  'nudity',
+  'violence',
+  'hate',
+  'spam',
+  'copyright',
+  'other',
+] as const;
 
 /**
  * What a notification is about (spec: /notifications). Each kind fills the fields of `data` it
@@ -28,7 +40,7 @@ export const NOTIFICATION_KINDS = [
   'model_ready',
   /** My generation finished: `generation_uuid`, `mode`. */
   'generation_finished',
-  /** My post was taken down: `post_uuid`, `reason`. */
+  /** My post was taken down: `post_uuid`, `reason` (`reported`, or `moderator` after a review). */
   'post_removed',
   /** Someone joined through my partner link: `user_name`. */
   'partner_joined',
@@ -40,6 +52,8 @@ export const NOTIFICATION_KINDS = [
   'payout_paid',
   /** My pay-out was rejected and the money returned: `amount`, `currency`, `reason`. */
   'payout_rejected',
+  /** Staff reviewed my reported post and put it back: `post_uuid`. */
+  'post_restored',
   /** Premium's renewal charge failed: `attempts_left` (0: renewals stopped), `access_until`. */
   'subscription_renewal_failed',
 ] as const;

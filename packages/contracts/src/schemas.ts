@@ -19,3 +19,4 @@ export * from './wallet.js';
 export * from './subscriptions.js';
 export * from './dev.js';
 export * from './partners.js';
+export * from './admin.js';

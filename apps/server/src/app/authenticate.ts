@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError, notAuthenticated } from '../shared/errors.js';
 import type { AuthContext } from '../shared/http/auth-context.js';
+import { requireStaff, staffLevelOf } from '../shared/http/staff-guard.js';
 import { findActiveUserForSession, pickReferralCode } from '../modules/users/index.js';
 import { authenticateTelegramInitData } from '../modules/telegram/index.js';
 import type { AppDeps } from './deps.js';
@@ -11,9 +12,17 @@ import type { AppDeps } from './deps.js';
  */
 export function registerAuthentication(app: FastifyInstance, deps: AppDeps): void {
   app.decorateRequest('auth', null);
+  // Staff routes are checked before the body is read: someone below the route's level gets the
+  // 404 of a missing route whatever they send, never a parse or validation error revealing it.
+  app.addHook('onRequest', async (request) => {
+    const level = staffLevelOf(request);
+    if (!level) return;
+    const auth = await resolveAuth(deps, request).catch(() => null);
+    request.auth = requireStaff(auth, level);
+  });
   app.addHook('preHandler', async (request) => {
     const mode = request.routeOptions.config.auth ?? 'none';
-    if (mode === 'none') return;
+    if (mode === 'none' || staffLevelOf(request)) return;
     try {
       request.auth = await resolveAuth(deps, request);
     } catch (error) {

@@ -27,6 +27,7 @@ import { createGenerationStore, registerGenerationsRoutes } from '../modules/gen
 import { registerMediaRoutes } from '../modules/media/index.js';
 import { registerPaymentsRoutes } from '../modules/payments/index.js';
 import { registerPartnersRoutes } from '../modules/partners/index.js';
+import { registerAdminRoutes } from '../modules/admin/index.js';
 import { registerSubscriptionsRoutes } from '../modules/subscriptions/index.js';
 import { registerWalletRoutes } from '../modules/wallet/index.js';
 import { registerModelsRoutes } from '../modules/models/index.js';
@@ -190,6 +191,7 @@ export async function buildServer(deps: AppDeps): Promise<App> {
   registerNotificationsRoutes(api, deps);
   registerModelsRoutes(api, deps);
   registerPostsRoutes(api, deps);
+  registerAdminRoutes(api, deps);
   registerSocialRoutes(api, deps);
   registerPaymentsRoutes(api, deps);
   registerPartnersRoutes(api, deps);

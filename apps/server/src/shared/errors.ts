@@ -50,6 +50,10 @@ export function fieldError(code: ErrorCode, fields: FieldErrors): AppError {
 
 export const notFound = (detail = 'Not found.') => new AppError({ code: 'common.not_found', detail });
 
+/** The account is banned: said the same way by every sign-in method and by a live session. */
+export const accountBanned = () =>
+  new AppError({ code: 'auth.account_banned', detail: 'This account has been banned.' });
+
 export const notAuthenticated = () =>
   new AppError({
     code: 'auth.not_authenticated',

@@ -1,4 +1,4 @@
-import { routes, type RouteSpec } from '@mirra/contracts';
+import { adminRoutes, routes, type RouteSpec } from '@mirra/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routeTableOf } from '../shared/http/route-table.js';
 import { schemaNamed } from '../shared/http/serve-route.js';
@@ -11,11 +11,12 @@ import { createTestApp, type TestApp } from './test-app.js';
 /** Served by the OpenAPI plugin itself, not by a feature. */
 const DOCS_PREFIX = '/api/docs';
 
-const declarations: Array<[string, RouteSpec]> = Object.entries(routes).flatMap(([feature, group]) =>
-  Object.entries(group as Record<string, RouteSpec>).map(([name, route]): [string, RouteSpec] => [
-    `routes.${feature}.${name}`,
-    route,
-  ]),
+const declarations: Array<[string, RouteSpec]> = Object.entries({ ...routes, admin: adminRoutes }).flatMap(
+  ([feature, group]) =>
+    Object.entries(group as Record<string, RouteSpec>).map(([name, route]): [string, RouteSpec] => [
+      `routes.${feature}.${name}`,
+      route,
+    ]),
 );
 const keyOf = (method: string, path: string) => `${method} ${path}`;
 

@@ -98,6 +98,9 @@ const page = {
   resetPass: lazyPage(() => import('./routes/reset-pass')),
   activate: lazyPage(() => import('./routes/activate')),
   notFound: lazyPage(() => import('./routes/not-found')),
+  // Staff only: its code loads when a staff address is opened, never with the first page, and it
+  // loads its own texts (features/admin/admin-catalogue.ts), so nothing of it is in this table's chunk.
+  admin: lazyPage(() => import('./routes/admin')),
 };
 
 /**
@@ -105,6 +108,8 @@ const page = {
  * kept-alive and compact flags, and the lazily loaded page or a redirect.
  */
 export const routeTable: readonly RouteDef[] = [
+  // The staff console: one entry, its sections (reports, users/<uuid>, generations) read from the rest.
+  { path: '/admin/*', heading: true, access: 'login-required', title: 'titles.admin', page: page.admin },
   { path: '/welcome/', access: 'soft', title: 'titles.welcome', page: page.welcome },
   { path: '/', access: 'soft', title: 'titles.home', bottomMenu: true, page: page.home },
   { path: '/create/', access: 'soft', title: 'titles.create', bottomMenu: true, page: page.create },

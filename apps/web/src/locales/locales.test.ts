@@ -53,6 +53,8 @@ const SAME_AS_ENGLISH = [
   /^settings\.items\.(support|otherServices|profile)$/,
   /^theme\.system$/,
   /^wallet\.balance$/,
+  // Staff console words that are the same in German/Azerbaijani (Moderator, Credits, Engine) or everywhere (Email).
+  /^admin\.(roles\.\w+|users\.(email|balance)|credits\.amount|generations\.engine)$/,
   // Brand names of ways to pay.
   /^payments\.methods\.(yookassa_sberbank|stars)$/,
 ];

@@ -6,6 +6,12 @@ import en from '../locales/en.json';
 import kk from '../locales/kk.json';
 import ru from '../locales/ru.json';
 import uk from '../locales/uk.json';
+import adminAz from '../locales/admin/az.json';
+import adminDe from '../locales/admin/de.json';
+import adminEn from '../locales/admin/en.json';
+import adminKk from '../locales/admin/kk.json';
+import adminRu from '../locales/admin/ru.json';
+import adminUk from '../locales/admin/uk.json';
 import generationsAz from '../locales/generations/az.json';
 import generationsDe from '../locales/generations/de.json';
 import generationsEn from '../locales/generations/en.json';
@@ -34,6 +40,7 @@ import socialUk from '../locales/social/uk.json';
 /** The main catalogues and the extra ones (`lib/i18n.ts`), each language merged into one tree. */
 export const mainCatalogues = { en, ru, de, uk, kk, az } as const;
 export const extraCatalogues = {
+  admin: { en: adminEn, ru: adminRu, de: adminDe, uk: adminUk, kk: adminKk, az: adminAz },
   generations: {
     en: generationsEn,
     ru: generationsRu,
@@ -55,12 +62,12 @@ export const extraCatalogues = {
 } as const;
 
 export const catalogues = {
-  en: { ...en, ...generationsEn, ...modelsEn, ...socialEn, ...partnersEn },
-  ru: { ...ru, ...generationsRu, ...modelsRu, ...socialRu, ...partnersRu },
-  de: { ...de, ...generationsDe, ...modelsDe, ...socialDe, ...partnersDe },
-  uk: { ...uk, ...generationsUk, ...modelsUk, ...socialUk, ...partnersUk },
-  kk: { ...kk, ...generationsKk, ...modelsKk, ...socialKk, ...partnersKk },
-  az: { ...az, ...generationsAz, ...modelsAz, ...socialAz, ...partnersAz },
+  en: { ...en, ...adminEn, ...generationsEn, ...modelsEn, ...socialEn, ...partnersEn },
+  ru: { ...ru, ...adminRu, ...generationsRu, ...modelsRu, ...socialRu, ...partnersRu },
+  de: { ...de, ...adminDe, ...generationsDe, ...modelsDe, ...socialDe, ...partnersDe },
+  uk: { ...uk, ...adminUk, ...generationsUk, ...modelsUk, ...socialUk, ...partnersUk },
+  kk: { ...kk, ...adminKk, ...generationsKk, ...modelsKk, ...socialKk, ...partnersKk },
+  az: { ...az, ...adminAz, ...generationsAz, ...modelsAz, ...socialAz, ...partnersAz },
 } as const;
 
 /** A separate i18next instance with every catalogue loaded, for tests. */

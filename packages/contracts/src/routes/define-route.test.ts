@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { routePath, successStatus } from './define-route.js';
-import { routes } from './index.js';
+import { adminRoutes, routes } from './index.js';
 
 describe('routePath', () => {
   it('fills each path parameter, percent-encoded', () => {
@@ -26,7 +26,7 @@ describe('successStatus', () => {
 
 describe('the route declarations', () => {
   it('are unique by method and path, all under /api/', () => {
-    const keys = Object.values(routes).flatMap((group) =>
+    const keys = Object.values({ ...routes, admin: adminRoutes }).flatMap((group) =>
       Object.values(group).map((route) => `${route.method} ${route.path}`),
     );
     expect(new Set(keys).size).toBe(keys.length);

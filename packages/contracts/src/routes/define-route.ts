@@ -49,6 +49,11 @@ export interface RouteSpec {
   readonly tags: readonly string[];
   /** Schemes OpenAPI lists; signed-in routes default to both. */
   readonly security?: readonly SecurityScheme[];
+  /**
+   * The staff level a staff route needs (`moderator` < `admin`). Anyone below it, signed in or
+   * not, is answered 404 as if the route did not exist; every `/api/admin/` route sets it.
+   */
+  readonly staff?: 'moderator' | 'admin';
   /** Left out of the OpenAPI document (webhooks, development and test pages). */
   readonly hidden?: boolean;
   readonly params?: SchemaName;

@@ -1,3 +1,4 @@
+import { adminRoutes } from './admin.routes.js';
 import {
   generationsRoutes,
   creditsRoutes,
@@ -55,3 +56,9 @@ export const routes = {
 };
 
 export type Routes = typeof routes;
+
+/**
+ * The staff console's routes stay out of `routes`, so the web app's first page, which carries
+ * `routes`, does not grow with screens only staff open. Every declaration: `{ ...routes, admin: adminRoutes }`.
+ */
+export { adminRoutes };

@@ -3,6 +3,11 @@ import type { DbOrTx } from '../../shared/db/client.js';
 import { refreshTokens, tokenFamilies, users } from '../../shared/db/schema.js';
 
 export const sessionsRepository = {
+  async isBanned(db: DbOrTx, userId: number): Promise<boolean> {
+    const [row] = await db.select({ bannedAt: users.bannedAt }).from(users).where(eq(users.id, userId));
+    return Boolean(row?.bannedAt);
+  },
+
   async createFamily(db: DbOrTx, userId: number): Promise<string> {
     const [row] = await db.insert(tokenFamilies).values({ userId }).returning({ id: tokenFamilies.id });
     return row!.id;
@@ -21,7 +26,12 @@ export const sessionsRepository = {
    */
   async findRefreshTokenForUpdate(db: DbOrTx, jti: string) {
     const [row] = await db
-      .select({ token: refreshTokens, family: tokenFamilies, userIsActive: users.isActive })
+      .select({
+        token: refreshTokens,
+        family: tokenFamilies,
+        userIsActive: users.isActive,
+        userBannedAt: users.bannedAt,
+      })
       .from(refreshTokens)
       .innerJoin(tokenFamilies, eq(tokenFamilies.id, refreshTokens.familyId))
       .leftJoin(users, eq(users.id, refreshTokens.userId))

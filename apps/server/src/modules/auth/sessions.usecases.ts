@@ -2,17 +2,21 @@ import { randomUUID } from 'node:crypto';
 import type { TTokenPair } from '@mirra/contracts';
 import type { AuthDeps } from './auth.deps.js';
 import type { DbOrTx } from '../../shared/db/client.js';
-import { AppError } from '../../shared/errors.js';
+import { accountBanned, AppError } from '../../shared/errors.js';
 import { sessionsRepository } from './sessions.repository.js';
 
 type SessionDeps = Pick<AuthDeps, 'db' | 'tokens' | 'now' | 'sessionCache'>;
 
-/** Starts a sign-in session: a new refresh-token family and its first token pair. */
+/**
+ * Starts a sign-in session: a new refresh-token family and its first token pair. Every way of
+ * signing in ends here, so a banned account is refused here once for all of them.
+ */
 export async function issueSession(
   deps: Pick<AuthDeps, 'tokens' | 'now'>,
   db: DbOrTx,
   userId: number,
 ): Promise<TTokenPair> {
+  if (await sessionsRepository.isBanned(db, userId)) throw accountBanned();
   const familyId = await sessionsRepository.createFamily(db, userId);
   return issuePair(deps, db, userId, familyId);
 }
@@ -47,6 +51,7 @@ export async function refreshSession(deps: SessionDeps, refreshToken: string): P
       await sessionsRepository.revokeFamily(tx, row.family.id, 'refresh_token_reuse', deps.now());
       return { error: revoked() };
     }
+    if (row.userBannedAt) return { error: accountBanned() };
     if (!row.userIsActive) {
       return {
         error: new AppError({

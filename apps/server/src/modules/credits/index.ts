@@ -6,4 +6,10 @@ export type { CreditsDeps } from './credits.deps.js';
 export { creditsJobHandlers } from './credits.jobs.js';
 export { priceGeneration } from './credits.models.js';
 export { registerCreditsRoutes } from './credits.routes.js';
-export { applyCreditChange, getCreditBalance, grantWelcomeCredits, lockCredits } from './credits.usecases.js';
+export {
+  applyCreditChange,
+  getCreditBalance,
+  getCreditHistory,
+  grantWelcomeCredits,
+  lockCredits,
+} from './credits.usecases.js';

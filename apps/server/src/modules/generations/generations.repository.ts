@@ -104,6 +104,35 @@ export const generationsRepository = {
       .where(eq(generations.id, id));
   },
 
+  async lockByUuid(tx: DbOrTx, uuid: string): Promise<GenerationRow | undefined> {
+    const [row] = await tx.select().from(generations).where(eq(generations.uuid, uuid)).for('update');
+    return row;
+  },
+
+  /** The latest ERROR and FAILED generations with their owner's uuid, newest first. */
+  async listFailedForStaff(db: DbOrTx, limit: number) {
+    const rows = await db
+      .select({ generation: generations, userUuid: users.uuid })
+      .from(generations)
+      .innerJoin(users, eq(users.id, generations.userId))
+      .where(inArray(generations.status, [GenerationStatus.ERROR, GenerationStatus.FAILED]))
+      .orderBy(desc(generations.id))
+      .limit(limit);
+    return rows.map((row) => ({ ...row.generation, userUuid: row.userUuid }));
+  },
+
+  /** A person's latest generations with their uuid, newest first. */
+  async listForStaff(db: DbOrTx, userId: number, limit: number) {
+    const rows = await db
+      .select({ generation: generations, userUuid: users.uuid })
+      .from(generations)
+      .innerJoin(users, eq(users.id, generations.userId))
+      .where(eq(generations.userId, userId))
+      .orderBy(desc(generations.id))
+      .limit(limit);
+    return rows.map((row) => ({ ...row.generation, userUuid: row.userUuid }));
+  },
+
   /** Newest first, keyset-paginated by id. */
   async listForUser(db: DbOrTx, userId: number, beforeId: number | null, limit: number) {
     return db

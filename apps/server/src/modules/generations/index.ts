@@ -17,3 +17,8 @@ export { registerGenerationsRoutes } from './generations.routes.js';
 export type { StoredResult } from './generations.serializers.js';
 export { findOwnGeneration, generationNotFound } from './generations.usecases.js';
 export { createGenerationStore } from './provider-jobs.usecases.js';
+export {
+  listFailedGenerations,
+  listGenerationsForStaff,
+  refundGenerationByStaff,
+} from './generation-staff.usecases.js';

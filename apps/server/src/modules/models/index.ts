@@ -13,4 +13,9 @@ export { modelsJobDefinitions, trainModelJob } from './models.jobs.definitions.j
 export { failOrphanedTraining, modelsJobHandlers, requeueTrainingOfDeadRun } from './models.jobs.js';
 export { MODEL_EVENTS_CHANNEL } from './models.models.js';
 export { registerModelsRoutes } from './models.routes.js';
-export { findTrainedModel, loadModelPhoto } from './models.usecases.js';
+export {
+  deleteModelByStaff,
+  findTrainedModel,
+  listModelsForStaff,
+  loadModelPhoto,
+} from './models.usecases.js';

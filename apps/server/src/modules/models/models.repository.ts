@@ -85,6 +85,11 @@ export const modelsRepository = {
   },
 
   /** Locks the owner's model row until the transaction ends: photo changes and training take turns. */
+  async lockByUuid(db: DbOrTx, uuid: string): Promise<ModelRow | undefined> {
+    const [row] = await db.select().from(models).where(eq(models.uuid, uuid)).for('update');
+    return row;
+  },
+
   async lockOwned(db: DbOrTx, userId: number, uuid: string): Promise<ModelRow | undefined> {
     const [row] = await db
       .select()
@@ -92,6 +97,22 @@ export const modelsRepository = {
       .where(and(eq(models.uuid, uuid), eq(models.userId, userId)))
       .for('update');
     return row;
+  },
+
+  /** A person's models for staff, newest first, with how many photos each has. */
+  async listForStaff(db: DbOrTx, userId: number) {
+    return db
+      .select({
+        uuid: models.uuid,
+        name: models.name,
+        status: models.status,
+        createdAt: models.createdAt,
+        photos: sql<number>`(SELECT count(*)::int FROM ${modelPhotos} p WHERE p.model_id = ${models.id})`,
+      })
+      .from(models)
+      .where(eq(models.userId, userId))
+      .orderBy(desc(models.id))
+      .limit(50);
   },
 
   /** Newest first, keyset-paginated by id. */

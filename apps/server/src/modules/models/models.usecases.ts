@@ -1,7 +1,14 @@
 import type { z } from 'zod';
-import { GenerationStatus, type TModel, type ZCreateModelBody } from '@mirra/contracts';
+import {
+  GenerationStatus,
+  type TGenerationStatus,
+  type TModel,
+  type ZCreateModelBody,
+} from '@mirra/contracts';
 import type { ModelsDeps } from './models.deps.js';
+import type { DbOrTx } from '../../shared/db/client.js';
 import { readIdCursorPage } from '../../shared/id-cursor-paging.js';
+import type { RecordStaffChange } from '../../shared/staff-audit.js';
 import type { FaceProfile } from '@mirra/imaging';
 import { isUuid } from '../uploads/index.js';
 import { type UserRow, lockUser, updateUser } from '../users/index.js';
@@ -59,24 +66,68 @@ export async function listModels(deps: ModelsDeps, user: UserRow, cursor: string
  */
 export async function deleteModel(deps: ModelsDeps, user: UserRow, uuid: string): Promise<void> {
   if (!isUuid(uuid)) throw modelNotFound();
-  const loraChanged = await deps.db.transaction(async (tx) => {
-    const model = await modelsRepository.lockOwned(tx, user.id, uuid);
+  await deleteModelWhere(deps, (tx) => modelsRepository.lockOwned(tx, user.id, uuid));
+}
+
+/**
+ * Staff delete anyone's model the same way its owner would (photos, files, training refunded),
+ * with the audit record written in the same transaction. Returns the owner's id.
+ */
+export async function deleteModelByStaff(
+  deps: ModelsDeps,
+  uuid: string,
+  record: RecordStaffChange,
+): Promise<{ ownerId: number }> {
+  const model = await deleteModelWhere(
+    deps,
+    (tx) => modelsRepository.lockByUuid(tx, uuid),
+    (tx, row) =>
+      record(tx, {
+        before: { uuid: row.uuid, name: row.name, status: row.status, owner_id: row.userId },
+        after: null,
+      }),
+  );
+  return { ownerId: model.userId };
+}
+
+async function deleteModelWhere(
+  deps: ModelsDeps,
+  lock: (tx: DbOrTx) => Promise<ModelRow | undefined>,
+  alsoInTransaction?: (tx: DbOrTx, model: ModelRow) => Promise<void>,
+): Promise<ModelRow> {
+  const { model, loraChanged } = await deps.db.transaction(async (tx) => {
+    const model = await lock(tx);
     if (!model) throw modelNotFound();
     if (isTraining(model.status)) await refundTraining(tx, model);
     await modelsRepository.delete(tx, model.id);
-    if (model.status !== GenerationStatus.COMPLETED) return false;
+    await alsoInTransaction?.(tx, model);
+    if (model.status !== GenerationStatus.COMPLETED) return { model, loraChanged: false };
     // Under the user's lock, as completing a training takes it: a model finishing meanwhile is
     // either seen here as trained or sets `lora` again after this commits.
-    await lockUser(tx, user.id);
-    if (await modelsRepository.hasOtherCompleted(tx, user.id, model.id)) return false;
-    await updateUser(tx, user.id, deps.now(), { hasLora: false });
-    return true;
+    await lockUser(tx, model.userId);
+    if (await modelsRepository.hasOtherCompleted(tx, model.userId, model.id))
+      return { model, loraChanged: false };
+    await updateUser(tx, model.userId, deps.now(), { hasLora: false });
+    return { model, loraChanged: true };
   });
-  if (loraChanged) deps.sessionCache.forgetUser(user.id);
-  await deps.storage.deletePrefix(modelStoragePrefix(user.id, uuid));
+  if (loraChanged) deps.sessionCache.forgetUser(model.userId);
+  await deps.storage.deletePrefix(modelStoragePrefix(model.userId, model.uuid));
+  return model;
 }
 
 /** A trained model of the user, for face swap: null when not theirs, missing, or not trained. */
+/** A person's models as staff see them. */
+export async function listModelsForStaff(deps: Pick<ModelsDeps, 'db'>, userId: number) {
+  const rows = await modelsRepository.listForStaff(deps.db, userId);
+  return rows.map((row) => ({
+    uuid: row.uuid,
+    name: row.name,
+    status: row.status as TGenerationStatus,
+    photos: row.photos,
+    created_at: row.createdAt.toISOString(),
+  }));
+}
+
 export async function findTrainedModel(
   deps: Pick<ModelsDeps, 'db'>,
   userId: number,

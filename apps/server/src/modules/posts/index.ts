@@ -9,3 +9,9 @@ export { displayName, profileShareLinks, viewDay } from './posts.models.js';
 export { registerPostsRoutes } from './posts.routes.js';
 export { deleteViewsBefore, findActiveUser, listUserPosts } from './posts.usecases.js';
 export type { PublishedPostCounter } from './published-post-counter.js';
+export {
+  listReportedPosts,
+  removeReportedPost,
+  restoreReportedPost,
+  type ReportedPost,
+} from './post-reviews.usecases.js';

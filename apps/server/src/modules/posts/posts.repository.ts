@@ -364,6 +364,66 @@ export const postsRepository = {
     await db.delete(postViews).where(lt(postViews.day, day));
   },
 
+  /**
+   * The staff review queue: posts hidden by reports, and published posts with open reports. A post
+   * with an open "not consented" report comes first, then the oldest open report.
+   */
+  async listReviewQueue(db: DbOrTx, limit: number): Promise<PostWithAuthor[]> {
+    const open = sql`EXISTS (SELECT 1 FROM ${postReports} r WHERE r.post_id = ${posts.id} AND r.resolved_at IS NULL)`;
+    return db
+      .select(listColumns)
+      .from(posts)
+      .innerJoin(users, eq(users.id, posts.userId))
+      .where(sql`${posts.status} = 'hidden' OR (${posts.status} = 'published' AND ${open})`)
+      .orderBy(
+        sql`NOT EXISTS (SELECT 1 FROM ${postReports} r WHERE r.post_id = ${posts.id} AND r.resolved_at IS NULL AND r.reason = 'not_consented')`,
+        sql`(SELECT min(r.created_at) FROM ${postReports} r WHERE r.post_id = ${posts.id} AND r.resolved_at IS NULL) NULLS LAST`,
+        posts.id,
+      )
+      .limit(limit);
+  },
+
+  /** Open reports of these posts with their reporters, oldest first. */
+  async listOpenReports(db: DbOrTx, postIds: number[]) {
+    if (postIds.length === 0) return [];
+    return db
+      .select({
+        postId: postReports.postId,
+        reason: postReports.reason,
+        comment: postReports.comment,
+        createdAt: postReports.createdAt,
+        reporterUuid: users.uuid,
+      })
+      .from(postReports)
+      .innerJoin(users, eq(users.id, postReports.userId))
+      .where(and(inArray(postReports.postId, postIds), isNull(postReports.resolvedAt)))
+      .orderBy(postReports.createdAt, postReports.id);
+  },
+
+  async lockByUuid(tx: DbOrTx, uuid: string): Promise<PostWithAuthor | undefined> {
+    const [row] = await tx
+      .select(listColumns)
+      .from(posts)
+      .innerJoin(users, eq(users.id, posts.userId))
+      .where(eq(posts.uuid, uuid))
+      .for('update', { of: posts });
+    return row;
+  },
+
+  /** Marks a post's open reports answered; returns how many were open. */
+  async resolveReports(tx: DbOrTx, postId: number, at: Date): Promise<number> {
+    const rows = await tx
+      .update(postReports)
+      .set({ resolvedAt: at })
+      .where(and(eq(postReports.postId, postId), isNull(postReports.resolvedAt)))
+      .returning({ id: postReports.id });
+    return rows.length;
+  },
+
+  async deletePost(tx: DbOrTx, id: number): Promise<void> {
+    await tx.delete(posts).where(eq(posts.id, id));
+  },
+
   /** True when this person had not reported the post yet. */
   async insertReport(
     tx: DbOrTx,

@@ -1,7 +1,7 @@
 import { isLanguage } from '@mirra/contracts';
 import type { TelegramDeps } from './telegram.deps.js';
 import type { DbOrTx } from '../../shared/db/client.js';
-import { AppError } from '../../shared/errors.js';
+import { accountBanned, AppError } from '../../shared/errors.js';
 import { type UserRow, createUser, findUserByTelegramId, updateUser } from '../users/index.js';
 import { checkInitData, type TelegramProfile } from './telegram.models.js';
 
@@ -42,6 +42,7 @@ export async function authenticateTelegramInitData(
     referralCode,
     allowsWrite: checked.user.allows_write_to_pm,
   });
+  if (user.bannedAt) throw accountBanned();
   // A deactivated account stays out, as it does for Bearer tokens.
   if (!user.isActive) {
     throw new AppError({ code: 'auth.invalid_credentials', detail: 'User is inactive.' });

@@ -382,3 +382,18 @@ describe('a server without a bot', () => {
     }
   });
 });
+
+describe('a banned Telegram user', () => {
+  it('is refused on every Mini App call and by POST /api/auth/base/, with auth.account_banned', async () => {
+    const user = telegramUser();
+    const raw = initData({ user });
+    expect((await me(t, tg(raw))).statusCode).toBe(200);
+    await t.deps.db.update(users).set({ bannedAt: new Date() }).where(eq(users.telegramId, user.id));
+    const refused = await me(t, tg(raw));
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toEqual({ detail: 'This account has been banned.', code: 'auth.account_banned' });
+    const session = await base(t, { headers: tg(raw) });
+    expect(session.statusCode).toBe(403);
+    expect(session.json()).toMatchObject({ code: 'auth.account_banned' });
+  });
+});

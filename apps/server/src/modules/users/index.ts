@@ -9,6 +9,7 @@ export {
   findUserById,
   findUserByTelegramId,
   findUsersByRefs,
+  searchUsersForStaff,
   lockUser,
   updateUser,
 } from './user-records.usecases.js';

@@ -21,6 +21,22 @@ export const findUserByTelegramId = (db: DbOrTx, telegramId: number): Promise<Us
 export const findUserByGoogleSub = (db: DbOrTx, sub: string): Promise<UserRow | undefined> =>
   usersRepository.findByGoogleSub(db, sub);
 
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Staff search: people whose email starts with `q`, or whose Telegram id or uuid is `q`. */
+export const searchUsersForStaff = (db: DbOrTx, q: string, limit = 20): Promise<UserRow[]> => {
+  const term = q.trim();
+  return usersRepository.searchForStaff(
+    db,
+    {
+      emailPrefix: term,
+      telegramId: /^\d{1,15}$/.test(term) ? Number(term) : null,
+      uuid: UUID_PATTERN.test(term) ? term.toLowerCase() : null,
+    },
+    limit,
+  );
+};
+
 /** People named by id or uuid (one query for a page of authors). */
 export const findUsersByRefs = (db: DbOrTx, ids: number[], uuids: string[]): Promise<UserRow[]> =>
   usersRepository.findManyByRefs(db, ids, uuids);

@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, or, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../shared/db/client.js';
 import { tokenFamilies, users } from '../../shared/db/schema.js';
 
@@ -16,7 +16,7 @@ function prepareSessionLookup(db: Db) {
         isNull(tokenFamilies.revokedAt),
       ),
     )
-    .where(and(eq(users.id, sql.placeholder('userId')), eq(users.isActive, true)))
+    .where(and(eq(users.id, sql.placeholder('userId')), eq(users.isActive, true), isNull(users.bannedAt)))
     .prepare('users_find_active_for_session');
 }
 const preparedSessionLookups = new WeakMap<Db, ReturnType<typeof prepareSessionLookup>>();
@@ -38,6 +38,27 @@ export const usersRepository = {
   async findByEmail(db: DbOrTx, email: string): Promise<UserRow | undefined> {
     const [row] = await db.select().from(users).where(eq(users.email, email));
     return row;
+  },
+
+  /** Staff search: an email (its start, any case), a Telegram id or a uuid; newest first. */
+  async searchForStaff(
+    db: DbOrTx,
+    terms: { emailPrefix: string; telegramId: number | null; uuid: string | null },
+    limit: number,
+  ): Promise<UserRow[]> {
+    const escaped = terms.emailPrefix.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);
+    return db
+      .select()
+      .from(users)
+      .where(
+        or(
+          sql`lower(${users.email}) LIKE ${escaped + '%'}`,
+          terms.telegramId !== null ? eq(users.telegramId, terms.telegramId) : undefined,
+          terms.uuid !== null ? eq(users.uuid, terms.uuid) : undefined,
+        ),
+      )
+      .orderBy(desc(users.id))
+      .limit(limit);
   },
 
   async findByTelegramId(db: DbOrTx, telegramId: number): Promise<UserRow | undefined> {

@@ -54,6 +54,10 @@ export const users = pgTable(
     telegramAllowsWrite: boolean('telegram_allows_write').notNull().default(false),
     googleSub: text('google_sub').unique(),
     lastLogin: timestamp('last_login', { withTimezone: true }),
+    /** Staff level: `moderator` reviews reports; `admin` also manages people, credits and generations. */
+    staffRole: text('staff_role', { enum: ['moderator', 'admin'] }),
+    /** Set while the account is banned: no session works and every way of signing in is refused. */
+    bannedAt: timestamp('banned_at', { withTimezone: true }),
     dateJoined: timestamp('date_joined', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -738,6 +742,32 @@ export const paymentRegions = pgTable('payment_regions', {
   region: text('region', { enum: ['ru', 'intl'] }).notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * What staff did: who, which action, on what, why, and the target before and after. Append-only:
+ * the code has no path that changes or deletes a row, and the `staff_audit_log_append_only`
+ * trigger (migration 0026_staff_console) refuses UPDATE and DELETE in the database too. Written in
+ * the same transaction as the action it records.
+ */
+export const staffAuditLog = pgTable(
+  'staff_audit_log',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    /** No foreign key: the record outlives the staff member's and the target's accounts. */
+    staffUserId: bigint('staff_user_id', { mode: 'number' }).notNull(),
+    action: text('action').notNull(),
+    targetKind: text('target_kind').notNull(),
+    targetId: text('target_id').notNull(),
+    reason: text('reason').notNull().default(''),
+    before: jsonb('before'),
+    after: jsonb('after'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('staff_audit_log_target_idx').on(t.targetKind, t.targetId, t.id),
+    index('staff_audit_log_created_idx').on(t.createdAt),
+  ],
+);
 
 /**
  * One row per person and currency they ever held money in. Every change to that wallet locks its

@@ -58,7 +58,16 @@ const DESCRIBE: Record<TNotificationKind, Describe> = {
     key:
       data.reason === 'reported'
         ? 'social.notifications.postRemovedReported'
-        : 'social.notifications.postRemoved',
+        : data.reason === 'moderator'
+          ? 'social.notifications.postRemovedByModerator'
+          : 'social.notifications.postRemoved',
+    values: {},
+    terms: {},
+    // A post staff removed no longer exists: nothing to open.
+    href: data.post_uuid && data.reason !== 'moderator' ? `/post/${data.post_uuid}/` : null,
+  }),
+  post_restored: (data) => ({
+    key: 'social.notifications.postRestored',
     values: {},
     terms: {},
     href: data.post_uuid ? `/post/${data.post_uuid}/` : null,

@@ -36,6 +36,7 @@ const KIND_ICONS: Record<TNotificationKind, typeof IconBell> = {
   commission_available: IconWallet,
   payout_paid: IconWallet,
   payout_rejected: IconAlert,
+  post_restored: IconCheck,
   subscription_renewal_failed: IconCrown,
 };
 

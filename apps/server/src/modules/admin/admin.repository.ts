@@ -1,0 +1,26 @@
+import { desc, eq, and } from 'drizzle-orm';
+import type { DbOrTx } from '../../shared/db/client.js';
+import { staffAuditLog, users } from '../../shared/db/schema.js';
+
+export type StaffAuditRow = typeof staffAuditLog.$inferSelect;
+
+/**
+ * SQL for the staff audit log. Append-only: there is an insert and reads, never an update or a
+ * delete (the database refuses both too).
+ */
+export const adminRepository = {
+  async insertAudit(tx: DbOrTx, values: typeof staffAuditLog.$inferInsert): Promise<void> {
+    await tx.insert(staffAuditLog).values(values);
+  },
+
+  /** The latest staff actions on one target, newest first, with the staff member's uuid. */
+  async listAuditForTarget(db: DbOrTx, targetKind: string, targetId: string, limit: number) {
+    return db
+      .select({ entry: staffAuditLog, staffUuid: users.uuid })
+      .from(staffAuditLog)
+      .leftJoin(users, eq(users.id, staffAuditLog.staffUserId))
+      .where(and(eq(staffAuditLog.targetKind, targetKind), eq(staffAuditLog.targetId, targetId)))
+      .orderBy(desc(staffAuditLog.id))
+      .limit(limit);
+  },
+};

@@ -1,0 +1,64 @@
+import { adminRoutes } from '@mirra/contracts';
+import type { AdminDeps } from './admin.deps.js';
+import { requireAuth } from '../../shared/http/auth-context.js';
+import { serve } from '../../shared/http/serve-route.js';
+import type { ZodApp } from '../../shared/http/zod-app.js';
+import {
+  banUser,
+  changeCredits,
+  deleteModel,
+  failedGenerations,
+  refundGeneration,
+  removePost,
+  reportQueue,
+  restorePost,
+  searchUsers,
+  staffMe,
+  unbanUser,
+  userDetail,
+} from './admin.usecases.js';
+
+/**
+ * The staff console. Each declaration names its staff level; the composition root's guard has
+ * answered 404 to anyone below it before a handler runs, so `requireAuth` here is the staff member.
+ */
+export function registerAdminRoutes(app: ZodApp, deps: AdminDeps): void {
+  const r = adminRoutes;
+  serve(app, r.me, async (request) => staffMe(requireAuth(request).user));
+  serve(app, r.reports, async () => ({ results: await reportQueue(deps) }));
+  serve(app, r.restorePost, async (request) => {
+    await restorePost(deps, requireAuth(request).user, request.params.uuid, request.body.reason);
+    return null;
+  });
+  serve(app, r.removePost, async (request) => {
+    await removePost(deps, requireAuth(request).user, request.params.uuid, request.body.reason, {
+      ban: false,
+    });
+    return null;
+  });
+  serve(app, r.removePostAndBan, async (request) => {
+    await removePost(deps, requireAuth(request).user, request.params.uuid, request.body.reason, {
+      ban: true,
+    });
+    return null;
+  });
+  serve(app, r.searchUsers, async (request) => ({ results: await searchUsers(deps, request.query.q) }));
+  serve(app, r.user, async (request) => userDetail(deps, request.params.uuid));
+  serve(app, r.banUser, async (request) =>
+    banUser(deps, requireAuth(request).user, request.params.uuid, request.body.reason),
+  );
+  serve(app, r.unbanUser, async (request) =>
+    unbanUser(deps, requireAuth(request).user, request.params.uuid, request.body.reason),
+  );
+  serve(app, r.changeCredits, async (request) =>
+    changeCredits(deps, requireAuth(request).user, request.params.uuid, request.body),
+  );
+  serve(app, r.deleteModel, async (request) => {
+    await deleteModel(deps, requireAuth(request).user, request.params.uuid, request.body.reason);
+    return null;
+  });
+  serve(app, r.failedGenerations, async () => ({ results: await failedGenerations(deps) }));
+  serve(app, r.refundGeneration, async (request) =>
+    refundGeneration(deps, requireAuth(request).user, request.params.uuid, request.body.reason),
+  );
+}

@@ -1,0 +1,238 @@
+import type { z } from 'zod';
+import type {
+  TAdminGeneration,
+  TAdminReportedPost,
+  TAdminUserDetail,
+  TAdminUserSummary,
+  TStaffRole,
+  ZAdminCreditChangeBody,
+} from '@mirra/contracts';
+import type { AdminDeps } from './admin.deps.js';
+import type { DbOrTx } from '../../shared/db/client.js';
+import { AppError } from '../../shared/errors.js';
+import type { RecordStaffChange } from '../../shared/staff-audit.js';
+import { revokeUserSessions } from '../auth/index.js';
+import { applyCreditChange, getCreditBalance, getCreditHistory, lockCredits } from '../credits/index.js';
+import {
+  listFailedGenerations,
+  listGenerationsForStaff,
+  refundGenerationByStaff,
+} from '../generations/index.js';
+import { deleteModelByStaff, listModelsForStaff } from '../models/index.js';
+import { listReportedPosts, removeReportedPost, restoreReportedPost } from '../posts/index.js';
+import { findUsersByRefs, lockUser, searchUsersForStaff, updateUser, type UserRow } from '../users/index.js';
+import { staffCreditKey, toUserSummary } from './admin.models.js';
+import { adminRepository } from './admin.repository.js';
+
+type CreditChangeBody = z.output<typeof ZAdminCreditChangeBody>;
+
+const userNotFound = () => new AppError({ code: 'users.not_found', detail: 'Not found.' });
+
+/** An audit writer for one action on one target, bound to who did it and why. */
+function auditOf(
+  staff: UserRow,
+  action: string,
+  target: { kind: string; id: string },
+  reason: string,
+): RecordStaffChange {
+  return (tx, change) =>
+    adminRepository.insertAudit(tx, {
+      staffUserId: staff.id,
+      action,
+      targetKind: target.kind,
+      targetId: target.id,
+      reason,
+      before: change.before ?? null,
+      after: change.after ?? null,
+    });
+}
+
+export const staffMe = (staff: UserRow) => ({ role: staff.staffRole as TStaffRole });
+
+/** The review queue with each author's email and whether they are banned. */
+export async function reportQueue(deps: AdminDeps): Promise<TAdminReportedPost[]> {
+  const entries = await listReportedPosts(deps);
+  const authors = await findUsersByRefs(deps.db, [...new Set(entries.map((entry) => entry.authorId))], []);
+  const byId = new Map(authors.map((author) => [author.id, author]));
+  return entries.map((entry) => ({
+    post: entry.post,
+    author_email: byId.get(entry.authorId)?.email ?? null,
+    author_banned: Boolean(byId.get(entry.authorId)?.bannedAt),
+    reports: entry.reports,
+    not_consented: entry.reports.some((report) => report.reason === 'not_consented'),
+  }));
+}
+
+export async function restorePost(deps: AdminDeps, staff: UserRow, uuid: string, reason: string) {
+  await deps.db.transaction((tx) =>
+    restoreReportedPost(deps, tx, uuid, auditOf(staff, 'post.restore', { kind: 'post', id: uuid }, reason)),
+  );
+}
+
+/** Removes a reported post; with `ban`, bans its author in the same transaction. */
+export async function removePost(
+  deps: AdminDeps,
+  staff: UserRow,
+  uuid: string,
+  reason: string,
+  options: { ban: boolean },
+) {
+  await deps.db.transaction(async (tx) => {
+    const { authorId } = await removeReportedPost(
+      deps,
+      tx,
+      uuid,
+      auditOf(staff, 'post.remove', { kind: 'post', id: uuid }, reason),
+    );
+    if (options.ban) await banInTransaction(deps, tx, staff, authorId, reason);
+  });
+}
+
+export async function searchUsers(deps: AdminDeps, q: string): Promise<TAdminUserSummary[]> {
+  const rows = await searchUsersForStaff(deps.db, q);
+  return rows.map(toUserSummary);
+}
+
+async function findByUuid(deps: AdminDeps, uuid: string): Promise<UserRow> {
+  const [user] = await findUsersByRefs(deps.db, [], [uuid]);
+  if (!user) throw userNotFound();
+  return user;
+}
+
+/** One person as staff see them: profile, balance, models, generations, ledger and staff actions. */
+export async function userDetail(deps: AdminDeps, uuid: string): Promise<TAdminUserDetail> {
+  const user = await findByUuid(deps, uuid);
+  const [balance, models, generations, ledger, audit] = await Promise.all([
+    getCreditBalance(deps, user.id),
+    listModelsForStaff(deps, user.id),
+    listGenerationsForStaff(deps, user.id),
+    getCreditHistory(deps, user.id, undefined, 50),
+    adminRepository.listAuditForTarget(deps.db, 'user', user.uuid, 50),
+  ]);
+  return {
+    user: toUserSummary(user),
+    language: user.language,
+    last_login: user.lastLogin?.toISOString() ?? null,
+    balance,
+    models,
+    generations,
+    credit_entries: ledger.results,
+    audit: audit.map(({ entry, staffUuid }) => ({
+      id: entry.id,
+      staff_uuid: staffUuid,
+      action: entry.action,
+      target_kind: entry.targetKind,
+      target_id: entry.targetId,
+      reason: entry.reason,
+      before: entry.before,
+      after: entry.after,
+      created_at: entry.createdAt.toISOString(),
+    })),
+  };
+}
+
+/**
+ * Bans a person inside the caller's transaction: the ban is set and every session family revoked
+ * (the session cache hears of both from the database). Staff accounts cannot be banned: take the
+ * role away first. Banning a banned person changes nothing.
+ */
+async function banInTransaction(
+  deps: AdminDeps,
+  tx: DbOrTx,
+  staff: UserRow,
+  userId: number,
+  reason: string,
+): Promise<UserRow> {
+  const before = await lockUser(tx, userId);
+  if (!before) throw userNotFound();
+  if (before.staffRole) {
+    throw new AppError({ code: 'auth.permission_denied', detail: 'Staff accounts cannot be banned.' });
+  }
+  if (before.bannedAt) return before;
+  const now = deps.now();
+  const after = await updateUser(tx, userId, now, { bannedAt: now });
+  await revokeUserSessions(tx, userId, 'banned', now);
+  await auditOf(
+    staff,
+    'user.ban',
+    { kind: 'user', id: before.uuid },
+    reason,
+  )(tx, {
+    before: toUserSummary(before),
+    after: toUserSummary(after),
+  });
+  return after;
+}
+
+export async function banUser(deps: AdminDeps, staff: UserRow, uuid: string, reason: string) {
+  const user = await findByUuid(deps, uuid);
+  const after = await deps.db.transaction((tx) => banInTransaction(deps, tx, staff, user.id, reason));
+  return toUserSummary(after);
+}
+
+export async function unbanUser(deps: AdminDeps, staff: UserRow, uuid: string, reason: string) {
+  const user = await findByUuid(deps, uuid);
+  const after = await deps.db.transaction(async (tx) => {
+    const before = await lockUser(tx, user.id);
+    if (!before) throw userNotFound();
+    if (!before.bannedAt) return before;
+    const after = await updateUser(tx, user.id, deps.now(), { bannedAt: null });
+    await auditOf(
+      staff,
+      'user.unban',
+      { kind: 'user', id: before.uuid },
+      reason,
+    )(tx, {
+      before: toUserSummary(before),
+      after: toUserSummary(after),
+    });
+    return after;
+  });
+  return toUserSummary(after);
+}
+
+/**
+ * Grants (delta > 0) or takes (delta < 0) credits: one `adjustment` ledger entry under the
+ * request's idempotency key, and its audit record, in one transaction. Taking more than the
+ * balance is refused (`credits.insufficient`); the same key again changes nothing.
+ */
+export async function changeCredits(deps: AdminDeps, staff: UserRow, uuid: string, body: CreditChangeBody) {
+  const user = await findByUuid(deps, uuid);
+  return deps.db.transaction(async (tx) => {
+    const before = await lockCredits(tx, user.id);
+    const outcome = await applyCreditChange(tx, {
+      userId: user.id,
+      delta: body.delta,
+      kind: 'adjustment',
+      ref: `staff:${staff.uuid}`,
+      idempotencyKey: staffCreditKey(user.id, body.idempotency_key),
+    });
+    if (outcome.applied) {
+      await auditOf(
+        staff,
+        body.delta > 0 ? 'credits.grant' : 'credits.take',
+        { kind: 'user', id: user.uuid },
+        body.reason,
+      )(tx, { before: { balance: before }, after: { balance: outcome.balance, delta: body.delta } });
+    }
+    return { applied: outcome.applied, balance: outcome.balance };
+  });
+}
+
+export async function deleteModel(deps: AdminDeps, staff: UserRow, uuid: string, reason: string) {
+  await deleteModelByStaff(deps, uuid, auditOf(staff, 'model.delete', { kind: 'model', id: uuid }, reason));
+}
+
+export const failedGenerations = (deps: AdminDeps): Promise<TAdminGeneration[]> =>
+  listFailedGenerations(deps);
+
+export function refundGeneration(deps: AdminDeps, staff: UserRow, uuid: string, reason: string) {
+  return deps.db.transaction((tx) =>
+    refundGenerationByStaff(
+      deps,
+      tx,
+      uuid,
+      auditOf(staff, 'generation.refund', { kind: 'generation', id: uuid }, reason),
+    ),
+  );
+}

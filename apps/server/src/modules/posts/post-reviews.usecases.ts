@@ -1,0 +1,114 @@
+import type { TAdminReport, TPost, TReportReason } from '@mirra/contracts';
+import type { PostsDeps } from './posts.deps.js';
+import type { DbOrTx } from '../../shared/db/client.js';
+import type { RecordStaffChange } from '../../shared/staff-audit.js';
+import { notifyUser } from '../notifications/index.js';
+import { postNotFound } from './posts.errors.js';
+import { postsRepository, type PostWithAuthor } from './posts.repository.js';
+import { toPostJson } from './posts.serializers.js';
+
+/** How many posts the staff review queue shows at once. */
+export const REVIEW_QUEUE_LIMIT = 100;
+
+export interface ReportedPost {
+  post: TPost;
+  authorId: number;
+  reports: TAdminReport[];
+}
+
+/**
+ * The staff review queue: posts hidden by reports and published posts with open reports, each
+ * with its picture, prompt, author and the open reports. Posts someone says show them without
+ * consent come first, then by their oldest open report.
+ */
+export async function listReportedPosts(deps: PostsDeps): Promise<ReportedPost[]> {
+  const rows = await postsRepository.listReviewQueue(deps.db, REVIEW_QUEUE_LIMIT);
+  const reports = await postsRepository.listOpenReports(
+    deps.db,
+    rows.map((row) => row.id),
+  );
+  return rows.map((row) => ({
+    post: toPostJson(
+      row,
+      { userId: null, isSaved: false },
+      { mediaUrls: deps.mediaUrls, now: deps.now(), publicUrl: deps.config.publicUrl },
+    ),
+    authorId: row.userId,
+    reports: reports
+      .filter((report) => report.postId === row.id)
+      .map((report) => ({
+        reason: report.reason as TReportReason,
+        comment: report.comment,
+        reporter_uuid: report.reporterUuid,
+        created_at: report.createdAt.toISOString(),
+      })),
+  }));
+}
+
+const snapshot = (post: PostWithAuthor) => ({
+  uuid: post.uuid,
+  status: post.status,
+  title: post.title,
+  prompt: post.prompt,
+  author_uuid: post.authorUuid,
+  reports_count: post.reportsCount,
+});
+
+/**
+ * Staff restore a reported post, in the caller's transaction: its open reports are answered, a
+ * hidden post is published again with its report count back at zero, and its author is told.
+ */
+export async function restoreReportedPost(
+  deps: Pick<PostsDeps, 'now' | 'publishedPostCounter'>,
+  tx: DbOrTx,
+  uuid: string,
+  record: RecordStaffChange,
+): Promise<void> {
+  const post = await postsRepository.lockByUuid(tx, uuid);
+  if (!post || post.status === 'draft') throw postNotFound();
+  const resolved = await postsRepository.resolveReports(tx, post.id, deps.now());
+  let after = { ...snapshot(post), reports_count: 0 };
+  if (post.status === 'hidden') {
+    const row = await postsRepository.changeStatus(tx, post.id, deps.now(), ['hidden'], 'published', {
+      reportsCount: 0,
+    });
+    if (row) {
+      await deps.publishedPostCounter.add(tx, post.userId, 1);
+      after = { ...after, status: row.status };
+    }
+  } else if (resolved > 0) {
+    await postsRepository.addToCounter(tx, post.id, 'reportsCount', -post.reportsCount);
+  }
+  await notifyUser(tx, {
+    userId: post.userId,
+    kind: 'post_restored',
+    data: { post_uuid: post.uuid },
+    dedupeKey: `post_restored:${post.uuid}:${deps.now().getTime()}`,
+  });
+  await record(tx, { before: snapshot(post), after });
+}
+
+/**
+ * Staff remove a reported post, in the caller's transaction: the post (with its reports, saves and
+ * views) is deleted, its author's published count follows, and the author is told. The result it
+ * was made from stays in the author's own library. Returns the author's id.
+ */
+export async function removeReportedPost(
+  deps: Pick<PostsDeps, 'now' | 'publishedPostCounter'>,
+  tx: DbOrTx,
+  uuid: string,
+  record: RecordStaffChange,
+): Promise<{ authorId: number }> {
+  const post = await postsRepository.lockByUuid(tx, uuid);
+  if (!post || post.status === 'draft') throw postNotFound();
+  if (post.status === 'published') await deps.publishedPostCounter.add(tx, post.userId, -1);
+  await postsRepository.deletePost(tx, post.id);
+  await notifyUser(tx, {
+    userId: post.userId,
+    kind: 'post_removed',
+    data: { post_uuid: post.uuid, reason: 'moderator' },
+    dedupeKey: `post_removed:${post.uuid}:moderator`,
+  });
+  await record(tx, { before: snapshot(post), after: null });
+  return { authorId: post.userId };
+}

@@ -1,0 +1,21 @@
+import { useParams } from 'react-router';
+import { PageFrame } from '../../components/ui/page';
+import { AdminConsole, type AdminSection } from '../../features/admin';
+
+/** /admin/ (reports), /admin/users/, /admin/users/<uuid>/, /admin/generations/. */
+function sectionOf(rest: string): { section: AdminSection; uuid?: string } {
+  const [first, second] = rest.split('/').filter(Boolean);
+  if (first === 'users') return second ? { section: 'user', uuid: second } : { section: 'users' };
+  if (first === 'generations') return { section: 'generations' };
+  return { section: 'reports' };
+}
+
+/** The staff console (/admin/…): its own lazily loaded chunk, never part of the first page. */
+export function Page() {
+  const { section, uuid } = sectionOf(useParams()['*'] ?? '');
+  return (
+    <PageFrame width="normal" testId="admin-page">
+      <AdminConsole section={section} userUuid={uuid} />
+    </PageFrame>
+  );
+}

@@ -1,0 +1,34 @@
+import { adminRoutes } from '@mirra/contracts';
+import { api } from '../../../lib/api-client';
+
+export const adminKeys = {
+  all: ['admin'] as const,
+  me: () => ['admin', 'me'] as const,
+  reports: () => ['admin', 'reports'] as const,
+  users: (q: string) => ['admin', 'users', q] as const,
+  user: (uuid: string) => ['admin', 'user', uuid] as const,
+  failed: () => ['admin', 'generations', 'failed'] as const,
+};
+
+/** The staff console's requests; every one answers 404 to anyone who is not staff. */
+export const adminApi = {
+  me: () => api(adminRoutes.me),
+  reports: () => api(adminRoutes.reports),
+  restorePost: (uuid: string, reason: string) =>
+    api(adminRoutes.restorePost, { params: { uuid }, body: { reason } }),
+  removePost: (uuid: string, reason: string) =>
+    api(adminRoutes.removePost, { params: { uuid }, body: { reason } }),
+  removePostAndBan: (uuid: string, reason: string) =>
+    api(adminRoutes.removePostAndBan, { params: { uuid }, body: { reason } }),
+  searchUsers: (q: string) => api(adminRoutes.searchUsers, { query: { q } }),
+  user: (uuid: string) => api(adminRoutes.user, { params: { uuid } }),
+  ban: (uuid: string, reason: string) => api(adminRoutes.banUser, { params: { uuid }, body: { reason } }),
+  unban: (uuid: string, reason: string) => api(adminRoutes.unbanUser, { params: { uuid }, body: { reason } }),
+  changeCredits: (uuid: string, body: { delta: number; reason: string; idempotency_key: string }) =>
+    api(adminRoutes.changeCredits, { params: { uuid }, body }),
+  deleteModel: (uuid: string, reason: string) =>
+    api(adminRoutes.deleteModel, { params: { uuid }, body: { reason } }),
+  failedGenerations: () => api(adminRoutes.failedGenerations),
+  refundGeneration: (uuid: string, reason: string) =>
+    api(adminRoutes.refundGeneration, { params: { uuid }, body: { reason } }),
+};

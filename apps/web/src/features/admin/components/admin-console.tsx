@@ -1,0 +1,79 @@
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { NavLink } from 'react-router';
+import type { TStaffRole } from '@mirra/contracts';
+import { Button } from '../../../components/ui/button';
+import { EmptyState } from '../../../components/ui/empty-state';
+import { IconShield } from '../../../components/ui/icons';
+import { LoadError } from '../../../components/ui/load-error';
+import { Spinner } from '../../../components/ui/spinner';
+import { ApiError } from '../../../lib/api-error';
+import { adminApi, adminKeys } from '../api/admin.api';
+import { useAdminCatalogue } from '../admin-catalogue';
+import { FailedGenerations } from './failed-generations';
+import { ReportQueue } from './report-queue';
+import { UserDetail } from './user-detail';
+import { UserSearch } from './user-search';
+import '../admin.css';
+
+export type AdminSection = 'reports' | 'users' | 'user' | 'generations';
+
+const SECTIONS: Array<{ to: string; key: string; level: TStaffRole }> = [
+  { to: '/admin/', key: 'admin.nav.reports', level: 'moderator' },
+  { to: '/admin/users/', key: 'admin.nav.users', level: 'admin' },
+  { to: '/admin/generations/', key: 'admin.nav.generations', level: 'admin' },
+];
+
+/**
+ * The staff console: which sections a staff member sees follows their level, read from the
+ * server (`/admin/me`). Anyone else is told the page does not exist, as the server tells them.
+ */
+export function AdminConsole({ section, userUuid }: { section: AdminSection; userUuid?: string }) {
+  const { t } = useTranslation();
+  const texts = useAdminCatalogue();
+  const me = useQuery({ queryKey: adminKeys.me(), queryFn: adminApi.me, retry: false });
+  if (texts.failed) {
+    return (
+      <Button theme="light" size="sm" onClick={texts.retry}>
+        {t('common.retry')}
+      </Button>
+    );
+  }
+  if (me.isPending || !texts.ready) {
+    return (
+      <div className="admin__loading">
+        <Spinner size={28} />
+      </div>
+    );
+  }
+  if (me.isError) {
+    if (me.error instanceof ApiError && me.error.status === 404) {
+      return <EmptyState icon={<IconShield size={28} />} title={t('admin.notStaff')} />;
+    }
+    return <LoadError query={me} />;
+  }
+  const role = me.data.role;
+  const isAdmin = role === 'admin';
+  return (
+    <div className="admin stack" data-testid="admin-console" data-role={role}>
+      <nav className="admin__nav" aria-label={t('titles.admin')}>
+        {SECTIONS.filter((entry) => isAdmin || entry.level === 'moderator').map((entry) => (
+          <NavLink
+            key={entry.to}
+            to={entry.to}
+            end
+            className={({ isActive }) => `admin__tab${isActive ? ' is-active' : ''}`}
+          >
+            {t(entry.key)}
+          </NavLink>
+        ))}
+        <span className="admin__role">{t(`admin.roles.${role}`)}</span>
+      </nav>
+      {section === 'reports' && <ReportQueue canBan={isAdmin} />}
+      {isAdmin && section === 'users' && <UserSearch />}
+      {isAdmin && section === 'user' && userUuid && <UserDetail uuid={userUuid} />}
+      {isAdmin && section === 'generations' && <FailedGenerations />}
+      {!isAdmin && section !== 'reports' && <EmptyState title={t('admin.adminsOnly')} />}
+    </div>
+  );
+}

@@ -1,0 +1,182 @@
+import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import type { Page } from 'playwright-core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { callApi, createActiveUser, PASSWORD, type TestUser } from '../lib/accounts.js';
+import { openBrowser, saveScreenshot, url, type Session } from '../lib/browser.js';
+import { e2eEnv } from '../lib/env.js';
+import { apiBalance, apiGenerate, apiWaitForGeneration } from '../lib/generations.js';
+import { signInWithTokens } from '../lib/session.js';
+
+const run = promisify(execFile);
+const root = path.resolve(import.meta.dirname, '../..');
+const bearer = (user: TestUser) => `Bearer ${user.access}`;
+
+/**
+ * Makes a person staff the way an operator does: `npm run admin -- grant`, run against the e2e
+ * server's own embedded PostgreSQL (its DATA_DIR and the port in its postmaster.pid).
+ */
+async function grant(user: TestUser, role: 'moderator' | 'admin') {
+  const pid = await readFile(path.join(e2eEnv.dataDir, 'pg', 'postmaster.pid'), 'utf8');
+  const port = pid.split('\n')[3]!.trim();
+  const { stdout } = await run(
+    process.execPath,
+    ['--import', 'tsx', 'apps/server/scripts/admin.ts', 'grant', user.email, '--role', role],
+    { cwd: root, env: { ...process.env, DATA_DIR: e2eEnv.dataDir, EMBEDDED_PG_PORT: port } },
+  );
+  expect(stdout).toContain(`is now ${role}`);
+}
+
+/** A published post of a new author, reported by `reasons.length` other people. */
+async function reportedPost(reasons: string[]) {
+  const author = await createActiveUser({ firstName: 'Reported', lastName: 'Author' });
+  const generation = await apiGenerate(author, {
+    mode: 'simple',
+    prompt: 'A quiet harbour at dawn',
+    seed: 3,
+  });
+  await apiWaitForGeneration(author, generation.uuid);
+  const post = await callApi<{ uuid: string }>('/api/posts/', {
+    body: { generation_uuid: generation.uuid, title: 'Harbour', draft: false },
+    authorization: bearer(author),
+  });
+  expect(post.status).toBe(201);
+  for (const reason of reasons) {
+    const reporter = await createActiveUser();
+    const reported = await callApi(`/api/posts/${post.body.uuid}/report/`, {
+      body: { reason },
+      authorization: bearer(reporter),
+    });
+    expect(reported.status).toBeLessThan(300);
+  }
+  return { author, uuid: post.body.uuid };
+}
+
+const cardOf = (page: Page, postUuid: string) =>
+  page.locator(`[data-testid="admin-report"][data-post="${postUuid}"]`);
+
+let sessions: Session[] = [];
+afterEach(async () => {
+  await Promise.all(sessions.map((session) => session.close()));
+  sessions = [];
+});
+
+async function browserFor(user: TestUser, theme: 'dark' | 'light' = 'dark') {
+  const session = await openBrowser('phone', { theme, size: { width: 375, height: 812 } });
+  sessions.push(session);
+  await signInWithTokens(session.page, user);
+  return session;
+}
+
+describe('staff console', () => {
+  it('a moderator restores one reported post and removes another; the authors are told', async () => {
+    const moderator = await createActiveUser({ firstName: 'Mo', lastName: 'Derator' });
+    await grant(moderator, 'moderator');
+    const hidden = await reportedPost(['spam', 'hate', 'other']);
+    const consent = await reportedPost(['not_consented']);
+
+    // A normal user finds no console.
+    const outsider = await browserFor(await createActiveUser());
+    await outsider.page.goto(url('/admin/'));
+    await outsider.page.getByText('This page does not exist').waitFor();
+
+    const { page } = await browserFor(moderator);
+    await page.goto(url('/admin/'));
+    await page.getByTestId('admin-reports').waitFor();
+    // "Shared without consent" comes first.
+    await expect
+      .poll(() => page.getByTestId('admin-report').first().getAttribute('data-post'))
+      .toBe(consent.uuid);
+    await cardOf(page, hidden.uuid).getByText('Hidden', { exact: true }).waitFor();
+    // Moderators do not get the ban button.
+    expect(await page.getByTestId('report-actions-removeAndBan').count()).toBe(0);
+    for (const theme of ['dark', 'light'] as const) {
+      await page.context().addCookies([{ name: 'theme', value: theme, url: e2eEnv.baseUrl }]);
+      await page.reload();
+      await page.getByTestId('admin-reports').waitFor();
+      await page.waitForLoadState('networkidle');
+      await saveScreenshot(page, `admin-reports-375-${theme}`, true);
+    }
+
+    // A reason is required.
+    const hiddenCard = cardOf(page, hidden.uuid);
+    await hiddenCard.getByTestId('report-actions-restore').click();
+    await hiddenCard.getByRole('alert').getByText('Say why').waitFor();
+    await hiddenCard.getByTestId('report-actions-reason').fill('Satire, within the rules');
+    await hiddenCard.getByTestId('report-actions-restore').click();
+    await hiddenCard.waitFor({ state: 'detached' });
+    const restored = await callApi<{ status: string }>(`/api/posts/${hidden.uuid}/`, {
+      authorization: bearer(moderator),
+    });
+    expect(restored.body.status).toBe('published');
+
+    const consentCard = cardOf(page, consent.uuid);
+    await consentCard.getByTestId('report-actions-reason').fill('A real person, no consent');
+    await consentCard.getByTestId('report-actions-remove').click();
+    await consentCard.waitFor({ state: 'detached' });
+    expect((await callApi(`/api/posts/${consent.uuid}/`, { authorization: bearer(moderator) })).status).toBe(
+      404,
+    );
+
+    // The removed post's author reads why in their notifications.
+    const author = await browserFor(consent.author);
+    await author.page.goto(url('/notifications'));
+    await author.page.getByText('Your publication was removed after review').waitFor();
+  });
+
+  it('an admin bans a person, who then cannot sign in; and grants credits the person sees', async () => {
+    const admin = await createActiveUser({ firstName: 'Ad', lastName: 'Min' });
+    await grant(admin, 'admin');
+    const person = await createActiveUser({ firstName: 'Pat', lastName: 'Person' });
+    const before = await apiBalance(person);
+
+    const { page } = await browserFor(admin, 'light');
+    await page.goto(url('/admin/users/'));
+    await page.getByTestId('admin-user-search').fill(person.email);
+    await page.getByTestId('admin-user-search-submit').click();
+    await page.getByTestId('admin-user-row').click();
+    await page.getByTestId('admin-user').waitFor();
+
+    // Credits: 50 granted with a reason, seen by the person on their profile.
+    await page.getByTestId('admin-credits-amount').fill('50');
+    await page.getByTestId('admin-credits-reason').fill('Sorry for the outage');
+    await page.getByTestId('admin-credits-submit').click();
+    await expect.poll(() => page.getByTestId('admin-user-balance').textContent()).toBe(String(before + 50));
+    await page
+      .getByTestId('admin-ledger')
+      .getByText(`+50 → ${before + 50}`)
+      .waitFor();
+    const personBrowser = await browserFor(person);
+    await personBrowser.page.goto(url('/profile/'));
+    await expect
+      .poll(() => personBrowser.page.getByTestId('profile-credits').textContent())
+      .toBe(`${before + 50} credits`);
+    await personBrowser.close();
+
+    for (const theme of ['light', 'dark'] as const) {
+      await page.context().addCookies([{ name: 'theme', value: theme, url: e2eEnv.baseUrl }]);
+      await page.reload();
+      await page.getByTestId('admin-user').waitFor();
+      await saveScreenshot(page, `admin-user-375-${theme}`, true);
+    }
+
+    // Ban: the person's session ends and signing in again is refused with a clear message.
+    await page.getByTestId('ban-actions-reason').fill('Fraudulent payments');
+    await page.getByTestId('ban-actions-ban').click();
+    await expect.poll(() => page.getByTestId('admin-user').getAttribute('data-banned')).toBe('true');
+    expect((await callApi('/api/users/me/', { authorization: bearer(person) })).status).toBe(401);
+
+    const guest = await openBrowser('phone', { size: { width: 375, height: 812 } });
+    sessions.push(guest);
+    await guest.page.goto(url('/'));
+    await guest.page.getByTestId('header-sign-in').click();
+    const panel = guest.page.getByTestId('sign-in-panel');
+    await panel.getByLabel('Email').fill(person.email);
+    await panel.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await panel.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await panel.getByRole('alert').getByText('This account has been banned').waitFor();
+    await saveScreenshot(guest.page, 'admin-banned-sign-in-375-dark');
+  });
+});

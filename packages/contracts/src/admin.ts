@@ -1,0 +1,142 @@
+import { z } from 'zod';
+import { ZCreditEntry } from './credits.js';
+import { ZGenerationMode, ZGenerationStatus } from './generations.js';
+import { ZPost, ZReportReason } from './posts.js';
+
+/** Staff levels: a moderator reviews reports; an admin also manages people, credits and generations. */
+export const STAFF_ROLES = ['moderator', 'admin'] as const;
+export const ZStaffRole = z.enum(STAFF_ROLES);
+export type TStaffRole = z.infer<typeof ZStaffRole>;
+
+export const STAFF_REASON_MAX_LENGTH = 500;
+/** The most credits one staff grant or take may move. */
+export const STAFF_CREDIT_CHANGE_MAX = 100_000;
+
+/** Why staff did something: kept in the audit log with the change. */
+const staffReason = z
+  .string({ error: 'Say why.' })
+  .trim()
+  .min(1, { error: 'Say why.' })
+  .max(STAFF_REASON_MAX_LENGTH, { error: `At most ${STAFF_REASON_MAX_LENGTH} characters.` });
+
+export const ZStaffMe = z.object({ role: ZStaffRole });
+
+export const ZStaffReasonBody = z.object({ reason: staffReason });
+
+export const ZAdminPostParams = z.object({ uuid: z.uuid({ error: 'Not found.' }) });
+
+export const ZAdminReport = z.object({
+  reason: ZReportReason,
+  comment: z.string(),
+  reporter_uuid: z.uuid(),
+  created_at: z.iso.datetime(),
+});
+
+/** A post in the review queue: hidden by reports, or published with open reports. */
+export type TAdminReport = z.infer<typeof ZAdminReport>;
+
+export const ZAdminReportedPost = z.object({
+  post: ZPost,
+  author_email: z.string().nullable(),
+  author_banned: z.boolean(),
+  reports: z.array(ZAdminReport),
+  /** True when someone says the picture is of them, shared without consent (first in the queue). */
+  not_consented: z.boolean(),
+});
+export const ZAdminReportQueue = z.object({ results: z.array(ZAdminReportedPost) });
+
+export const ZAdminUserSearchQuery = z.object({
+  q: z.string().trim().min(1, { error: 'Type an email, a Telegram id or a uuid.' }).max(320),
+});
+
+export const ZAdminUserSummary = z.object({
+  uuid: z.uuid(),
+  email: z.string().nullable(),
+  first_name: z.string(),
+  last_name: z.string(),
+  username: z.string(),
+  telegram_id: z.number().int().nullable(),
+  telegram_username: z.string().nullable(),
+  staff_role: ZStaffRole.nullable(),
+  banned: z.boolean(),
+  date_joined: z.iso.datetime(),
+});
+export const ZAdminUserList = z.object({ results: z.array(ZAdminUserSummary) });
+
+export const ZAdminUserParams = z.object({ uuid: z.uuid({ error: 'Not found.' }) });
+
+export const ZAdminModelSummary = z.object({
+  uuid: z.uuid(),
+  name: z.string(),
+  status: ZGenerationStatus,
+  photos: z.number().int(),
+  created_at: z.iso.datetime(),
+});
+
+export const ZAdminGeneration = z.object({
+  uuid: z.uuid(),
+  user_uuid: z.uuid(),
+  mode: ZGenerationMode,
+  status: ZGenerationStatus,
+  prompt: z.string(),
+  cost: z.number().int(),
+  engine: z.string(),
+  provider: z.string().nullable(),
+  provider_job_id: z.string().nullable(),
+  error_code: z.string().nullable(),
+  error_detail: z.string().nullable(),
+  error_reason: z.string().nullable(),
+  refunded: z.boolean(),
+  created_at: z.iso.datetime(),
+  finished_at: z.iso.datetime().nullable(),
+});
+export type TAdminGeneration = z.infer<typeof ZAdminGeneration>;
+export const ZAdminGenerationList = z.object({ results: z.array(ZAdminGeneration) });
+
+export const ZAdminAuditEntry = z.object({
+  id: z.number().int(),
+  staff_uuid: z.uuid().nullable(),
+  action: z.string(),
+  target_kind: z.string(),
+  target_id: z.string(),
+  reason: z.string(),
+  before: z.unknown(),
+  after: z.unknown(),
+  created_at: z.iso.datetime(),
+});
+
+/** Everything staff see of one person. */
+export const ZAdminUserDetail = z.object({
+  user: ZAdminUserSummary,
+  language: z.string().nullable(),
+  last_login: z.iso.datetime().nullable(),
+  balance: z.number().int(),
+  models: z.array(ZAdminModelSummary),
+  generations: z.array(ZAdminGeneration),
+  credit_entries: z.array(ZCreditEntry),
+  audit: z.array(ZAdminAuditEntry),
+});
+
+export const ZAdminCreditChangeBody = z.object({
+  /** Positive grants, negative takes. */
+  delta: z
+    .number({ error: 'Enter a whole number of credits.' })
+    .int({ error: 'Enter a whole number of credits.' })
+    .min(-STAFF_CREDIT_CHANGE_MAX)
+    .max(STAFF_CREDIT_CHANGE_MAX)
+    .refine((value) => value !== 0, { error: 'Enter a number other than zero.' }),
+  reason: staffReason,
+  /** The same key again is the same change: applied once (a double click, a retried request). */
+  idempotency_key: z.string().min(8).max(100),
+});
+export const ZAdminCreditChange = z.object({ applied: z.boolean(), balance: z.number().int() });
+
+export const ZAdminModelParams = z.object({ uuid: z.uuid({ error: 'Not found.' }) });
+export const ZAdminGenerationParams = z.object({ uuid: z.uuid({ error: 'Not found.' }) });
+export const ZAdminRefund = z.object({ refunded: z.boolean(), balance: z.number().int() });
+
+export type TAdminReportedPost = z.infer<typeof ZAdminReportedPost>;
+export type TAdminUserSummary = z.infer<typeof ZAdminUserSummary>;
+export type TAdminUserDetail = z.infer<typeof ZAdminUserDetail>;
+export type TAdminAuditEntry = z.infer<typeof ZAdminAuditEntry>;
+export type TAdminModelSummary = z.infer<typeof ZAdminModelSummary>;
