@@ -93,6 +93,17 @@ const ROUTES: Record<string, RouteProbe> = {
   },
   // SberPay's return page opens with the invoice's token only, never with its uuid alone.
   'GET /api/payments/invoices/:uuid/': { params: { uuid: 'paymentOrder' }, auth: 'optional' },
+  // Staff routes: everyone below the route's staff level, a guest included, gets the 404 of a
+  // route that does not exist, before anything else is looked at.
+  'POST /api/admin/models/:uuid/delete/': { params: { uuid: 'model' }, auth: 'optional' },
+  'POST /api/admin/reports/:uuid/restore/': { params: { uuid: 'draftPost' }, auth: 'optional' },
+  'POST /api/admin/reports/:uuid/remove/': { params: { uuid: 'draftPost' }, auth: 'optional' },
+  'POST /api/admin/reports/:uuid/remove-and-ban/': { params: { uuid: 'draftPost' }, auth: 'optional' },
+  'GET /api/admin/users/:uuid/': { params: { uuid: 'profile' }, auth: 'optional' },
+  'POST /api/admin/users/:uuid/ban/': { params: { uuid: 'profile' }, auth: 'optional' },
+  'POST /api/admin/users/:uuid/unban/': { params: { uuid: 'profile' }, auth: 'optional' },
+  'POST /api/admin/users/:uuid/credits/': { params: { uuid: 'profile' }, auth: 'optional' },
+  'POST /api/admin/generations/:uuid/refund/': { params: { uuid: 'generation' }, auth: 'optional' },
   'GET /api/users/:uuid/': { params: { uuid: 'profile' }, auth: 'required', isPublic: true },
   'GET /api/users/:uuid/posts/': { params: { uuid: 'profile' }, auth: 'required', isPublic: true },
   'POST /api/users/:uuid/subscribe/': { params: { uuid: 'profile' }, auth: 'required', isPublic: true },
@@ -361,6 +372,10 @@ const REFERENCES: Record<string, ReferenceProbe> = {
   'POST /api/posts/ generation_uuid': {
     resource: 'generation',
     body: (uuid) => ({ generation_uuid: uuid, title: '' }),
+  },
+  'POST /api/wallet/transfers/user/ to': {
+    capability:
+      'a person’s public profile uuid: money may be sent to anyone whose profile one can see, and nothing of theirs is read',
   },
   'GET /api/tg/get_token/ uuid': {
     capability:
