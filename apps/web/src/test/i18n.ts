@@ -18,6 +18,12 @@ import modelsEn from '../locales/models/en.json';
 import modelsKk from '../locales/models/kk.json';
 import modelsRu from '../locales/models/ru.json';
 import modelsUk from '../locales/models/uk.json';
+import accountAz from '../locales/account/az.json';
+import accountDe from '../locales/account/de.json';
+import accountEn from '../locales/account/en.json';
+import accountKk from '../locales/account/kk.json';
+import accountRu from '../locales/account/ru.json';
+import accountUk from '../locales/account/uk.json';
 import socialAz from '../locales/social/az.json';
 import socialDe from '../locales/social/de.json';
 import socialEn from '../locales/social/en.json';
@@ -37,16 +43,17 @@ export const extraCatalogues = {
     az: generationsAz,
   },
   models: { en: modelsEn, ru: modelsRu, de: modelsDe, uk: modelsUk, kk: modelsKk, az: modelsAz },
+  account: { en: accountEn, ru: accountRu, de: accountDe, uk: accountUk, kk: accountKk, az: accountAz },
   social: { en: socialEn, ru: socialRu, de: socialDe, uk: socialUk, kk: socialKk, az: socialAz },
 } as const;
 
 export const catalogues = {
-  en: { ...en, ...generationsEn, ...modelsEn, ...socialEn },
-  ru: { ...ru, ...generationsRu, ...modelsRu, ...socialRu },
-  de: { ...de, ...generationsDe, ...modelsDe, ...socialDe },
-  uk: { ...uk, ...generationsUk, ...modelsUk, ...socialUk },
-  kk: { ...kk, ...generationsKk, ...modelsKk, ...socialKk },
-  az: { ...az, ...generationsAz, ...modelsAz, ...socialAz },
+  en: { ...en, ...generationsEn, ...modelsEn, ...socialEn, ...accountEn },
+  ru: { ...ru, ...generationsRu, ...modelsRu, ...socialRu, ...accountRu },
+  de: { ...de, ...generationsDe, ...modelsDe, ...socialDe, ...accountDe },
+  uk: { ...uk, ...generationsUk, ...modelsUk, ...socialUk, ...accountUk },
+  kk: { ...kk, ...generationsKk, ...modelsKk, ...socialKk, ...accountKk },
+  az: { ...az, ...generationsAz, ...modelsAz, ...socialAz, ...accountAz },
 } as const;
 
 /** A separate i18next instance with every catalogue loaded, for tests. */
