@@ -83,15 +83,30 @@ const page = {
   ),
   userProfile: lazyPage(withCatalogue('social', () => import('./routes/user-profile'))),
   profileEdit: lazyPage(() => import('./routes/profile-edit')),
-  settings: lazyPage(() => import('./routes/settings')),
-  subscription: lazyPage(() => import('./routes/settings-subscription')),
+  settings: lazyPage(withCatalogue('account', () => import('./routes/settings'))),
+  subscription: lazyPage(withCatalogue('account', () => import('./routes/settings-subscription'))),
   language: lazyPage(() => import('./routes/settings-language')),
-  socials: lazyPage(() => import('./routes/settings-socials')),
-  theme: lazyPage(() => import('./routes/settings-theme')),
-  mlm: lazyPage(withCatalogue('partners', () => import('./routes/settings-mlm'))),
-  structure: lazyPage(withCatalogue('partners', () => import('./routes/structure'))),
-  wallet: lazyPage(withCatalogue('partners', () => import('./routes/wallet'))),
-  sberpay: lazyPage(() => import('./routes/sberpay')),
+  socials: lazyPage(withCatalogue('account', () => import('./routes/settings-socials'))),
+  theme: lazyPage(withCatalogue('account', () => import('./routes/settings-theme'))),
+  mlm: lazyPage(
+    withCatalogue(
+      'account',
+      withCatalogue('partners', () => import('./routes/settings-mlm')),
+    ),
+  ),
+  structure: lazyPage(
+    withCatalogue(
+      'account',
+      withCatalogue('partners', () => import('./routes/structure')),
+    ),
+  ),
+  wallet: lazyPage(
+    withCatalogue(
+      'account',
+      withCatalogue('partners', () => import('./routes/wallet')),
+    ),
+  ),
+  sberpay: lazyPage(withCatalogue('account', () => import('./routes/sberpay'))),
   signIn: lazyPage(() => import('./routes/sign-in')),
   signUp: lazyPage(() => import('./routes/sign-up')),
   lostPass: lazyPage(() => import('./routes/lost-pass')),

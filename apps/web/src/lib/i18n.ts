@@ -48,6 +48,14 @@ const extraLoaders = {
     kk: () => import('../locales/models/kk.json'),
     az: () => import('../locales/models/az.json'),
   },
+  account: {
+    en: () => import('../locales/account/en.json'),
+    ru: () => import('../locales/account/ru.json'),
+    de: () => import('../locales/account/de.json'),
+    uk: () => import('../locales/account/uk.json'),
+    kk: () => import('../locales/account/kk.json'),
+    az: () => import('../locales/account/az.json'),
+  },
   social: {
     en: () => import('../locales/social/en.json'),
     ru: () => import('../locales/social/ru.json'),

@@ -30,6 +30,12 @@ import partnersEn from '../locales/partners/en.json';
 import partnersKk from '../locales/partners/kk.json';
 import partnersRu from '../locales/partners/ru.json';
 import partnersUk from '../locales/partners/uk.json';
+import accountAz from '../locales/account/az.json';
+import accountDe from '../locales/account/de.json';
+import accountEn from '../locales/account/en.json';
+import accountKk from '../locales/account/kk.json';
+import accountRu from '../locales/account/ru.json';
+import accountUk from '../locales/account/uk.json';
 import socialAz from '../locales/social/az.json';
 import socialDe from '../locales/social/de.json';
 import socialEn from '../locales/social/en.json';
@@ -50,6 +56,7 @@ export const extraCatalogues = {
     az: generationsAz,
   },
   models: { en: modelsEn, ru: modelsRu, de: modelsDe, uk: modelsUk, kk: modelsKk, az: modelsAz },
+  account: { en: accountEn, ru: accountRu, de: accountDe, uk: accountUk, kk: accountKk, az: accountAz },
   social: { en: socialEn, ru: socialRu, de: socialDe, uk: socialUk, kk: socialKk, az: socialAz },
   partners: {
     en: partnersEn,
@@ -62,12 +69,12 @@ export const extraCatalogues = {
 } as const;
 
 export const catalogues = {
-  en: { ...en, ...adminEn, ...generationsEn, ...modelsEn, ...socialEn, ...partnersEn },
-  ru: { ...ru, ...adminRu, ...generationsRu, ...modelsRu, ...socialRu, ...partnersRu },
-  de: { ...de, ...adminDe, ...generationsDe, ...modelsDe, ...socialDe, ...partnersDe },
-  uk: { ...uk, ...adminUk, ...generationsUk, ...modelsUk, ...socialUk, ...partnersUk },
-  kk: { ...kk, ...adminKk, ...generationsKk, ...modelsKk, ...socialKk, ...partnersKk },
-  az: { ...az, ...adminAz, ...generationsAz, ...modelsAz, ...socialAz, ...partnersAz },
+  en: { ...en, ...adminEn, ...generationsEn, ...modelsEn, ...socialEn, ...partnersEn, ...accountEn },
+  ru: { ...ru, ...adminRu, ...generationsRu, ...modelsRu, ...socialRu, ...partnersRu, ...accountRu },
+  de: { ...de, ...adminDe, ...generationsDe, ...modelsDe, ...socialDe, ...partnersDe, ...accountDe },
+  uk: { ...uk, ...adminUk, ...generationsUk, ...modelsUk, ...socialUk, ...partnersUk, ...accountUk },
+  kk: { ...kk, ...adminKk, ...generationsKk, ...modelsKk, ...socialKk, ...partnersKk, ...accountKk },
+  az: { ...az, ...adminAz, ...generationsAz, ...modelsAz, ...socialAz, ...partnersAz, ...accountAz },
 } as const;
 
 /** A separate i18next instance with every catalogue loaded, for tests. */

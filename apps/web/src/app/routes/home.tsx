@@ -7,7 +7,6 @@ import { IconCrown, IconGallery, IconRepeat, IconSparkles } from '../../componen
 import { PageFrame, Section } from '../../components/ui/page';
 import { TextInput } from '../../components/ui/text-input';
 import { ModeCard, CREATE_MODES } from '../../features/generations';
-import { usePremiumState } from '../../features/payments';
 import { loadExtraCatalogue } from '../../lib/i18n';
 import { useSession } from '../../lib/session';
 import './home.css';
@@ -19,6 +18,10 @@ const GenerationsGrid = lazy(() =>
     loadExtraCatalogue('generations'),
   ]).then(([module]) => module),
 );
+
+// The prompt to get premium is for people without it; whether a signed-in person has it is asked
+// by code loaded only for them (until it answers, the prompt shows, as for guests).
+const PremiumGate = lazy(() => import('../../features/payments/premium-gate.lazy'));
 
 const IDEAS = [
   'ideas.astronaut',
@@ -35,8 +38,6 @@ export function Page() {
   const user = useSession((s) => s.user);
   const isLoggedIn = useSession((s) => s.isLoggedIn);
   const [query, setQuery] = useState('');
-  // The prompt to get premium is for people without it.
-  const hasPremium = usePremiumState({ enabled: isLoggedIn })?.premium === true;
 
   function search(event: FormEvent) {
     event.preventDefault();
@@ -114,7 +115,11 @@ export function Page() {
       </Section>
 
       {/* Signed in, the list comes last: it grows as it scrolls. */}
-      {isLoggedIn && !hasPremium && premiumCard}
+      {isLoggedIn && (
+        <Suspense fallback={premiumCard}>
+          <PremiumGate>{premiumCard}</PremiumGate>
+        </Suspense>
+      )}
 
       <Section title={t('home.generationsTitle')}>
         {isLoggedIn ? (

@@ -166,7 +166,7 @@ function PurchaseForm({ preferred, onDone }: { preferred: TPaymentProduct['kind'
       </fieldset>
       <fieldset className="purchase__group">
         <legend className="purchase__legend">{t('payments.method')}</legend>
-        {methods.length === 0 && <Alert tone="info">{t('subscription.unavailable')}</Alert>}
+        {methods.length === 0 && <Alert tone="info">{t('payments.unavailable')}</Alert>}
         {methods.map((m) => (
           <label
             key={m}
