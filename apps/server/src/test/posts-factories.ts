@@ -141,10 +141,7 @@ export async function insertPost(
       mode: 'simple',
       guidance: 7,
       seed: 1,
-      image: {
-        original: (generation!.result as { original: unknown }).original,
-        variants: (generation!.result as { variants: unknown }).variants,
-      },
+      image: { original: generation!.result!.original, variants: generation!.result!.variants },
       savesCount: values.saves ?? 0,
       viewsCount: values.views ?? 0,
       repeatsCount: values.repeats ?? 0,

@@ -17,20 +17,7 @@ import type { GenerationRow } from './generations.repository.js';
 const isFailureReason = (value: string | null): value is TGenerationFailureReason =>
   (GENERATION_FAILURE_REASONS as readonly (string | null)[]).includes(value);
 
-/** What a finished generation keeps in `generations.result`. */
-export interface StoredResult {
-  original: { key: string; width: number; height: number; contentType: string };
-  variants: Array<{ key: string; width: number; height: number }>;
-  /** A video's looping animated WebP for grids (absent for pictures and older videos). */
-  preview?: { key: string; width: number; height: number };
-  engine: string;
-  /** A provider's model that made it (e.g. fal-ai/flux/schnell). */
-  model?: string;
-  /** Plain strings in results stored before notes had codes. */
-  notes: Array<EngineNote | string>;
-  /** Drawn by code from shapes (see EngineOutput.procedural): the NSFW classifier is not asked. */
-  procedural?: boolean;
-}
+export type { StoredResult } from '../../shared/db/json-columns.js';
 
 /** A note without a code (older results) is shown as the engine's English text. */
 function toNoteJson(note: EngineNote | string): TGenerationNote {
@@ -46,7 +33,7 @@ const isNoteCode = (value: string | null): value is TGenerationNoteCode =>
   (GENERATION_NOTE_CODES as readonly (string | null)[]).includes(value);
 
 export function toGenerationJson(row: GenerationRow, mediaUrls: MediaUrls, now: Date): TGeneration {
-  const result = row.result as StoredResult | null;
+  const result = row.result;
   const extension =
     result?.original.contentType === 'video/mp4'
       ? 'mp4'

@@ -92,10 +92,7 @@ export async function addModelPhotos(
   const model = await modelsRepository.findOwnedWithProfile(deps.db, user.id, uuid);
   if (!model) throw modelNotFound();
   if (isTraining(model.status)) throw trainingInProgress();
-  const identity =
-    model.status === GenerationStatus.COMPLETED
-      ? ((model.profile as FaceProfile | null)?.descriptor ?? null)
-      : null;
+  const identity = model.status === GenerationStatus.COMPLETED ? (model.profile?.descriptor ?? null) : null;
 
   const entries: Entry[] = [];
   const storedKeys: string[] = [];
@@ -264,7 +261,7 @@ async function refuseCopiesOfTrainedPhotos(tx: DbOrTx, modelId: number, photos: 
   const copies = findCopies([
     ...stored
       .filter((row) => row.ok)
-      .map((row) => ({ id: row.id, analysis: row.analysis as FaceAnalysis, fingerprint: row.fingerprint })),
+      .map((row) => ({ id: row.id, analysis: row.analysis, fingerprint: row.fingerprint })),
     // New photos take negative ids, after every stored one in order.
     ...photos.flatMap((photo, index) =>
       photo.verdict?.ok ? [{ id: -1 - index, analysis: photo.analysis, fingerprint: photo.fingerprint }] : [],
@@ -295,7 +292,7 @@ async function settleModelPhotos(
     const judged = judgeModelPhotos(
       rows.map((row) => ({
         id: row.id,
-        analysis: row.analysis as FaceAnalysis,
+        analysis: row.analysis,
         fingerprint: row.fingerprint,
       })),
       null,
@@ -318,7 +315,7 @@ async function settleModelPhotos(
     photoCount: rows.length,
     referenceCount: good.length,
   };
-  if (isTrained) changes.profile = refreshedProfile(model.profile as FaceProfile, good);
+  if (isTrained) changes.profile = refreshedProfile(model.profile!, good);
   await modelsRepository.update(tx, model.id, now, changes);
   return { verdicts, referenceCount: good.length };
 }
@@ -331,7 +328,7 @@ async function settleModelPhotos(
  */
 function refreshedProfile(trained: FaceProfile, good: ModelPhotoRow[]): FaceProfile {
   return buildFaceProfile(
-    good.map((row) => ({ photoId: row.uuid, analysis: row.analysis as FaceAnalysis })),
+    good.map((row) => ({ photoId: row.uuid, analysis: row.analysis })),
     undefined,
     { identity: trained.descriptor },
   );

@@ -2,7 +2,7 @@ import { GenerationStatus, isTerminalStatus } from '@mirra/contracts';
 import type { ModelsDeps, ProviderLora } from './models.deps.js';
 import type { DbOrTx } from '../../shared/db/client.js';
 import { toTask, type JobRun } from '../../shared/jobs.js';
-import { alignedFaceCrop, buildFaceProfile, type FaceProfile, type FaceAnalysis } from '@mirra/imaging';
+import { alignedFaceCrop, buildFaceProfile, type FaceProfile } from '@mirra/imaging';
 import { ALIGNED_CROP_SIZE, modelPhotoKeys, modelStoragePrefix } from './models.models.js';
 import { modelsRepository, type ModelRow } from './models.repository.js';
 import { completeTraining, failTraining } from './model-training.usecases.js';
@@ -106,7 +106,7 @@ async function trainLocally(
     const file = await deps.storage.get(photo.storageKey);
     // A missing original is a storage fault (photos cannot be deleted while training): retried.
     if (!file) throw new Error(`photo ${photo.uuid} of model ${model.uuid} is missing from storage`);
-    const crop = await alignedFaceCrop(file.data, photo.analysis as FaceAnalysis, ALIGNED_CROP_SIZE);
+    const crop = await alignedFaceCrop(file.data, photo.analysis, ALIGNED_CROP_SIZE);
     if (crop) {
       const key = modelPhotoKeys(model.userId, model.uuid, photo.uuid, 'png').aligned;
       await deps.storage.put(key, crop, 'image/png');
@@ -120,7 +120,7 @@ async function trainLocally(
     );
   }
   const profile = buildFaceProfile(
-    photos.map((photo) => ({ photoId: photo.uuid, analysis: photo.analysis as FaceAnalysis })),
+    photos.map((photo) => ({ photoId: photo.uuid, analysis: photo.analysis })),
   );
   await modelsRepository.setProgress(deps.db, model.id, deps.now(), Math.round(share * 95));
   if (profile.photoCount < minPhotos) {

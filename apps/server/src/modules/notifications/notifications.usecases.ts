@@ -24,7 +24,7 @@ export function notifyUser(
 const toJson = (row: NotificationRow): TNotification => ({
   id: row.id,
   kind: row.kind as TNotificationKind,
-  data: row.data as TNotificationData,
+  data: row.data,
   read: row.readAt !== null,
   created_at: row.createdAt.toISOString(),
 });

@@ -1,3 +1,4 @@
+import type { PayoutRequisites } from '../../shared/db/json-columns.js';
 import { and, asc, desc, eq, lte, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../shared/db/client.js';
 import {
@@ -399,7 +400,7 @@ export const partnersRepository = {
       .limit(limit);
   },
 
-  async saveRequisites(tx: DbOrTx, userId: number, at: Date, requisites: unknown) {
+  async saveRequisites(tx: DbOrTx, userId: number, at: Date, requisites: PayoutRequisites) {
     await tx
       .insert(payoutRequisites)
       .values({ userId, requisites, updatedAt: at })

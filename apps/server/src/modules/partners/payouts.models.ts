@@ -4,13 +4,9 @@
  * holder's name. Messages are the English originals the web app translates by field and code.
  */
 
-export const CRYPTO_NETWORKS = ['TRC20', 'ERC20', 'BEP20', 'TON', 'BTC'] as const;
-export type CryptoNetwork = (typeof CRYPTO_NETWORKS)[number];
+import { CRYPTO_NETWORKS, type CryptoNetwork, type PayoutRequisites } from '../../shared/db/json-columns.js';
 
-export type PayoutRequisites =
-  | { method: 'card'; card: string; holder: string }
-  | { method: 'sbp'; phone: string; bank: string; holder: string }
-  | { method: 'crypto'; network: CryptoNetwork; address: string; holder: string };
+export { CRYPTO_NETWORKS, type CryptoNetwork, type PayoutRequisites };
 
 /** The Luhn checksum every bank card number satisfies. */
 export function isLuhnValid(digits: string): boolean {

@@ -30,7 +30,7 @@ export const serializePayout = (row: PayoutRow) => ({
   currency: row.currency,
   amount: row.amount,
   method: row.method,
-  requisites: maskRequisites(row.requisites as PayoutRequisites),
+  requisites: maskRequisites(row.requisites),
   status: row.status,
   reason: row.reason,
   created_at: row.createdAt.toISOString(),

@@ -4,15 +4,7 @@ import { requiredImageCount } from '../generations/index.js';
 import { postShareLink } from './posts.models.js';
 import type { PostWithAuthor } from './posts.repository.js';
 
-/** What `posts.image` keeps: the result's files, as in `generations.result`. */
-export interface StoredPostImage {
-  original: { key: string; width: number; height: number; contentType: string };
-  variants: Array<{ key: string; width: number; height: number }>;
-  /** Copied from the generation's result: drawn by code, so not put to the NSFW classifier. */
-  procedural?: boolean;
-  /** A video post: its length (moderation samples frames over it). */
-  durationSeconds?: number | null;
-}
+export type { StoredPostImage } from '../../shared/db/json-columns.js';
 
 export interface PostViewer {
   userId: number | null;
@@ -24,7 +16,7 @@ export function toPostJson(
   viewer: PostViewer,
   context: { mediaUrls: MediaUrls; now: Date; publicUrl: string },
 ): TPost {
-  const image = post.image as StoredPostImage;
+  const image = post.image;
   const { mediaUrls, now } = context;
   const isMine = viewer.userId === post.userId;
   return {

@@ -12,7 +12,7 @@ import {
 } from '@mirra/contracts';
 import type { PostsDeps } from './posts.deps.js';
 import { AppError, fieldError, notAuthenticated } from '../../shared/errors.js';
-import { generationNotFound, type StoredResult, findOwnGeneration } from '../generations/index.js';
+import { generationNotFound, findOwnGeneration } from '../generations/index.js';
 import { bundledFfmpegPath, sampleVideoFrames } from '@mirra/imaging';
 import { notifyUser } from '../notifications/index.js';
 import { uploadStorageKey, findOwnUpload, recordUpload, toUploadJson } from '../uploads/index.js';
@@ -110,7 +110,7 @@ const isVideoPost = (image: StoredPostImage) => image.original.contentType.start
 export async function createPost(deps: PostsDeps, user: UserRow, body: CreateBody): Promise<TPost> {
   const generation = await findOwnGeneration(deps.db, body.generation_uuid, user.id);
   if (!generation) throw generationNotFound();
-  const result = generation.result as StoredResult | null;
+  const result = generation.result;
   if (
     generation.status !== GenerationStatus.COMPLETED ||
     !result ||
@@ -193,7 +193,7 @@ export async function updatePost(
   const publish = body.draft === false && post.status !== 'published';
   if (publish) {
     if (post.status === 'hidden') throw postUnderReview();
-    await checkImage(deps, post.image as StoredPostImage);
+    await checkImage(deps, post.image);
   }
   await deps.db.transaction(async (tx) => {
     const title = body.title !== undefined ? { title: body.title } : {};
@@ -386,7 +386,7 @@ export async function reportPost(
  */
 export async function usePostImage(deps: PostsDeps, user: UserRow, uuid: string): Promise<TUpload> {
   const post = await findVisiblePost(deps, uuid, user.id);
-  const image = post.image as StoredPostImage;
+  const image = post.image;
   const uploadUuid = derivedUploadUuid(user.id, post.uuid);
   const existing = await findOwnUpload(deps.db, user.id, uploadUuid);
   if (existing) return toUploadJson(deps, existing);

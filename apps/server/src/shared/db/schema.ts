@@ -1,4 +1,13 @@
 import { sql } from 'drizzle-orm';
+import type {
+  FaceAnalysis,
+  FaceProfile,
+  PayoutRequisites,
+  StoredPostImage,
+  StoredProviderLoras,
+  StoredResult,
+  TNotificationData,
+} from './json-columns.js';
 import {
   bigint,
   boolean,
@@ -295,7 +304,7 @@ export const generations = pgTable(
     /** While a provider holds the job in its queue: how many jobs are ahead of it (0 = next). */
     queuePosition: integer('queue_position'),
     /** Stored result: storage keys and sizes of the original and its variants, and engine notes. */
-    result: jsonb('result'),
+    result: jsonb('result').$type<StoredResult>(),
     errorCode: text('error_code'),
     errorDetail: text('error_detail'),
     /** GENERATION_FAILURE_REASONS: what the engine found wrong with the request (bad input). */
@@ -338,6 +347,7 @@ export const notifications = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     kind: text('kind').notNull(),
     data: jsonb('data')
+      .$type<TNotificationData>()
       .notNull()
       .default(sql`'{}'::jsonb`),
     dedupeKey: text('dedupe_key').unique(),
@@ -377,9 +387,9 @@ export const models = pgTable(
     cost: integer('cost').notNull().default(0),
     refunded: boolean('refunded').notNull().default(false),
     engine: text('engine').notNull().default('local'),
-    profile: jsonb('profile'),
+    profile: jsonb('profile').$type<FaceProfile>(),
     /** LoRAs trained for this model at providers, by engine: `{fal: {url, triggerWord}}`. */
-    providerLoras: jsonb('provider_loras'),
+    providerLoras: jsonb('provider_loras').$type<StoredProviderLoras>(),
     /** The provider training this attempt and its job id: a rerun resumes it, never submits twice. */
     trainingProvider: text('training_provider'),
     trainingJobId: text('training_job_id'),
@@ -422,7 +432,7 @@ export const modelPhotos = pgTable(
     height: integer('height').notNull(),
     bytes: integer('bytes').notNull(),
     /** The face analysis (main face in full, others by box): photos are re-judged without re-analysis. */
-    analysis: jsonb('analysis').notNull(),
+    analysis: jsonb('analysis').$type<FaceAnalysis>().notNull(),
     ok: boolean('ok').notNull(),
     problems: text('problems')
       .array()
@@ -475,7 +485,7 @@ export const posts = pgTable(
     seed: integer('seed').notNull(),
     durationSeconds: integer('duration_seconds'),
     /** The result's original and WebP variants (storage keys and sizes), as generations.result. */
-    image: jsonb('image').notNull(),
+    image: jsonb('image').$type<StoredPostImage>().notNull(),
     savesCount: integer('saves_count').notNull().default(0),
     viewsCount: integer('views_count').notNull().default(0),
     repeatsCount: integer('repeats_count').notNull().default(0),
@@ -1007,7 +1017,7 @@ export const payoutRequests = pgTable(
     currency: integer('currency').notNull(),
     amount: integer('amount').notNull(),
     method: text('method', { enum: ['card', 'sbp', 'crypto'] }).notNull(),
-    requisites: jsonb('requisites').notNull(),
+    requisites: jsonb('requisites').$type<PayoutRequisites>().notNull(),
     status: text('status', { enum: ['pending', 'paid', 'rejected'] })
       .notNull()
       .default('pending'),
@@ -1030,7 +1040,7 @@ export const payoutRequisites = pgTable('payout_requisites', {
   userId: bigint('user_id', { mode: 'number' })
     .primaryKey()
     .references(() => users.id, { onDelete: 'cascade' }),
-  requisites: jsonb('requisites').notNull(),
+  requisites: jsonb('requisites').$type<PayoutRequisites>().notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
 });
 

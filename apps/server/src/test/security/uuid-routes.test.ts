@@ -1,3 +1,4 @@
+import type { FaceAnalysis, FaceProfile } from '@mirra/imaging';
 import { randomUUID } from 'node:crypto';
 import { GenerationStatus } from '@mirra/contracts';
 import { eq } from 'drizzle-orm';
@@ -199,7 +200,8 @@ beforeAll(async () => {
       width: 400,
       height: 300,
       bytes: 1000,
-      analysis: {},
+      // Never read here: no job that would analyse or judge the photo runs.
+      analysis: {} as FaceAnalysis,
       ok: true,
     })
     .returning();
@@ -207,7 +209,10 @@ beforeAll(async () => {
   // Trained, as far as a face swap's checks go (its job, which would read the profile, never runs).
   await t.deps.db
     .update(models)
-    .set({ status: GenerationStatus.COMPLETED, profile: { references: [{ photoId: ids.modelPhoto }] } })
+    .set({
+      status: GenerationStatus.COMPLETED,
+      profile: { references: [{ photoId: ids.modelPhoto }] } as unknown as FaceProfile,
+    })
     .where(eq(models.id, modelRow!.id));
   ids.profile = owner.user.uuid;
   const order = await t.app.inject({
