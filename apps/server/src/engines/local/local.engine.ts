@@ -279,7 +279,7 @@ async function animateLocally(
     notes.push(
       engineNote(
         'video.parallax',
-        'No face found: the subject, cut out by an offline person-segmentation model, moves against its background (parallax), the uncovered background filled from around it.',
+        'The subject, cut out by an offline person-segmentation model, moves against its background (parallax), the uncovered background filled from around it.',
       ),
     );
   } else {
