@@ -59,7 +59,7 @@ export function TeamList() {
           </button>
         ))}
       </div>
-      <div className="segmented" role="group">
+      <div className="segmented partner-filter" role="group">
         {PAID_FILTERS.map((filter) => (
           <button
             key={filter.label}
