@@ -39,8 +39,8 @@ async function orderPack(page: Page) {
   expect(await page.getByTestId('purchase-error').textContent()).toBe(
     'Please check the boxes to agree with the offer.',
   );
-  await page.getByTestId('purchase-agree-offer').check();
-  await page.getByTestId('purchase-agree-privacy').check();
+  await page.getByTestId('consent-offer').check();
+  await page.getByTestId('consent-privacy').check();
   expect(await page.getByTestId('purchase-submit').textContent()).toContain('$2.99');
   await page.getByTestId('purchase-submit').click();
   await page.waitForURL(/\/api\/payments\/test\/checkout\/[0-9a-f-]{36}\/\?token=[0-9a-f]{32}$/);
@@ -143,8 +143,8 @@ async function checkoutWith(page: Page, method: string, region: 'ru' | 'intl', p
   }
   await page.getByTestId('purchase-product-credits_100').click();
   await page.getByTestId(`purchase-method-${method}`).click();
-  await page.getByTestId('purchase-agree-offer').check();
-  await page.getByTestId('purchase-agree-privacy').check();
+  await page.getByTestId('consent-offer').check();
+  await page.getByTestId('consent-privacy').check();
   expect(await page.getByTestId('purchase-submit').textContent()).toMatch(price);
   await page.getByTestId('purchase-submit').click();
   await page.getByTestId('provider-brand').waitFor();
@@ -286,8 +286,8 @@ describe('payment providers (each against its local fake)', () => {
       await page.getByTestId('purchase-product-credits_100').getByTestId('purchase-price').textContent(),
     ).toBe('150 Stars');
     await page.getByTestId('purchase-product-credits_100').click();
-    await page.getByTestId('purchase-agree-offer').check();
-    await page.getByTestId('purchase-agree-privacy').check();
+    await page.getByTestId('consent-offer').check();
+    await page.getByTestId('consent-privacy').check();
     await saveScreenshot(page, 'stars-purchase-sheet-360');
     await page.getByTestId('purchase-submit').click();
     const result = page.getByTestId('payment-result');

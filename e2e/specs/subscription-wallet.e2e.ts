@@ -142,8 +142,8 @@ describe('premium and the wallet', () => {
     await page.getByTestId('purchase-product-credits_100').click();
     await expect.poll(() => page.getByTestId('purchase-wallet-available').textContent()).toBe('₽500');
     await page.getByTestId('purchase-method-balance').click();
-    await page.getByTestId('purchase-agree-offer').check();
-    await page.getByTestId('purchase-agree-privacy').check();
+    await page.getByTestId('consent-offer').check();
+    await page.getByTestId('consent-privacy').check();
     await page.getByTestId('purchase-submit').click();
     await page.waitForURL((u) => u.pathname === '/generate/styling/' && u.searchParams.has('payment'));
     const result = page.getByTestId('payment-result');

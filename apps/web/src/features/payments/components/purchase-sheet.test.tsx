@@ -88,7 +88,7 @@ describe('purchase sheet', () => {
     vi.spyOn(paymentsApi, 'catalogue').mockResolvedValue(INTL);
     const create = vi.spyOn(paymentsApi, 'createOrder');
     await renderSheet('en');
-    fireEvent.click(screen.getByTestId('purchase-agree-offer'));
+    fireEvent.click(screen.getByTestId('consent-offer'));
     fireEvent.click(screen.getByTestId('purchase-submit'));
     expect(screen.getByTestId('purchase-error').textContent).toBe(
       'Please check the boxes to agree with the offer.',
@@ -104,8 +104,8 @@ describe('purchase sheet', () => {
     const go = vi.spyOn(checkoutNavigation, 'go').mockImplementation(() => {});
     await renderSheet('en', 'unlimited');
     expect(screen.getByTestId('purchase-submit').textContent).toContain('Pay $12.99');
-    fireEvent.click(screen.getByTestId('purchase-agree-offer'));
-    fireEvent.click(screen.getByTestId('purchase-agree-privacy'));
+    fireEvent.click(screen.getByTestId('consent-offer'));
+    fireEvent.click(screen.getByTestId('consent-privacy'));
     fireEvent.click(screen.getByTestId('purchase-submit'));
     await waitFor(() => expect(go).toHaveBeenCalledWith('/api/payments/test/checkout/u/'));
     expect(create).toHaveBeenCalledWith({
@@ -128,8 +128,8 @@ describe('purchase sheet', () => {
     expect(
       within(screen.getByTestId('purchase-product-credits_100')).getByTestId('purchase-price').textContent,
     ).toBe('150 Stars');
-    fireEvent.click(screen.getByTestId('purchase-agree-offer'));
-    fireEvent.click(screen.getByTestId('purchase-agree-privacy'));
+    fireEvent.click(screen.getByTestId('consent-offer'));
+    fireEvent.click(screen.getByTestId('consent-privacy'));
     fireEvent.click(screen.getByTestId('purchase-submit'));
     await waitFor(() => expect(pay).toHaveBeenCalledWith('https://t.me/$abc'));
     expect(create).toHaveBeenCalledWith(expect.objectContaining({ product: 'credits_100', method: 'stars' }));

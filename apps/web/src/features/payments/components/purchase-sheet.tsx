@@ -1,7 +1,7 @@
 import type { TPaymentMethod, TPaymentProduct, TPaymentRegion } from '@mirra/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { Trans, useTranslation } from 'react-i18next';
+import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
@@ -10,10 +10,10 @@ import { Sheet } from '../../../components/ui/sheet';
 import { Spinner } from '../../../components/ui/spinner';
 import { describeError } from '../../../lib/error-messages';
 import { payInvoiceInTelegram } from '../../../lib/telegram';
-import { legalDocumentUrls } from '../../auth';
 import { paymentKeys, paymentsApi } from '../api/payments.api';
 import { walletApi, walletKeys } from '../api/wallet.api';
 import { currentReturnPath, formatMoney } from '../money';
+import { ConsentBoxes } from './consent-boxes';
 import '../payments.css';
 
 /**
@@ -77,7 +77,6 @@ function PurchaseForm({ preferred, onDone }: { preferred: TPaymentProduct['kind'
   const products = catalogue.data.products.filter((p) => !inStars || p.stars > 0);
   const chosen =
     products.find((p) => p.id === productId) ?? products.find((p) => p.kind === preferred) ?? products[0]!;
-  const legal = legalDocumentUrls(catalogue.data.region === 'ru' ? 'RU' : null);
   const price = (p: TPaymentProduct) =>
     inStars ? t('payments.starsPrice', { count: p.stars }) : formatMoney(p.amount, p.currency, i18n.language);
   const walletAvailable =
@@ -189,36 +188,13 @@ function PurchaseForm({ preferred, onDone }: { preferred: TPaymentProduct['kind'
           </label>
         ))}
       </fieldset>
-      <label className="purchase-consent">
-        <input
-          type="checkbox"
-          checked={agreeOffer}
-          onChange={(e) => setAgreeOffer(e.target.checked)}
-          data-testid="purchase-agree-offer"
-        />
-        <span>
-          <Trans
-            i18nKey="payments.agreeOffer"
-            components={{ offer: <a href={legal.offer} target="_blank" rel="noreferrer" className="link" /> }}
-          />
-        </span>
-      </label>
-      <label className="purchase-consent">
-        <input
-          type="checkbox"
-          checked={agreePrivacy}
-          onChange={(e) => setAgreePrivacy(e.target.checked)}
-          data-testid="purchase-agree-privacy"
-        />
-        <span>
-          <Trans
-            i18nKey="payments.agreePrivacy"
-            components={{
-              privacy: <a href={legal.privacy} target="_blank" rel="noreferrer" className="link" />,
-            }}
-          />
-        </span>
-      </label>
+      <ConsentBoxes
+        region={catalogue.data.region}
+        offer={agreeOffer}
+        privacy={agreePrivacy}
+        onOffer={setAgreeOffer}
+        onPrivacy={setAgreePrivacy}
+      />
       {error && (
         <div data-testid="purchase-error">
           <Alert>{error}</Alert>
