@@ -645,7 +645,25 @@ async function grantPurchase(tx: DbOrTx, order: PaymentOrderRow, now: Date): Pro
       extendUntil(until, now, order.unlimitedDays),
     );
   }
-  if (order.purpose === 'wallet_topup') await settleWalletEntry(tx, `payment:${order.uuid}:pay_in`);
+  if (order.purpose === 'wallet_topup') {
+    const settled = await settleWalletEntry(tx, `payment:${order.uuid}:pay_in`);
+    // Paid after it was reported failed or cancelled (its pending entry cancelled then): the money
+    // arrived all the same, so it is recorded as a pay-in of its own.
+    if (!settled.applied && settled.entry.status === 'cancelled') {
+      await recordWalletEntry(
+        tx,
+        {
+          userId: order.userId,
+          currency: order.currency,
+          amount: order.amount,
+          kind: 'pay_in',
+          ref: order.uuid,
+          idempotencyKey: `payment:${order.uuid}:pay_in:late`,
+        },
+        now,
+      );
+    }
+  }
 }
 
 /**

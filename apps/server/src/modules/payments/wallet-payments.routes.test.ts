@@ -81,6 +81,26 @@ describe('wallet pay-in and paying from the balance', () => {
     });
   });
 
+  it('a top-up paid after it was declined still reaches the wallet, once', async () => {
+    const { headers } = await buyer();
+    const started = (
+      await post('/api/payments/orders/', headers, {
+        product: 'wallet_top_up',
+        amount: 30_000,
+        method: 'test',
+        ...consent,
+      })
+    ).json();
+    await press(started.confirmation_url, 'decline');
+    expect((await get('/api/wallet/', headers)).balances[0]).toMatchObject({ available: 0, pending: 0 });
+    // The provider reports the money arrived after all (a late success after a decline).
+    await press(started.confirmation_url, 'pay');
+    expect(await get(`/api/payments/orders/${started.uuid}/`, headers)).toMatchObject({ status: 'paid' });
+    expect((await get('/api/wallet/', headers)).balances[0]).toMatchObject({ available: 30_000, pending: 0 });
+    await press(started.confirmation_url, 'pay');
+    expect((await get('/api/wallet/', headers)).balances[0]).toMatchObject({ available: 30_000 });
+  });
+
   it('refuses a top-up outside the limits, and a top-up paid from the balance itself', async () => {
     const { headers } = await buyer();
     const tooSmall = await post('/api/payments/orders/', headers, {
