@@ -196,9 +196,22 @@ export async function startPayment(
     }
     return created;
   });
-  const started = await provider.createPayment(
-    await providerOrderOf(deps, order, input.description ?? describeOrder(order)),
-  );
+  let started: Awaited<ReturnType<typeof provider.createPayment>>;
+  try {
+    started = await provider.createPayment(
+      await providerOrderOf(deps, order, input.description ?? describeOrder(order)),
+    );
+  } catch (error) {
+    // The provider could not start it: the order is failed and a top-up's money no longer shown
+    // as on its way (a payment the provider made after all still applies by its notification).
+    await deps.db.transaction(async (tx) => {
+      await paymentsRepository.updateOrder(tx, order.uuid, deps.now(), { status: 'failed' });
+      if (order.purpose === 'wallet_topup') {
+        await cancelWalletEntry(tx, `payment:${order.uuid}:pay_in`, deps.now());
+      }
+    });
+    throw error;
+  }
   if (started.providerPaymentId) {
     await paymentsRepository.updateOrder(deps.db, order.uuid, deps.now(), {
       providerPaymentId: started.providerPaymentId,

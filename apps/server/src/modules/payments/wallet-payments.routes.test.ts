@@ -3,6 +3,7 @@ import { bearer, createActiveUser, login } from '../../test/factories.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { recordWalletEntry } from '../wallet/index.js';
 import type { PaymentOrderView } from './index.js';
+import { configuredProviders } from './payments.providers.js';
 
 const events: Array<{ type: 'paid' | 'refunded'; order: string }> = [];
 let t: TestApp;
@@ -99,6 +100,31 @@ describe('wallet pay-in and paying from the balance', () => {
     expect((await get('/api/wallet/', headers)).balances[0]).toMatchObject({ available: 30_000, pending: 0 });
     await press(started.confirmation_url, 'pay');
     expect((await get('/api/wallet/', headers)).balances[0]).toMatchObject({ available: 30_000 });
+  });
+
+  it('a top-up the provider cannot start is failed, not left pending in the wallet', async () => {
+    const { headers } = await buyer();
+    const provider = configuredProviders(t.deps).get('test')!;
+    const createPayment = provider.createPayment;
+    provider.createPayment = async () => {
+      throw new Error('provider unreachable');
+    };
+    try {
+      const refused = await post('/api/payments/orders/', headers, {
+        product: 'wallet_top_up',
+        amount: 20_000,
+        method: 'test',
+        ...consent,
+      });
+      expect(refused.statusCode).toBe(500);
+    } finally {
+      provider.createPayment = createPayment;
+    }
+    expect((await get('/api/wallet/', headers)).balances[0]).toMatchObject({ available: 0, pending: 0 });
+    expect((await get('/api/wallet/transactions/643/', headers)).results[0]).toMatchObject({
+      kind: 'pay_in',
+      status: 'cancelled',
+    });
   });
 
   it('refuses a top-up outside the limits, and a top-up paid from the balance itself', async () => {
