@@ -60,7 +60,7 @@ export const ZTelegramUpdate = z
     pre_checkout_query: z
       .object({
         id: z.string(),
-        from: z.object({ id: z.number().int() }).loose(),
+        from: z.object({ id: z.number().int(), language_code: ZTelegramText.optional() }).loose(),
         currency: z.string(),
         total_amount: z.number().int(),
         invoice_payload: z.string(),

@@ -8,6 +8,7 @@ import { startStripeFake, type StripeFake } from '../../fakes/stripe.fake.js';
 import { startTelegramBotApiFake, type TelegramBotApiFake } from '../../fakes/telegram-bot-api.fake.js';
 import { startYooKassaFake, type YooKassaFake } from '../../fakes/yookassa.fake.js';
 import { paymentEvents, paymentOrders, users } from '../../shared/db/schema.js';
+import { translate } from '../../shared/i18n/messages.js';
 import { bearer, createActiveUser, login } from '../../test/factories.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import {
@@ -435,8 +436,16 @@ describe('Telegram Stars', () => {
     expect(invoice).toMatchObject({ currency: 'XTR', amount: 150, subscriptionPeriod: null });
 
     // Someone else cannot pay this order.
-    const stranger = await telegram.payInvoice(created.confirmation_url, telegram.newUser());
+    const stranger = await telegram.payInvoice(
+      created.confirmation_url,
+      telegram.newUser({ language_code: 'ru' }),
+    );
     expect(stranger.status).toBe('failed');
+    // Telegram shows the refusal to the buyer: in their language.
+    expect(telegram.calls('answerPreCheckoutQuery').at(-1)!.params).toMatchObject({
+      ok: false,
+      error_message: translate('ru', 'bot.order_unavailable'),
+    });
 
     const paid = await telegram.payInvoice(
       created.confirmation_url,

@@ -11,8 +11,6 @@ import {
   ZStarsSuccessfulPayment,
 } from './providers/stars.provider.js';
 
-export const STARS_ORDER_UNAVAILABLE = 'This order can no longer be paid. Please start again in the app.';
-
 /**
  * Stars payments as the bot receives them: the pre-checkout answer comes from the order alone
  * (pending, this buyer, this price in XTR); a purchase is granted only on `successful_payment`,
@@ -21,7 +19,7 @@ export const STARS_ORDER_UNAVAILABLE = 'This order can no longer be paid. Please
 export function createStarsPaymentUpdates(deps: PaymentsDeps): StarsPaymentUpdates {
   return {
     async preCheckout(query) {
-      const refuse = { ok: false as const, errorMessage: STARS_ORDER_UNAVAILABLE };
+      const refuse = { ok: false };
       if (!/^[0-9a-f-]{36}$/.test(query.payload)) return refuse;
       const order = await paymentsRepository.findOrder(deps.db, query.payload);
       if (

@@ -17,13 +17,16 @@ export interface TelegramDeps extends Pick<
 
 /** What the bot does with the payment updates of Telegram Stars (provided by payments). */
 export interface StarsPaymentUpdates {
-  /** Whether the order can still be paid; answered to Telegram within its 10 seconds. */
+  /**
+   * Whether the order can still be paid; answered to Telegram within its 10 seconds (the refusal's
+   * text, in the buyer's language, is the bot's).
+   */
   preCheckout(query: {
     fromTelegramId: number;
     currency: string;
     totalAmount: number;
     payload: string;
-  }): Promise<{ ok: true } | { ok: false; errorMessage: string }>;
+  }): Promise<{ ok: boolean }>;
   /** A `successful_payment`: the only moment a Stars purchase is granted. */
   successfulPayment(fromTelegramId: number, payment: unknown): Promise<void>;
   refundedPayment(fromTelegramId: number, refund: unknown): Promise<void>;

@@ -182,7 +182,7 @@ async function handleStarsUpdate(deps: TelegramDeps, update: TTelegramUpdate): P
   const stars = deps.starsPayments;
   if (!stars || !deps.telegramBot) return true;
   if (query) {
-    let answer: { ok: true } | { ok: false; errorMessage: string };
+    let answer: { ok: boolean; errorKey?: MessageKey };
     try {
       answer = await stars.preCheckout({
         fromTelegramId: query.from.id,
@@ -192,13 +192,17 @@ async function handleStarsUpdate(deps: TelegramDeps, update: TTelegramUpdate): P
       });
     } catch (error) {
       deps.logger.error({ err: error }, 'pre-checkout check failed');
-      answer = { ok: false, errorMessage: 'The payment cannot be accepted right now. Please try again.' };
+      answer = { ok: false, errorKey: 'bot.payment_unavailable_now' };
     }
     try {
       await deps.telegramBot.call('answerPreCheckoutQuery', {
         pre_checkout_query_id: query.id,
         ok: answer.ok,
-        ...(answer.ok ? {} : { error_message: answer.errorMessage }),
+        ...(answer.ok
+          ? {}
+          : {
+              error_message: translate(query.from.language_code, answer.errorKey ?? 'bot.order_unavailable'),
+            }),
       });
     } catch (error) {
       // A query past its 10 seconds cannot be answered any more; a retried update would not help.

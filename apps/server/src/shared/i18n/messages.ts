@@ -27,6 +27,8 @@ const catalogue = {
     'bot.commission_available': 'Your partner commission of {amount} is now available.',
     'bot.payout_paid': 'Your pay-out of {amount} has been sent.',
     'bot.payout_rejected': 'Your pay-out of {amount} was rejected; the money is back in your wallet.',
+    'bot.order_unavailable': 'This order can no longer be paid. Please start again in the app.',
+    'bot.payment_unavailable_now': 'The payment cannot be accepted right now. Please try again.',
     'checkout.title': 'Test payment',
     'checkout.banner': 'Test payment — no money moves',
     'checkout.note':
@@ -71,6 +73,8 @@ const catalogue = {
     'bot.commission_available': 'Партнёрское вознаграждение {amount} теперь доступно.',
     'bot.payout_paid': 'Выплата {amount} отправлена.',
     'bot.payout_rejected': 'Выплата {amount} отклонена, деньги вернулись в кошелёк.',
+    'bot.order_unavailable': 'Этот заказ больше нельзя оплатить. Начните заново в приложении.',
+    'bot.payment_unavailable_now': 'Сейчас платёж не может быть принят. Попробуйте ещё раз.',
     'checkout.title': 'Тестовый платёж',
     'checkout.banner': 'Тестовый платёж — деньги не списываются',
     'checkout.note':
@@ -118,6 +122,9 @@ const catalogue = {
     'bot.payout_paid': 'Deine Auszahlung von {amount} wurde gesendet.',
     'bot.payout_rejected':
       'Deine Auszahlung von {amount} wurde abgelehnt; das Geld ist zurück in deinem Wallet.',
+    'bot.order_unavailable': 'Diese Bestellung kann nicht mehr bezahlt werden. Bitte starte in der App neu.',
+    'bot.payment_unavailable_now':
+      'Die Zahlung kann gerade nicht angenommen werden. Bitte versuche es noch einmal.',
     'checkout.title': 'Testzahlung',
     'checkout.banner': 'Testzahlung – es fließt kein Geld',
     'checkout.note':
@@ -163,6 +170,8 @@ const catalogue = {
     'bot.commission_available': 'Партнерська винагорода {amount} тепер доступна.',
     'bot.payout_paid': 'Виплату {amount} надіслано.',
     'bot.payout_rejected': 'Виплату {amount} відхилено, гроші повернулися в гаманець.',
+    'bot.order_unavailable': 'Це замовлення більше не можна оплатити. Почніть заново в застосунку.',
+    'bot.payment_unavailable_now': 'Зараз платіж не може бути прийнятий. Спробуйте ще раз.',
     'checkout.title': 'Тестовий платіж',
     'checkout.banner': 'Тестовий платіж — гроші не списуються',
     'checkout.note':
@@ -209,6 +218,8 @@ const catalogue = {
     'bot.commission_available': '{amount} серіктестік сыйақы енді қолжетімді.',
     'bot.payout_paid': '{amount} төлемі жіберілді.',
     'bot.payout_rejected': '{amount} төлемі қабылданбады, ақша әмиянға қайтарылды.',
+    'bot.order_unavailable': 'Бұл тапсырысты енді төлеу мүмкін емес. Қолданбада қайта бастаңыз.',
+    'bot.payment_unavailable_now': 'Қазір төлемді қабылдау мүмкін емес. Қайталап көріңіз.',
     'checkout.title': 'Сынақ төлемі',
     'checkout.banner': 'Сынақ төлемі — ақша шешілмейді',
     'checkout.note':
@@ -255,6 +266,8 @@ const catalogue = {
     'bot.commission_available': '{amount} tərəfdaş komissiyanız artıq əlçatandır.',
     'bot.payout_paid': '{amount} ödənişiniz göndərildi.',
     'bot.payout_rejected': '{amount} ödənişiniz rədd edildi; pul pul kisənizə qaytarıldı.',
+    'bot.order_unavailable': 'Bu sifarişi artıq ödəmək mümkün deyil. Tətbiqdə yenidən başlayın.',
+    'bot.payment_unavailable_now': 'Ödəniş hazırda qəbul edilə bilmir. Yenidən cəhd edin.',
     'checkout.title': 'Test ödənişi',
     'checkout.banner': 'Test ödənişi — pul köçürülmür',
     'checkout.note':
