@@ -16,7 +16,7 @@ import { AppError } from '../../shared/errors.js';
 import { translate } from '../../shared/i18n/messages.js';
 import { addJob } from '../../shared/jobs.js';
 import { notifyUser } from '../notifications/index.js';
-import type { PaymentListener, PaymentOrderView } from '../payments/index.js';
+import { formatMoney, type PaymentListener, type PaymentOrderView } from '../payments/index.js';
 import { sendTelegramMessageJob } from '../telegram/index.js';
 import { findUserById, referralLink, type UserRow } from '../users/index.js';
 import { cancelWalletEntry, DEFAULT_WALLET_CURRENCY, recordWalletEntry } from '../wallet/index.js';
@@ -299,11 +299,6 @@ async function tellPartner(
 }
 
 export { tellPartner };
-
-function formatMoney(minor: number, currency: number, language: string | null): string {
-  const code = currency === 840 ? 'USD' : 'RUB';
-  return new Intl.NumberFormat(language ?? 'en', { style: 'currency', currency: code }).format(minor / 100);
-}
 
 /**
  * Someone joined through a partner's link: they count on every level of the team above them, and

@@ -27,6 +27,7 @@ export type {
   ProviderOrder,
   YooKassaMethodType,
 } from './payment-provider.js';
+export { formatMoney } from './money.js';
 export { providerOfMethod } from './payment-provider.js';
 export type { PaymentsDeps } from './payments.deps.js';
 export { paymentsJobHandlers } from './payments.jobs.js';

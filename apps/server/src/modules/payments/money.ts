@@ -22,6 +22,14 @@ export function currencyAlpha(currency: number): string {
   return alpha;
 }
 
+/** An amount in minor units as people read it in `language`: "$2.99", "199,00 ₽". */
+export function formatMoney(amount: number, currency: number, language: string | null): string {
+  return new Intl.NumberFormat(language ?? 'en', {
+    style: 'currency',
+    currency: currencyAlpha(currency),
+  }).format(amount / 100);
+}
+
 /** The numeric id of an alphabetic code (any case); NaN when Mirra does not sell in it. */
 export function currencyNumeric(alpha: string): number {
   const upper = alpha.toUpperCase();

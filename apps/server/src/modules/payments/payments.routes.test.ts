@@ -271,7 +271,8 @@ describe('payments', () => {
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-type']).toContain('text/html');
     expect(page.body).toContain('Testzahlung – es fließt kein Geld');
-    expect(page.body).toContain('$2.99');
+    // The amount as a German reader writes it.
+    expect(page.body).toContain('2,99\u00a0$');
     // The order's uuid alone (it is in the return address) opens nothing: the page needs its token.
     const bare = `/api/payments/test/checkout/${uuid}/`;
     for (const forged of [bare, `${bare}?token=${'0'.repeat(32)}`]) {

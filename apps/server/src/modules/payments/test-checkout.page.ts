@@ -1,13 +1,8 @@
 import { translate, type MessageKey } from '../../shared/i18n/messages.js';
+import { formatMoney } from './money.js';
 import type { PaymentOrderRow } from './payments.repository.js';
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
-/** An amount in minor units with its currency's sign: 199.00 ₽, $2.99. */
-export function formatMoney(amount: number, currency: number): string {
-  const major = (amount / 100).toFixed(2);
-  return currency === 643 ? `${major} ₽` : currency === 840 ? `$${major}` : `${major} (${currency})`;
-}
 
 /**
  * The test provider's checkout page: the order, a banner saying that no money moves, and Pay /
@@ -48,7 +43,7 @@ a{display:block;text-align:center;margin-top:12px;color:#333}
 <p>${t('checkout.note')}</p>
 <dl>
 <dt>${t('checkout.order')}</dt><dd>${escapeHtml(order.product)}</dd>
-<dt>${t('checkout.amount')}</dt><dd data-testid="checkout-amount">${escapeHtml(formatMoney(order.amount, order.currency))}</dd>
+<dt>${t('checkout.amount')}</dt><dd data-testid="checkout-amount">${escapeHtml(formatMoney(order.amount, order.currency, language))}</dd>
 ${order.saveMethod ? `<dt>${t('checkout.saveMethod')}</dt><dd data-testid="checkout-save-method">${t('checkout.saveMethodNote')}</dd>` : ''}
 <dt>${t('checkout.status')}</dt><dd data-testid="checkout-status">${t(`checkout.status.${order.status}` as MessageKey)}</dd>
 </dl>
