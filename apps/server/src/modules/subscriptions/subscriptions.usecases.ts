@@ -13,6 +13,7 @@ import { applyCreditChange, lockCredits } from '../credits/index.js';
 import { notifyUser } from '../notifications/index.js';
 import {
   availableMethods,
+  recurringMethods,
   cancelProviderSubscription,
   chargeSavedMethod,
   hasPendingCharge,
@@ -72,8 +73,6 @@ function planMethods(deps: SubscriptionsDeps, where: { region: TPaymentRegion; i
  * test provider saves a card with nothing charged so far (others take their first period).
  */
 const TRIAL_PROVIDERS: ProviderName[] = ['test'];
-/** Providers whose kept card Mirra charges for renewals (the others renew by themselves). */
-const MIRRA_RENEWED: ProviderName[] = ['test', 'yookassa'];
 const trialMethods = (methods: TPaymentMethod[]) =>
   methods.filter((m) => m !== 'balance' && TRIAL_PROVIDERS.includes(providerOfMethod(m)));
 
@@ -206,10 +205,11 @@ export async function startSubscription(
     consent: { agreeOffer: body.agree_offer, agreePrivacy: body.agree_privacy },
     // The period's credits are granted by payments with the order, once.
     credits: trial ? plan.trial_credits : plan.credits,
-    // Mirra charges the kept card (test, YooKassa); Stripe and Stars renew their own subscription.
+    // Mirra charges the kept card where the provider can charge it again (test, YooKassa); Stripe
+    // and Stars renew their own subscription.
     ...(body.method === 'balance'
       ? {}
-      : MIRRA_RENEWED.includes(providerOfMethod(body.method))
+      : recurringMethods(deps).includes(body.method)
         ? { saveMethod: true }
         : { recurring: { periodDays: plan.period_days } }),
   });
