@@ -37,7 +37,6 @@ export {
   applyPaymentEvent,
   availableMethods,
   cancelProviderSubscription,
-  CONSENT_REQUIRED_DETAIL,
   chargeSavedMethod,
   hasPendingCharge,
   recurringMethods,

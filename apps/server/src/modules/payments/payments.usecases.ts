@@ -67,7 +67,7 @@ type Deps = Pick<
 >;
 type EventDeps = Pick<PaymentsDeps, 'logger' | 'now' | 'purposeHandlers' | 'paymentListeners'>;
 
-export const CONSENT_REQUIRED_DETAIL = 'Please check the boxes to agree with the offer.';
+const CONSENT_REQUIRED_DETAIL = 'Please check the boxes to agree with the offer.';
 
 const catalogues = new WeakMap<object, CatalogueEntry[]>();
 function catalogueOf(deps: Pick<PaymentsDeps, 'config'>): CatalogueEntry[] {

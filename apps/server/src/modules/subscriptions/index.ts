@@ -16,9 +16,4 @@
 export type { SubscriptionsDeps } from './subscriptions.deps.js';
 export { subscriptionsJobHandlers } from './subscriptions.jobs.js';
 export { registerSubscriptionsRoutes } from './subscriptions.routes.js';
-export {
-  applySubscriptionPayment,
-  isPremium,
-  planOf,
-  renewDueSubscriptions,
-} from './subscriptions.usecases.js';
+export { applySubscriptionPayment, renewDueSubscriptions } from './subscriptions.usecases.js';

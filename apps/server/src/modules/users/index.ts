@@ -19,5 +19,5 @@ export { usersJobHandlers } from './users.jobs.js';
 export type { NewUserRow, UserRow } from './users.repository.js';
 export { registerUsersRoutes } from './users.routes.js';
 export { referralLink, toPublicUserJson } from './users.serializers.js';
-export { normaliseReferralCode, pickReferralCode, REFERRAL_COOKIE } from './users.models.js';
+export { pickReferralCode } from './users.models.js';
 export { createUser } from './users.usecases.js';

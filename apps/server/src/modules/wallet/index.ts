@@ -21,7 +21,6 @@
  */
 export type { WalletDeps } from './wallet.deps.js';
 export { walletJobHandlers } from './wallet.jobs.js';
-export { isFrozen, sumWalletBalance, walletBucket } from './wallet.models.js';
 export type { WalletEntryRow } from './wallet.repository.js';
 export { registerWalletRoutes } from './wallet.routes.js';
 export {
@@ -29,13 +28,9 @@ export {
   DEFAULT_WALLET_CURRENCY,
   getWalletBalance,
   getWalletBalances,
-  insufficientMoney,
-  listWalletTransactions,
-  lockWallet,
   recordWalletEntry,
   releaseFrozen,
   reserveWalletMoney,
-  serializeWalletEntry,
   settleWalletEntry,
   transferWalletMoney,
   type WalletChange,
