@@ -303,6 +303,7 @@ async function providerOrderOf(
       ? { methodType: order.method.slice('yookassa_'.length) as YooKassaMethodType }
       : {}),
     ...(order.recurringDays ? { recurring: { periodDays: order.recurringDays } } : {}),
+    ...(order.saveMethod ? { saveMethod: true } : {}),
   };
 }
 

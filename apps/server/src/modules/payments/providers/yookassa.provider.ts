@@ -202,7 +202,7 @@ export function createYooKassaProvider(
           description: order.description.slice(0, 128),
           metadata: { order_id: order.uuid, user_id: String(order.userId) },
           ...(order.methodType ? { payment_method_data: { type: order.methodType } } : {}),
-          ...(order.recurring ? { save_payment_method: true } : {}),
+          ...(order.recurring || order.saveMethod ? { save_payment_method: true } : {}),
           ...receiptOf(order),
         },
         `payment:${order.uuid}`,
