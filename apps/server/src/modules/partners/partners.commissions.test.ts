@@ -1,10 +1,17 @@
+import { CURRENCY_XTR } from '@mirra/contracts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notifications, partnerCommissions, paymentOrders, walletEntries } from '../../shared/db/schema.js';
 import { bearer, createActiveUser, login } from '../../test/factories.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { testProviderOf } from '../payments/index.js';
-import { approvePayout, computeTops, rejectPayout, releaseDueCommissions } from './index.js';
+import {
+  approvePayout,
+  computeTops,
+  createPartnerPaymentListener,
+  rejectPayout,
+  releaseDueCommissions,
+} from './index.js';
 
 // The partner programme against PostgreSQL, driven through HTTP: purchases paid and refunded
 // through the test provider's signed webhook, commissions in the wallet, pay-outs reserved.
@@ -87,6 +94,25 @@ const wallet = async (who: Person) => {
 };
 const statistics = async (who: Person) =>
   (await t.app.inject({ method: 'GET', url: '/api/partners/statistics/', headers: who.headers })).json();
+
+describe('purchases in Telegram Stars', () => {
+  it('pay no commission (the wallet holds no Stars) and do not stop the purchase', async () => {
+    t.setNow(undefined);
+    const { c, d } = await chain();
+    const uuid = await buy(d);
+    const row = (await t.deps.db.select().from(paymentOrders).where(eq(paymentOrders.uuid, uuid)))[0]!;
+    const inStars = { ...row, method: 'stars', provider: 'stars', currency: CURRENCY_XTR, amount: 150 };
+    await t.deps.db.transaction((tx) =>
+      createPartnerPaymentListener(t.deps).onPaid!(tx, { ...inStars, status: 'paid', paidAt: new Date() }),
+    );
+    expect(await wallet(c)).toMatchObject({ frozen: 0, available: 0 });
+    const commissions = await t.deps.db
+      .select()
+      .from(partnerCommissions)
+      .where(eq(partnerCommissions.orderUuid, uuid));
+    expect(commissions).toEqual([]);
+  });
+});
 
 describe('commissions from a three-level chain', () => {
   it('pays 10 / 5 / 2 % frozen for the hold, releases them, and a refund takes them back', async () => {

@@ -55,7 +55,12 @@ export interface PaidPurchase {
  * whether paid through a provider or from the wallet balance; topping up one's own wallet does not
  * (that money earns when it is spent).
  */
-const isRewarded = (order: PaymentOrderView) => order.purpose !== 'wallet_topup';
+/**
+ * Purchases that pay commission: not wallet top-ups, and only in money the wallet holds — a Telegram
+ * Stars purchase (XTR) has no wallet currency to pay a share in, and must still be granted.
+ */
+const isRewarded = (order: PaymentOrderView) =>
+  order.purpose !== 'wallet_topup' && (WALLET_CURRENCIES as readonly number[]).includes(order.currency);
 
 const purchaseOf = (order: PaymentOrderView, fallbackPaidAt: Date): PaidPurchase => ({
   orderUuid: order.uuid,
