@@ -55,6 +55,11 @@ export interface ReplicateFake {
   webhooks: ReplicateSignedWebhook[];
   failNextCreates(...failures: ReplicateFakeFailure[]): void;
   failNextReads(...failures: ReplicateFakeFailure[]): void;
+  /**
+   * The next prediction's output is gone by the time it is fetched (404), as Replicate's files
+   * are after an hour: the prediction succeeded but its result can no longer be read.
+   */
+  expireNextOutput(): void;
   /** Runs the prediction to its end now and returns its signed webhook. */
   finish(id: string): Promise<ReplicateSignedWebhook>;
   /** Signs any body as Replicate would (forged or replayed deliveries in tests). */
@@ -94,6 +99,7 @@ export async function startReplicateFake(
   const readFailures: ReplicateFakeFailure[] = [];
   const webhooks: ReplicateSignedWebhook[] = [];
   let creates = 0;
+  let expireNextOutput = false;
   let base = '';
 
   const signWebhook: ReplicateFake['signWebhook'] = (body, signing = {}) => {
@@ -140,7 +146,8 @@ export async function startReplicateFake(
   }
 
   function publish(name: string, data: Buffer, contentType: string): string {
-    files.set(name, { data, contentType });
+    if (expireNextOutput) expireNextOutput = false;
+    else files.set(name, { data, contentType });
     return `${base}/v1/files/${name}`;
   }
 
@@ -346,6 +353,7 @@ export async function startReplicateFake(
     webhooks,
     failNextCreates: (...failures) => void createFailures.push(...failures),
     failNextReads: (...failures) => void readFailures.push(...failures),
+    expireNextOutput: () => void (expireNextOutput = true),
     async finish(id) {
       const prediction = predictions.get(id);
       if (!prediction) throw new Error(`no prediction ${id}`);

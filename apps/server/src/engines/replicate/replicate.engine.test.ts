@@ -147,6 +147,21 @@ describe('outages and refusals', () => {
     expect(await entriesOf(user.id)).toEqual([-2, 2]);
   });
 
+  it('a prediction whose output is gone before it is fetched ends failed, refunded once, no other engine asked', async () => {
+    const { user, headers } = await signedInUser();
+    const before = replicate.creates;
+    replicate.expireNextOutput();
+    const { uuid } = await create(headers, { mode: 'simple', prompt: 'a quiet harbour', seed: 3 });
+    await runJobsUntilEnded(uuid);
+    const row = await rowOf(uuid);
+    expect(row).toMatchObject({ status: GenerationStatus.ERROR, engine: 'replicate', refunded: true });
+    expect(replicate.predictions.get(row.providerJobId!)!.status).toBe('succeeded');
+    expect(replicate.creates).toBe(before + 1);
+    // Another run of the job changes nothing: the refund is not paid twice.
+    await runGeneration(t.deps, row.id, { attempt: 1, maxAttempts: 3 });
+    expect(await entriesOf(user.id)).toEqual([-2, 2]);
+  });
+
   it('a worker stopped after the create resumes the prediction by its stored id', async () => {
     const { user, headers } = await signedInUser();
     const before = replicate.creates;
