@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { signReplicateWebhook } from '../engines/replicate/replicate.models.js';
 import { drawScene, encodeStillVideo, insetFace, recolour } from './fake-media.js';
+import { json, readBody } from './provider-fake-http.js';
 
 /**
  * A local stand-in for Replicate's HTTP API (`/v1`), following its contracts:
@@ -389,26 +390,4 @@ function fail429or5xx(response: ServerResponse, failure: ReplicateFakeFailure): 
 
 function problem(response: ServerResponse, status: number, title: string, detail: string): void {
   json(response, status, { title, detail, status }, {}, 'application/problem+json');
-}
-
-function json(
-  response: ServerResponse,
-  status: number,
-  body: unknown,
-  headers: Record<string, string> = {},
-  contentType = 'application/json',
-): void {
-  const text = JSON.stringify(body);
-  response.writeHead(status, {
-    'content-type': contentType,
-    'content-length': Buffer.byteLength(text),
-    ...headers,
-  });
-  response.end(text);
-}
-
-async function readBody(request: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
 }
