@@ -22,10 +22,9 @@ export {
   type ProviderJobEnding,
   type ProviderJobOutcome,
 } from './engine.types.js';
-export { FAL_WEBHOOK_PATH, registerFalWebhookRoutes, type FalWebhookDeps } from './fal/fal-webhook.routes.js';
+export { registerFalWebhookRoutes, type FalWebhookDeps } from './fal/fal-webhook.routes.js';
 export { createLocalEngine, type LocalVideoOptions } from './local/local.engine.js';
 export {
-  REPLICATE_WEBHOOK_PATH,
   registerReplicateWebhookRoutes,
   type ReplicateWebhookDeps,
 } from './replicate/replicate-webhook.routes.js';

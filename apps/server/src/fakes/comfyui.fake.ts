@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { drawScene, insetFace, recolour } from './fake-media.js';
+import { json, readBody } from './provider-fake-http.js';
 
 /**
  * A local stand-in for a ComfyUI server's HTTP API (every route also under `/api/`, as ComfyUI
@@ -383,20 +384,7 @@ function outputNodesOf(prompt: ComfyFakePrompt['prompt']): string[] {
 const sameBytes = (a: Buffer, b: Buffer) =>
   createHash('sha256').update(a).digest('hex') === createHash('sha256').update(b).digest('hex');
 
-function json(response: ServerResponse, status: number, body: unknown): void {
-  const payload = JSON.stringify(body);
-  response.writeHead(status, {
-    'content-type': 'application/json',
-    'content-length': Buffer.byteLength(payload),
-  });
-  response.end(payload);
-}
 function text(response: ServerResponse, status: number, body: string): void {
   response.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' });
   response.end(body);
-}
-async function readBody(request: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
 }

@@ -5,6 +5,7 @@ import sharp from 'sharp';
 import { createLocalEngine } from '../engines/local/local.engine.js';
 import { unzipStored } from '../engines/zip.js';
 import { blackImage, encodeStillVideo } from './fake-media.js';
+import { json, readBody } from './provider-fake-http.js';
 
 /**
  * A local stand-in for fal.ai's queue API, following its contracts:
@@ -562,27 +563,6 @@ function fail(response: ServerResponse, failure: FakeFailure): void {
       : { detail: 'Runner scheduling failure', error_type: 'runner_scheduling_failure' });
   if (failure.status >= 500) headers['x-fal-error-type'] = 'runner_scheduling_failure';
   json(response, failure.status, body, headers);
-}
-
-function json(
-  response: ServerResponse,
-  status: number,
-  body: unknown,
-  headers: Record<string, string> = {},
-): void {
-  const text = JSON.stringify(body);
-  response.writeHead(status, {
-    'content-type': 'application/json',
-    'content-length': Buffer.byteLength(text),
-    ...headers,
-  });
-  response.end(text);
-}
-
-async function readBody(request: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
 }
 
 function fromDataUri(uri: string): Buffer | null {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { drawScene, recolour } from './fake-media.js';
+import { readBody } from './provider-fake-http.js';
 
 /**
  * A local stand-in for the two OpenAI endpoints Mirra calls, following their contracts:
@@ -228,15 +229,6 @@ function moderate(text: string) {
     category_scores: scores,
     category_applied_input_types: Object.fromEntries(MODERATION_CATEGORIES.map((c) => [c, ['text']])),
   };
-}
-
-function readBody(request: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => resolve(Buffer.concat(chunks)));
-    request.on('error', reject);
-  });
 }
 
 /** A multipart body's fields: strings as they are, files as `{file: Buffer, type}` (lists for `image[]`). */

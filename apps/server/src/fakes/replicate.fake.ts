@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { signReplicateWebhook } from '../engines/replicate/replicate.models.js';
 import { drawScene, encodeStillVideo, insetFace, recolour } from './fake-media.js';
+import { json, readBody } from './provider-fake-http.js';
 
 /**
  * A local stand-in for Replicate's HTTP API (`/v1`), following its contracts:
@@ -55,6 +56,11 @@ export interface ReplicateFake {
   webhooks: ReplicateSignedWebhook[];
   failNextCreates(...failures: ReplicateFakeFailure[]): void;
   failNextReads(...failures: ReplicateFakeFailure[]): void;
+  /**
+   * The next prediction's output is gone by the time it is fetched (404), as Replicate's files
+   * are after an hour: the prediction succeeded but its result can no longer be read.
+   */
+  expireNextOutput(): void;
   /** Runs the prediction to its end now and returns its signed webhook. */
   finish(id: string): Promise<ReplicateSignedWebhook>;
   /** Signs any body as Replicate would (forged or replayed deliveries in tests). */
@@ -94,6 +100,7 @@ export async function startReplicateFake(
   const readFailures: ReplicateFakeFailure[] = [];
   const webhooks: ReplicateSignedWebhook[] = [];
   let creates = 0;
+  let expireNextOutput = false;
   let base = '';
 
   const signWebhook: ReplicateFake['signWebhook'] = (body, signing = {}) => {
@@ -140,7 +147,8 @@ export async function startReplicateFake(
   }
 
   function publish(name: string, data: Buffer, contentType: string): string {
-    files.set(name, { data, contentType });
+    if (expireNextOutput) expireNextOutput = false;
+    else files.set(name, { data, contentType });
     return `${base}/v1/files/${name}`;
   }
 
@@ -346,6 +354,7 @@ export async function startReplicateFake(
     webhooks,
     failNextCreates: (...failures) => void createFailures.push(...failures),
     failNextReads: (...failures) => void readFailures.push(...failures),
+    expireNextOutput: () => void (expireNextOutput = true),
     async finish(id) {
       const prediction = predictions.get(id);
       if (!prediction) throw new Error(`no prediction ${id}`);
@@ -381,26 +390,4 @@ function fail429or5xx(response: ServerResponse, failure: ReplicateFakeFailure): 
 
 function problem(response: ServerResponse, status: number, title: string, detail: string): void {
   json(response, status, { title, detail, status }, {}, 'application/problem+json');
-}
-
-function json(
-  response: ServerResponse,
-  status: number,
-  body: unknown,
-  headers: Record<string, string> = {},
-  contentType = 'application/json',
-): void {
-  const text = JSON.stringify(body);
-  response.writeHead(status, {
-    'content-type': contentType,
-    'content-length': Buffer.byteLength(text),
-    ...headers,
-  });
-  response.end(text);
-}
-
-async function readBody(request: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
 }

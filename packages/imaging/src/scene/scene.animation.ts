@@ -1,29 +1,25 @@
 import sharp from 'sharp';
-import { hexToRgb, mixHex, type Rgb } from '../raster/colour.js';
+import { hexToRgb, type Rgb } from '../raster/colour.js';
 import { createRng, fractalLine, mixSeeds, range, type Rng } from '../raster/random.js';
 import { rawFrom, type RawImage, vignette } from '../raster/raster.js';
 import type { ScenePlan, Shape } from './scene.models.js';
-import { drawAurora, drawBokeh, drawClouds, drawGalaxy, drawNebula, drawStars } from './scene.pixels.js';
-import { cloudLight, hashName, layoutFor, renderScene } from './scene.render.js';
+import { drawBokeh, drawClouds, drawStars } from './scene.pixels.js';
 import {
-  beachLayer,
-  cityLayer,
-  dunesLayer,
-  flowersLayer,
-  forestLayer,
-  foregroundSlopes,
-  groundLayer,
-  hillsLayer,
-  mountainLayer,
-  neonGridLayer,
-  palmsLayer,
-  planetLayer,
-  rainLayer,
-  skyLayer,
-  sunLayer,
-  svgDocument,
-  waterHighlights,
-} from './scene.svg.js';
+  bokehCount,
+  cloudCover,
+  cloudLight,
+  cloudShade,
+  drawSky,
+  foregroundParts,
+  hashName,
+  landParts,
+  layoutFor,
+  rasterise,
+  renderScene,
+  type SvgPart,
+  svgOf,
+} from './scene.render.js';
+import { rainLayer, skyLayer, sunLayer } from './scene.svg.js';
 
 /** What moves in an animated scene, as the notes tell it. */
 export type SceneMotion = 'light' | 'clouds' | 'stars' | 'water' | 'rain' | 'snow' | 'camera';
@@ -42,8 +38,6 @@ export function shapeForFrame(width: number, height: number): Shape {
   return width > height ? 'wide' : 'portrait';
 }
 
-type SvgPart = { defs: string[]; body: string[] };
-
 /**
  * The procedural scene of the simple mode, drawn once in layers (sky, clouds, land, water,
  * foreground, rain, snow, lights) at the video's frame size and put together again for every
@@ -55,20 +49,14 @@ type SvgPart = { defs: string[]; body: string[] };
 export async function animateScene(plan: ScenePlan, durationSeconds: number): Promise<SceneAnimation> {
   const stream = (name: string) => createRng(mixSeeds(plan.renderSeed, hashName(name)));
   if (plan.features.has('abstract')) return animateAbstract(plan);
-  const { width, height, features, palette, time, moods } = plan;
+  const { width, height, features, palette, moods } = plan;
   const layout = layoutFor(plan, stream('layout'));
   const horizon = Math.round(layout.horizon);
   const motions = new Set<SceneMotion>();
 
   // Sky: gradient, sun and moon, then what is drawn per pixel and stays put.
-  const sky = await rasteriseRgb(plan, [skyLayer(plan, layout), sunLayer(plan, layout)]);
-  if (features.has('space')) {
-    const accents = palette.accents;
-    drawNebula(sky, stream('nebula'), [accents[0]!, accents[1]!, accents[2] ?? '#5a3dff']);
-  }
-  if (features.has('galaxy'))
-    drawGalaxy(sky, stream('galaxy'), [palette.accents[1]!, palette.accents[2] ?? '#7fb2ff']);
-  if (features.has('aurora')) drawAurora(sky, layout, stream('aurora'));
+  const sky = await rasterise(plan, [skyLayer(plan, layout), sunLayer(plan, layout)]);
+  drawSky(sky, plan, layout, stream, { stars: false });
   // Stars on black: added to the sky with a twinkle per star.
   let stars: { pixels: Uint32Array; light: Float32Array; phase: Float32Array } | null = null;
   if (features.has('stars')) {
@@ -79,52 +67,19 @@ export async function animateScene(plan: ScenePlan, durationSeconds: number): Pr
   }
 
   // Clouds, drawn wider than the frame so they can drift across it.
-  const wantsClouds =
-    features.has('clouds') ||
-    (!features.has('space') && !moods.has('minimal') && !moods.has('neon') && time !== 'night');
+  const cover = cloudCover(plan);
   const cloudDrift = Math.ceil(width * 0.018 * durationSeconds) + 2;
   let clouds: Overlay | null = null;
-  if (wantsClouds) {
-    const cover = features.has('rain') ? 0.95 : features.has('clouds') ? 0.6 : 0.3;
+  if (cover > 0) {
     const wide = { ...layout, width: width + cloudDrift };
     clouds = overlayOf(width + cloudDrift, height, (image) =>
-      drawClouds(
-        image,
-        wide,
-        stream('clouds'),
-        cloudLight(plan),
-        mixHex(palette.sky[1]!, palette.near, 0.35),
-        cover,
-      ),
+      drawClouds(image, wide, stream('clouds'), cloudLight(plan), cloudShade(plan), cover),
     );
     motions.add('clouds');
   }
 
   // Land on the horizon and the ground.
-  const landRng = stream('land');
-  const land: SvgPart[] = [];
-  if (features.has('planet')) land.push(planetLayer(plan, layout, stream('planet')));
-  if (layout.horizon < height) {
-    if (features.has('mountains')) land.push(mountainLayer(plan, layout, landRng));
-    if (features.has('hills')) land.push(hillsLayer(plan, layout, landRng));
-    if (features.has('city')) land.push(cityLayer(plan, layout, stream('city')));
-    if (features.has('forest')) land.push(forestLayer(plan, layout, stream('forest'), false));
-    if (!layout.hasWater) {
-      land.push(
-        moods.has('neon') && !features.has('desert') && !features.has('flowers')
-          ? neonGridLayer(layout)
-          : groundLayer(plan, layout),
-      );
-      if (features.has('desert')) land.push(dunesLayer(plan, layout, stream('dunes')));
-      else if (
-        (features.has('mountains') || features.has('hills') || features.has('forest')) &&
-        !features.has('flowers') &&
-        !moods.has('neon')
-      ) {
-        land.push(foregroundSlopes(plan, layout, stream('slopes')));
-      }
-    }
-  }
+  const land = landParts(plan, layout, stream);
   const landLayer = land.length > 0 ? await rasteriseRgba(plan, land) : null;
 
   // Water mirrors all of the above, rippling.
@@ -138,14 +93,7 @@ export async function animateScene(plan: ScenePlan, durationSeconds: number): Pr
   if (water) motions.add('water');
 
   // The foreground, in front of the water.
-  const front: SvgPart[] = [];
-  if (layout.hasWater)
-    front.push(waterHighlights(plan, layout, stream('water'), features.has('lake') && !features.has('sea')));
-  if (features.has('flowers') && !layout.hasWater) front.push(flowersLayer(plan, layout, stream('flowers')));
-  if (features.has('beach')) front.push(beachLayer(plan, layout, stream('beach')));
-  if (features.has('palms')) front.push(palmsLayer(plan, layout, stream('palms')));
-  if (features.has('forest') && !moods.has('minimal'))
-    front.push(forestLayer(plan, layout, stream('trees'), true));
+  const front = foregroundParts(plan, layout, stream);
   const frontLayer = front.length > 0 ? await rasteriseRgba(plan, front) : null;
 
   const rain = features.has('rain') ? await rasteriseRgba(plan, [rainLayer(layout, stream('rain'))]) : null;
@@ -153,14 +101,10 @@ export async function animateScene(plan: ScenePlan, durationSeconds: number): Pr
   const snow = features.has('snow') ? snowflakes(width, height, stream('snowfall')) : null;
   if (snow) motions.add('snow');
   let bokeh: RawImage | null = null;
-  if (features.has('bokeh') || (features.has('city') && moods.has('neon'))) {
+  const bokehLights = bokehCount(plan);
+  if (bokehLights > 0) {
     bokeh = blank(width, height);
-    drawBokeh(
-      bokeh,
-      stream('bokeh'),
-      [palette.lights, ...palette.accents],
-      moods.has('minimal') || !features.has('bokeh') ? 12 : 30,
-    );
+    drawBokeh(bokeh, stream('bokeh'), [palette.lights, ...palette.accents], bokehLights);
   }
 
   // The light: the sun's (or moon's) glow breathing with slowly turning rays.
@@ -585,22 +529,6 @@ function blank(width: number, height: number): RawImage {
   return { data: Buffer.alloc(width * height * 3), width, height, channels: 3 };
 }
 
-async function rasteriseRgb(plan: ScenePlan, parts: SvgPart[]): Promise<RawImage> {
-  const svg = svgDocument(
-    plan.width,
-    plan.height,
-    parts.flatMap((p) => p.defs),
-    parts.flatMap((p) => p.body),
-  );
-  return rawFrom(sharp(Buffer.from(svg)).flatten({ background: '#000000' }).removeAlpha());
-}
-
 async function rasteriseRgba(plan: ScenePlan, parts: SvgPart[]): Promise<RawImage> {
-  const svg = svgDocument(
-    plan.width,
-    plan.height,
-    parts.flatMap((p) => p.defs),
-    parts.flatMap((p) => p.body),
-  );
-  return rawFrom(sharp(Buffer.from(svg)).ensureAlpha());
+  return rawFrom(sharp(svgOf(plan, parts)).ensureAlpha());
 }

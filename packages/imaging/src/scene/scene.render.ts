@@ -37,7 +37,7 @@ import {
   waterHighlights,
 } from './scene.svg.js';
 
-type SvgPart = { defs: string[]; body: string[] };
+export type SvgPart = { defs: string[]; body: string[] };
 
 /**
  * Renders a scene plan in passes, back to front: vector sky → per-pixel sky (stars, gas, clouds) →
@@ -114,38 +114,79 @@ async function renderLandscape(
   checkpoint: Checkpoint,
 ): Promise<RawImage> {
   const layout = layoutFor(plan, stream('layout'));
-  const { features, palette, time, moods } = plan;
+  const { features, palette } = plan;
 
   // Pass A: sky gradient, glow, sun and moon.
   let image = await rasterise(plan, [skyLayer(plan, layout), sunLayer(plan, layout)]);
   await checkpoint();
 
   // Per-pixel sky.
-  if (features.has('space')) {
-    const accents = palette.accents;
-    drawNebula(image, stream('nebula'), [accents[0]!, accents[1]!, accents[2] ?? '#5a3dff']);
-  }
-  if (features.has('stars')) drawStars(image, layout, stream('stars'), features.has('space') ? 1.6 : 1);
-  if (features.has('galaxy'))
-    drawGalaxy(image, stream('galaxy'), [palette.accents[1]!, palette.accents[2] ?? '#7fb2ff']);
-  if (features.has('aurora')) drawAurora(image, layout, stream('aurora'));
-  const wantsClouds =
-    features.has('clouds') ||
-    (!features.has('space') && !moods.has('minimal') && !moods.has('neon') && time !== 'night');
-  if (wantsClouds) {
-    const cover = features.has('rain') ? 0.95 : features.has('clouds') ? 0.6 : 0.3;
-    drawClouds(
-      image,
-      layout,
-      stream('clouds'),
-      cloudLight(plan),
-      mixHex(palette.sky[1]!, palette.near, 0.35),
-      cover,
-    );
+  drawSky(image, plan, layout, stream, { stars: true });
+  const cover = cloudCover(plan);
+  if (cover > 0) {
+    drawClouds(image, layout, stream('clouds'), cloudLight(plan), cloudShade(plan), cover);
   }
   await checkpoint();
 
   // Pass B: land on the horizon and the ground.
+  image = await composite(plan, image, landParts(plan, layout, stream));
+  await checkpoint();
+
+  // Water mirrors everything drawn so far.
+  if (layout.hasWater) {
+    const calm = features.has('lake') && !features.has('sea');
+    reflect(image, layout, stream('reflection'), palette.water, calm);
+  }
+
+  // Pass C: foreground.
+  const front = foregroundParts(plan, layout, stream);
+  if (features.has('rain')) front.push(rainLayer(layout, stream('rain')));
+  if (front.length > 0) image = await composite(plan, image, front);
+
+  if (features.has('snow')) drawSnowfall(image, stream('snowfall'));
+  const bokeh = bokehCount(plan);
+  if (bokeh > 0) drawBokeh(image, stream('bokeh'), [palette.lights, ...palette.accents], bokeh);
+  return image;
+}
+
+/** The sky drawn per pixel over its gradient: gas of space, stars (unless the caller draws them), galaxy, aurora. */
+export function drawSky(
+  image: RawImage,
+  plan: ScenePlan,
+  layout: Layout,
+  stream: (name: string) => Rng,
+  options: { stars: boolean },
+) {
+  const { features, palette } = plan;
+  if (features.has('space')) {
+    const accents = palette.accents;
+    drawNebula(image, stream('nebula'), [accents[0]!, accents[1]!, accents[2] ?? '#5a3dff']);
+  }
+  if (options.stars && features.has('stars'))
+    drawStars(image, layout, stream('stars'), features.has('space') ? 1.6 : 1);
+  if (features.has('galaxy'))
+    drawGalaxy(image, stream('galaxy'), [palette.accents[1]!, palette.accents[2] ?? '#7fb2ff']);
+  if (features.has('aurora')) drawAurora(image, layout, stream('aurora'));
+}
+
+/** How much of the sky clouds cover (0: no clouds): asked for, or a plain daytime sky's few. */
+export function cloudCover(plan: ScenePlan): number {
+  const { features, moods, time } = plan;
+  const wanted =
+    features.has('clouds') ||
+    (!features.has('space') && !moods.has('minimal') && !moods.has('neon') && time !== 'night');
+  if (!wanted) return 0;
+  return features.has('rain') ? 0.95 : features.has('clouds') ? 0.6 : 0.3;
+}
+
+/** The colour of the clouds' shaded undersides. */
+export function cloudShade(plan: ScenePlan): string {
+  return mixHex(plan.palette.sky[1]!, plan.palette.near, 0.35);
+}
+
+/** The land on the horizon and the ground, back to front. */
+export function landParts(plan: ScenePlan, layout: Layout, stream: (name: string) => Rng): SvgPart[] {
+  const { features, moods } = plan;
   const landRng = stream('land');
   const land: SvgPart[] = [];
   if (features.has('planet')) land.push(planetLayer(plan, layout, stream('planet')));
@@ -170,37 +211,28 @@ async function renderLandscape(
       }
     }
   }
-  image = await composite(plan, image, land);
-  await checkpoint();
+  return land;
+}
 
-  // Water mirrors everything drawn so far.
-  if (layout.hasWater) {
-    const calm = features.has('lake') && !features.has('sea');
-    reflect(image, layout, stream('reflection'), palette.water, calm);
-  }
-
-  // Pass C: foreground.
+/** What stands in front of the land and the water (rain is the caller's: a video moves it). */
+export function foregroundParts(plan: ScenePlan, layout: Layout, stream: (name: string) => Rng): SvgPart[] {
+  const { features, moods } = plan;
+  const calm = features.has('lake') && !features.has('sea');
   const front: SvgPart[] = [];
-  if (layout.hasWater)
-    front.push(waterHighlights(plan, layout, stream('water'), features.has('lake') && !features.has('sea')));
+  if (layout.hasWater) front.push(waterHighlights(plan, layout, stream('water'), calm));
   if (features.has('flowers') && !layout.hasWater) front.push(flowersLayer(plan, layout, stream('flowers')));
   if (features.has('beach')) front.push(beachLayer(plan, layout, stream('beach')));
   if (features.has('palms')) front.push(palmsLayer(plan, layout, stream('palms')));
   if (features.has('forest') && !moods.has('minimal'))
     front.push(forestLayer(plan, layout, stream('trees'), true));
-  if (features.has('rain')) front.push(rainLayer(layout, stream('rain')));
-  if (front.length > 0) image = await composite(plan, image, front);
+  return front;
+}
 
-  if (features.has('snow')) drawSnowfall(image, stream('snowfall'));
-  if (features.has('bokeh') || (features.has('city') && moods.has('neon'))) {
-    drawBokeh(
-      image,
-      stream('bokeh'),
-      [palette.lights, ...palette.accents],
-      moods.has('minimal') || !features.has('bokeh') ? 12 : 30,
-    );
-  }
-  return image;
+/** How many out-of-focus lights float over the scene (0: none). */
+export function bokehCount(plan: ScenePlan): number {
+  const { features, moods } = plan;
+  if (!features.has('bokeh') && !(features.has('city') && moods.has('neon'))) return 0;
+  return moods.has('minimal') || !features.has('bokeh') ? 12 : 30;
 }
 
 export function cloudLight(plan: ScenePlan): string {
@@ -257,27 +289,28 @@ function finish(plan: ScenePlan, image: RawImage, rng: Rng): Promise<RawImage> |
   return finished;
 }
 
-async function rasterise(plan: ScenePlan, parts: SvgPart[]): Promise<RawImage> {
-  const svg = svgDocument(
-    plan.width,
-    plan.height,
-    parts.flatMap((p) => p.defs),
-    parts.flatMap((p) => p.body),
+/** The parts as one SVG document the plan's size. */
+export function svgOf(plan: ScenePlan, parts: SvgPart[]): Buffer {
+  return Buffer.from(
+    svgDocument(
+      plan.width,
+      plan.height,
+      parts.flatMap((p) => p.defs),
+      parts.flatMap((p) => p.body),
+    ),
   );
-  return rawFrom(sharp(Buffer.from(svg)).flatten({ background: '#000000' }).removeAlpha());
+}
+
+/** The parts drawn on black, as RGB. */
+export async function rasterise(plan: ScenePlan, parts: SvgPart[]): Promise<RawImage> {
+  return rawFrom(sharp(svgOf(plan, parts)).flatten({ background: '#000000' }).removeAlpha());
 }
 
 async function composite(plan: ScenePlan, base: RawImage, parts: SvgPart[]): Promise<RawImage> {
   if (parts.length === 0) return base;
-  const svg = svgDocument(
-    plan.width,
-    plan.height,
-    parts.flatMap((p) => p.defs),
-    parts.flatMap((p) => p.body),
-  );
   return rawFrom(
     toSharp(base)
-      .composite([{ input: Buffer.from(svg), top: 0, left: 0 }])
+      .composite([{ input: svgOf(plan, parts), top: 0, left: 0 }])
       .removeAlpha(),
   );
 }

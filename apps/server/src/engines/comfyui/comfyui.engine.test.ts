@@ -1,11 +1,9 @@
-import { eq, sql } from 'drizzle-orm';
 import { GenerationStatus } from '@mirra/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startComfyUiFake, type ComfyFake } from '../../fakes/comfyui.fake.js';
-import { grantWelcomeCredits } from '../../modules/credits/credits.usecases.js';
 import { runGeneration } from '../../modules/generations/generations.jobs.js';
-import { creditEntries } from '../../shared/db/schema.js';
-import { bearer, createActiveUser, createUploadFor, login } from '../../test/factories.js';
+import { createUploadFor } from '../../test/factories.js';
+import { generationTestHelpers } from '../../test/generations.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 
 /**
@@ -39,40 +37,11 @@ afterAll(async () => {
   await Promise.all([a?.close(), b?.close()]);
 });
 
-async function signedInUser() {
-  const user = await createActiveUser(t);
-  await grantWelcomeCredits(t.deps.db, user.id, 50);
-  const { access } = await login(t, user.email!, user.password);
-  return { user, headers: bearer(access) };
-}
-async function create(headers: Record<string, string>, body: object) {
-  const response = await t.app.inject({ method: 'POST', url: '/api/generations/', headers, payload: body });
-  expect(response.statusCode, response.body).toBe(201);
-  return response.json() as { uuid: string };
-}
-const rowOf = async (uuid: string) =>
-  (await t.deps.db.query.generations.findFirst({ where: (g, { eq: e }) => e(g.uuid, uuid) }))!;
-const shown = async (uuid: string, headers: Record<string, string>) =>
-  (await t.app.inject({ method: 'GET', url: `/api/generations/${uuid}/`, headers })).json();
-const entriesOf = async (userId: number) =>
-  (await t.deps.db.select().from(creditEntries).where(eq(creditEntries.userId, userId)))
-    .filter((entry) => entry.kind === 'generation_charge' || entry.kind === 'generation_refund')
-    .map((entry) => entry.delta);
+const { signedInUser, create, rowOf, shown, entriesOf, runJobsUntilEnded } = generationTestHelpers(() => t);
 const promptOf = async (uuid: string) => {
   const [promptId, , server] = (await rowOf(uuid)).providerJobId!.split(' ');
   return { server, prompt: (server === a.url ? a : b).prompts.get(promptId!)! };
 };
-async function runJobsUntilEnded(uuid: string): Promise<void> {
-  for (let round = 0; round < 20; round++) {
-    await t.runJobs();
-    const { status } = await rowOf(uuid);
-    if (status === GenerationStatus.COMPLETED || status < 0) return;
-    await t.deps.db.execute(
-      sql`UPDATE graphile_worker._private_jobs SET run_at = now() WHERE locked_at IS NULL`,
-    );
-  }
-}
-
 describe('the ComfyUI engine', () => {
   it('fills the shipped workflow (prompt, seed, size) and spreads generations over the servers round-robin', async () => {
     const { user, headers } = await signedInUser();

@@ -3,22 +3,19 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import sharp from 'sharp';
 import type { TGenerationMode } from '@mirra/contracts';
 import {
   EngineError,
-  engineNote,
   type EngineContext,
-  type EngineOutput,
   type EnginePoll,
   type EngineRequest,
   type GenerationEngine,
 } from '../engine.types.js';
-import { providerCost, type ProviderPrice } from '../../shared/config.js';
+import type { ProviderPrice } from '../../shared/config.js';
+import { providerFileOutput, providerPrompt } from '../provider-calls.js';
 import { userFacePhoto } from '../face-photo.js';
 import {
   COMFY_MODES,
-  COMFY_STYLE_PROMPTS,
   comfyState,
   decodeComfyJob,
   encodeComfyJob,
@@ -132,12 +129,7 @@ export function createComfyUiEngine(
 
   async function queueOn(server: string, request: EngineRequest, workflow: ComfyWorkflow): Promise<string> {
     const values: Record<string, string | number> = {
-      prompt:
-        request.mode === 'styling'
-          ? [request.style ? COMFY_STYLE_PROMPTS[request.style] : 'Restyle this picture', request.prompt]
-              .filter(Boolean)
-              .join('. ')
-          : request.prompt,
+      prompt: providerPrompt(request),
       seed: request.seed,
       width: 1024,
       height: request.mode === 'simple' ? 768 : 1024,
@@ -177,21 +169,11 @@ export function createComfyUiEngine(
     });
     const response = await call<Response>(server, `/view?${query.toString()}`);
     const data = Buffer.from(await response.arrayBuffer());
-    const meta = await sharp(data)
-      .metadata()
-      .catch(() => null);
-    if (!meta?.width || !meta.height)
-      throw new EngineError('engine.failed', 'ComfyUI returned no picture.', true);
-    const model = `comfyui/${mode}`;
-    const output: EngineOutput = {
-      data,
-      contentType: meta.format === 'jpeg' ? 'image/jpeg' : 'image/png',
-      width: meta.width,
-      height: meta.height,
-      notes: [engineNote('provider.made_by', `Made by comfyui with ${model}.`, { engine: 'comfyui', model })],
-      provider: { model, costUsd: providerCost(prices, model) },
-    };
-    return output;
+    return providerFileOutput(
+      { data, isVideo: false },
+      { engine: 'comfyui', model: `comfyui/${mode}` },
+      prices,
+    );
   }
 
   return {

@@ -1,4 +1,4 @@
-import type { TGenerationMode, TStyle } from '@mirra/contracts';
+import type { TGenerationMode } from '@mirra/contracts';
 import { EngineError } from '../engine.types.js';
 
 /** The modes a ComfyUI workflow is shipped for (a face photo needs a LoRA: not offered). */
@@ -99,12 +99,3 @@ export function comfyState(
   if ((queue.queue_running ?? []).some((item) => item[1] === promptId)) return { kind: 'running' };
   return { kind: 'unknown' };
 }
-
-export const COMFY_STYLE_PROMPTS: Record<TStyle, string> = {
-  cartoon: 'Redraw this picture as a cartoon with bold outlines and flat colours',
-  toy: 'Turn the subject of this picture into a glossy collectible toy figure on a plain stand',
-  oil: 'Repaint this picture as an oil painting with visible brush strokes',
-  watercolor: 'Repaint this picture as a soft watercolour on textured paper',
-  pencil: 'Redraw this picture as a detailed pencil sketch',
-  pop_art: 'Redraw this picture as pop art with halftone dots and saturated colours',
-};

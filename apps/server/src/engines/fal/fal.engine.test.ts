@@ -1,10 +1,9 @@
-import { eq, sql } from 'drizzle-orm';
 import { GenerationStatus } from '@mirra/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REFUSED_WORD, startFalFake, type FalFake, type SignedWebhook } from '../../fakes/fal.fake.js';
 import { runGeneration } from '../../modules/generations/generations.jobs.js';
-import { creditEntries } from '../../shared/db/schema.js';
-import { bearer, createActiveUser, createUploadFor, login } from '../../test/factories.js';
+import { createUploadFor } from '../../test/factories.js';
+import { generationTestHelpers } from '../../test/generations.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { FAL_WEBHOOK_PATH } from './fal-webhook.routes.js';
 
@@ -41,42 +40,7 @@ afterAll(async () => {
   await fal?.close();
 });
 
-async function signedInUser() {
-  const user = await createActiveUser(t);
-  const { grantWelcomeCredits } = await import('../../modules/credits/credits.usecases.js');
-  await grantWelcomeCredits(t.deps.db, user.id, 50);
-  const { access } = await login(t, user.email!, user.password);
-  return { user, headers: bearer(access) };
-}
-
-async function create(headers: Record<string, string>, body: object) {
-  const response = await t.app.inject({ method: 'POST', url: '/api/generations/', headers, payload: body });
-  expect(response.statusCode).toBe(201);
-  return response.json() as { uuid: string };
-}
-const rowOf = async (uuid: string) =>
-  (await t.deps.db.query.generations.findFirst({ where: (g, { eq: e }) => e(g.uuid, uuid) }))!;
-/**
- * Runs jobs until the generation has ended. On a loaded machine an attempt can fail for time and be
- * retried after a backoff; the retry is made due at once instead of waited for.
- */
-async function runJobsUntilEnded(uuid: string): Promise<void> {
-  for (let round = 0; round < 20; round++) {
-    await t.runJobs();
-    const { status } = await rowOf(uuid);
-    if (status === GenerationStatus.COMPLETED || status < 0) return;
-    await t.deps.db.execute(
-      sql`UPDATE graphile_worker._private_jobs SET run_at = now() WHERE locked_at IS NULL`,
-    );
-  }
-}
-const shown = async (uuid: string, headers: Record<string, string>) =>
-  (await t.app.inject({ method: 'GET', url: `/api/generations/${uuid}/`, headers })).json();
-/** The generation's ledger entries: its charge and any refund. */
-const entriesOf = async (userId: number) =>
-  (await t.deps.db.select().from(creditEntries).where(eq(creditEntries.userId, userId))).filter(
-    (entry) => entry.kind === 'generation_charge' || entry.kind === 'generation_refund',
-  );
+const { signedInUser, create, rowOf, shown, entriesOf, runJobsUntilEnded } = generationTestHelpers(() => t);
 const requestIdOf = async (uuid: string) => (await rowOf(uuid)).providerJobId!.split(' ')[0]!;
 const deliver = (webhook: SignedWebhook, body = webhook.body) =>
   t.app.inject({ method: 'POST', url: FAL_WEBHOOK_PATH, headers: webhook.headers, payload: body });
@@ -110,7 +74,7 @@ describe('the fal engine, polled by the worker', () => {
     expect(job.webhookUrl).toBe('http://mirra.test/api/engines/fal/webhook/');
     const stored = await t.deps.storage.get((row.result as { original: { key: string } }).original.key);
     expect(stored?.data.length).toBeGreaterThan(1000);
-    expect((await entriesOf(user.id)).map((entry) => entry.delta)).toEqual([-2]);
+    expect(await entriesOf(user.id)).toEqual([-2]);
   });
 
   it('edits a photo with FLUX Kontext, and styles one with a style prompt', async () => {
@@ -159,7 +123,7 @@ describe('outages and refusals', () => {
     });
     expect((await rowOf(uuid)).engine).toBe('local');
     expect(fal.submissions).toBe(before);
-    expect((await entriesOf(user.id)).map((entry) => entry.delta)).toEqual([-2]);
+    expect(await entriesOf(user.id)).toEqual([-2]);
   });
 
   it('a dropped connection, or a 429 still there after its Retry-After, moves on too; one 429 is waited out', async () => {
@@ -195,7 +159,7 @@ describe('outages and refusals', () => {
       refunded: true,
     });
     expect(fal.submissions).toBe(before + 1);
-    expect((await entriesOf(user.id)).map((entry) => entry.delta)).toEqual([-2, 2]);
+    expect(await entriesOf(user.id)).toEqual([-2, 2]);
   });
 
   it('a refusal by Kontext’s content checker (422 content_policy_violation) ends the same way', async () => {
@@ -211,7 +175,7 @@ describe('outages and refusals', () => {
       status: GenerationStatus.ERROR,
       errorCode: 'generations.result_moderated',
     });
-    expect((await entriesOf(user.id)).map((entry) => entry.delta)).toEqual([-3, 3]);
+    expect(await entriesOf(user.id)).toEqual([-3, 3]);
   });
 });
 
@@ -233,7 +197,7 @@ describe('a job fal accepted is never submitted twice', () => {
     expect((await rowOf(uuid)).status).toBe(GenerationStatus.COMPLETED);
     expect(fal.submissions).toBe(before + 1);
     expect((await rowOf(uuid)).providerJobId).toBe(stopped.providerJobId);
-    expect((await entriesOf(user.id)).map((entry) => entry.delta)).toEqual([-2]);
+    expect(await entriesOf(user.id)).toEqual([-2]);
   });
 });
 
@@ -276,7 +240,7 @@ describe('fal’s webhook', () => {
     expect(await t.deps.storage.get(key)).not.toBeNull();
     // The worker's retry finds it finished and does nothing.
     await runGeneration(t.deps, (await rowOf(uuid)).id, { attempt: 2, maxAttempts: 3 });
-    expect((await entriesOf(user.id)).map((entry) => entry.delta)).toEqual([-2]);
+    expect(await entriesOf(user.id)).toEqual([-2]);
   });
 
   it('an ERROR delivery for a refused request ends it as moderated, refunded once however often it comes', async () => {
@@ -295,7 +259,7 @@ describe('fal’s webhook', () => {
       errorCode: 'generations.result_moderated',
     });
     await runGeneration(t.deps, (await rowOf(uuid)).id, { attempt: 2, maxAttempts: 3 });
-    expect((await entriesOf(user.id)).map((entry) => entry.delta)).toEqual([-2, 2]);
+    expect(await entriesOf(user.id)).toEqual([-2, 2]);
   });
 
   it('refuses a forged delivery: tampered body, another account, stale timestamp, unsigned', async () => {

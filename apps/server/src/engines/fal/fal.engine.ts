@@ -1,9 +1,7 @@
 import { ApiError, createFalClient } from '@fal-ai/client';
-import sharp from 'sharp';
 import type { TGenerationMode } from '@mirra/contracts';
 import {
   EngineError,
-  engineNote,
   type EngineContext,
   type EngineOutput,
   type EnginePoll,
@@ -13,7 +11,7 @@ import {
 import { providerCost, type ProviderPrice } from '../../shared/config.js';
 import type { ModelTrainer, ModelTrainingPoll } from '../trainer.types.js';
 import { userFacePhoto } from '../face-photo.js';
-import { providerVideoOutput } from '../provider-video.js';
+import { providerFileOutput, retryAfterSeconds, sendWaitingOutRateLimit } from '../provider-calls.js';
 import { zipStored } from '../zip.js';
 import {
   decodeFalJob,
@@ -25,7 +23,6 @@ import {
   fileOfResult,
   loraOfTrainingResult,
   progressOfStatus,
-  retryAfterSeconds,
   type FalModels,
   type FalStatus,
 } from './fal.models.js';
@@ -37,8 +34,6 @@ export interface FalEngineConfig {
   models: FalModels;
 }
 
-/** A 429's Retry-After longer than this is not waited out: the next engine is tried instead. */
-const MAX_RETRY_AFTER_SECONDS = 30;
 const FAL_HOSTS = /(^|\.)fal\.(run|ai|media)$/;
 
 /** How long a training photo stays in fal's storage: enough for the trainer to fetch it. */
@@ -101,16 +96,14 @@ function createFalCaller(config: FalEngineConfig) {
     webhookUrl: string | null,
     signal: AbortSignal,
   ) {
-    const once = () =>
-      call((client) => client.queue.submit(model, { input, ...(webhookUrl ? { webhookUrl } : {}) } as never));
-    try {
-      return await once();
-    } catch (error) {
-      const wait = error instanceof EngineError ? error.retryAfterSeconds : null;
-      if (wait === null || wait > MAX_RETRY_AFTER_SECONDS) throw error;
-      await sleep(wait * 1000, signal);
-      return once();
-    }
+    return sendWaitingOutRateLimit(
+      () =>
+        call((client) =>
+          client.queue.submit(model, { input, ...(webhookUrl ? { webhookUrl } : {}) } as never),
+        ),
+      signal,
+      'fal',
+    );
   }
 
   async function status(job: string): Promise<FalStatus> {
@@ -142,30 +135,12 @@ export function createFalEngine(
     const result = await fal.call((client) => client.queue.result(model, { requestId }));
     const file = fileOfResult(result.data);
     const downloaded = await fal.download(file.url, context.signal);
-    const notes = [engineNote('provider.made_by', `Made by fal with ${model}.`, { engine: 'fal', model })];
-    if (file.kind === 'video') {
-      const output = await providerVideoOutput(
-        downloaded.data,
-        notes,
-        { model, costUsd: null },
-        options.ffmpegPath,
-      );
-      output.provider = { model, costUsd: providerCost(prices, model, output.durationSeconds ?? null) };
-      return output;
-    }
-    const meta = await sharp(downloaded.data)
-      .metadata()
-      .catch(() => null);
-    if (!meta?.width || !meta.height)
-      throw new EngineError('engine.failed', 'fal returned no picture.', true);
-    return {
-      data: downloaded.data,
-      contentType: meta.format === 'jpeg' ? 'image/jpeg' : 'image/png',
-      width: meta.width,
-      height: meta.height,
-      notes,
-      provider: { model, costUsd: providerCost(prices, model) },
-    };
+    return providerFileOutput(
+      { data: downloaded.data, isVideo: file.kind === 'video' },
+      { engine: 'fal', model },
+      prices,
+      options.ffmpegPath,
+    );
   }
 
   return {
@@ -303,14 +278,4 @@ function rewrite(input: string | URL | Request, baseUrl: string | null): string 
   if (!FAL_HOSTS.test(url.hostname)) return input;
   const target = new URL(url.pathname + url.search, baseUrl);
   return input instanceof Request ? new Request(target, input) : target.toString();
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
-      clearTimeout(timer);
-      reject(new EngineError('engine.timeout', 'fal took too long.', true));
-    });
-  });
 }

@@ -11,8 +11,8 @@ import {
   DEFAULT_MOTION_PROMPT,
   type FalModels,
   progressOfStatus,
-  retryAfterSeconds,
 } from './fal.models.js';
+import { retryAfterSeconds } from '../provider-calls.js';
 
 const request = (over: Partial<EngineRequest>): EngineRequest => ({
   generationUuid: 'g',

@@ -1,5 +1,6 @@
-import type { TGenerationMode, TStyle } from '@mirra/contracts';
+import type { TGenerationMode } from '@mirra/contracts';
 import { EngineError, type EngineRequest } from '../engine.types.js';
+import { providerPrompt } from '../provider-calls.js';
 
 /** The modes the fal engine serves. */
 export type FalMode = Extract<TGenerationMode, 'simple' | 'editing' | 'styling' | 'face_swap' | 'video'>;
@@ -65,15 +66,6 @@ export function decodeFalJob(job: string): { requestId: string; model: string } 
   return { requestId: job.slice(0, space), model: job.slice(space + 1) };
 }
 
-const STYLE_PROMPTS: Record<TStyle, string> = {
-  cartoon: 'Redraw this picture as a cartoon with bold outlines and flat colours',
-  toy: 'Turn the subject of this picture into a glossy collectible toy figure on a plain stand',
-  oil: 'Repaint this picture as an oil painting with visible brush strokes',
-  watercolor: 'Repaint this picture as a soft watercolour on textured paper',
-  pencil: 'Redraw this picture as a detailed pencil sketch',
-  pop_art: 'Redraw this picture as pop art with halftone dots and saturated colours',
-};
-
 /** An image sent inline (a data URI): no permanent public link to the user's photo exists. */
 export function dataUri(image: { data: Buffer; contentType: string }): string {
   return `data:${image.contentType};base64,${image.data.toString('base64')}`;
@@ -111,12 +103,7 @@ export function falInput(
   }
   const source = request.images[0];
   if (!source) throw EngineError.badInput('needs_one_photo', 'A photo is needed for this mode.');
-  const style = request.style ? STYLE_PROMPTS[request.style] : null;
-  const prompt =
-    request.mode === 'styling'
-      ? [style ?? 'Restyle this picture', request.prompt].filter(Boolean).join('. ')
-      : request.prompt;
-  return { ...common, prompt, image_url: dataUri(source), safety_tolerance: '2' };
+  return { ...common, prompt: providerPrompt(request), image_url: dataUri(source), safety_tolerance: '2' };
 }
 
 /** Kling's input: image-to-video from the photo, or text-to-video in the asked frame shape. */
@@ -236,12 +223,4 @@ export function loraOfTrainingResult(result: unknown): string {
   const file = (result as { diffusers_lora_file?: { url?: unknown } } | null)?.diffusers_lora_file;
   if (typeof file?.url !== 'string') throw new EngineError('engine.failed', 'fal returned no LoRA.', true);
   return file.url;
-}
-
-/** `Retry-After` in seconds (a number or an HTTP date), or null when absent or unreadable. */
-export function retryAfterSeconds(header: string | null, now: Date): number | null {
-  if (!header) return null;
-  if (/^\d+$/.test(header.trim())) return Number(header.trim());
-  const date = Date.parse(header);
-  return Number.isNaN(date) ? null : Math.max(0, Math.ceil((date - now.getTime()) / 1000));
 }

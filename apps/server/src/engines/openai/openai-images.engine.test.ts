@@ -1,10 +1,8 @@
-import { eq } from 'drizzle-orm';
 import { GenerationStatus } from '@mirra/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPENAI_REFUSED_WORD, startOpenAiFake, type OpenAiFake } from '../../fakes/openai.fake.js';
-import { grantWelcomeCredits } from '../../modules/credits/credits.usecases.js';
-import { creditEntries } from '../../shared/db/schema.js';
-import { bearer, createActiveUser, createUploadFor, login } from '../../test/factories.js';
+import { createUploadFor } from '../../test/factories.js';
+import { generationTestHelpers } from '../../test/generations.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 
 /** The OpenAI images engine (gpt-image-1) against the fake OpenAI API, through the whole generation. */
@@ -35,29 +33,14 @@ afterAll(async () => {
   await openai?.close();
 });
 
-async function signedInUser() {
-  const user = await createActiveUser(t);
-  await grantWelcomeCredits(t.deps.db, user.id, 50);
-  const { access } = await login(t, user.email!, user.password);
-  return { user, headers: bearer(access) };
-}
+const helpers = generationTestHelpers(() => t);
+const { signedInUser, entriesOf } = helpers;
 async function createAndRun(headers: Record<string, string>, body: object) {
-  const response = await t.app.inject({ method: 'POST', url: '/api/generations/', headers, payload: body });
-  expect(response.statusCode, response.body).toBe(201);
+  const { uuid } = await helpers.create(headers, body);
   await t.runJobs();
-  const uuid = response.json().uuid as string;
-  const row = (await t.deps.db.query.generations.findFirst({ where: (g, { eq: e }) => e(g.uuid, uuid) }))!;
-  return {
-    shown: (await t.app.inject({ method: 'GET', url: `/api/generations/${uuid}/`, headers })).json(),
-    row,
-  };
+  return { shown: await helpers.shown(uuid, headers), row: await helpers.rowOf(uuid) };
 }
 const imageRequests = () => openai.requests.filter((request) => request.endpoint === 'images');
-const entriesOf = async (userId: number) =>
-  (await t.deps.db.select().from(creditEntries).where(eq(creditEntries.userId, userId)))
-    .filter((entry) => entry.kind === 'generation_charge' || entry.kind === 'generation_refund')
-    .map((entry) => entry.delta);
-
 describe('the OpenAI images engine', () => {
   it('makes a picture with gpt-image-1: the model named, the generation as `user`, stored and priced', async () => {
     const { user, headers } = await signedInUser();

@@ -1,15 +1,18 @@
-import sharp from 'sharp';
-import type { TGenerationMode, TStyle } from '@mirra/contracts';
+import type { TGenerationMode } from '@mirra/contracts';
 import {
   EngineError,
-  engineNote,
   type EngineContext,
   type EngineOutput,
   type EngineRequest,
   type GenerationEngine,
 } from '../engine.types.js';
-import { providerCost, type ProviderPrice } from '../../shared/config.js';
-import { retryAfterSeconds } from '../fal/fal.models.js';
+import type { ProviderPrice } from '../../shared/config.js';
+import {
+  providerFileOutput,
+  providerPrompt,
+  retryAfterSeconds,
+  sendWaitingOutRateLimit,
+} from '../provider-calls.js';
 
 export interface OpenAiImagesConfig {
   apiKey: string;
@@ -20,19 +23,8 @@ export interface OpenAiImagesConfig {
 }
 
 const OPENAI_MODES: readonly TGenerationMode[] = ['simple', 'editing', 'styling'];
-/** A 429's Retry-After longer than this is not waited out: the next engine is tried instead. */
-const MAX_RETRY_AFTER_SECONDS = 30;
 /** gpt-image takes tens of seconds at medium quality; past this it is treated as an outage. */
 const REQUEST_TIMEOUT_MS = 180_000;
-
-const STYLE_PROMPTS: Record<TStyle, string> = {
-  cartoon: 'Redraw this picture as a cartoon with bold outlines and flat colours',
-  toy: 'Turn the subject of this picture into a glossy collectible toy figure on a plain stand',
-  oil: 'Repaint this picture as an oil painting with visible brush strokes',
-  watercolor: 'Repaint this picture as a soft watercolour on textured paper',
-  pencil: 'Redraw this picture as a detailed pencil sketch',
-  pop_art: 'Redraw this picture as pop art with halftone dots and saturated colours',
-};
 
 /**
  * OpenAI's image API (gpt-image-1): `POST /v1/images/generations` for text to image and
@@ -78,14 +70,7 @@ export function createOpenAiImagesEngine(
       }
       return answer as { data?: Array<{ b64_json?: string }> };
     };
-    try {
-      return await once();
-    } catch (error) {
-      const wait = error instanceof EngineError ? error.retryAfterSeconds : null;
-      if (wait === null || wait > MAX_RETRY_AFTER_SECONDS) throw error;
-      await new Promise((resolve) => setTimeout(resolve, wait * 1000));
-      return once();
-    }
+    return sendWaitingOutRateLimit(once, signal, 'OpenAI');
   }
 
   async function generate(request: EngineRequest, context: EngineContext): Promise<EngineOutput> {
@@ -106,11 +91,7 @@ export function createOpenAiImagesEngine(
     } else {
       const source = request.images[0];
       if (!source) throw EngineError.badInput('needs_one_photo', 'A photo is needed for this mode.');
-      const style = request.style ? STYLE_PROMPTS[request.style] : null;
-      const prompt =
-        request.mode === 'styling'
-          ? [style ?? 'Restyle this picture', request.prompt].filter(Boolean).join('. ')
-          : request.prompt;
+      const prompt = providerPrompt(request);
       const form = () => {
         const data = new FormData();
         const extension = source.contentType.split('/')[1] ?? 'png';
@@ -132,22 +113,13 @@ export function createOpenAiImagesEngine(
     }
     const b64 = answer.data?.[0]?.b64_json;
     if (!b64) throw new EngineError('engine.failed', 'OpenAI returned no image.', true);
-    const data = Buffer.from(b64, 'base64');
-    const meta = await sharp(data)
-      .metadata()
-      .catch(() => null);
-    if (!meta?.width || !meta.height)
-      throw new EngineError('engine.failed', 'OpenAI returned no picture.', true);
+    const output = await providerFileOutput(
+      { data: Buffer.from(b64, 'base64'), isVideo: false },
+      { engine: 'openai', model: config.model },
+      prices,
+    );
     await context.onProgress(95);
-    const model = config.model;
-    return {
-      data,
-      contentType: meta.format === 'jpeg' ? 'image/jpeg' : 'image/png',
-      width: meta.width,
-      height: meta.height,
-      notes: [engineNote('provider.made_by', `Made by openai with ${model}.`, { engine: 'openai', model })],
-      provider: { model, costUsd: providerCost(prices, model) },
-    };
+    return output;
   }
 
   return {

@@ -1,4 +1,3 @@
-import { eq, sql } from 'drizzle-orm';
 import { GenerationStatus } from '@mirra/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -7,10 +6,9 @@ import {
   type ReplicateFake,
   type ReplicateSignedWebhook,
 } from '../../fakes/replicate.fake.js';
-import { grantWelcomeCredits } from '../../modules/credits/credits.usecases.js';
 import { runGeneration } from '../../modules/generations/generations.jobs.js';
-import { creditEntries } from '../../shared/db/schema.js';
-import { bearer, createActiveUser, createUploadFor, login } from '../../test/factories.js';
+import { createUploadFor } from '../../test/factories.js';
+import { generationTestHelpers } from '../../test/generations.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { REPLICATE_WEBHOOK_PATH } from './replicate-webhook.routes.js';
 
@@ -45,35 +43,7 @@ afterAll(async () => {
   await replicate?.close();
 });
 
-async function signedInUser() {
-  const user = await createActiveUser(t);
-  await grantWelcomeCredits(t.deps.db, user.id, 50);
-  const { access } = await login(t, user.email!, user.password);
-  return { user, headers: bearer(access) };
-}
-async function create(headers: Record<string, string>, body: object) {
-  const response = await t.app.inject({ method: 'POST', url: '/api/generations/', headers, payload: body });
-  expect(response.statusCode, response.body).toBe(201);
-  return response.json() as { uuid: string };
-}
-const rowOf = async (uuid: string) =>
-  (await t.deps.db.query.generations.findFirst({ where: (g, { eq: e }) => e(g.uuid, uuid) }))!;
-const shown = async (uuid: string, headers: Record<string, string>) =>
-  (await t.app.inject({ method: 'GET', url: `/api/generations/${uuid}/`, headers })).json();
-const entriesOf = async (userId: number) =>
-  (await t.deps.db.select().from(creditEntries).where(eq(creditEntries.userId, userId)))
-    .filter((entry) => entry.kind === 'generation_charge' || entry.kind === 'generation_refund')
-    .map((entry) => entry.delta);
-async function runJobsUntilEnded(uuid: string): Promise<void> {
-  for (let round = 0; round < 20; round++) {
-    await t.runJobs();
-    const { status } = await rowOf(uuid);
-    if (status === GenerationStatus.COMPLETED || status < 0) return;
-    await t.deps.db.execute(
-      sql`UPDATE graphile_worker._private_jobs SET run_at = now() WHERE locked_at IS NULL`,
-    );
-  }
-}
+const { signedInUser, create, rowOf, shown, entriesOf, runJobsUntilEnded } = generationTestHelpers(() => t);
 const deliver = (webhook: ReplicateSignedWebhook, body = webhook.body) =>
   t.app.inject({ method: 'POST', url: REPLICATE_WEBHOOK_PATH, headers: webhook.headers, payload: body });
 
@@ -174,6 +144,21 @@ describe('outages and refusals', () => {
       errorDetail: 'Moderation failed, credits refunded',
     });
     expect(replicate.creates).toBe(before + 1);
+    expect(await entriesOf(user.id)).toEqual([-2, 2]);
+  });
+
+  it('a prediction whose output is gone before it is fetched ends failed, refunded once, no other engine asked', async () => {
+    const { user, headers } = await signedInUser();
+    const before = replicate.creates;
+    replicate.expireNextOutput();
+    const { uuid } = await create(headers, { mode: 'simple', prompt: 'a quiet harbour', seed: 3 });
+    await runJobsUntilEnded(uuid);
+    const row = await rowOf(uuid);
+    expect(row).toMatchObject({ status: GenerationStatus.ERROR, engine: 'replicate', refunded: true });
+    expect(replicate.predictions.get(row.providerJobId!)!.status).toBe('succeeded');
+    expect(replicate.creates).toBe(before + 1);
+    // Another run of the job changes nothing: the refund is not paid twice.
+    await runGeneration(t.deps, row.id, { attempt: 1, maxAttempts: 3 });
     expect(await entriesOf(user.id)).toEqual([-2, 2]);
   });
 

@@ -1,18 +1,15 @@
-import sharp from 'sharp';
 import type { TGenerationMode } from '@mirra/contracts';
 import {
   EngineError,
-  engineNote,
   type EngineContext,
   type EngineOutput,
   type EnginePoll,
   type EngineRequest,
   type GenerationEngine,
 } from '../engine.types.js';
-import { providerCost, type ProviderPrice } from '../../shared/config.js';
+import type { ProviderPrice } from '../../shared/config.js';
 import { userFacePhoto } from '../face-photo.js';
-import { providerVideoOutput } from '../provider-video.js';
-import { retryAfterSeconds } from '../fal/fal.models.js';
+import { providerFileOutput, retryAfterSeconds, sendWaitingOutRateLimit } from '../provider-calls.js';
 import {
   outputUrl,
   parseModelRef,
@@ -32,8 +29,6 @@ export interface ReplicateEngineConfig {
   models: ReplicateModels;
 }
 
-/** A 429's Retry-After longer than this is not waited out: the next engine is tried instead. */
-const MAX_RETRY_AFTER_SECONDS = 30;
 const REQUEST_TIMEOUT_MS = 30_000;
 
 /**
@@ -126,14 +121,7 @@ export function createReplicateEngine(
         body,
         signal,
       });
-    try {
-      return await send();
-    } catch (error) {
-      const wait = error instanceof EngineError ? error.retryAfterSeconds : null;
-      if (wait === null || wait > MAX_RETRY_AFTER_SECONDS) throw error;
-      await new Promise((resolve) => setTimeout(resolve, wait * 1000));
-      return send();
-    }
+    return sendWaitingOutRateLimit(send, signal, 'Replicate');
   }
 
   async function outputOf(prediction: ReplicatePrediction, signal: AbortSignal): Promise<EngineOutput> {
@@ -149,28 +137,8 @@ export function createReplicateEngine(
     if (!response.ok)
       throw new EngineError('engine.failed', `Replicate's file answered ${response.status}.`, false);
     const data = Buffer.from(await response.arrayBuffer());
-    const notes = [
-      engineNote('provider.made_by', `Made by replicate with ${model}.`, { engine: 'replicate', model }),
-    ];
-    const contentType = response.headers.get('content-type') ?? '';
-    if (contentType.startsWith('video/') || url.endsWith('.mp4')) {
-      const output = await providerVideoOutput(data, notes, { model, costUsd: null }, options.ffmpegPath);
-      output.provider = { model, costUsd: providerCost(prices, model, output.durationSeconds ?? null) };
-      return output;
-    }
-    const meta = await sharp(data)
-      .metadata()
-      .catch(() => null);
-    if (!meta?.width || !meta.height)
-      throw new EngineError('engine.failed', 'Replicate returned no picture.', true);
-    return {
-      data,
-      contentType: meta.format === 'jpeg' ? 'image/jpeg' : 'image/png',
-      width: meta.width,
-      height: meta.height,
-      notes,
-      provider: { model, costUsd: providerCost(prices, model) },
-    };
+    const isVideo = (response.headers.get('content-type') ?? '').startsWith('video/') || url.endsWith('.mp4');
+    return providerFileOutput({ data, isVideo }, { engine: 'replicate', model }, prices, options.ffmpegPath);
   }
 
   /** The model a prediction ran (`owner/name`), as the price table and the notes name it. */

@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { TGenerationMode, TStyle } from '@mirra/contracts';
+import type { TGenerationMode } from '@mirra/contracts';
 import { EngineError, type EngineRequest } from '../engine.types.js';
+import { providerPrompt } from '../provider-calls.js';
 
 /** The modes the Replicate engine serves (face photos need a LoRA trained there: not offered). */
 export type ReplicateMode = Extract<
@@ -34,15 +35,6 @@ export interface ReplicatePrediction {
   metrics?: { predict_time?: number } | null;
 }
 
-const STYLE_PROMPTS: Record<TStyle, string> = {
-  cartoon: 'Redraw this picture as a cartoon with bold outlines and flat colours',
-  toy: 'Turn the subject of this picture into a glossy collectible toy figure on a plain stand',
-  oil: 'Repaint this picture as an oil painting with visible brush strokes',
-  watercolor: 'Repaint this picture as a soft watercolour on textured paper',
-  pencil: 'Redraw this picture as a detailed pencil sketch',
-  pop_art: 'Redraw this picture as pop art with halftone dots and saturated colours',
-};
-
 /** A photo the input needs, uploaded by the client to Replicate's files API (short-lived). */
 export type ReplicateFile = Blob;
 
@@ -69,13 +61,8 @@ export function replicateInput(
     case 'styling': {
       const source = request.images[0];
       if (!source) throw EngineError.badInput('needs_one_photo', 'A photo is needed for this mode.');
-      const style = request.style ? STYLE_PROMPTS[request.style] : null;
-      const prompt =
-        request.mode === 'styling'
-          ? [style ?? 'Restyle this picture', request.prompt].filter(Boolean).join('. ')
-          : request.prompt;
       return {
-        prompt,
+        prompt: providerPrompt(request),
         input_image: toFile(source),
         seed: request.seed,
         output_format: 'png',

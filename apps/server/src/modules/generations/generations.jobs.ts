@@ -10,6 +10,7 @@ import {
   type EngineFaceModel,
   type EngineImage,
   type EngineOutput,
+  type EngineRequest,
   type GenerationEngine,
   movesToNextEngine,
 } from '../../engines/index.js';
@@ -175,15 +176,18 @@ async function runEngines(
     if (!engine) {
       throw new EngineError('engine.failed', `The engine ${generation.provider} is not configured.`, false);
     }
-    return withEngine(engine, await callEngine(deps, engine, generation, { submitted: false }));
+    const request = await engineRequestOf(deps, generation);
+    return withEngine(engine, await callEngine(deps, engine, generation, request, { submitted: false }));
   }
   const engines = deps.engines.enginesFor(generation.mode as never);
   if (engines.length === 0) deps.engines.engineFor(generation.mode as never); // throws: mode unavailable
+  // The photos and the digital model are read once, whichever engine of the list makes it.
+  const request = await engineRequestOf(deps, generation);
   const unavailable: string[] = [];
   for (const [index, engine] of engines.entries()) {
     const attempt = { submitted: false };
     try {
-      const output = await callEngine(deps, engine, generation, attempt);
+      const output = await callEngine(deps, engine, generation, request, attempt);
       if (output !== 'finished elsewhere' && unavailable.length > 0) {
         const skipped = unavailable.join(', ');
         output.notes = [
@@ -212,10 +216,36 @@ async function runEngines(
 const withEngine = (engine: GenerationEngine, output: EngineOutput | 'finished elsewhere') =>
   output === 'finished elsewhere' ? output : { output, engine };
 
+/**
+ * What the engines are asked: the generation with its photos and digital model. Read again on a
+ * resumed job too, so a photo or model deleted meanwhile ends it as bad input.
+ */
+async function engineRequestOf(deps: GenerationsDeps, generation: GenerationRow): Promise<EngineRequest> {
+  const images = await loadInputs(deps, generation);
+  // Only face swap uses the model; other modes keep whatever model_uuid they were sent, unread.
+  const faceModel =
+    generation.mode === 'face_swap' && generation.modelUuid
+      ? await loadFaceModel(deps, generation)
+      : undefined;
+  return {
+    generationUuid: generation.uuid,
+    mode: generation.mode as never,
+    prompt: generation.prompt,
+    guidance: generation.guidance,
+    seed: generation.seed,
+    style: generation.style as never,
+    durationSeconds: generation.durationSeconds,
+    aspect: generation.aspect as never,
+    images,
+    faceModel,
+  };
+}
+
 async function callEngine(
   deps: GenerationsDeps,
   engine: GenerationEngine,
   generation: GenerationRow,
+  request: EngineRequest,
   attempt: { submitted: boolean },
 ): Promise<EngineOutput | 'finished elsewhere'> {
   const signal = AbortSignal.timeout(deps.config.generationTimeoutSeconds * 1000);
@@ -228,24 +258,6 @@ async function callEngine(
         deps.now(),
         Math.max(0, Math.min(99, Math.round(progress))),
       ),
-  };
-  const images = await loadInputs(deps, generation);
-  // Only face swap uses the model; other modes keep whatever model_uuid they were sent, unread.
-  const faceModel =
-    generation.mode === 'face_swap' && generation.modelUuid
-      ? await loadFaceModel(deps, generation)
-      : undefined;
-  const request = {
-    generationUuid: generation.uuid,
-    mode: generation.mode as never,
-    prompt: generation.prompt,
-    guidance: generation.guidance,
-    seed: generation.seed,
-    style: generation.style as never,
-    durationSeconds: generation.durationSeconds,
-    aspect: generation.aspect as never,
-    images,
-    faceModel,
   };
   let started =
     generation.providerJobId && engine.poll

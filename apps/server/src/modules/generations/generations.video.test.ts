@@ -436,9 +436,19 @@ describe('animating a photo on the local engine', () => {
 });
 
 describe('when the encoder breaks', () => {
-  for (const [what, ffmpegPath] of [
-    ['crashes', '/bin/false'],
-    ['is missing', '/nonexistent/ffmpeg'],
+  let stalling: string;
+  beforeAll(async () => {
+    // An "encoder" that never reads its frames and never ends: only its time limit stops it.
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'mirra-stalling-ffmpeg-'));
+    stalling = path.join(dir, 'ffmpeg');
+    await writeFile(stalling, '#!/bin/sh\nexec sleep 60\n', { mode: 0o755 });
+    return () => rm(dir, { recursive: true, force: true });
+  });
+
+  for (const [what, encoder] of [
+    ['crashes', () => ({ ffmpegPath: '/bin/false' })],
+    ['is missing', () => ({ ffmpegPath: '/nonexistent/ffmpeg' })],
+    ['runs past its time limit', () => ({ ffmpegPath: stalling, encodeTimeoutMs: 1500 })],
   ] as const) {
     it(`ends as FAILED, refunded once, when it ${what}`, { timeout: 60_000 }, async () => {
       const broken = await createTestApp({
@@ -446,7 +456,7 @@ describe('when the encoder breaks', () => {
       });
       try {
         broken.deps.engines = createEngineRegistry(broken.deps.config, [
-          createLocalEngine({ video: { ffmpegPath } }),
+          createLocalEngine({ video: encoder() }),
         ]);
         const { user, headers } = await signedInUser(broken);
         const upload = await createUploadFor(broken, user.id, faces.coffee);

@@ -61,12 +61,25 @@ export function createS3Storage(options: S3StorageOptions): Storage & { client: 
   });
   const Bucket = options.bucket;
   let namingKey: Buffer | undefined;
-  const naming = loadNamingKey(client, Bucket, `${options.prefix}${NAMING_SECRET_OBJECT}`).then((key) => {
-    namingKey = key;
-    return key;
-  });
-  // A failure surfaces in the first operation (and the readiness check), not as an unhandled rejection.
-  naming.catch(() => undefined);
+  let loading: Promise<Buffer> | null = null;
+  /**
+   * The naming secret, read once and kept. A failed read (the store unreachable while the node
+   * starts) is not kept: the next operation, or the readiness check, reads it again.
+   */
+  const naming = (): Promise<Buffer> => {
+    if (namingKey) return Promise.resolve(namingKey);
+    loading ??= loadNamingKey(client, Bucket, `${options.prefix}${NAMING_SECRET_OBJECT}`).then(
+      (key) => (namingKey = key),
+      (error: unknown) => {
+        loading = null;
+        throw error;
+      },
+    );
+    return loading;
+  };
+  // Read at start-up; a failure surfaces in the first operation (and the readiness check), not as
+  // an unhandled rejection.
+  naming().catch(() => undefined);
   const nameWith = (hashKey: Buffer, key: string) => {
     const [first, ...rest] = assertSafeStorageKey(key).split('/');
     const hashed = rest.map((segment, index) => {
@@ -77,7 +90,7 @@ export function createS3Storage(options: S3StorageOptions): Storage & { client: 
     return `${options.prefix}${[first, ...hashed].join('/')}`;
   };
   const objectKeyNow = (key: string) => (namingKey ? nameWith(namingKey, key) : null);
-  const objectKey = async (key: string) => nameWith(await naming, key);
+  const objectKey = async (key: string) => nameWith(await naming(), key);
   const endpoint = new URL(options.endpoint ?? `https://s3.${options.region}.amazonaws.com`);
 
   function objectUrl(objectName: string): URL {
@@ -108,7 +121,7 @@ export function createS3Storage(options: S3StorageOptions): Storage & { client: 
   return {
     client,
     async ready() {
-      await naming;
+      await naming();
     },
     async put(key, data, contentType) {
       await client.send(

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -185,5 +187,33 @@ describe('S3 store: media reach browsers by presigned URLs straight from the sto
     );
     // The CDN forwards to the store as it is: the same path and query work there.
     expect((await fetch(`${s3.endpoint}${url.slice('https://cdn.example.net'.length)}`)).status).toBe(200);
+  });
+});
+
+describe('S3 store started while the store is unreachable', () => {
+  it('is not ready, then reads its naming secret once the store answers, with no restart', async () => {
+    // A port nothing listens on yet: the node starts before the store does.
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const { port } = probe.address() as AddressInfo;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    const endpoint = `http://127.0.0.1:${port}`;
+    const storage = createStorage(
+      parseConfig({
+        DATA_DIR: dir,
+        STORAGE_URL: `s3://mirra-test/late?region=us-east-1&endpoint=${encodeURIComponent(endpoint)}&forcePathStyle=true`,
+        AWS_ACCESS_KEY_ID: s3.accessKeyId,
+        AWS_SECRET_ACCESS_KEY: s3.secretAccessKey,
+      }).storage,
+    );
+    await expect(storage.ready!()).rejects.toThrow();
+    const late = await startS3Fake({ port });
+    try {
+      await storage.ready!();
+      await storage.put('results/1/late/original.png', Buffer.from('late'), 'image/png');
+      expect((await storage.get('results/1/late/original.png'))?.data.toString()).toBe('late');
+    } finally {
+      await late.close();
+    }
   });
 });
