@@ -1,4 +1,5 @@
 import type { TNotification, TNotificationKind } from '../../lib/api-types';
+import { formatMoney } from '../payments';
 
 export interface NotificationText {
   /** i18n key of the sentence. */
@@ -10,18 +11,19 @@ export interface NotificationText {
   href: string | null;
 }
 
-type Describe = (data: TNotification['data']) => NotificationText;
+type Describe = (data: TNotification['data'], language: string) => NotificationText;
 
 const name = (data: TNotification['data']) => data.user_name?.trim() || '';
 
-const CURRENCY_SIGNS: Record<number, string> = { 643: '₽', 840: '$' };
-/** A money amount in minor units, as "150.00 ₽" (the list shows it inside a translated sentence). */
-const money = (data: TNotification['data']) =>
-  `${((data.amount ?? 0) / 100).toFixed(2)} ${CURRENCY_SIGNS[data.currency ?? 643] ?? ''}`.trim();
-
+/** A money amount in minor units, written as the wallet writes it in the reader's language ("19,90 ₽"). */
 const partnerMoney =
   (key: string, href: string): Describe =>
-  (data) => ({ key, values: { amount: money(data) }, terms: {}, href });
+  (data, language) => ({
+    key,
+    values: { amount: formatMoney(data.amount ?? 0, data.currency ?? 643, language) },
+    terms: {},
+    href,
+  });
 
 /**
  * How each kind is said and where it leads. A `Record` over every kind: a new kind in the
@@ -90,8 +92,11 @@ const DESCRIBE: Record<TNotificationKind, Describe> = {
   }),
 };
 
-export function describeNotification(notification: Pick<TNotification, 'kind' | 'data'>): NotificationText {
-  return DESCRIBE[notification.kind](notification.data);
+export function describeNotification(
+  notification: Pick<TNotification, 'kind' | 'data'>,
+  language: string,
+): NotificationText {
+  return DESCRIBE[notification.kind](notification.data, language);
 }
 
 const UNITS: Array<[Intl.RelativeTimeFormatUnit, number]> = [

@@ -9,7 +9,7 @@ const user = '00000000-0000-4000-9000-000000000002';
 const post = '00000000-0000-4000-8000-000000000003';
 
 function say(i18n: I18n, notification: Pick<TNotification, 'kind' | 'data'>) {
-  const text = describeNotification(notification);
+  const text = describeNotification(notification, i18n.language);
   const terms = Object.fromEntries(Object.entries(text.terms).map(([name, key]) => [name, i18n.t(key)]));
   return { text: i18n.t(text.key, { ...text.values, ...terms }), href: text.href };
 }
@@ -73,11 +73,22 @@ describe('notification wording', () => {
     );
   });
 
+  it('writes partner money as the wallet does, in the reader’s language', async () => {
+    const de = await createTestI18n('de');
+    const commission = { kind: 'commission_frozen', data: { amount: 1990, currency: 643 } } as const;
+    expect(say(ru, commission).text).toContain('19,90\u00a0₽');
+    expect(say(de, commission).text).toContain('19,90\u00a0₽');
+    expect(say(en, { kind: 'payout_paid', data: { amount: 1250, currency: 840 } }).text).toContain('$12.50');
+  });
+
   it('has a sentence for every kind in every language', async () => {
     for (const language of ['en', 'ru', 'de', 'uk', 'kk', 'az']) {
       const i18n = await createTestI18n(language);
       for (const kind of NOTIFICATION_KINDS) {
-        const { key } = describeNotification({ kind, data: { user_name: 'A', amount: 2, model_name: 'B' } });
+        const { key } = describeNotification(
+          { kind, data: { user_name: 'A', amount: 2, model_name: 'B' } },
+          language,
+        );
         expect(i18n.exists(key) || i18n.exists(`${key}_other`), `${language}: ${key}`).toBe(true);
       }
     }

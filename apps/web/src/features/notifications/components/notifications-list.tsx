@@ -129,7 +129,7 @@ export function NotificationsList() {
 
 function NotificationRow({ notification, now }: { notification: TNotification; now: number }) {
   const { t, i18n } = useTranslation();
-  const text = describeNotification(notification);
+  const text = describeNotification(notification, i18n.language);
   const values = {
     ...text.values,
     ...Object.fromEntries(Object.entries(text.terms).map(([k, key]) => [k, t(key)])),

@@ -60,35 +60,39 @@ async function drawBanner(
   const maxText = landscape ? qrX - left - unit * 0.08 : banner.width * 0.86;
   ctx.font = `800 ${Math.round(unit * 0.085)}px system-ui, sans-serif`;
   ctx.fillText('Mirra', left, landscape ? unit * 0.14 : banner.height * 0.08, maxText);
-  ctx.font = `700 ${Math.round(unit * 0.058)}px system-ui, sans-serif`;
-  wrap(ctx, title, left, landscape ? unit * 0.3 : banner.height * 0.08 + unit * 0.13, maxText, unit * 0.07);
-  ctx.font = `600 ${Math.round(unit * 0.04)}px system-ui, sans-serif`;
   const ctaY = landscape ? unit * 0.62 : qrY + qrSize + unit * 0.07;
+  // The title wraps within the room above the QR code (beside it on a landscape banner); a title
+  // that would run into the code is set smaller until it fits.
+  const titleY = landscape ? unit * 0.3 : banner.height * 0.08 + unit * 0.13;
+  const titleBottom = landscape ? ctaY - unit * 0.04 : qrY - pad - unit * 0.02;
+  let size = unit * 0.058;
+  let lines: string[];
+  for (;;) {
+    ctx.font = `700 ${Math.round(size)}px system-ui, sans-serif`;
+    lines = wrapLines(ctx, title, maxText);
+    if (titleY + lines.length * size * 1.2 <= titleBottom || size <= unit * 0.03) break;
+    size *= 0.92;
+  }
+  lines.forEach((line, row) => ctx.fillText(line, left, titleY + row * size * 1.2, maxText));
+  ctx.font = `600 ${Math.round(unit * 0.04)}px system-ui, sans-serif`;
   ctx.fillText(cta, left, ctaY, maxText);
   ctx.font = `500 ${Math.round(unit * 0.028)}px system-ui, sans-serif`;
   ctx.fillText(reflink, left, ctaY + unit * 0.065, maxText);
 }
 
-function wrap(
-  ctx: CanvasRenderingContext2D,
-  text: string,
-  x: number,
-  y: number,
-  width: number,
-  lineHeight: number,
-) {
-  const words = text.split(/\s+/);
+/** The text's words in lines no wider than `width` in the context's font. */
+function wrapLines(ctx: CanvasRenderingContext2D, text: string, width: number): string[] {
+  const lines: string[] = [];
   let line = '';
-  let row = 0;
-  for (const word of words) {
+  for (const word of text.split(/\s+/)) {
     const next = line ? `${line} ${word}` : word;
     if (ctx.measureText(next).width > width && line) {
-      ctx.fillText(line, x, y + row * lineHeight, width);
-      row += 1;
+      lines.push(line);
       line = word;
     } else line = next;
   }
-  if (line) ctx.fillText(line, x, y + row * lineHeight, width);
+  if (line) lines.push(line);
+  return lines;
 }
 
 function download(href: string, name: string) {
