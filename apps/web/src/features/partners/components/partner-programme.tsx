@@ -6,6 +6,7 @@ import type { TPartnerSummary } from '@mirra/contracts';
 import { Button } from '../../../components/ui/button';
 import { IconChevron, IconCrown, IconUsers, IconWallet } from '../../../components/ui/icons';
 import { LoadError } from '../../../components/ui/load-error';
+import { SegmentedChoice } from '../../../components/ui/segmented-choice';
 import { Spinner } from '../../../components/ui/spinner';
 import { TextInput } from '../../../components/ui/text-input';
 import { useAppStore } from '../../../lib/app-store';
@@ -157,18 +158,12 @@ function Statistics() {
       <div className="card--row">
         <span className="card__label">{t('partners.stats.title')}</span>
         {data.currencies.length > 1 && (
-          <div className="segmented" role="group" aria-label={t('partners.stats.currency')}>
-            {data.currencies.map((id) => (
-              <button
-                key={id}
-                type="button"
-                className={`segmented__item${id === currency ? ' is-active' : ''}`}
-                onClick={() => setCurrency(id)}
-              >
-                {id === 840 ? '$' : '₽'}
-              </button>
-            ))}
-          </div>
+          <SegmentedChoice
+            label={t('partners.stats.currency')}
+            value={currency}
+            onChange={setCurrency}
+            options={data.currencies.map((id) => ({ value: id, label: id === 840 ? '$' : '₽' }))}
+          />
         )}
       </div>
       <div className="partner-stats">

@@ -5,6 +5,7 @@ import { PAYOUT_METHODS, PAYOUT_NETWORKS, type TPayouts } from '@mirra/contracts
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { LoadError } from '../../../components/ui/load-error';
+import { SegmentedChoice } from '../../../components/ui/segmented-choice';
 import { Spinner } from '../../../components/ui/spinner';
 import { TextInput } from '../../../components/ui/text-input';
 import { useFormErrors } from '../../../components/ui/use-form-errors';
@@ -134,19 +135,16 @@ function RequestForm({ saved, available }: { saved: TPayouts['saved']; available
         onValueChange={set('amount')}
         error={fieldErrors.amount}
       />
-      <div className="segmented" role="group" aria-label={t('partners.payout.method')}>
-        {PAYOUT_METHODS.map((m) => (
-          <button
-            key={m}
-            type="button"
-            className={`segmented__item${method === m ? ' is-active' : ''}`}
-            onClick={() => setMethod(m)}
-            data-testid={`payout-method-${m}`}
-          >
-            {t(`partners.payout.methods.${m}`)}
-          </button>
-        ))}
-      </div>
+      <SegmentedChoice
+        label={t('partners.payout.method')}
+        value={method}
+        onChange={setMethod}
+        options={PAYOUT_METHODS.map((m) => ({
+          value: m,
+          label: t(`partners.payout.methods.${m}`),
+          testId: `payout-method-${m}`,
+        }))}
+      />
       {method === 'card' && (
         <TextInput
           title={t('partners.payout.card')}

@@ -6,6 +6,7 @@ import { Button } from '../../../components/ui/button';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { IconUsers } from '../../../components/ui/icons';
 import { LoadError } from '../../../components/ui/load-error';
+import { SegmentedChoice } from '../../../components/ui/segmented-choice';
 import { Spinner } from '../../../components/ui/spinner';
 import { TextInput } from '../../../components/ui/text-input';
 import { formatMoney } from '../../payments';
@@ -59,18 +60,12 @@ export function TeamList() {
           </button>
         ))}
       </div>
-      <div className="segmented partner-filter" role="group">
-        {PAID_FILTERS.map((filter) => (
-          <button
-            key={filter.label}
-            type="button"
-            className={`segmented__item${paid === filter.value ? ' is-active' : ''}`}
-            onClick={() => setPaid(filter.value)}
-          >
-            {t(filter.label)}
-          </button>
-        ))}
-      </div>
+      <SegmentedChoice
+        className="partner-filter"
+        value={paid}
+        onChange={setPaid}
+        options={PAID_FILTERS.map((filter) => ({ value: filter.value, label: t(filter.label) }))}
+      />
       <TextInput
         search
         value={search}
