@@ -88,7 +88,9 @@ function RequestForm({ saved, available }: { saved: TPayouts['saved']; available
     holder: saved?.holder ?? '',
   });
   const [pending, setPending] = useState(false);
-  const [clientKey] = useState(newKey);
+  // One key per request: a retry of a failed send reuses it (never two holds), a new request after
+  // one went through gets a fresh one (else the server would answer with the earlier request).
+  const [clientKey, setClientKey] = useState(newKey);
   const { alert, fieldErrors, showError, clearField, clear } = useFormErrors(FIELDS);
   const set = (field: keyof typeof values) => (value: string) => {
     clearField(field);
@@ -111,6 +113,7 @@ function RequestForm({ saved, available }: { saved: TPayouts['saved']; available
         holder: values.holder,
         client_key: clientKey,
       });
+      setClientKey(newKey());
       useAppStore.getState().showTopinfo('success', t('partners.payout.sent'));
       // The request holds the amount: the wallet's balance and transactions change with it.
       await Promise.all([
