@@ -105,6 +105,21 @@ describe('income calculator', () => {
   });
 });
 
+describe('curator contact toggle', () => {
+  it('says why saving failed, not that copying did', async () => {
+    programmeApi();
+    vi.spyOn(partnersApi, 'saveSettings').mockRejectedValue(new TypeError('Failed to fetch'));
+    const { useAppStore } = await import('../../lib/app-store');
+    const showTopinfo = vi.spyOn(useAppStore.getState(), 'showTopinfo');
+    await show(<PartnerProgramme />);
+    const curator = await screen.findByTestId('partner-curator');
+    fireEvent.click(within(curator).getByRole('checkbox'));
+    await waitFor(() => expect(showTopinfo).toHaveBeenCalled());
+    expect(showTopinfo.mock.calls[0]![0]).toBe('error');
+    expect(showTopinfo.mock.calls[0]![1]).toBe(i18n.t('errors.network'));
+  });
+});
+
 describe('pay-out form', () => {
   const fill = (name: string, value: string) =>
     fireEvent.change(document.querySelector(`input[name="${name}"]`)!, { target: { value } });

@@ -10,6 +10,7 @@ import { SegmentedChoice } from '../../../components/ui/segmented-choice';
 import { Spinner } from '../../../components/ui/spinner';
 import { TextInput } from '../../../components/ui/text-input';
 import { useAppStore } from '../../../lib/app-store';
+import { describeError } from '../../../lib/error-messages';
 import { useShareLink } from '../../../lib/use-share-link';
 import { formatMoney } from '../../payments';
 import { partnerKeys, partnersApi } from '../api/partners.api';
@@ -287,8 +288,10 @@ function CuratorCard({ summary }: { summary: TPartnerSummary }) {
     setSaving(true);
     try {
       queryClient.setQueryData(partnerKeys.summary(), await partnersApi.saveSettings(show));
-    } catch {
-      useAppStore.getState().showTopinfo('error', t('common.copyFailed'));
+    } catch (error) {
+      useAppStore
+        .getState()
+        .showTopinfo('error', describeError(t, error).alert ?? t('errors.common.internal'));
     } finally {
       setSaving(false);
     }
