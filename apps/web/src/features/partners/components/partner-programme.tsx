@@ -11,6 +11,7 @@ import { Spinner } from '../../../components/ui/spinner';
 import { TextInput } from '../../../components/ui/text-input';
 import { useAppStore } from '../../../lib/app-store';
 import { describeError } from '../../../lib/error-messages';
+import { numberFormat } from '../../../lib/locale-fallback';
 import { useShareLink } from '../../../lib/use-share-link';
 import { formatMoney } from '../../payments';
 import { partnerKeys, partnersApi } from '../api/partners.api';
@@ -173,7 +174,7 @@ function Statistics() {
             <span className="stat__value">
               {MONEY_STATS.has(stat)
                 ? formatMoney(data[stat], data.currency, i18n.language)
-                : new Intl.NumberFormat(i18n.language).format(data[stat])}
+                : numberFormat(i18n.language).format(data[stat])}
             </span>
             <span className="stat__label">{t(`partners.stats.${stat}`)}</span>
           </div>
@@ -197,7 +198,7 @@ function Levels({ summary }: { summary: TPartnerSummary }) {
               <strong>{t('partners.levels.level', { level: level.level })}</strong>
               <span className="partner-muted">
                 {t('partners.levels.percent', {
-                  percent: new Intl.NumberFormat(i18n.language).format(level.percent),
+                  percent: numberFormat(i18n.language).format(level.percent),
                 })}
               </span>
               <span className="partner-muted">

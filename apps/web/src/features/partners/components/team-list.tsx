@@ -9,6 +9,7 @@ import { LoadError } from '../../../components/ui/load-error';
 import { SegmentedChoice } from '../../../components/ui/segmented-choice';
 import { Spinner } from '../../../components/ui/spinner';
 import { TextInput } from '../../../components/ui/text-input';
+import { formatDay } from '../../../lib/dates';
 import { formatMoney } from '../../payments';
 import { partnerKeys, partnersApi, type TeamFilters } from '../api/partners.api';
 import { PartnerAvatar } from './partner-avatar';
@@ -97,11 +98,7 @@ export function TeamList() {
                 <span className="partner-person__name">{member.name}</span>
                 <span className="partner-muted">
                   {t('partners.linear.level', { level: member.level })} ·{' '}
-                  {t('partners.linear.joined', {
-                    date: new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' }).format(
-                      new Date(member.date_joined),
-                    ),
-                  })}
+                  {t('partners.linear.joined', { date: formatDay(member.date_joined, i18n.language) })}
                 </span>
               </div>
               <div className="partner-member__side">
