@@ -7,7 +7,6 @@ import { e2eEnv } from '../lib/env.js';
 import {
   apiBalance,
   apiGenerate,
-  apiUpload,
   apiWaitForGeneration,
   E2E_SETTINGS,
   makeTestPhoto,
@@ -15,6 +14,7 @@ import {
   progressSeen,
   recordProgress,
 } from '../lib/generations.js';
+import { runOutOfCredits } from '../lib/payments.js';
 import { signInWithTokens } from '../lib/session.js';
 
 const RESULT_TIMEOUT = { timeout: 30_000 };
@@ -209,22 +209,8 @@ describe.each(VIEWPORT_NAMES)('generations (%s)', (viewport) => {
 
   it('running out of credits opens the credit balance dialog with the shortfall, balance and history', async () => {
     const { page } = s;
-    const photo = await apiUpload(user, await makeTestPhoto());
-    await apiGenerate(user, { mode: 'styling', style: 'pencil', images: [photo.uuid], seed: SEED });
-    await signInWithTokens(page, user);
-    await page.goto(url('/generate/styling/'));
-    await page.getByTestId('photo-input').setInputFiles({
-      name: 'photo.jpg',
-      mimeType: 'image/jpeg',
-      buffer: await makeTestPhoto(),
-    });
-    await page.getByTestId('photo-preview').waitFor();
-    await page.getByTestId('style-oil').click();
-    await page.getByTestId('prompt').fill('Soft evening light');
-    await page.getByTestId('generate-submit').click();
-
+    await runOutOfCredits(page, user);
     const dialog = page.getByTestId('credits-dialog');
-    await dialog.waitFor();
     expect(await page.getByTestId('credits-shortfall').textContent()).toBe(
       "You don't have enough 2 credits for generation.",
     );

@@ -96,9 +96,9 @@ describe('partner programme', () => {
     await member.first().waitFor();
     expect(await member.count()).toBe(1);
     expect(await member.first().textContent()).toContain('Bea');
-    await sa.page.getByRole('button', { name: 'Not paid' }).click();
+    await sa.page.getByRole('radio', { name: 'Not paid' }).click();
     await sa.page.getByText('Nobody matches these filters').waitFor();
-    await sa.page.getByRole('button', { name: 'Paid', exact: true }).click();
+    await sa.page.getByRole('radio', { name: 'Paid', exact: true }).click();
     await member.first().waitFor();
     await saveScreenshot(sa.page, 'partners-team-phone-360-dark');
 

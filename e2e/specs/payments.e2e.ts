@@ -2,50 +2,47 @@ import type { Page } from 'playwright-core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { callApi, createActiveUser, type TestUser } from '../lib/accounts.js';
 import { openBrowser, saveScreenshot, url, type Session } from '../lib/browser.js';
-import { apiBalance, apiGenerate, apiUpload, makeTestPhoto } from '../lib/generations.js';
-import { signInWithTokens } from '../lib/session.js';
+import { apiBalance, makeTestPhoto } from '../lib/generations.js';
+import {
+  askForStylingWithoutCredits,
+  chooseRegion,
+  openPurchaseSheet,
+  runOutOfCredits,
+  tickConsent,
+} from '../lib/payments.js';
 import { installTelegramHost, miniAppUrl, newTelegramUser, signInitData } from '../lib/telegram.js';
 
 const SEED = 2;
 const NARROW = { width: 360, height: 780 };
 
-/** Spends a new account's credits down to 1 and asks for a styling (3): the credit balance dialog. */
-async function runOutOfCredits(page: Page, user: TestUser) {
-  const photo = await apiUpload(user, await makeTestPhoto());
-  await apiGenerate(user, { mode: 'styling', style: 'pencil', images: [photo.uuid], seed: SEED });
-  await signInWithTokens(page, user);
-  await page.goto(url('/generate/styling/'));
-  await page.getByTestId('photo-input').setInputFiles({
-    name: 'photo.jpg',
-    mimeType: 'image/jpeg',
-    buffer: await makeTestPhoto(),
-  });
-  await page.getByTestId('photo-preview').waitFor();
-  await page.getByTestId('style-oil').click();
-  await page.getByTestId('prompt').fill('Soft evening light');
-  await page.getByTestId('generate-submit').click();
-  await page.getByTestId('credits-dialog').waitFor();
-  expect(await page.getByTestId('credits-balance').textContent()).toBe('1');
-}
-
 /** From the balance dialog to the test checkout page with a 100-credit pack ordered. */
 async function orderPack(page: Page) {
-  await page.getByTestId('credits-buy-more').click();
-  const sheet = page.getByTestId('purchase-sheet');
-  await sheet.waitFor();
+  expect(await page.getByTestId('credits-balance').textContent()).toBe('1');
+  await openPurchaseSheet(page);
   await page.getByTestId('purchase-product-credits_100').click();
   await page.getByTestId('purchase-method-test').click();
   await page.getByTestId('purchase-submit').click();
   expect(await page.getByTestId('purchase-error').textContent()).toBe(
     'Please check the boxes to agree with the offer.',
   );
-  await page.getByTestId('consent-offer').check();
-  await page.getByTestId('consent-privacy').check();
+  await tickConsent(page);
   expect(await page.getByTestId('purchase-submit').textContent()).toContain('$2.99');
   await page.getByTestId('purchase-submit').click();
   await page.waitForURL(/\/api\/payments\/test\/checkout\/[0-9a-f-]{36}\/\?token=[0-9a-f]{32}$/);
   expect(await page.getByTestId('test-payment-banner').textContent()).toBe('Test payment — no money moves');
   expect(await page.getByTestId('checkout-amount').textContent()).toBe('$2.99');
+}
+
+/** Back on the page the purchase started from, told the payment failed, with nothing granted. */
+async function expectBackDeclined(page: Page, user: TestUser) {
+  await page.waitForURL((u) => u.pathname === '/generate/styling/' && u.searchParams.has('payment'));
+  const result = page.getByTestId('payment-result');
+  await result.waitFor();
+  expect(await result.getAttribute('data-status')).toBe('failed');
+  expect(await page.getByTestId('payment-result-text').textContent()).toBe(
+    'The payment did not go through. Nothing was charged; you can try again.',
+  );
+  expect(await apiBalance(user)).toBe(1);
 }
 
 describe('payments', () => {
@@ -84,14 +81,7 @@ describe('payments', () => {
     await runOutOfCredits(page, user);
     await orderPack(page);
     await page.locator('button[data-action="decline"]').click();
-    await page.waitForURL((u) => u.pathname === '/generate/styling/' && u.searchParams.has('payment'));
-    const result = page.getByTestId('payment-result');
-    await result.waitFor();
-    expect(await result.getAttribute('data-status')).toBe('failed');
-    expect(await page.getByTestId('payment-result-text').textContent()).toBe(
-      'The payment did not go through. Nothing was charged; you can try again.',
-    );
-    expect(await apiBalance(user)).toBe(1);
+    await expectBackDeclined(page, user);
   });
 
   for (const [language, theme] of [
@@ -101,18 +91,12 @@ describe('payments', () => {
     ['de', 'light'],
   ] as const) {
     it(`the purchase sheet at 360 px in ${language}, ${theme} theme`, async () => {
-      // Russian prices are in roubles: the region is chosen as a person would in the sheet.
-      const region = await callApi('/api/payments/region/', {
-        method: 'PUT',
-        body: { region: language === 'ru' ? 'ru' : 'intl' },
-        authorization: `Bearer ${user.access}`,
-      });
-      expect(region.status).toBe(200);
+      // Russian prices are in roubles.
+      await chooseRegion(user, language === 'ru' ? 'ru' : 'intl');
       s = await openBrowser('phone', { size: NARROW, theme, colorScheme: theme, locale: language });
       const { page } = s;
       await runOutOfCredits(page, user);
-      await page.getByTestId('credits-buy-more').click();
-      await page.getByTestId('purchase-sheet').waitFor();
+      await openPurchaseSheet(page);
       const price = await page
         .getByTestId('purchase-product-credits_100')
         .getByTestId('purchase-price')
@@ -135,16 +119,14 @@ describe('payments', () => {
  * the way to pay, the boxes ticked, the price in the region's currency.
  */
 async function checkoutWith(page: Page, method: string, region: 'ru' | 'intl', price: RegExp) {
-  await page.getByTestId('credits-buy-more').click();
-  await page.getByTestId('purchase-sheet').waitFor();
+  await openPurchaseSheet(page);
   if ((await page.getByTestId('purchase-region').getAttribute('data-region')) !== region) {
     await page.getByTestId('purchase-region-change').click();
     await page.getByTestId(`purchase-method-${method}`).waitFor();
   }
   await page.getByTestId('purchase-product-credits_100').click();
   await page.getByTestId(`purchase-method-${method}`).click();
-  await page.getByTestId('consent-offer').check();
-  await page.getByTestId('consent-privacy').check();
+  await tickConsent(page);
   expect(await page.getByTestId('purchase-submit').textContent()).toMatch(price);
   await page.getByTestId('purchase-submit').click();
   await page.getByTestId('provider-brand').waitFor();
@@ -200,14 +182,7 @@ describe('payment providers (each against its local fake)', () => {
     await runOutOfCredits(page, user);
     await checkoutWith(page, 'yookassa_bank_card', 'ru', RUB_199);
     await page.locator('button[data-action="decline"]').click();
-    await page.waitForURL((u) => u.pathname === '/generate/styling/' && u.searchParams.has('payment'));
-    const result = page.getByTestId('payment-result');
-    await result.waitFor();
-    expect(await result.getAttribute('data-status')).toBe('failed');
-    expect(await page.getByTestId('payment-result-text').textContent()).toBe(
-      'The payment did not go through. Nothing was charged; you can try again.',
-    );
-    expect(await apiBalance(user)).toBe(1);
+    await expectBackDeclined(page, user);
   });
 
   it('SberPay returns to /sberpay/<invoice>/, which follows the invoice live until paid, then back with the credits', async () => {
@@ -270,24 +245,14 @@ describe('payment providers (each against its local fake)', () => {
     expect(spent.status).toBe(201);
 
     await page.goto(miniAppUrl('/generate/styling/', { initData, version: '8.0' }));
-    await page.getByTestId('photo-input').setInputFiles({
-      name: 'photo.jpg',
-      mimeType: 'image/jpeg',
-      buffer: await makeTestPhoto(),
-    });
-    await page.getByTestId('photo-preview').waitFor();
-    await page.getByTestId('style-oil').click();
-    await page.getByTestId('prompt').fill('Soft evening light');
-    await page.getByTestId('generate-submit').click();
-    await page.getByTestId('credits-dialog').waitFor();
-    await page.getByTestId('credits-buy-more').click();
+    await askForStylingWithoutCredits(page);
+    await openPurchaseSheet(page);
     await page.getByTestId('purchase-method-stars').click();
     expect(
       await page.getByTestId('purchase-product-credits_100').getByTestId('purchase-price').textContent(),
     ).toBe('150 Stars');
     await page.getByTestId('purchase-product-credits_100').click();
-    await page.getByTestId('consent-offer').check();
-    await page.getByTestId('consent-privacy').check();
+    await tickConsent(page);
     await saveScreenshot(page, 'stars-purchase-sheet-360');
     await page.getByTestId('purchase-submit').click();
     const result = page.getByTestId('payment-result');

@@ -1,26 +1,19 @@
 import type { Page } from 'playwright-core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { callApi, createActiveUser, type TestUser } from '../lib/accounts.js';
+import { createActiveUser, type TestUser } from '../lib/accounts.js';
 import { openBrowser, saveScreenshot, url, type Session } from '../lib/browser.js';
-import { apiBalance, apiGenerate, apiUpload, E2E_SETTINGS, makeTestPhoto } from '../lib/generations.js';
+import { apiBalance, E2E_SETTINGS } from '../lib/generations.js';
+import {
+  askForStylingWithoutCredits,
+  chooseRegion,
+  openPurchaseSheet,
+  payOnTestCheckout,
+  spendCreditsToOne,
+  tickConsent,
+} from '../lib/payments.js';
 import { signInWithTokens } from '../lib/session.js';
 
 const NARROW = { width: 360, height: 780 };
-
-async function chooseRegion(user: TestUser, region: 'ru' | 'intl') {
-  const answer = await callApi('/api/payments/region/', {
-    method: 'PUT',
-    body: { region },
-    authorization: `Bearer ${user.access}`,
-  });
-  expect(answer.status).toBe(200);
-}
-
-async function payOnTestCheckout(page: Page, action = 'pay') {
-  await page.waitForURL(/\/api\/payments\/test\/checkout\/[0-9a-f-]{36}\/\?token=[0-9a-f]{32}$/);
-  expect(await page.getByTestId('test-payment-banner').isVisible()).toBe(true);
-  await page.locator(`button[data-action="${action}"]`).click();
-}
 
 const noSideways = async (page: Page) =>
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(NARROW.width);
@@ -55,8 +48,7 @@ describe('premium and the wallet', () => {
     expect(await page.getByTestId('subscription-error').textContent()).toBe(
       'Пожалуйста, отметьте галочки, чтобы согласиться с офертой.',
     );
-    await page.getByTestId('consent-offer').check();
-    await page.getByTestId('consent-privacy').check();
+    await tickConsent(page);
     // The providers' fakes are configured too: this test pays on the test checkout.
     await page.getByTestId('method-test').click();
     await page.getByTestId('subscription-get-access').click();
@@ -107,8 +99,7 @@ describe('premium and the wallet', () => {
     await page.getByTestId('wallet-pay-in').waitFor();
     await page.getByTestId('wallet-pay-in-amount').fill('500');
     await page.getByTestId('method-test').click();
-    await page.getByTestId('consent-offer').check();
-    await page.getByTestId('consent-privacy').check();
+    await tickConsent(page);
     await page.getByTestId('method-test').click();
     expect(await page.getByTestId('wallet-pay-in-submit').textContent()).toBe('Top up ₽500');
     await noSideways(page);
@@ -124,26 +115,14 @@ describe('premium and the wallet', () => {
     expect(await topUp.getAttribute('data-status')).toBe('in');
 
     // Out of credits: buy a pack with the balance dialog's "buy more", paid from the wallet.
-    const photo = await apiUpload(user, await makeTestPhoto());
-    await apiGenerate(user, { mode: 'styling', style: 'pencil', images: [photo.uuid], seed: 2 });
+    await spendCreditsToOne(user);
     await page.goto(url('/generate/styling/'));
-    await page.getByTestId('photo-input').setInputFiles({
-      name: 'photo.jpg',
-      mimeType: 'image/jpeg',
-      buffer: await makeTestPhoto(),
-    });
-    await page.getByTestId('photo-preview').waitFor();
-    await page.getByTestId('style-oil').click();
-    await page.getByTestId('prompt').fill('Soft evening light');
-    await page.getByTestId('generate-submit').click();
-    await page.getByTestId('credits-dialog').waitFor();
-    await page.getByTestId('credits-buy-more').click();
-    await page.getByTestId('purchase-sheet').waitFor();
+    await askForStylingWithoutCredits(page);
+    await openPurchaseSheet(page);
     await page.getByTestId('purchase-product-credits_100').click();
     await expect.poll(() => page.getByTestId('purchase-wallet-available').textContent()).toBe('₽500');
     await page.getByTestId('purchase-method-balance').click();
-    await page.getByTestId('consent-offer').check();
-    await page.getByTestId('consent-privacy').check();
+    await tickConsent(page);
     await page.getByTestId('purchase-submit').click();
     await page.waitForURL((u) => u.pathname === '/generate/styling/' && u.searchParams.has('payment'));
     const result = page.getByTestId('payment-result');

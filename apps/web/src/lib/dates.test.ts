@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { relativeTime } from '../features/notifications/notification-text';
 import { createTestI18n } from '../test/i18n';
-import { formatDateTime, formatDay } from './dates';
+import { formatDateTime, formatDay, formatMonthShort } from './dates';
 import { numberFormat, resetLocaleDataCache } from './locale-fallback';
 
 const JOINED = '2026-11-05T14:30:00Z';
@@ -92,6 +92,13 @@ describe('dates in a runtime without Kazakh and Azerbaijani data', () => {
   afterEach(() => {
     vi.unstubAllGlobals();
     resetLocaleDataCache();
+  });
+
+  it('names a chart month in kk and az by its short name, never "M11"', () => {
+    withoutKazakhAndAzerbaijani();
+    expect(formatMonthShort('2026-11-01T00:00:00Z', 'kk', 'UTC')).toBe('қар.');
+    expect(formatMonthShort('2026-01-01T00:00:00Z', 'az', 'UTC')).toBe('yan');
+    expect(formatMonthShort('2026-11-01T00:00:00Z', 'en', 'UTC')).toBe('Nov');
   });
 
   it('words kk and az days with month names, never a numeric month', () => {

@@ -1,4 +1,4 @@
-import { lacksLocaleData, wordDateTime, wordDay } from './locale-fallback';
+import { lacksLocaleData, wordDateTime, wordDay, wordMonthShort } from './locale-fallback';
 
 /**
  * A year and its abbreviation ("2026 г.", "2026 р.") stay on one line: the space between them is
@@ -35,4 +35,10 @@ export function formatDateTime(iso: string, language: string, timeZone?: string)
       new Date(iso),
     ),
   );
+}
+
+/** A month on its own, short, as a chart's axis labels it ("нояб.", "Nov"). */
+export function formatMonthShort(iso: string, language: string, timeZone?: string): string {
+  if (lacksLocaleData(language)) return wordMonthShort(new Date(iso), language, timeZone);
+  return new Intl.DateTimeFormat(language, { month: 'short', timeZone }).format(new Date(iso));
 }

@@ -106,6 +106,11 @@ export function wordDay(date: Date, language: string, timeZone?: string): string
   return base === 'kk' ? `${year}\u00a0ж. ${day} ${name}` : `${day} ${name} ${year}`;
 }
 
+/** The short name of a date's month: "қар.", "noy". */
+export function wordMonthShort(date: Date, language: string, timeZone?: string): string {
+  return MONTHS[baseLanguage(language)]!.short[momentParts(date, timeZone).month]!;
+}
+
 /** A moment with the short month and the 24-hour time: "2026 ж. 24 қар., 14:30", "24 noy 2026, 14:30". */
 export function wordDateTime(date: Date, language: string, timeZone?: string): string {
   const base = baseLanguage(language);

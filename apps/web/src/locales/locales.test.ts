@@ -190,3 +190,55 @@ describe('extra catalogues', () => {
     }
   });
 });
+
+describe('catalogue files', () => {
+  it('every folder of catalogues is among the ones tested', () => {
+    const folders = readdirSync(import.meta.dirname, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name)
+      .sort();
+    expect(folders).toEqual(Object.keys(extraCatalogues).sort());
+  });
+
+  it('no two extra catalogues share a top-level section (a merge would hide one of them)', () => {
+    const owner = new Map<string, string>();
+    const shared: string[] = [];
+    for (const [name, byLanguage] of Object.entries(extraCatalogues)) {
+      for (const key of Object.keys(byLanguage.en)) {
+        if (owner.has(key)) shared.push(`${key}: ${owner.get(key)} and ${name}`);
+        owner.set(key, name);
+      }
+    }
+    expect(shared).toEqual([]);
+  });
+});
+
+/** Every literal key the app's source translates: `t('a.b')`, `i18nKey="a.b"`, `label: 'a.b'`. */
+function literalKeysInSource(): Map<string, string> {
+  const root = path.resolve(import.meta.dirname, '..');
+  const keys = new Map<string, string>();
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (entry.name !== 'lint-fixtures') walk(full);
+      } else if (/\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name)) {
+        const source = readFileSync(full, 'utf8');
+        for (const match of source.matchAll(/(?:\bt\(\s*|i18nKey=)['"](\w+(?:\.\w+)+)['"]/g))
+          keys.set(match[1]!, path.relative(root, full));
+      }
+    }
+  };
+  walk(root);
+  return keys;
+}
+
+describe('keys the source uses', () => {
+  it('every literal t() key is in the catalogues (English, so in every language by the tests above)', () => {
+    const known = baseKeys(english);
+    const keys = literalKeysInSource();
+    expect(keys.size).toBeGreaterThan(200);
+    const missing = [...keys].filter(([key]) => !known.has(key)).map(([key, file]) => `${file}: ${key}`);
+    expect(missing).toEqual([]);
+  });
+});

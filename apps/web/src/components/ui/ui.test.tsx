@@ -1,10 +1,11 @@
-import { act, fireEvent, render, screen } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { I18nextProvider } from 'react-i18next';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { i18n as I18n } from 'i18next';
 import { createTestI18n } from '../../test/i18n';
 import { useAppStore } from '../../lib/app-store';
 import { ProgressBar } from './progress-bar';
+import { SegmentedChoice } from './segmented-choice';
 import { Sheet, SHEET_CLOSE_MS } from './sheet';
 import { TextInput, formatInputError } from './text-input';
 import { TopNotification } from './top-notification';
@@ -159,5 +160,32 @@ describe('sheets over sheets', () => {
     fireEvent.keyDown(document, { key: 'Escape' });
     act(() => vi.advanceTimersByTime(SHEET_CLOSE_MS));
     expect(closeBottom).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('segmented choice', () => {
+  afterEach(cleanup);
+  const options = [
+    { value: undefined, label: 'All' },
+    { value: 'true', label: 'Paid', testId: 'paid' },
+    { value: 'false', label: 'Not paid' },
+  ] as const;
+
+  it('is a radio group titled by its field title, with the current value checked', () => {
+    render(<SegmentedChoice title="Who" value={'true'} onChange={() => {}} options={options} />);
+    const group = screen.getByRole('radiogroup', { name: 'Who' });
+    expect(group).toBeTruthy();
+    expect(screen.getByRole('radio', { name: 'Paid' }).getAttribute('aria-checked')).toBe('true');
+    expect(screen.getByRole('radio', { name: 'All' }).getAttribute('aria-checked')).toBe('false');
+    expect(screen.getByTestId('paid').className).toBe('segmented__item is-active');
+  });
+
+  it('answers the value of the segment pressed, undefined included', () => {
+    const onChange = vi.fn();
+    render(<SegmentedChoice label="Who" value={'true'} onChange={onChange} options={options} />);
+    fireEvent.click(screen.getByRole('radio', { name: 'All' }));
+    fireEvent.click(screen.getByRole('radio', { name: 'Not paid' }));
+    expect(onChange.mock.calls).toEqual([[undefined], ['false']]);
+    expect(screen.getByRole('radiogroup', { name: 'Who' })).toBeTruthy();
   });
 });

@@ -7,4 +7,3 @@ export { formatMoney } from './money';
 export { SberPayInvoice } from './components/sberpay-invoice';
 export { SubscriptionView } from './components/subscription-view';
 export { WalletView } from './components/wallet-view';
-export { usePremiumState } from './hooks/use-premium-state';

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import type { TAdminGeneration } from '@mirra/contracts';
+import { formatDateTime } from '../../../lib/dates';
 
 /** What staff need to judge a generation: mode, engine and provider, status, cost and its error. */
 export function GenerationFacts({ generation }: { generation: TAdminGeneration }) {
@@ -27,7 +28,7 @@ export function GenerationFacts({ generation }: { generation: TAdminGeneration }
         <dt>{t('admin.generations.cost')}</dt>
         <dd>{generation.cost}</dd>
         <dt>{t('admin.generations.created')}</dt>
-        <dd>{new Date(generation.created_at).toLocaleString(i18n.language)}</dd>
+        <dd>{formatDateTime(generation.created_at, i18n.language)}</dd>
         {generation.error_code && (
           <>
             <dt>{t('admin.generations.error')}</dt>

@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { STAFF_REASON_MAX_LENGTH, type TAdminUserDetail } from '@mirra/contracts';
+import { STAFF_CREDIT_CHANGE_MAX, STAFF_REASON_MAX_LENGTH, type TAdminUserDetail } from '@mirra/contracts';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { LoadError } from '../../../components/ui/load-error';
@@ -10,6 +10,7 @@ import { Spinner } from '../../../components/ui/spinner';
 import { TextInput } from '../../../components/ui/text-input';
 import { useFormErrors } from '../../../components/ui/use-form-errors';
 import { useAppStore } from '../../../lib/app-store';
+import { formatDateTime } from '../../../lib/dates';
 import { useAction } from '../../../lib/use-action';
 import { adminApi, adminKeys } from '../api/admin.api';
 import { GenerationFacts } from './generation-facts';
@@ -27,7 +28,7 @@ export function UserDetail({ uuid }: { uuid: string }) {
     useAppStore.getState().showTopinfo('success', message);
     void client.invalidateQueries({ queryKey: adminKeys.user(uuid) });
   };
-  const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString(i18n.language) : '—');
+  const when = (iso: string | null) => (iso ? formatDateTime(iso, i18n.language) : '—');
   return (
     <div className="stack" data-testid="admin-user" data-banned={user.banned}>
       <div className="admin__card">
@@ -198,6 +199,10 @@ function CreditChangeForm({ uuid, onDone }: { uuid: string; onDone(): void }) {
     const delta = Number(amount.trim());
     if (!/^-?\d+$/.test(amount.trim()) || delta === 0) {
       errors.setAlert(t('admin.credits.badAmount'));
+      return;
+    }
+    if (Math.abs(delta) > STAFF_CREDIT_CHANGE_MAX) {
+      errors.setAlert(t('admin.credits.tooMuch', { max: STAFF_CREDIT_CHANGE_MAX }));
       return;
     }
     if (!reason.trim()) {

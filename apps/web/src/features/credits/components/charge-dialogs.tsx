@@ -1,3 +1,4 @@
+import type { TPaymentProduct } from '@mirra/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/ui/button';
@@ -10,9 +11,10 @@ import { useNow } from '../../../lib/use-now';
 import { PurchaseSheet } from '../../payments';
 import { CreditHistorySheet } from './credit-history-sheet';
 
-export const SUBSCRIPTION_PATH = '/settings/subscription/';
-
-/** The dialog for a refused paid action: the credit balance dialog, or the generation limit dialog. */
+/**
+ * The dialog for a refused paid action: the credit balance dialog, or the generation limit dialog;
+ * both lead to the one purchase sheet (a credit pack chosen first, or the unlimited package).
+ */
 export function ChargeDialogs({
   refusal,
   onClose,
@@ -23,6 +25,7 @@ export function ChargeDialogs({
   onSkip(): void;
 }) {
   const [shown, setShown] = useState(refusal);
+  const [purchase, setPurchase] = useState<TPaymentProduct['kind'] | null>(null);
   // Keep the last refusal while the sheet plays its closing animation.
   if (refusal && refusal !== shown) setShown(refusal);
   return (
@@ -31,12 +34,19 @@ export function ChargeDialogs({
         open={refusal?.kind === 'credits'}
         refusal={shown?.kind === 'credits' ? shown : null}
         onClose={onClose}
+        onBuy={() => setPurchase('credits')}
       />
       <LimitDialog
         open={refusal?.kind === 'limit'}
         refusal={shown?.kind === 'limit' ? shown : null}
         onClose={onClose}
         onSkip={onSkip}
+        onBuy={() => setPurchase('unlimited')}
+      />
+      <PurchaseSheet
+        open={purchase !== null}
+        onClose={() => setPurchase(null)}
+        preferred={purchase ?? 'credits'}
       />
     </>
   );
@@ -50,14 +60,15 @@ function CreditsDialog({
   open,
   refusal,
   onClose,
+  onBuy,
 }: {
   open: boolean;
   refusal: Extract<ReceivedRefusal, { kind: 'credits' }> | null;
   onClose(): void;
+  onBuy(): void;
 }) {
   const { t } = useTranslation();
   const [historyOpen, setHistoryOpen] = useState(false);
-  const [purchaseOpen, setPurchaseOpen] = useState(false);
   const balance = useCreditBalance({ enabled: open });
   const shownBalance = balance.data?.balance ?? refusal?.balance ?? null;
   return (
@@ -78,7 +89,7 @@ function CreditsDialog({
             size="lg"
             block
             icon={<IconCrown size={20} />}
-            onClick={() => setPurchaseOpen(true)}
+            onClick={onBuy}
             data-testid="credits-buy-more"
           >
             {t('messages.buyMore')}
@@ -96,7 +107,6 @@ function CreditsDialog({
         </div>
       </Sheet>
       <CreditHistorySheet open={historyOpen} onClose={() => setHistoryOpen(false)} />
-      <PurchaseSheet open={purchaseOpen} onClose={() => setPurchaseOpen(false)} preferred="credits" />
     </>
   );
 }
@@ -110,43 +120,41 @@ function LimitDialog({
   refusal,
   onClose,
   onSkip,
+  onBuy,
 }: {
   open: boolean;
   refusal: Extract<ReceivedRefusal, { kind: 'limit' }> | null;
   onClose(): void;
   onSkip(): void;
+  onBuy(): void;
 }) {
   const { t } = useTranslation();
-  const [purchaseOpen, setPurchaseOpen] = useState(false);
   const now = useNow(open);
   // The pause left, live; never more than the server said (the clock may lag a tick behind).
   const left = refusal ? Math.min(refusal.waitSeconds, secondsLeft(pauseEndsAt(refusal), now)) : 0;
   return (
-    <>
-      <Sheet open={open} onClose={onClose} title={t('limit.title')}>
-        <div className="stack" data-testid="limit-dialog">
-          <p className="lead" data-testid="limit-text">
-            {t('messages.delay', { first: refusal?.first ?? 0, count: refusal?.seconds ?? 0 })}
-          </p>
-          <p className="muted-note" data-testid="limit-wait">
-            {t('limit.wait', { time: formatCountdown(left) })}
-          </p>
-          <Button
-            theme="primary"
-            size="lg"
-            block
-            icon={<IconCrown size={20} />}
-            onClick={() => setPurchaseOpen(true)}
-            data-testid="limit-purchase"
-          >
-            {t('limit.purchase')}
-          </Button>
-          <Button theme="light" size="lg" block onClick={onSkip} data-testid="limit-skip">
-            {t('limit.skip')}
-          </Button>
-        </div>
-      </Sheet>
-      <PurchaseSheet open={purchaseOpen} onClose={() => setPurchaseOpen(false)} preferred="unlimited" />
-    </>
+    <Sheet open={open} onClose={onClose} title={t('limit.title')}>
+      <div className="stack" data-testid="limit-dialog">
+        <p className="lead" data-testid="limit-text">
+          {t('messages.delay', { first: refusal?.first ?? 0, count: refusal?.seconds ?? 0 })}
+        </p>
+        <p className="muted-note" data-testid="limit-wait">
+          {t('limit.wait', { time: formatCountdown(left) })}
+        </p>
+        <Button
+          theme="primary"
+          size="lg"
+          block
+          icon={<IconCrown size={20} />}
+          onClick={onBuy}
+          data-testid="limit-purchase"
+        >
+          {t('limit.purchase')}
+        </Button>
+        <Button theme="light" size="lg" block onClick={onSkip} data-testid="limit-skip">
+          {t('limit.skip')}
+        </Button>
+      </div>
+    </Sheet>
   );
 }

@@ -1,9 +1,15 @@
 import { useTranslation } from 'react-i18next';
 import { STYLES } from '@mirra/contracts';
+import { SegmentedChoice } from '../../../components/ui/segmented-choice';
 import type { TStyle } from '../../../lib/api-types';
 import '../generations.css';
 
-/** The styles of the styling mode, as a single-choice group. */
+const STYLE_TILES = {
+  group: 'style-grid',
+  item: (style: TStyle | null) => `style-option style-option--${style}`,
+};
+
+/** The styles of the styling mode, as a single-choice group of tiles. */
 export function StylePicker({
   value,
   onChange,
@@ -15,31 +21,27 @@ export function StylePicker({
 }) {
   const { t } = useTranslation();
   return (
-    <div className="field">
-      <span className="field__title" id="style-title">
-        {t('generate.style')}
-      </span>
-      <div className="style-grid" role="radiogroup" aria-labelledby="style-title">
-        {STYLES.map((style) => (
-          <button
-            key={style}
-            type="button"
-            role="radio"
-            aria-checked={value === style}
-            className={`style-option style-option--${style}${value === style ? ' is-active' : ''}`}
-            data-testid={`style-${style}`}
-            onClick={() => onChange(style)}
-          >
+    <SegmentedChoice<TStyle | null>
+      title={t('generate.style')}
+      value={value}
+      onChange={(style) => style && onChange(style)}
+      classes={STYLE_TILES}
+      options={STYLES.map((style) => ({
+        value: style,
+        label: (
+          <>
             <span className="style-option__swatch" aria-hidden="true" />
             <span className="style-option__name">{t(`styles.${style}`)}</span>
-          </button>
-        ))}
-      </div>
+          </>
+        ),
+        testId: `style-${style}`,
+      }))}
+    >
       {error && (
         <p className="field__error" role="alert">
           {error}
         </p>
       )}
-    </div>
+    </SegmentedChoice>
   );
 }

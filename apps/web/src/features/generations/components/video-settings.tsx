@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { VIDEO_ASPECTS, VIDEO_DURATIONS, type TVideoAspect } from '@mirra/contracts';
+import { SegmentedChoice } from '../../../components/ui/segmented-choice';
 import '../generations.css';
 
 /** The video's length (priced per second) and frame shape, as two segmented radio groups. */
@@ -17,47 +18,27 @@ export function VideoSettings({
   const { t } = useTranslation();
   return (
     <>
-      <div className="field">
-        <span className="field__title" id="video-duration-title">
-          {t('generate.videoDuration')}
-        </span>
-        <div className="segmented" role="radiogroup" aria-labelledby="video-duration-title">
-          {VIDEO_DURATIONS.map((seconds) => (
-            <button
-              key={seconds}
-              type="button"
-              role="radio"
-              aria-checked={duration === seconds}
-              className={`segmented__item${duration === seconds ? ' is-active' : ''}`}
-              onClick={() => onDuration(seconds)}
-              data-testid={`video-duration-${seconds}`}
-            >
-              {t('generate.videoSeconds', { count: seconds })}
-            </button>
-          ))}
-        </div>
-      </div>
-      <div className="field">
-        <span className="field__title" id="video-aspect-title">
-          {t('generate.videoAspect')}
-        </span>
-        <div className="segmented" role="radiogroup" aria-labelledby="video-aspect-title">
-          {VIDEO_ASPECTS.map((shape) => (
-            <button
-              key={shape}
-              type="button"
-              role="radio"
-              aria-checked={aspect === shape}
-              className={`segmented__item${aspect === shape ? ' is-active' : ''}`}
-              onClick={() => onAspect(shape)}
-              data-testid={`video-aspect-${shape.replace(':', 'x')}`}
-              aria-label={t(`generate.videoAspects.${shape.replace(':', 'x')}`)}
-            >
-              {shape}
-            </button>
-          ))}
-        </div>
-      </div>
+      <SegmentedChoice
+        title={t('generate.videoDuration')}
+        value={duration}
+        onChange={onDuration}
+        options={VIDEO_DURATIONS.map((seconds) => ({
+          value: seconds as number,
+          label: t('generate.videoSeconds', { count: seconds }),
+          testId: `video-duration-${seconds}`,
+        }))}
+      />
+      <SegmentedChoice
+        title={t('generate.videoAspect')}
+        value={aspect}
+        onChange={onAspect}
+        options={VIDEO_ASPECTS.map((shape) => ({
+          value: shape,
+          label: shape,
+          testId: `video-aspect-${shape.replace(':', 'x')}`,
+          ariaLabel: t(`generate.videoAspects.${shape.replace(':', 'x')}`),
+        }))}
+      />
     </>
   );
 }

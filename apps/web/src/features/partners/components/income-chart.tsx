@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import type { TPartnerStatistics } from '@mirra/contracts';
+import { formatMonthShort } from '../../../lib/dates';
 import { formatMoney } from '../../payments';
 
 const WIDTH = 340;
@@ -23,8 +24,7 @@ export function IncomeChart({ statistics }: { statistics: TPartnerStatistics }) 
   const line = months.map(
     (m, i) => `${i === 0 ? 'M' : 'L'}${x(i).toFixed(1)},${y(m.income, maxIncome).toFixed(1)}`,
   );
-  const monthLabel = (month: string) =>
-    new Intl.DateTimeFormat(i18n.language, { month: 'short' }).format(new Date(`${month}-01T00:00:00Z`));
+  const monthLabel = (month: string) => formatMonthShort(`${month}-01T00:00:00Z`, i18n.language, 'UTC');
   const money = (amount: number) => formatMoney(amount, statistics.currency, i18n.language);
   return (
     <figure className="partner-chart" data-testid="partner-chart">

@@ -6,9 +6,12 @@ import type { TPartnerSummary } from '@mirra/contracts';
 import { Button } from '../../../components/ui/button';
 import { IconChevron, IconCrown, IconUsers, IconWallet } from '../../../components/ui/icons';
 import { LoadError } from '../../../components/ui/load-error';
+import { SegmentedChoice } from '../../../components/ui/segmented-choice';
 import { Spinner } from '../../../components/ui/spinner';
 import { TextInput } from '../../../components/ui/text-input';
 import { useAppStore } from '../../../lib/app-store';
+import { describeError } from '../../../lib/error-messages';
+import { numberFormat } from '../../../lib/locale-fallback';
 import { useShareLink } from '../../../lib/use-share-link';
 import { formatMoney } from '../../payments';
 import { partnerKeys, partnersApi } from '../api/partners.api';
@@ -157,18 +160,12 @@ function Statistics() {
       <div className="card--row">
         <span className="card__label">{t('partners.stats.title')}</span>
         {data.currencies.length > 1 && (
-          <div className="segmented" role="group" aria-label={t('partners.stats.currency')}>
-            {data.currencies.map((id) => (
-              <button
-                key={id}
-                type="button"
-                className={`segmented__item${id === currency ? ' is-active' : ''}`}
-                onClick={() => setCurrency(id)}
-              >
-                {id === 840 ? '$' : '₽'}
-              </button>
-            ))}
-          </div>
+          <SegmentedChoice
+            label={t('partners.stats.currency')}
+            value={currency}
+            onChange={setCurrency}
+            options={data.currencies.map((id) => ({ value: id, label: id === 840 ? '$' : '₽' }))}
+          />
         )}
       </div>
       <div className="partner-stats">
@@ -177,7 +174,7 @@ function Statistics() {
             <span className="stat__value">
               {MONEY_STATS.has(stat)
                 ? formatMoney(data[stat], data.currency, i18n.language)
-                : new Intl.NumberFormat(i18n.language).format(data[stat])}
+                : numberFormat(i18n.language).format(data[stat])}
             </span>
             <span className="stat__label">{t(`partners.stats.${stat}`)}</span>
           </div>
@@ -201,7 +198,7 @@ function Levels({ summary }: { summary: TPartnerSummary }) {
               <strong>{t('partners.levels.level', { level: level.level })}</strong>
               <span className="partner-muted">
                 {t('partners.levels.percent', {
-                  percent: new Intl.NumberFormat(i18n.language).format(level.percent),
+                  percent: numberFormat(i18n.language).format(level.percent),
                 })}
               </span>
               <span className="partner-muted">
@@ -292,8 +289,10 @@ function CuratorCard({ summary }: { summary: TPartnerSummary }) {
     setSaving(true);
     try {
       queryClient.setQueryData(partnerKeys.summary(), await partnersApi.saveSettings(show));
-    } catch {
-      useAppStore.getState().showTopinfo('error', t('common.copyFailed'));
+    } catch (error) {
+      useAppStore
+        .getState()
+        .showTopinfo('error', describeError(t, error).alert ?? t('errors.common.internal'));
     } finally {
       setSaving(false);
     }

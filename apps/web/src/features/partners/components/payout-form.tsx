@@ -5,6 +5,7 @@ import { PAYOUT_METHODS, PAYOUT_NETWORKS, type TPayouts } from '@mirra/contracts
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { LoadError } from '../../../components/ui/load-error';
+import { SegmentedChoice } from '../../../components/ui/segmented-choice';
 import { Spinner } from '../../../components/ui/spinner';
 import { TextInput } from '../../../components/ui/text-input';
 import { useFormErrors } from '../../../components/ui/use-form-errors';
@@ -87,7 +88,9 @@ function RequestForm({ saved, available }: { saved: TPayouts['saved']; available
     holder: saved?.holder ?? '',
   });
   const [pending, setPending] = useState(false);
-  const [clientKey] = useState(newKey);
+  // One key per request: a retry of a failed send reuses it (never two holds), a new request after
+  // one went through gets a fresh one (else the server would answer with the earlier request).
+  const [clientKey, setClientKey] = useState(newKey);
   const { alert, fieldErrors, showError, clearField, clear } = useFormErrors(FIELDS);
   const set = (field: keyof typeof values) => (value: string) => {
     clearField(field);
@@ -110,6 +113,7 @@ function RequestForm({ saved, available }: { saved: TPayouts['saved']; available
         holder: values.holder,
         client_key: clientKey,
       });
+      setClientKey(newKey());
       useAppStore.getState().showTopinfo('success', t('partners.payout.sent'));
       // The request holds the amount: the wallet's balance and transactions change with it.
       await Promise.all([
@@ -134,19 +138,16 @@ function RequestForm({ saved, available }: { saved: TPayouts['saved']; available
         onValueChange={set('amount')}
         error={fieldErrors.amount}
       />
-      <div className="segmented" role="group" aria-label={t('partners.payout.method')}>
-        {PAYOUT_METHODS.map((m) => (
-          <button
-            key={m}
-            type="button"
-            className={`segmented__item${method === m ? ' is-active' : ''}`}
-            onClick={() => setMethod(m)}
-            data-testid={`payout-method-${m}`}
-          >
-            {t(`partners.payout.methods.${m}`)}
-          </button>
-        ))}
-      </div>
+      <SegmentedChoice
+        label={t('partners.payout.method')}
+        value={method}
+        onChange={setMethod}
+        options={PAYOUT_METHODS.map((m) => ({
+          value: m,
+          label: t(`partners.payout.methods.${m}`),
+          testId: `payout-method-${m}`,
+        }))}
+      />
       {method === 'card' && (
         <TextInput
           title={t('partners.payout.card')}

@@ -6,8 +6,10 @@ import { Button } from '../../../components/ui/button';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { IconUsers } from '../../../components/ui/icons';
 import { LoadError } from '../../../components/ui/load-error';
+import { SegmentedChoice } from '../../../components/ui/segmented-choice';
 import { Spinner } from '../../../components/ui/spinner';
 import { TextInput } from '../../../components/ui/text-input';
+import { formatDay } from '../../../lib/dates';
 import { formatMoney } from '../../payments';
 import { partnerKeys, partnersApi, type TeamFilters } from '../api/partners.api';
 import { PartnerAvatar } from './partner-avatar';
@@ -59,18 +61,12 @@ export function TeamList() {
           </button>
         ))}
       </div>
-      <div className="segmented partner-filter" role="group">
-        {PAID_FILTERS.map((filter) => (
-          <button
-            key={filter.label}
-            type="button"
-            className={`segmented__item${paid === filter.value ? ' is-active' : ''}`}
-            onClick={() => setPaid(filter.value)}
-          >
-            {t(filter.label)}
-          </button>
-        ))}
-      </div>
+      <SegmentedChoice
+        className="partner-filter"
+        value={paid}
+        onChange={setPaid}
+        options={PAID_FILTERS.map((filter) => ({ value: filter.value, label: t(filter.label) }))}
+      />
       <TextInput
         search
         value={search}
@@ -102,11 +98,7 @@ export function TeamList() {
                 <span className="partner-person__name">{member.name}</span>
                 <span className="partner-muted">
                   {t('partners.linear.level', { level: member.level })} ·{' '}
-                  {t('partners.linear.joined', {
-                    date: new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' }).format(
-                      new Date(member.date_joined),
-                    ),
-                  })}
+                  {t('partners.linear.joined', { date: formatDay(member.date_joined, i18n.language) })}
                 </span>
               </div>
               <div className="partner-member__side">

@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { IconCrown } from '../../../components/ui/icons';
 import { LoadError } from '../../../components/ui/load-error';
+import { SegmentedChoice } from '../../../components/ui/segmented-choice';
 import { Spinner } from '../../../components/ui/spinner';
 import { formatMoney } from '../../payments';
 import { partnerKeys, partnersApi } from '../api/partners.api';
@@ -25,30 +26,16 @@ export function TopsList() {
   });
   return (
     <div className="partner-team" data-testid="tops-list">
-      <div className="segmented" role="group">
-        {PERIODS.map((p) => (
-          <button
-            key={p}
-            type="button"
-            className={`segmented__item${period === p ? ' is-active' : ''}`}
-            onClick={() => setPeriod(p)}
-          >
-            {t(`partners.tops.${p}`)}
-          </button>
-        ))}
-      </div>
-      <div className="segmented" role="group">
-        {METRICS.map((m) => (
-          <button
-            key={m}
-            type="button"
-            className={`segmented__item${by === m ? ' is-active' : ''}`}
-            onClick={() => setBy(m)}
-          >
-            {t(`partners.tops.${m}`)}
-          </button>
-        ))}
-      </div>
+      <SegmentedChoice
+        value={period}
+        onChange={setPeriod}
+        options={PERIODS.map((p) => ({ value: p, label: t(`partners.tops.${p}`) }))}
+      />
+      <SegmentedChoice
+        value={by}
+        onChange={setBy}
+        options={METRICS.map((m) => ({ value: m, label: t(`partners.tops.${m}`) }))}
+      />
       {tops.isPending ? (
         <Spinner />
       ) : tops.isError ? (

@@ -1,4 +1,5 @@
 import type { TPaymentMethod } from '@mirra/contracts';
+import type { ReactNode } from 'react';
 import { Trans } from 'react-i18next';
 import { legalDocumentUrls } from '../../auth';
 
@@ -53,17 +54,21 @@ export function ConsentBoxes({
   );
 }
 
-/** A radio list of the ways to pay. */
+/** A radio list of the ways to pay, each maybe with a note on its right (what the wallet holds). */
 export function MethodChoice({
   methods,
   chosen,
   onChoose,
   label,
+  aside,
+  testIdPrefix = 'method',
 }: {
   methods: readonly TPaymentMethod[];
   chosen: TPaymentMethod | null;
   onChoose(method: TPaymentMethod): void;
   label(method: TPaymentMethod): string;
+  aside?(method: TPaymentMethod): ReactNode;
+  testIdPrefix?: string;
 }) {
   return (
     <>
@@ -71,10 +76,11 @@ export function MethodChoice({
         <label
           key={m}
           className={`purchase-option${m === chosen ? ' is-active' : ''}`}
-          data-testid={`method-${m}`}
+          data-testid={`${testIdPrefix}-${m}`}
         >
           <input type="radio" name="method" value={m} checked={m === chosen} onChange={() => onChoose(m)} />
           <span className="purchase-option__name">{label(m)}</span>
+          {aside?.(m)}
         </label>
       ))}
     </>

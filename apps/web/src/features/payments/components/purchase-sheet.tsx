@@ -13,7 +13,7 @@ import { payInvoiceInTelegram } from '../../../lib/telegram';
 import { paymentKeys, paymentsApi } from '../api/payments.api';
 import { walletApi, walletKeys } from '../api/wallet.api';
 import { currentReturnPath, formatMoney } from '../money';
-import { ConsentBoxes } from './consent-boxes';
+import { ConsentBoxes, MethodChoice } from './consent-boxes';
 import '../payments.css';
 
 /**
@@ -166,27 +166,21 @@ function PurchaseForm({ preferred, onDone }: { preferred: TPaymentProduct['kind'
       <fieldset className="purchase__group">
         <legend className="purchase__legend">{t('payments.method')}</legend>
         {methods.length === 0 && <Alert tone="info">{t('payments.unavailable')}</Alert>}
-        {methods.map((m) => (
-          <label
-            key={m}
-            className={`purchase-option${m === chosenMethod ? ' is-active' : ''}`}
-            data-testid={`purchase-method-${m}`}
-          >
-            <input
-              type="radio"
-              name="method"
-              value={m}
-              checked={m === chosenMethod}
-              onChange={() => setMethod(m)}
-            />
-            <span className="purchase-option__name">{t(`payments.methods.${m}`)}</span>
-            {m === 'balance' && walletAvailable !== null && (
+        <MethodChoice
+          methods={methods}
+          chosen={chosenMethod}
+          onChoose={setMethod}
+          label={(m) => t(`payments.methods.${m}`)}
+          testIdPrefix="purchase-method"
+          aside={(m) =>
+            m === 'balance' &&
+            walletAvailable !== null && (
               <span className="purchase-option__price" data-testid="purchase-wallet-available">
                 {formatMoney(walletAvailable, catalogue.data.currency, i18n.language)}
               </span>
-            )}
-          </label>
-        ))}
+            )
+          }
+        />
       </fieldset>
       <ConsentBoxes
         region={catalogue.data.region}

@@ -1,0 +1,117 @@
+import type { TAdminUserDetail } from '@mirra/contracts';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import type { i18n as I18n } from 'i18next';
+import { I18nextProvider } from 'react-i18next';
+import { MemoryRouter } from 'react-router';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createTestI18n } from '../../test/i18n';
+import { adminApi } from './api/admin.api';
+import { UserDetail } from './components/user-detail';
+
+const UUID = '0b4c2a62-4c43-4a4e-9a55-1f1f0d6f7a10';
+const DETAIL: TAdminUserDetail = {
+  user: {
+    uuid: UUID,
+    email: 'ann@example.com',
+    first_name: 'Ann',
+    last_name: '',
+    username: 'ann',
+    telegram_id: null,
+    telegram_username: null,
+    staff_role: null,
+    banned: false,
+    date_joined: '2026-01-01T00:00:00.000Z',
+  },
+  language: 'en',
+  last_login: null,
+  balance: 5,
+  models: [],
+  generations: [],
+  credit_entries: [],
+  audit: [],
+};
+
+let i18n: I18n;
+beforeAll(async () => {
+  i18n = await createTestI18n('en');
+});
+afterEach(() => {
+  cleanup();
+  vi.restoreAllMocks();
+});
+
+async function showUser() {
+  vi.spyOn(adminApi, 'user').mockResolvedValue(DETAIL);
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  render(
+    <QueryClientProvider client={client}>
+      <I18nextProvider i18n={i18n}>
+        <MemoryRouter>
+          <UserDetail uuid={UUID} />
+        </MemoryRouter>
+      </I18nextProvider>
+    </QueryClientProvider>,
+  );
+  await screen.findByTestId('admin-credits');
+}
+
+const type = (testId: string, value: string) =>
+  fireEvent.change(screen.getByTestId(testId), { target: { value } });
+const valueOf = (testId: string) => (screen.getByTestId(testId) as HTMLInputElement).value;
+
+describe('staff credit change', () => {
+  it('refuses what the server would, in the staff member’s language, without asking it', async () => {
+    const change = vi.spyOn(adminApi, 'changeCredits');
+    await showUser();
+    type('admin-credits-amount', '2.5');
+    type('admin-credits-reason', 'Goodwill');
+    fireEvent.click(screen.getByTestId('admin-credits-submit'));
+    await screen.findByText('Enter a whole number other than zero, e.g. 50 or -20.');
+    type('admin-credits-amount', '-100001');
+    fireEvent.click(screen.getByTestId('admin-credits-submit'));
+    await screen.findByText('At most 100000 credits at a time.');
+    type('admin-credits-amount', '50');
+    type('admin-credits-reason', '   ');
+    fireEvent.click(screen.getByTestId('admin-credits-submit'));
+    await screen.findByText(i18n.t('admin.reasonRequired'));
+    expect(change).not.toHaveBeenCalled();
+  });
+
+  it('keeps the amount and reason when the change fails, retries with the same key, and starts afresh after it applies', async () => {
+    const change = vi
+      .spyOn(adminApi, 'changeCredits')
+      .mockRejectedValueOnce(new TypeError('Failed to fetch'))
+      .mockResolvedValue({ applied: true, balance: 55 });
+    await showUser();
+    type('admin-credits-amount', '50');
+    type('admin-credits-reason', 'Goodwill');
+    fireEvent.click(screen.getByTestId('admin-credits-submit'));
+    await screen.findByText(i18n.t('errors.network'));
+    expect([valueOf('admin-credits-amount'), valueOf('admin-credits-reason')]).toEqual(['50', 'Goodwill']);
+    fireEvent.click(screen.getByTestId('admin-credits-submit'));
+    await waitFor(() => expect(valueOf('admin-credits-amount')).toBe(''));
+    type('admin-credits-amount', '-5');
+    type('admin-credits-reason', 'Mistake');
+    fireEvent.click(screen.getByTestId('admin-credits-submit'));
+    await waitFor(() => expect(change).toHaveBeenCalledTimes(3));
+    const bodies = change.mock.calls.map(([, body]) => body);
+    expect(bodies[0]).toMatchObject({ delta: 50, reason: 'Goodwill' });
+    expect(bodies[1]!.idempotency_key).toBe(bodies[0]!.idempotency_key);
+    expect(bodies[2]).toMatchObject({ delta: -5, reason: 'Mistake' });
+    expect(bodies[2]!.idempotency_key).not.toBe(bodies[1]!.idempotency_key);
+  });
+});
+
+describe('staff ban', () => {
+  it('asks for a reason before banning, then sends it trimmed', async () => {
+    const ban = vi.spyOn(adminApi, 'ban').mockResolvedValue(undefined as never);
+    await showUser();
+    fireEvent.click(screen.getByTestId('ban-actions-ban'));
+    await screen.findByText(i18n.t('admin.reasonRequired'));
+    expect(ban).not.toHaveBeenCalled();
+    type('ban-actions-reason', '  Spam  ');
+    fireEvent.click(screen.getByTestId('ban-actions-ban'));
+    await waitFor(() => expect(ban).toHaveBeenCalledWith(UUID, 'Spam'));
+  });
+});

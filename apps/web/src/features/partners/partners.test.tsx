@@ -1,0 +1,224 @@
+import type { TPartnerStatistics, TPartnerSummary, TPayouts, TTeamPage } from '@mirra/contracts';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import type { i18n as I18n } from 'i18next';
+import type { ReactNode } from 'react';
+import { I18nextProvider } from 'react-i18next';
+import { MemoryRouter } from 'react-router';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ApiError } from '../../lib/api-error';
+import { createTestI18n } from '../../test/i18n';
+import { partnersApi } from './api/partners.api';
+import { PartnerProgramme } from './components/partner-programme';
+import { PayoutForm } from './components/payout-form';
+import { TeamList } from './components/team-list';
+
+let i18n: I18n;
+beforeAll(async () => {
+  i18n = await createTestI18n('en');
+});
+afterEach(() => {
+  cleanup();
+  vi.restoreAllMocks();
+});
+
+async function show(node: ReactNode, language = 'en') {
+  await i18n.changeLanguage(language);
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  render(
+    <QueryClientProvider client={client}>
+      <I18nextProvider i18n={i18n}>
+        <MemoryRouter>{node}</MemoryRouter>
+      </I18nextProvider>
+    </QueryClientProvider>,
+  );
+}
+
+const level = (n: number, unlocked: boolean) => ({
+  level: n,
+  percent: [20, 10, 5][n - 1]!,
+  min_paying_first_line: n * 3,
+  unlocked,
+  missing: unlocked ? 0 : 2,
+  team: n * 2,
+  team_paid: n,
+});
+const SUMMARY: TPartnerSummary = {
+  reflink: 'https://mirra.test/?ref=abc',
+  reflink_telegram: null,
+  referral_code: 'abc',
+  curator: null,
+  levels: [level(1, true), level(2, true), level(3, false)],
+  hold_days: 14,
+  show_contact: false,
+  paying_first_line: 4,
+};
+const STATISTICS: TPartnerStatistics = {
+  currency: 643,
+  payedPartners: 1,
+  payouts: 0,
+  referals: 2,
+  turnoverMonth: 0,
+  turnoverAll: 0,
+  firstLineTurnover: 0,
+  income: 0,
+  months: [],
+  currencies: [643],
+};
+const NO_PAYOUTS: TPayouts = {
+  results: [],
+  balances: [{ currency: 643, available: 500_000, frozen: 0, pending: 0, reserved: 0 }],
+  saved: null,
+  minimum: { '643': 100_000 },
+};
+
+function programmeApi() {
+  vi.spyOn(partnersApi, 'summary').mockResolvedValue(SUMMARY);
+  vi.spyOn(partnersApi, 'statistics').mockResolvedValue(STATISTICS);
+  vi.spyOn(partnersApi, 'payouts').mockResolvedValue(NO_PAYOUTS);
+}
+
+describe('income calculator', () => {
+  it('asks with whole partner counts per level and the average bill in kopecks, and shows locked levels', async () => {
+    programmeApi();
+    const calculator = vi.spyOn(partnersApi, 'calculator').mockResolvedValue({
+      levels: [
+        { level: 1, income: 99_000, unlocked: true },
+        { level: 2, income: 198_000, unlocked: true },
+        { level: 3, income: 0, unlocked: false },
+      ],
+      total: 297_000,
+      hold_days: 14,
+    });
+    await show(<PartnerProgramme />);
+    const form = await screen.findByTestId('partner-calculator');
+    const inputs = within(form).getAllByRole('textbox');
+    expect(inputs.map((input) => (input as HTMLInputElement).value)).toEqual(['5', '20', '100', '990']);
+    // Letters never reach the count; the average keeps its kopecks.
+    fireEvent.change(inputs[1]!, { target: { value: '7x' } });
+    fireEvent.change(inputs[3]!, { target: { value: '12.5' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Calculate' }));
+    const result = await screen.findByTestId('calculator-result');
+    expect(calculator).toHaveBeenCalledWith('5,7,100', 1250);
+    expect(result.textContent).toMatch(/2,970/);
+    expect(result.textContent).toContain('Level 3: locked');
+  });
+});
+
+describe('curator contact toggle', () => {
+  it('says why saving failed, not that copying did', async () => {
+    programmeApi();
+    vi.spyOn(partnersApi, 'saveSettings').mockRejectedValue(new TypeError('Failed to fetch'));
+    const { useAppStore } = await import('../../lib/app-store');
+    const showTopinfo = vi.spyOn(useAppStore.getState(), 'showTopinfo');
+    await show(<PartnerProgramme />);
+    const curator = await screen.findByTestId('partner-curator');
+    fireEvent.click(within(curator).getByRole('checkbox'));
+    await waitFor(() => expect(showTopinfo).toHaveBeenCalled());
+    expect(showTopinfo.mock.calls[0]![0]).toBe('error');
+    expect(showTopinfo.mock.calls[0]![1]).toBe(i18n.t('errors.network'));
+  });
+});
+
+describe('pay-out form', () => {
+  const fill = (name: string, value: string) =>
+    fireEvent.change(document.querySelector(`input[name="${name}"]`)!, { target: { value } });
+  const value = (name: string) => (document.querySelector(`input[name="${name}"]`) as HTMLInputElement).value;
+
+  it('shows the server’s requisites messages in the person’s language under their inputs and keeps what they typed', async () => {
+    vi.spyOn(partnersApi, 'payouts').mockResolvedValue(NO_PAYOUTS);
+    const request = vi.spyOn(partnersApi, 'requestPayout').mockRejectedValue(
+      new ApiError(400, {
+        code: 'common.validation',
+        card: ['Enter a valid card number.'],
+        holder: ["Enter the holder's full name."],
+      }),
+    );
+    await show(<PayoutForm />, 'ru');
+    await screen.findByTestId('payout-submit');
+    expect(value('amount')).toBe('5000');
+    fill('card', '4111 1111');
+    fill('holder', 'I');
+    fireEvent.click(screen.getByTestId('payout-submit'));
+    await screen.findByText('Введите правильный номер карты.');
+    expect(screen.getByText('Введите ФИО получателя.')).toBeTruthy();
+    expect(request.mock.calls[0]![0]).toMatchObject({
+      amount: 500_000,
+      method: 'card',
+      card: '4111 1111',
+      phone: null,
+      holder: 'I',
+    });
+    expect([value('amount'), value('card'), value('holder')]).toEqual(['5000', '4111 1111', 'I']);
+  });
+
+  it('retries a failed request with the same key, and a new request after one went through gets a new key', async () => {
+    vi.spyOn(partnersApi, 'payouts').mockResolvedValue(NO_PAYOUTS);
+    const request = vi
+      .spyOn(partnersApi, 'requestPayout')
+      .mockRejectedValueOnce(new TypeError('Failed to fetch'))
+      .mockResolvedValue({
+        uuid: '00000000-0000-4000-8000-000000000001',
+        currency: 643,
+        amount: 100_000,
+        method: 'sbp',
+        requisites: '+79123456789',
+        status: 'pending',
+        reason: null,
+        created_at: '2026-01-01T00:00:00.000Z',
+        decided_at: null,
+      });
+    await show(<PayoutForm />);
+    fireEvent.click(await screen.findByTestId('payout-method-sbp'));
+    fill('amount', '1000');
+    fill('phone', '+7 912 345-67-89');
+    fill('bank', 'Bank');
+    fill('holder', 'Ivan Petrov');
+    const submit = screen.getByTestId('payout-submit');
+    for (let i = 1; i <= 3; i += 1) {
+      fireEvent.click(submit);
+      await waitFor(() => expect(request).toHaveBeenCalledTimes(i));
+      await waitFor(() => expect(submit.hasAttribute('disabled')).toBe(false));
+    }
+    const keys = request.mock.calls.map(([body]) => body.client_key);
+    expect(keys[1]).toBe(keys[0]);
+    expect(keys[2]).not.toBe(keys[1]);
+    expect(request.mock.calls[0]![0]).toMatchObject({ method: 'sbp', card: null, bank: 'Bank' });
+  });
+});
+
+describe('team list', () => {
+  const page = (names: string[]): TTeamPage => ({
+    results: names.map((name, i) => ({
+      uuid: `00000000-0000-4000-8000-00000000000${i}`,
+      level: 1,
+      name,
+      username: name.toLowerCase(),
+      avatar_url: null,
+      date_joined: '2026-01-01T00:00:00.000Z',
+      paid: name === 'Paid',
+      turnover: 0,
+    })),
+    next: null,
+    currency: 643,
+  });
+
+  it('asks for the level, paid filter and trimmed search chosen, and says when nobody matches', async () => {
+    vi.spyOn(partnersApi, 'summary').mockResolvedValue(SUMMARY);
+    const team = vi
+      .spyOn(partnersApi, 'team')
+      .mockImplementation(async (filters) => page(filters.paid === 'false' ? [] : ['Paid', 'Free']));
+    await show(<TeamList />);
+    expect(await screen.findAllByTestId('team-member')).toHaveLength(2);
+    expect(screen.getByRole('radio', { name: 'All' }).getAttribute('aria-checked')).toBe('true');
+    fireEvent.click(await screen.findByTestId('team-level-2'));
+    fireEvent.click(screen.getByRole('radio', { name: 'Not paid' }));
+    fireEvent.change(screen.getByPlaceholderText('Search by name'), { target: { value: '  Iv ' } });
+    await screen.findByText('Nobody matches these filters');
+    expect(team).toHaveBeenLastCalledWith(
+      { level: 2, paid: 'false', search: 'Iv', currency: 643 },
+      undefined,
+    );
+    expect(screen.getByRole('radio', { name: 'Not paid' }).getAttribute('aria-checked')).toBe('true');
+  });
+});
