@@ -88,6 +88,11 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       jwtSecret: config.jwtSecret ?? secrets.jwtSecret,
     });
     const deps = options.adjustDeps ? { ...builtDeps, ...options.adjustDeps(builtDeps) } : builtDeps;
+    // Pool threads keep a process alive: they stop after everything that could still use them.
+    if (deps.imagingThreads) {
+      const threads = deps.imagingThreads;
+      cleanups.unshift(() => threads.close());
+    }
     // A bucket that cannot be reached stops the start here, with the store's own error.
     await deps.storage.ready?.();
     const runtime: Runtime = { config, deps, connectionString, stop: async () => {} };

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import type { StorageConfig } from './storage/create-storage.js';
+import { defaultThreadCount } from './thread-pool.js';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -362,6 +363,15 @@ const ZEnv = z.object({
   /** API processes `npm start` runs (Node cluster, sharing the port); `auto`: one per core. */
   WEB_CONCURRENCY: z.union([z.literal('auto'), z.coerce.number().int().min(1).max(64)]).optional(),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).default(4),
+  /**
+   * Worker threads for pixel work and model inference (local renders, face analysis, the NSFW
+   * classifier) in each process that does it; `auto`: every core but one, at most four; 0: on the
+   * process's own event loop (the way before the pool, for comparison).
+   */
+  IMAGING_THREADS: z
+    .union([z.literal('auto'), z.coerce.number().int().min(0).max(64)])
+    .default('auto')
+    .transform((v) => (v === 'auto' ? defaultThreadCount() : v)),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Bearer token /metrics asks for; unset, /metrics answers only to this machine (loopback). */
   METRICS_TOKEN: optionalString,
@@ -622,6 +632,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     runWorker: e.RUN_WORKER,
     webConcurrency: e.WEB_CONCURRENCY,
     workerConcurrency: e.WORKER_CONCURRENCY,
+    imagingThreads: e.IMAGING_THREADS,
     logLevel: e.LOG_LEVEL,
     metricsToken: e.METRICS_TOKEN,
     metricsWorkerPort: e.METRICS_WORKER_PORT,
