@@ -102,10 +102,11 @@ export function renderInThread(
     here.on('message', (message: FromThread) => {
       switch (message.type) {
         case 'progress':
-          // Reports are chained so they reach the database in order, never two at once; a
-          // report that fails fails the render, as it does on the caller's own thread.
+          // Reports are chained so they reach the database in order, never two at once; none is
+          // made once the render has ended (cancelled); a report that fails fails the render, as
+          // it does on the caller's own thread.
           reports = reports
-            .then(() => context.onProgress(message.percent))
+            .then(() => (settled ? undefined : context.onProgress(message.percent)))
             .catch((error: unknown) => {
               stopThread({ kind: 'stopped' });
               settle(() => reject(error));
