@@ -103,6 +103,17 @@ export const usersRoutes = {
     response: { 200: 'ZUser' },
     errors: ['users.username_taken'],
   }),
+  deleteMe: defineRoute({
+    method: 'DELETE',
+    path: '/api/users/me/',
+    auth: 'required',
+    tags,
+    summary:
+      'Delete my account: photos, models, uploads and results go, posts are anonymised or deleted, sessions end; money ledgers stay, detached from me',
+    body: 'ZDeleteAccountBody',
+    response: { 204: 'ZNoContent' },
+    errors: ['users.current_password_invalid'],
+  }),
   byId: defineRoute({
     method: 'GET',
     path: '/api/users/by_id/',
