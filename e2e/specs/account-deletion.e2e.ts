@@ -1,4 +1,5 @@
 import { existsSync, readdirSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { callApi, createActiveUser, PASSWORD } from '../lib/accounts.js';
@@ -26,7 +27,7 @@ describe('deleting an account (phone)', () => {
     await s.close();
   });
 
-  it('from settings, with the password, keeps the published post without a name and leaves no file of the person in storage', async () => {
+  it('from settings, downloads the data first, then, with the password, keeps the published post without a name and leaves no file of the person in storage', async () => {
     const { page } = s;
     const user = await createActiveUser({ firstName: 'Grace' });
     const bearer = `Bearer ${user.access}`;
@@ -42,6 +43,19 @@ describe('deleting an account (phone)', () => {
 
     await signInWithTokens(page, user);
     await page.goto(url('/settings/'));
+
+    // First the person downloads their data: one ZIP with their profile and their files.
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByTestId('settings-exportData').click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^mirra-data-\d{4}-\d\d-\d\d\.zip$/);
+    const zip = await readFile((await download.path())!);
+    expect(zip.subarray(0, 4).toString('hex')).toBe('504b0304');
+    expect(zip.includes(Buffer.from('account.json'))).toBe(true);
+    expect(zip.includes(Buffer.from(`results/${generation.uuid}/`))).toBe(true);
+    expect(zip.includes(Buffer.from(user.email))).toBe(true);
+
     await page.getByTestId('settings-deleteAccount').click();
     const form = page.getByTestId('delete-account-form');
     await form.waitFor();

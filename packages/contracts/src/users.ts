@@ -87,6 +87,10 @@ export const ZDeleteAccountBody = z.object({
 });
 export type TDeleteAccountBody = z.input<typeof ZDeleteAccountBody>;
 
+/** A short-lived link to download everything Mirra holds about me (JSON and my files, one ZIP). */
+export const ZAccountExportLink = z.object({ url: z.string(), expires_at: z.string() });
+export const ZAccountExportQuery = z.object({ key: z.string().min(1).max(200) });
+
 const usernamePattern = /^[A-Za-z0-9_.]{3,32}$/;
 const phonePattern = /^\+?[0-9][0-9 ()-]{4,23}$/;
 const instagramPattern = /^@?[A-Za-z0-9._]{1,30}$/;

@@ -7,6 +7,7 @@ import {
   IconChat,
   IconChevron,
   IconCrown,
+  IconDownload,
   IconExternal,
   IconGlobe,
   IconHelp,
@@ -22,7 +23,13 @@ import {
 } from '../../components/ui/icons';
 import { PageFrame } from '../../components/ui/page';
 import { usePublicConfig } from '../../features/auth';
-import { ChangePasswordSheet, DeleteAccountSheet, InfoSheet, type InfoTopic } from '../../features/settings';
+import {
+  ChangePasswordSheet,
+  DeleteAccountSheet,
+  downloadMyData,
+  InfoSheet,
+  type InfoTopic,
+} from '../../features/settings';
 import { useAppStore } from '../../lib/app-store';
 import { currentLanguage, LANGUAGE_NAMES } from '../../lib/i18n';
 import { signOut, useSession } from '../../lib/session';
@@ -95,6 +102,16 @@ export function Page() {
         { key: 'subscription', Icon: IconCrown, to: '/settings/subscription/' },
         { key: 'mlm', Icon: IconUsers, to: '/settings/mlm/' },
         { key: 'profile', Icon: IconUser, to: '/profile-edit/' },
+        {
+          key: 'exportData',
+          Icon: IconDownload,
+          onClick: () => {
+            downloadMyData().then(
+              () => useAppStore.getState().showTopinfo('success', t('exportData.started')),
+              () => useAppStore.getState().showTopinfo('error', t('exportData.failed')),
+            );
+          },
+        },
         { key: 'deleteAccount', Icon: IconTrash, onClick: () => setDeleteOpen(true) },
       ],
     },

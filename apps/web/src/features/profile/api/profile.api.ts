@@ -13,6 +13,7 @@ export const profileApi = {
       body: { current_password: currentPassword, new_password: newPassword },
     }),
   deleteAccount: (body: TDeleteAccountBody) => api(routes.users.deleteMe, { body }),
+  exportLink: () => api(routes.users.exportMe),
 };
 
 export function usePublicUser(id: string) {
