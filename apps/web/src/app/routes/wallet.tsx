@@ -1,6 +1,7 @@
+import { useEffect } from 'react';
 import { useLocation, useParams, useSearchParams } from 'react-router';
 import { PageFrame } from '../../components/ui/page';
-import { PayoutForm } from '../../features/partners';
+import { chooseMoneyCurrency, WalletMoneyOut } from '../../features/partners';
 import { WalletView } from '../../features/payments';
 import './wallet.css';
 
@@ -15,9 +16,14 @@ export function Page() {
       ? 'payOut'
       : 'transactions';
   const currency = Number(params.currency ?? search.get('currency') ?? 643);
+  const chosen = params.currency ?? search.get('currency');
+  // The currency picked on the wallet becomes the one the partner screens show money in.
+  useEffect(() => {
+    if (chosen) chooseMoneyCurrency(Number(chosen));
+  }, [chosen]);
   return (
     <PageFrame width="narrow" testId="wallet-page">
-      <WalletView view={view} currency={currency} payOut={<PayoutForm />} />
+      <WalletView view={view} currency={currency} payOut={<WalletMoneyOut />} />
     </PageFrame>
   );
 }

@@ -9,6 +9,8 @@ import { SegmentedChoice } from '../../../components/ui/segmented-choice';
 import { Spinner } from '../../../components/ui/spinner';
 import { formatMoney } from '../../payments';
 import { partnerKeys, partnersApi } from '../api/partners.api';
+import { useMoneyCurrency } from '../hooks/use-money-currency';
+import { CurrencySwitch } from './currency-switch';
 import { PartnerAvatar } from './partner-avatar';
 import '../partners.css';
 
@@ -20,9 +22,10 @@ export function TopsList() {
   const { t, i18n } = useTranslation();
   const [period, setPeriod] = useState<(typeof PERIODS)[number]>('month');
   const [by, setBy] = useState<(typeof METRICS)[number]>('income');
+  const [currency] = useMoneyCurrency();
   const tops = useQuery({
-    queryKey: partnerKeys.tops(period, by, 643),
-    queryFn: () => partnersApi.tops(period, by, 643),
+    queryKey: partnerKeys.tops(period, by, currency),
+    queryFn: () => partnersApi.tops(period, by, currency),
   });
   return (
     <div className="partner-team" data-testid="tops-list">
@@ -31,11 +34,14 @@ export function TopsList() {
         onChange={setPeriod}
         options={PERIODS.map((p) => ({ value: p, label: t(`partners.tops.${p}`) }))}
       />
-      <SegmentedChoice
-        value={by}
-        onChange={setBy}
-        options={METRICS.map((m) => ({ value: m, label: t(`partners.tops.${m}`) }))}
-      />
+      <div className="partner-filters">
+        <SegmentedChoice
+          value={by}
+          onChange={setBy}
+          options={METRICS.map((m) => ({ value: m, label: t(`partners.tops.${m}`) }))}
+        />
+        {by === 'income' && <CurrencySwitch />}
+      </div>
       {tops.isPending ? (
         <Spinner />
       ) : tops.isError ? (
