@@ -6,6 +6,7 @@ import type { ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type * as apiClient from '../../lib/api-client';
 import { api } from '../../lib/api-client';
 import { ApiError } from '../../lib/api-error';
 import { useSession } from '../../lib/session';
@@ -16,8 +17,9 @@ import { TeamList } from './components/team-list';
 import { TopsList } from './components/tops-list';
 import { creditsFor, creditsPrice, parseMoney, recipientUuid } from './transfer.models';
 
+type ApiClientModule = typeof apiClient;
 vi.mock('../../lib/api-client', async (original) => ({
-  ...(await original<typeof import('../../lib/api-client')>()),
+  ...(await original<ApiClientModule>()),
   api: vi.fn(),
 }));
 
