@@ -4,6 +4,6 @@
  */
 export { PartnerProgramme } from './components/partner-programme';
 export { WalletMoneyOut } from './components/money-out';
-export { chooseMoneyCurrency } from './hooks/use-money-currency';
+export { chooseMoneyCurrency, useMoneyCurrency } from './hooks/use-money-currency';
 export { TeamList } from './components/team-list';
 export { TopsList } from './components/tops-list';

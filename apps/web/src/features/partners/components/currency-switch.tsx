@@ -9,12 +9,12 @@ const SIGNS: Record<number, string> = { 643: '₽', 840: '$' };
 export const currencySign = (currency: number) => SIGNS[currency] ?? String(currency);
 
 /** ₽ / $: which currency's own sums the screen shows (the choice is remembered for every screen). */
-export function CurrencySwitch({ className }: { className?: string }) {
+export function CurrencySwitch() {
   const { t } = useTranslation();
   const [currency, setCurrency] = useMoneyCurrency();
   return (
     <SegmentedChoice
-      className={className}
+      className="partner-currency"
       label={t('partners.stats.currency')}
       value={currency}
       onChange={setCurrency}
