@@ -134,7 +134,16 @@ describe('wallet transfers', () => {
       await page.getByTestId('team-list').waitFor();
       await page.getByTestId('money-currency-840').click();
       await saveScreenshot(page, `partners-team-currency-360-${language}-${theme}`);
+      await page.goto(url('/structure/tops/'));
+      await page.getByTestId('tops-list').waitFor();
+      await saveScreenshot(page, `partners-tops-currency-360-${language}-${theme}`);
       await page.goto(url('/settings/mlm/'));
+      await page.getByTestId('partner-calculator').getByRole('button').last().click();
+      await page.getByTestId('calculator-result').waitFor();
+      await page.getByTestId('partner-wallet').scrollIntoViewIfNeeded();
+      await saveScreenshot(page, `partners-wallet-card-360-${language}-${theme}`);
+      await page.getByTestId('partner-calculator').scrollIntoViewIfNeeded();
+      await saveScreenshot(page, `partners-calculator-360-${language}-${theme}`);
       await page.getByTestId('partner-promo').waitFor();
       await page.getByTestId('promo-language').selectOption('kk');
       await page.getByTestId('promo-text1').getByText(/Mirra/).waitFor();

@@ -169,7 +169,7 @@ function Statistics() {
   const data = statistics.data;
   return (
     <section className="card" data-testid="partner-statistics">
-      <div className="card--row">
+      <div className="partner-heading">
         <span className="card__label">{t('partners.stats.title')}</span>
         <CurrencySwitch />
       </div>
@@ -244,7 +244,7 @@ function Calculator({ summary }: { summary: TPartnerSummary }) {
   };
   return (
     <form className="card" onSubmit={submit} data-testid="partner-calculator">
-      <div className="card--row">
+      <div className="partner-heading">
         <span className="card__label">{t('partners.calculator.title')}</span>
         <CurrencySwitch />
       </div>

@@ -64,22 +64,22 @@ export function TeamList() {
           </button>
         ))}
       </div>
+      <SegmentedChoice
+        className="partner-filter"
+        value={paid}
+        onChange={setPaid}
+        options={PAID_FILTERS.map((filter) => ({ value: filter.value, label: t(filter.label) }))}
+      />
       <div className="partner-filters">
-        <SegmentedChoice
-          className="partner-filter"
-          value={paid}
-          onChange={setPaid}
-          options={PAID_FILTERS.map((filter) => ({ value: filter.value, label: t(filter.label) }))}
+        <TextInput
+          search
+          value={search}
+          onValueChange={setSearch}
+          placeholder={t('partners.linear.search')}
+          maxLength={100}
         />
         <CurrencySwitch />
       </div>
-      <TextInput
-        search
-        value={search}
-        onValueChange={setSearch}
-        placeholder={t('partners.linear.search')}
-        maxLength={100}
-      />
       {team.isPending ? (
         <Spinner />
       ) : team.isError ? (

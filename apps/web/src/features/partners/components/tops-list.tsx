@@ -29,19 +29,19 @@ export function TopsList() {
   });
   return (
     <div className="partner-team" data-testid="tops-list">
-      <SegmentedChoice
-        value={period}
-        onChange={setPeriod}
-        options={PERIODS.map((p) => ({ value: p, label: t(`partners.tops.${p}`) }))}
-      />
       <div className="partner-filters">
         <SegmentedChoice
-          value={by}
-          onChange={setBy}
-          options={METRICS.map((m) => ({ value: m, label: t(`partners.tops.${m}`) }))}
+          value={period}
+          onChange={setPeriod}
+          options={PERIODS.map((p) => ({ value: p, label: t(`partners.tops.${p}`) }))}
         />
         {by === 'income' && <CurrencySwitch />}
       </div>
+      <SegmentedChoice
+        value={by}
+        onChange={setBy}
+        options={METRICS.map((m) => ({ value: m, label: t(`partners.tops.${m}`) }))}
+      />
       {tops.isPending ? (
         <Spinner />
       ) : tops.isError ? (

@@ -226,7 +226,7 @@ export function TransferForm({ target }: { target: TransferTarget }) {
       noValidate
       data-testid={`transfer-${target}`}
     >
-      <div className="card--row">
+      <div className="partner-heading">
         <span className="card__label">
           {t(target === 'credits' ? 'partners.transfer.toCreditsTitle' : 'partners.transfer.toUserTitle')}
         </span>
