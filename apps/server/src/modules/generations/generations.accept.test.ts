@@ -47,7 +47,7 @@ describe('accepting a generation', () => {
   it('answers with the row as stored, writes its charge and its job, in one database statement', async () => {
     const user = await userWithCredits(10);
     const accept = vi.spyOn(generationsRepository, 'accept');
-    const query = vi.spyOn(t.deps.db.$client, 'query');
+    const query = vi.spyOn(t.deps.database.pool, 'query');
     const made = await createGeneration(
       t.deps,
       user,
