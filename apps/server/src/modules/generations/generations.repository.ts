@@ -70,7 +70,7 @@ export function acceptRefusalOf(error: unknown): AcceptRefusal | null {
 
 export const generationsRepository = {
   /**
-   * Accepts a generation in one statement (the function from migration 0027, see its comments):
+   * Accepts a generation in one statement (the function from migration 0028, see its comments):
    * returns the new row, or the one an earlier request with the same Idempotency-Key made; a
    * refusal is thrown (read it with acceptRefusalOf) and nothing is written.
    */
