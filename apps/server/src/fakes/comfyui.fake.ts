@@ -192,7 +192,8 @@ export async function startComfyUiFake(
         say('execution_cached', { nodes: [] });
       },
     ];
-    for (const [id, node] of Object.entries(p.prompt)) {
+    for (const id of executionOrder(p.prompt)) {
+      const node = p.prompt[id]!;
       plan.push(() => {
         executingNode = id;
         say('executing', { node: id, display_node: id }, false);
@@ -580,6 +581,22 @@ export async function startComfyUiFake(
         server.close(() => resolve());
       }),
   };
+}
+
+/** The nodes in the order ComfyUI runs them: each after the nodes its inputs link to. */
+function executionOrder(prompt: ComfyFakePrompt['prompt']): string[] {
+  const order: string[] = [];
+  const seen = new Set<string>();
+  const visit = (id: string) => {
+    if (seen.has(id) || !prompt[id]) return;
+    seen.add(id);
+    for (const value of Object.values(prompt[id].inputs)) {
+      if (Array.isArray(value) && typeof value[0] === 'string') visit(value[0]);
+    }
+    order.push(id);
+  };
+  for (const id of Object.keys(prompt)) visit(id);
+  return order;
 }
 
 function outputNodes(p: ComfyFakePrompt): string[] {
