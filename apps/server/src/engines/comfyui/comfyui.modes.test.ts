@@ -134,6 +134,31 @@ describe('progress over the WebSocket', () => {
     expect(await entriesOf(user.id)).toEqual([-2]);
   });
 
+  it('a restarted worker follows a running prompt again over a socket with the stored client id', async () => {
+    const { headers } = await signedInUser();
+    const { uuid } = await create(headers, { mode: 'simple', prompt: 'a paper boat' });
+    const held = comfy.holdAtProgress(1);
+    const run = runGeneration(t.deps, (await rowOf(uuid)).id, { attempt: 1, maxAttempts: 3 });
+    await held;
+    const job = (await rowOf(uuid)).providerJobId!;
+    // Another process (the worker after a restart) has only the stored job.
+    const restarted = createComfyUiEngine({ servers: [comfy.url], workflowsDir: null }, {});
+    const progress: number[] = [];
+    const context = {
+      onProgress: (p: number) => void progress.push(p),
+      signal: new AbortController().signal,
+    };
+    const polled = restarted.poll!(job, context);
+    setTimeout(() => comfy.release(), 300);
+    let result = await polled;
+    while (result.kind === 'running') result = await restarted.poll!(job, context);
+    expect(result.kind).toBe('done');
+    // Steps 2 and 3 of 4 were heard by the new socket, live.
+    expect(progress).toEqual(expect.arrayContaining([50, 73]));
+    await run;
+    expect((await shown(uuid, headers)).status).toBe(GenerationStatus.COMPLETED);
+  });
+
   it('execution_error over the socket: failed with the exception’s message, refunded once', async () => {
     const { user, headers } = await signedInUser();
     comfy.failNextExecution('CUDA out of memory');
