@@ -93,6 +93,7 @@ const NODE_CLASSES = new Set([
   'ApplyInstantID',
   'CLIPLoader',
   'LTXVImgToVideo',
+  'EmptyLTXVLatentVideo',
   'LTXVConditioning',
   'KSamplerSelect',
   'LTXVScheduler',
@@ -283,7 +284,7 @@ export async function startComfyUiFake(
     const saveVideo = has('SaveVideo');
     if (saveVideo) {
       const fps = Number(has('CreateVideo')?.inputs.fps ?? 24);
-      const frames = Number(has('LTXVImgToVideo')?.inputs.length ?? fps * 2);
+      const frames = Number((has('LTXVImgToVideo') ?? has('EmptyLTXVLatentVideo'))?.inputs.length ?? fps * 2);
       const video = await encodeStillVideo(
         loaded[0] ?? (await drawScene(text, seed)).data,
         Math.max(1, Math.round(frames / fps)),

@@ -28,6 +28,7 @@ import {
   workflowProblems,
   type ComfyFile,
   type ComfyHistoryEntry,
+  type ComfyMode,
   type ComfyQueue,
   type ComfyWorkflow,
   type ComfyWorkflowName,
@@ -169,7 +170,7 @@ export function createComfyUiEngine(
       values.face_image = await upload(server, await userFacePhoto(plan.faceModel!));
     }
     if (plan.lora) values.lora = plan.lora.file;
-    if (plan.name === 'video') {
+    if (plan.name === 'video' || plan.name === 'video_from_text') {
       const seconds = request.durationSeconds ?? 5;
       const size = VIDEO_SIZES[request.aspect ?? '9:16'];
       Object.assign(values, size, {
@@ -240,8 +241,8 @@ export function createComfyUiEngine(
 
   /**
    * Which workflow makes the request: a face photo (face swap without a photo) uses the model's
-   * LoRA where the servers can load it, else InstantID; a mode whose workflow file is absent, or
-   * a video without a photo, is left to the next engine.
+   * LoRA where the servers can load it, else InstantID; a video without a photo is made from
+   * the description. A workflow whose file is absent leaves the request to the next engine.
    */
   async function planFor(request: EngineRequest): Promise<WorkflowPlan> {
     const unavailable = (message: string) => new EngineError('engine.unavailable', message, true);
@@ -250,9 +251,7 @@ export function createComfyUiEngine(
       if (!workflow) throw unavailable(`This server has no ComfyUI workflow ${name}.json.`);
       return { name, workflow, ...extra };
     };
-    if (request.mode === 'video' && request.images.length === 0) {
-      throw unavailable('ComfyUI makes videos only from a photo.');
-    }
+    if (request.mode === 'video' && request.images.length === 0) return named('video_from_text');
     if (request.mode !== 'face_swap') return named(request.mode as ComfyWorkflowName);
     const faceModel = request.faceModel;
     if (!faceModel) throw EngineError.badInput('needs_model', 'Face swap needs your digital model.');
@@ -314,11 +313,7 @@ export function createComfyUiEngine(
     supports: (mode: TGenerationMode) =>
       servers.length > 0 &&
       (COMFY_MODES as readonly string[]).includes(mode) &&
-      (mode === 'face_swap'
-        ? ['face_swap', 'face_photo', 'face_photo_instantid'].some((name) =>
-            workflows.has(name as ComfyWorkflowName),
-          )
-        : workflows.has(mode as ComfyWorkflowName)),
+      (WORKFLOWS_OF_MODE[mode as ComfyMode] ?? []).some((name) => workflows.has(name)),
 
     async start(request: EngineRequest, context: EngineContext) {
       const plan = await planFor(request);
@@ -407,6 +402,15 @@ export function createComfyUiEngine(
     },
   };
 }
+
+/** The workflows that can make a mode's requests (one of them present: the mode is served). */
+const WORKFLOWS_OF_MODE: Record<ComfyMode, ComfyWorkflowName[]> = {
+  simple: ['simple'],
+  editing: ['editing'],
+  styling: ['styling'],
+  face_swap: ['face_swap', 'face_photo', 'face_photo_instantid'],
+  video: ['video', 'video_from_text'],
+};
 
 interface WorkflowPlan {
   name: ComfyWorkflowName;

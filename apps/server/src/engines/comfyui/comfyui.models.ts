@@ -9,7 +9,8 @@ export const COMFY_MODES: readonly ComfyMode[] = ['simple', 'editing', 'styling'
  * The workflow files (`<name>.json`), and the placeholders each must have (without them the
  * workflow cannot do its job) and may have. Face swap onto a photo is `face_swap`; a face photo
  * from a description is `face_photo` (FLUX with the model's LoRA) when the LoRA is reachable by the
- * servers, else `face_photo_instantid` (InstantID from the model's best face photo).
+ * servers, else `face_photo_instantid` (InstantID from the model's best face photo). A video is
+ * `video` from a photo, `video_from_text` from a description alone.
  */
 export const COMFY_WORKFLOWS = {
   simple: { required: ['prompt', 'seed'] },
@@ -19,6 +20,7 @@ export const COMFY_WORKFLOWS = {
   face_photo: { required: ['prompt', 'lora'] },
   face_photo_instantid: { required: ['prompt', 'face_image'] },
   video: { required: ['image'] },
+  video_from_text: { required: ['prompt'] },
 } as const satisfies Record<string, { required: readonly string[] }>;
 export type ComfyWorkflowName = keyof typeof COMFY_WORKFLOWS;
 export const COMFY_WORKFLOW_NAMES = Object.keys(COMFY_WORKFLOWS) as ComfyWorkflowName[];
@@ -34,6 +36,7 @@ const EXTRA_PLACEHOLDERS: Record<ComfyWorkflowName, readonly string[]> = {
   face_photo: ['lora'],
   face_photo_instantid: ['face_image'],
   video: ['image', 'frames', 'fps', 'seconds'],
+  video_from_text: ['frames', 'fps', 'seconds'],
 };
 
 const PLACEHOLDER = /^\{\{(\w+)\}\}$/;

@@ -277,12 +277,28 @@ describe('face photos and video', () => {
     expect(mp4.rawPayload.subarray(4, 8).toString()).toBe('ftyp');
   });
 
-  it('a video from a description alone is not made by ComfyUI (its workflow animates a photo)', async () => {
-    const { uuid } = await create(owner.headers, { mode: 'video', prompt: 'waves on a beach', duration: 3 });
+  it('a video from a description alone runs the text-to-video workflow in the asked frame shape', async () => {
+    const { uuid } = await create(owner.headers, {
+      mode: 'video',
+      prompt: 'waves rolling onto a beach',
+      duration: 3,
+      aspect: '9:16',
+    });
     await runJobsUntilEnded(uuid);
-    const row = await rowOf(uuid);
-    expect(row.status).toBe(GenerationStatus.FAILED);
-    expect(row.providerJobId).toBeNull();
+    const done = await shown(uuid, owner.headers);
+    expect(done.status, done.error_detail).toBe(GenerationStatus.COMPLETED);
+    expect(done.result.content_type).toBe('video/mp4');
+    const { prompt, workflow } = await jobOf(uuid);
+    expect(workflow).toBe('video_from_text');
+    const nodes = nodesOf(prompt);
+    expect(nodes.find((n) => n.class_type === 'EmptyLTXVLatentVideo')!.inputs).toMatchObject({
+      width: 512,
+      height: 896,
+      length: 73,
+    });
+    expect(nodes.find((n) => n.class_type === 'CLIPTextEncode')!.inputs.text).toBe(
+      'waves rolling onto a beach',
+    );
   });
 });
 
@@ -307,7 +323,16 @@ describe('the workflow files, checked at start', () => {
   it('the shipped workflows all pass; a folder without a mode’s file leaves that mode to the next engine', async () => {
     const shipped = loadWorkflows(path.resolve(import.meta.dirname, '../../../comfyui-workflows'));
     expect([...shipped.keys()].sort()).toEqual(
-      ['editing', 'face_photo', 'face_photo_instantid', 'face_swap', 'simple', 'styling', 'video'].sort(),
+      [
+        'editing',
+        'face_photo',
+        'face_photo_instantid',
+        'face_swap',
+        'simple',
+        'styling',
+        'video',
+        'video_from_text',
+      ].sort(),
     );
     const dir = await mkdtemp(path.join(tmpdir(), 'mirra-comfy-workflows-'));
     try {
