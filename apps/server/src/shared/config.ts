@@ -295,6 +295,8 @@ const ZEnv = z.object({
   COMFYUI_URLS: z.string().default(''),
   /** Folder of the ComfyUI workflows (`<mode>.json`); unset: the ones shipped in apps/server/comfyui-workflows. */
   COMFYUI_WORKFLOWS_DIR: optionalString,
+  /** A folder the ComfyUI servers also load LoRAs from (shared volume): digital models' LoRAs are put there for face photos. */
+  COMFYUI_LORAS_DIR: optionalString,
   /** Digital-model training, in order: `fal,local` trains a LoRA at fal and keeps the local profile. */
   ENGINE_TRAINING: z.string().default('local'),
   /** What providers charge per result, USD, `model=price,…` (recorded per generation). */
@@ -611,6 +613,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
         .map((server) => server.trim().replace(/\/+$/, ''))
         .filter(Boolean),
       workflowsDir: e.COMFYUI_WORKFLOWS_DIR ? path.resolve(e.COMFYUI_WORKFLOWS_DIR) : null,
+      lorasDir: e.COMFYUI_LORAS_DIR ? path.resolve(e.COMFYUI_LORAS_DIR) : null,
     },
     providerPrices: parseProviderPrices(e.PROVIDER_PRICES),
     generationTimeoutSeconds: e.GENERATION_TIMEOUT_SECONDS,
