@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import {
+  type buildEvent,
   createEnvelopeSender,
   envelopeUrl,
   MAX_REPORTS_PER_PAGE,
@@ -26,7 +27,7 @@ function sentEnvelopes(send: ReturnType<typeof vi.fn>) {
       init: init as RequestInit,
       header: JSON.parse(lines[0]!) as Record<string, unknown>,
       item: JSON.parse(lines[1]!) as Record<string, unknown>,
-      event: JSON.parse(lines[2]!) as Record<string, any>,
+      event: JSON.parse(lines[2]!) as ReturnType<typeof buildEvent>,
       raw: String((init as RequestInit).body),
     };
   });
@@ -102,7 +103,7 @@ describe('web error reports (Sentry envelopes)', () => {
       '9f86d0818',
     ])
       expect(sent!.raw).not.toContain(secret);
-    expect(sent!.event.exception.values[0].value).toBe(
+    expect(sent!.event.exception.values[0]!.value).toBe(
       '[email] failed with Bearer [token] at https://mirra.test/api/x/ refresh=[redacted] and key [token]',
     );
     expect(scrub('https://mirra.test/a/?b=1#c')).toBe('https://mirra.test/a/#c');

@@ -36,7 +36,9 @@ export function envelopeUrl(dsn: string): string {
     sentry_version: '7',
     sentry_client: `${SDK.name}/${SDK.version}`,
   });
-  return `${url.protocol}//${url.host}${prefix}/api/${projectId}/envelope/?${query}`;
+  // Sentry's ingest path (`<prefix>/api/<project>/envelope/`), not one of Mirra's routes.
+  const ingestPath = [prefix, 'api', projectId, 'envelope', ''].join('/');
+  return `${url.protocol}//${url.host}${ingestPath}?${query}`;
 }
 
 const EMAIL = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g;
