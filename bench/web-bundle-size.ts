@@ -1,7 +1,7 @@
 /**
  * Builds the web app and prints every JavaScript chunk's gzipped size, then the first route's total
  * (the entry, everything it imports statically, the home page chunk and the English catalogue)
- * against the 150 KB budget as a ratio. Run: `node --import tsx bench/web-bundle-size.ts`
+ * against the 120 KB budget as a ratio. Run: `node --import tsx bench/web-bundle-size.ts`
  * (`--no-build` reuses apps/web/dist).
  */
 import { execFileSync } from 'node:child_process';
@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 
-const BUDGET_KB = 150;
+const BUDGET_KB = 120;
 const root = path.resolve(import.meta.dirname, '..');
 const dist = path.join(root, 'apps/web/dist');
 

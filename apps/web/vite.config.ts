@@ -1,6 +1,7 @@
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
+import { preactAliases } from './preact-aliases';
 
 /**
  * Every language loads the English catalogue before the first render (it is the fallback), yet the
@@ -95,10 +96,10 @@ export default defineConfig(({ command }) => ({
   plugins: [react(), preloadFallbackCatalogue(), routeDeclarationsForBrowser()],
   resolve: {
     // react-router's package points bundlers at its development build (dev-only warnings kept in);
-    // the production build is the same code with those compiled out. React has
-    // useSyncExternalStore built in: its shim package for older React is left out.
-    alias:
-      command === 'build'
+    // the production build is the same code with those compiled out.
+    alias: [
+      ...preactAliases,
+      ...(command === 'build'
         ? [
             {
               find: /^react-router$/,
@@ -106,14 +107,9 @@ export default defineConfig(({ command }) => ({
                 new URL('../../node_modules/react-router/dist/production/index.mjs', import.meta.url),
               ),
             },
-            {
-              find: /^use-sync-external-store\/shim$/,
-              replacement: fileURLToPath(
-                new URL('./src/lib/use-sync-external-store-shim.ts', import.meta.url),
-              ),
-            },
           ]
-        : [],
+        : []),
+    ],
   },
   server: { proxy: { '/api': 'http://localhost:3000' } },
   build: {

@@ -7,6 +7,7 @@ import { startComfyUiFake } from '../src/fakes/comfyui.fake.js';
 import { startFalFake } from '../src/fakes/fal.fake.js';
 import { startOpenAiFake } from '../src/fakes/openai.fake.js';
 import { startReplicateFake } from '../src/fakes/replicate.fake.js';
+import { startSentryFake } from '../src/fakes/sentry.fake.js';
 import { startCryptomusFake } from '../src/fakes/cryptomus.fake.js';
 import { startStripeFake } from '../src/fakes/stripe.fake.js';
 import { startTelegramBotApiFake } from '../src/fakes/telegram-bot-api.fake.js';
@@ -40,6 +41,7 @@ const appUrl = (process.env.APP_URL ?? 'http://localhost:3000').replace(/\/+$/, 
 const yookassa = await startYooKassaFake({ host, webhookUrl: `${appUrl}/api/payments/webhooks/yookassa/` });
 const stripe = await startStripeFake({ host, webhookUrl: `${appUrl}/api/payments/webhooks/stripe/` });
 const cryptomus = await startCryptomusFake({ host });
+const sentry = await startSentryFake({ host, port: Number(process.env.SENTRY_FAKE_PORT ?? 4613) });
 
 console.log('Fakes running. Start the app with:');
 console.log(`  FAL_KEY=${fal.key}`);
@@ -59,6 +61,7 @@ console.log(`  TELEGRAM_BOT_USERNAME=${telegram.env.TELEGRAM_BOT_USERNAME}`);
 for (const [name, value] of Object.entries({ ...yookassa.env, ...stripe.env, ...cryptomus.env })) {
   console.log(`  ${name}=${value}`);
 }
+console.log(`  SENTRY_DSN=${sentry.dsn} SENTRY_DSN_WEB=${sentry.dsn}`);
 console.log(`  PUBLIC_URL=${appUrl}`);
 console.log(`A prompt with "forbidden-by-fal" is refused by fal's fake safety checker,`);
 console.log(`one with "forbidden-by-replicate" by Replicate's.`);

@@ -3,8 +3,10 @@ import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { boot } from './app/boot';
 import { Providers } from './app/providers';
+import { findRouteMeta } from './app/route-access';
 import { createAppRouter } from './app/router';
-import { prefetchPageData, preloadPage } from './app/route-table';
+import { prefetchPageData, preloadPage, routeTable } from './app/route-table';
+import { catchUncaughtErrors, startErrorReporting } from './lib/error-reporting';
 import { loadUser } from './lib/session';
 import { bindTelegramBackButton } from './lib/telegram';
 import './theme/tokens.css';
@@ -12,6 +14,7 @@ import './theme/telegram.css';
 import './theme/global.css';
 
 async function main() {
+  catchUncaughtErrors();
   // The first page's files download while the app boots, not after its first render.
   preloadPage(window.location.pathname);
   const booted = await boot();
@@ -29,6 +32,7 @@ async function main() {
     </StrictMode>,
   );
   document.documentElement.classList.add('is-ready');
+  startErrorReporting((pathname) => findRouteMeta(routeTable, pathname)?.path ?? 'unknown');
 }
 
 void main();

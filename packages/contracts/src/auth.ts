@@ -52,5 +52,10 @@ export const ZPublicConfig = z.object({
   /** Where people get help from a person: a t.me link and/or an address; null when not configured. */
   support_telegram_url: z.string().nullable(),
   support_email: z.string().nullable(),
+  /**
+   * Where the web app reports its uncaught errors (a Sentry-compatible DSN, which is public by
+   * design) and the release and environment they are filed under; null: errors are not reported.
+   */
+  error_reporting: z.object({ dsn: z.string(), release: z.string(), environment: z.string() }).nullable(),
 });
 export type TPublicConfig = z.infer<typeof ZPublicConfig>;

@@ -97,6 +97,7 @@ export async function buildServer(deps: AppDeps): Promise<App> {
           : [],
         isGoogleSignInEnabled: Boolean(deps.config.google.clientId),
         mediaOrigin: mediaOriginOf(deps.config.storage),
+        errorReportingDsn: deps.config.errorReporting.webDsn,
       }),
     },
     // X-Frame-Options cannot name Telegram as an allowed parent; the CSP's frame-ancestors does,

@@ -207,6 +207,7 @@ describe('routing', () => {
       public_url: 'http://mirra.test',
       support_telegram_url: 'https://t.me/mirra_help',
       support_email: null,
+      error_reporting: null,
     });
   });
 });

@@ -29,6 +29,15 @@ describe('security headers', () => {
     }
   });
 
+  it('lets the web app send error reports to its DSN’s origin, and nowhere else', () => {
+    const policy = contentSecurityPolicy({
+      inlineScriptHashes: [],
+      isGoogleSignInEnabled: false,
+      errorReportingDsn: 'https://publickey@o1.ingest.sentry.io/42',
+    });
+    expect(policy['connect-src']).toEqual(["'self'", 'https://o1.ingest.sentry.io']);
+  });
+
   it.each([
     ['auto', 'http', false],
     ['auto', 'https', true],

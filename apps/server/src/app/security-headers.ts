@@ -34,15 +34,19 @@ export function inlineScriptHashes(html: string): string[] {
  * https origin (Telegram's profile photos) and from data:/blob: (upload previews); styles may be
  * inline because React and the theme set style attributes. With media in S3, pictures, videos
  * and the fetch of a result reused as a source come from the store's (or its CDN's) origin.
+ * With SENTRY_DSN_WEB set, the web app's error reports go to that DSN's origin.
  */
 export function contentSecurityPolicy(options: {
   inlineScriptHashes: string[];
   isGoogleSignInEnabled: boolean;
   /** Where browsers fetch media from when it is not this origin (S3 or its CDN). */
   mediaOrigin?: string | null;
+  /** The web app's error reporting DSN (SENTRY_DSN_WEB): its origin receives error reports. */
+  errorReportingDsn?: string | null;
 }): Record<string, string[]> {
   const google = options.isGoogleSignInEnabled;
   const media = options.mediaOrigin ? [options.mediaOrigin] : [];
+  const errorReports = options.errorReportingDsn ? [new URL(options.errorReportingDsn).origin] : [];
   return {
     'default-src': ["'self'"],
     'script-src': ["'self'", ...options.inlineScriptHashes, ...(google ? [GOOGLE_SIGN_IN.script] : [])],
@@ -51,7 +55,7 @@ export function contentSecurityPolicy(options: {
     'img-src': ["'self'", 'data:', 'blob:', 'https:', ...media],
     'media-src': ["'self'", 'blob:', 'data:', ...media],
     'font-src': ["'self'", 'data:'],
-    'connect-src': ["'self'", ...media, ...(google ? [GOOGLE_SIGN_IN.connect] : [])],
+    'connect-src': ["'self'", ...media, ...errorReports, ...(google ? [GOOGLE_SIGN_IN.connect] : [])],
     'frame-src': google ? [GOOGLE_SIGN_IN.frame] : ["'none'"],
     'worker-src': ["'self'", 'blob:'],
     'object-src': ["'none'"],

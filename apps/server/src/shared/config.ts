@@ -391,6 +391,8 @@ const ZEnv = z.object({
   METRICS_WORKER_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   /** Server errors go to this Sentry-compatible DSN (Sentry, GlitchTip); unset, nowhere. */
   SENTRY_DSN: optionalString.pipe(z.url().optional()),
+  /** The web app's errors go to this (public) Sentry-compatible DSN; unset, nowhere. */
+  SENTRY_DSN_WEB: optionalString.pipe(z.url().optional()),
   /** The environment error reports are filed under; NODE_ENV when unset. */
   SENTRY_ENVIRONMENT: optionalString,
   /** The release error reports are tagged with; `mirra@<version>` when unset. */
@@ -659,6 +661,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     metricsWorkerPort: e.METRICS_WORKER_PORT,
     errorReporting: {
       dsn: e.SENTRY_DSN,
+      webDsn: e.SENTRY_DSN_WEB,
       environment: e.SENTRY_ENVIRONMENT ?? e.NODE_ENV,
       release: e.SENTRY_RELEASE ?? `mirra@${env.npm_package_version ?? '0.0.0'}`,
     },

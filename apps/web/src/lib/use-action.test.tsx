@@ -40,4 +40,20 @@ describe('useAction', () => {
     expect(result.current).toMatchObject({ isPending: false, isSuccess: false });
     expect(onError).toHaveBeenCalledWith(failure, 3, { before: 2 });
   });
+
+  it('one at a time: a second call before the first ends, even before a re-render, sends nothing', async () => {
+    const first = deferred<string>();
+    const run = vi.fn(() => first.promise);
+    const { result } = renderHook(() => useAction({ run, oneAtATime: true }));
+    const { mutate } = result.current;
+    act(() => {
+      mutate(1);
+      mutate(2);
+    });
+    expect(run).toHaveBeenCalledTimes(1);
+    await act(async () => first.resolve('done'));
+    run.mockReturnValue(Promise.resolve('again'));
+    await act(async () => result.current.mutate(3));
+    expect(run.mock.calls).toEqual([[1], [3]]);
+  });
 });

@@ -6,6 +6,11 @@ interface ActionOptions<TVariables, TResult, TContext> {
   onStart?(variables: TVariables): TContext;
   onSuccess?(result: TResult, variables: TVariables): void;
   onError?(error: unknown, variables: TVariables, context: TContext | undefined): void;
+  /**
+   * A second `mutate` while one is on its way does nothing. The button's `disabled` alone is not
+   * enough: a second tap can land before the re-render that disables it.
+   */
+  oneAtATime?: boolean;
 }
 
 /**
@@ -34,16 +39,21 @@ export function useAction<TVariables, TResult, TContext = undefined>(
     variables: TVariables | undefined;
   }>({ status: 'idle', variables: undefined });
 
+  const inFlight = useRef(false);
   const mutate = useCallback((variables: TVariables) => {
-    const { run, onStart } = latest.current;
+    const { run, onStart, oneAtATime } = latest.current;
+    if (oneAtATime && inFlight.current) return;
+    inFlight.current = true;
     setState({ status: 'pending', variables });
     const context = onStart?.(variables);
     run(variables).then(
       (result) => {
+        inFlight.current = false;
         if (mounted.current) setState({ status: 'success', variables });
         latest.current.onSuccess?.(result, variables);
       },
       (error: unknown) => {
+        inFlight.current = false;
         if (mounted.current) setState({ status: 'error', variables });
         latest.current.onError?.(error, variables, context);
       },

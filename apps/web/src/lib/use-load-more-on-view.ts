@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef } from 'react';
 
 interface Pager {
   /** Pages loaded so far: after each one the end is looked at again (a short list stays in view). */
@@ -14,7 +14,9 @@ interface Pager {
  */
 export function useLoadMoreOnView(pager: Pager, rootMargin = '400px') {
   const latest = useRef(pager);
-  useEffect(() => {
+  // Updated as the page is committed, not after paint: an intersection reported in between must
+  // see that the next page exists.
+  useLayoutEffect(() => {
     latest.current = pager;
   });
   const observer = useRef<IntersectionObserver | null>(null);

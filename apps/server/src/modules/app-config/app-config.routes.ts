@@ -12,5 +12,12 @@ export function registerAppConfigRoutes(app: ZodApp, deps: AppConfigDeps): void 
     public_url: config.publicUrl,
     support_telegram_url: config.support.telegramUrl,
     support_email: config.support.email,
+    error_reporting: config.errorReporting.webDsn
+      ? {
+          dsn: config.errorReporting.webDsn,
+          release: config.errorReporting.release,
+          environment: config.errorReporting.environment,
+        }
+      : null,
   }));
 }

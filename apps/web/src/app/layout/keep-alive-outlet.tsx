@@ -1,4 +1,4 @@
-import { Activity, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useOutlet } from 'react-router';
 import { useSession } from '../../lib/session';
 import { useRouteMeta } from './use-route-meta';
@@ -6,6 +6,9 @@ import { useRouteMeta } from './use-route-meta';
 /**
  * Renders the current page; kept-alive pages (`/upload/`, `/profile/`) stay mounted but hidden
  * when you leave, so they come back with their state. The cache belongs to one signed-in user.
+ * A hidden page stays in the document under `display: none` (its effects keep running: the app
+ * renders with Preact, which has no `<Activity>`); the shown one's wrapper is `display: contents`,
+ * so it lays out as if unwrapped.
  */
 export function KeepAliveOutlet() {
   const outlet = useOutlet();
@@ -25,9 +28,13 @@ export function KeepAliveOutlet() {
   return (
     <>
       {Object.entries(cache.pages).map(([path, element]) => (
-        <Activity key={path} mode={meta.keepAlive && meta.path === path ? 'visible' : 'hidden'}>
+        <div
+          key={path}
+          data-kept-page={path}
+          style={{ display: meta.keepAlive && meta.path === path ? 'contents' : 'none' }}
+        >
           {element}
-        </Activity>
+        </div>
       ))}
       {!meta.keepAlive && outlet}
     </>

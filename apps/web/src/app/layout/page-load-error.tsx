@@ -1,14 +1,22 @@
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isRouteErrorResponse, useRouteError } from 'react-router';
 import { Button } from '../../components/ui/button';
 import { EmptyState } from '../../components/ui/empty-state';
 import { IconAlert } from '../../components/ui/icons';
+import { reportError } from '../../lib/error-reporting';
 
-/** Shown when a page could not load (a failed chunk after a deploy, usually): offers a reload. */
+/**
+ * Shown when a page could not load (a failed chunk after a deploy, usually) or broke while
+ * rendering: offers a reload. The error is reported (unless it is a plain "not found").
+ */
 export function PageLoadError() {
   const { t } = useTranslation();
   const error = useRouteError();
   const isNotFound = isRouteErrorResponse(error) && error.status === 404;
+  useEffect(() => {
+    if (!isNotFound) reportError(error);
+  }, [error, isNotFound]);
   return (
     <div className="page page--center">
       <EmptyState

@@ -14,7 +14,12 @@ let i18n: I18n;
 beforeAll(async () => {
   i18n = await createTestI18n('en');
 });
-afterEach(() => vi.useRealTimers());
+// Every test unmounts what it rendered: ids from useId are unique within one root, and each
+// render() is a root of its own, so a page left behind could answer for the next test's id.
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+});
 
 const wrap = (node: React.ReactNode) => render(<I18nextProvider i18n={i18n}>{node}</I18nextProvider>);
 

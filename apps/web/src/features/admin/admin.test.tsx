@@ -57,7 +57,7 @@ async function showUser() {
 }
 
 const type = (testId: string, value: string) =>
-  fireEvent.change(screen.getByTestId(testId), { target: { value } });
+  fireEvent.input(screen.getByTestId(testId), { target: { value } });
 const valueOf = (testId: string) => (screen.getByTestId(testId) as HTMLInputElement).value;
 
 describe('staff credit change', () => {

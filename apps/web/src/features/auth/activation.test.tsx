@@ -110,10 +110,10 @@ describe('remembering where sign-up started', () => {
       .spyOn(authApi, 'register')
       .mockResolvedValue({ id: 1, uuid: USER.uuid, email: 'ada@example.com' });
     renderAt('/sign-up/?next=%2Fgenerate%2Fpost%2Fabc%2F', <SignUpForm />, '/sign-up/');
-    fireEvent.change(screen.getByRole('textbox', { name: /email/i }), {
+    fireEvent.input(screen.getByRole('textbox', { name: /email/i }), {
       target: { value: 'ada@example.com' },
     });
-    fireEvent.change(document.querySelector('input[name="password"]')!, {
+    fireEvent.input(document.querySelector('input[name="password"]')!, {
       target: { value: 'Blue-Otter-73' },
     });
     fireEvent.submit(screen.getByTestId('sign-up-form'));

@@ -113,13 +113,13 @@ describe('transfer to my credits', () => {
 
     const input = () => textboxOf('transfer-amount');
     // 20 000 credits cost 2 000 ₽: more than the 1 500 ₽ available.
-    fireEvent.change(input(), { target: { value: '20000' } });
+    fireEvent.input(input(), { target: { value: '20000' } });
     expect(plain(screen.getByTestId('transfer-credits').textContent)).toContain('Стоимость 2 000 ₽');
     fireEvent.click(screen.getByTestId('transfer-next'));
     expect(await screen.findByText(/Недостаточно денег: доступно 1\s?500 ₽\./)).toBeTruthy();
     expect(callsTo(routes.payouts.toCredits)).toHaveLength(0);
 
-    fireEvent.change(input(), { target: { value: '500' } });
+    fireEvent.input(input(), { target: { value: '500' } });
     fireEvent.click(screen.getByTestId('transfer-next'));
     const confirm = await screen.findByTestId('transfer-confirm');
     const row = (id: string) => plain(within(confirm).getByTestId(`transfer-confirm-${id}`).textContent);
@@ -135,7 +135,7 @@ describe('transfer to my credits', () => {
     const done = await screen.findByTestId('transfer-done');
     expect(plain(done.textContent)).toContain('На баланс зачислено 500 кредитов за 50 ₽.');
     fireEvent.click(screen.getByTestId('transfer-again'));
-    fireEvent.change(input(), { target: { value: '10' } });
+    fireEvent.input(input(), { target: { value: '10' } });
     fireEvent.click(screen.getByTestId('transfer-next'));
     fireEvent.click(await screen.findByTestId('transfer-send'));
     await screen.findByTestId('transfer-done');
@@ -158,7 +158,7 @@ describe('transfer to my credits', () => {
     fireEvent.click(await screen.findByTestId('money-currency-840'));
     await waitFor(() => expect(screen.getByTestId('transfer-rate').textContent).toBe('$1 = 1,000 credits'));
     expect(screen.getByTestId('transfer-available').textContent).toBe('Available: $10');
-    fireEvent.change(textboxOf('transfer-amount'), { target: { value: '100' } });
+    fireEvent.input(textboxOf('transfer-amount'), { target: { value: '100' } });
     fireEvent.click(screen.getByTestId('transfer-next'));
     expect((await screen.findByTestId('transfer-confirm-send')).textContent).toBe('Leaves your wallet$0.10');
     fireEvent.click(screen.getByTestId('transfer-send'));
@@ -191,16 +191,16 @@ describe('transfer to another user', () => {
     const recipient = () => textboxOf('transfer-recipient');
     const amount = () => textboxOf('transfer-amount');
 
-    fireEvent.change(recipient(), { target: { value: `https://mirra.test/profile/${ME}/` } });
-    fireEvent.change(amount(), { target: { value: 'zehn' } });
+    fireEvent.input(recipient(), { target: { value: `https://mirra.test/profile/${ME}/` } });
+    fireEvent.input(amount(), { target: { value: 'zehn' } });
     fireEvent.click(screen.getByTestId('transfer-next'));
     expect(await screen.findByText('Das ist dein eigenes Profil: wähle einen anderen Nutzer.')).toBeTruthy();
     expect(screen.getByText('Gib einen Betrag über null ein, z. B. 150 oder 99,90.')).toBeTruthy();
 
-    fireEvent.change(recipient(), {
+    fireEvent.input(recipient(), {
       target: { value: `https://mirra.test/profile/${FRIEND.toUpperCase()}/` },
     });
-    fireEvent.change(amount(), { target: { value: '99,90' } });
+    fireEvent.input(amount(), { target: { value: '99,90' } });
     fireEvent.click(screen.getByTestId('transfer-next'));
     const confirm = await screen.findByTestId('transfer-confirm');
     expect(within(confirm).getByTestId('transfer-confirm-to').textContent).toBe('EmpfängerAnna Berg (@anna)');
@@ -235,8 +235,8 @@ describe('transfer to another user', () => {
     });
     await show(<WalletMoneyOut />, 'ru', '/wallet/pay-out/?to=user');
     await screen.findByTestId('transfer-user');
-    fireEvent.change(textboxOf('transfer-recipient'), { target: { value: FRIEND } });
-    fireEvent.change(textboxOf('transfer-amount'), { target: { value: '10' } });
+    fireEvent.input(textboxOf('transfer-recipient'), { target: { value: FRIEND } });
+    fireEvent.input(textboxOf('transfer-amount'), { target: { value: '10' } });
     fireEvent.click(screen.getByTestId('transfer-next'));
     fireEvent.click(await screen.findByTestId('transfer-send'));
     expect(await screen.findByText(i18n.t('errors.wallet.insufficient', { lng: 'ru' }))).toBeTruthy();

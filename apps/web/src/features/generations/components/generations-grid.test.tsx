@@ -177,6 +177,8 @@ describe('generations on home', () => {
     renderGrid();
     const image = (await screen.findByTestId('generation-tile')).querySelector('img')!;
     expect(image.getAttribute('src')).toBe('/m/5/w256.webp');
+    // The tile starts watching once its effects have run (after the first paint).
+    await waitFor(() => expect(show).not.toBeNull());
     act(() => show!());
     expect(image.getAttribute('src')).toBe('/m/5/preview.webp');
     expect(image.dataset.animated).toBe('true');

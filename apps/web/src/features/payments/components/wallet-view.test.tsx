@@ -104,10 +104,10 @@ describe('wallet', () => {
     await screen.findByTestId('wallet-pay-in');
     expect(screen.queryByTestId('method-balance')).toBeNull();
     const amount = screen.getByTestId('wallet-pay-in-amount');
-    fireEvent.change(amount, { target: { value: '5' } });
+    fireEvent.input(amount, { target: { value: '5' } });
     fireEvent.click(screen.getByTestId('wallet-pay-in-submit'));
     expect(screen.getByTestId('wallet-pay-in-error').textContent).toBe('From ₽100 to ₽100,000');
-    fireEvent.change(amount, { target: { value: '1 500,50' } });
+    fireEvent.input(amount, { target: { value: '1 500,50' } });
     fireEvent.click(screen.getByTestId('wallet-pay-in-submit'));
     expect(screen.getByTestId('wallet-pay-in-error').textContent).toBe(
       'Please check the boxes to agree with the offer.',

@@ -78,7 +78,7 @@ describe('the feed', () => {
       const list = vi.spyOn(postsApi, 'list').mockResolvedValue({ results: [], next: null });
       renderFeed('/posts/new/');
       await screen.findByText('Nothing new yet');
-      fireEvent.change(screen.getByTestId('feed-search'), { target: { value: 'zebra' } });
+      fireEvent.input(screen.getByTestId('feed-search'), { target: { value: 'zebra' } });
       await act(() => vi.advanceTimersByTimeAsync(400));
       await screen.findByText('No posts found for the selected query');
       expect(screen.getByTestId('where').textContent).toBe('/posts/new/?q=zebra');

@@ -58,7 +58,7 @@ describe('publishing from the result screen', () => {
     renderAction();
     await openSheet();
     expect((await screen.findByTestId('publish-prompt')).textContent).toBe('A red fox in the snow');
-    fireEvent.change(screen.getByTestId('publish-title'), { target: { value: '  Fox  ' } });
+    fireEvent.input(screen.getByTestId('publish-title'), { target: { value: '  Fox  ' } });
     fireEvent.click(screen.getByTestId('publish-submit'));
     await waitFor(() => expect(screen.getByTestId('where').textContent).toBe(`/post/${post.uuid}/`));
     expect(create).toHaveBeenCalledWith({ generation_uuid: generation.uuid, title: 'Fox', draft: false });

@@ -43,6 +43,8 @@ export function usePostMutations() {
     useAppStore.getState().showTopinfo('error', describeError(t, error).alert ?? t('errors.network'));
 
   const save = useAction({
+    // A save and an unsave in flight together could end in either order.
+    oneAtATime: true,
     run: ({ post, isSaved }: { post: TPost; isSaved: boolean }) =>
       isSaved ? postsApi.save(post.uuid) : postsApi.unsave(post.uuid),
     onStart: ({ post, isSaved }) => {

@@ -1,0 +1,62 @@
+/**
+ * Uncaught errors and unhandled rejections of the web app, sent to a Sentry-compatible service when
+ * the server's public config names a DSN (SENTRY_DSN_WEB). What runs before the first paint is
+ * only this: two listeners that keep the first few errors. The part that builds and sends reports
+ * (`sentry-envelope.ts`) and the config request load once the page is idle, so error reporting
+ * costs the first page nothing.
+ */
+import { api } from './api-client';
+import { routes } from '@mirra/contracts';
+import { useSession } from './session';
+
+/** Errors kept until the sender has loaded (or it turns out nothing is to be sent). */
+const EARLY_LIMIT = 10;
+let early: unknown[] | null = [];
+let send: ((error: unknown) => void) | null = null;
+
+/** Reports an error (an error boundary's, a failed lazy load); a no-op when reporting is off. */
+export function reportError(error: unknown): void {
+  if (send) send(error);
+  else if (early && early.length < EARLY_LIMIT) early.push(error);
+}
+
+/** Listens for uncaught errors and unhandled rejections from now on. */
+export function catchUncaughtErrors(target: Window = window): void {
+  target.addEventListener('error', (event) => reportError(event.error ?? event.message));
+  target.addEventListener('unhandledrejection', (event) => reportError(event.reason));
+}
+
+/**
+ * Once the page has painted and gone idle: asks the server where errors go; with a DSN, sends
+ * the errors kept so far and every later one, tagged with the release and the route pattern
+ * (`routeOf` turns an address into its route table entry, so ids in paths are not sent).
+ */
+export function startErrorReporting(routeOf: (pathname: string) => string): void {
+  const start = async () => {
+    const [config, { createEnvelopeSender }] = await Promise.all([
+      api(routes.appConfig.get),
+      import('./sentry-envelope'),
+    ]);
+    const target = config.error_reporting;
+    if (!target) {
+      early = null;
+      return;
+    }
+    send = createEnvelopeSender({
+      ...target,
+      route: () => routeOf(window.location.pathname),
+      url: () => window.location.origin + window.location.pathname,
+      userId: () => useSession.getState().user?.id ?? null,
+    });
+    const kept = early ?? [];
+    early = null;
+    kept.forEach(send);
+  };
+  const later = () => void start().catch(() => (early = null));
+  const whenIdle = () => {
+    if ('requestIdleCallback' in window) window.requestIdleCallback(later, { timeout: 5000 });
+    else setTimeout(later, 1000);
+  };
+  if (document.readyState === 'complete') whenIdle();
+  else window.addEventListener('load', whenIdle, { once: true });
+}
