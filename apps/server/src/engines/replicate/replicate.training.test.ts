@@ -11,7 +11,8 @@ import {
 import { grantWelcomeCredits } from '../../modules/credits/credits.usecases.js';
 import { runModelTraining } from '../../modules/models/models.jobs.js';
 import { creditEntries, models, notifications } from '../../shared/db/schema.js';
-import { bearer, createActiveUser, login } from '../../test/factories.js';
+import { bearer, createActiveUser, createUploadFor, login } from '../../test/factories.js';
+import { loadTestFaces } from '@mirra/imaging/testing';
 import { astronautPhotos, createTrainedModel, uploadModelPhotos } from '../../test/models.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { unzipStored } from '../zip.js';
@@ -184,6 +185,26 @@ describe('a digital model trained at Replicate', () => {
     expect(prediction.input.prompt).toBe(`${lora.triggerWord} on a mountain top at sunrise`);
     // Priced as the FLUX LoRA model it runs as.
     expect(generation.providerCostUsd).toBeCloseTo(0.032, 6);
+  });
+
+  it('swaps the model’s face onto a photo with the face-swap model, priced by the default table', async () => {
+    const faces = await loadTestFaces();
+    const target = await createUploadFor(t, owner.id, faces.graceHopper);
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/generations/',
+      headers: owner.headers,
+      payload: { mode: 'face_swap', model_uuid: modelUuid, images: [target.uuid] },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    await t.runJobs();
+    const uuid = created.json().uuid as string;
+    const generation = (await t.deps.db.query.generations.findFirst({
+      where: (g, { eq }) => eq(g.uuid, uuid),
+    }))!;
+    expect(generation.provider).toBe('replicate');
+    expect(replicate.predictions.get(generation.providerJobId!)!.model).toBe('cdingram/face-swap');
+    expect(generation.providerCostUsd).toBeCloseTo(0.003, 6);
   });
 
   it('a model trained at fal steps aside for the next engine, with a note', async () => {
