@@ -1,12 +1,14 @@
 /**
  * API latency while local jobs run: the built server (apps/server/dist, `npm run build` first)
- * with the job worker inside the API process (RUN_WORKER=inline) and in a process of its own
- * (RUN_WORKER=true, the default of `npm start`). For each: one signed-up person, `/api/config/`
- * latency idle (paced sequential requests, BENCH_IDLE_SECONDS in all: half before the jobs, half
- * after) and while BENCH_JOBS (20) local-engine generations run, until the last has ended. Prints
- * p50/p99 idle and during and the ratio p99 during / p99 idle (goal with the separate process:
- * ≤ 1.5). Run: `npm run bench:api-jobs`. BENCH_REPEATS (3) runs of each layout, judged on the
- * median ratio; BENCH_LAYOUTS=true runs one layout only; BENCH_CONNECTIONS sets the sampler's
+ * in layouts `RUN_WORKER[:IMAGING_THREADS]`: the job worker inside the API process with its pixel
+ * work on the event loop (`inline:0`) or on the imaging thread pool (`inline:1`), and in a process
+ * of its own (`true:1`, the default of `npm start` on two cores; `true:2` for throughput with two
+ * threads). For each: one signed-up person, `/api/config/` latency idle (paced sequential
+ * requests, BENCH_IDLE_SECONDS in all: half before the jobs, half after) and while BENCH_JOBS (20)
+ * local-engine generations run, until the last has ended. Prints p50/p99 idle and during, the
+ * ratio p99 during / p99 idle (goal: ≤ 1.5 for every layout with the pool) and jobs per minute.
+ * Run: `npm run bench:api-jobs`. BENCH_REPEATS (3) runs of each layout, judged on the median
+ * ratio; BENCH_LAYOUTS=true:1 runs one layout only; BENCH_CONNECTIONS sets the sampler's
  * concurrent requests (1); WORKER_CONCURRENCY passes through to the server.
  */
 import { performance } from 'node:perf_hooks';
@@ -25,7 +27,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 1);
  * a second), not a closed loop that would keep the API's core busy and starve the niced worker.
  */
 const PAUSE_MS = Number(process.env.BENCH_PAUSE_MS ?? 2);
-const LAYOUTS = (process.env.BENCH_LAYOUTS ?? 'inline,true').split(',');
+const LAYOUTS = (process.env.BENCH_LAYOUTS ?? 'inline:0,inline:1,true:1,true:2').split(',');
 /** Runs of each layout (a fresh server each): the verdict is on the median ratio (a shared machine is noisy). */
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 3);
 /** The longest the jobs may take before the run is called stuck. */
@@ -52,12 +54,14 @@ const watcher = new pg.Client({ connectionString: databaseUrl });
 await watcher.connect();
 
 async function measureLayout(layout: string): Promise<LayoutResult> {
+  const [runWorker, threads] = layout.split(':');
   const server = await startBuiltServer({
     dataDirPrefix: 'mirra-bench-api-jobs-server-',
     settings: {
       NODE_ENV: 'production',
       DATABASE_URL: databaseUrl,
-      RUN_WORKER: layout,
+      RUN_WORKER: runWorker!,
+      ...(threads === undefined ? {} : { IMAGING_THREADS: threads }),
       WEB_CONCURRENCY: '1',
       WELCOME_CREDITS: '100000',
       FREE_DAILY_PHOTOS: '100000',
@@ -165,14 +169,24 @@ console.log(
   `\nAPI latency (/api/config/, ${CONNECTIONS} connection${CONNECTIONS === 1 ? '' : 's'}) idle vs during ${JOBS} local generations`,
 );
 console.log(
-  `${'layout'.padEnd(22)}${'idle p50'.padStart(9)}${'idle p99'.padStart(9)}${'jobs p50'.padStart(9)}${'jobs p99'.padStart(9)}${'p99 ratio'.padStart(10)}${'requests'.padStart(16)}${'jobs s'.padStart(8)}`,
+  `${'layout'.padEnd(34)}${'idle p50'.padStart(9)}${'idle p99'.padStart(9)}${'jobs p50'.padStart(9)}${'jobs p99'.padStart(9)}${'p99 ratio'.padStart(10)}${'requests'.padStart(16)}${'jobs s'.padStart(8)}${'jobs/min'.padStart(9)}`,
 );
-const layoutName = (layout: string) =>
-  layout === 'inline' ? 'worker inline' : layout === 'true' ? 'worker in own process' : layout;
+const layoutName = (layout: string) => {
+  const [runWorker, threads] = layout.split(':');
+  const where =
+    runWorker === 'inline' ? 'worker inline' : runWorker === 'true' ? 'worker own process' : runWorker!;
+  const pool =
+    threads === undefined
+      ? 'pool default'
+      : threads === '0'
+        ? 'no pool'
+        : `${threads} thread${threads === '1' ? '' : 's'}`;
+  return `${where}, ${pool}`;
+};
 const ratioOf = (r: LayoutResult) => r.during.p99Ms / r.idle.p99Ms;
 for (const r of results) {
   console.log(
-    `${layoutName(r.layout).padEnd(22)}${ms(r.idle.p50Ms)}  ${ms(r.idle.p99Ms)}  ${ms(r.during.p50Ms)}  ${ms(r.during.p99Ms)}${ratioOf(r).toFixed(2).padStart(10)}${`${r.idle.requests}/${r.during.requests}`.padStart(16)}${r.jobsSeconds.toFixed(1).padStart(8)}` +
+    `${layoutName(r.layout).padEnd(34)}${ms(r.idle.p50Ms)}  ${ms(r.idle.p99Ms)}  ${ms(r.during.p50Ms)}  ${ms(r.during.p99Ms)}${ratioOf(r).toFixed(2).padStart(10)}${`${r.idle.requests}/${r.during.requests}`.padStart(16)}${r.jobsSeconds.toFixed(1).padStart(8)}${((JOBS / r.jobsSeconds) * 60).toFixed(1).padStart(9)}` +
       (r.failed > 0 ? `   ${r.failed} generations failed` : '') +
       (r.idle.errors + r.during.errors > 0 ? `   ${r.idle.errors + r.during.errors} request errors` : ''),
   );
@@ -184,10 +198,13 @@ for (const layout of LAYOUTS) {
     .map(ratioOf)
     .sort((a, b) => a - b);
   const median = ratios[Math.floor(ratios.length / 2)]!;
+  const jobsPerMinute = results
+    .filter((r) => r.layout === layout)
+    .map((r) => (JOBS / r.jobsSeconds) * 60)
+    .sort((a, b) => a - b);
+  const withPool = !layout.endsWith(':0');
   console.log(
-    `${layoutName(layout).padEnd(22)} median p99 ratio ${median.toFixed(2)} of ${ratios.length} runs` +
-      (layout === 'true'
-        ? `   ${median <= TARGET_RATIO ? 'OK' : 'ABOVE GOAL'} (goal ≤ ${TARGET_RATIO})`
-        : ''),
+    `${layoutName(layout).padEnd(34)} median p99 ratio ${median.toFixed(2)} of ${ratios.length} runs, median ${jobsPerMinute[Math.floor(jobsPerMinute.length / 2)]!.toFixed(1)} jobs/min` +
+      (withPool ? `   ${median <= TARGET_RATIO ? 'OK' : 'ABOVE GOAL'} (goal ≤ ${TARGET_RATIO})` : ''),
   );
 }

@@ -9,7 +9,12 @@ const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 await rm(path.join(root, 'dist'), { recursive: true, force: true });
 await build({
   absWorkingDir: root,
-  entryPoints: ['src/main.api.ts', 'src/main.worker.ts'],
+  // All beside each other in dist/: the imaging pool finds its thread entry next to the chunks.
+  entryPoints: {
+    'main.api': 'src/main.api.ts',
+    'main.worker': 'src/main.worker.ts',
+    'imaging.thread': 'src/app/imaging.thread.ts',
+  },
   outdir: 'dist',
   bundle: true,
   splitting: true,

@@ -29,7 +29,8 @@ const replicate = await startReplicateFake({
 const comfyui = await startComfyUiFake({
   host,
   port: Number(process.env.COMFYUI_FAKE_PORT ?? 4612),
-  steps: 3,
+  steps: 8,
+  stepMs: 400,
 });
 const openai = await startOpenAiFake();
 const telegram = await startTelegramBotApiFake({ host, port: 0 });

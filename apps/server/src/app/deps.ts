@@ -10,7 +10,7 @@ import {
   createOpenAiModerationClient,
   createPromptModerator,
 } from '../modules/moderation/index.js';
-import { createEngineRegistry, type EngineRegistry } from '../engines/index.js';
+import { createBuiltInEngines, createEngineRegistry, type EngineRegistry } from '../engines/index.js';
 import {
   createGenerationEvents,
   type GenerationEvents,
@@ -27,6 +27,8 @@ import { MODEL_EVENTS_CHANNEL } from '../modules/models/index.js';
 import { postGenerationSources, type PublishedPostCounter } from '../modules/posts/index.js';
 import { profilePublishedPostCounter } from '../modules/social/index.js';
 import type { SharedDeps } from '../shared/deps.js';
+import type { ThreadPool } from '../shared/thread-pool.js';
+import { createImagingThreads, pooledFaceAnalyzer, pooledNsfwClassifier } from './imaging-threads.js';
 import type { Logger } from '../shared/logger.js';
 import { createMailer } from '../shared/mailer/mailer.js';
 import { createRateLimiter } from '../shared/rate-limiter.js';
@@ -76,8 +78,13 @@ export interface AppDeps extends SharedDeps {
   generationSources: GenerationSources;
   /** Live training progress of digital models (same event shape, own channel). */
   modelEvents: GenerationEvents;
-  /** Face detection, mesh and descriptor (models load once per process, on first use). */
+  /** Face detection, mesh and descriptor (models load once per thread, on first use). */
   faceAnalyzer: FaceAnalyzer;
+  /**
+   * The threads pixel work and model inference run on (IMAGING_THREADS); null with 0, when it runs
+   * on this event loop. Its owner closes it when the process stops.
+   */
+  imagingThreads: ThreadPool | null;
   /** Providers that train digital models' LoRAs (ENGINE_TRAINING), in order. */
   modelTrainers: ModelTrainer[];
   /** What modules selling their own things do when those orders are paid or refunded. */
@@ -101,6 +108,13 @@ export function createDeps(options: {
     options.overrides?.now ??
     (config.devClockFile ? createFileOffsetClock(config.devClockFile) : () => new Date());
   const storage = options.overrides?.storage ?? createStorage(config.storage);
+  // Threads start on the first task: a process that never does pixel work holds none.
+  const imagingThreads =
+    options.overrides?.imagingThreads !== undefined
+      ? options.overrides.imagingThreads
+      : config.imagingThreads > 0
+        ? createImagingThreads(config.imagingThreads)
+        : null;
   const deps: AppDeps = {
     config,
     database,
@@ -140,14 +154,21 @@ export function createDeps(options: {
     }),
     // The classifier loads on its first result (seconds), not here.
     imageModerator: config.moderation.images
-      ? createNsfwImageModerator({ thresholds: config.moderation.thresholds })
+      ? createNsfwImageModerator({
+          thresholds: config.moderation.thresholds,
+          classify: imagingThreads ? pooledNsfwClassifier(imagingThreads) : undefined,
+        })
       : createPassThroughImageModerator(),
-    engines: createEngineRegistry(config),
+    engines: createEngineRegistry(
+      config,
+      createBuiltInEngines(config, { localThreads: imagingThreads ?? undefined }),
+    ),
     generationEvents: createGenerationEvents(options.notifications),
     generationSources: postGenerationSources,
     publishedPostCounter: profilePublishedPostCounter,
     modelEvents: createGenerationEvents(options.notifications, MODEL_EVENTS_CHANNEL),
-    faceAnalyzer: createFaceAnalyzer(),
+    faceAnalyzer: imagingThreads ? pooledFaceAnalyzer(imagingThreads) : createFaceAnalyzer(),
+    imagingThreads,
     modelTrainers: createModelTrainers(config),
     starsPayments: null,
     now,

@@ -72,13 +72,22 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     });
     connectionString = embedded.connectionString('mirra');
   }
-  const database = connectDatabase(connectionString, config.databasePoolSize);
+  // LISTEN, the migration lock and the job worker need one session throughout: behind a pooler in
+  // transaction mode they use the direct DATABASE_LISTEN_URL, queries go through the pooler.
+  const sessionConnectionString = config.databaseListenUrl ?? connectionString;
+  const behindPooler = config.databasePooler === 'transaction';
+  const database = connectDatabase(connectionString, config.databasePoolSize, {
+    namedStatements: !behindPooler,
+  });
   const cleanups: Array<() => Promise<unknown>> = [];
   cleanups.push(() => database.close());
   if (embedded) cleanups.push(() => embedded.stop());
   try {
-    await migrateDatabase(database);
-    const notifications = options.api ? createNotificationHub(connectionString, logger) : null;
+    await migrateThrough(
+      sessionConnectionString === connectionString ? database : null,
+      sessionConnectionString,
+    );
+    const notifications = options.api ? createNotificationHub(sessionConnectionString, logger) : null;
     if (notifications) cleanups.unshift(() => notifications.close());
     const builtDeps = createDeps({
       config,
@@ -88,11 +97,20 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       jwtSecret: config.jwtSecret ?? secrets.jwtSecret,
     });
     const deps = options.adjustDeps ? { ...builtDeps, ...options.adjustDeps(builtDeps) } : builtDeps;
+    // Pool threads keep a process alive: they stop after everything that could still use them.
+    if (deps.imagingThreads) {
+      const threads = deps.imagingThreads;
+      cleanups.unshift(() => threads.close());
+    }
     // A bucket that cannot be reached stops the start here, with the store's own error.
     await deps.storage.ready?.();
     const runtime: Runtime = { config, deps, connectionString, stop: async () => {} };
     if (options.worker) {
-      runtime.worker = await startWorker(deps, database, connectionString, logger);
+      const workerDatabase = behindPooler
+        ? connectDatabase(sessionConnectionString, config.databasePoolSize)
+        : database;
+      if (workerDatabase !== database) cleanups.unshift(() => workerDatabase.close());
+      runtime.worker = await startWorker(deps, workerDatabase, sessionConnectionString, logger);
       cleanups.unshift(() => runtime.worker!.stop());
     }
     if (options.worker && !options.api && config.metricsWorkerPort !== undefined) {
@@ -121,6 +139,17 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   } catch (error) {
     await runCleanups(cleanups, logger);
     throw error;
+  }
+}
+
+/** Migrates over `database`, or over a short-lived connection to `connectionString` when null. */
+async function migrateThrough(database: Database | null, connectionString: string): Promise<void> {
+  if (database) return migrateDatabase(database);
+  const session = connectDatabase(connectionString, 2);
+  try {
+    await migrateDatabase(session);
+  } finally {
+    await session.close();
   }
 }
 

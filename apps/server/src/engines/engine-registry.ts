@@ -1,6 +1,7 @@
 import { routes, type TGenerationMode } from '@mirra/contracts';
 import type { Config } from '../shared/config.js';
 import { AppError } from '../shared/errors.js';
+import type { ThreadPool } from '../shared/thread-pool.js';
 import { createComfyUiEngine } from './comfyui/comfyui.engine.js';
 import { createFalEngine } from './fal/fal.engine.js';
 import { createOpenAiImagesEngine } from './openai/openai-images.engine.js';
@@ -24,7 +25,7 @@ export interface EngineRegistry {
 
 export function createEngineRegistry(
   config: Config,
-  engines: GenerationEngine[] = builtInEngines(config),
+  engines: GenerationEngine[] = createBuiltInEngines(config),
 ): EngineRegistry {
   const byName = new Map(engines.map((engine) => [engine.name, engine]));
   const enginesFor = (mode: TGenerationMode) =>
@@ -50,9 +51,15 @@ export function createEngineRegistry(
   };
 }
 
-/** The engines this build knows; a provider's engine exists only when its key is configured. */
-function builtInEngines(config: Config): GenerationEngine[] {
-  const engines: GenerationEngine[] = [createLocalEngine()];
+/**
+ * The engines this build knows; a provider's engine exists only when its key is configured. With
+ * `localThreads` the local engine renders on those pool threads, off the caller's event loop.
+ */
+export function createBuiltInEngines(
+  config: Config,
+  options: { localThreads?: ThreadPool } = {},
+): GenerationEngine[] {
+  const engines: GenerationEngine[] = [createLocalEngine({ threads: options.localThreads })];
   if (config.fal) {
     const webhookUrl = `${config.publicUrl}${routes.engines.falWebhook.path}`;
     engines.push(createFalEngine(config.fal, config.providerPrices, webhookUrl));

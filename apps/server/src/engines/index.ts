@@ -4,7 +4,7 @@
  * registry picks them per mode, and the fallback rule says when a failure moves to the next one.
  */
 export { movesToNextEngine } from './engine-fallback.models.js';
-export { createEngineRegistry, type EngineRegistry } from './engine-registry.js';
+export { createBuiltInEngines, createEngineRegistry, type EngineRegistry } from './engine-registry.js';
 export {
   EngineError,
   engineNote,
@@ -24,6 +24,7 @@ export {
 } from './engine.types.js';
 export { registerFalWebhookRoutes, type FalWebhookDeps } from './fal/fal-webhook.routes.js';
 export { createLocalEngine, type LocalVideoOptions } from './local/local.engine.js';
+export { LOCAL_RENDER_TASK, renderLocally } from './local/local.threaded.js';
 export {
   registerReplicateWebhookRoutes,
   type ReplicateWebhookDeps,

@@ -1,7 +1,9 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { existsSync, readdirSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { drawScene, insetFace, recolour } from './fake-media.js';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { drawScene, encodeStillVideo, insetFace, recolour } from './fake-media.js';
 import { json, readBody } from './provider-fake-http.js';
 
 /**
@@ -18,12 +20,21 @@ import { json, readBody } from './provider-fake-http.js';
  *   `GET /history/{id}` → `{}` until the prompt ended, then `{[id]: {prompt, outputs: {[node]:
  *   {images: [{filename, subfolder, type}]}}, status: {status_str, completed, messages}}}`;
  *   `GET /view?filename&subfolder&type` → the file; `POST /queue {delete}`, `POST /interrupt`;
- * - `GET /system_stats` (what a health check asks).
- * One prompt runs at a time, in queue order; each `GET /history/{id}` or `GET /queue` read moves
- * the running prompt a step (`steps` reads), then the next. Results are real pictures made by the
- * local imaging code: the scene for the text of a `CLIPTextEncode`, the first `LoadImage`
- * recoloured, or (ReActorFaceSwap) the source face set into the target. `down()` makes every
- * route answer 503 until `up()`.
+ * - `GET /system_stats` (what a health check asks);
+ * - the WebSocket `/ws?clientId=<id>`: `status` with the `sid` on connect (and to every socket when
+ *   the queue changes); a prompt's execution messages only to the socket of its `client_id`, in
+ *   ComfyUI's order: `execution_start` → `execution_cached` → per node `executing {node}` (a
+ *   sampler then `progress {value, max}` per step; an output node `executed {output}`) →
+ *   `execution_success` → `executing {node: null}` after the history entry is written; on failure
+ *   `execution_error`, on interrupt `execution_interrupted`. A client id connecting again while
+ *   its prompt runs is told the node running (as ComfyUI does).
+ * One prompt runs at a time, in queue order, one step (a node, or a sampler step; `steps` per
+ * sampler) each `stepMs`. A `LoraLoader`'s `lora_name` must be a file in `lorasDir` (ComfyUI's
+ * loras folder). Results are real media made by the local imaging code: the scene for the text of a
+ * `CLIPTextEncode`, the first `LoadImage` recoloured, (ReActorFaceSwap) the source face set into
+ * the target, (ApplyInstantID) the face set into the scene, (SaveVideo) an H.264 MP4 of the
+ * photo as long as the workflow's frames at its frame rate. `down()` makes every route answer 503
+ * until `up()`.
  */
 export interface ComfyFakePrompt {
   promptId: string;
@@ -31,6 +42,7 @@ export interface ComfyFakePrompt {
   clientId: string | null;
   prompt: Record<string, { class_type: string; inputs: Record<string, unknown> }>;
   state: 'pending' | 'running' | 'success' | 'error';
+  /** Execution steps done so far. */
   reads: number;
 }
 
@@ -46,6 +58,16 @@ export interface ComfyFake {
   failNextHistoryReads(count: number): void;
   /** Fails the next prompt to run with this exception (execution_error). */
   failNextExecution(message: string): void;
+  /** Stops the work right after a sampler's `progress` of this value was sent; resolves then. */
+  holdAtProgress(value: number): Promise<void>;
+  /** Goes on after a hold. */
+  release(): void;
+  /** Closes every WebSocket connection (a proxy or the network dropping them). */
+  dropSockets(): void;
+  /** `GET /history/{id}` reads answered so far. */
+  readonly historyReads: number;
+  /** The WebSocket messages sent, with the client id each went to (null: to every socket). */
+  sent: Array<{ clientId: string | null; type: string; data: Record<string, unknown> }>;
   close(): Promise<void>;
 }
 
@@ -63,12 +85,41 @@ const NODE_CLASSES = new Set([
   'FluxGuidance',
   'ConditioningZeroOut',
   'ReActorFaceSwap',
+  'LoraLoader',
+  'LoraLoaderModelOnly',
+  'InstantIDModelLoader',
+  'InstantIDFaceAnalysis',
+  'ControlNetLoader',
+  'ApplyInstantID',
+  'CLIPLoader',
+  'LTXVImgToVideo',
+  'EmptyLTXVLatentVideo',
+  'LTXVConditioning',
+  'KSamplerSelect',
+  'LTXVScheduler',
+  'SamplerCustom',
+  'CreateVideo',
+  'SaveVideo',
 ]);
+/** Nodes that report `progress` per step; nodes that write the outputs. */
+const SAMPLERS = new Set(['KSampler', 'KSamplerAdvanced', 'SamplerCustom', 'SamplerCustomAdvanced']);
+const OUTPUT_NODES = new Set(['SaveImage', 'SaveVideo']);
 
 export async function startComfyUiFake(
-  options: { host?: string; port?: number; steps?: number } = {},
+  options: { host?: string; port?: number; steps?: number; stepMs?: number; lorasDir?: string } = {},
 ): Promise<ComfyFake> {
-  const steps = options.steps ?? 1;
+  const steps = options.steps ?? 3;
+  const stepMs = options.stepMs ?? 15;
+  const clients = new Map<string, WebSocket>();
+  const sent: ComfyFake['sent'] = [];
+  let historyReads = 0;
+  let holdAt: { value: number; resolve: () => void } | null = null;
+  let held = false;
+  let busy = false;
+  /** The running prompt's remaining steps. */
+  let plan: Array<() => Promise<void> | void> = [];
+  let executingNode: string | null = null;
+  let runningMessages: Array<[string, Record<string, unknown>]> = [];
   const prompts = new Map<string, ComfyFakePrompt>();
   const inputs = new Map<string, Buffer>();
   const outputs = new Map<string, Buffer>();
@@ -91,35 +142,114 @@ export async function startComfyUiFake(
     outputNodes(p),
   ];
 
-  /** One step of the server's work: the running prompt goes on (or ends), else the next one starts. */
-  async function tick(): Promise<void> {
-    const current = running();
-    if (!current) {
-      const next = pending()[0];
-      if (next) next.state = 'running';
-      return;
+  function send(clientId: string | null, type: string, data: Record<string, unknown>): void {
+    sent.push({ clientId, type, data });
+    const text = JSON.stringify({ type, data });
+    if (clientId === null) {
+      for (const socket of clients.values()) socket.send(text);
+    } else {
+      clients.get(clientId)?.send(text);
     }
-    current.reads++;
-    if (current.reads < steps) return;
-    await execute(current);
+  }
+  const queueRemaining = () => pending().length + (running() ? 1 : 0);
+  const broadcastStatus = () =>
+    send(null, 'status', { status: { exec_info: { queue_remaining: queueRemaining() } } });
+
+  /** One step of the server's work: the running prompt's next step, else the next prompt starts. */
+  async function tick(): Promise<void> {
+    if (busy || held || isDown) return;
+    busy = true;
+    try {
+      const current = running();
+      if (!current) {
+        const next = pending()[0];
+        if (next) start(next);
+        return;
+      }
+      const step = plan.shift();
+      current.reads++;
+      if (step) await step();
+    } finally {
+      busy = false;
+    }
   }
 
-  async function execute(p: ComfyFakePrompt): Promise<void> {
-    const started = Date.now();
-    const messages: Array<[string, Record<string, unknown>]> = [
-      ['execution_start', { prompt_id: p.promptId, timestamp: started }],
-      ['execution_cached', { prompt_id: p.promptId, nodes: [], timestamp: started }],
-    ];
-    const failure = nextFailure;
+  /** The steps of a prompt's run, as ComfyUI sends them. */
+  function start(p: ComfyFakePrompt): void {
+    p.state = 'running';
+    const messages: Array<[string, Record<string, unknown>]> = [];
+    runningMessages = messages;
+    const say = (type: string, data: Record<string, unknown>, keep = true) => {
+      const full = { ...data, prompt_id: p.promptId };
+      if (keep) messages.push([type, { ...full, timestamp: Date.now() }]);
+      send(p.clientId, type, keep ? { ...full, timestamp: Date.now() } : full);
+    };
+    const failure = nextFailure || null;
     nextFailure = null;
-    if (failure) {
-      p.state = 'error';
-      messages.push([
-        'execution_error',
-        {
+    plan = [
+      () => {
+        broadcastStatus();
+        say('execution_start', {});
+        say('execution_cached', { nodes: [] });
+      },
+    ];
+    for (const id of executionOrder(p.prompt)) {
+      const node = p.prompt[id]!;
+      plan.push(() => {
+        executingNode = id;
+        say('executing', { node: id, display_node: id }, false);
+      });
+      if (SAMPLERS.has(node.class_type)) {
+        if (failure !== null) {
+          plan.push(() => fail(p, id, node.class_type, failure));
+          return;
+        }
+        for (let value = 1; value <= steps; value++) {
+          plan.push(() => {
+            say('progress', { value, max: steps, node: id }, false);
+            if (holdAt?.value === value) {
+              held = true;
+              holdAt.resolve();
+              holdAt = null;
+            }
+          });
+        }
+      }
+    }
+    if (failure !== null) {
+      plan.push(() => fail(p, outputNodes(p)[0] ?? '0', 'SaveImage', failure));
+      return;
+    }
+    plan.push(async () => {
+      const { nodeId, output } = await produce(p);
+      say('executed', { node: nodeId, display_node: nodeId, output }, false);
+      p.state = 'success';
+      executingNode = null;
+      say('execution_success', {});
+      history.set(p.promptId, {
+        prompt: item(p),
+        outputs: { [nodeId]: output },
+        status: { status_str: 'success', completed: true, messages },
+        meta: { [nodeId]: { node_id: nodeId, display_node: nodeId } },
+      });
+      send(p.clientId, 'executing', { node: null, prompt_id: p.promptId });
+      broadcastStatus();
+    });
+  }
+
+  function fail(p: ComfyFakePrompt, nodeId: string, nodeType: string, failure: string): void {
+    const messages = runningMessages;
+    plan = [];
+    p.state = 'error';
+    executingNode = null;
+    const interrupted = failure === 'Interrupted';
+    const event = interrupted ? 'execution_interrupted' : 'execution_error';
+    const data: Record<string, unknown> = interrupted
+      ? { prompt_id: p.promptId, node_id: nodeId, node_type: nodeType, executed: [], timestamp: Date.now() }
+      : {
           prompt_id: p.promptId,
-          node_id: outputNodes(p)[0] ?? '0',
-          node_type: 'KSampler',
+          node_id: nodeId,
+          node_type: nodeType,
           executed: [],
           exception_message: failure,
           exception_type: 'RuntimeError',
@@ -127,38 +257,54 @@ export async function startComfyUiFake(
           current_inputs: {},
           current_outputs: {},
           timestamp: Date.now(),
-        },
-      ]);
-      history.set(p.promptId, {
-        prompt: item(p),
-        outputs: {},
-        status: { status_str: 'error', completed: false, messages },
-        meta: {},
-      });
-      return;
-    }
-    const nodes = Object.values(p.prompt);
-    const loaded = nodes
-      .filter((n) => n.class_type === 'LoadImage')
-      .map((n) => inputs.get(String(n.inputs.image)));
-    const text = String(nodes.find((n) => n.class_type === 'CLIPTextEncode')?.inputs.text ?? '');
-    const seed = Number(nodes.find((n) => n.class_type === 'KSampler')?.inputs.seed ?? 1);
-    const picture = nodes.some((n) => n.class_type === 'ReActorFaceSwap')
-      ? await insetFace(loaded[0]!, loaded[1]!)
-      : loaded[0]
-        ? await recolour(loaded[0])
-        : await drawScene(text, seed);
-    const filename = `mirra_${String(p.number).padStart(5, '0')}_.png`;
-    outputs.set(filename, picture.data);
-    const nodeId = outputNodes(p)[0]!;
-    p.state = 'success';
-    messages.push(['execution_success', { prompt_id: p.promptId, timestamp: Date.now() }]);
+        };
+    messages.push([event, data]);
+    send(p.clientId, event, data);
     history.set(p.promptId, {
       prompt: item(p),
-      outputs: { [nodeId]: { images: [{ filename, subfolder: '', type: 'output' }] } },
-      status: { status_str: 'success', completed: true, messages },
-      meta: { [nodeId]: { node_id: nodeId, display_node: nodeId } },
+      outputs: {},
+      status: { status_str: 'error', completed: false, messages },
+      meta: {},
     });
+    send(p.clientId, 'executing', { node: null, prompt_id: p.promptId });
+    broadcastStatus();
+  }
+
+  /** The prompt's output: a picture, or a video when it saves one. */
+  async function produce(p: ComfyFakePrompt) {
+    const nodes = Object.values(p.prompt);
+    const has = (type: string) => nodes.find((n) => n.class_type === type);
+    const loaded = nodes
+      .filter((n) => n.class_type === 'LoadImage')
+      .map((n) => inputs.get(String(n.inputs.image))!);
+    const text = String(has('CLIPTextEncode')?.inputs.text ?? '');
+    const seed = Number(has('KSampler')?.inputs.seed ?? has('SamplerCustom')?.inputs.noise_seed ?? 1);
+    const nodeId = outputNodes(p)[0]!;
+    const name = `mirra_${String(p.number).padStart(5, '0')}_`;
+    const saveVideo = has('SaveVideo');
+    if (saveVideo) {
+      const fps = Number(has('CreateVideo')?.inputs.fps ?? 24);
+      const frames = Number((has('LTXVImgToVideo') ?? has('EmptyLTXVLatentVideo'))?.inputs.length ?? fps * 2);
+      const video = await encodeStillVideo(
+        loaded[0] ?? (await drawScene(text, seed)).data,
+        Math.max(1, Math.round(frames / fps)),
+      );
+      const prefix = String(saveVideo.inputs.filename_prefix ?? 'ComfyUI');
+      const subfolder = prefix.includes('/') ? prefix.slice(0, prefix.lastIndexOf('/')) : '';
+      const filename = `${name}.mp4`;
+      outputs.set(`${subfolder}/${filename}`, video);
+      return { nodeId, output: { images: [{ filename, subfolder, type: 'output' }], animated: [true] } };
+    }
+    const picture = has('ReActorFaceSwap')
+      ? await insetFace(loaded[0]!, loaded[1]!)
+      : has('ApplyInstantID')
+        ? await insetFace((await drawScene(text, seed)).data, loaded[0]!)
+        : loaded[0]
+          ? await recolour(loaded[0])
+          : await drawScene(text, seed);
+    const filename = `${name}.png`;
+    outputs.set(`/${filename}`, picture.data);
+    return { nodeId, output: { images: [{ filename, subfolder: '', type: 'output' }] } };
   }
 
   function validate(prompt: ComfyFakePrompt['prompt']): { status: number; body: unknown } | null {
@@ -179,7 +325,23 @@ export async function startComfyUiFake(
       }
     }
     const nodeErrors: Record<string, unknown> = {};
+    const loras = options.lorasDir && existsSync(options.lorasDir) ? readdirSync(options.lorasDir) : [];
     for (const [id, node] of Object.entries(prompt)) {
+      const isLora = node.class_type === 'LoraLoader' || node.class_type === 'LoraLoaderModelOnly';
+      if (isLora && !loras.includes(String(node.inputs.lora_name))) {
+        nodeErrors[id] = {
+          errors: [
+            {
+              type: 'value_not_in_list',
+              message: 'Value not in list',
+              details: `lora_name: '${String(node.inputs.lora_name)}' not in [${loras.map((k) => `'${k}'`).join(', ')}]`,
+              extra_info: { input_name: 'lora_name' },
+            },
+          ],
+          dependent_outputs: outputNodesOf(prompt),
+          class_type: node.class_type,
+        };
+      }
       if (node.class_type === 'LoadImage' && !inputs.has(String(node.inputs.image))) {
         nodeErrors[id] = {
           errors: [
@@ -292,13 +454,13 @@ export async function startComfyUiFake(
       };
       prompts.set(promptId, entry);
       queued++;
+      broadcastStatus();
       return json(response, 200, { prompt_id: promptId, number: entry.number, node_errors: {} });
     }
     if (request.method === 'GET' && path === '/prompt') {
       return json(response, 200, { exec_info: { queue_remaining: pending().length + (running() ? 1 : 0) } });
     }
     if (request.method === 'GET' && path === '/queue') {
-      await tick();
       const current = running();
       return json(response, 200, {
         queue_running: current ? [item(current)] : [],
@@ -316,7 +478,9 @@ export async function startComfyUiFake(
     if (request.method === 'POST' && path === '/interrupt') {
       const { prompt_id: id } = JSON.parse(body.toString('utf8') || '{}') as { prompt_id?: string };
       const current = running();
-      if (current && (!id || id === current.promptId)) nextFailure = 'Interrupted';
+      if (current && (!id || id === current.promptId)) {
+        plan = [() => fail(current, executingNode ?? '0', 'KSampler', 'Interrupted')];
+      }
       return text(response, 200, '');
     }
     const historyMatch = /^\/history\/([^/]+)$/.exec(path);
@@ -325,17 +489,20 @@ export async function startComfyUiFake(
         failingHistoryReads--;
         return json(response, 503, { error: 'Service Unavailable' });
       }
-      await tick();
+      historyReads++;
       const entry = history.get(historyMatch[1]!);
       return json(response, 200, entry ? { [historyMatch[1]!]: entry } : {});
     }
     if (request.method === 'GET' && path === '/view') {
       const filename = url.searchParams.get('filename') ?? '';
-      if (filename.includes('..') || filename.includes('/')) return text(response, 403, 'Forbidden');
+      const subfolder = url.searchParams.get('subfolder') ?? '';
+      if (filename.includes('..') || filename.includes('/') || subfolder.includes('..'))
+        return text(response, 403, 'Forbidden');
       const type = url.searchParams.get('type') ?? 'output';
-      const file = type === 'input' ? inputs.get(filename) : outputs.get(filename);
+      const file = type === 'input' ? inputs.get(filename) : outputs.get(`${subfolder}/${filename}`);
       if (!file) return text(response, 404, 'Not Found');
-      response.writeHead(200, { 'content-type': 'image/png', 'content-length': file.length });
+      const contentType = filename.endsWith('.mp4') ? 'video/mp4' : 'image/png';
+      response.writeHead(200, { 'content-type': contentType, 'content-length': file.length });
       response.end(file);
       return;
     }
@@ -350,6 +517,38 @@ export async function startComfyUiFake(
   await new Promise<void>((resolve) =>
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve),
   );
+  const sockets = new WebSocketServer({ noServer: true });
+  server.on('upgrade', (request, socket, head) => {
+    const url = new URL(request.url ?? '/', base);
+    if (!['/ws', '/api/ws'].includes(url.pathname) || isDown) {
+      socket.end('HTTP/1.1 404 Not Found\r\n\r\n');
+      return;
+    }
+    sockets.handleUpgrade(request, socket, head, (ws) => {
+      const sid = url.searchParams.get('clientId') || randomUUID().replace(/-/g, '');
+      clients.get(sid)?.terminate();
+      clients.set(sid, ws);
+      ws.on('close', () => {
+        if (clients.get(sid) === ws) clients.delete(sid);
+      });
+      ws.send(
+        JSON.stringify({
+          type: 'status',
+          data: { status: { exec_info: { queue_remaining: queueRemaining() } }, sid },
+        }),
+      );
+      const current = running();
+      if (current && current.clientId === sid && executingNode !== null) {
+        ws.send(
+          JSON.stringify({
+            type: 'executing',
+            data: { node: executingNode, display_node: executingNode, prompt_id: current.promptId },
+          }),
+        );
+      }
+    });
+  });
+  const timer = setInterval(() => void tick().catch(() => undefined), stepMs);
   const address = server.address() as AddressInfo;
   base = `http://${address.address.includes(':') ? `[${address.address}]` : address.address}:${address.port}`;
 
@@ -364,12 +563,41 @@ export async function startComfyUiFake(
     up: () => void (isDown = false),
     failNextExecution: (message) => void (nextFailure = message),
     failNextHistoryReads: (count) => void (failingHistoryReads = count),
+    holdAtProgress: (value) => new Promise<void>((resolve) => void (holdAt = { value, resolve })),
+    release: () => void (held = false),
+    dropSockets: () => {
+      for (const socket of clients.values()) socket.terminate();
+      clients.clear();
+    },
+    get historyReads() {
+      return historyReads;
+    },
+    sent,
     close: () =>
       new Promise<void>((resolve) => {
+        clearInterval(timer);
+        for (const socket of clients.values()) socket.terminate();
+        sockets.close();
         server.closeAllConnections();
         server.close(() => resolve());
       }),
   };
+}
+
+/** The nodes in the order ComfyUI runs them: each after the nodes its inputs link to. */
+function executionOrder(prompt: ComfyFakePrompt['prompt']): string[] {
+  const order: string[] = [];
+  const seen = new Set<string>();
+  const visit = (id: string) => {
+    if (seen.has(id) || !prompt[id]) return;
+    seen.add(id);
+    for (const value of Object.values(prompt[id].inputs)) {
+      if (Array.isArray(value) && typeof value[0] === 'string') visit(value[0]);
+    }
+    order.push(id);
+  };
+  for (const id of Object.keys(prompt)) visit(id);
+  return order;
 }
 
 function outputNodes(p: ComfyFakePrompt): string[] {
@@ -377,7 +605,7 @@ function outputNodes(p: ComfyFakePrompt): string[] {
 }
 function outputNodesOf(prompt: ComfyFakePrompt['prompt']): string[] {
   return Object.entries(prompt)
-    .filter(([, node]) => node.class_type === 'SaveImage')
+    .filter(([, node]) => OUTPUT_NODES.has(node.class_type))
     .map(([id]) => id);
 }
 

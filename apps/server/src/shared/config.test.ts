@@ -3,6 +3,22 @@ import { describe, expect, it } from 'vitest';
 import { parseConfig } from './config.js';
 
 describe('configuration', () => {
+  it('behind a transaction pooler, needs a direct address for LISTEN; without one, LISTEN uses DATABASE_URL', () => {
+    expect(() =>
+      parseConfig({ DATABASE_URL: 'postgres://pooler:6432/mirra', DATABASE_POOLER: 'transaction' }),
+    ).toThrow(/DATABASE_LISTEN_URL: required with DATABASE_POOLER=transaction/);
+    const pooled = parseConfig({
+      DATABASE_URL: 'postgres://pooler:6432/mirra',
+      DATABASE_POOLER: 'transaction',
+      DATABASE_LISTEN_URL: 'postgres://db:5432/mirra',
+    });
+    expect(pooled.databasePooler).toBe('transaction');
+    expect(pooled.databaseListenUrl).toBe('postgres://db:5432/mirra');
+    const plain = parseConfig({ DATABASE_URL: 'postgres://db:5432/mirra' });
+    expect(plain.databasePooler).toBe('none');
+    expect(plain.databaseListenUrl).toBeUndefined();
+  });
+
   it('offers the test payment provider by default, but not in production unless asked', () => {
     expect(parseConfig({}).payments.testProvider).toBe(true);
     expect(parseConfig({ NODE_ENV: 'production' }).payments.testProvider).toBe(false);

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import type { StorageConfig } from './storage/create-storage.js';
+import { defaultThreadCount } from './thread-pool.js';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -125,6 +126,16 @@ const ZEnv = z.object({
   DATABASE_URL: optionalString,
   EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).default(10),
+  /**
+   * A direct (session) connection for what needs one session throughout: LISTEN, the migration
+   * lock and the job worker. Defaults to DATABASE_URL; set it when DATABASE_URL is a pooler.
+   */
+  DATABASE_LISTEN_URL: optionalString,
+  /**
+   * `transaction` when DATABASE_URL is a pooler in transaction mode (PgBouncer): queries use no
+   * named prepared statements, and the job worker and migrations use DATABASE_LISTEN_URL.
+   */
+  DATABASE_POOLER: z.enum(['none', 'transaction']).default('none'),
   /** smtp:// or smtps:// URL; when unset emails are written to DATA_DIR/outbox as .eml files. */
   SMTP_URL: optionalString,
   EMAIL_FROM: z.string().default('Mirra <no-reply@mirra.local>'),
@@ -291,6 +302,8 @@ const ZEnv = z.object({
   COMFYUI_URLS: z.string().default(''),
   /** Folder of the ComfyUI workflows (`<mode>.json`); unset: the ones shipped in apps/server/comfyui-workflows. */
   COMFYUI_WORKFLOWS_DIR: optionalString,
+  /** A folder the ComfyUI servers also load LoRAs from (shared volume): digital models' LoRAs are put there for face photos. */
+  COMFYUI_LORAS_DIR: optionalString,
   /** Digital-model training, in order: `fal,local` trains a LoRA at fal and keeps the local profile. */
   ENGINE_TRAINING: z.string().default('local'),
   /** What providers charge per result, USD, `model=price,…` (recorded per generation). */
@@ -373,6 +386,15 @@ const ZEnv = z.object({
   /** API processes `npm start` runs (Node cluster, sharing the port); `auto`: one per core. */
   WEB_CONCURRENCY: z.union([z.literal('auto'), z.coerce.number().int().min(1).max(64)]).optional(),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).default(4),
+  /**
+   * Worker threads for pixel work and model inference (local renders, face analysis, the NSFW
+   * classifier) in each process that does it; `auto`: every core but one, at most four; 0: on the
+   * process's own event loop (the way before the pool, for comparison).
+   */
+  IMAGING_THREADS: z
+    .union([z.literal('auto'), z.coerce.number().int().min(0).max(64)])
+    .default('auto')
+    .transform((v) => (v === 'auto' ? defaultThreadCount() : v)),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Bearer token /metrics asks for; unset, /metrics answers only to this machine (loopback). */
   METRICS_TOKEN: optionalString,
@@ -426,6 +448,12 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   }
   const e = parsed.data;
+  if (e.DATABASE_POOLER === 'transaction' && !e.DATABASE_LISTEN_URL) {
+    // LISTEN through a transaction pooler hears nothing, and session locks leak across clients.
+    throw new Error(
+      'Invalid configuration:\n  DATABASE_LISTEN_URL: required with DATABASE_POOLER=transaction (a direct connection)',
+    );
+  }
   const dataDir = path.resolve(e.DATA_DIR);
   const publicUrl = e.PUBLIC_URL?.replace(/\/+$/, '') ?? localUrl(e.HOST, e.PORT);
   return {
@@ -439,6 +467,8 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     databaseUrl: e.DATABASE_URL,
     embeddedPgPort: e.EMBEDDED_PG_PORT,
     databasePoolSize: e.DATABASE_POOL_SIZE,
+    databaseListenUrl: e.DATABASE_LISTEN_URL,
+    databasePooler: e.DATABASE_POOLER,
     smtpUrl: e.SMTP_URL,
     emailFrom: e.EMAIL_FROM,
     outboxDir: path.join(dataDir, 'outbox'),
@@ -597,6 +627,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
         .map((server) => server.trim().replace(/\/+$/, ''))
         .filter(Boolean),
       workflowsDir: e.COMFYUI_WORKFLOWS_DIR ? path.resolve(e.COMFYUI_WORKFLOWS_DIR) : null,
+      lorasDir: e.COMFYUI_LORAS_DIR ? path.resolve(e.COMFYUI_LORAS_DIR) : null,
     },
     providerPrices: parseProviderPrices(e.PROVIDER_PRICES),
     generationTimeoutSeconds: e.GENERATION_TIMEOUT_SECONDS,
@@ -636,6 +667,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     runWorker: e.RUN_WORKER,
     webConcurrency: e.WEB_CONCURRENCY,
     workerConcurrency: e.WORKER_CONCURRENCY,
+    imagingThreads: e.IMAGING_THREADS,
     logLevel: e.LOG_LEVEL,
     metricsToken: e.METRICS_TOKEN,
     metricsWorkerPort: e.METRICS_WORKER_PORT,

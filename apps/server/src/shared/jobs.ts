@@ -56,6 +56,14 @@ export interface JobRun {
 
 export type JobHandler<TPayload> = (payload: TPayload, run: JobRun) => Promise<void>;
 
+/**
+ * The fields every job added now carries besides its own payload (the request's id), for jobs
+ * added by SQL functions that complete the payload themselves.
+ */
+export function jobContextFields(): Record<string, string> {
+  return withRequestId({}) as Record<string, string>;
+}
+
 /** A job added during a request carries the request's id, so its log lines can be found with it. */
 function withRequestId(payload: unknown): unknown {
   const requestId = currentRequestContext()?.requestId;

@@ -137,6 +137,7 @@ export async function createTestApp(
     },
     async close() {
       await app.close();
+      await deps.imagingThreads?.close();
       await notifications.close();
       await database.close();
       if (ownsDatabase) await dropDatabase(adminUrl, databaseName);

@@ -108,6 +108,20 @@ export async function loadExtraCatalogue(name: ExtraCatalogue): Promise<void> {
 }
 
 /**
+ * Makes another language's texts available without switching the interface to it (the partner's
+ * promo texts in a language of their audience): the main catalogue first, then the extra ones, so
+ * a later switch to that language still finds everything.
+ */
+export async function loadLanguageTexts(
+  language: TLanguage,
+  extras: readonly ExtraCatalogue[],
+  instance: I18n = i18next,
+): Promise<void> {
+  await loadCatalogue(language, instance);
+  await Promise.all(extras.map((name) => loadExtra(name, language, instance)));
+}
+
+/**
  * The language to start in: the one the user chose (stored), else the Telegram user's, else the
  * browser's, else English.
  */

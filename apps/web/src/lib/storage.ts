@@ -1,5 +1,5 @@
 /**
- * Client storage: local keys `access`, `refresh`, `django_language`, `tgData`; cookies
+ * Client storage: local keys `access`, `refresh`, `django_language`, `tgData`, `wallet_currency`; cookies
  * `theme` (365 days), `timezone`, the campaign parameters `utm_*` and the partner code `ref` (30 days,
  * parent domain).
  * The strings "null" and "undefined" count as missing: older clients wrote them by mistake.
@@ -11,6 +11,8 @@ export const STORAGE_KEYS = {
   tgData: 'tgData',
   /** Where a person was when they signed up; their activation link signs them in and returns there. */
   activationReturn: 'activation_return',
+  /** The wallet currency (ISO 4217 numeric id) last chosen: the wallet and partner screens show money in it. */
+  walletCurrency: 'wallet_currency',
 } as const;
 export type StorageKey = (typeof STORAGE_KEYS)[keyof typeof STORAGE_KEYS];
 

@@ -68,7 +68,9 @@ describe('the ComfyUI engine', () => {
       width: 1024,
       height: 768,
     });
-    expect(one.prompt.clientId).toBe('mirra');
+    // Queued under the client id of the prompt's own socket, stored with the job.
+    expect(one.prompt.clientId).toBe((await rowOf(first.uuid)).providerJobId!.split(' ')[3]);
+    expect(one.prompt.clientId).toMatch(/^[0-9a-f-]{36}$/);
     expect(await entriesOf(user.id)).toEqual([-2, -2]);
   });
 

@@ -1,12 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { createWriteStream, existsSync, readFileSync } from 'node:fs';
+import { mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { fileURLToPath } from 'node:url';
-import type { TGenerationMode } from '@mirra/contracts';
+import type { TGenerationMode, TVideoAspect } from '@mirra/contracts';
 import {
   EngineError,
   type EngineContext,
+  type EngineFaceModel,
   type EnginePoll,
   type EngineRequest,
   type GenerationEngine,
@@ -16,35 +20,63 @@ import { providerFileOutput, providerPrompt } from '../provider-calls.js';
 import { userFacePhoto } from '../face-photo.js';
 import {
   COMFY_MODES,
+  COMFY_WORKFLOW_NAMES,
   comfyState,
   decodeComfyJob,
   encodeComfyJob,
   fillWorkflow,
+  workflowProblems,
+  type ComfyFile,
   type ComfyHistoryEntry,
   type ComfyMode,
   type ComfyQueue,
   type ComfyWorkflow,
+  type ComfyWorkflowName,
 } from './comfyui.models.js';
+import { openPromptSocket, type ComfyPromptSocket } from './comfyui.socket.js';
 
 export interface ComfyUiEngineConfig {
   /** The ComfyUI servers, used round-robin among the healthy ones. */
   servers: string[];
-  /** Where the workflow files are (`<mode>.json`); null: the ones shipped with the server. */
+  /** Where the workflow files are (`<name>.json`); null: the ones shipped with the server. */
   workflowsDir: string | null;
+  /**
+   * A folder the ComfyUI servers load LoRAs from too (a shared volume listed in their
+   * `extra_model_paths.yaml` under `loras`): a digital model's LoRA is written there for the face
+   * photo workflow. Null: face photos use the InstantID workflow.
+   */
+  lorasDir?: string | null;
 }
 
 const REQUEST_TIMEOUT_MS = 30_000;
 const HEALTH_TIMEOUT_MS = 3000;
 /** A server's health is asked again after this long (a failed call marks it down at once). */
 const HEALTH_TTL_MS = 30_000;
+/** How long a poll waits for the socket to say the prompt ended before it answers "running". */
+const SOCKET_WAIT_MS = 2000;
+/** Video frames per second and frame shapes (LTX-Video wants sides divisible by 32, 8n+1 frames). */
+const VIDEO_FPS = 24;
+const VIDEO_SIZES: Record<TVideoAspect, { width: number; height: number }> = {
+  '9:16': { width: 512, height: 896 },
+  '1:1': { width: 768, height: 768 },
+  '16:9': { width: 896, height: 512 },
+};
+const LORA_DOWNLOAD_TIMEOUT_MS = 10 * 60_000;
 
 /**
  * A self-hosted ComfyUI fleet: the mode's workflow (an API-format JSON file an operator can edit)
  * gets its placeholders filled, the photos are uploaded (`POST /upload/image`), and it is queued
  * with `POST /prompt` under a prompt id chosen here, on the next healthy server round-robin (a
  * server that does not answer `GET /system_stats` is skipped; one that fails a call is marked down
- * and the next one tried). The job (prompt id and server) is stored; polling `/queue` gives the
- * place in the server's queue, `/history/{id}` the end, and `/view` the picture.
+ * and the next one tried). Each prompt is queued under its own WebSocket client id with the socket
+ * (`/ws?clientId=`) already open: its `progress` and `executing` messages are the generation's live
+ * progress, and `executing {node: null}` says it ended. The job (prompt id, workflow, server and
+ * client id) is stored; `/queue` gives the place in the server's queue, `/history/{id}` is the
+ * source of truth for the end (read when the socket says it ended, and polled when the socket
+ * dropped or a restarted worker resumes), and `/view` the picture or video.
+ *
+ * Every workflow file is read and checked when the engine is made (a broken one stops the start
+ * with what is wrong); a missing one leaves its mode to the next engine.
  */
 export function createComfyUiEngine(
   config: ComfyUiEngineConfig,
@@ -52,19 +84,12 @@ export function createComfyUiEngine(
 ): GenerationEngine & { name: 'comfyui' } {
   const servers = config.servers.map((server) => server.replace(/\/+$/, ''));
   const health = new Map<string, { ok: boolean; at: number }>();
-  const workflows = new Map<ComfyMode, Promise<ComfyWorkflow>>();
+  const workflows = loadWorkflows(config.workflowsDir ?? shippedWorkflowsDir());
+  /** The sockets of the prompts this process follows, by prompt id. */
+  const sockets = new Map<string, ComfyPromptSocket>();
+  /** Prompts whose socket was opened again after a restart (tried once each). */
+  const reopened = new Set<string>();
   let last = -1;
-
-  const workflowOf = (mode: ComfyMode) => {
-    let loaded = workflows.get(mode);
-    if (!loaded) {
-      const file = path.join(config.workflowsDir ?? shippedWorkflowsDir(), `${mode}.json`);
-      loaded = readFile(file, 'utf8').then((text) => JSON.parse(text) as ComfyWorkflow);
-      loaded.catch(() => workflows.delete(mode));
-      workflows.set(mode, loaded);
-    }
-    return loaded;
-  };
 
   async function call<T>(server: string, pathname: string, init: RequestInit = {}): Promise<T> {
     let response: Response;
@@ -127,67 +152,171 @@ export function createComfyUiEngine(
     return stored.subfolder ? `${stored.subfolder}/${stored.name}` : stored.name;
   }
 
-  async function queueOn(server: string, request: EngineRequest, workflow: ComfyWorkflow): Promise<string> {
+  /** The values a workflow's placeholders get; photos are uploaded to the server that runs it. */
+  async function valuesFor(
+    server: string,
+    request: EngineRequest,
+    plan: WorkflowPlan,
+  ): Promise<Record<string, string | number>> {
     const values: Record<string, string | number> = {
-      prompt: providerPrompt(request),
+      prompt: plan.lora ? `${plan.lora.triggerWord} ${request.prompt}` : providerPrompt(request),
       seed: request.seed,
       width: 1024,
       height: request.mode === 'simple' ? 768 : 1024,
     };
     const source = request.images[0];
-    if (request.mode !== 'simple') {
-      if (!source) throw EngineError.badInput('needs_one_photo', 'A photo is needed for this mode.');
-      values.image = await upload(server, source);
+    if (source) values.image = await upload(server, source);
+    if (plan.name === 'face_swap' || plan.name === 'face_photo_instantid') {
+      values.face_image = await upload(server, await userFacePhoto(plan.faceModel!));
     }
-    if (request.mode === 'face_swap') {
-      if (!request.faceModel)
-        throw EngineError.badInput('needs_model', 'Face swap needs your digital model.');
-      values.face_image = await upload(server, await userFacePhoto(request.faceModel));
+    if (plan.lora) values.lora = plan.lora.file;
+    if (plan.name === 'video' || plan.name === 'video_from_text') {
+      const seconds = request.durationSeconds ?? 5;
+      const size = VIDEO_SIZES[request.aspect ?? '9:16'];
+      Object.assign(values, size, {
+        seconds,
+        fps: VIDEO_FPS,
+        frames: 8 * Math.ceil((seconds * VIDEO_FPS) / 8) + 1,
+      });
     }
-    const promptId = randomUUID();
-    await call(server, '/prompt', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        prompt: fillWorkflow(workflow, values),
-        client_id: 'mirra',
-        prompt_id: promptId,
-      }),
-    });
-    return promptId;
+    return values;
   }
 
-  async function resultOf(
+  async function queueOn(
     server: string,
-    image: { filename: string; subfolder: string; type: string },
-    mode: string,
-  ) {
+    request: EngineRequest,
+    plan: WorkflowPlan,
+    context: EngineContext,
+  ): Promise<{ promptId: string; clientId: string }> {
+    const prompt = fillWorkflow(plan.workflow, await valuesFor(server, request, plan));
+    const promptId = randomUUID();
+    const clientId = randomUUID();
+    // Open before queueing: the server sends a prompt's messages only to a socket open by then.
+    const socket = await openPromptSocket(server, clientId);
+    try {
+      await call(server, '/prompt', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ prompt, client_id: clientId, prompt_id: promptId }),
+      });
+    } catch (error) {
+      socket?.close();
+      throw error;
+    }
+    if (socket) {
+      sockets.set(promptId, socket);
+      socket.follow(promptId);
+      reportProgress(socket, context);
+    }
+    return { promptId, clientId };
+  }
+
+  /** The socket's progress, written as it comes (each whole percent once) to the generation. */
+  function reportProgress(socket: ComfyPromptSocket, context: EngineContext) {
+    let reported = 0;
+    socket.onChange((state) => {
+      if (state.ended || state.progress <= reported) return;
+      reported = state.progress;
+      void Promise.resolve(context.onProgress(state.progress)).catch(() => undefined);
+    });
+  }
+
+  /** The socket following a prompt: the one opened when it was queued, or opened again once with its client id. */
+  async function socketOf(promptId: string, server: string, clientId: string | null) {
+    const known = sockets.get(promptId);
+    if (known || !clientId || reopened.has(promptId)) return known ?? null;
+    reopened.add(promptId);
+    const socket = await openPromptSocket(server, clientId);
+    if (!socket) return null;
+    socket.follow(promptId);
+    sockets.set(promptId, socket);
+    return socket;
+  }
+
+  function forget(promptId: string) {
+    sockets.get(promptId)?.close();
+    sockets.delete(promptId);
+    reopened.delete(promptId);
+  }
+
+  /**
+   * Which workflow makes the request: a face photo (face swap without a photo) uses the model's
+   * LoRA where the servers can load it, else InstantID; a video without a photo is made from
+   * the description. A workflow whose file is absent leaves the request to the next engine.
+   */
+  async function planFor(request: EngineRequest): Promise<WorkflowPlan> {
+    const unavailable = (message: string) => new EngineError('engine.unavailable', message, true);
+    const named = (name: ComfyWorkflowName, extra: Partial<WorkflowPlan> = {}): WorkflowPlan => {
+      const workflow = workflows.get(name);
+      if (!workflow) throw unavailable(`This server has no ComfyUI workflow ${name}.json.`);
+      return { name, workflow, ...extra };
+    };
+    if (request.mode === 'video' && request.images.length === 0) return named('video_from_text');
+    if (request.mode !== 'face_swap') return named(request.mode as ComfyWorkflowName);
+    const faceModel = request.faceModel;
+    if (!faceModel) throw EngineError.badInput('needs_model', 'Face swap needs your digital model.');
+    if (request.images.length > 0) return named('face_swap', { faceModel });
+    if (config.lorasDir && workflows.has('face_photo')) {
+      const lora = await reachableLora(faceModel);
+      if (lora) return named('face_photo', { faceModel, lora });
+    }
+    return named('face_photo_instantid', { faceModel });
+  }
+
+  /**
+   * The model's LoRA (trained at a provider) in the shared LoRA folder, downloaded there once under
+   * a name of its own; null when the model has none.
+   */
+  async function reachableLora(
+    faceModel: EngineFaceModel,
+  ): Promise<{ file: string; triggerWord: string } | null> {
+    const lora = Object.values(faceModel.providerLoras ?? {})[0];
+    if (!lora || !config.lorasDir) return null;
+    const file = `mirra-${faceModel.uuid}.safetensors`;
+    const target = path.join(config.lorasDir, file);
+    if (!existsSync(target)) {
+      const partial = `${target}.${randomUUID()}.part`;
+      try {
+        const response = await fetch(lora.url, { signal: AbortSignal.timeout(LORA_DOWNLOAD_TIMEOUT_MS) });
+        if (!response.ok || !response.body) throw new Error(`the LoRA's address answered ${response.status}`);
+        await mkdir(config.lorasDir, { recursive: true });
+        await pipeline(
+          Readable.fromWeb(response.body as unknown as WebReadableStream),
+          createWriteStream(partial),
+        );
+        await rename(partial, target);
+      } catch (error) {
+        await rm(partial, { force: true });
+        throw new EngineError(
+          'engine.unavailable',
+          `The digital model's LoRA could not be put where ComfyUI loads it: ${String((error as Error).message ?? error)}`,
+          true,
+        );
+      }
+    }
+    return { file, triggerWord: lora.triggerWord };
+  }
+
+  async function resultOf(server: string, file: ComfyFile, isVideo: boolean, mode: string) {
     const query = new URLSearchParams({
-      filename: image.filename,
-      subfolder: image.subfolder,
-      type: image.type,
+      filename: file.filename,
+      subfolder: file.subfolder,
+      type: file.type,
     });
     const response = await call<Response>(server, `/view?${query.toString()}`);
     const data = Buffer.from(await response.arrayBuffer());
-    return providerFileOutput(
-      { data, isVideo: false },
-      { engine: 'comfyui', model: `comfyui/${mode}` },
-      prices,
-    );
+    return providerFileOutput({ data, isVideo }, { engine: 'comfyui', model: `comfyui/${mode}` }, prices);
   }
 
   return {
     name: 'comfyui',
     supports: (mode: TGenerationMode) =>
-      servers.length > 0 && (COMFY_MODES as readonly string[]).includes(mode),
+      servers.length > 0 &&
+      (COMFY_MODES as readonly string[]).includes(mode) &&
+      (WORKFLOWS_OF_MODE[mode as ComfyMode] ?? []).some((name) => workflows.has(name)),
 
     async start(request: EngineRequest, context: EngineContext) {
-      if (request.mode === 'face_swap' && request.images.length === 0) {
-        throw new EngineError('engine.unavailable', 'ComfyUI makes face swaps only onto a photo.', true);
-      }
-      const workflow = await workflowOf(request.mode as ComfyMode).catch(() => {
-        throw new EngineError('engine.failed', `No ComfyUI workflow for ${request.mode}.`, false);
-      });
+      const plan = await planFor(request);
       const tried = new Set<string>();
       for (let attempt = 0; attempt < servers.length; attempt++) {
         // Round-robin among the servers known healthy; when none is, each is asked again now.
@@ -205,9 +334,12 @@ export function createComfyUiEngine(
         const server = servers[index]!;
         tried.add(server);
         try {
-          const promptId = await queueOn(server, request, workflow);
+          const { promptId, clientId } = await queueOn(server, request, plan, context);
           await context.onProgress(2);
-          return { kind: 'pending' as const, providerJobId: encodeComfyJob(promptId, request.mode, server) };
+          return {
+            kind: 'pending' as const,
+            providerJobId: encodeComfyJob({ promptId, mode: plan.name, server, clientId }),
+          };
         } catch (error) {
           if (!(error instanceof EngineError) || error.code !== 'engine.unavailable') throw error;
         }
@@ -216,8 +348,14 @@ export function createComfyUiEngine(
     },
 
     async poll(job: string, context: EngineContext): Promise<EnginePoll> {
-      void context;
-      const { promptId, mode, server } = decodeComfyJob(job);
+      const { promptId, mode, server, clientId } = decodeComfyJob(job);
+      const socket = await socketOf(promptId, server, clientId);
+      if (socket) reportProgress(socket, context);
+      // Running, followed by the socket: its progress, no HTTP asked (the socket says when it ends).
+      if (socket?.isOpen && socket.state.started && !socket.state.ended) {
+        await socket.settled(SOCKET_WAIT_MS);
+        if (socket.isOpen && !socket.state.ended) return { kind: 'running', progress: socket.state.progress };
+      }
       // The queue first, then the history: a prompt that ends between the two reads is in the
       // history, so no prompt is ever in neither.
       const queue = await call<ComfyQueue>(server, '/queue');
@@ -227,12 +365,19 @@ export function createComfyUiEngine(
         case 'waiting':
           return { kind: 'running', progress: 1, queuePosition: state.queuePosition };
         case 'running':
-          return { kind: 'running', progress: 50 };
+          // Without a socket nothing says how far it got: halfway is shown.
+          return {
+            kind: 'running',
+            progress: Math.max(socket?.state.progress ?? 0, socket?.isOpen ? 5 : 50),
+          };
         case 'done':
-          return { kind: 'done', output: await resultOf(server, state.image, mode) };
+          forget(promptId);
+          return { kind: 'done', output: await resultOf(server, state.file, state.isVideo, mode) };
         case 'failed':
+          forget(promptId);
           return { kind: 'failed', error: new EngineError('engine.failed', state.message, false) };
         default:
+          forget(promptId);
           // Neither queued nor in the history: the server lost it (restarted).
           return {
             kind: 'failed',
@@ -243,6 +388,7 @@ export function createComfyUiEngine(
 
     async cancel(job: string) {
       const { promptId, server } = decodeComfyJob(job);
+      forget(promptId);
       await call(server, '/queue', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
@@ -255,6 +401,50 @@ export function createComfyUiEngine(
       });
     },
   };
+}
+
+/** The workflows that can make a mode's requests (one of them present: the mode is served). */
+const WORKFLOWS_OF_MODE: Record<ComfyMode, ComfyWorkflowName[]> = {
+  simple: ['simple'],
+  editing: ['editing'],
+  styling: ['styling'],
+  face_swap: ['face_swap', 'face_photo', 'face_photo_instantid'],
+  video: ['video', 'video_from_text'],
+};
+
+interface WorkflowPlan {
+  name: ComfyWorkflowName;
+  workflow: ComfyWorkflow;
+  faceModel?: EngineFaceModel;
+  lora?: { file: string; triggerWord: string };
+}
+
+/**
+ * The workflow files of a folder, each checked: one that is not valid JSON, not an API-format
+ * graph, lacks a placeholder it needs or uses one never filled stops the start with every problem
+ * named. An absent file is no workflow (its mode goes to the next engine).
+ */
+export function loadWorkflows(dir: string): Map<ComfyWorkflowName, ComfyWorkflow> {
+  const loaded = new Map<ComfyWorkflowName, ComfyWorkflow>();
+  const problems: string[] = [];
+  for (const name of COMFY_WORKFLOW_NAMES) {
+    const file = path.join(dir, `${name}.json`);
+    if (!existsSync(file)) continue;
+    let workflow: unknown;
+    try {
+      workflow = JSON.parse(readFileSync(file, 'utf8'));
+    } catch (error) {
+      problems.push(`${name}.json is not valid JSON: ${(error as Error).message}`);
+      continue;
+    }
+    const wrong = workflowProblems(name, workflow);
+    if (wrong.length > 0) problems.push(...wrong);
+    else loaded.set(name, workflow as ComfyWorkflow);
+  }
+  if (problems.length > 0) {
+    throw new Error(`The ComfyUI workflows in ${dir} cannot be used:\n- ${problems.join('\n- ')}`);
+  }
+  return loaded;
 }
 
 /** The workflows shipped beside the server (apps/server/comfyui-workflows), found from here upwards. */

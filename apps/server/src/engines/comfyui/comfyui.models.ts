@@ -1,9 +1,91 @@
 import type { TGenerationMode } from '@mirra/contracts';
 import { EngineError } from '../engine.types.js';
 
-/** The modes a ComfyUI workflow is shipped for (a face photo needs a LoRA: not offered). */
-export type ComfyMode = Extract<TGenerationMode, 'simple' | 'editing' | 'styling' | 'face_swap'>;
-export const COMFY_MODES: readonly ComfyMode[] = ['simple', 'editing', 'styling', 'face_swap'];
+/** The modes the ComfyUI engine serves. */
+export type ComfyMode = Extract<TGenerationMode, 'simple' | 'editing' | 'styling' | 'face_swap' | 'video'>;
+export const COMFY_MODES: readonly ComfyMode[] = ['simple', 'editing', 'styling', 'face_swap', 'video'];
+
+/**
+ * The workflow files (`<name>.json`), and the placeholders each must have (without them the
+ * workflow cannot do its job) and may have. Face swap onto a photo is `face_swap`; a face photo
+ * from a description is `face_photo` (FLUX with the model's LoRA) when the LoRA is reachable by the
+ * servers, else `face_photo_instantid` (InstantID from the model's best face photo). A video is
+ * `video` from a photo, `video_from_text` from a description alone.
+ */
+export const COMFY_WORKFLOWS = {
+  simple: { required: ['prompt', 'seed'] },
+  editing: { required: ['prompt', 'image'] },
+  styling: { required: ['prompt', 'image'] },
+  face_swap: { required: ['image', 'face_image'] },
+  face_photo: { required: ['prompt', 'lora'] },
+  face_photo_instantid: { required: ['prompt', 'face_image'] },
+  video: { required: ['image'] },
+  video_from_text: { required: ['prompt'] },
+} as const satisfies Record<string, { required: readonly string[] }>;
+export type ComfyWorkflowName = keyof typeof COMFY_WORKFLOWS;
+export const COMFY_WORKFLOW_NAMES = Object.keys(COMFY_WORKFLOWS) as ComfyWorkflowName[];
+
+/** Placeholders any workflow may use besides its required ones (the engine always fills these). */
+const COMMON_PLACEHOLDERS = ['prompt', 'seed', 'width', 'height'];
+/** What each workflow's requests carry beyond the common values. */
+const EXTRA_PLACEHOLDERS: Record<ComfyWorkflowName, readonly string[]> = {
+  simple: [],
+  editing: ['image'],
+  styling: ['image'],
+  face_swap: ['image', 'face_image'],
+  face_photo: ['lora'],
+  face_photo_instantid: ['face_image'],
+  video: ['image', 'frames', 'fps', 'seconds'],
+  video_from_text: ['frames', 'fps', 'seconds'],
+};
+
+const PLACEHOLDER = /^\{\{(\w+)\}\}$/;
+
+/** The placeholders a workflow uses (string inputs that are exactly `{{name}}`). */
+export function placeholdersOf(workflow: ComfyWorkflow): Set<string> {
+  const names = new Set<string>();
+  for (const node of Object.values(workflow)) {
+    for (const value of Object.values(node.inputs ?? {})) {
+      const match = typeof value === 'string' ? PLACEHOLDER.exec(value) : null;
+      if (match) names.add(match[1]!);
+    }
+  }
+  return names;
+}
+
+/**
+ * What is wrong with a workflow file's content, in words an operator can act on (empty: fine): not
+ * an API-format graph, a required placeholder missing, or a placeholder this workflow never gets.
+ */
+export function workflowProblems(name: ComfyWorkflowName, workflow: unknown): string[] {
+  const isGraph =
+    typeof workflow === 'object' &&
+    workflow !== null &&
+    !Array.isArray(workflow) &&
+    Object.values(workflow).every(
+      (node) =>
+        typeof node === 'object' &&
+        node !== null &&
+        typeof (node as { class_type?: unknown }).class_type === 'string' &&
+        typeof (node as { inputs?: unknown }).inputs === 'object',
+    );
+  if (!isGraph || Object.keys(workflow as object).length === 0) {
+    return [`${name}.json is not an API-format workflow (export it with "Save (API)").`];
+  }
+  const used = placeholdersOf(workflow as ComfyWorkflow);
+  const known = new Set([...COMMON_PLACEHOLDERS, ...EXTRA_PLACEHOLDERS[name]]);
+  return [
+    ...COMFY_WORKFLOWS[name].required
+      .filter((placeholder) => !used.has(placeholder))
+      .map((placeholder) => `${name}.json has no {{${placeholder}}} placeholder.`),
+    ...[...used]
+      .filter((placeholder) => !known.has(placeholder))
+      .map(
+        (placeholder) =>
+          `${name}.json uses {{${placeholder}}}, which is never filled (it may use ${[...known].map((k) => `{{${k}}}`).join(', ')}).`,
+      ),
+  ];
+}
 
 /** An API-format workflow: nodes by id, each `{class_type, inputs}` (links are `[nodeId, output]`). */
 export type ComfyWorkflow = Record<string, { class_type: string; inputs: Record<string, unknown> }>;
@@ -20,7 +102,7 @@ export function fillWorkflow(
   for (const [id, node] of Object.entries(workflow)) {
     const inputs: Record<string, unknown> = {};
     for (const [name, value] of Object.entries(node.inputs)) {
-      const placeholder = typeof value === 'string' ? /^\{\{(\w+)\}\}$/.exec(value) : null;
+      const placeholder = typeof value === 'string' ? PLACEHOLDER.exec(value) : null;
       if (!placeholder) {
         inputs[name] = value;
         continue;
@@ -40,20 +122,41 @@ export function fillWorkflow(
   return filled;
 }
 
-/** A ComfyUI job as Mirra stores it: the prompt id, the workflow's mode and the server running it. */
-export function encodeComfyJob(promptId: string, mode: string, server: string): string {
-  return `${promptId} ${mode} ${server}`;
+/**
+ * A ComfyUI job as Mirra stores it: the prompt id, the workflow that runs it, the server running it
+ * and the WebSocket client id it was queued under (its progress messages go to that client only).
+ */
+export interface ComfyJob {
+  promptId: string;
+  /** The workflow's name (`face_photo`, `video`, …). */
+  mode: string;
+  server: string;
+  clientId: string | null;
 }
-export function decodeComfyJob(job: string): { promptId: string; mode: string; server: string } {
-  const [promptId, mode, server] = job.split(' ');
+export function encodeComfyJob(job: ComfyJob): string {
+  return [job.promptId, job.mode, job.server, job.clientId].filter(Boolean).join(' ');
+}
+export function decodeComfyJob(job: string): ComfyJob {
+  const [promptId, mode, server, clientId] = job.split(' ');
   if (!promptId || !mode || !server)
     throw new EngineError('engine.failed', `Not a ComfyUI job: ${job}`, false);
-  return { promptId, mode, server };
+  return { promptId, mode, server, clientId: clientId ?? null };
 }
 
-/** `GET /history/{id}`'s entry: outputs per node, and the status (absent until it ended). */
+/** A file an output node wrote, as `/view` is asked for it. */
+export interface ComfyFile {
+  filename: string;
+  subfolder: string;
+  type: string;
+}
+
+/**
+ * `GET /history/{id}`'s entry: outputs per node (`images` from SaveImage, and from core SaveVideo
+ * with `animated`; `gifs` from VideoHelperSuite's VHS_VideoCombine), and the status (absent until
+ * it ended).
+ */
 export interface ComfyHistoryEntry {
-  outputs?: Record<string, { images?: Array<{ filename: string; subfolder: string; type: string }> }>;
+  outputs?: Record<string, { images?: ComfyFile[]; gifs?: ComfyFile[]; videos?: ComfyFile[] }>;
   status?: { status_str?: string; completed?: boolean; messages?: Array<[string, Record<string, unknown>]> };
 }
 
@@ -66,7 +169,7 @@ export interface ComfyQueue {
 export type ComfyState =
   | { kind: 'waiting'; queuePosition: number }
   | { kind: 'running' }
-  | { kind: 'done'; image: { filename: string; subfolder: string; type: string } }
+  | { kind: 'done'; file: ComfyFile; isVideo: boolean }
   | { kind: 'failed'; message: string }
   | { kind: 'unknown' };
 
@@ -87,10 +190,15 @@ export function comfyState(
     return { kind: 'failed', message };
   }
   if (entry?.status?.status_str === 'success' || entry?.status?.completed) {
-    for (const output of Object.values(entry.outputs ?? {})) {
-      const image = output.images?.find((item) => item.type === 'output') ?? output.images?.[0];
-      if (image) return { kind: 'done', image };
-    }
+    const files = Object.values(entry.outputs ?? {}).flatMap((output) => [
+      ...(output.videos ?? []),
+      ...(output.gifs ?? []),
+      ...(output.images ?? []),
+    ]);
+    // A saved output first (a preview node's temp file only when nothing was saved); a video first.
+    const ranked = [...files.filter((f) => f.type === 'output'), ...files.filter((f) => f.type !== 'output')];
+    const file = ranked.find((f) => isVideoFile(f.filename)) ?? ranked[0];
+    if (file) return { kind: 'done', file, isVideo: isVideoFile(file.filename) };
     return { kind: 'failed', message: 'The workflow finished without an image.' };
   }
   const pending = (queue.queue_pending ?? []).slice().sort((a, b) => a[0] - b[0]);
@@ -98,4 +206,63 @@ export function comfyState(
   if (at >= 0) return { kind: 'waiting', queuePosition: at + (queue.queue_running?.length ?? 0) };
   if ((queue.queue_running ?? []).some((item) => item[1] === promptId)) return { kind: 'running' };
   return { kind: 'unknown' };
+}
+
+const isVideoFile = (filename: string) => /\.(mp4|webm|mov|mkv)$/i.test(filename);
+
+/**
+ * What ComfyUI's WebSocket told about one prompt so far. Messages of other prompts (the socket's
+ * client id is this prompt's alone, but `status` is broadcast) change nothing.
+ */
+export interface ComfySocketState {
+  /** `execution_start` seen: no longer waiting in the queue. */
+  started: boolean;
+  /** `executing {node: null}` (the end: the history is written by then) or `execution_error`/`_interrupted`. */
+  ended: boolean;
+  /** 0–100: the sampler's steps (`progress` value/max), never going back. */
+  progress: number;
+  /** The node running now. */
+  node: string | null;
+}
+
+export const initialSocketState: ComfySocketState = { started: false, ended: false, progress: 0, node: null };
+
+/** The first progress shown once the prompt runs, and the most before it ended. */
+const STARTED_PROGRESS = 5;
+const MAX_RUNNING_PROGRESS = 95;
+
+/** One WebSocket message applied to a prompt's state (ComfyUI's `{type, data}` JSON frames). */
+export function applySocketMessage(
+  state: ComfySocketState,
+  promptId: string,
+  message: { type?: unknown; data?: unknown },
+): ComfySocketState {
+  const data = (message.data ?? {}) as Record<string, unknown>;
+  if (data.prompt_id !== promptId) return state;
+  switch (message.type) {
+    case 'execution_start':
+    case 'execution_cached':
+      return { ...state, started: true, progress: Math.max(state.progress, STARTED_PROGRESS) };
+    case 'executing':
+      if (data.node === null) return { ...state, started: true, ended: true, node: null };
+      return {
+        ...state,
+        started: true,
+        node: typeof data.node === 'string' ? data.node : state.node,
+        progress: Math.max(state.progress, STARTED_PROGRESS),
+      };
+    case 'progress': {
+      const value = Number(data.value);
+      const max = Number(data.max);
+      if (!(max > 0) || !Number.isFinite(value)) return state;
+      const share = Math.min(1, Math.max(0, value / max));
+      const progress = STARTED_PROGRESS + (MAX_RUNNING_PROGRESS - STARTED_PROGRESS) * share;
+      return { ...state, started: true, progress: Math.max(state.progress, Math.round(progress)) };
+    }
+    case 'execution_error':
+    case 'execution_interrupted':
+      return { ...state, started: true, ended: true };
+    default:
+      return state;
+  }
 }

@@ -289,7 +289,7 @@ describe('video with Kling at fal', () => {
     expect(job!.input.duration).toBe('5');
     expect(moderator.calls - checksBefore).toBe(1 + PROVIDER_VIDEO_CHECKED_FRAMES);
     expect(row.providerCostUsd).toBeCloseTo(0.28, 4);
-    const mp4 = await t.app.inject({ method: 'GET', url: shown.result.url });
+    const mp4 = await t.fetchMedia(shown.result.url);
     expect(mp4.statusCode).toBe(200);
     expect(mp4.rawPayload.subarray(4, 8).toString()).toBe('ftyp');
   });

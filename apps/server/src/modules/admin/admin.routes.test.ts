@@ -20,7 +20,7 @@ import {
 import { createActiveUser, login } from '../../test/factories.js';
 import { astronautPhotos, uploadModelPhotos } from '../../test/models.js';
 import { balanceOf, insertPost, signedInPerson, type Person } from '../../test/posts-factories.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { createTestApp, mediaUrlPattern, type TestApp } from '../../test/test-app.js';
 import { grantStaffRole } from './index.js';
 
 let t: TestApp;
@@ -136,7 +136,7 @@ describe('reports queue', () => {
     const hidden = results.find((entry) => entry.post.uuid === older.post.uuid)!;
     expect(hidden.post.status).toBe('hidden');
     expect(hidden.post.prompt).toBe('a quiet harbour');
-    expect(hidden.post.image.url).toMatch(/\/api\/media\//);
+    expect(hidden.post.image.url).toMatch(mediaUrlPattern('png'));
     expect(hidden.post.author.uuid).toBe(older.author.user.uuid);
     expect(hidden.author_email).toBe(older.author.user.email);
     expect(hidden.reports.map((report) => report.reason)).toEqual(['spam', 'spam', 'nudity']);

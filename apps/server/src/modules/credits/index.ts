@@ -11,5 +11,6 @@ export {
   getCreditBalance,
   getCreditHistory,
   grantWelcomeCredits,
+  insufficientCredits,
   lockCredits,
 } from './credits.usecases.js';

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gte, inArray, like, lt, max, sql } from 'drizzle-orm';
+import { and, count, desc, eq, getTableColumns, gte, inArray, like, lt, max, sql } from 'drizzle-orm';
 import { GenerationStatus, type TGenerationStatus } from '@mirra/contracts';
 import type { DbOrTx } from '../../shared/db/client.js';
 import { jobsWithPayload } from '../../shared/jobs.js';
@@ -7,7 +7,91 @@ import { statusesAllowedBefore } from './generations.models.js';
 
 export type GenerationRow = typeof generations.$inferSelect;
 
+/** What accepting a generation needs: the row to insert, the free tier's terms, the charge and the job. */
+export interface AcceptGenerationInput {
+  row: {
+    uuid: string;
+    createdAt: Date;
+    userId: number;
+    mode: string;
+    prompt: string;
+    guidance: number;
+    seed: number;
+    style: string | null;
+    durationSeconds: number | null;
+    aspect: string | null;
+    inputUploads: string[];
+    modelUuid: string | null;
+    postUuid: string | null;
+    repeatOf: string | null;
+    cost: number;
+    engine: string;
+    clientKey: string | null;
+    clientRequestHash: string | null;
+  };
+  freeTier: { localMidnight: Date; dailyFree: number; delaySeconds: number };
+  charge: { kind: string; idempotencyKey: string };
+  job: {
+    identifier: string;
+    /** Fields besides `generationId`, which the function adds once the row has its id. */
+    payload: Record<string, unknown>;
+    maxAttempts: number;
+    premiumPriority: number;
+    standardPriority: number;
+  };
+}
+
+/** A row of `generations` as the driver returns it (column names), as the query builder would. */
+function generationFromDatabaseRow(raw: Record<string, unknown>): GenerationRow {
+  const row: Record<string, unknown> = {};
+  for (const [field, column] of Object.entries(getTableColumns(generations))) {
+    const value = raw[column.name];
+    row[field] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
+  }
+  return row as GenerationRow;
+}
+
+/** Why mirra_accept_generation refused, with the figure the answer needs. */
+export type AcceptRefusal =
+  | { code: 'generations.idempotency_key_reused' }
+  | { code: 'generations.rate_limited'; waitSeconds: number }
+  | { code: 'credits.insufficient'; balance: number };
+
+/** Reads a refusal raised by mirra_accept_generation (ERRCODE P0001, the code as message). */
+export function acceptRefusalOf(error: unknown): AcceptRefusal | null {
+  const pgError = (error as { cause?: unknown }).cause ?? error;
+  const { code, message, detail } = pgError as { code?: string; message?: string; detail?: string };
+  if (code !== 'P0001') return null;
+  if (message === 'generations.idempotency_key_reused') return { code: message };
+  if (message === 'generations.rate_limited') return { code: message, waitSeconds: Number(detail) };
+  if (message === 'credits.insufficient') return { code: message, balance: Number(detail) };
+  return null;
+}
+
 export const generationsRepository = {
+  /**
+   * Accepts a generation in one statement (the function from migration 0028, see its comments):
+   * returns the new row, or the one an earlier request with the same Idempotency-Key made; a
+   * refusal is thrown (read it with acceptRefusalOf) and nothing is written.
+   */
+  async accept(db: DbOrTx, input: AcceptGenerationInput): Promise<GenerationRow> {
+    const { row, freeTier, charge, job } = input;
+    const result = await db.execute<Record<string, unknown>>(
+      sql`SELECT * FROM mirra_accept_generation(
+        ${row.userId}::bigint, ${row.uuid}::uuid, ${row.createdAt.toISOString()}::timestamptz,
+        ${freeTier.localMidnight.toISOString()}::timestamptz, ${freeTier.dailyFree}::int,
+        ${freeTier.delaySeconds}::int, ${row.mode}::text, ${row.prompt}::text, ${row.guidance}::real,
+        ${row.seed}::int, ${row.style}::text, ${row.durationSeconds}::int, ${row.aspect}::text,
+        ${`{${row.inputUploads.join(',')}}`}::uuid[], ${row.modelUuid}::uuid, ${row.postUuid}::uuid,
+        ${row.repeatOf}::uuid, ${row.cost}::int, ${row.engine}::text, ${row.clientKey}::text,
+        ${row.clientRequestHash}::text, ${charge.kind}::text, ${charge.idempotencyKey}::text,
+        ${job.identifier}::text, ${JSON.stringify(job.payload)}::jsonb, ${job.maxAttempts}::int,
+        ${job.premiumPriority}::int, ${job.standardPriority}::int
+      )`,
+    );
+    return generationFromDatabaseRow(result.rows[0]!);
+  },
+
   async insert(tx: DbOrTx, values: typeof generations.$inferInsert): Promise<GenerationRow> {
     const [row] = await tx.insert(generations).values(values).returning();
     return row!;

@@ -14,12 +14,17 @@ import {
 import type { GenerationsDeps } from './generations.deps.js';
 import type { DbOrTx } from '../../shared/db/client.js';
 import { AppError, fieldError } from '../../shared/errors.js';
-import { addJob } from '../../shared/jobs.js';
+import { jobContextFields } from '../../shared/jobs.js';
 import { readIdCursorPage } from '../../shared/id-cursor-paging.js';
 import { isEnglishPrompt } from '../moderation/index.js';
 import { recordGenerationEnded } from '../../shared/metrics.js';
 import { notifyUser } from '../notifications/index.js';
-import { priceGeneration, applyCreditChange, getCreditBalance, lockCredits } from '../credits/index.js';
+import {
+  priceGeneration,
+  applyCreditChange,
+  getCreditBalance,
+  insufficientCredits,
+} from '../credits/index.js';
 import type { UserRow } from '../users/index.js';
 import { findTrainedModel } from '../models/index.js';
 import {
@@ -33,9 +38,15 @@ import {
   isPromptRequired,
   randomSeed,
   requiredImageCount,
+  startOfLocalDay,
   isVideoDuration,
 } from './generations.models.js';
-import { generationsRepository, type GenerationRow } from './generations.repository.js';
+import {
+  acceptRefusalOf,
+  generationsRepository,
+  type AcceptGenerationInput,
+  type GenerationRow,
+} from './generations.repository.js';
 import { toGenerationJson, type StoredResult } from './generations.serializers.js';
 import { runGenerationJob } from './generations.jobs.definitions.js';
 import { uploadsForGenerationRepository } from './generation-inputs.repository.js';
@@ -213,10 +224,19 @@ async function validateFaceSwap(deps: GenerationsDeps, user: UserRow, body: Crea
   }
 }
 
+/** The answer to a refusal of mirra_accept_generation; any other error as it came. */
+function acceptRefusalError(deps: GenerationsDeps, error: unknown, cost: number): unknown {
+  const refusal = acceptRefusalOf(error);
+  if (!refusal) return error;
+  if (refusal.code === 'generations.rate_limited') return rateLimited(deps, refusal.waitSeconds);
+  if (refusal.code === 'credits.insufficient') return insufficientCredits(refusal.balance, cost);
+  return idempotencyKeyReused();
+}
+
 /**
- * Creates a generation: one transaction prices it, checks the free tier under the balance lock,
- * inserts it as NEW, debits the credits and enqueues its job — so a crash can never leave a
- * charged generation without a job, or a job without its charge.
+ * Creates a generation: one statement (mirra_accept_generation) checks the free tier under the
+ * balance lock, inserts it as NEW, debits the credits and enqueues its job, so a crash can never
+ * leave a charged generation without a job, or a job without its charge.
  */
 export async function createGeneration(
   deps: GenerationsDeps,
@@ -241,23 +261,14 @@ export async function createGeneration(
   const engine = deps.engines.engineFor(body.mode);
   const cost = priceGeneration(body.mode, { durationSeconds: body.duration }, deps.config.prices);
   const uuid = randomUUID();
-  const row = await deps.db.transaction(async (tx) => {
-    // The balance lock also serialises the free-tier check: parallel requests cannot all slip in.
-    await lockCredits(tx, user.id);
-    // Under the same lock: of two resends racing each other, the second finds the first's.
-    const made = await findKeyedGeneration(tx, user.id, keyed);
-    if (made) return made;
-    const { waitSeconds, dayStart } = await freeTierWait(deps, tx, user.id, context);
-    if (waitSeconds > 0) throw rateLimited(deps, waitSeconds);
-    // The day this generation counts in is kept, so a later cookie cannot start the next one early.
-    await generationsRepository.recordFreeDayStart(tx, user.id, dayStart);
-    const generation = await generationsRepository.insert(tx, {
+  const now = deps.now();
+  const input: AcceptGenerationInput = {
+    row: {
       uuid,
       // From the app's clock, which the free tier's day and pause are measured against.
-      createdAt: deps.now(),
+      createdAt: now,
       userId: user.id,
       mode: body.mode,
-      status: GenerationStatus.NEW,
       prompt: body.prompt,
       guidance: body.guidance,
       seed: body.seed ?? randomSeed(),
@@ -272,30 +283,35 @@ export async function createGeneration(
       engine: engine.name,
       clientKey,
       clientRequestHash: keyed?.requestHash ?? null,
-    });
-    if (source) await deps.generationSources.record(tx, generation.id, source);
-    if (cost > 0) {
-      await applyCreditChange(tx, {
-        userId: user.id,
-        delta: -cost,
-        kind: 'generation_charge',
-        ref: uuid,
-        idempotencyKey: `gen:${uuid}:charge`,
-      });
-    }
-    const premium = await generationsRepository.hasPremium(tx, user.id, deps.now());
-    await addJob(
-      tx,
-      runGenerationJob,
-      { generationId: generation.id },
-      {
-        jobKey: `generation:${generation.id}`,
-        maxAttempts: deps.config.generationMaxAttempts,
-        priority: generationJobPriority(premium),
-      },
-    );
-    return generation;
-  });
+    },
+    freeTier: {
+      localMidnight: startOfLocalDay(now, context.timezoneOffsetMinutes),
+      dailyFree: deps.config.freeTier.dailyPhotos,
+      delaySeconds: deps.config.freeTier.delaySeconds,
+    },
+    charge: { kind: 'generation_charge', idempotencyKey: `gen:${uuid}:charge` },
+    job: {
+      identifier: runGenerationJob.name,
+      payload: jobContextFields(),
+      maxAttempts: deps.config.generationMaxAttempts,
+      premiumPriority: generationJobPriority(true),
+      standardPriority: generationJobPriority(false),
+    },
+  };
+  let row: GenerationRow;
+  try {
+    // One statement: a generation from a post also records the use of the post, in the same
+    // transaction, and only when this request made the generation (not on a keyed resend).
+    row = source
+      ? await deps.db.transaction(async (tx) => {
+          const accepted = await generationsRepository.accept(tx, input);
+          if (accepted.uuid === uuid) await deps.generationSources.record(tx, accepted.id, source);
+          return accepted;
+        })
+      : await generationsRepository.accept(deps.db, input);
+  } catch (error) {
+    throw acceptRefusalError(deps, error, cost);
+  }
   return toGenerationJson(row, deps.mediaUrls, deps.now());
 }
 

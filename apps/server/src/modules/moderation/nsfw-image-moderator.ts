@@ -17,7 +17,7 @@ interface LoadedClassifier {
   classify(image: Buffer): Promise<NsfwScores>;
 }
 
-// One classifier per process, however many deps objects exist (tests build several): loading
+// One classifier per thread, however many deps objects exist (tests build several): loading
 // takes seconds and tfjs' backend is process-wide anyway.
 let classifier: Promise<LoadedClassifier> | null = null;
 
@@ -27,19 +27,33 @@ let classifier: Promise<LoadedClassifier> | null = null;
  * ~25× slower). Nothing is fetched: the .wasm binaries are read from node_modules. The model is
  * loaded on first use and kept; `warmUp()` loads it ahead (e.g. when a worker starts).
  */
-export function createNsfwImageModerator(options: { thresholds: NsfwThresholds }): ImageModerator & {
+export function createNsfwImageModerator(options: {
+  thresholds: NsfwThresholds;
+  /**
+   * Scores an image; classifyNsfw on this thread when not given, or the same function run on a
+   * pool thread (the composition root's imaging threads) so inference leaves the event loop free.
+   */
+  classify?: (image: Buffer) => Promise<NsfwScores>;
+}): ImageModerator & {
   warmUp(): Promise<void>;
 } {
+  const classify = options.classify ?? classifyNsfw;
   return {
     async warmUp() {
+      if (options.classify) return;
       await loadClassifierOnce();
     },
     async check(image) {
-      const model = await loadClassifierOnce();
-      const scores = await model.classify(image);
+      const scores = await classify(image);
       return { ...judgeNsfwScores(scores, options.thresholds), scores };
     },
   };
+}
+
+/** The classifier's scores for an image, on the calling thread (the model loads once per thread). */
+export async function classifyNsfw(image: Buffer): Promise<NsfwScores> {
+  const model = await loadClassifierOnce();
+  return model.classify(image);
 }
 
 /** For MODERATION_IMAGES=false: every result is shown (e.g. a provider already moderates). */

@@ -1,7 +1,13 @@
 import { CURRENCY_XTR } from '@mirra/contracts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { notifications, partnerCommissions, paymentOrders, walletEntries } from '../../shared/db/schema.js';
+import {
+  notifications,
+  partnerCommissions,
+  paymentOrders,
+  users,
+  walletEntries,
+} from '../../shared/db/schema.js';
 import { bearer, createActiveUser, login } from '../../test/factories.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { testProviderOf } from '../payments/index.js';
@@ -429,5 +435,73 @@ describe('structure and tops', () => {
     const ranks = tops.results.map((r: { rank: number }) => r.rank);
     expect(ranks).toEqual(ranks.map((_: number, i: number) => i + 1));
     expect(tops.results.find((r: { uuid: string }) => r.uuid === b.user.uuid)).toMatchObject({ is_me: true });
+  });
+});
+
+describe('team search', () => {
+  const named = async (referer: Person | null, first: string, last: string, username: string) => {
+    const who = await person(referer?.user);
+    await t.deps.db
+      .update(users)
+      .set({ firstName: first, lastName: last, username })
+      .where(eq(users.id, who.user.id));
+    return who;
+  };
+  const search = async (who: Person, query: string) => {
+    const response = await t.app.inject({
+      method: 'GET',
+      url: `/api/linear/?${new URLSearchParams({ search: query }).toString()}`,
+      headers: who.headers,
+    });
+    expect(response.statusCode).toBe(200);
+    return response.json().results.map((m: { name: string }) => m.name) as string[];
+  };
+
+  it('finds my partners on every level by first, last or full name and username, ignoring case, and nobody else', async () => {
+    t.setNow(undefined);
+    const stamp = Date.now().toString(36);
+    const owner = await named(null, 'Olga', 'Owner', `owner_${stamp}`);
+    const anna = await named(owner, 'Anna', 'Berg', `anna_b_${stamp}`);
+    const boris = await named(owner, 'Boris', 'Annenkov', `boris_${stamp}`);
+    await named(anna, 'Clara', 'Zetkin', `clara_100%_${stamp}`);
+    await named(boris, 'Dmitri', 'Volkov', `dima_${stamp}`);
+    // Someone else's partner with a matching name stays out of my results.
+    const stranger = await named(null, 'Stan', 'Ger', `stranger_${stamp}`);
+    await named(stranger, 'Anna', 'Outsider', `anna_out_${stamp}`);
+    await t.runJobs();
+
+    expect((await search(owner, 'ANN')).sort()).toEqual(['Anna Berg', 'Boris Annenkov']);
+    expect(await search(owner, 'ANNA BERG')).toEqual(['Anna Berg']);
+    expect(await search(owner, 'zetk')).toEqual(['Clara Zetkin']);
+    expect(await search(owner, `dima_${stamp}`)).toEqual(['Dmitri Volkov']);
+    // LIKE's wildcards are plain characters: "%" matches only a username that has one.
+    expect(await search(owner, '100%')).toEqual(['Clara Zetkin']);
+    expect(await search(owner, '_')).toHaveLength(4);
+    expect(await search(owner, 'Outsider')).toEqual([]);
+    expect(await search(owner, '  berg  ')).toEqual(['Anna Berg']);
+
+    // Search, level and the paid filter narrow together; turnover is the asked currency's own.
+    const amount = await deliver(await buy(anna), 'payment.succeeded');
+    const paid = (
+      await t.app.inject({ method: 'GET', url: '/api/linear/?search=ann&paid=true', headers: owner.headers })
+    ).json();
+    expect(paid.results.map((m: { name: string; turnover: number }) => [m.name, m.turnover])).toEqual([
+      ['Anna Berg', amount],
+    ]);
+    const inDollars = (
+      await t.app.inject({
+        method: 'GET',
+        url: '/api/linear/?search=ann&paid=true&currency=840',
+        headers: owner.headers,
+      })
+    ).json();
+    expect(inDollars).toMatchObject({ currency: 840, results: [{ name: 'Anna Berg', turnover: 0 }] });
+    const levelTwo = (
+      await t.app.inject({ method: 'GET', url: '/api/linear/?search=a&level=2', headers: owner.headers })
+    ).json();
+    expect(levelTwo.results.map((m: { name: string }) => m.name).sort()).toEqual([
+      'Clara Zetkin',
+      'Dmitri Volkov',
+    ]);
   });
 });

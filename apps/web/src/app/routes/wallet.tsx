@@ -1,6 +1,7 @@
+import { useEffect } from 'react';
 import { useLocation, useParams, useSearchParams } from 'react-router';
 import { PageFrame } from '../../components/ui/page';
-import { PayoutForm } from '../../features/partners';
+import { chooseMoneyCurrency, useMoneyCurrency, WalletMoneyOut } from '../../features/partners';
 import { WalletView } from '../../features/payments';
 import './wallet.css';
 
@@ -14,10 +15,17 @@ export function Page() {
     : pathname.includes('pay-out')
       ? 'payOut'
       : 'transactions';
-  const currency = Number(params.currency ?? search.get('currency') ?? 643);
+  // A page without a currency in its address (pay-out, transfers) shows the one chosen last.
+  const [preferred] = useMoneyCurrency();
+  const chosen = params.currency ?? search.get('currency');
+  const currency = chosen ? Number(chosen) : preferred;
+  // The currency picked on the wallet becomes the one the partner screens show money in.
+  useEffect(() => {
+    if (chosen) chooseMoneyCurrency(Number(chosen));
+  }, [chosen]);
   return (
     <PageFrame width="narrow" testId="wallet-page">
-      <WalletView view={view} currency={currency} payOut={<PayoutForm />} />
+      <WalletView view={view} currency={currency} payOut={<WalletMoneyOut />} />
     </PageFrame>
   );
 }

@@ -3,6 +3,7 @@
  * pay-out, for the pages in app/routes/.
  */
 export { PartnerProgramme } from './components/partner-programme';
-export { PayoutForm } from './components/payout-form';
+export { WalletMoneyOut } from './components/money-out';
+export { chooseMoneyCurrency, useMoneyCurrency } from './hooks/use-money-currency';
 export { TeamList } from './components/team-list';
 export { TopsList } from './components/tops-list';

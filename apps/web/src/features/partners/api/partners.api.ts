@@ -9,6 +9,8 @@ export const partnerKeys = {
   tops: (period: string, by: string, currency: number) => ['partners', 'tops', period, by, currency] as const,
   calculator: (partners: string, average: number) => ['partners', 'calculator', partners, average] as const,
   payouts: () => ['partners', 'payouts'] as const,
+  creditRates: () => ['partners', 'credit-rates'] as const,
+  recipient: (uuid: string) => ['users', 'by_id', uuid] as const,
 };
 
 export interface TeamFilters {
@@ -32,4 +34,14 @@ export const partnersApi = {
   /** My pay-outs, saved requisites, minimums and wallet balances. */
   payouts: () => api(routes.payouts.list),
   requestPayout: (body: TPayoutBody) => api(routes.payouts.request, { body }),
+  /** My wallet balances (cached under the wallet's own key, so both screens move together). */
+  balances: () => api(routes.wallet.balances),
+  /** Credits one major unit of each wallet currency buys. */
+  creditRates: () => api(routes.payouts.creditRates),
+  toCredits: (body: { currency: number; credits: number; client_key: string }) =>
+    api(routes.payouts.toCredits, { body }),
+  toUser: (body: { currency: number; amount: number; to: string; client_key: string }) =>
+    api(routes.payouts.toUser, { body }),
+  /** Another user's public profile, to show whom the money goes to before it is sent. */
+  recipient: (uuid: string) => api(routes.users.byId, { query: { id: uuid } }),
 };

@@ -3,10 +3,9 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { TPartnerSummary } from '@mirra/contracts';
-import { Button } from '../../../components/ui/button';
+import { Button, ButtonLink } from '../../../components/ui/button';
 import { IconChevron, IconCrown, IconUsers, IconWallet } from '../../../components/ui/icons';
 import { LoadError } from '../../../components/ui/load-error';
-import { SegmentedChoice } from '../../../components/ui/segmented-choice';
 import { Spinner } from '../../../components/ui/spinner';
 import { TextInput } from '../../../components/ui/text-input';
 import { useAppStore } from '../../../lib/app-store';
@@ -16,6 +15,8 @@ import { useShareLink } from '../../../lib/use-share-link';
 import { formatMoney } from '../../payments';
 import { partnerKeys, partnersApi } from '../api/partners.api';
 import { IncomeChart } from './income-chart';
+import { useMoneyCurrency } from '../hooks/use-money-currency';
+import { CurrencySwitch, currencySign } from './currency-switch';
 import { PartnerAvatar } from './partner-avatar';
 import { PromoMaterials } from './promo-materials';
 import '../partners.css';
@@ -127,7 +128,7 @@ function WalletCard() {
   if (!wallet.data) return null;
   const balances = wallet.data.balances.filter((b) => b.currency === 643 || b.available || b.frozen);
   return (
-    <Link to="/wallet/pay-out/" className="card" data-testid="partner-wallet">
+    <section className="card" data-testid="partner-wallet">
       <span className="card__label">{t('partners.wallet')}</span>
       {balances.map((b) => (
         <div key={b.currency} className="partner-stats">
@@ -141,13 +142,24 @@ function WalletCard() {
           </div>
         </div>
       ))}
-    </Link>
+      <div className="partner-actions">
+        <ButtonLink to="/wallet/pay-out/" theme="primary-outline" size="sm">
+          {t('partners.transfer.ways.payout')}
+        </ButtonLink>
+        <ButtonLink to="/wallet/pay-out/?to=credits" theme="light" size="sm" data-testid="partner-to-credits">
+          {t('partners.transfer.ways.credits')}
+        </ButtonLink>
+        <ButtonLink to="/wallet/pay-out/?to=user" theme="light" size="sm" data-testid="partner-to-user">
+          {t('partners.transfer.ways.user')}
+        </ButtonLink>
+      </div>
+    </section>
   );
 }
 
 function Statistics() {
   const { t, i18n } = useTranslation();
-  const [currency, setCurrency] = useState(643);
+  const [currency] = useMoneyCurrency();
   const statistics = useQuery({
     queryKey: partnerKeys.statistics(currency),
     queryFn: () => partnersApi.statistics(currency),
@@ -157,16 +169,9 @@ function Statistics() {
   const data = statistics.data;
   return (
     <section className="card" data-testid="partner-statistics">
-      <div className="card--row">
+      <div className="partner-heading">
         <span className="card__label">{t('partners.stats.title')}</span>
-        {data.currencies.length > 1 && (
-          <SegmentedChoice
-            label={t('partners.stats.currency')}
-            value={currency}
-            onChange={setCurrency}
-            options={data.currencies.map((id) => ({ value: id, label: id === 840 ? '$' : '₽' }))}
-          />
-        )}
+        <CurrencySwitch />
       </div>
       <div className="partner-stats">
         {STATS.map((stat) => (
@@ -224,6 +229,7 @@ function Calculator({ summary }: { summary: TPartnerSummary }) {
   const [partners, setPartners] = useState<string[]>(
     summary.levels.map((_, i) => String([5, 20, 100][i] ?? 0)),
   );
+  const [currency] = useMoneyCurrency();
   const [average, setAverage] = useState('990');
   const [asked, setAsked] = useState<{ partners: string; average: number } | null>(null);
   const result = useQuery({
@@ -238,7 +244,10 @@ function Calculator({ summary }: { summary: TPartnerSummary }) {
   };
   return (
     <form className="card" onSubmit={submit} data-testid="partner-calculator">
-      <span className="card__label">{t('partners.calculator.title')}</span>
+      <div className="partner-heading">
+        <span className="card__label">{t('partners.calculator.title')}</span>
+        <CurrencySwitch />
+      </div>
       <div className="partner-calc">
         {summary.levels.map((level, i) => (
           <TextInput
@@ -252,7 +261,7 @@ function Calculator({ summary }: { summary: TPartnerSummary }) {
           />
         ))}
         <TextInput
-          title={t('partners.calculator.average')}
+          title={t('partners.calculator.averageIn', { sign: currencySign(currency) })}
           inputMode="decimal"
           value={average}
           onValueChange={(value) => setAverage(value.replace(/[^\d.]/g, ''))}
@@ -264,12 +273,14 @@ function Calculator({ summary }: { summary: TPartnerSummary }) {
       {result.data && (
         <div className="partner-section" data-testid="calculator-result">
           <span className="card__label">{t('partners.calculator.result')}</span>
-          <span className="partner-calc__result">{formatMoney(result.data.total, 643, i18n.language)}</span>
+          <span className="partner-calc__result">
+            {formatMoney(result.data.total, currency, i18n.language)}
+          </span>
           {result.data.levels.map((level) => (
             <span key={level.level} className="partner-muted">
               {t('partners.levels.level', { level: level.level })}:{' '}
               {level.unlocked
-                ? formatMoney(level.income, 643, i18n.language)
+                ? formatMoney(level.income, currency, i18n.language)
                 : t('partners.calculator.locked')}
             </span>
           ))}

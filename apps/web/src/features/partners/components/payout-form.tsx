@@ -12,16 +12,12 @@ import { useFormErrors } from '../../../components/ui/use-form-errors';
 import { useAppStore } from '../../../lib/app-store';
 import { formatMoney, walletKeys } from '../../payments';
 import { partnerKeys, partnersApi } from '../api/partners.api';
+import { newClientKey } from '../client-key';
 import '../partners.css';
 
 type Method = (typeof PAYOUT_METHODS)[number];
 const FIELDS = ['amount', 'card', 'phone', 'bank', 'network', 'address', 'holder'] as const;
 const CURRENCY = 643;
-
-const newKey = () =>
-  typeof crypto !== 'undefined' && 'randomUUID' in crypto
-    ? crypto.randomUUID()
-    : `${Date.now()}-${Math.random().toString(36).slice(2)}`;
 
 /**
  * `/wallet/pay-out/`: amount (at least the minimum, at most what is available), requisites by
@@ -90,7 +86,7 @@ function RequestForm({ saved, available }: { saved: TPayouts['saved']; available
   const [pending, setPending] = useState(false);
   // One key per request: a retry of a failed send reuses it (never two holds), a new request after
   // one went through gets a fresh one (else the server would answer with the earlier request).
-  const [clientKey, setClientKey] = useState(newKey);
+  const [clientKey, setClientKey] = useState(newClientKey);
   const { alert, fieldErrors, showError, clearField, clear } = useFormErrors(FIELDS);
   const set = (field: keyof typeof values) => (value: string) => {
     clearField(field);
@@ -113,7 +109,7 @@ function RequestForm({ saved, available }: { saved: TPayouts['saved']; available
         holder: values.holder,
         client_key: clientKey,
       });
-      setClientKey(newKey());
+      setClientKey(newClientKey());
       useAppStore.getState().showTopinfo('success', t('partners.payout.sent'));
       // The request holds the amount: the wallet's balance and transactions change with it.
       await Promise.all([

@@ -1,7 +1,11 @@
-import { useEffect, useRef } from 'react';
+import { isLanguage, type TLanguage } from '@mirra/contracts';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import { Button } from '../../../components/ui/button';
+import { Spinner } from '../../../components/ui/spinner';
 import { useAppStore } from '../../../lib/app-store';
+import { LANGUAGE_NAMES, LANGUAGES, loadLanguageTexts } from '../../../lib/i18n';
 
 /** Common banner sizes: a square post, a story, a link preview. */
 const BANNERS = [
@@ -104,20 +108,24 @@ function download(href: string, name: string) {
   a.remove();
 }
 
-function BannerPreview({ banner, reflink }: { banner: Banner; reflink: string }) {
-  const { t, i18n } = useTranslation();
+function BannerPreview({
+  banner,
+  reflink,
+  promoT,
+  language,
+}: {
+  banner: Banner;
+  reflink: string;
+  promoT: TFunction;
+  language: TLanguage;
+}) {
+  const { t } = useTranslation();
   const canvas = useRef<HTMLCanvasElement>(null);
+  const title = promoT('partners.promo.bannerTitle');
+  const cta = promoT('partners.promo.bannerCta');
   useEffect(() => {
-    if (canvas.current) {
-      void drawBanner(
-        canvas.current,
-        banner,
-        reflink,
-        t('partners.promo.bannerTitle'),
-        t('partners.promo.bannerCta'),
-      );
-    }
-  }, [banner, reflink, t, i18n.language]);
+    if (canvas.current) void drawBanner(canvas.current, banner, reflink, title, cta);
+  }, [banner, reflink, title, cta]);
   return (
     <div className="partner-banner" data-testid={`banner-${banner.id}`}>
       <canvas
@@ -133,7 +141,8 @@ function BannerPreview({ banner, reflink }: { banner: Banner; reflink: string })
         theme="light"
         size="sm"
         onClick={() =>
-          canvas.current && download(canvas.current.toDataURL('image/png'), `mirra-${banner.id}.png`)
+          canvas.current &&
+          download(canvas.current.toDataURL('image/png'), `mirra-${banner.id}-${language}.png`)
         }
       >
         {t('partners.promo.download')}
@@ -142,10 +151,31 @@ function BannerPreview({ banner, reflink }: { banner: Banner; reflink: string })
   );
 }
 
-/** Banners in common sizes with my reflink and its QR code, and ready-made texts to copy or save. */
+/**
+ * Banners in common sizes with my reflink and its QR code, and ready-made texts to copy or save,
+ * in any of the app's languages (the partner's audience may speak another than they do).
+ */
 export function PromoMaterials({ reflink }: { reflink: string }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const showTopinfo = useAppStore((s) => s.showTopinfo);
+  const ui = i18n.resolvedLanguage ?? i18n.language;
+  const [language, setLanguage] = useState<TLanguage>(isLanguage(ui) ? ui : 'en');
+  const [loaded, setLoaded] = useState<TLanguage | null>(language === ui ? language : null);
+  // The language whose texts failed to load, and the attempt (a retry loads again).
+  const [failed, setFailed] = useState<{ language: TLanguage; attempt: number } | null>(null);
+  const [attempt, setAttempt] = useState(0);
+  useEffect(() => {
+    let current = true;
+    loadLanguageTexts(language, ['partners'], i18n).then(
+      () => current && setLoaded(language),
+      () => current && setFailed({ language, attempt }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [language, i18n, attempt]);
+  const loadFailed = failed?.language === language && failed.attempt === attempt;
+  const promoT = i18n.getFixedT(loaded ?? language);
   const copy = async (text: string) => {
     try {
       await navigator.clipboard.writeText(text);
@@ -157,18 +187,52 @@ export function PromoMaterials({ reflink }: { reflink: string }) {
   return (
     <section className="card" data-testid="partner-promo">
       <span className="card__label">{t('partners.promo.title')}</span>
+      <label className="field partner-promo-language">
+        <span className="field__title">{t('partners.promo.language')}</span>
+        <select
+          value={language}
+          onChange={(event) => isLanguage(event.target.value) && setLanguage(event.target.value)}
+          data-testid="promo-language"
+        >
+          {LANGUAGES.map((code) => (
+            <option key={code} value={code} lang={code}>
+              {LANGUAGE_NAMES[code]}
+            </option>
+          ))}
+        </select>
+      </label>
+      {loadFailed && (
+        <div className="partner-actions">
+          <span className="partner-muted">{t('partners.promo.languageFailed')}</span>
+          <Button theme="light" size="sm" onClick={() => setAttempt((n) => n + 1)}>
+            {t('partners.promo.retry')}
+          </Button>
+        </div>
+      )}
+      {loaded !== language && !loadFailed && <Spinner />}
       <strong>{t('partners.promo.banners')}</strong>
       <div className="partner-banners">
         {BANNERS.map((banner) => (
-          <BannerPreview key={banner.id} banner={banner} reflink={reflink} />
+          <BannerPreview
+            key={banner.id}
+            banner={banner}
+            reflink={reflink}
+            promoT={promoT}
+            language={loaded ?? language}
+          />
         ))}
       </div>
       <strong>{t('partners.promo.texts')}</strong>
       {TEXTS.map((key) => {
-        const text = t(`partners.promo.${key}`, { link: reflink, interpolation: { escapeValue: false } });
+        const text = promoT(`partners.promo.${key}`, {
+          link: reflink,
+          interpolation: { escapeValue: false },
+        });
         return (
-          <div key={key} className="partner-section">
-            <p className="partner-text">{text}</p>
+          <div key={key} className="partner-section" data-testid={`promo-${key}`}>
+            <p className="partner-text" lang={loaded ?? language}>
+              {text}
+            </p>
             <div className="partner-actions">
               <Button theme="light" size="sm" onClick={() => void copy(text)}>
                 {t('partners.promo.copyText')}
@@ -178,7 +242,7 @@ export function PromoMaterials({ reflink }: { reflink: string }) {
                 size="sm"
                 onClick={() => {
                   const url = URL.createObjectURL(new Blob([text], { type: 'text/plain;charset=utf-8' }));
-                  download(url, `mirra-${key}.txt`);
+                  download(url, `mirra-${key}-${loaded ?? language}.txt`);
                   setTimeout(() => URL.revokeObjectURL(url), 1000);
                 }}
               >

@@ -12,6 +12,8 @@ import { TextInput } from '../../../components/ui/text-input';
 import { formatDay } from '../../../lib/dates';
 import { formatMoney } from '../../payments';
 import { partnerKeys, partnersApi, type TeamFilters } from '../api/partners.api';
+import { useMoneyCurrency } from '../hooks/use-money-currency';
+import { CurrencySwitch } from './currency-switch';
 import { PartnerAvatar } from './partner-avatar';
 import '../partners.css';
 
@@ -27,8 +29,9 @@ export function TeamList() {
   const [level, setLevel] = useState<number | undefined>(undefined);
   const [paid, setPaid] = useState<'true' | 'false' | undefined>(undefined);
   const [search, setSearch] = useState('');
+  const [currency] = useMoneyCurrency();
   const summary = useQuery({ queryKey: partnerKeys.summary(), queryFn: partnersApi.summary });
-  const filters: TeamFilters = { level, paid, search: search.trim() || undefined, currency: 643 };
+  const filters: TeamFilters = { level, paid, search: search.trim() || undefined, currency };
   const team = useInfiniteQuery({
     queryKey: partnerKeys.team(filters),
     queryFn: ({ pageParam }) => partnersApi.team(filters, pageParam ?? undefined),
@@ -67,13 +70,16 @@ export function TeamList() {
         onChange={setPaid}
         options={PAID_FILTERS.map((filter) => ({ value: filter.value, label: t(filter.label) }))}
       />
-      <TextInput
-        search
-        value={search}
-        onValueChange={setSearch}
-        placeholder={t('partners.linear.search')}
-        maxLength={100}
-      />
+      <div className="partner-filters">
+        <TextInput
+          search
+          value={search}
+          onValueChange={setSearch}
+          placeholder={t('partners.linear.search')}
+          maxLength={100}
+        />
+        <CurrencySwitch />
+      </div>
       {team.isPending ? (
         <Spinner />
       ) : team.isError ? (
@@ -104,7 +110,7 @@ export function TeamList() {
               <div className="partner-member__side">
                 <span>
                   {t('partners.linear.turnover', {
-                    amount: formatMoney(member.turnover, 643, i18n.language),
+                    amount: formatMoney(member.turnover, currency, i18n.language),
                   })}
                 </span>
                 {member.paid && <span className="partner-paid">{t('partners.linear.paidBadge')}</span>}

@@ -9,6 +9,8 @@ import { SegmentedChoice } from '../../../components/ui/segmented-choice';
 import { Spinner } from '../../../components/ui/spinner';
 import { formatMoney } from '../../payments';
 import { partnerKeys, partnersApi } from '../api/partners.api';
+import { useMoneyCurrency } from '../hooks/use-money-currency';
+import { CurrencySwitch } from './currency-switch';
 import { PartnerAvatar } from './partner-avatar';
 import '../partners.css';
 
@@ -20,17 +22,21 @@ export function TopsList() {
   const { t, i18n } = useTranslation();
   const [period, setPeriod] = useState<(typeof PERIODS)[number]>('month');
   const [by, setBy] = useState<(typeof METRICS)[number]>('income');
+  const [currency] = useMoneyCurrency();
   const tops = useQuery({
-    queryKey: partnerKeys.tops(period, by, 643),
-    queryFn: () => partnersApi.tops(period, by, 643),
+    queryKey: partnerKeys.tops(period, by, currency),
+    queryFn: () => partnersApi.tops(period, by, currency),
   });
   return (
     <div className="partner-team" data-testid="tops-list">
-      <SegmentedChoice
-        value={period}
-        onChange={setPeriod}
-        options={PERIODS.map((p) => ({ value: p, label: t(`partners.tops.${p}`) }))}
-      />
+      <div className="partner-filters">
+        <SegmentedChoice
+          value={period}
+          onChange={setPeriod}
+          options={PERIODS.map((p) => ({ value: p, label: t(`partners.tops.${p}`) }))}
+        />
+        {by === 'income' && <CurrencySwitch />}
+      </div>
       <SegmentedChoice
         value={by}
         onChange={setBy}
