@@ -50,6 +50,9 @@ console.log(`  FAL_JWKS_URL=${fal.jwksUrl}`);
 console.log(`  FAL_USER_ID=${fal.userId}`);
 console.log(`  REPLICATE_API_TOKEN=${replicate.token}`);
 console.log(`  REPLICATE_BASE_URL=${replicate.url}`);
+console.log(
+  '  REPLICATE_TRAINING_OWNER=mirra-demo (with ENGINE_TRAINING=replicate,local: LoRAs trained at Replicate)',
+);
 console.log('  ENGINE_SIMPLE=fal,replicate,local ENGINE_EDITING=fal,local ENGINE_STYLING=fal,local');
 console.log('  ENGINE_FACE_SWAP=replicate,local ENGINE_VIDEO=fal,local ENGINE_TRAINING=fal,local');
 console.log(`  COMFYUI_URLS=${comfyui.url}`);

@@ -30,7 +30,7 @@ import { registerPartnersRoutes } from '../modules/partners/index.js';
 import { registerAdminRoutes } from '../modules/admin/index.js';
 import { registerSubscriptionsRoutes } from '../modules/subscriptions/index.js';
 import { registerWalletRoutes } from '../modules/wallet/index.js';
-import { registerModelsRoutes } from '../modules/models/index.js';
+import { createModelTrainingStore, registerModelsRoutes } from '../modules/models/index.js';
 import { registerOpsRoutes, requestIdFor } from '../modules/ops/index.js';
 import { registerNotificationsRoutes } from '../modules/notifications/index.js';
 import { registerPostsRoutes } from '../modules/posts/index.js';
@@ -196,7 +196,12 @@ export async function buildServer(deps: AppDeps): Promise<App> {
   registerSocialRoutes(api, deps);
   registerPaymentsRoutes(api, deps);
   registerPartnersRoutes(api, deps);
-  const webhookDeps = { config: deps.config, now: deps.now, generations: createGenerationStore(deps) };
+  const webhookDeps = {
+    config: deps.config,
+    now: deps.now,
+    generations: createGenerationStore(deps),
+    trainings: createModelTrainingStore(deps),
+  };
   await registerFalWebhookRoutes(app, webhookDeps);
   await registerReplicateWebhookRoutes(app, webhookDeps);
 

@@ -30,4 +30,11 @@ export {
   type ReplicateWebhookDeps,
 } from './replicate/replicate-webhook.routes.js';
 export { createModelTrainers } from './trainers.js';
-export type { ModelTrainer, ModelTrainingPoll, ModelTrainingRequest, ProviderLora } from './trainer.types.js';
+export type {
+  ModelTrainer,
+  ModelTrainingPoll,
+  ModelTrainingRequest,
+  ModelTrainingStore,
+  ProviderLora,
+  ProviderTrainingOutcome,
+} from './trainer.types.js';

@@ -27,3 +27,16 @@ export interface ModelTrainer {
   submit(request: ModelTrainingRequest, signal: AbortSignal): Promise<string>;
   poll(jobId: string, signal: AbortSignal): Promise<ModelTrainingPoll>;
 }
+
+/** What a finished provider training did to the digital model that owns it. */
+export type ProviderTrainingOutcome = 'finished' | 'already finished' | 'unknown request';
+
+/**
+ * The port through which a trainer's webhook finishes the digital model whose training it names.
+ * The models module implements it (the composition root hands it to the webhook routes): the
+ * trainer's own status read says how it ended, and the model is completed or failed and refunded
+ * exactly as the polling worker would, once — whichever of the two comes first.
+ */
+export interface ModelTrainingStore {
+  finishProviderTraining(job: { provider: string; jobIdPrefix: string }): Promise<ProviderTrainingOutcome>;
+}

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { signReplicateWebhook } from '../engines/replicate/replicate.models.js';
 import { drawScene, encodeStillVideo, insetFace, recolour } from './fake-media.js';
 import { json, readBody } from './provider-fake-http.js';
+import { unzipStored } from '../engines/zip.js';
 
 /**
  * A local stand-in for Replicate's HTTP API (`/v1`), following its contracts:
@@ -20,6 +21,15 @@ import { json, readBody } from './provider-fake-http.js';
  * - `GET /v1/webhooks/default/secret` → `{key: "whsec_…"}`; each finished prediction with a
  *   `webhook` gets the prediction POSTed, signed the Standard Webhooks way (`webhook-id`,
  *   `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256>`);
+ * - models: `GET /v1/models/{owner}/{name}` (404 until made; the trainer's has `latest_version`),
+ *   `POST /v1/models` (`owner`, `name`, `visibility`, `hardware` required; 409 when it exists);
+ * - trainings: `POST /v1/models/{owner}/{name}/versions/{version}/trainings` with a `destination`
+ *   that must exist (404 otherwise) and `input.input_images` (a ZIP URL): 201 `starting`; each
+ *   `GET /v1/trainings/{id}` moves it a step, `starting` → `processing` → `succeeded` with
+ *   `output: {version: "{destination}:{hash}", weights}` (a new version of the destination that
+ *   predictions then run, drawing the trained face), or `failed`/`canceled` when scripted
+ *   (`failNextTrainings`); `POST /v1/trainings/{id}/cancel`; webhooks signed as for predictions;
+ * - `DELETE /v1/files/{id}`: 204;
  * - 429 `{"detail": "Request was throttled…"}` with `Retry-After` when scripted
  *   (`failNextCreates({status: 429, retryAfter: 1})`), 5xx or a dropped connection likewise.
  * Results are real pictures and H.264 MP4s made by the local imaging code.
@@ -41,6 +51,23 @@ export interface ReplicateFakePrediction {
   reads: number;
 }
 
+export interface ReplicateFakeTraining {
+  id: string;
+  model: string;
+  version: string;
+  destination: string;
+  input: Record<string, unknown>;
+  status: 'starting' | 'processing' | 'succeeded' | 'failed' | 'canceled';
+  output: { version: string; weights: string } | null;
+  error: string | null;
+  logs: string;
+  webhook: string | null;
+  reads: number;
+}
+
+/** How a scripted training ends instead of succeeding. */
+export type ReplicateFakeTrainingEnd = { status: 'failed'; error: string } | { status: 'canceled' };
+
 export interface ReplicateSignedWebhook {
   url: string | null;
   headers: Record<string, string>;
@@ -53,7 +80,17 @@ export interface ReplicateFake {
   secret: string;
   readonly creates: number;
   predictions: Map<string, ReplicateFakePrediction>;
+  trainings: Map<string, ReplicateFakeTraining>;
+  /** Models made with `POST /v1/models`, by `owner/name`. */
+  models: Map<string, { owner: string; name: string; visibility: string; hardware: string }>;
+  /** Ids of the files deleted with `DELETE /v1/files/{id}`. */
+  deletedFiles: string[];
+  readonly trainingCreates: number;
   webhooks: ReplicateSignedWebhook[];
+  /** The next trainings end this way (in order) instead of succeeding. */
+  failNextTrainings(...ends: ReplicateFakeTrainingEnd[]): void;
+  /** Runs the training to its end now and returns its signed webhook. */
+  finishTraining(id: string): Promise<ReplicateSignedWebhook>;
   failNextCreates(...failures: ReplicateFakeFailure[]): void;
   failNextReads(...failures: ReplicateFakeFailure[]): void;
   /**
@@ -81,6 +118,10 @@ const KNOWN_MODELS = [
 const KNOWN_VERSIONS: Record<string, string> = {
   d1d6ea8c8be89d664a07a457526f7128109dee7030fdac424788d762c71ed111: 'cdingram/face-swap',
 };
+/** The LoRA trainer this fake runs, and its latest version. */
+export const REPLICATE_FAKE_TRAINER = 'ostris/flux-dev-lora-trainer';
+export const REPLICATE_FAKE_TRAINER_VERSION =
+  '26dce37af90b9d997eeb970d92e47de3064d46c300504ae376c75bef6a9022d2';
 
 export async function startReplicateFake(
   options: {
@@ -99,6 +140,13 @@ export async function startReplicateFake(
   const createFailures: ReplicateFakeFailure[] = [];
   const readFailures: ReplicateFakeFailure[] = [];
   const webhooks: ReplicateSignedWebhook[] = [];
+  const trainings = new Map<string, ReplicateFakeTraining>();
+  const models = new Map<string, { owner: string; name: string; visibility: string; hardware: string }>();
+  /** Versions pushed by trainings: version → the destination model and the face it learnt. */
+  const trainedVersions = new Map<string, { model: string; face: Buffer | null }>();
+  const trainingEnds: ReplicateFakeTrainingEnd[] = [];
+  const deletedFiles: string[] = [];
+  let trainingCreates = 0;
   let creates = 0;
   let expireNextOutput = false;
   let base = '';
@@ -161,7 +209,12 @@ export async function startReplicateFake(
       return;
     }
     const seed = Number(p.input.seed ?? 1);
-    if (p.model === 'cdingram/face-swap') {
+    const trained = trainedVersions.get(p.version);
+    if (trained) {
+      const scene = (await drawScene(prompt, seed)).data;
+      const picture = trained.face ? (await insetFace(scene, trained.face)).data : scene;
+      p.output = [publish(`${p.id}.png`, picture, 'image/png')];
+    } else if (p.model === 'cdingram/face-swap') {
       const [target, face] = [await fileBytes(p.input.input_image), await fileBytes(p.input.swap_image)];
       if (!target || !face) return fail(p, 'Could not load the input images.');
       p.output = publish(`${p.id}.png`, (await insetFace(target, face)).data, 'image/png');
@@ -203,9 +256,76 @@ export async function startReplicateFake(
     await emitWebhook(p);
   }
 
-  async function emitWebhook(p: ReplicateFakePrediction): Promise<ReplicateSignedWebhook | null> {
+  /** Trains: the ZIP must be readable; the destination gets a new version that draws its face. */
+  async function train(t: ReplicateFakeTraining): Promise<void> {
+    const scripted = trainingEnds.shift();
+    if (scripted) {
+      t.status = scripted.status;
+      t.error = scripted.status === 'failed' ? scripted.error : null;
+      return;
+    }
+    const zip = await fileBytes(t.input.input_images);
+    let photos: Array<{ name: string; data: Buffer }> = [];
+    try {
+      photos = zip ? unzipStored(zip) : [];
+    } catch {
+      photos = [];
+    }
+    if (photos.length === 0) {
+      t.status = 'failed';
+      t.error = 'Could not read input_images: expected a zip file of images.';
+      return;
+    }
+    const version = randomBytes(32).toString('hex');
+    trainedVersions.set(version, { model: t.destination, face: photos[0]!.data });
+    t.output = {
+      version: `${t.destination}:${version}`,
+      weights: publish(`${t.id}-trained_model.tar`, Buffer.from('lora.safetensors'), 'application/x-tar'),
+    };
+    t.status = 'succeeded';
+  }
+
+  async function advanceTraining(t: ReplicateFakeTraining, toEnd: boolean): Promise<void> {
+    if (t.status === 'succeeded' || t.status === 'failed' || t.status === 'canceled') return;
+    t.reads++;
+    if (!toEnd && t.reads === 1) {
+      t.status = 'processing';
+      t.logs = 'Extracting images from zip\n';
+      return;
+    }
+    if (!toEnd && t.reads <= processingSteps) {
+      const percent = Math.round((100 * t.reads) / (processingSteps + 1));
+      t.logs += `flux_train_replicate: ${String(percent).padStart(3)}%|███       | ${t.reads}/${processingSteps + 1}\n`;
+      return;
+    }
+    await train(t);
+    if ((t.status as string) === 'succeeded') t.logs += 'flux_train_replicate: 100%|██████████| done\n';
+    await emitWebhook(t);
+  }
+
+  const trainingView = (t: ReplicateFakeTraining) => ({
+    id: t.id,
+    model: t.model,
+    version: t.version,
+    input: t.input,
+    logs: t.logs,
+    output: t.status === 'succeeded' ? t.output : null,
+    error: t.error,
+    status: t.status,
+    source: 'api',
+    created_at: new Date().toISOString(),
+    ...(t.status === 'succeeded' ? { completed_at: new Date().toISOString() } : {}),
+    webhook: t.webhook ?? undefined,
+    webhook_events_filter: t.webhook ? ['completed'] : undefined,
+    urls: { get: `${base}/v1/trainings/${t.id}`, cancel: `${base}/v1/trainings/${t.id}/cancel` },
+  });
+
+  async function emitWebhook(
+    p: ReplicateFakePrediction | ReplicateFakeTraining,
+  ): Promise<ReplicateSignedWebhook | null> {
     if (!p.webhook) return null;
-    const delivery = { ...signWebhook(JSON.stringify(view(p))), url: p.webhook };
+    const body = 'destination' in p ? trainingView(p) : view(p);
+    const delivery = { ...signWebhook(JSON.stringify(body)), url: p.webhook };
     webhooks.push(delivery);
     if (options.deliverWebhooks) {
       fetch(p.webhook, { method: 'POST', headers: delivery.headers, body: delivery.body }).catch(
@@ -258,6 +378,137 @@ export async function startReplicateFake(
       });
     }
 
+    if (request.method === 'DELETE' && fileMatch) {
+      if (!files.delete(fileMatch[1]!))
+        return problem(response, 404, 'Not found', 'The requested resource could not be found.');
+      deletedFiles.push(fileMatch[1]!);
+      response.writeHead(204);
+      response.end();
+      return;
+    }
+
+    const modelPath = /^\/v1\/models\/([^/]+)\/([^/]+)$/.exec(path);
+    if (request.method === 'GET' && modelPath) {
+      const ref = `${modelPath[1]}/${modelPath[2]}`;
+      if (ref === REPLICATE_FAKE_TRAINER) {
+        return json(response, 200, modelView(modelPath[1]!, modelPath[2]!, REPLICATE_FAKE_TRAINER_VERSION));
+      }
+      const made = models.get(ref);
+      if (!made) return problem(response, 404, 'Not found', 'The requested resource could not be found.');
+      const latest = [...trainedVersions].reverse().find(([, trained]) => trained.model === ref)?.[0];
+      return json(response, 200, modelView(made.owner, made.name, latest ?? null, made.visibility));
+    }
+
+    if (request.method === 'POST' && path === '/v1/models') {
+      let parsed: Record<string, unknown>;
+      try {
+        parsed = JSON.parse(body.toString('utf8') || '{}') as Record<string, unknown>;
+      } catch {
+        return problem(response, 400, 'Bad request', 'The request body is not valid JSON.');
+      }
+      const missing = ['owner', 'name', 'visibility', 'hardware'].filter(
+        (field) => typeof parsed[field] !== 'string' || !parsed[field],
+      );
+      if (missing.length > 0 || !['public', 'private'].includes(String(parsed.visibility))) {
+        return problem(
+          response,
+          422,
+          'Invalid input',
+          `Missing or invalid: ${missing.join(', ') || 'visibility'}`,
+        );
+      }
+      const [owner, name] = [String(parsed.owner), String(parsed.name)];
+      if (!/^[a-z0-9][a-z0-9._-]*$/.test(name)) {
+        return problem(
+          response,
+          422,
+          'Invalid input',
+          'name may only contain lowercase letters, numbers, dashes, underscores and periods',
+        );
+      }
+      if (models.has(`${owner}/${name}`)) {
+        return problem(response, 409, 'Conflict', 'A model with that name and owner already exists.');
+      }
+      models.set(`${owner}/${name}`, {
+        owner,
+        name,
+        visibility: String(parsed.visibility),
+        hardware: String(parsed.hardware),
+      });
+      return json(response, 201, modelView(owner, name, null, String(parsed.visibility)));
+    }
+
+    const trainingCreate = /^\/v1\/models\/([^/]+)\/([^/]+)\/versions\/([^/]+)\/trainings$/.exec(path);
+    if (request.method === 'POST' && trainingCreate) {
+      const failure = createFailures.shift();
+      if (failure) return fail429or5xx(response, failure);
+      let parsed: { destination?: string; input?: Record<string, unknown>; webhook?: string };
+      try {
+        parsed = JSON.parse(body.toString('utf8') || '{}') as typeof parsed;
+      } catch {
+        return problem(response, 400, 'Bad request', 'The request body is not valid JSON.');
+      }
+      const trainer = `${trainingCreate[1]}/${trainingCreate[2]}`;
+      if (trainer !== REPLICATE_FAKE_TRAINER || trainingCreate[3] !== REPLICATE_FAKE_TRAINER_VERSION) {
+        return problem(
+          response,
+          422,
+          'Invalid version or not permitted',
+          'The specified version does not exist (or perhaps you don’t have permission to use it?)',
+        );
+      }
+      if (!parsed.destination || !models.has(parsed.destination)) {
+        return problem(response, 404, 'Not found', 'The specified training destination does not exist');
+      }
+      const input = parsed.input ?? {};
+      if (typeof input.input_images !== 'string' || !input.input_images) {
+        return json(response, 422, {
+          title: 'Input validation failed',
+          detail: '- input.input_images: input_images is required\n',
+          status: 422,
+          invalid_fields: [
+            { type: 'required', field: 'input.input_images', description: 'input_images is required' },
+          ],
+        });
+      }
+      const training: ReplicateFakeTraining = {
+        id: randomBytes(13).toString('hex').slice(0, 26),
+        model: trainer,
+        version: trainingCreate[3]!,
+        destination: parsed.destination,
+        input,
+        status: 'starting',
+        output: null,
+        error: null,
+        logs: '',
+        webhook: parsed.webhook ?? null,
+        reads: 0,
+      };
+      trainings.set(training.id, training);
+      trainingCreates++;
+      return json(response, 201, trainingView(training));
+    }
+
+    const trainingPath = /^\/v1\/trainings\/([^/]+)(\/cancel)?$/.exec(path);
+    if (trainingPath) {
+      const training = trainings.get(trainingPath[1]!);
+      if (!training) return problem(response, 404, 'Not found', 'The requested resource could not be found.');
+      if (request.method === 'POST' && trainingPath[2]) {
+        if (training.status === 'starting' || training.status === 'processing') {
+          training.status = 'canceled';
+          await emitWebhook(training);
+        }
+        return json(response, 200, trainingView(training));
+      }
+      if (request.method === 'GET' && !trainingPath[2]) {
+        const failure = readFailures.shift();
+        if (failure) return fail429or5xx(response, failure);
+        await advanceTraining(training, false);
+        return json(response, 200, trainingView(training));
+      }
+      return problem(response, 405, 'Method not allowed', 'Method not allowed');
+    }
+
     const createPath = /^\/v1\/models\/([^/]+)\/([^/]+)\/predictions$/.exec(path);
     if (request.method === 'POST' && (createPath || path === '/v1/predictions')) {
       const failure = createFailures.shift();
@@ -268,7 +519,9 @@ export async function startReplicateFake(
       } catch {
         return problem(response, 400, 'Bad request', 'The request body is not valid JSON.');
       }
-      const model = createPath ? `${createPath[1]}/${createPath[2]}` : KNOWN_VERSIONS[parsed.version ?? ''];
+      const model = createPath
+        ? `${createPath[1]}/${createPath[2]}`
+        : (KNOWN_VERSIONS[parsed.version ?? ''] ?? trainedVersions.get(parsed.version ?? '')?.model);
       if (!model || (createPath && !KNOWN_MODELS.includes(model))) {
         return problem(
           response,
@@ -351,6 +604,21 @@ export async function startReplicateFake(
       return creates;
     },
     predictions,
+    trainings,
+    models,
+    deletedFiles,
+    get trainingCreates() {
+      return trainingCreates;
+    },
+    failNextTrainings: (...ends) => void trainingEnds.push(...ends),
+    async finishTraining(id) {
+      const training = trainings.get(id);
+      if (!training) throw new Error(`no training ${id}`);
+      await advanceTraining(training, true);
+      const delivery = await emitWebhook(training);
+      if (!delivery) throw new Error('the training has no webhook');
+      return delivery;
+    },
     webhooks,
     failNextCreates: (...failures) => void createFailures.push(...failures),
     failNextReads: (...failures) => void readFailures.push(...failures),
@@ -386,6 +654,20 @@ function fail429or5xx(response: ServerResponse, failure: ReplicateFakeFailure): 
     );
   }
   problem(response, failure.status, 'Internal server error', 'Something went wrong on our end.');
+}
+
+function modelView(owner: string, name: string, latestVersion: string | null, visibility = 'public') {
+  return {
+    url: `https://replicate.com/${owner}/${name}`,
+    owner,
+    name,
+    description: null,
+    visibility,
+    run_count: 0,
+    latest_version: latestVersion
+      ? { id: latestVersion, created_at: new Date().toISOString(), openapi_schema: {} }
+      : null,
+  };
 }
 
 function problem(response: ServerResponse, status: number, title: string, detail: string): void {

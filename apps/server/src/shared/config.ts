@@ -288,6 +288,13 @@ const ZEnv = z.object({
     .string()
     .default('cdingram/face-swap:d1d6ea8c8be89d664a07a457526f7128109dee7030fdac424788d762c71ed111'),
   REPLICATE_MODEL_VIDEO: z.string().default('kwaivgi/kling-v2.1'),
+  /** The FLUX LoRA trainer (`owner/name:version`, or `owner/name` for its latest version). */
+  REPLICATE_MODEL_TRAINING: z.string().default('ostris/flux-dev-lora-trainer'),
+  /**
+   * The Replicate account (user or organisation) that owns the trained digital models
+   * (`{owner}/mirra-<model uuid>`, private). Without it Replicate does not train.
+   */
+  REPLICATE_TRAINING_OWNER: optionalString,
   /** OpenAI's image model for the `openai` engine (which exists only with OPENAI_API_KEY). */
   OPENAI_IMAGES_MODEL: z.string().default('gpt-image-1'),
   OPENAI_IMAGES_QUALITY: z.enum(['low', 'medium', 'high', 'auto']).default('medium'),
@@ -315,6 +322,10 @@ const ZEnv = z.object({
         'fal-ai/flux-lora-fast-training=2',
         'black-forest-labs/flux-schnell=0.003',
         'black-forest-labs/flux-kontext-pro=0.04',
+        'black-forest-labs/flux-dev-lora=0.032',
+        'cdingram/face-swap=0.003',
+        'kwaivgi/kling-v2.1=0.05/s',
+        'ostris/flux-dev-lora-trainer=2',
         'gpt-image-1=0.042',
       ].join(','),
     ),
@@ -608,6 +619,9 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
             face_swap: e.REPLICATE_MODEL_FACE_SWAP,
             video: e.REPLICATE_MODEL_VIDEO,
           },
+          training: e.REPLICATE_TRAINING_OWNER
+            ? { owner: e.REPLICATE_TRAINING_OWNER, model: e.REPLICATE_MODEL_TRAINING }
+            : null,
         }
       : null,
     comfyui: {

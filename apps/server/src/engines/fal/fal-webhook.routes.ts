@@ -4,19 +4,23 @@ import type { SharedDeps } from '../../shared/deps.js';
 import { AppError } from '../../shared/errors.js';
 import { serve } from '../../shared/http/serve-route.js';
 import type { GenerationStore } from '../engine.types.js';
+import type { ModelTrainingStore } from '../trainer.types.js';
+import { encodeFalJob } from './fal.models.js';
 import { createFalJwksCache, verifyFalWebhook } from './fal-webhook.models.js';
 import { handleFalWebhook, type FalWebhookBody } from './fal-webhook.usecases.js';
 
 export const FAL_WEBHOOK_PATH = routes.engines.falWebhook.path;
 
-/** What fal's webhook needs: its settings, the clock and the generations it may finish. */
+/** What fal's webhook needs: its settings, the clock, and the generations and trainings it may finish. */
 export interface FalWebhookDeps extends Pick<SharedDeps, 'config' | 'now'> {
   generations: GenerationStore;
+  trainings: ModelTrainingStore;
 }
 
 /**
  * fal's webhook: the raw body is kept to check fal's Ed25519 signature against its JWKS before
- * anything is read from it. Registered only when the fal engine is configured.
+ * anything is read from it. It finishes the generation, or the digital model's training, whose
+ * stored fal request it names (idempotent with the polling worker). Registered only when the fal engine is configured.
  */
 export async function registerFalWebhookRoutes(app: FastifyInstance, deps: FalWebhookDeps): Promise<void> {
   const fal = deps.config.fal;
@@ -46,7 +50,14 @@ export async function registerFalWebhookRoutes(app: FastifyInstance, deps: FalWe
       } catch {
         throw new AppError({ code: 'engines.webhook_forbidden', detail: 'Forbidden.' });
       }
-      const outcome = await handleFalWebhook(deps.generations, verdict.requestId, body);
+      // A fal request is a generation's or a digital model's training (LoRA trainer).
+      let outcome = await handleFalWebhook(deps.generations, verdict.requestId, body);
+      if (outcome === 'unknown request') {
+        outcome = await deps.trainings.finishProviderTraining({
+          provider: 'fal',
+          jobIdPrefix: encodeFalJob(verdict.requestId, ''),
+        });
+      }
       if (outcome === 'unknown request') {
         throw new AppError({
           code: 'engines.webhook_unknown_request',

@@ -11,6 +11,9 @@ import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { loadTestFaces } from '@mirra/imaging/testing';
 import { unzipStored } from '../zip.js';
 import { PROVIDER_VIDEO_CHECKED_FRAMES } from '../provider-video.js';
+import { FAL_WEBHOOK_PATH } from './fal-webhook.routes.js';
+import { and, eq } from 'drizzle-orm';
+import { creditEntries, notifications } from '../../shared/db/schema.js';
 
 /**
  * fal for the modes beyond text to image and editing, against the fake fal: LoRA training of a
@@ -130,6 +133,87 @@ describe('a digital model trained at fal', () => {
       expect((finished.providerLoras as { fal?: unknown }).fal).toBeDefined();
     },
   );
+});
+
+describe('fal’s webhook for a training', () => {
+  /** A model whose job submitted the training to fal and then died (a 503 on the status read). */
+  async function submittedThenStopped(name: string) {
+    const user = await signedInUser();
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/models/',
+      headers: user.headers,
+      payload: { name, category: 'male' },
+    });
+    const uuid = created.json().uuid as string;
+    const photos = (await astronautPhotos()).map((data) => ({ data }));
+    expect((await uploadModelPhotos(t, user.headers, uuid, photos)).statusCode).toBe(201);
+    const train = await t.app.inject({
+      method: 'POST',
+      url: `/api/models/${uuid}/train/`,
+      headers: user.headers,
+    });
+    expect(train.statusCode).toBe(202);
+    const row = (await t.deps.db.query.models.findFirst({ where: (m, { eq }) => eq(m.uuid, uuid) }))!;
+    fal.failNextStatuses({ status: 503 });
+    await expect(
+      runModelTraining(t.deps, row.id, row.trainingAttempt, { attempt: 1, maxAttempts: 3 }),
+    ).rejects.toThrow();
+    const stopped = (await t.deps.db.query.models.findFirst({ where: (m, { eq }) => eq(m.id, row.id) }))!;
+    expect(stopped.status).toBe(GenerationStatus.IN_QUEUE);
+    return { user, stopped, requestId: stopped.trainingJobId!.split(' ')[0]! };
+  }
+  const deliver = (webhook: { headers: Record<string, string>; body: string }) =>
+    t.app.inject({ method: 'POST', url: FAL_WEBHOOK_PATH, headers: webhook.headers, payload: webhook.body });
+  const countOf = async (userId: number) => ({
+    ready: (
+      await t.deps.db
+        .select()
+        .from(notifications)
+        .where(and(eq(notifications.userId, userId), eq(notifications.kind, 'model_ready')))
+    ).length,
+    credits: (await t.deps.db.select().from(creditEntries).where(eq(creditEntries.userId, userId)))
+      .filter((entry) => entry.kind.startsWith('model_training'))
+      .map((entry) => entry.kind),
+  });
+
+  it(
+    'completes the model with fal’s LoRA once; a duplicate delivery and the worker’s retry change nothing',
+    { timeout: 120_000 },
+    async () => {
+      const { user, stopped, requestId } = await submittedThenStopped('Webhook');
+      const submissions = fal.submissions;
+      const webhook = await fal.finish(requestId);
+      const first = await deliver(webhook);
+      expect(first.statusCode, first.body).toBe(200);
+      expect(first.json().detail).toBe('finished');
+      const done = (await t.deps.db.query.models.findFirst({ where: (m, { eq }) => eq(m.id, stopped.id) }))!;
+      expect(done.status).toBe(GenerationStatus.COMPLETED);
+      expect(done.engine).toBe('fal');
+      const job = fal.jobs.get(requestId)!;
+      expect(done.providerLoras!.fal).toEqual({
+        url: (job.output as { diffusers_lora_file: { url: string } }).diffusers_lora_file.url,
+        triggerWord: job.input.trigger_word,
+      });
+      expect((await deliver(webhook)).json().detail).toBe('already finished');
+      await runModelTraining(t.deps, stopped.id, stopped.trainingAttempt, { attempt: 2, maxAttempts: 3 });
+      expect(fal.submissions).toBe(submissions);
+      expect(await countOf(user.id)).toEqual({ ready: 1, credits: ['model_training_charge'] });
+    },
+  );
+
+  it('racing the worker’s retry, the model is completed once', { timeout: 120_000 }, async () => {
+    const { user, stopped, requestId } = await submittedThenStopped('Race');
+    const webhook = await fal.finish(requestId);
+    const [, delivered] = await Promise.all([
+      runModelTraining(t.deps, stopped.id, stopped.trainingAttempt, { attempt: 2, maxAttempts: 3 }),
+      deliver(webhook),
+    ]);
+    expect(delivered.statusCode, delivered.body).toBe(200);
+    const done = (await t.deps.db.query.models.findFirst({ where: (m, { eq }) => eq(m.id, stopped.id) }))!;
+    expect(done.status).toBe(GenerationStatus.COMPLETED);
+    expect(await countOf(user.id)).toEqual({ ready: 1, credits: ['model_training_charge'] });
+  });
 });
 
 describe('face photos and face swap at fal', () => {

@@ -3,20 +3,23 @@ import type { FastifyInstance } from 'fastify';
 import type { SharedDeps } from '../../shared/deps.js';
 import { AppError } from '../../shared/errors.js';
 import type { GenerationStore } from '../engine.types.js';
+import type { ModelTrainingStore } from '../trainer.types.js';
 import { serve } from '../../shared/http/serve-route.js';
 import { predictionFailure, verifyReplicateWebhook, type ReplicatePrediction } from './replicate.models.js';
 
 export const REPLICATE_WEBHOOK_PATH = routes.engines.replicateWebhook.path;
 
-/** What Replicate's webhook needs: its settings, the clock and the generations it may finish. */
+/** What Replicate's webhook needs: its settings, the clock, and the generations and trainings it may finish. */
 export interface ReplicateWebhookDeps extends Pick<SharedDeps, 'config' | 'now'> {
   generations: GenerationStore;
+  trainings: ModelTrainingStore;
 }
 
 /**
  * Replicate's webhook: the raw body is kept to check its Standard Webhooks signature (HMAC-SHA256
  * with the account's secret, five minutes' tolerance) before anything is read from it. The secret
- * is REPLICATE_WEBHOOK_SECRET, or read once from `GET /v1/webhooks/default/secret`. Registered only
+ * is REPLICATE_WEBHOOK_SECRET, or read once from `GET /v1/webhooks/default/secret`. A delivery
+ * finishes the generation (prediction) or the digital model's training it names, once. Registered only
  * when the Replicate engine is configured.
  */
 export async function registerReplicateWebhookRoutes(
@@ -74,12 +77,19 @@ export async function registerReplicateWebhookRoutes(
       if (prediction.status === 'starting' || prediction.status === 'processing') {
         return { detail: 'noted' };
       }
-      const outcome = await deps.generations.finishProviderJob(
+      // The body is a prediction (a generation's) or a training (a digital model's LoRA).
+      let outcome = await deps.generations.finishProviderJob(
         { provider: 'replicate', providerJobIdPrefix: prediction.id },
         prediction.status === 'succeeded'
           ? { kind: 'done' }
           : { kind: 'failed', error: predictionFailure(prediction) },
       );
+      if (outcome === 'unknown request') {
+        outcome = await deps.trainings.finishProviderTraining({
+          provider: 'replicate',
+          jobIdPrefix: prediction.id,
+        });
+      }
       if (outcome === 'unknown request') {
         throw new AppError({
           code: 'engines.webhook_unknown_request',

@@ -94,9 +94,12 @@ describe('the Replicate engine, polled by the worker', () => {
     expect(done.status, done.error_detail).toBe(GenerationStatus.COMPLETED);
     expect(done.result.content_type).toBe('video/mp4');
     expect(done.result.variants.length).toBeGreaterThan(0);
-    expect(replicate.predictions.get((await rowOf(uuid)).providerJobId!)!.input).toMatchObject({
+    const row = await rowOf(uuid);
+    expect(replicate.predictions.get(row.providerJobId!)!.input).toMatchObject({
       duration: 5,
     });
+    // The default price table prices Kling at Replicate per second of video ($0.05).
+    expect(row.providerCostUsd).toBeCloseTo(0.05 * 5, 2);
   });
 });
 

@@ -7,17 +7,22 @@ import {
   type EngineRequest,
   type GenerationEngine,
 } from '../engine.types.js';
-import type { ProviderPrice } from '../../shared/config.js';
+import { providerCost, type ProviderPrice } from '../../shared/config.js';
 import { userFacePhoto } from '../face-photo.js';
-import { providerFileOutput, retryAfterSeconds, sendWaitingOutRateLimit } from '../provider-calls.js';
+import { providerFileOutput, sendWaitingOutRateLimit } from '../provider-calls.js';
+import { createReplicateApi } from './replicate.api.js';
 import {
+  facePhotoInput,
+  isTrainedModel,
   outputUrl,
   parseModelRef,
   predictionFailure,
   progressOfPrediction,
   replicateFailure,
   replicateInput,
+  replicateLoraOf,
   REPLICATE_MODES,
+  TRAINED_MODEL_PRICE_KEY,
   type ReplicateModels,
   type ReplicatePrediction,
 } from './replicate.models.js';
@@ -28,8 +33,6 @@ export interface ReplicateEngineConfig {
   baseUrl: string;
   models: ReplicateModels;
 }
-
-const REQUEST_TIMEOUT_MS = 30_000;
 
 /**
  * Replicate's predictions API over plain HTTP. Replicate's npm client is not used: its retry loop
@@ -45,49 +48,12 @@ export function createReplicateEngine(
   webhookUrl: string | null,
   options: { ffmpegPath?: string } = {},
 ): GenerationEngine & { name: 'replicate' } {
-  const base = config.baseUrl.replace(/\/+$/, '');
-
-  async function api<T>(path: string, init: RequestInit & { signal?: AbortSignal }): Promise<T> {
-    let response: Response;
-    try {
-      response = await fetch(`${base}${path}`, {
-        ...init,
-        headers: { authorization: `Bearer ${config.token}`, ...(init.headers ?? {}) },
-        signal: init.signal ?? AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-      });
-    } catch (error) {
-      if ((error as Error)?.name === 'TimeoutError') {
-        throw new EngineError('engine.timeout', 'Replicate took too long to answer.', true);
-      }
-      throw replicateFailure({ status: null });
-    }
-    const body: unknown = await response.json().catch(() => null);
-    if (!response.ok) {
-      throw replicateFailure({
-        status: response.status,
-        body,
-        retryAfterSeconds: retryAfterSeconds(response.headers.get('retry-after'), new Date()),
-      });
-    }
-    return body as T;
-  }
-
-  /** Uploads a photo to Replicate's files API; its URL is what the model reads. */
-  async function upload(image: { data: Buffer; contentType: string }, signal: AbortSignal): Promise<string> {
-    const form = new FormData();
-    const extension = image.contentType.split('/')[1] ?? 'bin';
-    form.append(
-      'content',
-      new Blob([new Uint8Array(image.data)], { type: image.contentType }),
-      `input.${extension}`,
-    );
-    form.append('metadata', JSON.stringify({ purpose: 'mirra-input' }));
-    const file = await api<{ urls?: { get?: string } }>('/files', { method: 'POST', body: form, signal });
-    if (!file.urls?.get) throw new EngineError('engine.failed', 'Replicate stored no file.', true);
-    return file.urls.get;
-  }
+  const { api, upload } = createReplicateApi(config);
 
   async function create(request: EngineRequest, signal: AbortSignal): Promise<ReplicatePrediction> {
+    if (request.mode === 'face_swap' && request.images.length === 0) {
+      return createFacePhoto(request, signal);
+    }
     const ref = parseModelRef(config.models[request.mode as keyof ReplicateModels]);
     const facePhoto =
       request.mode === 'face_swap' && request.images.length > 0 && request.faceModel
@@ -124,6 +90,28 @@ export function createReplicateEngine(
     return sendWaitingOutRateLimit(send, signal, 'Replicate');
   }
 
+  /**
+   * A face photo from a description: the version Replicate pushed when it trained the model's
+   * LoRA, prompted with its trigger word. A model trained elsewhere (or only locally) has none
+   * here: an outage of this engine for the request, so the next engine of the list makes it.
+   */
+  async function createFacePhoto(request: EngineRequest, signal: AbortSignal): Promise<ReplicatePrediction> {
+    const lora = replicateLoraOf(request.faceModel);
+    const body = JSON.stringify({
+      version: lora.version,
+      input: facePhotoInput(request, lora.triggerWord),
+      ...(webhookUrl ? { webhook: webhookUrl, webhook_events_filter: ['completed'] } : {}),
+    });
+    const send = () =>
+      api<ReplicatePrediction>('/predictions', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+        signal,
+      });
+    return sendWaitingOutRateLimit(send, signal, 'Replicate');
+  }
+
   async function outputOf(prediction: ReplicatePrediction, signal: AbortSignal): Promise<EngineOutput> {
     const model = modelOf(prediction);
     const url = outputUrl(prediction.output);
@@ -138,7 +126,17 @@ export function createReplicateEngine(
       throw new EngineError('engine.failed', `Replicate's file answered ${response.status}.`, false);
     const data = Buffer.from(await response.arrayBuffer());
     const isVideo = (response.headers.get('content-type') ?? '').startsWith('video/') || url.endsWith('.mp4');
-    return providerFileOutput({ data, isVideo }, { engine: 'replicate', model }, prices, options.ffmpegPath);
+    const output = await providerFileOutput(
+      { data, isVideo },
+      { engine: 'replicate', model },
+      prices,
+      options.ffmpegPath,
+    );
+    // A digital model's own version is priced as the FLUX LoRA model it runs as.
+    if (output.provider && output.provider.costUsd === null && isTrainedModel(model)) {
+      output.provider.costUsd = providerCost(prices, TRAINED_MODEL_PRICE_KEY);
+    }
+    return output;
   }
 
   /** The model a prediction ran (`owner/name`), as the price table and the notes name it. */

@@ -1,10 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import {
+  destinationModelName,
+  isTrainedModel,
   parseModelRef,
   predictionFailure,
   progressOfPrediction,
   replicateFailure,
+  replicateLoraOf,
   signReplicateWebhook,
+  trainingEnding,
   verifyReplicateWebhook,
 } from './replicate.models.js';
 
@@ -69,5 +73,63 @@ describe('Replicate answers', () => {
       model: 'black-forest-labs/flux-schnell',
     });
     expect(parseModelRef('cdingram/face-swap:abc')).toEqual({ model: 'cdingram/face-swap', version: 'abc' });
+  });
+});
+
+describe('Replicate trainings', () => {
+  const version = `mirra-test/${destinationModelName('0E8F5C2A-1111-4222-8333-444455556666')}:${'a'.repeat(64)}`;
+
+  it('a succeeded training gives the pushed version; failed, canceled or versionless ones fail', () => {
+    expect(trainingEnding({ id: 't', status: 'succeeded', output: { version } }, 2)).toEqual({
+      kind: 'done',
+      loraUrl: version,
+      costUsd: 2,
+    });
+    expect(
+      trainingEnding({ id: 't', status: 'succeeded', output: { weights: 'https://x/w.tar' } }, 2),
+    ).toMatchObject({
+      kind: 'failed',
+      refused: false,
+    });
+    expect(trainingEnding({ id: 't', status: 'failed', error: 'CUDA out of memory' }, 2)).toEqual({
+      kind: 'failed',
+      refused: false,
+      message: 'CUDA out of memory',
+    });
+    expect(trainingEnding({ id: 't', status: 'failed', error: 'NSFW content detected' }, 2)).toMatchObject({
+      refused: true,
+    });
+    expect(trainingEnding({ id: 't', status: 'canceled' }, 2)).toMatchObject({
+      kind: 'failed',
+      refused: false,
+    });
+  });
+
+  it('the destination is lower-case per model, and recognised as a trained model', () => {
+    expect(version.startsWith('mirra-test/mirra-0e8f5c2a-1111-4222-8333-444455556666:')).toBe(true);
+    expect(isTrainedModel(version.split(':')[0]!)).toBe(true);
+    expect(isTrainedModel('black-forest-labs/flux-schnell')).toBe(false);
+  });
+
+  it('a face photo needs a LoRA trained at Replicate; one trained at fal steps aside, saying so', () => {
+    const faceModel = (providerLoras?: Record<string, { url: string; triggerWord: string }>) => ({
+      uuid: 'm',
+      providerLoras,
+      profile: {} as never,
+      loadReferencePhoto: async () => Buffer.alloc(0),
+    });
+    expect(replicateLoraOf(faceModel({ replicate: { url: version, triggerWord: 'mirra1' } }))).toEqual({
+      version: 'a'.repeat(64),
+      triggerWord: 'mirra1',
+    });
+    const atFal = () =>
+      replicateLoraOf(faceModel({ fal: { url: 'https://fal/lora', triggerWord: 'mirra1' } }));
+    expect(atFal).toThrow(/trained at fal, not at Replicate/);
+    try {
+      atFal();
+    } catch (error) {
+      expect(error).toMatchObject({ code: 'engine.unavailable', retryable: true });
+    }
+    expect(() => replicateLoraOf(faceModel())).toThrow(/no LoRA trained at Replicate/);
   });
 });

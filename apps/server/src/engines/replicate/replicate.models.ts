@@ -1,9 +1,12 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { TGenerationMode } from '@mirra/contracts';
-import { EngineError, type EngineRequest } from '../engine.types.js';
+import { EngineError, type EngineFaceModel, type EngineRequest } from '../engine.types.js';
 import { providerPrompt } from '../provider-calls.js';
 
-/** The modes the Replicate engine serves (face photos need a LoRA trained there: not offered). */
+/**
+ * The modes the Replicate engine serves. Face swap without a target photo is a face photo from a
+ * description: it needs the digital model's LoRA trained at Replicate (ENGINE_TRAINING=replicate).
+ */
 export type ReplicateMode = Extract<
   TGenerationMode,
   'simple' | 'editing' | 'styling' | 'face_swap' | 'video'
@@ -91,6 +94,46 @@ export function replicateInput(
     default:
       throw EngineError.badInput('mode_unsupported', `Replicate does not serve ${String(request.mode)}.`);
   }
+}
+
+/**
+ * A face photo's input for the version Replicate pushed when it trained the LoRA (the FLUX
+ * fine-tuner's inputs): the trigger word leads the prompt, as the LoRA was trained on it.
+ */
+export function facePhotoInput(request: EngineRequest, triggerWord: string): Record<string, unknown> {
+  return {
+    prompt: `${triggerWord} ${request.prompt}`.trim(),
+    seed: request.seed,
+    num_outputs: 1,
+    aspect_ratio: '3:4',
+    output_format: 'png',
+    lora_scale: 1,
+  };
+}
+
+/**
+ * The LoRA of the user's digital model trained at Replicate (its version, `owner/name:version`),
+ * or an outage of this engine for the request: the next engine of the list makes the face photo.
+ */
+export function replicateLoraOf(faceModel: EngineFaceModel | undefined): {
+  version: string;
+  triggerWord: string;
+} {
+  if (!faceModel) throw EngineError.badInput('needs_model', 'A face photo needs your digital model.');
+  const lora = faceModel.providerLoras?.replicate;
+  const ref = lora ? parseModelRef(lora.url) : null;
+  const version = ref && 'version' in ref ? (ref.version as string) : null;
+  if (!lora || !version) {
+    const elsewhere = Object.keys(faceModel.providerLoras ?? {}).filter((name) => name !== 'replicate');
+    throw new EngineError(
+      'engine.unavailable',
+      elsewhere.length > 0
+        ? `This digital model was trained at ${elsewhere.join(', ')}, not at Replicate.`
+        : 'This digital model has no LoRA trained at Replicate.',
+      true,
+    );
+  }
+  return { version, triggerWord: lora.triggerWord };
 }
 
 /** `owner/name:version` → the version; `owner/name` → the model (its latest version). */
@@ -210,4 +253,47 @@ export function signReplicateWebhook(
 ): string {
   const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
   return createHmac('sha256', key).update(`${id}.${timestamp}.`).update(body).digest('base64');
+}
+
+/** A Replicate training (`GET /v1/trainings/{id}`, and webhook bodies): prediction-like. */
+export interface ReplicateTraining {
+  id: string;
+  model?: string;
+  version?: string;
+  status: ReplicatePrediction['status'];
+  input?: { input_images?: unknown; trigger_word?: unknown } | null;
+  output?: { version?: string | null; weights?: string | null } | null;
+  error?: unknown;
+  logs?: string | null;
+}
+
+/** Whether a model (`owner/name`) is a digital model's own, pushed by a training. */
+export const isTrainedModel = (model: string) => /\/mirra-[0-9a-f-]{36}$/.test(model);
+
+/** The price-table entry a digital model's own version is priced by (it runs FLUX dev with a LoRA). */
+export const TRAINED_MODEL_PRICE_KEY = 'black-forest-labs/flux-dev-lora';
+
+/** The destination model a digital model's LoRA is pushed to at Replicate (one per digital model). */
+export const destinationModelName = (modelUuid: string) => `mirra-${modelUuid.toLowerCase()}`;
+
+/**
+ * How an ended training ends the model's provider training: succeeded → the version Replicate
+ * pushed (`owner/name:version`, what the face-photo engine runs); failed, canceled or aborted →
+ * failed (refused when its error is the safety check's).
+ */
+export function trainingEnding(
+  training: ReplicateTraining,
+  costUsd: number | null,
+):
+  | { kind: 'done'; loraUrl: string; costUsd: number | null }
+  | { kind: 'failed'; refused: boolean; message: string } {
+  if (training.status === 'succeeded') {
+    const version = training.output?.version;
+    if (typeof version === 'string' && 'version' in parseModelRef(version)) {
+      return { kind: 'done', loraUrl: version, costUsd };
+    }
+    return { kind: 'failed', refused: false, message: 'Replicate’s training pushed no version.' };
+  }
+  const error = predictionFailure(training as ReplicatePrediction);
+  return { kind: 'failed', refused: error.code === 'engine.refused', message: error.message };
 }

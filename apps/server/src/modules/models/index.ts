@@ -11,6 +11,7 @@ export type {
 } from './models.deps.js';
 export { modelsJobDefinitions, trainModelJob } from './models.jobs.definitions.js';
 export { failOrphanedTraining, modelsJobHandlers, requeueTrainingOfDeadRun } from './models.jobs.js';
+export { createModelTrainingStore } from './model-provider-training.usecases.js';
 export { MODEL_EVENTS_CHANNEL } from './models.models.js';
 export { registerModelsRoutes } from './models.routes.js';
 export {

@@ -131,6 +131,29 @@ async function trainLocally(
   return { profile, alignedKeys };
 }
 
+/**
+ * The local part of a training that ran before the provider's job was submitted, read back: the
+ * face profile (built from the photos' stored analyses, as training built it) and the aligned
+ * crops training wrote. A webhook finishing the provider's training completes the model with it.
+ */
+export async function storedLocalTraining(
+  deps: ModelsDeps,
+  model: ModelRow,
+): Promise<{ profile: FaceProfile; alignedKeys: Map<string, string> }> {
+  const photos = (await modelsRepository.listPhotosWithAnalysis(deps.db, model.id)).filter(
+    (photo) => photo.ok,
+  );
+  const alignedKeys = new Map<string, string>();
+  for (const photo of photos) {
+    const key = modelPhotoKeys(model.userId, model.uuid, photo.uuid, 'png').aligned;
+    if (await deps.storage.open(key)) alignedKeys.set(photo.uuid, key);
+  }
+  const profile = buildFaceProfile(
+    photos.map((photo) => ({ photoId: photo.uuid, analysis: photo.analysis })),
+  );
+  return { profile, alignedKeys };
+}
+
 /** A provider's training refused the photos (its safety system) or failed for good. */
 class ProviderTrainingRefused extends Error {
   override name = 'ProviderTrainingRefused';
@@ -140,6 +163,19 @@ class ProviderTrainingRefused extends Error {
   ) {
     super(message);
   }
+}
+
+/** How a digital model ends when its provider training failed or was refused (refunded either way). */
+export function providerTrainingFailure(refused: boolean) {
+  return refused
+    ? {
+        code: 'models.training_moderated' as const,
+        detail: 'The photos were refused by the provider’s safety system. Your credits were refunded.',
+      }
+    : {
+        code: 'models.training_failed' as const,
+        detail: 'Training failed at the provider. Your credits were refunded; you can start it again.',
+      };
 }
 
 /** With a provider training too, the local profile is the first 30 % of the progress. */
@@ -200,12 +236,8 @@ async function trainAtProvider(
     const polled = await trainer.poll(jobId, signal);
     if (polled.kind === 'done') return { [trainer.name]: { url: polled.loraUrl, triggerWord } };
     if (polled.kind === 'failed') {
-      throw new ProviderTrainingRefused(
-        polled.refused ? 'models.training_moderated' : 'models.training_failed',
-        polled.refused
-          ? 'The photos were refused by the provider’s safety system. Your credits were refunded.'
-          : 'Training failed at the provider. Your credits were refunded; you can start it again.',
-      );
+      const failure = providerTrainingFailure(polled.refused);
+      throw new ProviderTrainingRefused(failure.code, failure.detail);
     }
     await modelsRepository.setProgress(
       deps.db,

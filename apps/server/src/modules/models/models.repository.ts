@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, lt, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, like, lt, ne, sql } from 'drizzle-orm';
 import { GenerationStatus, type TGenerationStatus } from '@mirra/contracts';
 import type { DbOrTx } from '../../shared/db/client.js';
 import { jobsWithPayload } from '../../shared/jobs.js';
@@ -81,6 +81,21 @@ export const modelsRepository = {
 
   async findById(db: DbOrTx, id: number): Promise<ModelRow | undefined> {
     const [row] = await db.select().from(models).where(eq(models.id, id));
+    return row;
+  },
+
+  /** The model whose provider training has an id starting with `jobIdPrefix` (a provider's webhook). */
+  async findByTrainingJob(db: DbOrTx, provider: string, jobIdPrefix: string): Promise<ModelRow | undefined> {
+    const [row] = await db
+      .select()
+      .from(models)
+      .where(
+        and(
+          eq(models.trainingProvider, provider),
+          like(models.trainingJobId, `${jobIdPrefix.replace(/[\\%_]/g, '\\$&')}%`),
+        ),
+      )
+      .limit(1);
     return row;
   },
 
