@@ -20,6 +20,7 @@ export function SegmentedChoice<T>({
   title,
   label,
   className,
+  itemClassName,
   classes,
   children,
 }: {
@@ -30,6 +31,8 @@ export function SegmentedChoice<T>({
   label?: string;
   /** An extra class on the group. */
   className?: string;
+  /** An extra class on each segment, for a feature's own sizing (its sheet may not restyle `.segmented`). */
+  itemClassName?: string;
   classes?: { group: string; item(value: T): string };
   /** Shown under the group inside the field (an error). */
   children?: ReactNode;
@@ -45,7 +48,8 @@ export function SegmentedChoice<T>({
     >
       {options.map((option) => {
         const active = option.value === value;
-        const itemClass = classes ? classes.item(option.value) : 'segmented__item';
+        const baseClass = classes ? classes.item(option.value) : 'segmented__item';
+        const itemClass = itemClassName ? `${baseClass} ${itemClassName}` : baseClass;
         return (
           <button
             key={String(option.value)}

@@ -15,6 +15,7 @@ export function CurrencySwitch() {
   return (
     <SegmentedChoice
       className="partner-currency"
+      itemClassName="partner-currency__item"
       label={t('partners.stats.currency')}
       value={currency}
       onChange={setCurrency}

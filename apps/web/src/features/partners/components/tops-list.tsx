@@ -31,6 +31,7 @@ export function TopsList() {
     <div className="partner-team" data-testid="tops-list">
       <div className="partner-filters">
         <SegmentedChoice
+          itemClassName="partner-filters__item"
           value={period}
           onChange={setPeriod}
           options={PERIODS.map((p) => ({ value: p, label: t(`partners.tops.${p}`) }))}
