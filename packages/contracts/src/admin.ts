@@ -140,3 +140,55 @@ export type TAdminUserSummary = z.infer<typeof ZAdminUserSummary>;
 export type TAdminUserDetail = z.infer<typeof ZAdminUserDetail>;
 export type TAdminAuditEntry = z.infer<typeof ZAdminAuditEntry>;
 export type TAdminModelSummary = z.infer<typeof ZAdminModelSummary>;
+
+/** How many days the console's charts cover, ending today (UTC). */
+export const ADMIN_DASHBOARD_DAYS = 30;
+
+const count = z.number().int().nonnegative();
+
+/** Money in minor units (kopecks, cents) of an ISO 4217 numeric currency, from one provider. */
+export const ZAdminRevenue = z.object({
+  provider: z.string(),
+  currency: z.number().int(),
+  /** Paid today (UTC), whether or not refunded since. */
+  today: count,
+  /** Paid over the last ADMIN_DASHBOARD_DAYS days, today included. */
+  last_30d: count,
+  /** Refunded over the same days. */
+  refunded_30d: count,
+});
+
+/** The console's home: what a person running Mirra checks first, all counted from the database. */
+export const ZAdminDashboard = z.object({
+  generated_at: z.iso.datetime(),
+  users: z.object({ total: count, new_today: count, new_7d: count }),
+  generations_today: z.object({
+    by_status: z.array(z.object({ status: ZGenerationStatus, count })),
+    by_engine: z.array(z.object({ engine: z.string(), count, failed: count })),
+    by_mode: z.array(z.object({ mode: ZGenerationMode, count })),
+    /** Finished today (completed, error or failed). */
+    finished: count,
+    /** Of those, ended with ERROR or FAILED. */
+    failed: count,
+    /** failed / finished; null before anything finished today. */
+    failure_rate: z.number().min(0).max(1).nullable(),
+  }),
+  queue: z.object({
+    /** Jobs waiting for a worker (not locked), due now or later. */
+    depth: count,
+    /** How long the oldest due job has waited; null when none waits. */
+    oldest_age_seconds: z.number().int().nonnegative().nullable(),
+  }),
+  revenue: z.array(ZAdminRevenue),
+  payouts_pending: z.array(z.object({ currency: z.number().int(), count, amount: count })),
+  /** One value per day, oldest first, for ADMIN_DASHBOARD_DAYS days ending today (UTC). */
+  series: z.object({
+    days: z.array(z.iso.date()),
+    signups: z.array(count),
+    generations: z.array(count),
+    failed: z.array(count),
+    /** Paid per day, per currency (all providers). */
+    revenue: z.array(z.object({ currency: z.number().int(), amounts: z.array(count) })),
+  }),
+});
+export type TAdminDashboard = z.infer<typeof ZAdminDashboard>;

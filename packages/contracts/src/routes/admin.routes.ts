@@ -17,6 +17,16 @@ export const adminRoutes = {
     summary: 'My staff level',
     response: { 200: 'ZStaffMe' },
   }),
+  dashboard: defineRoute({
+    method: 'GET',
+    path: '/api/admin/dashboard/',
+    auth: 'required',
+    staff: 'admin',
+    tags,
+    summary:
+      'Counts for the console home: people, generations today, failure rate, queue, revenue, pay-outs, 30 days of charts',
+    response: { 200: 'ZAdminDashboard' },
+  }),
   reports: defineRoute({
     method: 'GET',
     path: '/api/admin/reports/',

@@ -6,6 +6,7 @@ import type { ZodApp } from '../../shared/http/zod-app.js';
 import {
   banUser,
   changeCredits,
+  dashboard,
   deleteModel,
   failedGenerations,
   refundGeneration,
@@ -25,6 +26,7 @@ import {
 export function registerAdminRoutes(app: ZodApp, deps: AdminDeps): void {
   const r = adminRoutes;
   serve(app, r.me, async (request) => staffMe(requireAuth(request).user));
+  serve(app, r.dashboard, async () => dashboard(deps));
   serve(app, r.reports, async () => ({ results: await reportQueue(deps) }));
   serve(app, r.restorePost, async (request) => {
     await restorePost(deps, requireAuth(request).user, request.params.uuid, request.body.reason);

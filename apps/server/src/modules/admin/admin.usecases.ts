@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type {
+  TAdminDashboard,
   TAdminGeneration,
   TAdminReportedPost,
   TAdminUserDetail,
@@ -21,6 +22,8 @@ import {
 import { deleteModelByStaff, listModelsForStaff } from '../models/index.js';
 import { listReportedPosts, removeReportedPost, restoreReportedPost } from '../posts/index.js';
 import { findUsersByRefs, lockUser, searchUsersForStaff, updateUser, type UserRow } from '../users/index.js';
+import { adminDashboardRepository } from './admin-dashboard.repository.js';
+import { dailySeries, dashboardWindows, summariseGenerations } from './admin-dashboard.models.js';
 import { staffCreditKey, toUserSummary } from './admin.models.js';
 import { adminRepository } from './admin.repository.js';
 
@@ -235,4 +238,28 @@ export function refundGeneration(deps: AdminDeps, staff: UserRow, uuid: string, 
       auditOf(staff, 'generation.refund', { kind: 'generation', id: uuid }, reason),
     ),
   );
+}
+
+/** The console home: every number counted from the database now. */
+export async function dashboard(deps: AdminDeps): Promise<TAdminDashboard> {
+  const now = deps.now();
+  const { today, weekStart, from, days } = dashboardWindows(now);
+  const repo = adminDashboardRepository;
+  const [users, generations, queue, revenue, payouts, daily] = await Promise.all([
+    repo.users(deps.db, today, weekStart),
+    repo.generationsSince(deps.db, today),
+    repo.queue(deps.db),
+    repo.revenue(deps.db, today, from),
+    repo.pendingPayouts(deps.db),
+    repo.daily(deps.db, from),
+  ]);
+  return {
+    generated_at: now.toISOString(),
+    users,
+    generations_today: summariseGenerations(generations),
+    queue: { depth: queue.depth, oldest_age_seconds: queue.oldestAgeSeconds },
+    revenue,
+    payouts_pending: payouts,
+    series: dailySeries(days, daily),
+  };
 }

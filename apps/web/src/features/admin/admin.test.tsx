@@ -1,4 +1,4 @@
-import type { TAdminUserDetail } from '@mirra/contracts';
+import type { TAdminDashboard, TAdminUserDetail } from '@mirra/contracts';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import type { i18n as I18n } from 'i18next';
@@ -7,6 +7,7 @@ import { MemoryRouter } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestI18n } from '../../test/i18n';
 import { adminApi } from './api/admin.api';
+import { Dashboard } from './components/dashboard';
 import { UserDetail } from './components/user-detail';
 
 const UUID = '0b4c2a62-4c43-4a4e-9a55-1f1f0d6f7a10';
@@ -113,5 +114,60 @@ describe('staff ban', () => {
     type('ban-actions-reason', '  Spam  ');
     fireEvent.click(screen.getByTestId('ban-actions-ban'));
     await waitFor(() => expect(ban).toHaveBeenCalledWith(UUID, 'Spam'));
+  });
+});
+
+describe('console home', () => {
+  const days = Array.from({ length: 30 }, (_, i) => `2030-02-${String(i + 1).padStart(2, '0')}`);
+  const zeros = days.map(() => 0);
+  const DASHBOARD: TAdminDashboard = {
+    generated_at: '2030-03-15T10:00:00.000Z',
+    users: { total: 1234, new_today: 2, new_7d: 9 },
+    generations_today: {
+      by_status: [
+        { status: 100, count: 2 },
+        { status: -200, count: 2 },
+      ],
+      by_engine: [{ engine: 'fal', count: 4, failed: 2 }],
+      by_mode: [{ mode: 'simple', count: 4 }],
+      finished: 4,
+      failed: 2,
+      failure_rate: 0.5,
+    },
+    queue: { depth: 7, oldest_age_seconds: 600 },
+    revenue: [{ provider: 'yookassa', currency: 643, today: 49_000, last_30d: 148_000, refunded_30d: 0 }],
+    payouts_pending: [{ currency: 643, count: 2, amount: 400_000 }],
+    series: {
+      days,
+      signups: zeros.map((_, i) => (i === 29 ? 2 : 0)),
+      generations: zeros.map((_, i) => (i === 29 ? 4 : 1)),
+      failed: zeros.map((_, i) => (i === 29 ? 2 : 0)),
+      revenue: [{ currency: 643, amounts: zeros.map((_, i) => (i === 29 ? 49_000 : 0)) }],
+    },
+  };
+
+  it("shows the server's numbers: tiles, the engine table, money and a bar per day", async () => {
+    vi.spyOn(adminApi, 'dashboard').mockResolvedValue(DASHBOARD);
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    render(
+      <QueryClientProvider client={client}>
+        <I18nextProvider i18n={i18n}>
+          <MemoryRouter>
+            <Dashboard />
+          </MemoryRouter>
+        </I18nextProvider>
+      </QueryClientProvider>,
+    );
+    await screen.findByTestId('admin-dashboard');
+    expect(screen.getByTestId('admin-tile-users').textContent).toContain('1,234');
+    expect(screen.getByTestId('admin-tile-failures').textContent).toContain('50%');
+    expect(screen.getByTestId('admin-tile-queue').textContent).toContain('10 minutes');
+    expect(screen.getByTestId('admin-tile-payouts').textContent).toMatch(/4,000/);
+    expect(screen.getByTestId('admin-engines').textContent).toContain('fal');
+    expect(screen.getByTestId('admin-revenue').textContent).toMatch(/1,480/);
+    const generations = screen.getByTestId('admin-chart-generations');
+    expect(generations.getAttribute('data-total')).toBe('33');
+    expect(generations.querySelectorAll('rect.admin-chart__bar--part')).toHaveLength(1);
+    expect(screen.getByTestId('admin-chart-revenue-643').getAttribute('data-total')).toBe('49000');
   });
 });

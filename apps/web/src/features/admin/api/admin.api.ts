@@ -4,6 +4,7 @@ import { api } from '../../../lib/api-client';
 export const adminKeys = {
   all: ['admin'] as const,
   me: () => ['admin', 'me'] as const,
+  dashboard: () => ['admin', 'dashboard'] as const,
   reports: () => ['admin', 'reports'] as const,
   users: (q: string) => ['admin', 'users', q] as const,
   user: (uuid: string) => ['admin', 'user', uuid] as const,
@@ -13,6 +14,7 @@ export const adminKeys = {
 /** The staff console's requests; every one answers 404 to anyone who is not staff. */
 export const adminApi = {
   me: () => api(adminRoutes.me),
+  dashboard: () => api(adminRoutes.dashboard),
   reports: () => api(adminRoutes.reports),
   restorePost: (uuid: string, reason: string) =>
     api(adminRoutes.restorePost, { params: { uuid }, body: { reason } }),
