@@ -92,6 +92,12 @@ export const ZAdminGeneration = z.object({
 });
 export type TAdminGeneration = z.infer<typeof ZAdminGeneration>;
 export const ZAdminGenerationList = z.object({ results: z.array(ZAdminGeneration) });
+/** Failed generations, and the engines each mode can be retried on (configured and serving it). */
+export const ZAdminFailedGenerationList = z.object({
+  results: z.array(ZAdminGeneration),
+  engines: z.array(z.object({ mode: ZGenerationMode, engines: z.array(z.string()) })),
+});
+export type TAdminFailedGenerationList = z.infer<typeof ZAdminFailedGenerationList>;
 
 export const ZAdminAuditEntry = z.object({
   id: z.number().int(),
@@ -133,6 +139,14 @@ export const ZAdminCreditChange = z.object({ applied: z.boolean(), balance: z.nu
 
 export const ZAdminModelParams = z.object({ uuid: z.uuid({ error: 'Not found.' }) });
 export const ZAdminGenerationParams = z.object({ uuid: z.uuid({ error: 'Not found.' }) });
+/**
+ * Staff run a failed generation again: on `engine` only, or (null) on the mode's engines in order.
+ * Nothing is charged: the person paid once when they asked for it.
+ */
+export const ZAdminRetryBody = z.object({
+  reason: staffReason,
+  engine: z.string().trim().min(1).max(40).nullable().default(null),
+});
 export const ZAdminRefund = z.object({ refunded: z.boolean(), balance: z.number().int() });
 
 export type TAdminReportedPost = z.infer<typeof ZAdminReportedPost>;

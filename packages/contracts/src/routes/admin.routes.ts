@@ -148,8 +148,9 @@ export const adminRoutes = {
     auth: 'required',
     staff: 'admin',
     tags,
-    summary: 'The latest failed generations with their reasons, engine and provider answer',
-    response: { 200: 'ZAdminGenerationList' },
+    summary:
+      'The latest failed generations with their reasons, engine and provider answer, and the engines each mode can be retried on',
+    response: { 200: 'ZAdminFailedGenerationList' },
   }),
   refundGeneration: defineRoute({
     method: 'POST',
@@ -162,5 +163,18 @@ export const adminRoutes = {
     body: 'ZStaffReasonBody',
     response: { 200: 'ZAdminRefund' },
     errors: ['generations.not_found'],
+  }),
+  retryGeneration: defineRoute({
+    method: 'POST',
+    path: '/api/admin/generations/:uuid/retry/',
+    auth: 'required',
+    staff: 'admin',
+    tags,
+    summary:
+      "Run a failed generation again, on a chosen engine or the mode's list, charging nothing (a refund already made stays; a second failure refunds nothing more)",
+    params: 'ZAdminGenerationParams',
+    body: 'ZAdminRetryBody',
+    response: { 200: 'ZAdminGeneration' },
+    errors: ['generations.not_found', 'generations.not_retryable', 'generations.mode_unavailable'],
   }),
 };

@@ -13,6 +13,7 @@ import {
   removePost,
   reportQueue,
   restorePost,
+  retryGeneration,
   searchUsers,
   staffMe,
   unbanUser,
@@ -59,7 +60,10 @@ export function registerAdminRoutes(app: ZodApp, deps: AdminDeps): void {
     await deleteModel(deps, requireAuth(request).user, request.params.uuid, request.body.reason);
     return null;
   });
-  serve(app, r.failedGenerations, async () => ({ results: await failedGenerations(deps) }));
+  serve(app, r.failedGenerations, async () => failedGenerations(deps));
+  serve(app, r.retryGeneration, async (request) =>
+    retryGeneration(deps, requireAuth(request).user, request.params.uuid, request.body),
+  );
   serve(app, r.refundGeneration, async (request) =>
     refundGeneration(deps, requireAuth(request).user, request.params.uuid, request.body.reason),
   );

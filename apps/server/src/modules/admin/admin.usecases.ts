@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type {
   TAdminDashboard,
+  TAdminFailedGenerationList,
   TAdminGeneration,
   TAdminReportedPost,
   TAdminUserDetail,
@@ -18,6 +19,8 @@ import {
   listFailedGenerations,
   listGenerationsForStaff,
   refundGenerationByStaff,
+  retryEnginesByMode,
+  retryGenerationByStaff,
 } from '../generations/index.js';
 import { deleteModelByStaff, listModelsForStaff } from '../models/index.js';
 import { listReportedPosts, removeReportedPost, restoreReportedPost } from '../posts/index.js';
@@ -226,8 +229,28 @@ export async function deleteModel(deps: AdminDeps, staff: UserRow, uuid: string,
   await deleteModelByStaff(deps, uuid, auditOf(staff, 'model.delete', { kind: 'model', id: uuid }, reason));
 }
 
-export const failedGenerations = (deps: AdminDeps): Promise<TAdminGeneration[]> =>
-  listFailedGenerations(deps);
+export const failedGenerations = async (deps: AdminDeps): Promise<TAdminFailedGenerationList> => ({
+  results: await listFailedGenerations(deps),
+  engines: retryEnginesByMode(deps),
+});
+
+/** Runs a failed generation again (see retryGenerationByStaff for who pays), audited. */
+export function retryGeneration(
+  deps: AdminDeps,
+  staff: UserRow,
+  uuid: string,
+  body: { reason: string; engine: string | null },
+): Promise<TAdminGeneration> {
+  return deps.db.transaction((tx) =>
+    retryGenerationByStaff(
+      deps,
+      tx,
+      uuid,
+      body.engine,
+      auditOf(staff, 'generation.retry', { kind: 'generation', id: uuid }, body.reason),
+    ),
+  );
+}
 
 export function refundGeneration(deps: AdminDeps, staff: UserRow, uuid: string, reason: string) {
   return deps.db.transaction((tx) =>

@@ -8,6 +8,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestI18n } from '../../test/i18n';
 import { adminApi } from './api/admin.api';
 import { Dashboard } from './components/dashboard';
+import { FailedGenerations } from './components/failed-generations';
 import { UserDetail } from './components/user-detail';
 
 const UUID = '0b4c2a62-4c43-4a4e-9a55-1f1f0d6f7a10';
@@ -169,5 +170,53 @@ describe('console home', () => {
     expect(generations.getAttribute('data-total')).toBe('33');
     expect(generations.querySelectorAll('rect.admin-chart__bar--part')).toHaveLength(1);
     expect(screen.getByTestId('admin-chart-revenue-643').getAttribute('data-total')).toBe('49000');
+  });
+});
+
+describe('failed generations', () => {
+  it('retries on the chosen engine with a reason, and says the retry is free after a refund', async () => {
+    vi.spyOn(adminApi, 'failedGenerations').mockResolvedValue({
+      results: [
+        {
+          uuid: UUID,
+          user_uuid: UUID,
+          mode: 'simple',
+          status: -200,
+          prompt: 'a lighthouse',
+          cost: 3,
+          engine: 'fal',
+          provider: 'fal',
+          provider_job_id: null,
+          error_code: 'generations.engine_failed',
+          error_detail: 'provider answered 503',
+          error_reason: null,
+          refunded: true,
+          created_at: '2030-03-15T10:00:00.000Z',
+          finished_at: null,
+        },
+      ],
+      engines: [{ mode: 'simple', engines: ['fal', 'local'] }],
+    });
+    const retry = vi.spyOn(adminApi, 'retryGeneration').mockResolvedValue(undefined as never);
+    const refund = vi.spyOn(adminApi, 'refundGeneration');
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    render(
+      <QueryClientProvider client={client}>
+        <I18nextProvider i18n={i18n}>
+          <MemoryRouter>
+            <FailedGenerations />
+          </MemoryRouter>
+        </I18nextProvider>
+      </QueryClientProvider>,
+    );
+    await screen.findByTestId('admin-failed-generation');
+    screen.getByText(i18n.t('admin.generations.retryFree'));
+    // Refunded already: no refund button.
+    expect(screen.queryByTestId('generation-actions-refund')).toBeNull();
+    fireEvent.click(screen.getByTestId('retry-engine-local'));
+    type('generation-actions-reason', ' fal outage ');
+    fireEvent.click(screen.getByTestId('generation-actions-retry'));
+    await waitFor(() => expect(retry).toHaveBeenCalledWith(UUID, 'fal outage', 'local'));
+    expect(refund).not.toHaveBeenCalled();
   });
 });

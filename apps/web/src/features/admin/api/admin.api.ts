@@ -31,6 +31,8 @@ export const adminApi = {
   deleteModel: (uuid: string, reason: string) =>
     api(adminRoutes.deleteModel, { params: { uuid }, body: { reason } }),
   failedGenerations: () => api(adminRoutes.failedGenerations),
+  retryGeneration: (uuid: string, reason: string, engine: string | null) =>
+    api(adminRoutes.retryGeneration, { params: { uuid }, body: { reason, engine } }),
   refundGeneration: (uuid: string, reason: string) =>
     api(adminRoutes.refundGeneration, { params: { uuid }, body: { reason } }),
 };
