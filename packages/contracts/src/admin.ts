@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { ZCreditEntry } from './credits.js';
 import { ZGenerationMode, ZGenerationStatus } from './generations.js';
+import { ZPaymentOrderStatus, ZPaymentPurpose } from './payments.js';
 import { ZPost, ZReportReason } from './posts.js';
+import { ZWalletBalance, ZWalletEntry } from './wallet.js';
 
 /** Staff levels: a moderator reviews reports; an admin also manages people, credits and generations. */
 export const STAFF_ROLES = ['moderator', 'admin'] as const;
@@ -206,3 +208,53 @@ export const ZAdminDashboard = z.object({
   }),
 });
 export type TAdminDashboard = z.infer<typeof ZAdminDashboard>;
+
+/** A person's order as staff see it: who took the money, how much, and where it stands. */
+export const ZAdminPaymentOrder = z.object({
+  uuid: z.uuid(),
+  product: z.string(),
+  purpose: ZPaymentPurpose,
+  provider: z.string(),
+  method: z.string(),
+  status: ZPaymentOrderStatus,
+  amount: z.number().int(),
+  currency: z.number().int(),
+  credits: z.number().int(),
+  provider_payment_id: z.string().nullable(),
+  created_at: z.iso.datetime(),
+  paid_at: z.iso.datetime().nullable(),
+  refunded_at: z.iso.datetime().nullable(),
+  /** Paid and not refunded: staff may ask the provider to give the money back. */
+  refundable: z.boolean(),
+});
+export type TAdminPaymentOrder = z.infer<typeof ZAdminPaymentOrder>;
+
+export const ZAdminSubscription = z.object({
+  uuid: z.uuid(),
+  plan: z.string(),
+  status: z.string(),
+  provider: z.string().nullable(),
+  amount: z.number().int(),
+  currency: z.number().int(),
+  period_days: z.number().int(),
+  access_until: z.iso.datetime().nullable(),
+  next_charge_at: z.iso.datetime().nullable(),
+  auto_renew: z.boolean(),
+  failed_attempts: z.number().int(),
+  cancelled_at: z.iso.datetime().nullable(),
+  created_at: z.iso.datetime(),
+});
+
+export type TAdminSubscription = z.infer<typeof ZAdminSubscription>;
+
+/** A person's money: their orders, wallet balances and latest wallet entries, and premium subscription. */
+export const ZAdminUserMoney = z.object({
+  orders: z.array(ZAdminPaymentOrder),
+  wallet: z.object({ balances: z.array(ZWalletBalance), entries: z.array(ZWalletEntry) }),
+  subscription: ZAdminSubscription.nullable(),
+});
+export type TAdminUserMoney = z.infer<typeof ZAdminUserMoney>;
+
+export const ZAdminOrderParams = z.object({ uuid: z.uuid({ error: 'Not found.' }) });
+/** What a staff refund did: `refunded` now (wallet payments), or asked of the provider (`requested`). */
+export const ZAdminOrderRefund = z.object({ outcome: z.enum(['refunded', 'requested']) });

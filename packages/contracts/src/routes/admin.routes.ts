@@ -177,4 +177,28 @@ export const adminRoutes = {
     response: { 200: 'ZAdminGeneration' },
     errors: ['generations.not_found', 'generations.not_retryable', 'generations.mode_unavailable'],
   }),
+  userMoney: defineRoute({
+    method: 'GET',
+    path: '/api/admin/users/:uuid/money/',
+    auth: 'required',
+    staff: 'admin',
+    tags,
+    summary: "A person's orders, wallet balances and latest wallet entries, and premium subscription",
+    params: 'ZAdminUserParams',
+    response: { 200: 'ZAdminUserMoney' },
+    errors: ['users.not_found'],
+  }),
+  refundOrder: defineRoute({
+    method: 'POST',
+    path: '/api/admin/payments/:uuid/refund/',
+    auth: 'required',
+    staff: 'admin',
+    tags,
+    summary:
+      'Give a paid order back through its provider (the provider refunds an order once; a wallet payment returns at once)',
+    params: 'ZAdminOrderParams',
+    body: 'ZStaffReasonBody',
+    response: { 200: 'ZAdminOrderRefund' },
+    errors: ['payments.order_not_found', 'payments.not_refundable', 'payments.method_unavailable'],
+  }),
 };

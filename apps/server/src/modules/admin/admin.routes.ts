@@ -10,6 +10,7 @@ import {
   deleteModel,
   failedGenerations,
   refundGeneration,
+  refundOrder,
   removePost,
   reportQueue,
   restorePost,
@@ -18,6 +19,7 @@ import {
   staffMe,
   unbanUser,
   userDetail,
+  userMoney,
 } from './admin.usecases.js';
 
 /**
@@ -66,5 +68,9 @@ export function registerAdminRoutes(app: ZodApp, deps: AdminDeps): void {
   );
   serve(app, r.refundGeneration, async (request) =>
     refundGeneration(deps, requireAuth(request).user, request.params.uuid, request.body.reason),
+  );
+  serve(app, r.userMoney, async (request) => userMoney(deps, request.params.uuid));
+  serve(app, r.refundOrder, async (request) =>
+    refundOrder(deps, requireAuth(request).user, request.params.uuid, request.body.reason),
   );
 }

@@ -5,6 +5,7 @@ import type {
   TAdminGeneration,
   TAdminReportedPost,
   TAdminUserDetail,
+  TAdminUserMoney,
   TAdminUserSummary,
   TStaffRole,
   ZAdminCreditChangeBody,
@@ -23,6 +24,9 @@ import {
   retryGenerationByStaff,
 } from '../generations/index.js';
 import { deleteModelByStaff, listModelsForStaff } from '../models/index.js';
+import { findOrderOwner, listOrdersForStaff, refundOrder as refundPaymentOrder } from '../payments/index.js';
+import { findSubscriptionForStaff } from '../subscriptions/index.js';
+import { getWalletBalances, listRecentWalletEntries } from '../wallet/index.js';
 import { listReportedPosts, removeReportedPost, restoreReportedPost } from '../posts/index.js';
 import { findUsersByRefs, lockUser, searchUsersForStaff, updateUser, type UserRow } from '../users/index.js';
 import { adminDashboardRepository } from './admin-dashboard.repository.js';
@@ -285,4 +289,39 @@ export async function dashboard(deps: AdminDeps): Promise<TAdminDashboard> {
     payouts_pending: payouts,
     series: dailySeries(days, daily),
   };
+}
+
+/** A person's money as staff see it: orders, wallet and premium subscription. */
+export async function userMoney(deps: AdminDeps, uuid: string): Promise<TAdminUserMoney> {
+  const user = await findByUuid(deps, uuid);
+  const [orders, balances, entries, subscription] = await Promise.all([
+    listOrdersForStaff(deps, user.id),
+    getWalletBalances(deps, user.id),
+    listRecentWalletEntries(deps, user.id),
+    findSubscriptionForStaff(deps, user.id),
+  ]);
+  return { orders, wallet: { balances: balances.balances, entries }, subscription };
+}
+
+/**
+ * Gives a paid order's money back through its provider. A wallet payment returns at once; a
+ * provider's refund is asked for (each provider refunds an order once: Stripe and YooKassa by the
+ * order's refund key, Stars and Cryptomus refuse a second one) and applied, with what the purchase
+ * granted taken back, when the provider's notification arrives. The request is audited once it
+ * is made, with the order's owner.
+ */
+export async function refundOrder(deps: AdminDeps, staff: UserRow, orderUuid: string, reason: string) {
+  const outcome = await refundPaymentOrder(deps, orderUuid);
+  const ownerId = await findOrderOwner(deps, orderUuid);
+  const [owner] = ownerId ? await findUsersByRefs(deps.db, [ownerId], []) : [];
+  await adminRepository.insertAudit(deps.db, {
+    staffUserId: staff.id,
+    action: 'payment.refund',
+    targetKind: 'payment',
+    targetId: orderUuid,
+    reason,
+    before: { status: 'paid', user_uuid: owner?.uuid ?? null },
+    after: { outcome },
+  });
+  return { outcome };
 }

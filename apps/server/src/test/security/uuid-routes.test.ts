@@ -106,6 +106,8 @@ const ROUTES: Record<string, RouteProbe> = {
   'POST /api/admin/users/:uuid/credits/': { params: { uuid: 'profile' }, auth: 'optional' },
   'POST /api/admin/generations/:uuid/refund/': { params: { uuid: 'generation' }, auth: 'optional' },
   'POST /api/admin/generations/:uuid/retry/': { params: { uuid: 'generation' }, auth: 'optional' },
+  'GET /api/admin/users/:uuid/money/': { params: { uuid: 'profile' }, auth: 'optional' },
+  'POST /api/admin/payments/:uuid/refund/': { params: { uuid: 'paymentOrder' }, auth: 'optional' },
   'GET /api/users/:uuid/': { params: { uuid: 'profile' }, auth: 'required', isPublic: true },
   'GET /api/users/:uuid/posts/': { params: { uuid: 'profile' }, auth: 'required', isPublic: true },
   'POST /api/users/:uuid/subscribe/': { params: { uuid: 'profile' }, auth: 'required', isPublic: true },

@@ -1,4 +1,4 @@
-import type { TAdminDashboard, TAdminUserDetail } from '@mirra/contracts';
+import type { TAdminDashboard, TAdminUserDetail, TAdminUserMoney } from '@mirra/contracts';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import type { i18n as I18n } from 'i18next';
@@ -43,8 +43,32 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
+const MONEY: TAdminUserMoney = {
+  orders: [
+    {
+      uuid: '6f1c2a62-4c43-4a4e-9a55-1f1f0d6f7a11',
+      product: 'credits_100',
+      purpose: 'product',
+      provider: 'yookassa',
+      method: 'yookassa_card',
+      status: 'paid',
+      amount: 49_000,
+      currency: 643,
+      credits: 100,
+      provider_payment_id: 'yk-1',
+      created_at: '2026-01-02T00:00:00.000Z',
+      paid_at: '2026-01-02T00:01:00.000Z',
+      refunded_at: null,
+      refundable: true,
+    },
+  ],
+  wallet: { balances: [{ currency: 643, available: 1000, frozen: 0, pending: 0, reserved: 0 }], entries: [] },
+  subscription: null,
+};
+
 async function showUser() {
   vi.spyOn(adminApi, 'user').mockResolvedValue(DETAIL);
+  vi.spyOn(adminApi, 'userMoney').mockResolvedValue(MONEY);
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   render(
     <QueryClientProvider client={client}>
@@ -218,5 +242,20 @@ describe('failed generations', () => {
     fireEvent.click(screen.getByTestId('generation-actions-retry'));
     await waitFor(() => expect(retry).toHaveBeenCalledWith(UUID, 'fal outage', 'local'));
     expect(refund).not.toHaveBeenCalled();
+  });
+});
+
+describe("a person's payments", () => {
+  it('refunds an order only after a reason and a second, confirming press', async () => {
+    const refund = vi.spyOn(adminApi, 'refundOrder').mockResolvedValue({ outcome: 'requested' });
+    await showUser();
+    await screen.findByTestId('admin-order');
+    type('order-actions-reason', 'Charged twice');
+    fireEvent.click(screen.getByTestId('order-actions-refund'));
+    await screen.findByTestId('order-actions-confirm');
+    expect(refund).not.toHaveBeenCalled();
+    fireEvent.click(screen.getByTestId('order-actions-refund'));
+    await waitFor(() => expect(refund).toHaveBeenCalledWith(MONEY.orders[0]!.uuid, 'Charged twice'));
+    expect(refund).toHaveBeenCalledTimes(1);
   });
 });

@@ -8,6 +8,7 @@ export const adminKeys = {
   reports: () => ['admin', 'reports'] as const,
   users: (q: string) => ['admin', 'users', q] as const,
   user: (uuid: string) => ['admin', 'user', uuid] as const,
+  money: (uuid: string) => ['admin', 'user', uuid, 'money'] as const,
   failed: () => ['admin', 'generations', 'failed'] as const,
 };
 
@@ -24,6 +25,9 @@ export const adminApi = {
     api(adminRoutes.removePostAndBan, { params: { uuid }, body: { reason } }),
   searchUsers: (q: string) => api(adminRoutes.searchUsers, { query: { q } }),
   user: (uuid: string) => api(adminRoutes.user, { params: { uuid } }),
+  userMoney: (uuid: string) => api(adminRoutes.userMoney, { params: { uuid } }),
+  refundOrder: (uuid: string, reason: string) =>
+    api(adminRoutes.refundOrder, { params: { uuid }, body: { reason } }),
   ban: (uuid: string, reason: string) => api(adminRoutes.banUser, { params: { uuid }, body: { reason } }),
   unban: (uuid: string, reason: string) => api(adminRoutes.unbanUser, { params: { uuid }, body: { reason } }),
   changeCredits: (uuid: string, body: { delta: number; reason: string; idempotency_key: string }) =>
