@@ -258,3 +258,25 @@ export type TAdminUserMoney = z.infer<typeof ZAdminUserMoney>;
 export const ZAdminOrderParams = z.object({ uuid: z.uuid({ error: 'Not found.' }) });
 /** What a staff refund did: `refunded` now (wallet payments), or asked of the provider (`requested`). */
 export const ZAdminOrderRefund = z.object({ outcome: z.enum(['refunded', 'requested']) });
+
+/** A partner's pay-out request waiting for an admin, with where the money goes (in full: staff send it). */
+export const ZAdminPayout = z.object({
+  uuid: z.uuid(),
+  user_uuid: z.uuid(),
+  user_email: z.string().nullable(),
+  amount: z.number().int(),
+  currency: z.number().int(),
+  method: z.enum(['card', 'sbp', 'crypto']),
+  requisites: z.record(z.string(), z.string()),
+  status: z.enum(['pending', 'paid', 'rejected']),
+  reason: z.string().nullable(),
+  created_at: z.iso.datetime(),
+});
+export type TAdminPayout = z.infer<typeof ZAdminPayout>;
+export const ZAdminPayoutList = z.object({ results: z.array(ZAdminPayout) });
+export const ZAdminPayoutParams = z.object({ uuid: z.uuid({ error: 'Not found.' }) });
+/** Marking a pay-out paid: why, and the bank's or network's reference of the transfer. */
+export const ZAdminPayoutApproveBody = z.object({
+  reason: staffReason,
+  reference: z.string().trim().max(200).default(''),
+});

@@ -4,13 +4,16 @@ import { requireAuth } from '../../shared/http/auth-context.js';
 import { serve } from '../../shared/http/serve-route.js';
 import type { ZodApp } from '../../shared/http/zod-app.js';
 import {
+  approvePayout,
   banUser,
   changeCredits,
   dashboard,
   deleteModel,
   failedGenerations,
   refundGeneration,
+  pendingPayouts,
   refundOrder,
+  rejectPayout,
   removePost,
   reportQueue,
   restorePost,
@@ -72,5 +75,12 @@ export function registerAdminRoutes(app: ZodApp, deps: AdminDeps): void {
   serve(app, r.userMoney, async (request) => userMoney(deps, request.params.uuid));
   serve(app, r.refundOrder, async (request) =>
     refundOrder(deps, requireAuth(request).user, request.params.uuid, request.body.reason),
+  );
+  serve(app, r.payouts, async () => ({ results: await pendingPayouts(deps) }));
+  serve(app, r.approvePayout, async (request) =>
+    approvePayout(deps, requireAuth(request).user, request.params.uuid, request.body),
+  );
+  serve(app, r.rejectPayout, async (request) =>
+    rejectPayout(deps, requireAuth(request).user, request.params.uuid, request.body.reason),
   );
 }

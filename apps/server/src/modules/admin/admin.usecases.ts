@@ -6,6 +6,7 @@ import type {
   TAdminReportedPost,
   TAdminUserDetail,
   TAdminUserMoney,
+  TAdminPayout,
   TAdminUserSummary,
   TStaffRole,
   ZAdminCreditChangeBody,
@@ -24,6 +25,11 @@ import {
   retryGenerationByStaff,
 } from '../generations/index.js';
 import { deleteModelByStaff, listModelsForStaff } from '../models/index.js';
+import {
+  approvePayout as settlePayout,
+  listPendingPayouts,
+  rejectPayout as refusePayout,
+} from '../partners/index.js';
 import { findOrderOwner, listOrdersForStaff, refundOrder as refundPaymentOrder } from '../payments/index.js';
 import { findSubscriptionForStaff } from '../subscriptions/index.js';
 import { getWalletBalances, listRecentWalletEntries } from '../wallet/index.js';
@@ -324,4 +330,60 @@ export async function refundOrder(deps: AdminDeps, staff: UserRow, orderUuid: st
     after: { outcome },
   });
   return { outcome };
+}
+
+type PayoutRow = Awaited<ReturnType<typeof listPendingPayouts>>[number];
+
+async function toAdminPayouts(deps: AdminDeps, rows: PayoutRow[]): Promise<TAdminPayout[]> {
+  const owners = await findUsersByRefs(deps.db, [...new Set(rows.map((row) => row.userId))], []);
+  const byId = new Map(owners.map((owner) => [owner.id, owner]));
+  return rows.map((row) => {
+    const { method, ...requisites } = row.requisites;
+    return {
+      uuid: row.uuid,
+      user_uuid: byId.get(row.userId)?.uuid ?? '',
+      user_email: byId.get(row.userId)?.email ?? null,
+      amount: row.amount,
+      currency: row.currency,
+      method,
+      requisites: Object.fromEntries(Object.entries(requisites).map(([key, value]) => [key, String(value)])),
+      status: row.status,
+      reason: row.reason,
+      created_at: row.createdAt.toISOString(),
+    };
+  });
+}
+
+export async function pendingPayouts(deps: AdminDeps): Promise<TAdminPayout[]> {
+  return toAdminPayouts(deps, await listPendingPayouts(deps));
+}
+
+/** Marks a pay-out paid, with the transfer's reference in the audit entry; the partner is told. */
+export async function approvePayout(
+  deps: AdminDeps,
+  staff: UserRow,
+  uuid: string,
+  body: { reason: string; reference: string },
+): Promise<TAdminPayout> {
+  const audit = auditOf(staff, 'payout.approve', { kind: 'payout', id: uuid }, body.reason);
+  const row = await settlePayout(deps, uuid, (tx, change) =>
+    audit(tx, { before: change.before, after: { ...(change.after as object), reference: body.reference } }),
+  );
+  return (await toAdminPayouts(deps, [row]))[0]!;
+}
+
+/** Refuses a pay-out: the money is available to the partner again, and they are told why. */
+export async function rejectPayout(
+  deps: AdminDeps,
+  staff: UserRow,
+  uuid: string,
+  reason: string,
+): Promise<TAdminPayout> {
+  const row = await refusePayout(
+    deps,
+    uuid,
+    reason,
+    auditOf(staff, 'payout.reject', { kind: 'payout', id: uuid }, reason),
+  );
+  return (await toAdminPayouts(deps, [row]))[0]!;
 }

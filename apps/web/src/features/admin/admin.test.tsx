@@ -9,6 +9,7 @@ import { createTestI18n } from '../../test/i18n';
 import { adminApi } from './api/admin.api';
 import { Dashboard } from './components/dashboard';
 import { FailedGenerations } from './components/failed-generations';
+import { PayoutQueue } from './components/payout-queue';
 import { UserDetail } from './components/user-detail';
 
 const UUID = '0b4c2a62-4c43-4a4e-9a55-1f1f0d6f7a10';
@@ -257,5 +258,50 @@ describe("a person's payments", () => {
     fireEvent.click(screen.getByTestId('order-actions-refund'));
     await waitFor(() => expect(refund).toHaveBeenCalledWith(MONEY.orders[0]!.uuid, 'Charged twice'));
     expect(refund).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('pay-out queue', () => {
+  it('marks a pay-out paid with its reference only after confirming; refusing needs a reason', async () => {
+    vi.spyOn(adminApi, 'payouts').mockResolvedValue({
+      results: [
+        {
+          uuid: UUID,
+          user_uuid: UUID,
+          user_email: 'rosa@example.com',
+          amount: 300_000,
+          currency: 643,
+          method: 'card',
+          requisites: { card: '4111111111111111', holder: 'ROSA' },
+          status: 'pending',
+          reason: null,
+          created_at: '2030-03-15T10:00:00.000Z',
+        },
+      ],
+    });
+    const approve = vi.spyOn(adminApi, 'approvePayout').mockResolvedValue(undefined as never);
+    const reject = vi.spyOn(adminApi, 'rejectPayout');
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    render(
+      <QueryClientProvider client={client}>
+        <I18nextProvider i18n={i18n}>
+          <MemoryRouter>
+            <PayoutQueue />
+          </MemoryRouter>
+        </I18nextProvider>
+      </QueryClientProvider>,
+    );
+    await screen.findByTestId('admin-payout');
+    screen.getByText('4111111111111111');
+    fireEvent.click(screen.getByTestId('payout-actions-reject'));
+    await screen.findByText(i18n.t('admin.reasonRequired'));
+    expect(reject).not.toHaveBeenCalled();
+    type('payout-reference', 'SBER-42');
+    type('payout-actions-reason', 'Sent by card');
+    fireEvent.click(screen.getByTestId('payout-actions-approve'));
+    await screen.findByTestId('payout-actions-confirm');
+    expect(approve).not.toHaveBeenCalled();
+    fireEvent.click(screen.getByTestId('payout-actions-approve'));
+    await waitFor(() => expect(approve).toHaveBeenCalledWith(UUID, 'Sent by card', 'SBER-42'));
   });
 });

@@ -10,6 +10,7 @@ export const adminKeys = {
   user: (uuid: string) => ['admin', 'user', uuid] as const,
   money: (uuid: string) => ['admin', 'user', uuid, 'money'] as const,
   failed: () => ['admin', 'generations', 'failed'] as const,
+  payouts: () => ['admin', 'payouts'] as const,
 };
 
 /** The staff console's requests; every one answers 404 to anyone who is not staff. */
@@ -37,6 +38,11 @@ export const adminApi = {
   failedGenerations: () => api(adminRoutes.failedGenerations),
   retryGeneration: (uuid: string, reason: string, engine: string | null) =>
     api(adminRoutes.retryGeneration, { params: { uuid }, body: { reason, engine } }),
+  payouts: () => api(adminRoutes.payouts),
+  approvePayout: (uuid: string, reason: string, reference: string) =>
+    api(adminRoutes.approvePayout, { params: { uuid }, body: { reason, reference } }),
+  rejectPayout: (uuid: string, reason: string) =>
+    api(adminRoutes.rejectPayout, { params: { uuid }, body: { reason } }),
   refundGeneration: (uuid: string, reason: string) =>
     api(adminRoutes.refundGeneration, { params: { uuid }, body: { reason } }),
 };

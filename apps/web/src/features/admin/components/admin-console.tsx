@@ -12,19 +12,21 @@ import { adminApi, adminKeys } from '../api/admin.api';
 import { useAdminCatalogue } from '../admin-catalogue';
 import { Dashboard } from './dashboard';
 import { FailedGenerations } from './failed-generations';
+import { PayoutQueue } from './payout-queue';
 import { ReportQueue } from './report-queue';
 import { UserDetail } from './user-detail';
 import { UserSearch } from './user-search';
 import '../admin.css';
 
 /** `home` is the dashboard for admins and the reports queue for moderators. */
-export type AdminSection = 'home' | 'reports' | 'users' | 'user' | 'generations';
+export type AdminSection = 'home' | 'reports' | 'users' | 'user' | 'generations' | 'payouts';
 
 const SECTIONS: Array<{ to: string; key: string; level: TStaffRole }> = [
   { to: '/admin/', key: 'admin.nav.home', level: 'admin' },
   { to: '/admin/reports/', key: 'admin.nav.reports', level: 'moderator' },
   { to: '/admin/users/', key: 'admin.nav.users', level: 'admin' },
   { to: '/admin/generations/', key: 'admin.nav.generations', level: 'admin' },
+  { to: '/admin/payouts/', key: 'admin.nav.payouts', level: 'admin' },
 ];
 
 /**
@@ -77,6 +79,7 @@ export function AdminConsole({ section, userUuid }: { section: AdminSection; use
       {isAdmin && section === 'users' && <UserSearch />}
       {isAdmin && section === 'user' && userUuid && <UserDetail uuid={userUuid} />}
       {isAdmin && section === 'generations' && <FailedGenerations />}
+      {isAdmin && section === 'payouts' && <PayoutQueue />}
       {!isAdmin && section !== 'reports' && section !== 'home' && (
         <EmptyState title={t('admin.adminsOnly')} />
       )}
