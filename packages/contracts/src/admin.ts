@@ -280,3 +280,21 @@ export const ZAdminPayoutApproveBody = z.object({
   reason: staffReason,
   reference: z.string().trim().max(200).default(''),
 });
+
+/** Filters of the audit log; each one narrows, none given is everything, newest first. */
+export const ZAdminAuditQuery = z.object({
+  /** A staff member's uuid. */
+  staff: z.uuid({ error: "Enter a staff member's uuid." }).optional(),
+  /** An action, or its start (`payout.` is every pay-out decision). */
+  action: z.string().trim().max(60).optional(),
+  /** A target's id (a person's, a post's, a generation's, an order's, a pay-out's uuid). */
+  target: z.string().trim().max(100).optional(),
+  /** From this day (UTC), inclusive. */
+  from: z.iso.date({ error: 'Enter a date.' }).optional(),
+  /** Up to this day (UTC), inclusive. */
+  to: z.iso.date({ error: 'Enter a date.' }).optional(),
+  cursor: z.string().max(32).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(50),
+});
+export const ZAdminAuditPage = z.object({ results: z.array(ZAdminAuditEntry), next: z.string().nullable() });
+export type TAdminAuditPage = z.infer<typeof ZAdminAuditPage>;

@@ -234,4 +234,15 @@ export const adminRoutes = {
     response: { 200: 'ZAdminPayout' },
     errors: ['partners.payout_decided'],
   }),
+  audit: defineRoute({
+    method: 'GET',
+    path: '/api/admin/audit/',
+    auth: 'required',
+    staff: 'admin',
+    tags,
+    summary:
+      'The staff audit log, newest first, filtered by staff member, action, target and days; paginated',
+    query: 'ZAdminAuditQuery',
+    response: { 200: 'ZAdminAuditPage' },
+  }),
 };

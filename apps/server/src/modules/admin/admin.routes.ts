@@ -5,6 +5,7 @@ import { serve } from '../../shared/http/serve-route.js';
 import type { ZodApp } from '../../shared/http/zod-app.js';
 import {
   approvePayout,
+  auditLog,
   banUser,
   changeCredits,
   dashboard,
@@ -83,4 +84,5 @@ export function registerAdminRoutes(app: ZodApp, deps: AdminDeps): void {
   serve(app, r.rejectPayout, async (request) =>
     rejectPayout(deps, requireAuth(request).user, request.params.uuid, request.body.reason),
   );
+  serve(app, r.audit, async (request) => auditLog(deps, request.query));
 }

@@ -1,5 +1,7 @@
 import type { z } from 'zod';
 import type {
+  TAdminAuditEntry,
+  TAdminAuditPage,
   TAdminDashboard,
   TAdminFailedGenerationList,
   TAdminGeneration,
@@ -9,11 +11,13 @@ import type {
   TAdminPayout,
   TAdminUserSummary,
   TStaffRole,
+  ZAdminAuditQuery,
   ZAdminCreditChangeBody,
 } from '@mirra/contracts';
 import type { AdminDeps } from './admin.deps.js';
 import type { DbOrTx } from '../../shared/db/client.js';
 import { AppError } from '../../shared/errors.js';
+import { readIdCursorPage } from '../../shared/id-cursor-paging.js';
 import type { RecordStaffChange } from '../../shared/staff-audit.js';
 import { revokeUserSessions } from '../auth/index.js';
 import { applyCreditChange, getCreditBalance, getCreditHistory, lockCredits } from '../credits/index.js';
@@ -38,9 +42,10 @@ import { findUsersByRefs, lockUser, searchUsersForStaff, updateUser, type UserRo
 import { adminDashboardRepository } from './admin-dashboard.repository.js';
 import { dailySeries, dashboardWindows, summariseGenerations } from './admin-dashboard.models.js';
 import { staffCreditKey, toUserSummary } from './admin.models.js';
-import { adminRepository } from './admin.repository.js';
+import { adminRepository, type StaffAuditRow } from './admin.repository.js';
 
 type CreditChangeBody = z.output<typeof ZAdminCreditChangeBody>;
+type AuditQuery = z.output<typeof ZAdminAuditQuery>;
 
 const userNotFound = () => new AppError({ code: 'users.not_found', detail: 'Not found.' });
 
@@ -115,6 +120,26 @@ async function findByUuid(deps: AdminDeps, uuid: string): Promise<UserRow> {
   return user;
 }
 
+function toAuditEntry({
+  entry,
+  staffUuid,
+}: {
+  entry: StaffAuditRow;
+  staffUuid: string | null;
+}): TAdminAuditEntry {
+  return {
+    id: entry.id,
+    staff_uuid: staffUuid,
+    action: entry.action,
+    target_kind: entry.targetKind,
+    target_id: entry.targetId,
+    reason: entry.reason,
+    before: entry.before,
+    after: entry.after,
+    created_at: entry.createdAt.toISOString(),
+  };
+}
+
 /** One person as staff see them: profile, balance, models, generations, ledger and staff actions. */
 export async function userDetail(deps: AdminDeps, uuid: string): Promise<TAdminUserDetail> {
   const user = await findByUuid(deps, uuid);
@@ -133,17 +158,7 @@ export async function userDetail(deps: AdminDeps, uuid: string): Promise<TAdminU
     models,
     generations,
     credit_entries: ledger.results,
-    audit: audit.map(({ entry, staffUuid }) => ({
-      id: entry.id,
-      staff_uuid: staffUuid,
-      action: entry.action,
-      target_kind: entry.targetKind,
-      target_id: entry.targetId,
-      reason: entry.reason,
-      before: entry.before,
-      after: entry.after,
-      created_at: entry.createdAt.toISOString(),
-    })),
+    audit: audit.map(toAuditEntry),
   };
 }
 
@@ -386,4 +401,30 @@ export async function rejectPayout(
     auditOf(staff, 'payout.reject', { kind: 'payout', id: uuid }, reason),
   );
   return (await toAdminPayouts(deps, [row]))[0]!;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The audit log, newest first, narrowed by the query's filters, a page at a time. */
+export async function auditLog(deps: AdminDeps, query: AuditQuery): Promise<TAdminAuditPage> {
+  let staffUserId: number | undefined;
+  if (query.staff) {
+    const [staff] = await findUsersByRefs(deps.db, [], [query.staff]);
+    if (!staff) return { results: [], next: null };
+    staffUserId = staff.id;
+  }
+  const filter = {
+    staffUserId,
+    actionPrefix: query.action || undefined,
+    targetId: query.target || undefined,
+    from: query.from ? new Date(`${query.from}T00:00:00Z`) : undefined,
+    before: query.to ? new Date(new Date(`${query.to}T00:00:00Z`).getTime() + DAY_MS) : undefined,
+  };
+  const { page, next } = await readIdCursorPage(query.cursor, query.limit, async (beforeId, take) =>
+    (await adminRepository.listAudit(deps.db, filter, beforeId, take)).map((row) => ({
+      ...row,
+      id: row.entry.id,
+    })),
+  );
+  return { results: page.map(toAuditEntry), next };
 }

@@ -7,6 +7,7 @@ import { MemoryRouter } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestI18n } from '../../test/i18n';
 import { adminApi } from './api/admin.api';
+import { AuditLog } from './components/audit-log';
 import { Dashboard } from './components/dashboard';
 import { FailedGenerations } from './components/failed-generations';
 import { PayoutQueue } from './components/payout-queue';
@@ -303,5 +304,32 @@ describe('pay-out queue', () => {
     expect(approve).not.toHaveBeenCalled();
     fireEvent.click(screen.getByTestId('payout-actions-approve'));
     await waitFor(() => expect(approve).toHaveBeenCalledWith(UUID, 'Sent by card', 'SBER-42'));
+  });
+});
+
+describe('audit log', () => {
+  it('checks the staff uuid in place, then asks with only the filters given', async () => {
+    const audit = vi.spyOn(adminApi, 'audit').mockResolvedValue({ results: [], next: null });
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    render(
+      <QueryClientProvider client={client}>
+        <I18nextProvider i18n={i18n}>
+          <MemoryRouter>
+            <AuditLog />
+          </MemoryRouter>
+        </I18nextProvider>
+      </QueryClientProvider>,
+    );
+    await screen.findByText(i18n.t('admin.audit.empty'));
+    expect(audit).toHaveBeenCalledTimes(1);
+    type('audit-staff', 'bob');
+    fireEvent.click(screen.getByTestId('audit-apply'));
+    await screen.findByText(i18n.t('admin.audit.staffInvalid'));
+    expect(audit).toHaveBeenCalledTimes(1);
+    type('audit-staff', UUID);
+    type('audit-action', 'payout.');
+    fireEvent.click(screen.getByTestId('audit-apply'));
+    await waitFor(() => expect(audit).toHaveBeenCalledTimes(2));
+    expect(audit.mock.calls[1]![0]).toMatchObject({ staff: UUID, action: 'payout.', target: '' });
   });
 });

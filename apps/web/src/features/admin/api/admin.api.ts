@@ -1,6 +1,15 @@
 import { adminRoutes } from '@mirra/contracts';
 import { api } from '../../../lib/api-client';
 
+/** The audit log's filters as the form holds them (empty: not filtered). */
+export interface AuditFilter {
+  staff: string;
+  action: string;
+  target: string;
+  from: string;
+  to: string;
+}
+
 export const adminKeys = {
   all: ['admin'] as const,
   me: () => ['admin', 'me'] as const,
@@ -11,6 +20,7 @@ export const adminKeys = {
   money: (uuid: string) => ['admin', 'user', uuid, 'money'] as const,
   failed: () => ['admin', 'generations', 'failed'] as const,
   payouts: () => ['admin', 'payouts'] as const,
+  audit: (filter: AuditFilter) => ['admin', 'audit', filter] as const,
 };
 
 /** The staff console's requests; every one answers 404 to anyone who is not staff. */
@@ -39,6 +49,13 @@ export const adminApi = {
   retryGeneration: (uuid: string, reason: string, engine: string | null) =>
     api(adminRoutes.retryGeneration, { params: { uuid }, body: { reason, engine } }),
   payouts: () => api(adminRoutes.payouts),
+  audit: (filter: AuditFilter, cursor?: string) =>
+    api(adminRoutes.audit, {
+      query: {
+        ...Object.fromEntries(Object.entries(filter).filter(([, value]) => value.trim() !== '')),
+        ...(cursor ? { cursor } : {}),
+      },
+    }),
   approvePayout: (uuid: string, reason: string, reference: string) =>
     api(adminRoutes.approvePayout, { params: { uuid }, body: { reason, reference } }),
   rejectPayout: (uuid: string, reason: string) =>

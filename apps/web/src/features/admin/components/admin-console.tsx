@@ -10,6 +10,7 @@ import { Spinner } from '../../../components/ui/spinner';
 import { ApiError } from '../../../lib/api-error';
 import { adminApi, adminKeys } from '../api/admin.api';
 import { useAdminCatalogue } from '../admin-catalogue';
+import { AuditLog } from './audit-log';
 import { Dashboard } from './dashboard';
 import { FailedGenerations } from './failed-generations';
 import { PayoutQueue } from './payout-queue';
@@ -19,7 +20,7 @@ import { UserSearch } from './user-search';
 import '../admin.css';
 
 /** `home` is the dashboard for admins and the reports queue for moderators. */
-export type AdminSection = 'home' | 'reports' | 'users' | 'user' | 'generations' | 'payouts';
+export type AdminSection = 'home' | 'reports' | 'users' | 'user' | 'generations' | 'payouts' | 'audit';
 
 const SECTIONS: Array<{ to: string; key: string; level: TStaffRole }> = [
   { to: '/admin/', key: 'admin.nav.home', level: 'admin' },
@@ -27,6 +28,7 @@ const SECTIONS: Array<{ to: string; key: string; level: TStaffRole }> = [
   { to: '/admin/users/', key: 'admin.nav.users', level: 'admin' },
   { to: '/admin/generations/', key: 'admin.nav.generations', level: 'admin' },
   { to: '/admin/payouts/', key: 'admin.nav.payouts', level: 'admin' },
+  { to: '/admin/audit/', key: 'admin.nav.audit', level: 'admin' },
 ];
 
 /**
@@ -80,6 +82,7 @@ export function AdminConsole({ section, userUuid }: { section: AdminSection; use
       {isAdmin && section === 'user' && userUuid && <UserDetail uuid={userUuid} />}
       {isAdmin && section === 'generations' && <FailedGenerations />}
       {isAdmin && section === 'payouts' && <PayoutQueue />}
+      {isAdmin && section === 'audit' && <AuditLog />}
       {!isAdmin && section !== 'reports' && section !== 'home' && (
         <EmptyState title={t('admin.adminsOnly')} />
       )}
