@@ -131,24 +131,26 @@ export function Dashboard() {
         {g.by_engine.length === 0 ? (
           <p className="admin__meta">{t('admin.dashboard.noGenerations')}</p>
         ) : (
-          <table className="admin-table" data-testid="admin-engines">
-            <thead>
-              <tr>
-                <th>{t('admin.generations.engine')}</th>
-                <th>{t('admin.dashboard.count')}</th>
-                <th>{t('admin.dashboard.failed')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {g.by_engine.map((entry) => (
-                <tr key={entry.engine}>
-                  <td>{entry.engine}</td>
-                  <td>{whole(entry.count)}</td>
-                  <td>{whole(entry.failed)}</td>
+          <div className="admin-table__scroll">
+            <table className="admin-table" data-testid="admin-engines">
+              <thead>
+                <tr>
+                  <th>{t('admin.generations.engine')}</th>
+                  <th>{t('admin.dashboard.count')}</th>
+                  <th>{t('admin.dashboard.failed')}</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {g.by_engine.map((entry) => (
+                  <tr key={entry.engine}>
+                    <td>{entry.engine}</td>
+                    <td>{whole(entry.count)}</td>
+                    <td>{whole(entry.failed)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         )}
         {g.by_status.length > 0 && (
           <div className="admin__badges">
