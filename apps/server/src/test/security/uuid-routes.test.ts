@@ -406,6 +406,10 @@ const REFERENCES: Record<string, ReferenceProbe> = {
     capability:
       'the poll handle of a sign-in through the bot: only the browser that asked for the key gets it, and the tokens are handed out once',
   },
+  'GET /api/admin/audit/ staff': {
+    capability:
+      'a staff filter of the audit log: the route answers 404 to anyone below admin, and admins read the whole log',
+  },
 };
 
 interface OpenApiOperation {
