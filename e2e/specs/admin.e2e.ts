@@ -180,3 +180,53 @@ describe('staff console', () => {
     await saveScreenshot(guest.page, 'admin-banned-sign-in-375-dark');
   });
 });
+
+describe('console home and audit log', () => {
+  it('an admin sees real counts on the dashboard and finds their actions in the audit log (360 px, ru and de)', async () => {
+    const admin = await createActiveUser({ firstName: 'Dash', lastName: 'Board' });
+    await grant(admin, 'admin');
+    const maker = await createActiveUser();
+    const generation = await apiGenerate(maker, { mode: 'simple', prompt: 'A lighthouse at dusk', seed: 5 });
+    await apiWaitForGeneration(maker, generation.uuid);
+
+    for (const [language, theme] of [
+      ['ru', 'dark'],
+      ['de', 'light'],
+    ] as const) {
+      const session = await openBrowser('phone', {
+        size: { width: 360, height: 800 },
+        locale: language,
+        theme,
+        colorScheme: theme,
+      });
+      sessions.push(session);
+      await signInWithTokens(session.page, admin);
+      await session.page.goto(url('/admin/'));
+      await session.page.getByTestId('admin-dashboard').waitFor();
+      const total = Number(
+        await session.page.getByTestId('admin-chart-generations').getAttribute('data-total'),
+      );
+      expect(total).toBeGreaterThanOrEqual(1);
+      await session.page.waitForLoadState('networkidle');
+      await saveScreenshot(session.page, `admin-dashboard-360-${language}-${theme}`, true);
+    }
+
+    // A staff action, then the audit log filtered to this admin shows it.
+    const changed = await callApi(`/api/admin/users/${maker.uuid}/credits/`, {
+      body: { delta: 5, reason: 'Dashboard check', idempotency_key: `e2e-${maker.uuid}` },
+      authorization: bearer(admin),
+    });
+    expect(changed.status).toBe(200);
+    const { page } = await browserFor(admin, 'dark');
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(url('/admin/audit/'));
+    await page.getByTestId('audit-staff').fill(admin.uuid);
+    await page.getByTestId('audit-apply').click();
+    await page.locator('[data-action="credits.grant"]').getByText('Dashboard check').waitFor();
+    await saveScreenshot(page, 'admin-audit-1280-dark', true);
+    await page.goto(url('/admin/'));
+    await page.getByTestId('admin-dashboard').waitFor();
+    await page.waitForLoadState('networkidle');
+    await saveScreenshot(page, 'admin-dashboard-1280-dark', true);
+  });
+});

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { ZCreditEntry } from './credits.js';
 import { ZGenerationMode, ZGenerationStatus } from './generations.js';
+import { ZPaymentOrderStatus, ZPaymentPurpose } from './payments.js';
 import { ZPost, ZReportReason } from './posts.js';
+import { ZWalletBalance, ZWalletEntry } from './wallet.js';
 
 /** Staff levels: a moderator reviews reports; an admin also manages people, credits and generations. */
 export const STAFF_ROLES = ['moderator', 'admin'] as const;
@@ -92,6 +94,12 @@ export const ZAdminGeneration = z.object({
 });
 export type TAdminGeneration = z.infer<typeof ZAdminGeneration>;
 export const ZAdminGenerationList = z.object({ results: z.array(ZAdminGeneration) });
+/** Failed generations, and the engines each mode can be retried on (configured and serving it). */
+export const ZAdminFailedGenerationList = z.object({
+  results: z.array(ZAdminGeneration),
+  engines: z.array(z.object({ mode: ZGenerationMode, engines: z.array(z.string()) })),
+});
+export type TAdminFailedGenerationList = z.infer<typeof ZAdminFailedGenerationList>;
 
 export const ZAdminAuditEntry = z.object({
   id: z.number().int(),
@@ -133,6 +141,14 @@ export const ZAdminCreditChange = z.object({ applied: z.boolean(), balance: z.nu
 
 export const ZAdminModelParams = z.object({ uuid: z.uuid({ error: 'Not found.' }) });
 export const ZAdminGenerationParams = z.object({ uuid: z.uuid({ error: 'Not found.' }) });
+/**
+ * Staff run a failed generation again: on `engine` only, or (null) on the mode's engines in order.
+ * Nothing is charged: the person paid once when they asked for it.
+ */
+export const ZAdminRetryBody = z.object({
+  reason: staffReason,
+  engine: z.string().trim().min(1).max(40).nullable().default(null),
+});
 export const ZAdminRefund = z.object({ refunded: z.boolean(), balance: z.number().int() });
 
 export type TAdminReportedPost = z.infer<typeof ZAdminReportedPost>;
@@ -140,3 +156,145 @@ export type TAdminUserSummary = z.infer<typeof ZAdminUserSummary>;
 export type TAdminUserDetail = z.infer<typeof ZAdminUserDetail>;
 export type TAdminAuditEntry = z.infer<typeof ZAdminAuditEntry>;
 export type TAdminModelSummary = z.infer<typeof ZAdminModelSummary>;
+
+/** How many days the console's charts cover, ending today (UTC). */
+export const ADMIN_DASHBOARD_DAYS = 30;
+
+const count = z.number().int().nonnegative();
+
+/** Money in minor units (kopecks, cents) of an ISO 4217 numeric currency, from one provider. */
+export const ZAdminRevenue = z.object({
+  provider: z.string(),
+  currency: z.number().int(),
+  /** Paid today (UTC), whether or not refunded since. */
+  today: count,
+  /** Paid over the last ADMIN_DASHBOARD_DAYS days, today included. */
+  last_30d: count,
+  /** Refunded over the same days. */
+  refunded_30d: count,
+});
+
+/** The console's home: what a person running Mirra checks first, all counted from the database. */
+export const ZAdminDashboard = z.object({
+  generated_at: z.iso.datetime(),
+  users: z.object({ total: count, new_today: count, new_7d: count }),
+  generations_today: z.object({
+    by_status: z.array(z.object({ status: ZGenerationStatus, count })),
+    by_engine: z.array(z.object({ engine: z.string(), count, failed: count })),
+    by_mode: z.array(z.object({ mode: ZGenerationMode, count })),
+    /** Finished today (completed, error or failed). */
+    finished: count,
+    /** Of those, ended with ERROR or FAILED. */
+    failed: count,
+    /** failed / finished; null before anything finished today. */
+    failure_rate: z.number().min(0).max(1).nullable(),
+  }),
+  queue: z.object({
+    /** Jobs waiting for a worker (not locked), due now or later. */
+    depth: count,
+    /** How long the oldest due job has waited; null when none waits. */
+    oldest_age_seconds: z.number().int().nonnegative().nullable(),
+  }),
+  revenue: z.array(ZAdminRevenue),
+  payouts_pending: z.array(z.object({ currency: z.number().int(), count, amount: count })),
+  /** One value per day, oldest first, for ADMIN_DASHBOARD_DAYS days ending today (UTC). */
+  series: z.object({
+    days: z.array(z.iso.date()),
+    signups: z.array(count),
+    generations: z.array(count),
+    failed: z.array(count),
+    /** Paid per day, per currency (all providers). */
+    revenue: z.array(z.object({ currency: z.number().int(), amounts: z.array(count) })),
+  }),
+});
+export type TAdminDashboard = z.infer<typeof ZAdminDashboard>;
+
+/** A person's order as staff see it: who took the money, how much, and where it stands. */
+export const ZAdminPaymentOrder = z.object({
+  uuid: z.uuid(),
+  product: z.string(),
+  purpose: ZPaymentPurpose,
+  provider: z.string(),
+  method: z.string(),
+  status: ZPaymentOrderStatus,
+  amount: z.number().int(),
+  currency: z.number().int(),
+  credits: z.number().int(),
+  provider_payment_id: z.string().nullable(),
+  created_at: z.iso.datetime(),
+  paid_at: z.iso.datetime().nullable(),
+  refunded_at: z.iso.datetime().nullable(),
+  /** Paid and not refunded: staff may ask the provider to give the money back. */
+  refundable: z.boolean(),
+});
+export type TAdminPaymentOrder = z.infer<typeof ZAdminPaymentOrder>;
+
+export const ZAdminSubscription = z.object({
+  uuid: z.uuid(),
+  plan: z.string(),
+  status: z.string(),
+  provider: z.string().nullable(),
+  amount: z.number().int(),
+  currency: z.number().int(),
+  period_days: z.number().int(),
+  access_until: z.iso.datetime().nullable(),
+  next_charge_at: z.iso.datetime().nullable(),
+  auto_renew: z.boolean(),
+  failed_attempts: z.number().int(),
+  cancelled_at: z.iso.datetime().nullable(),
+  created_at: z.iso.datetime(),
+});
+
+export type TAdminSubscription = z.infer<typeof ZAdminSubscription>;
+
+/** A person's money: their orders, wallet balances and latest wallet entries, and premium subscription. */
+export const ZAdminUserMoney = z.object({
+  orders: z.array(ZAdminPaymentOrder),
+  wallet: z.object({ balances: z.array(ZWalletBalance), entries: z.array(ZWalletEntry) }),
+  subscription: ZAdminSubscription.nullable(),
+});
+export type TAdminUserMoney = z.infer<typeof ZAdminUserMoney>;
+
+export const ZAdminOrderParams = z.object({ uuid: z.uuid({ error: 'Not found.' }) });
+/** What a staff refund did: `refunded` now (wallet payments), or asked of the provider (`requested`). */
+export const ZAdminOrderRefund = z.object({ outcome: z.enum(['refunded', 'requested']) });
+
+/** A partner's pay-out request waiting for an admin, with where the money goes (in full: staff send it). */
+export const ZAdminPayout = z.object({
+  uuid: z.uuid(),
+  user_uuid: z.uuid(),
+  user_email: z.string().nullable(),
+  amount: z.number().int(),
+  currency: z.number().int(),
+  method: z.enum(['card', 'sbp', 'crypto']),
+  requisites: z.record(z.string(), z.string()),
+  status: z.enum(['pending', 'paid', 'rejected']),
+  reason: z.string().nullable(),
+  created_at: z.iso.datetime(),
+});
+export type TAdminPayout = z.infer<typeof ZAdminPayout>;
+export const ZAdminPayoutList = z.object({ results: z.array(ZAdminPayout) });
+export const ZAdminPayoutParams = z.object({ uuid: z.uuid({ error: 'Not found.' }) });
+/** Marking a pay-out paid: why, and the bank's or network's reference of the transfer. */
+export const ZAdminPayoutApproveBody = z.object({
+  reason: staffReason,
+  reference: z.string().trim().max(200).default(''),
+});
+
+/** Filters of the audit log; each one narrows, none given is everything, newest first. */
+export const ZAdminAuditQuery = z.object({
+  /** A staff member's uuid. */
+  staff: z.uuid({ error: "Enter a staff member's uuid." }).optional(),
+  /** An action, or its start (`payout.` is every pay-out decision). */
+  action: z.string().trim().max(60).optional(),
+  /** A target's id (a person's, a post's, a generation's, an order's, a pay-out's uuid). */
+  target: z.string().trim().max(100).optional(),
+  /** From this day (UTC), inclusive. */
+  from: z.iso.date({ error: 'Enter a date.' }).optional(),
+  /** Up to this day (UTC), inclusive. */
+  to: z.iso.date({ error: 'Enter a date.' }).optional(),
+  cursor: z.string().max(32).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(50),
+});
+export const ZAdminAuditPage = z.object({ results: z.array(ZAdminAuditEntry), next: z.string().nullable() });
+export type TAdminAuditPage = z.infer<typeof ZAdminAuditPage>;

@@ -78,6 +78,8 @@ export const errorCodes = {
   'generations.image_required': 400,
   /** No engine is configured for this mode. */
   'generations.mode_unavailable': 400,
+  /** Only a generation that ended in ERROR or FAILED can be retried (by staff). */
+  'generations.not_retryable': 409,
   /** The result was refused by moderation; credits were refunded. */
   'generations.result_moderated': 422,
   /** The engine failed; credits were refunded. */

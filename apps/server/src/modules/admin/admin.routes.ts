@@ -4,18 +4,26 @@ import { requireAuth } from '../../shared/http/auth-context.js';
 import { serve } from '../../shared/http/serve-route.js';
 import type { ZodApp } from '../../shared/http/zod-app.js';
 import {
+  approvePayout,
+  auditLog,
   banUser,
   changeCredits,
+  dashboard,
   deleteModel,
   failedGenerations,
   refundGeneration,
+  pendingPayouts,
+  refundOrder,
+  rejectPayout,
   removePost,
   reportQueue,
   restorePost,
+  retryGeneration,
   searchUsers,
   staffMe,
   unbanUser,
   userDetail,
+  userMoney,
 } from './admin.usecases.js';
 
 /**
@@ -25,6 +33,7 @@ import {
 export function registerAdminRoutes(app: ZodApp, deps: AdminDeps): void {
   const r = adminRoutes;
   serve(app, r.me, async (request) => staffMe(requireAuth(request).user));
+  serve(app, r.dashboard, async () => dashboard(deps));
   serve(app, r.reports, async () => ({ results: await reportQueue(deps) }));
   serve(app, r.restorePost, async (request) => {
     await restorePost(deps, requireAuth(request).user, request.params.uuid, request.body.reason);
@@ -57,8 +66,23 @@ export function registerAdminRoutes(app: ZodApp, deps: AdminDeps): void {
     await deleteModel(deps, requireAuth(request).user, request.params.uuid, request.body.reason);
     return null;
   });
-  serve(app, r.failedGenerations, async () => ({ results: await failedGenerations(deps) }));
+  serve(app, r.failedGenerations, async () => failedGenerations(deps));
+  serve(app, r.retryGeneration, async (request) =>
+    retryGeneration(deps, requireAuth(request).user, request.params.uuid, request.body),
+  );
   serve(app, r.refundGeneration, async (request) =>
     refundGeneration(deps, requireAuth(request).user, request.params.uuid, request.body.reason),
   );
+  serve(app, r.userMoney, async (request) => userMoney(deps, request.params.uuid));
+  serve(app, r.refundOrder, async (request) =>
+    refundOrder(deps, requireAuth(request).user, request.params.uuid, request.body.reason),
+  );
+  serve(app, r.payouts, async () => ({ results: await pendingPayouts(deps) }));
+  serve(app, r.approvePayout, async (request) =>
+    approvePayout(deps, requireAuth(request).user, request.params.uuid, request.body),
+  );
+  serve(app, r.rejectPayout, async (request) =>
+    rejectPayout(deps, requireAuth(request).user, request.params.uuid, request.body.reason),
+  );
+  serve(app, r.audit, async (request) => auditLog(deps, request.query));
 }

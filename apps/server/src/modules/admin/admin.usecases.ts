@@ -1,15 +1,23 @@
 import type { z } from 'zod';
 import type {
+  TAdminAuditEntry,
+  TAdminAuditPage,
+  TAdminDashboard,
+  TAdminFailedGenerationList,
   TAdminGeneration,
   TAdminReportedPost,
   TAdminUserDetail,
+  TAdminUserMoney,
+  TAdminPayout,
   TAdminUserSummary,
   TStaffRole,
+  ZAdminAuditQuery,
   ZAdminCreditChangeBody,
 } from '@mirra/contracts';
 import type { AdminDeps } from './admin.deps.js';
 import type { DbOrTx } from '../../shared/db/client.js';
 import { AppError } from '../../shared/errors.js';
+import { readIdCursorPage } from '../../shared/id-cursor-paging.js';
 import type { RecordStaffChange } from '../../shared/staff-audit.js';
 import { revokeUserSessions } from '../auth/index.js';
 import { applyCreditChange, getCreditBalance, getCreditHistory, lockCredits } from '../credits/index.js';
@@ -17,14 +25,27 @@ import {
   listFailedGenerations,
   listGenerationsForStaff,
   refundGenerationByStaff,
+  retryEnginesByMode,
+  retryGenerationByStaff,
 } from '../generations/index.js';
 import { deleteModelByStaff, listModelsForStaff } from '../models/index.js';
+import {
+  approvePayout as settlePayout,
+  listPendingPayouts,
+  rejectPayout as refusePayout,
+} from '../partners/index.js';
+import { findOrderOwner, listOrdersForStaff, refundOrder as refundPaymentOrder } from '../payments/index.js';
+import { findSubscriptionForStaff } from '../subscriptions/index.js';
+import { getWalletBalances, listRecentWalletEntries } from '../wallet/index.js';
 import { listReportedPosts, removeReportedPost, restoreReportedPost } from '../posts/index.js';
 import { findUsersByRefs, lockUser, searchUsersForStaff, updateUser, type UserRow } from '../users/index.js';
+import { adminDashboardRepository } from './admin-dashboard.repository.js';
+import { dailySeries, dashboardWindows, summariseGenerations } from './admin-dashboard.models.js';
 import { staffCreditKey, toUserSummary } from './admin.models.js';
-import { adminRepository } from './admin.repository.js';
+import { adminRepository, type StaffAuditRow } from './admin.repository.js';
 
 type CreditChangeBody = z.output<typeof ZAdminCreditChangeBody>;
+type AuditQuery = z.output<typeof ZAdminAuditQuery>;
 
 const userNotFound = () => new AppError({ code: 'users.not_found', detail: 'Not found.' });
 
@@ -99,6 +120,26 @@ async function findByUuid(deps: AdminDeps, uuid: string): Promise<UserRow> {
   return user;
 }
 
+function toAuditEntry({
+  entry,
+  staffUuid,
+}: {
+  entry: StaffAuditRow;
+  staffUuid: string | null;
+}): TAdminAuditEntry {
+  return {
+    id: entry.id,
+    staff_uuid: staffUuid,
+    action: entry.action,
+    target_kind: entry.targetKind,
+    target_id: entry.targetId,
+    reason: entry.reason,
+    before: entry.before,
+    after: entry.after,
+    created_at: entry.createdAt.toISOString(),
+  };
+}
+
 /** One person as staff see them: profile, balance, models, generations, ledger and staff actions. */
 export async function userDetail(deps: AdminDeps, uuid: string): Promise<TAdminUserDetail> {
   const user = await findByUuid(deps, uuid);
@@ -117,17 +158,7 @@ export async function userDetail(deps: AdminDeps, uuid: string): Promise<TAdminU
     models,
     generations,
     credit_entries: ledger.results,
-    audit: audit.map(({ entry, staffUuid }) => ({
-      id: entry.id,
-      staff_uuid: staffUuid,
-      action: entry.action,
-      target_kind: entry.targetKind,
-      target_id: entry.targetId,
-      reason: entry.reason,
-      before: entry.before,
-      after: entry.after,
-      created_at: entry.createdAt.toISOString(),
-    })),
+    audit: audit.map(toAuditEntry),
   };
 }
 
@@ -223,8 +254,28 @@ export async function deleteModel(deps: AdminDeps, staff: UserRow, uuid: string,
   await deleteModelByStaff(deps, uuid, auditOf(staff, 'model.delete', { kind: 'model', id: uuid }, reason));
 }
 
-export const failedGenerations = (deps: AdminDeps): Promise<TAdminGeneration[]> =>
-  listFailedGenerations(deps);
+export const failedGenerations = async (deps: AdminDeps): Promise<TAdminFailedGenerationList> => ({
+  results: await listFailedGenerations(deps),
+  engines: retryEnginesByMode(deps),
+});
+
+/** Runs a failed generation again (see retryGenerationByStaff for who pays), audited. */
+export function retryGeneration(
+  deps: AdminDeps,
+  staff: UserRow,
+  uuid: string,
+  body: { reason: string; engine: string | null },
+): Promise<TAdminGeneration> {
+  return deps.db.transaction((tx) =>
+    retryGenerationByStaff(
+      deps,
+      tx,
+      uuid,
+      body.engine,
+      auditOf(staff, 'generation.retry', { kind: 'generation', id: uuid }, body.reason),
+    ),
+  );
+}
 
 export function refundGeneration(deps: AdminDeps, staff: UserRow, uuid: string, reason: string) {
   return deps.db.transaction((tx) =>
@@ -235,4 +286,145 @@ export function refundGeneration(deps: AdminDeps, staff: UserRow, uuid: string, 
       auditOf(staff, 'generation.refund', { kind: 'generation', id: uuid }, reason),
     ),
   );
+}
+
+/** The console home: every number counted from the database now. */
+export async function dashboard(deps: AdminDeps): Promise<TAdminDashboard> {
+  const now = deps.now();
+  const { today, weekStart, from, days } = dashboardWindows(now);
+  const repo = adminDashboardRepository;
+  const [users, generations, queue, revenue, payouts, daily] = await Promise.all([
+    repo.users(deps.db, today, weekStart),
+    repo.generationsSince(deps.db, today),
+    repo.queue(deps.db),
+    repo.revenue(deps.db, today, from),
+    repo.pendingPayouts(deps.db),
+    repo.daily(deps.db, from),
+  ]);
+  return {
+    generated_at: now.toISOString(),
+    users,
+    generations_today: summariseGenerations(generations),
+    queue: { depth: queue.depth, oldest_age_seconds: queue.oldestAgeSeconds },
+    revenue,
+    payouts_pending: payouts,
+    series: dailySeries(days, daily),
+  };
+}
+
+/** A person's money as staff see it: orders, wallet and premium subscription. */
+export async function userMoney(deps: AdminDeps, uuid: string): Promise<TAdminUserMoney> {
+  const user = await findByUuid(deps, uuid);
+  const [orders, balances, entries, subscription] = await Promise.all([
+    listOrdersForStaff(deps, user.id),
+    getWalletBalances(deps, user.id),
+    listRecentWalletEntries(deps, user.id),
+    findSubscriptionForStaff(deps, user.id),
+  ]);
+  return { orders, wallet: { balances: balances.balances, entries }, subscription };
+}
+
+/**
+ * Gives a paid order's money back through its provider. A wallet payment returns at once; a
+ * provider's refund is asked for (each provider refunds an order once: Stripe and YooKassa by the
+ * order's refund key, Stars and Cryptomus refuse a second one) and applied, with what the purchase
+ * granted taken back, when the provider's notification arrives. The request is audited once it
+ * is made, with the order's owner.
+ */
+export async function refundOrder(deps: AdminDeps, staff: UserRow, orderUuid: string, reason: string) {
+  const outcome = await refundPaymentOrder(deps, orderUuid);
+  const ownerId = await findOrderOwner(deps, orderUuid);
+  const [owner] = ownerId ? await findUsersByRefs(deps.db, [ownerId], []) : [];
+  await adminRepository.insertAudit(deps.db, {
+    staffUserId: staff.id,
+    action: 'payment.refund',
+    targetKind: 'payment',
+    targetId: orderUuid,
+    reason,
+    before: { status: 'paid', user_uuid: owner?.uuid ?? null },
+    after: { outcome },
+  });
+  return { outcome };
+}
+
+type PayoutRow = Awaited<ReturnType<typeof listPendingPayouts>>[number];
+
+async function toAdminPayouts(deps: AdminDeps, rows: PayoutRow[]): Promise<TAdminPayout[]> {
+  const owners = await findUsersByRefs(deps.db, [...new Set(rows.map((row) => row.userId))], []);
+  const byId = new Map(owners.map((owner) => [owner.id, owner]));
+  return rows.map((row) => {
+    const { method, ...requisites } = row.requisites;
+    return {
+      uuid: row.uuid,
+      user_uuid: byId.get(row.userId)?.uuid ?? '',
+      user_email: byId.get(row.userId)?.email ?? null,
+      amount: row.amount,
+      currency: row.currency,
+      method,
+      requisites: Object.fromEntries(Object.entries(requisites).map(([key, value]) => [key, String(value)])),
+      status: row.status,
+      reason: row.reason,
+      created_at: row.createdAt.toISOString(),
+    };
+  });
+}
+
+export async function pendingPayouts(deps: AdminDeps): Promise<TAdminPayout[]> {
+  return toAdminPayouts(deps, await listPendingPayouts(deps));
+}
+
+/** Marks a pay-out paid, with the transfer's reference in the audit entry; the partner is told. */
+export async function approvePayout(
+  deps: AdminDeps,
+  staff: UserRow,
+  uuid: string,
+  body: { reason: string; reference: string },
+): Promise<TAdminPayout> {
+  const audit = auditOf(staff, 'payout.approve', { kind: 'payout', id: uuid }, body.reason);
+  const row = await settlePayout(deps, uuid, (tx, change) =>
+    audit(tx, { before: change.before, after: { ...(change.after as object), reference: body.reference } }),
+  );
+  return (await toAdminPayouts(deps, [row]))[0]!;
+}
+
+/** Refuses a pay-out: the money is available to the partner again, and they are told why. */
+export async function rejectPayout(
+  deps: AdminDeps,
+  staff: UserRow,
+  uuid: string,
+  reason: string,
+): Promise<TAdminPayout> {
+  const row = await refusePayout(
+    deps,
+    uuid,
+    reason,
+    auditOf(staff, 'payout.reject', { kind: 'payout', id: uuid }, reason),
+  );
+  return (await toAdminPayouts(deps, [row]))[0]!;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The audit log, newest first, narrowed by the query's filters, a page at a time. */
+export async function auditLog(deps: AdminDeps, query: AuditQuery): Promise<TAdminAuditPage> {
+  let staffUserId: number | undefined;
+  if (query.staff) {
+    const [staff] = await findUsersByRefs(deps.db, [], [query.staff]);
+    if (!staff) return { results: [], next: null };
+    staffUserId = staff.id;
+  }
+  const filter = {
+    staffUserId,
+    actionPrefix: query.action || undefined,
+    targetId: query.target || undefined,
+    from: query.from ? new Date(`${query.from}T00:00:00Z`) : undefined,
+    before: query.to ? new Date(new Date(`${query.to}T00:00:00Z`).getTime() + DAY_MS) : undefined,
+  };
+  const { page, next } = await readIdCursorPage(query.cursor, query.limit, async (beforeId, take) =>
+    (await adminRepository.listAudit(deps.db, filter, beforeId, take)).map((row) => ({
+      ...row,
+      id: row.entry.id,
+    })),
+  );
+  return { results: page.map(toAuditEntry), next };
 }

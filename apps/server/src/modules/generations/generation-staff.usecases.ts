@@ -1,8 +1,17 @@
-import type { TAdminGeneration, TGenerationMode, TGenerationStatus } from '@mirra/contracts';
+import {
+  GENERATION_MODES,
+  GenerationStatus,
+  type TAdminGeneration,
+  type TGenerationMode,
+  type TGenerationStatus,
+} from '@mirra/contracts';
 import type { GenerationsDeps } from './generations.deps.js';
 import type { DbOrTx } from '../../shared/db/client.js';
+import { AppError, fieldError } from '../../shared/errors.js';
+import { addJob } from '../../shared/jobs.js';
 import type { RecordStaffChange } from '../../shared/staff-audit.js';
 import { applyCreditChange, getCreditBalance } from '../credits/index.js';
+import { runGenerationJob } from './generations.jobs.definitions.js';
 import { generationNotFound } from './generations.usecases.js';
 import { generationsRepository, type GenerationRow } from './generations.repository.js';
 
@@ -75,4 +84,87 @@ export async function refundGenerationByStaff(
     after: { uuid: generation.uuid, refunded: true, cost: generation.cost },
   });
   return { refunded: true, balance: outcome.balance };
+}
+
+/** The engines each mode can run on now (configured in this build and serving the mode). */
+export function retryEnginesByMode(deps: Pick<GenerationsDeps, 'engines'>) {
+  return GENERATION_MODES.map((mode) => ({
+    mode,
+    engines: deps.engines
+      .engineNames()
+      .filter((name) => deps.engines.byName(name)?.supports(mode))
+      .sort(),
+  }));
+}
+
+/**
+ * Staff run a failed (ERROR or FAILED) generation again, in the caller's transaction: it goes
+ * back to NEW with its errors cleared and its job queued anew. With `engine`, only that engine
+ * runs it (no fallback list); without, the mode's engines in their configured order.
+ *
+ * The rule for money: a retry charges nothing. The person paid once, when they asked for it; if
+ * the failure refunded them, the retry is on the house. A generation is refunded at most once (the
+ * refund's one ledger key), so a retry that fails again gives back nothing more.
+ */
+export async function retryGenerationByStaff(
+  deps: Pick<GenerationsDeps, 'db' | 'now' | 'engines' | 'config'>,
+  tx: DbOrTx,
+  uuid: string,
+  engineName: string | null,
+  record: RecordStaffChange,
+): Promise<TAdminGeneration> {
+  const generation = await generationsRepository.lockByUuid(tx, uuid);
+  if (!generation) throw generationNotFound();
+  if (generation.status !== GenerationStatus.ERROR && generation.status !== GenerationStatus.FAILED) {
+    throw new AppError({
+      code: 'generations.not_retryable',
+      detail: 'Only a generation that failed can be retried.',
+    });
+  }
+  const mode = generation.mode as TGenerationMode;
+  let engine: string;
+  if (engineName) {
+    if (!deps.engines.byName(engineName)?.supports(mode)) {
+      throw fieldError('generations.mode_unavailable', {
+        engine: [`The engine ${engineName} is not configured for ${mode}.`],
+      });
+    }
+    engine = engineName;
+  } else {
+    engine = deps.engines.engineFor(mode).name;
+  }
+  const now = deps.now();
+  await generationsRepository.update(tx, generation.id, now, {
+    status: GenerationStatus.NEW,
+    progress: 0,
+    engine,
+    enginePinned: engineName !== null,
+    provider: null,
+    providerJobId: null,
+    providerCostUsd: null,
+    queuePosition: null,
+    result: null,
+    errorCode: null,
+    errorDetail: null,
+    errorReason: null,
+    startedAt: null,
+    finishedAt: null,
+  });
+  // The same job key: graphile-worker replaces the spent job with a fresh one (attempts from 0).
+  await addJob(
+    tx,
+    runGenerationJob,
+    { generationId: generation.id },
+    { jobKey: `generation:${generation.id}`, maxAttempts: deps.config.generationMaxAttempts },
+  );
+  await record(tx, {
+    before: {
+      status: generation.status,
+      engine: generation.engine,
+      error_code: generation.errorCode,
+      refunded: generation.refunded,
+    },
+    after: { status: GenerationStatus.NEW, engine, engine_pinned: engineName !== null, charged: 0 },
+  });
+  return toStaffGenerationJson((await generationsRepository.findForStaff(tx, generation.id))!);
 }

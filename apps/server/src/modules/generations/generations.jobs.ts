@@ -179,7 +179,7 @@ async function runEngines(
     const request = await engineRequestOf(deps, generation);
     return withEngine(engine, await callEngine(deps, engine, generation, request, { submitted: false }));
   }
-  const engines = deps.engines.enginesFor(generation.mode as never);
+  const engines = enginesToRun(deps, generation);
   if (engines.length === 0) deps.engines.engineFor(generation.mode as never); // throws: mode unavailable
   // The photos and the digital model are read once, whichever engine of the list makes it.
   const request = await engineRequestOf(deps, generation);
@@ -211,6 +211,16 @@ async function runEngines(
     }
   }
   throw new EngineError('engine.failed', 'No engine made a result.', true);
+}
+
+/** The mode's engines in order, or the one engine staff pinned a retry to. */
+function enginesToRun(deps: GenerationsDeps, generation: GenerationRow): GenerationEngine[] {
+  if (!generation.enginePinned) return deps.engines.enginesFor(generation.mode as never);
+  const engine = deps.engines.byName(generation.engine);
+  if (!engine?.supports(generation.mode as never)) {
+    throw new EngineError('engine.failed', `The engine ${generation.engine} is not configured.`, false);
+  }
+  return [engine];
 }
 
 const withEngine = (engine: GenerationEngine, output: EngineOutput | 'finished elsewhere') =>

@@ -205,6 +205,16 @@ export const generationsRepository = {
     return rows.map((row) => ({ ...row.generation, userUuid: row.userUuid }));
   },
 
+  /** One generation with its owner's uuid, as staff see it. */
+  async findForStaff(db: DbOrTx, id: number) {
+    const [row] = await db
+      .select({ generation: generations, userUuid: users.uuid })
+      .from(generations)
+      .innerJoin(users, eq(users.id, generations.userId))
+      .where(eq(generations.id, id));
+    return row ? { ...row.generation, userUuid: row.userUuid } : undefined;
+  },
+
   /** A person's latest generations with their uuid, newest first. */
   async listForStaff(db: DbOrTx, userId: number, limit: number) {
     const rows = await db

@@ -21,4 +21,6 @@ export {
   listFailedGenerations,
   listGenerationsForStaff,
   refundGenerationByStaff,
+  retryEnginesByMode,
+  retryGenerationByStaff,
 } from './generation-staff.usecases.js';

@@ -1,5 +1,6 @@
 import { WALLET_CURRENCIES } from '@mirra/contracts';
 import type { PartnersDeps } from './partners.deps.js';
+import type { RecordStaffChange } from '../../shared/staff-audit.js';
 import { AppError, fieldError } from '../../shared/errors.js';
 import { applyCreditChange } from '../credits/index.js';
 import { findUserById } from '../users/index.js';
@@ -102,6 +103,7 @@ async function decide(
   uuid: string,
   decision: 'paid' | 'rejected',
   reason: string | null,
+  record?: RecordStaffChange,
 ): Promise<PayoutRow> {
   return deps.db.transaction(async (tx) => {
     const row = await partnersRepository.lockPayout(tx, uuid);
@@ -124,16 +126,24 @@ async function decide(
       currency: row.currency,
       messageKey: decision === 'paid' ? 'bot.payout_paid' : 'bot.payout_rejected',
     });
+    await record?.(tx, {
+      before: { status: row.status, amount: row.amount, currency: row.currency },
+      after: { status: updated.status, reason },
+    });
     return updated;
   });
 }
 
-/** An admin sent the money: the reservation becomes money out. Repeating it changes nothing. */
-export const approvePayout = (deps: Deps, uuid: string) => decide(deps, uuid, 'paid', null);
+/**
+ * An admin sent the money: the reservation becomes money out. Repeating it changes nothing.
+ * `record` writes the staff audit entry in the decision's transaction (only when it changes).
+ */
+export const approvePayout = (deps: Deps, uuid: string, record?: RecordStaffChange) =>
+  decide(deps, uuid, 'paid', null, record);
 
 /** An admin refused the request: the reserved money is available again. */
-export const rejectPayout = (deps: Deps, uuid: string, reason: string) =>
-  decide(deps, uuid, 'rejected', reason);
+export const rejectPayout = (deps: Deps, uuid: string, reason: string, record?: RecordStaffChange) =>
+  decide(deps, uuid, 'rejected', reason, record);
 
 /** Pending pay-outs, oldest first, for the admin console. */
 export async function listPendingPayouts(deps: Deps, limit = 100) {

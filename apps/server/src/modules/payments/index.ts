@@ -38,6 +38,8 @@ export {
   availableMethods,
   cancelProviderSubscription,
   chargeSavedMethod,
+  findOrderOwner,
+  listOrdersForStaff,
   hasPendingCharge,
   recurringMethods,
   refundOrder,

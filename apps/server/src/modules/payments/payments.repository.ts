@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, isNotNull, lt, or } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, isNotNull, lt, or } from 'drizzle-orm';
 import type { DbOrTx } from '../../shared/db/client.js';
 import { entitlements, paymentEvents, paymentOrders, paymentRegions } from '../../shared/db/schema.js';
 import type { TPaymentRegion } from '@mirra/contracts';
@@ -29,6 +29,16 @@ export const paymentsRepository = {
   async findOrder(db: DbOrTx, uuid: string): Promise<PaymentOrderRow | undefined> {
     const [row] = await db.select().from(paymentOrders).where(eq(paymentOrders.uuid, uuid));
     return row;
+  },
+
+  /** A person's latest orders, newest first (staff). */
+  async listUserOrders(db: DbOrTx, userId: number, limit: number): Promise<PaymentOrderRow[]> {
+    return db
+      .select()
+      .from(paymentOrders)
+      .where(eq(paymentOrders.userId, userId))
+      .orderBy(desc(paymentOrders.createdAt))
+      .limit(limit);
   },
 
   async findUserOrder(db: DbOrTx, userId: number, uuid: string): Promise<PaymentOrderRow | undefined> {

@@ -4,6 +4,7 @@ import {
   CURRENCY_XTR,
   WALLET_PAY_IN_LIMITS,
   WALLET_TOP_UP_PRODUCT,
+  type TAdminPaymentOrder,
   type TPaymentCatalogue,
   type TPaymentInvoiceState,
   type TPaymentMethod,
@@ -470,7 +471,7 @@ export async function cancelProviderSubscription(
  * Gives a paid order's money back: a balance payment returns to the wallet at once; a provider's
  * refund is asked for, and applied when its notification arrives.
  */
-export async function refundOrder(deps: Deps, orderUuid: string): Promise<void> {
+export async function refundOrder(deps: Deps, orderUuid: string): Promise<'refunded' | 'requested'> {
   const order = await paymentsRepository.findOrder(deps.db, orderUuid);
   if (!order) throw new AppError({ code: 'payments.order_not_found', detail: 'Not found.' });
   if (order.status !== 'paid') {
@@ -487,12 +488,43 @@ export async function refundOrder(deps: Deps, orderUuid: string): Promise<void> 
         currency: order.currency,
       }),
     );
-    return;
+    return 'refunded';
   }
   const provider = providerNamed(deps, order.provider as ProviderName);
   if (!provider || !order.providerPaymentId) throw methodUnavailable();
   const providerOrder = await providerOrderOf(deps, order, describeOrder(order));
   await provider.refund({ ...providerOrder, providerPaymentId: order.providerPaymentId });
+  return 'requested';
+}
+
+/** A person's latest orders as staff see them, newest first. */
+export async function listOrdersForStaff(
+  deps: Pick<Deps, 'db'>,
+  userId: number,
+  limit = 50,
+): Promise<TAdminPaymentOrder[]> {
+  const rows = await paymentsRepository.listUserOrders(deps.db, userId, limit);
+  return rows.map((order) => ({
+    uuid: order.uuid,
+    product: order.product,
+    purpose: order.purpose,
+    provider: order.provider,
+    method: order.method,
+    status: order.status,
+    amount: order.amount,
+    currency: order.currency,
+    credits: order.credits,
+    provider_payment_id: order.providerPaymentId,
+    created_at: order.createdAt.toISOString(),
+    paid_at: order.paidAt?.toISOString() ?? null,
+    refunded_at: order.refundedAt?.toISOString() ?? null,
+    refundable: order.status === 'paid',
+  }));
+}
+
+/** The person an order belongs to (staff audit the refund on the order and see whose it was). */
+export async function findOrderOwner(deps: Pick<Deps, 'db'>, orderUuid: string): Promise<number | null> {
+  return (await paymentsRepository.findOrder(deps.db, orderUuid))?.userId ?? null;
 }
 
 export function serializeOrder(order: PaymentOrderRow): TPaymentOrder {

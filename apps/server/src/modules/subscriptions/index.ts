@@ -16,4 +16,8 @@
 export type { SubscriptionsDeps } from './subscriptions.deps.js';
 export { subscriptionsJobHandlers } from './subscriptions.jobs.js';
 export { registerSubscriptionsRoutes } from './subscriptions.routes.js';
-export { applySubscriptionPayment, renewDueSubscriptions } from './subscriptions.usecases.js';
+export {
+  applySubscriptionPayment,
+  findSubscriptionForStaff,
+  renewDueSubscriptions,
+} from './subscriptions.usecases.js';

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import {
   CURRENCY_XTR,
+  type TAdminSubscription,
   type TPaymentMethod,
   type TPaymentRegion,
   type TPremiumState,
@@ -497,4 +498,28 @@ export async function isPremium(
   userId: number,
 ): Promise<boolean> {
   return hasPremiumAccess(await subscriptionsRepository.findByUser(deps.db, userId), deps.now());
+}
+
+/** A person's premium subscription as staff see it (null: never had one). */
+export async function findSubscriptionForStaff(
+  deps: Pick<SubscriptionsDeps, 'db'>,
+  userId: number,
+): Promise<TAdminSubscription | null> {
+  const sub = await subscriptionsRepository.findByUser(deps.db, userId);
+  if (!sub) return null;
+  return {
+    uuid: sub.uuid,
+    plan: sub.plan,
+    status: sub.status,
+    provider: sub.provider,
+    amount: sub.amount,
+    currency: sub.currency,
+    period_days: sub.periodDays,
+    access_until: sub.accessUntil?.toISOString() ?? null,
+    next_charge_at: sub.nextChargeAt?.toISOString() ?? null,
+    auto_renew: sub.autoRenew,
+    failed_attempts: sub.failedAttempts,
+    cancelled_at: sub.cancelledAt?.toISOString() ?? null,
+    created_at: sub.createdAt.toISOString(),
+  };
 }

@@ -28,6 +28,7 @@ export {
   DEFAULT_WALLET_CURRENCY,
   getWalletBalance,
   getWalletBalances,
+  listRecentWalletEntries,
   recordWalletEntry,
   releaseFrozen,
   reserveWalletMoney,

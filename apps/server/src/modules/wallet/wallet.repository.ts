@@ -115,6 +115,16 @@ export const walletRepository = {
       .limit(limit);
   },
 
+  /** A person's latest entries in every currency, newest first (staff). */
+  async listRecent(db: DbOrTx, userId: number, limit: number): Promise<WalletEntryRow[]> {
+    return db
+      .select()
+      .from(walletEntries)
+      .where(eq(walletEntries.userId, userId))
+      .orderBy(desc(walletEntries.id))
+      .limit(limit);
+  },
+
   /** Marks the entries whose hold has ended as released; each is returned once. */
   async markReleased(db: DbOrTx, now: Date, limit: number): Promise<WalletEntryRow[]> {
     const due = db

@@ -265,6 +265,17 @@ export function serializeWalletEntry(entry: WalletEntryRow, now: Date): TWalletE
   };
 }
 
+/** A person's latest wallet entries in every currency, newest first, as staff see them. */
+export async function listRecentWalletEntries(
+  deps: Pick<WalletDeps, 'db' | 'now'>,
+  userId: number,
+  limit = 30,
+): Promise<TWalletEntry[]> {
+  const now = deps.now();
+  const rows = await walletRepository.listRecent(deps.db, userId, limit);
+  return rows.map((entry) => serializeWalletEntry(entry, now));
+}
+
 /** A wallet's transactions in one currency, newest first, narrowed by the screen's filter. */
 export async function listWalletTransactions(
   deps: Pick<WalletDeps, 'db' | 'now'>,

@@ -300,6 +300,11 @@ export const generations = pgTable(
     repeatOf: uuid('repeat_of'),
     cost: integer('cost').notNull(),
     engine: text('engine').notNull(),
+    /**
+     * Staff retried it on this one engine by hand: the job runs `engine` only, not the mode's
+     * fallback list.
+     */
+    enginePinned: boolean('engine_pinned').notNull().default(false),
     /** A provider's job id, so a long job is resumed (poll or webhook) rather than held in memory. */
     providerJobId: text('provider_job_id'),
     /** The engine that accepted `provider_job_id`: a resumed job goes back to that provider. */

@@ -5,7 +5,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngineRegistry } from '../../engines/index.js';
 import { notificationsRepository } from '../../modules/notifications/notifications.repository.js';
-import { modelPhotos, models, notifications } from '../../shared/db/schema.js';
+import { modelPhotos, models, notifications, payoutRequests } from '../../shared/db/schema.js';
 import { createUploadFor } from '../factories.js';
 import { createScriptedEngine } from '../fake-engines.js';
 import { multipartBody, twoToneImage } from '../images.js';
@@ -25,7 +25,8 @@ import { createTestApp, type TestApp } from '../test-app.js';
 // body or query, fails this suite until it is given a probe in ROUTES or REFERENCES below.
 
 type Method = 'GET' | 'HEAD' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
-type Resource = 'generation' | 'upload' | 'model' | 'modelPhoto' | 'draftPost' | 'profile' | 'paymentOrder';
+type Resource =
+  'generation' | 'upload' | 'model' | 'modelPhoto' | 'draftPost' | 'profile' | 'paymentOrder' | 'payout';
 
 interface RouteProbe {
   /** Which of the owner's resources fills each path parameter. */
@@ -105,6 +106,11 @@ const ROUTES: Record<string, RouteProbe> = {
   'POST /api/admin/users/:uuid/unban/': { params: { uuid: 'profile' }, auth: 'optional' },
   'POST /api/admin/users/:uuid/credits/': { params: { uuid: 'profile' }, auth: 'optional' },
   'POST /api/admin/generations/:uuid/refund/': { params: { uuid: 'generation' }, auth: 'optional' },
+  'POST /api/admin/generations/:uuid/retry/': { params: { uuid: 'generation' }, auth: 'optional' },
+  'GET /api/admin/users/:uuid/money/': { params: { uuid: 'profile' }, auth: 'optional' },
+  'POST /api/admin/payments/:uuid/refund/': { params: { uuid: 'paymentOrder' }, auth: 'optional' },
+  'POST /api/admin/payouts/:uuid/approve/': { params: { uuid: 'payout' }, auth: 'optional' },
+  'POST /api/admin/payouts/:uuid/reject/': { params: { uuid: 'payout' }, auth: 'optional' },
   'GET /api/users/:uuid/': { params: { uuid: 'profile' }, auth: 'required', isPublic: true },
   'GET /api/users/:uuid/posts/': { params: { uuid: 'profile' }, auth: 'required', isPublic: true },
   'POST /api/users/:uuid/subscribe/': { params: { uuid: 'profile' }, auth: 'required', isPublic: true },
@@ -223,6 +229,20 @@ beforeAll(async () => {
   });
   expect(order.statusCode, order.body).toBe(201);
   ids.paymentOrder = order.json().uuid;
+  // A pay-out request of the owner's, as the partner programme writes it.
+  const [payout] = await t.deps.db
+    .insert(payoutRequests)
+    .values({
+      userId: owner.user.id,
+      currency: 643,
+      amount: 150_000,
+      method: 'card',
+      requisites: { method: 'card', card: '4242424242424242', holder: 'OWNER' },
+      clientKey: 'uuid-routes-payout',
+      createdAt: new Date(),
+    })
+    .returning();
+  ids.payout = payout!.uuid;
 }, 60_000);
 afterAll(() => t?.close());
 
@@ -385,6 +405,10 @@ const REFERENCES: Record<string, ReferenceProbe> = {
   'GET /api/tg/get_token/ uuid': {
     capability:
       'the poll handle of a sign-in through the bot: only the browser that asked for the key gets it, and the tokens are handed out once',
+  },
+  'GET /api/admin/audit/ staff': {
+    capability:
+      'a staff filter of the audit log: the route answers 404 to anyone below admin, and admins read the whole log',
   },
 };
 

@@ -2,12 +2,15 @@ import { useParams } from 'react-router';
 import { PageFrame } from '../../components/ui/page';
 import { AdminConsole, type AdminSection } from '../../features/admin';
 
-/** /admin/ (reports), /admin/users/, /admin/users/<uuid>/, /admin/generations/. */
+/** /admin/ (home), /admin/reports/, /admin/users/, /admin/users/<uuid>/, /admin/generations/, /admin/payouts/, /admin/audit/. */
 function sectionOf(rest: string): { section: AdminSection; uuid?: string } {
   const [first, second] = rest.split('/').filter(Boolean);
   if (first === 'users') return second ? { section: 'user', uuid: second } : { section: 'users' };
   if (first === 'generations') return { section: 'generations' };
-  return { section: 'reports' };
+  if (first === 'reports') return { section: 'reports' };
+  if (first === 'payouts') return { section: 'payouts' };
+  if (first === 'audit') return { section: 'audit' };
+  return { section: 'home' };
 }
 
 /** The staff console (/admin/…): its own lazily loaded chunk, never part of the first page. */

@@ -50,6 +50,7 @@ export function useAdminCatalogue(): { ready: boolean; failed: boolean; retry():
       loadAdminTexts(language),
       loadExtraCatalogue('social'),
       loadExtraCatalogue('generations'),
+      loadExtraCatalogue('account'),
     ]).then(
       () => live && setState((s) => ({ ...s, language, ready: true, failed: false })),
       () => live && setState((s) => ({ ...s, language, ready: false, failed: true })),

@@ -1,4 +1,4 @@
-import type { TAdminUserDetail } from '@mirra/contracts';
+import type { TAdminDashboard, TAdminUserDetail, TAdminUserMoney } from '@mirra/contracts';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import type { i18n as I18n } from 'i18next';
@@ -7,6 +7,10 @@ import { MemoryRouter } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestI18n } from '../../test/i18n';
 import { adminApi } from './api/admin.api';
+import { AuditLog } from './components/audit-log';
+import { Dashboard } from './components/dashboard';
+import { FailedGenerations } from './components/failed-generations';
+import { PayoutQueue } from './components/payout-queue';
 import { UserDetail } from './components/user-detail';
 
 const UUID = '0b4c2a62-4c43-4a4e-9a55-1f1f0d6f7a10';
@@ -41,8 +45,32 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
+const MONEY: TAdminUserMoney = {
+  orders: [
+    {
+      uuid: '6f1c2a62-4c43-4a4e-9a55-1f1f0d6f7a11',
+      product: 'credits_100',
+      purpose: 'product',
+      provider: 'yookassa',
+      method: 'yookassa_card',
+      status: 'paid',
+      amount: 49_000,
+      currency: 643,
+      credits: 100,
+      provider_payment_id: 'yk-1',
+      created_at: '2026-01-02T00:00:00.000Z',
+      paid_at: '2026-01-02T00:01:00.000Z',
+      refunded_at: null,
+      refundable: true,
+    },
+  ],
+  wallet: { balances: [{ currency: 643, available: 1000, frozen: 0, pending: 0, reserved: 0 }], entries: [] },
+  subscription: null,
+};
+
 async function showUser() {
   vi.spyOn(adminApi, 'user').mockResolvedValue(DETAIL);
+  vi.spyOn(adminApi, 'userMoney').mockResolvedValue(MONEY);
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   render(
     <QueryClientProvider client={client}>
@@ -113,5 +141,195 @@ describe('staff ban', () => {
     type('ban-actions-reason', '  Spam  ');
     fireEvent.click(screen.getByTestId('ban-actions-ban'));
     await waitFor(() => expect(ban).toHaveBeenCalledWith(UUID, 'Spam'));
+  });
+});
+
+describe('console home', () => {
+  const days = Array.from({ length: 30 }, (_, i) => `2030-02-${String(i + 1).padStart(2, '0')}`);
+  const zeros = days.map(() => 0);
+  const DASHBOARD: TAdminDashboard = {
+    generated_at: '2030-03-15T10:00:00.000Z',
+    users: { total: 1234, new_today: 2, new_7d: 9 },
+    generations_today: {
+      by_status: [
+        { status: 100, count: 2 },
+        { status: -200, count: 2 },
+      ],
+      by_engine: [{ engine: 'fal', count: 4, failed: 2 }],
+      by_mode: [{ mode: 'simple', count: 4 }],
+      finished: 4,
+      failed: 2,
+      failure_rate: 0.5,
+    },
+    queue: { depth: 7, oldest_age_seconds: 600 },
+    revenue: [{ provider: 'yookassa', currency: 643, today: 49_000, last_30d: 148_000, refunded_30d: 0 }],
+    payouts_pending: [{ currency: 643, count: 2, amount: 400_000 }],
+    series: {
+      days,
+      signups: zeros.map((_, i) => (i === 29 ? 2 : 0)),
+      generations: zeros.map((_, i) => (i === 29 ? 4 : 1)),
+      failed: zeros.map((_, i) => (i === 29 ? 2 : 0)),
+      revenue: [{ currency: 643, amounts: zeros.map((_, i) => (i === 29 ? 49_000 : 0)) }],
+    },
+  };
+
+  it("shows the server's numbers: tiles, the engine table, money and a bar per day", async () => {
+    vi.spyOn(adminApi, 'dashboard').mockResolvedValue(DASHBOARD);
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    render(
+      <QueryClientProvider client={client}>
+        <I18nextProvider i18n={i18n}>
+          <MemoryRouter>
+            <Dashboard />
+          </MemoryRouter>
+        </I18nextProvider>
+      </QueryClientProvider>,
+    );
+    await screen.findByTestId('admin-dashboard');
+    expect(screen.getByTestId('admin-tile-users').textContent).toContain('1,234');
+    expect(screen.getByTestId('admin-tile-failures').textContent).toContain('50%');
+    expect(screen.getByTestId('admin-tile-queue').textContent).toContain('10 minutes');
+    expect(screen.getByTestId('admin-tile-payouts').textContent).toMatch(/4,000/);
+    expect(screen.getByTestId('admin-engines').textContent).toContain('fal');
+    expect(screen.getByTestId('admin-revenue').textContent).toMatch(/1,480/);
+    const generations = screen.getByTestId('admin-chart-generations');
+    expect(generations.getAttribute('data-total')).toBe('33');
+    expect(generations.querySelectorAll('rect.admin-chart__bar--part')).toHaveLength(1);
+    expect(screen.getByTestId('admin-chart-revenue-643').getAttribute('data-total')).toBe('49000');
+  });
+});
+
+describe('failed generations', () => {
+  it('retries on the chosen engine with a reason, and says the retry is free after a refund', async () => {
+    vi.spyOn(adminApi, 'failedGenerations').mockResolvedValue({
+      results: [
+        {
+          uuid: UUID,
+          user_uuid: UUID,
+          mode: 'simple',
+          status: -200,
+          prompt: 'a lighthouse',
+          cost: 3,
+          engine: 'fal',
+          provider: 'fal',
+          provider_job_id: null,
+          error_code: 'generations.engine_failed',
+          error_detail: 'provider answered 503',
+          error_reason: null,
+          refunded: true,
+          created_at: '2030-03-15T10:00:00.000Z',
+          finished_at: null,
+        },
+      ],
+      engines: [{ mode: 'simple', engines: ['fal', 'local'] }],
+    });
+    const retry = vi.spyOn(adminApi, 'retryGeneration').mockResolvedValue(undefined as never);
+    const refund = vi.spyOn(adminApi, 'refundGeneration');
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    render(
+      <QueryClientProvider client={client}>
+        <I18nextProvider i18n={i18n}>
+          <MemoryRouter>
+            <FailedGenerations />
+          </MemoryRouter>
+        </I18nextProvider>
+      </QueryClientProvider>,
+    );
+    await screen.findByTestId('admin-failed-generation');
+    screen.getByText(i18n.t('admin.generations.retryFree'));
+    // Refunded already: no refund button.
+    expect(screen.queryByTestId('generation-actions-refund')).toBeNull();
+    fireEvent.click(screen.getByTestId('retry-engine-local'));
+    type('generation-actions-reason', ' fal outage ');
+    fireEvent.click(screen.getByTestId('generation-actions-retry'));
+    await waitFor(() => expect(retry).toHaveBeenCalledWith(UUID, 'fal outage', 'local'));
+    expect(refund).not.toHaveBeenCalled();
+  });
+});
+
+describe("a person's payments", () => {
+  it('refunds an order only after a reason and a second, confirming press', async () => {
+    const refund = vi.spyOn(adminApi, 'refundOrder').mockResolvedValue({ outcome: 'requested' });
+    await showUser();
+    await screen.findByTestId('admin-order');
+    type('order-actions-reason', 'Charged twice');
+    fireEvent.click(screen.getByTestId('order-actions-refund'));
+    await screen.findByTestId('order-actions-confirm');
+    expect(refund).not.toHaveBeenCalled();
+    fireEvent.click(screen.getByTestId('order-actions-refund'));
+    await waitFor(() => expect(refund).toHaveBeenCalledWith(MONEY.orders[0]!.uuid, 'Charged twice'));
+    expect(refund).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('pay-out queue', () => {
+  it('marks a pay-out paid with its reference only after confirming; refusing needs a reason', async () => {
+    vi.spyOn(adminApi, 'payouts').mockResolvedValue({
+      results: [
+        {
+          uuid: UUID,
+          user_uuid: UUID,
+          user_email: 'rosa@example.com',
+          amount: 300_000,
+          currency: 643,
+          method: 'card',
+          requisites: { card: '4111111111111111', holder: 'ROSA' },
+          status: 'pending',
+          reason: null,
+          created_at: '2030-03-15T10:00:00.000Z',
+        },
+      ],
+    });
+    const approve = vi.spyOn(adminApi, 'approvePayout').mockResolvedValue(undefined as never);
+    const reject = vi.spyOn(adminApi, 'rejectPayout');
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    render(
+      <QueryClientProvider client={client}>
+        <I18nextProvider i18n={i18n}>
+          <MemoryRouter>
+            <PayoutQueue />
+          </MemoryRouter>
+        </I18nextProvider>
+      </QueryClientProvider>,
+    );
+    await screen.findByTestId('admin-payout');
+    screen.getByText('4111111111111111');
+    fireEvent.click(screen.getByTestId('payout-actions-reject'));
+    await screen.findByText(i18n.t('admin.reasonRequired'));
+    expect(reject).not.toHaveBeenCalled();
+    type('payout-reference', 'SBER-42');
+    type('payout-actions-reason', 'Sent by card');
+    fireEvent.click(screen.getByTestId('payout-actions-approve'));
+    await screen.findByTestId('payout-actions-confirm');
+    expect(approve).not.toHaveBeenCalled();
+    fireEvent.click(screen.getByTestId('payout-actions-approve'));
+    await waitFor(() => expect(approve).toHaveBeenCalledWith(UUID, 'Sent by card', 'SBER-42'));
+  });
+});
+
+describe('audit log', () => {
+  it('checks the staff uuid in place, then asks with only the filters given', async () => {
+    const audit = vi.spyOn(adminApi, 'audit').mockResolvedValue({ results: [], next: null });
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    render(
+      <QueryClientProvider client={client}>
+        <I18nextProvider i18n={i18n}>
+          <MemoryRouter>
+            <AuditLog />
+          </MemoryRouter>
+        </I18nextProvider>
+      </QueryClientProvider>,
+    );
+    await screen.findByText(i18n.t('admin.audit.empty'));
+    expect(audit).toHaveBeenCalledTimes(1);
+    type('audit-staff', 'bob');
+    fireEvent.click(screen.getByTestId('audit-apply'));
+    await screen.findByText(i18n.t('admin.audit.staffInvalid'));
+    expect(audit).toHaveBeenCalledTimes(1);
+    type('audit-staff', UUID);
+    type('audit-action', 'payout.');
+    fireEvent.click(screen.getByTestId('audit-apply'));
+    await waitFor(() => expect(audit).toHaveBeenCalledTimes(2));
+    expect(audit.mock.calls[1]![0]).toMatchObject({ staff: UUID, action: 'payout.', target: '' });
   });
 });

@@ -1,18 +1,32 @@
 import { adminRoutes } from '@mirra/contracts';
 import { api } from '../../../lib/api-client';
 
+/** The audit log's filters as the form holds them (empty: not filtered). */
+export interface AuditFilter {
+  staff: string;
+  action: string;
+  target: string;
+  from: string;
+  to: string;
+}
+
 export const adminKeys = {
   all: ['admin'] as const,
   me: () => ['admin', 'me'] as const,
+  dashboard: () => ['admin', 'dashboard'] as const,
   reports: () => ['admin', 'reports'] as const,
   users: (q: string) => ['admin', 'users', q] as const,
   user: (uuid: string) => ['admin', 'user', uuid] as const,
+  money: (uuid: string) => ['admin', 'user', uuid, 'money'] as const,
   failed: () => ['admin', 'generations', 'failed'] as const,
+  payouts: () => ['admin', 'payouts'] as const,
+  audit: (filter: AuditFilter) => ['admin', 'audit', filter] as const,
 };
 
 /** The staff console's requests; every one answers 404 to anyone who is not staff. */
 export const adminApi = {
   me: () => api(adminRoutes.me),
+  dashboard: () => api(adminRoutes.dashboard),
   reports: () => api(adminRoutes.reports),
   restorePost: (uuid: string, reason: string) =>
     api(adminRoutes.restorePost, { params: { uuid }, body: { reason } }),
@@ -22,6 +36,9 @@ export const adminApi = {
     api(adminRoutes.removePostAndBan, { params: { uuid }, body: { reason } }),
   searchUsers: (q: string) => api(adminRoutes.searchUsers, { query: { q } }),
   user: (uuid: string) => api(adminRoutes.user, { params: { uuid } }),
+  userMoney: (uuid: string) => api(adminRoutes.userMoney, { params: { uuid } }),
+  refundOrder: (uuid: string, reason: string) =>
+    api(adminRoutes.refundOrder, { params: { uuid }, body: { reason } }),
   ban: (uuid: string, reason: string) => api(adminRoutes.banUser, { params: { uuid }, body: { reason } }),
   unban: (uuid: string, reason: string) => api(adminRoutes.unbanUser, { params: { uuid }, body: { reason } }),
   changeCredits: (uuid: string, body: { delta: number; reason: string; idempotency_key: string }) =>
@@ -29,6 +46,20 @@ export const adminApi = {
   deleteModel: (uuid: string, reason: string) =>
     api(adminRoutes.deleteModel, { params: { uuid }, body: { reason } }),
   failedGenerations: () => api(adminRoutes.failedGenerations),
+  retryGeneration: (uuid: string, reason: string, engine: string | null) =>
+    api(adminRoutes.retryGeneration, { params: { uuid }, body: { reason, engine } }),
+  payouts: () => api(adminRoutes.payouts),
+  audit: (filter: AuditFilter, cursor?: string) =>
+    api(adminRoutes.audit, {
+      query: {
+        ...Object.fromEntries(Object.entries(filter).filter(([, value]) => value.trim() !== '')),
+        ...(cursor ? { cursor } : {}),
+      },
+    }),
+  approvePayout: (uuid: string, reason: string, reference: string) =>
+    api(adminRoutes.approvePayout, { params: { uuid }, body: { reason, reference } }),
+  rejectPayout: (uuid: string, reason: string) =>
+    api(adminRoutes.rejectPayout, { params: { uuid }, body: { reason } }),
   refundGeneration: (uuid: string, reason: string) =>
     api(adminRoutes.refundGeneration, { params: { uuid }, body: { reason } }),
 };

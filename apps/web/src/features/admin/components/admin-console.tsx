@@ -10,18 +10,25 @@ import { Spinner } from '../../../components/ui/spinner';
 import { ApiError } from '../../../lib/api-error';
 import { adminApi, adminKeys } from '../api/admin.api';
 import { useAdminCatalogue } from '../admin-catalogue';
+import { AuditLog } from './audit-log';
+import { Dashboard } from './dashboard';
 import { FailedGenerations } from './failed-generations';
+import { PayoutQueue } from './payout-queue';
 import { ReportQueue } from './report-queue';
 import { UserDetail } from './user-detail';
 import { UserSearch } from './user-search';
 import '../admin.css';
 
-export type AdminSection = 'reports' | 'users' | 'user' | 'generations';
+/** `home` is the dashboard for admins and the reports queue for moderators. */
+export type AdminSection = 'home' | 'reports' | 'users' | 'user' | 'generations' | 'payouts' | 'audit';
 
 const SECTIONS: Array<{ to: string; key: string; level: TStaffRole }> = [
-  { to: '/admin/', key: 'admin.nav.reports', level: 'moderator' },
+  { to: '/admin/', key: 'admin.nav.home', level: 'admin' },
+  { to: '/admin/reports/', key: 'admin.nav.reports', level: 'moderator' },
   { to: '/admin/users/', key: 'admin.nav.users', level: 'admin' },
   { to: '/admin/generations/', key: 'admin.nav.generations', level: 'admin' },
+  { to: '/admin/payouts/', key: 'admin.nav.payouts', level: 'admin' },
+  { to: '/admin/audit/', key: 'admin.nav.audit', level: 'admin' },
 ];
 
 /**
@@ -69,11 +76,16 @@ export function AdminConsole({ section, userUuid }: { section: AdminSection; use
         ))}
         <span className="admin__role">{t(`admin.roles.${role}`)}</span>
       </nav>
-      {section === 'reports' && <ReportQueue canBan={isAdmin} />}
+      {isAdmin && section === 'home' && <Dashboard />}
+      {(section === 'reports' || (!isAdmin && section === 'home')) && <ReportQueue canBan={isAdmin} />}
       {isAdmin && section === 'users' && <UserSearch />}
       {isAdmin && section === 'user' && userUuid && <UserDetail uuid={userUuid} />}
       {isAdmin && section === 'generations' && <FailedGenerations />}
-      {!isAdmin && section !== 'reports' && <EmptyState title={t('admin.adminsOnly')} />}
+      {isAdmin && section === 'payouts' && <PayoutQueue />}
+      {isAdmin && section === 'audit' && <AuditLog />}
+      {!isAdmin && section !== 'reports' && section !== 'home' && (
+        <EmptyState title={t('admin.adminsOnly')} />
+      )}
     </div>
   );
 }

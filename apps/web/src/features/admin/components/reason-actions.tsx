@@ -11,6 +11,8 @@ export interface ReasonAction {
   id: string;
   label: string;
   theme: ButtonTheme;
+  /** Asked before the action runs (money leaving): the button must be pressed a second time. */
+  confirm?: string;
   run(reason: string): Promise<unknown>;
 }
 
@@ -30,11 +32,13 @@ export function ReasonActions({
   const { t } = useTranslation();
   const [reason, setReason] = useState('');
   const [chosen, setChosen] = useState<string | null>(null);
+  const [armed, setArmed] = useState<string | null>(null);
   const errors = useFormErrors(['reason']);
   const action = useAction({
     run: (id: string) => actions.find((entry) => entry.id === id)!.run(reason.trim()),
     onSuccess: (_result, id) => {
       setReason('');
+      setArmed(null);
       onDone(id);
     },
     onError: errors.showError,
@@ -44,6 +48,10 @@ export function ReasonActions({
     errors.clear();
     if (!reason.trim()) {
       errors.setAlert(t('admin.reasonRequired'));
+      return;
+    }
+    if (actions.find((entry) => entry.id === id)?.confirm && armed !== id) {
+      setArmed(id);
       return;
     }
     setChosen(id);
@@ -66,6 +74,11 @@ export function ReasonActions({
         data-testid={testId ? `${testId}-reason` : undefined}
       />
       {errors.alert && <Alert>{errors.alert}</Alert>}
+      {armed && (
+        <p className="admin__confirm" role="alert" data-testid={testId ? `${testId}-confirm` : undefined}>
+          {actions.find((entry) => entry.id === armed)?.confirm}
+        </p>
+      )}
       <div className="admin__buttons">
         {actions.map((entry) => (
           <Button
@@ -77,9 +90,14 @@ export function ReasonActions({
             onClick={() => start(entry.id)}
             data-testid={testId ? `${testId}-${entry.id}` : undefined}
           >
-            {entry.label}
+            {armed === entry.id ? t('admin.confirmYes') : entry.label}
           </Button>
         ))}
+        {armed && (
+          <Button theme="light" size="sm" disabled={action.isPending} onClick={() => setArmed(null)}>
+            {t('admin.confirmNo')}
+          </Button>
+        )}
       </div>
     </form>
   );

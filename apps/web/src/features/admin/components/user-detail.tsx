@@ -15,6 +15,7 @@ import { useAction } from '../../../lib/use-action';
 import { adminApi, adminKeys } from '../api/admin.api';
 import { GenerationFacts } from './generation-facts';
 import { ReasonActions } from './reason-actions';
+import { UserMoney } from './user-money';
 
 /** One person: profile, ban, credits, models, generations, ledger and what staff did to them. */
 export function UserDetail({ uuid }: { uuid: string }) {
@@ -125,6 +126,8 @@ export function UserDetail({ uuid }: { uuid: string }) {
           ))}
         </ul>
       </Section>
+
+      <UserMoney uuid={uuid} />
 
       <Section title={t('admin.users.ledger')}>
         <Ledger entries={detail.data.credit_entries} when={when} />

@@ -1,0 +1,1 @@
+ALTER TABLE "generations" ADD COLUMN "engine_pinned" boolean DEFAULT false NOT NULL;

@@ -1,0 +1,117 @@
+import { sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../shared/db/client.js';
+
+/** Counts rows come back as strings (bigint sums): read them as numbers. */
+const num = (value: unknown) => Number(value ?? 0);
+
+/**
+ * Read-only counts over the whole service for the console home. Each query is one aggregate;
+ * none of them locks or writes anything.
+ */
+export const adminDashboardRepository = {
+  async users(db: DbOrTx, today: Date, weekStart: Date) {
+    const { rows } = await db.execute<{ total: string; new_today: string; new_7d: string }>(sql`
+      SELECT count(*) AS total,
+             count(*) FILTER (WHERE date_joined >= ${today.toISOString()}) AS new_today,
+             count(*) FILTER (WHERE date_joined >= ${weekStart.toISOString()}) AS new_7d
+      FROM users`);
+    const row = rows[0];
+    return { total: num(row?.total), new_today: num(row?.new_today), new_7d: num(row?.new_7d) };
+  },
+
+  /** Generations created since `since`, counted by status, engine and mode together. */
+  async generationsSince(db: DbOrTx, since: Date) {
+    const { rows } = await db.execute<{ status: number; engine: string; mode: string; n: string }>(sql`
+      SELECT status, engine, mode, count(*) AS n
+      FROM generations
+      WHERE created_at >= ${since.toISOString()}
+      GROUP BY status, engine, mode`);
+    return rows.map((row) => ({ status: row.status, engine: row.engine, mode: row.mode, count: num(row.n) }));
+  },
+
+  /**
+   * graphile-worker's waiting jobs (not locked, attempts left) and how long, by the database's
+   * clock (the one jobs are due by), the oldest due one has waited.
+   */
+  async queue(db: DbOrTx) {
+    const { rows } = await db.execute<{ depth: string; oldest_age: string | null }>(sql`
+      SELECT count(*) AS depth,
+             floor(extract(epoch FROM now() - min(run_at) FILTER (WHERE run_at <= now()))) AS oldest_age
+      FROM graphile_worker._private_jobs
+      WHERE locked_at IS NULL AND attempts < max_attempts`);
+    const row = rows[0];
+    const age = row?.oldest_age;
+    return {
+      depth: num(row?.depth),
+      oldestAgeSeconds: age === null || age === undefined ? null : Math.max(0, num(age)),
+    };
+  },
+
+  /** Money paid since `from` (and today) and refunded since `from`, by provider and currency. */
+  async revenue(db: DbOrTx, today: Date, from: Date) {
+    const { rows } = await db.execute<{
+      provider: string;
+      currency: number;
+      today: string | null;
+      last_30d: string | null;
+      refunded_30d: string | null;
+    }>(sql`
+      SELECT provider, currency,
+             sum(amount) FILTER (WHERE paid_at >= ${today.toISOString()}) AS today,
+             sum(amount) FILTER (WHERE paid_at >= ${from.toISOString()}) AS last_30d,
+             sum(amount) FILTER (WHERE refunded_at >= ${from.toISOString()}) AS refunded_30d
+      FROM payment_orders
+      WHERE paid_at >= ${from.toISOString()} OR refunded_at >= ${from.toISOString()}
+      GROUP BY provider, currency
+      ORDER BY provider, currency`);
+    return rows.map((row) => ({
+      provider: row.provider,
+      currency: Number(row.currency),
+      today: num(row.today),
+      last_30d: num(row.last_30d),
+      refunded_30d: num(row.refunded_30d),
+    }));
+  },
+
+  async pendingPayouts(db: DbOrTx) {
+    const { rows } = await db.execute<{ currency: number; n: string; amount: string }>(sql`
+      SELECT currency, count(*) AS n, sum(amount) AS amount
+      FROM payout_requests WHERE status = 'pending'
+      GROUP BY currency ORDER BY currency`);
+    return rows.map((row) => ({
+      currency: Number(row.currency),
+      count: num(row.n),
+      amount: num(row.amount),
+    }));
+  },
+
+  /** Per UTC day since `from`: sign-ups, generations (and failed ones), money paid by currency. */
+  async daily(db: DbOrTx, from: Date) {
+    const since = from.toISOString();
+    const [signups, generations, revenue] = await Promise.all([
+      db.execute<{ day: string; n: string }>(sql`
+        SELECT to_char(date_joined AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, count(*) AS n
+        FROM users WHERE date_joined >= ${since} GROUP BY day`),
+      db.execute<{ day: string; n: string; failed: string }>(sql`
+        SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, count(*) AS n,
+               count(*) FILTER (WHERE status < 0) AS failed
+        FROM generations WHERE created_at >= ${since} GROUP BY day`),
+      db.execute<{ day: string; currency: number; amount: string }>(sql`
+        SELECT to_char(paid_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, currency, sum(amount) AS amount
+        FROM payment_orders WHERE paid_at >= ${since} GROUP BY day, currency`),
+    ]);
+    return {
+      signups: signups.rows.map((row) => ({ day: row.day, count: num(row.n) })),
+      generations: generations.rows.map((row) => ({
+        day: row.day,
+        count: num(row.n),
+        failed: num(row.failed),
+      })),
+      revenue: revenue.rows.map((row) => ({
+        day: row.day,
+        currency: Number(row.currency),
+        amount: num(row.amount),
+      })),
+    };
+  },
+};
