@@ -278,12 +278,23 @@ export async function startStripeFake(
         `Charge ${charge.id as string} has already been refunded.`,
       );
     }
-    charge.refunded = true;
-    charge.amount_refunded = charge.amount;
+    // `amount` refunds part of the charge; unset, all that is left. Refunds add up on the charge.
+    const left = (charge.amount as number) - (charge.amount_refunded as number);
+    const amount = params.amount === undefined ? left : Number(params.amount);
+    if (!Number.isInteger(amount) || amount <= 0 || amount > left) {
+      return stripeError(
+        400,
+        'invalid_request_error',
+        `Refund amount (${String(params.amount)}) is greater than unrefunded amount on charge (${left})`,
+        'amount',
+      );
+    }
+    charge.amount_refunded = (charge.amount_refunded as number) + amount;
+    charge.refunded = charge.amount_refunded === charge.amount;
     const refund = {
       id: id('re'),
       object: 'refund',
-      amount: charge.amount,
+      amount,
       charge: charge.id,
       payment_intent: intent,
       status: 'succeeded',

@@ -181,7 +181,14 @@ export async function startYooKassaFake(
     if (payment.status !== 'succeeded' || !payment.refundable) {
       return error(400, 'invalid_request', 'Payment is not refundable', 'payment_id');
     }
+    // A refund of part of the payment leaves the rest refundable; refunds add up on the payment.
+    const toMinor = (a: Amount) => Math.round(Number(a.value) * 100);
     const amount = (body.amount as Amount | undefined) ?? payment.amount;
+    const already = payment.refunded_amount ? toMinor(payment.refunded_amount) : 0;
+    const total = already + toMinor(amount);
+    if (!(toMinor(amount) > 0) || total > toMinor(payment.amount)) {
+      return error(400, 'invalid_request', 'Refund amount exceeds the refundable amount', 'amount');
+    }
     const refund: FakeYooKassaRefund = {
       id: `${randomBytes(4).toString('hex')}-0015-5000-8000-${randomBytes(6).toString('hex')}`,
       payment_id: payment.id,
@@ -190,8 +197,8 @@ export async function startYooKassaFake(
       created_at: new Date().toISOString(),
     };
     refunds.set(refund.id, refund);
-    payment.refundable = false;
-    payment.refunded_amount = amount;
+    payment.refundable = total < toMinor(payment.amount);
+    payment.refunded_amount = { value: (total / 100).toFixed(2), currency: payment.amount.currency };
     void notify('refund.succeeded', refund);
     return { status: 200, body: refund };
   }

@@ -350,7 +350,12 @@ export async function applySubscriptionPayment(
     });
     return;
   }
-  if (event.type === 'refund.succeeded' && order.status === 'paid' && before === 'paid') {
+  if (
+    event.type === 'refund.succeeded' &&
+    order.status === 'paid' &&
+    before === 'paid' &&
+    event.providerPaymentId !== order.providerPaymentId
+  ) {
     // A later period the provider charged by itself was refunded (the first order stays paid).
     const until = refundedTerm(sub.accessUntil, now, sub.periodDays);
     await subscriptionsRepository.update(tx, sub.uuid, now, { accessUntil: until });

@@ -179,8 +179,8 @@ export function createStripeProvider(config: StripeConfig): PaymentProvider {
       }
       case 'charge.refunded': {
         const charge = ZCharge.parse(object);
-        // Only a full refund ends the purchase; partial ones are settled by hand.
-        if (!charge.refunded || !charge.payment_intent) return [];
+        // `amount_refunded` is the total refunded so far: less than `amount` is a partial refund.
+        if (charge.amount_refunded <= 0 || !charge.payment_intent) return [];
         return [
           {
             type: 'refund.succeeded',
@@ -189,6 +189,7 @@ export function createStripeProvider(config: StripeConfig): PaymentProvider {
             providerPaymentId: charge.payment_intent,
             amount: charge.amount,
             currency: currencyNumeric(charge.currency),
+            refundedAmount: charge.refunded ? charge.amount : charge.amount_refunded,
           },
         ];
       }
@@ -258,8 +259,12 @@ export function createStripeProvider(config: StripeConfig): PaymentProvider {
 
     async refund(order) {
       await stripe.refunds.create(
-        { payment_intent: order.providerPaymentId, metadata: { order_uuid: order.uuid } },
-        { idempotencyKey: `refund:${order.uuid}` },
+        {
+          payment_intent: order.providerPaymentId,
+          ...(order.refundAmount ? { amount: order.refundAmount } : {}),
+          metadata: { order_uuid: order.uuid },
+        },
+        { idempotencyKey: `refund:${order.uuid}:${order.alreadyRefunded}:${order.refundAmount ?? 'rest'}` },
       );
     },
 

@@ -42,6 +42,8 @@ const ZPayment = z
     metadata: z.record(z.string(), z.string()).nullish(),
     payment_method: z.object({ type: z.string(), id: z.string(), saved: z.boolean() }).loose().optional(),
     cancellation_details: z.object({ party: z.string(), reason: z.string() }).loose().optional(),
+    /** The total refunded so far (partial refunds add up). */
+    refunded_amount: ZAmount.optional(),
   })
   .loose();
 type YooKassaPayment = z.infer<typeof ZPayment>;
@@ -241,6 +243,10 @@ export function createYooKassaProvider(
               providerPaymentId: payment.id,
               amount: decimalToMinor(payment.amount.value),
               currency: currencyNumeric(payment.amount.currency),
+              // The payment's own total refunded: a partial refund is less than its amount.
+              ...(payment.refunded_amount
+                ? { refundedAmount: decimalToMinor(payment.refunded_amount.value) }
+                : {}),
             },
           ];
         }
@@ -257,12 +263,15 @@ export function createYooKassaProvider(
     },
 
     async refund(order) {
+      // The rest of the payment, or the part asked for; the receipt is of the money returned.
+      const returned = { ...order, amount: order.refundAmount ?? order.amount - order.alreadyRefunded };
       await call(
         'POST',
         '/refunds',
         ZRefund,
-        { payment_id: order.providerPaymentId, amount: amountOf(order), ...receiptOf(order) },
-        `refund:${order.uuid}`,
+        { payment_id: order.providerPaymentId, amount: amountOf(returned), ...receiptOf(returned) },
+        // One refund request per state of the payment: a retry repeats it, a later one is new.
+        `refund:${order.uuid}:${order.alreadyRefunded}`,
       );
     },
 

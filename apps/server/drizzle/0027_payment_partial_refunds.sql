@@ -1,0 +1,1 @@
+ALTER TABLE "payment_orders" ADD COLUMN "amount_refunded" integer DEFAULT 0 NOT NULL;
