@@ -138,7 +138,7 @@ describe('a partial refund through Stripe (charge.refunded with amount_refunded 
       await applyCreditChange(tx, {
         userId: buyer.user.id,
         delta: -90,
-        kind: 'generation',
+        kind: 'generation_charge',
         ref: 'spent',
         idempotencyKey: `spent:${uuid}`,
       });
