@@ -74,6 +74,7 @@ export async function startStripeFake(
   const sessions = new Map<string, Json>();
   const subscriptions = new Map<string, Json>();
   const charges = new Map<string, Json>();
+  const invoices = new Map<string, Json>();
   const idempotency = new Map<string, { body: string; status: number; response: unknown }>();
   const events: StripeFake['events'] = [];
   let webhookUrl = options.webhookUrl ?? null;
@@ -142,6 +143,7 @@ export async function startStripeFake(
       metadata: (params.metadata as Json | undefined) ?? {},
       payment_intent: null,
       subscription: null,
+      invoice: null,
       created: nowSeconds(),
       expires_at: nowSeconds() + 86_400,
       _product: ((priceData.product_data as Json | undefined)?.name as string | undefined) ?? '',
@@ -172,19 +174,9 @@ export async function startStripeFake(
     session.status = 'complete';
     session.payment_status = 'paid';
     session.customer = id('cus');
-    const chargeId = id('ch');
+    let firstInvoice: Json | null = null;
     if (session.mode === 'payment') {
-      session.payment_intent = id('pi');
-      charges.set(chargeId, {
-        id: chargeId,
-        object: 'charge',
-        amount: session.amount_total,
-        amount_refunded: 0,
-        refunded: false,
-        currency: session.currency,
-        payment_intent: session.payment_intent,
-        metadata: {},
-      });
+      session.payment_intent = chargeFor(session.amount_total as number, session.currency as string);
     } else {
       const periodEnd = nowSeconds() + 30 * 86_400;
       const subscription: Json = {
@@ -212,21 +204,39 @@ export async function startStripeFake(
       };
       subscriptions.set(subscription.id as string, subscription);
       session.subscription = subscription.id;
+      firstInvoice = invoiceOf(subscription, 'subscription_create', 'paid');
+      session.invoice = firstInvoice.id;
     }
     await sendEvent('checkout.session.completed', publicOf(session));
-    if (session.mode === 'subscription') {
-      await sendEvent(
-        'invoice.paid',
-        invoiceOf(subscriptions.get(session.subscription as string)!, 'subscription_create', 'paid'),
-      );
-    }
+    if (firstInvoice) await sendEvent('invoice.paid', firstInvoice);
   }
 
+  /** A successful charge of `amount` through a new PaymentIntent; answers the PaymentIntent's id. */
+  function chargeFor(amount: number, currency: string): string {
+    const chargeId = id('ch');
+    const paymentIntent = id('pi');
+    charges.set(chargeId, {
+      id: chargeId,
+      object: 'charge',
+      amount,
+      amount_refunded: 0,
+      refunded: false,
+      currency,
+      payment_intent: paymentIntent,
+      metadata: {},
+    });
+    return paymentIntent;
+  }
+
+  /** An invoice of a subscription period; a paid one is paid by a PaymentIntent of its own. */
   function invoiceOf(sub: Json, reason: string, outcome: 'paid' | 'failed'): Json {
     const item = (sub.items as { data: Json[] }).data[0]!;
     const price = item.price as Json;
-    return {
-      id: id('in'),
+    const invoiceId = id('in');
+    const paymentIntent =
+      outcome === 'paid' ? chargeFor(price.unit_amount as number, price.currency as string) : null;
+    const invoice: Json = {
+      id: invoiceId,
       object: 'invoice',
       billing_reason: reason,
       status: outcome === 'paid' ? 'paid' : 'open',
@@ -242,7 +252,31 @@ export async function startStripeFake(
         object: 'list',
         data: [{ period: { start: item.current_period_start, end: item.current_period_end } }],
       },
+      _payment_intent: paymentIntent,
     };
+    invoices.set(invoiceId, invoice);
+    return publicOf(invoice);
+  }
+
+  /** `GET /v1/invoice_payments`: by `invoice`, or by `payment[payment_intent]`. */
+  function listInvoicePayments(query: URLSearchParams): Json {
+    const byInvoice = query.get('invoice');
+    const byIntent = query.get('payment[payment_intent]');
+    const data = [...invoices.values()]
+      .filter((inv) => inv._payment_intent)
+      .filter((inv) => (byInvoice ? inv.id === byInvoice : true))
+      .filter((inv) => (byIntent ? inv._payment_intent === byIntent : true))
+      .map((inv) => ({
+        id: `inpay_${(inv.id as string).slice(3)}`,
+        object: 'invoice_payment',
+        invoice: inv.id,
+        is_default: true,
+        amount_paid: inv.amount_paid,
+        currency: inv.currency,
+        status: 'paid',
+        payment: { type: 'payment_intent', payment_intent: inv._payment_intent },
+      }));
+    return { object: 'list', data, has_more: false, url: '/v1/invoice_payments' };
   }
 
   async function renew(subscriptionId: string, outcome: 'paid' | 'failed' = 'paid') {
@@ -406,6 +440,18 @@ export async function startStripeFake(
           return sendJson(response, e.status, e.body);
         }
         return sendJson(response, 200, publicOf(session));
+      }
+      if (request.method === 'GET' && path === '/invoice_payments') {
+        return sendJson(response, 200, listInvoicePayments(url.searchParams));
+      }
+      const invoicePath = /^\/invoices\/([\w]+)$/.exec(path);
+      if (request.method === 'GET' && invoicePath) {
+        const invoice = invoices.get(invoicePath[1]!);
+        if (!invoice) {
+          const e = stripeError(404, 'invalid_request_error', `No such invoice: '${invoicePath[1]}'`);
+          return sendJson(response, e.status, e.body);
+        }
+        return sendJson(response, 200, publicOf(invoice));
       }
       const subPath = /^\/subscriptions\/([\w]+)$/.exec(path);
       if (request.method === 'DELETE' && subPath) {

@@ -613,7 +613,11 @@ describe('what subscriptions need from the providers', () => {
     const subscriptionId = session.subscription as string;
 
     await stripe.renew(subscriptionId);
-    const renewed = seen.find((s) => s.order.uuid === first.uuid && s.event.type === 'subscription.renewed')!;
+    // Each later period is an order of its own, paid, pointing at the first.
+    const renewed = seen.find(
+      (s) => s.order.renewalOf === first.uuid && s.event.type === 'subscription.renewed',
+    )!;
+    expect(renewed.order).toMatchObject({ status: 'paid', purpose: 'subscription', amount: 999 });
     expect(renewed.event).toMatchObject({
       amount: 999,
       currency: 840,
@@ -675,7 +679,7 @@ describe('Telegram Stars subscriptions', () => {
     expect(started.event.providerSubscriptionId).toBe(paid.chargeId);
     expect(started.event.periodEnd!.getTime()).toBeGreaterThan(Date.now() + 29 * 86_400_000);
     await telegram.renewStarSubscription(paid.chargeId!);
-    expect(seen.find((s) => s.event.type === 'subscription.renewed')?.order.uuid).toBe(first.uuid);
+    expect(seen.find((s) => s.event.type === 'subscription.renewed')?.order.renewalOf).toBe(first.uuid);
     await cancelProviderSubscription(t.deps, {
       provider: 'stars',
       providerSubscriptionId: paid.chargeId!,

@@ -582,9 +582,18 @@ export async function applyEvents(deps: Deps, provider: ProviderName, events: Pa
   }
 }
 
-/** The order an event belongs to, row-locked: by its uuid, else by the payment or subscription id. */
+/**
+ * The order an event belongs to, row-locked: the one holding the payment it names (a later period
+ * of a provider-run subscription is an order of its own), else by its uuid, else by the
+ * subscription id.
+ */
 async function lockOrderOf(tx: DbOrTx, provider: ProviderName | 'balance', event: PaymentEvent) {
+  const byPayment =
+    event.type === 'refund.succeeded'
+      ? await paymentsRepository.findOrderUuidByProviderRef(tx, provider, event.providerPaymentId, undefined)
+      : undefined;
   const uuid =
+    byPayment ??
     event.orderUuid ??
     (await paymentsRepository.findOrderUuidByProviderRef(
       tx,
@@ -620,6 +629,10 @@ export async function applyPaymentEvent(
     return;
   }
   const now = deps.now();
+  if (event.type === 'subscription.renewed') {
+    await applyProviderRenewal(deps, tx, order, event, now);
+    return;
+  }
   const before = order.status;
   let after: PaymentOrderRow = order;
   switch (event.type) {
@@ -666,6 +679,46 @@ export async function applyPaymentEvent(
     if (after.status === 'paid' && before !== 'paid') await listener.onPaid?.(tx, after);
     if (refundedMore) await listener.onRefunded?.(tx, after);
   }
+}
+
+/**
+ * A later period a provider charged by itself (Stripe `invoice.paid`, a Stars renewal) is an order
+ * of its own, paid, holding that payment — once per payment, however often it is notified — so
+ * a refund of that period finds it, and the domain events see each period's money (commission on
+ * it, clawback when it is refunded). The subscription's handler gives the period (access, credits).
+ */
+async function applyProviderRenewal(
+  deps: EventDeps,
+  tx: DbOrTx,
+  first: PaymentOrderRow,
+  event: PaymentEvent,
+  now: Date,
+): Promise<void> {
+  if (first.purpose !== 'subscription') return;
+  const parent = first.renewalOf ? await paymentsRepository.findOrder(tx, first.renewalOf) : first;
+  if (!parent) return;
+  const renewal = await paymentsRepository.insertOrderOnce(tx, {
+    userId: parent.userId,
+    product: parent.product,
+    provider: parent.provider,
+    method: parent.method,
+    purpose: parent.purpose,
+    purposeRef: parent.purposeRef,
+    renewalOf: parent.uuid,
+    status: 'paid',
+    amount: event.amount,
+    currency: event.currency,
+    returnPath: parent.returnPath,
+    providerPaymentId: event.providerPaymentId,
+    // The consent given with the first payment covers its renewals.
+    offerVersion: parent.offerVersion,
+    privacyVersion: parent.privacyVersion,
+    consentedAt: parent.consentedAt,
+    paidAt: now,
+  });
+  if (!renewal) return;
+  await deps.purposeHandlers.subscription?.(tx, renewal, event, 'pending');
+  for (const listener of deps.paymentListeners) await listener.onPaid?.(tx, renewal);
 }
 
 /** What a paid order gives: its credits, its unlimited days, the top-up's money, once each. */

@@ -350,13 +350,30 @@ export async function applySubscriptionPayment(
     });
     return;
   }
+  if (event.type === 'refund.succeeded' && order.renewalOf) {
+    // A later period the provider charged by itself (an order of its own) was wholly refunded:
+    // that period ends and its unspent credits go back; renewals go on. A partial refund of it is
+    // a discount on that period: access and credits stay (the partners' share shrinks with it).
+    if (order.status !== 'refunded' || before !== 'paid') return;
+    const until = refundedTerm(sub.accessUntil, now, sub.periodDays);
+    await subscriptionsRepository.update(tx, sub.uuid, now, { accessUntil: until, nextChargeAt: until });
+    await subscriptionsRepository.setPremiumUntil(tx, sub.userId, until);
+    await takeBackPeriodCredits(
+      tx,
+      sub.userId,
+      plan.credits,
+      `subscription:${sub.uuid}:payment:${event.providerPaymentId}:refund`,
+      order.uuid,
+    );
+    return;
+  }
   if (
     event.type === 'refund.succeeded' &&
     order.status === 'paid' &&
     before === 'paid' &&
     event.providerPaymentId !== order.providerPaymentId
   ) {
-    // A later period the provider charged by itself was refunded (the first order stays paid).
+    // A period renewed before renewals were orders of their own: the first order stays paid.
     const until = refundedTerm(sub.accessUntil, now, sub.periodDays);
     await subscriptionsRepository.update(tx, sub.uuid, now, { accessUntil: until });
     await subscriptionsRepository.setPremiumUntil(tx, sub.userId, until);

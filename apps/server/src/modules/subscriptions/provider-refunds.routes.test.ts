@@ -1,0 +1,211 @@
+import { createServer } from 'node:net';
+import { sign } from '@telegram-apps/init-data-node';
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStripeFake, type StripeFake } from '../../fakes/stripe.fake.js';
+import { startTelegramBotApiFake, type TelegramBotApiFake } from '../../fakes/telegram-bot-api.fake.js';
+import { partnerCommissions, paymentOrders } from '../../shared/db/schema.js';
+import { bearer, createActiveUser, login } from '../../test/factories.js';
+import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { refundOrder } from '../payments/index.js';
+
+// Refunds of premium bought through a provider that renews it by itself (Stripe, Telegram Stars),
+// end to end: the real adapters against their fakes over HTTP, the subscription's first payment
+// and its later periods refunded, access and credits taken back, the partners' commission of that
+// very payment clawed back once.
+const WEBHOOK_SECRET = 'provider-refunds_secret';
+const DAY = 86_400_000;
+let stripe: StripeFake;
+let telegram: TelegramBotApiFake;
+let t: TestApp;
+let appUrl: string;
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+
+beforeAll(async () => {
+  [stripe, telegram] = await Promise.all([startStripeFake(), startTelegramBotApiFake()]);
+  const port = await freePort();
+  appUrl = `http://127.0.0.1:${port}`;
+  t = await createTestApp({
+    env: {
+      ...stripe.env,
+      ...telegram.env,
+      TELEGRAM_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      PUBLIC_URL: appUrl,
+      GEO_COUNTRY_HEADER: 'x-country',
+      WELCOME_CREDITS: '0',
+      PARTNER_LEVELS: '10,5,2',
+      PARTNER_LEVEL_MIN_PAYING: '0,0,0',
+      PREMIUM_PLAN: JSON.stringify({
+        id: 'premium_monthly',
+        period_days: 30,
+        trial_days: 3,
+        trial_credits: 20,
+        credits: 300,
+        prices: { ru: 99_000, intl: 1_299, xtr: 650 },
+      }),
+    },
+  });
+  await t.app.listen({ port, host: '127.0.0.1' });
+  stripe.setWebhookUrl(`${appUrl}/api/payments/webhooks/stripe/`);
+  await t.deps.telegramBot!.setWebhook({ url: `${appUrl}/api/tg/webhook/`, secret_token: WEBHOOK_SECRET });
+});
+afterAll(async () => {
+  await t?.close();
+  await Promise.all([stripe.close(), telegram.close()]);
+});
+
+async function person(referer?: { referralCode: string }) {
+  const user = await createActiveUser(t, { referralCode: referer?.referralCode });
+  const { access } = await login(t, user.email!, user.password);
+  return { user, headers: { ...bearer(access), 'x-country': 'DE' } };
+}
+const get = async (url: string, headers: Record<string, string>) =>
+  (await t.app.inject({ method: 'GET', url, headers })).json();
+const credits = async (headers: Record<string, string>) =>
+  (await get('/api/credits/', headers)).balance as number;
+const orderRow = async (uuid: string) =>
+  (await t.deps.db.select().from(paymentOrders).where(eq(paymentOrders.uuid, uuid)))[0]!;
+const renewalsOf = (uuid: string) =>
+  t.deps.db.select().from(paymentOrders).where(eq(paymentOrders.renewalOf, uuid));
+const commissionsOf = (uuid: string) =>
+  t.deps.db
+    .select()
+    .from(partnerCommissions)
+    .where(and(eq(partnerCommissions.orderUuid, uuid), eq(partnerCommissions.level, 1)));
+const net = async (headers: Record<string, string>, currency: number) => {
+  const balances = (await get('/api/wallet/', headers)).balances as Array<{
+    currency: number;
+    available: number;
+    frozen: number;
+  }>;
+  const found = balances.find((b) => b.currency === currency);
+  return found ? found.available + found.frozen : 0;
+};
+
+async function subscribeWithStripe(headers: Record<string, string>) {
+  const started = await t.app.inject({
+    method: 'POST',
+    url: '/api/subscriptions/',
+    headers,
+    payload: { method: 'stripe', agree_offer: true, agree_privacy: true },
+  });
+  expect(started.statusCode, started.body).toBe(200);
+  const { uuid } = started.json() as { uuid: string };
+  const session = stripe.sessions.get((await orderRow(uuid)).providerPaymentId!)!;
+  await stripe.act(session.id as string, 'pay');
+  await expect.poll(async () => (await get('/api/subscriptions/me/', headers)).premium).toBe(true);
+  return { uuid, subscriptionId: session.subscription as string, invoice: session.invoice as string };
+}
+
+describe('Stripe subscription refunds', () => {
+  it('refunding the first payment (through its invoice’s payment intent) ends access, takes the credits back, claws back once', async () => {
+    const partner = await person();
+    const buyer = await person(partner.user);
+    const { uuid, invoice } = await subscribeWithStripe(buyer.headers);
+    expect((await orderRow(uuid)).providerPaymentId).toBe(invoice);
+    expect(await credits(buyer.headers)).toBe(300);
+    expect(await net(partner.headers, 840)).toBe(129);
+
+    await refundOrder(t.deps, uuid);
+    await expect.poll(async () => (await orderRow(uuid)).status).toBe('refunded');
+    const refundedEvent = stripe.events.filter((e) => e.type === 'charge.refunded').at(-1)!;
+    expect(refundedEvent.status).toBe(200);
+    const me = await get('/api/subscriptions/me/', buyer.headers);
+    expect(me.premium).toBe(false);
+    expect(await credits(buyer.headers)).toBe(0);
+    expect(await net(partner.headers, 840)).toBe(0);
+
+    // Stripe delivers charge.refunded again: the clawback is not taken twice.
+    const again = await t.app.inject({
+      method: 'POST',
+      url: '/api/payments/webhooks/stripe/',
+      headers: { 'content-type': 'application/json', 'stripe-signature': refundedEvent.signature },
+      payload: refundedEvent.payload,
+    });
+    expect(again.statusCode).toBe(200);
+    expect(await net(partner.headers, 840)).toBe(0);
+    expect((await commissionsOf(uuid))[0]!.reversedAmount).toBe(129);
+  });
+
+  it('a renewal is an order of its own: commission on it, and its refund claws back exactly that', async () => {
+    const partner = await person();
+    const buyer = await person(partner.user);
+    const { uuid, subscriptionId } = await subscribeWithStripe(buyer.headers);
+    const accessBefore = new Date((await get('/api/subscriptions/me/', buyer.headers)).access_until);
+
+    await stripe.renew(subscriptionId);
+    await expect.poll(async () => (await renewalsOf(uuid)).length).toBe(1);
+    // Delivered again (Stripe retries): still one renewal order, one period, one commission.
+    const paidEvent = stripe.events.filter((e) => e.type === 'invoice.paid').at(-1)!;
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/payments/webhooks/stripe/',
+      headers: { 'content-type': 'application/json', 'stripe-signature': paidEvent.signature },
+      payload: paidEvent.payload,
+    });
+    const [renewal] = await renewalsOf(uuid);
+    expect(renewal).toMatchObject({ status: 'paid', amount: 1_299, currency: 840 });
+    expect(await credits(buyer.headers)).toBe(600);
+    expect(await net(partner.headers, 840)).toBe(258);
+    const renewedUntil = new Date((await get('/api/subscriptions/me/', buyer.headers)).access_until);
+    expect(renewedUntil.getTime()).toBeGreaterThan(accessBefore.getTime() + 29 * DAY);
+
+    await refundOrder(t.deps, renewal!.uuid);
+    await expect.poll(async () => (await orderRow(renewal!.uuid)).status).toBe('refunded');
+    // That period's commission and credits go; the first payment's stay, and so does its access.
+    expect(await net(partner.headers, 840)).toBe(129);
+    expect((await commissionsOf(renewal!.uuid))[0]!.reversedAmount).toBe(129);
+    expect((await commissionsOf(uuid))[0]!.reversedAmount).toBe(0);
+    expect((await orderRow(uuid)).status).toBe('paid');
+    expect(await credits(buyer.headers)).toBe(300);
+    const me = await get('/api/subscriptions/me/', buyer.headers);
+    expect(me.premium).toBe(true);
+    expect(Math.abs(new Date(me.access_until).getTime() - accessBefore.getTime())).toBeLessThan(60_000);
+  });
+});
+
+describe('Telegram Stars subscription refunds', () => {
+  it('a refunded Stars renewal fires the refund of that renewal once', async () => {
+    const tgUser = telegram.newUser();
+    const initData = sign(
+      { query_id: 'AAHdF6IQAAAAAN0XohDhrOrc', user: tgUser } as Parameters<typeof sign>[0],
+      telegram.token,
+      new Date(Date.now() - 5000),
+    );
+    const headers = { authorization: `TG ${initData}`, 'x-country': 'DE' };
+    const started = await t.app.inject({
+      method: 'POST',
+      url: '/api/subscriptions/',
+      headers,
+      payload: { method: 'stars', agree_offer: true, agree_privacy: true },
+    });
+    expect(started.statusCode, started.body).toBe(200);
+    const { uuid, confirmation_url } = started.json() as { uuid: string; confirmation_url: string };
+    const paid = await telegram.payInvoice(confirmation_url, tgUser);
+    expect(paid.status).toBe('paid');
+    expect(await credits(headers)).toBe(300);
+
+    await telegram.renewStarSubscription(paid.chargeId!);
+    await expect.poll(async () => (await renewalsOf(uuid)).length).toBe(1);
+    const [renewal] = await renewalsOf(uuid);
+    expect(renewal).toMatchObject({ status: 'paid', amount: 650 });
+    expect(await credits(headers)).toBe(600);
+
+    await refundOrder(t.deps, renewal!.uuid);
+    await expect.poll(async () => (await orderRow(renewal!.uuid)).status).toBe('refunded');
+    expect(telegram.calls('refundStarPayment').at(-1)!.params).toMatchObject({
+      user_id: tgUser.id,
+      telegram_payment_charge_id: renewal!.providerPaymentId,
+    });
+    expect(await credits(headers)).toBe(300);
+    expect((await orderRow(uuid)).status).toBe('paid');
+    expect((await get('/api/subscriptions/me/', headers)).premium).toBe(true);
+  });
+});
