@@ -25,7 +25,10 @@ export interface StripeFake {
   setWebhookUrl(url: string | null): void;
   /** Plays the buyer on the Checkout page. */
   act(sessionId: string, action: 'pay' | 'decline' | 'cancel'): Promise<void>;
-  /** The next period of a subscription: an invoice paid (or failed) and its events sent. */
+  /**
+   * The end of a subscription's period (or trial): the next period's invoice paid (or failed) and
+   * its events sent; cancelled at the period's end, the subscription is deleted instead.
+   */
   renew(subscriptionId: string, outcome?: 'paid' | 'failed'): Promise<void>;
   /** Sends an event as Stripe would (signed); returns the endpoint's answer status. */
   sendEvent(type: string, object: Json): Promise<number>;
@@ -126,6 +129,20 @@ export async function startStripeFake(
     }
     if (!params.success_url)
       return stripeError(400, 'invalid_request_error', 'Missing success_url', 'success_url');
+    const subscriptionData = params.subscription_data as Json | undefined;
+    const trialDays =
+      subscriptionData?.trial_period_days === undefined ? 0 : Number(subscriptionData.trial_period_days);
+    if (
+      trialDays &&
+      (mode !== 'subscription' || !Number.isInteger(trialDays) || trialDays < 1 || trialDays > 730)
+    ) {
+      return stripeError(
+        400,
+        'invalid_request_error',
+        'Invalid subscription_data[trial_period_days]',
+        'subscription_data[trial_period_days]',
+      );
+    }
     const session: Json = {
       id: id('cs'),
       object: 'checkout.session',
@@ -138,7 +155,8 @@ export async function startStripeFake(
       client_reference_id: params.client_reference_id ?? null,
       customer: null,
       customer_email: params.customer_email ?? null,
-      amount_total: amount,
+      // A trial charges nothing at checkout: the card is collected for the charges after it.
+      amount_total: trialDays ? 0 : amount,
       currency,
       metadata: (params.metadata as Json | undefined) ?? {},
       payment_intent: null,
@@ -148,6 +166,8 @@ export async function startStripeFake(
       expires_at: nowSeconds() + 86_400,
       _product: ((priceData.product_data as Json | undefined)?.name as string | undefined) ?? '',
       _recurring: priceData.recurring ?? null,
+      _unit_amount: amount,
+      _trial_days: trialDays,
       _payment_intent_metadata: ((params.payment_intent_data as Json | undefined)?.metadata as Json) ?? {},
       _subscription_metadata: ((params.subscription_data as Json | undefined)?.metadata as Json) ?? {},
     };
@@ -178,11 +198,14 @@ export async function startStripeFake(
     if (session.mode === 'payment') {
       session.payment_intent = chargeFor(session.amount_total as number, session.currency as string);
     } else {
-      const periodEnd = nowSeconds() + 30 * 86_400;
+      const trialDays = session._trial_days as number;
+      if (trialDays) session.payment_status = 'no_payment_required';
+      const periodEnd = nowSeconds() + (trialDays || 30) * 86_400;
       const subscription: Json = {
         id: id('sub'),
         object: 'subscription',
-        status: 'active',
+        status: trialDays ? 'trialing' : 'active',
+        trial_end: trialDays ? periodEnd : null,
         customer: session.customer,
         cancel_at_period_end: false,
         metadata: session._subscription_metadata,
@@ -194,7 +217,7 @@ export async function startStripeFake(
               current_period_start: nowSeconds(),
               current_period_end: periodEnd,
               price: {
-                unit_amount: session.amount_total,
+                unit_amount: session._unit_amount,
                 currency: session.currency,
                 recurring: session._recurring,
               },
@@ -204,7 +227,7 @@ export async function startStripeFake(
       };
       subscriptions.set(subscription.id as string, subscription);
       session.subscription = subscription.id;
-      firstInvoice = invoiceOf(subscription, 'subscription_create', 'paid');
+      firstInvoice = invoiceOf(subscription, 'subscription_create', 'paid', trialDays ? 0 : undefined);
       session.invoice = firstInvoice.id;
     }
     await sendEvent('checkout.session.completed', publicOf(session));
@@ -229,19 +252,20 @@ export async function startStripeFake(
   }
 
   /** An invoice of a subscription period; a paid one is paid by a PaymentIntent of its own. */
-  function invoiceOf(sub: Json, reason: string, outcome: 'paid' | 'failed'): Json {
+  function invoiceOf(sub: Json, reason: string, outcome: 'paid' | 'failed', amount?: number): Json {
     const item = (sub.items as { data: Json[] }).data[0]!;
     const price = item.price as Json;
+    const due = amount ?? (price.unit_amount as number);
     const invoiceId = id('in');
-    const paymentIntent =
-      outcome === 'paid' ? chargeFor(price.unit_amount as number, price.currency as string) : null;
+    // An invoice of nothing (a trial's first) is paid without a charge.
+    const paymentIntent = outcome === 'paid' && due > 0 ? chargeFor(due, price.currency as string) : null;
     const invoice: Json = {
       id: invoiceId,
       object: 'invoice',
       billing_reason: reason,
       status: outcome === 'paid' ? 'paid' : 'open',
-      amount_due: price.unit_amount,
-      amount_paid: outcome === 'paid' ? price.unit_amount : 0,
+      amount_due: due,
+      amount_paid: outcome === 'paid' ? due : 0,
       currency: price.currency,
       customer: sub.customer,
       parent: {
@@ -283,7 +307,15 @@ export async function startStripeFake(
     const sub = subscriptions.get(subscriptionId);
     if (!sub || sub.status === 'canceled') return;
     const item = (sub.items as { data: Json[] }).data[0]!;
+    // Cancelled at the period's (or the trial's) end: it ends now, and nothing is charged.
+    if (sub.cancel_at_period_end) {
+      sub.status = 'canceled';
+      await sendEvent('customer.subscription.deleted', subscriptionObject(sub));
+      return;
+    }
     if (outcome === 'paid') {
+      // The trial's end starts the paid periods.
+      if (sub.status === 'trialing') sub.status = 'active';
       item.current_period_start = item.current_period_end;
       item.current_period_end = (item.current_period_end as number) + 30 * 86_400;
       await sendEvent('invoice.paid', invoiceOf(sub, 'subscription_cycle', 'paid'));

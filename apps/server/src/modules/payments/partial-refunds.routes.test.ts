@@ -94,7 +94,7 @@ describe('a partial refund through Stripe (charge.refunded with amount_refunded 
 
     // $1.00 of $2.99 back: the buyer keeps floor(100 × 199 / 299) = 66 credits.
     await refundOrder(t.deps, uuid, 100);
-    await expect.poll(async () => (await orderRow(uuid)).amountRefunded).toBe(100);
+    await expect.poll(async () => (await orderRow(uuid)).amountRefunded, { timeout: 10_000 }).toBe(100);
     expect(await balanceOf(buyer.headers)).toBe(66);
     expect((await orderRow(uuid)).status).toBe('paid');
     // The commission becomes 10 % of the $1.99 kept: 19.
@@ -114,13 +114,13 @@ describe('a partial refund through Stripe (charge.refunded with amount_refunded 
 
     // A second partial refund takes only what it adds: $2.00 of $2.99 → 33 credits kept.
     await refundOrder(t.deps, uuid, 100);
-    await expect.poll(async () => (await orderRow(uuid)).amountRefunded).toBe(200);
+    await expect.poll(async () => (await orderRow(uuid)).amountRefunded, { timeout: 10_000 }).toBe(200);
     expect(await balanceOf(buyer.headers)).toBe(33);
     expect(await walletOf(partner.headers, 840)).toBe(9);
 
     // The rest: the order is refunded, every credit and the whole commission taken back.
     await refundOrder(t.deps, uuid);
-    await expect.poll(async () => (await orderRow(uuid)).status).toBe('refunded');
+    await expect.poll(async () => (await orderRow(uuid)).status, { timeout: 10_000 }).toBe('refunded');
     expect(await balanceOf(buyer.headers)).toBe(0);
     expect((await orderRow(uuid)).amountRefunded).toBe(299);
     expect(await walletOf(partner.headers, 840)).toBe(0);
@@ -144,7 +144,7 @@ describe('a partial refund through Stripe (charge.refunded with amount_refunded 
       });
     });
     await refundOrder(t.deps, uuid, 150);
-    await expect.poll(async () => (await orderRow(uuid)).amountRefunded).toBe(150);
+    await expect.poll(async () => (await orderRow(uuid)).amountRefunded, { timeout: 10_000 }).toBe(150);
     // The share due is 100 − floor(100 × 149 / 299) = 51; only 10 are left to take.
     expect(await balanceOf(buyer.headers)).toBe(0);
     expect(await orderRow(uuid)).toMatchObject({ creditsTakenBack: 10, creditsUnrecovered: 41 });
@@ -162,7 +162,7 @@ describe('a partial refund through YooKassa', () => {
     expect(await walletOf(partner.headers, 643)).toBe(1990);
 
     await refundOrder(t.deps, uuid, 9950);
-    await expect.poll(async () => (await orderRow(uuid)).amountRefunded).toBe(9950);
+    await expect.poll(async () => (await orderRow(uuid)).amountRefunded, { timeout: 10_000 }).toBe(9950);
     expect(yookassa.payments.get(paymentId)!.refunded_amount).toEqual({ value: '99.50', currency: 'RUB' });
     expect(await balanceOf(buyer.headers)).toBe(50);
     expect(await walletOf(partner.headers, 643)).toBe(995);
@@ -184,7 +184,7 @@ describe('a partial refund through YooKassa', () => {
     expect(await balanceOf(buyer.headers)).toBe(50);
 
     await refundOrder(t.deps, uuid);
-    await expect.poll(async () => (await orderRow(uuid)).status).toBe('refunded');
+    await expect.poll(async () => (await orderRow(uuid)).status, { timeout: 10_000 }).toBe('refunded');
     expect(await balanceOf(buyer.headers)).toBe(0);
     expect(await walletOf(partner.headers, 643)).toBe(0);
   });

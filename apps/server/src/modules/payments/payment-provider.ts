@@ -45,6 +45,12 @@ export interface ProviderOrder {
   recurring?: { periodDays: number };
   /** The buyer agreed to keep the payment method for renewals (YooKassa `save_payment_method`). */
   saveMethod?: boolean;
+  /**
+   * A free trial of a provider-run subscription (Stripe `subscription_data.trial_period_days`):
+   * the order's amount is 0, the card is collected now, and `amount` is charged each period from
+   * the trial's end (`days` from now) unless cancelled before.
+   */
+  trial?: { days: number; amount: number };
 }
 
 /** Where the buyer goes to pay, and the provider's id of the payment when it has one already. */

@@ -140,6 +140,8 @@ export interface StartPaymentInput {
   saveMethod?: boolean;
   /** A subscription the provider itself renews (Stripe `subscription` mode, Stars `subscription_period`). */
   recurring?: { periodDays: number };
+  /** With `recurring`: a free trial of `days`, then `amount` each period (the order's amount is 0). */
+  trial?: { days: number; amount: number };
   credits?: number;
   unlimitedDays?: number;
 }
@@ -199,9 +201,10 @@ export async function startPayment(
   });
   let started: Awaited<ReturnType<typeof provider.createPayment>>;
   try {
-    started = await provider.createPayment(
-      await providerOrderOf(deps, order, input.description ?? describeOrder(order)),
-    );
+    started = await provider.createPayment({
+      ...(await providerOrderOf(deps, order, input.description ?? describeOrder(order))),
+      ...(input.trial && input.recurring ? { trial: input.trial } : {}),
+    });
   } catch (error) {
     // The provider could not start it: the order is failed and a top-up's money no longer shown
     // as on its way (a payment the provider made after all still applies by its notification).

@@ -69,10 +69,12 @@ function planMethods(deps: SubscriptionsDeps, where: { region: TPaymentRegion; i
 }
 
 /**
- * The trial charges nothing now and keeps the card for the first charge when it ends; only the
- * test provider saves a card with nothing charged so far (others take their first period).
+ * The trial charges nothing now and keeps the card for the first charge when it ends: the test
+ * provider saves a card with nothing charged, and Stripe runs the trial in its own subscription
+ * (`trial_period_days`). Telegram Stars subscriptions have no trial; YooKassa would need a card
+ * saved without a charge, which Mirra does not do, so both take their first period.
  */
-const TRIAL_PROVIDERS: ProviderName[] = ['test'];
+const TRIAL_PROVIDERS: ProviderName[] = ['test', 'stripe'];
 const trialMethods = (methods: TPaymentMethod[]) =>
   methods.filter((m) => m !== 'balance' && TRIAL_PROVIDERS.includes(providerOfMethod(m)));
 
@@ -206,12 +208,15 @@ export async function startSubscription(
     // The period's credits are granted by payments with the order, once.
     credits: trial ? plan.trial_credits : plan.credits,
     // Mirra charges the kept card where the provider can charge it again (test, YooKassa); Stripe
-    // and Stars renew their own subscription.
+    // and Stars renew their own subscription (Stripe running the trial in it too).
     ...(body.method === 'balance'
       ? {}
       : recurringMethods(deps).includes(body.method)
         ? { saveMethod: true }
-        : { recurring: { periodDays: plan.period_days } }),
+        : {
+            recurring: { periodDays: plan.period_days },
+            ...(trial ? { trial: { days: plan.trial_days, amount: price.amount } } : {}),
+          }),
   });
   return { uuid: started.uuid, confirmation_url: started.confirmation_url };
 }

@@ -238,7 +238,8 @@ export function createStripeProvider(config: StripeConfig): PaymentProvider {
               quantity: 1,
               price_data: {
                 currency: currencyAlpha(order.currency).toLowerCase(),
-                unit_amount: order.amount,
+                // A trial's order is of no money now; the line is the price charged after it.
+                unit_amount: order.trial?.amount ?? order.amount,
                 product_data: { name: order.description.slice(0, 128) },
                 ...(order.recurring ? { recurring: interval } : {}),
               },
@@ -249,7 +250,15 @@ export function createStripeProvider(config: StripeConfig): PaymentProvider {
           client_reference_id: order.uuid,
           ...(order.customerEmail ? { customer_email: order.customerEmail } : {}),
           metadata,
-          ...(order.recurring ? { subscription_data: { metadata } } : { payment_intent_data: { metadata } }),
+          ...(order.recurring
+            ? {
+                subscription_data: {
+                  metadata,
+                  // The card is collected now and nothing is charged until the trial ends.
+                  ...(order.trial ? { trial_period_days: order.trial.days } : {}),
+                },
+              }
+            : { payment_intent_data: { metadata } }),
         },
         { idempotencyKey: `checkout:${order.uuid}` },
       );

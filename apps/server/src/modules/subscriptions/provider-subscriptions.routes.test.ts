@@ -4,7 +4,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStripeFake, type StripeFake } from '../../fakes/stripe.fake.js';
 import { startTelegramBotApiFake, type TelegramBotApiFake } from '../../fakes/telegram-bot-api.fake.js';
-import { partnerCommissions, paymentOrders } from '../../shared/db/schema.js';
+import { partnerCommissions, paymentOrders, premiumTrialClaims } from '../../shared/db/schema.js';
 import { bearer, createActiveUser, login } from '../../test/factories.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { refundOrder } from '../payments/index.js';
@@ -89,7 +89,11 @@ const net = async (headers: Record<string, string>, currency: number) => {
   return found ? found.available + found.frozen : 0;
 };
 
-async function subscribeWithStripe(headers: Record<string, string>) {
+/** Premium paid from the first day: the person had their trial before. */
+async function subscribeWithStripe(headers: Record<string, string>, userId: number) {
+  await t.deps.db
+    .insert(premiumTrialClaims)
+    .values({ subject: `user:${userId}`, userId, claimedAt: new Date() });
   const started = await t.app.inject({
     method: 'POST',
     url: '/api/subscriptions/',
@@ -100,7 +104,9 @@ async function subscribeWithStripe(headers: Record<string, string>) {
   const { uuid } = started.json() as { uuid: string };
   const session = stripe.sessions.get((await orderRow(uuid)).providerPaymentId!)!;
   await stripe.act(session.id as string, 'pay');
-  await expect.poll(async () => (await get('/api/subscriptions/me/', headers)).premium).toBe(true);
+  await expect
+    .poll(async () => (await get('/api/subscriptions/me/', headers)).premium, { timeout: 10_000 })
+    .toBe(true);
   return { uuid, subscriptionId: session.subscription as string, invoice: session.invoice as string };
 }
 
@@ -108,13 +114,13 @@ describe('Stripe subscription refunds', () => {
   it('refunding the first payment (through its invoice’s payment intent) ends access, takes the credits back, claws back once', async () => {
     const partner = await person();
     const buyer = await person(partner.user);
-    const { uuid, invoice } = await subscribeWithStripe(buyer.headers);
+    const { uuid, invoice } = await subscribeWithStripe(buyer.headers, buyer.user.id);
     expect((await orderRow(uuid)).providerPaymentId).toBe(invoice);
     expect(await credits(buyer.headers)).toBe(300);
     expect(await net(partner.headers, 840)).toBe(129);
 
     await refundOrder(t.deps, uuid);
-    await expect.poll(async () => (await orderRow(uuid)).status).toBe('refunded');
+    await expect.poll(async () => (await orderRow(uuid)).status, { timeout: 10_000 }).toBe('refunded');
     const refundedEvent = stripe.events.filter((e) => e.type === 'charge.refunded').at(-1)!;
     expect(refundedEvent.status).toBe(200);
     const me = await get('/api/subscriptions/me/', buyer.headers);
@@ -137,11 +143,11 @@ describe('Stripe subscription refunds', () => {
   it('a renewal is an order of its own: commission on it, and its refund claws back exactly that', async () => {
     const partner = await person();
     const buyer = await person(partner.user);
-    const { uuid, subscriptionId } = await subscribeWithStripe(buyer.headers);
+    const { uuid, subscriptionId } = await subscribeWithStripe(buyer.headers, buyer.user.id);
     const accessBefore = new Date((await get('/api/subscriptions/me/', buyer.headers)).access_until);
 
     await stripe.renew(subscriptionId);
-    await expect.poll(async () => (await renewalsOf(uuid)).length).toBe(1);
+    await expect.poll(async () => (await renewalsOf(uuid)).length, { timeout: 10_000 }).toBe(1);
     // Delivered again (Stripe retries): still one renewal order, one period, one commission.
     const paidEvent = stripe.events.filter((e) => e.type === 'invoice.paid').at(-1)!;
     await t.app.inject({
@@ -158,7 +164,9 @@ describe('Stripe subscription refunds', () => {
     expect(renewedUntil.getTime()).toBeGreaterThan(accessBefore.getTime() + 29 * DAY);
 
     await refundOrder(t.deps, renewal!.uuid);
-    await expect.poll(async () => (await orderRow(renewal!.uuid)).status).toBe('refunded');
+    await expect
+      .poll(async () => (await orderRow(renewal!.uuid)).status, { timeout: 10_000 })
+      .toBe('refunded');
     // That period's commission and credits go; the first payment's stay, and so does its access.
     expect(await net(partner.headers, 840)).toBe(129);
     expect((await commissionsOf(renewal!.uuid))[0]!.reversedAmount).toBe(129);
@@ -187,19 +195,25 @@ describe('Telegram Stars subscription refunds', () => {
       payload: { method: 'stars', agree_offer: true, agree_privacy: true },
     });
     expect(started.statusCode, started.body).toBe(200);
+    // Telegram Star subscriptions have no trial: Stars are offered, but never with one.
+    const offered = await get('/api/subscriptions/me/', headers);
+    expect(offered.methods).toContain('stars');
+    expect(offered.trial_methods).not.toContain('stars');
     const { uuid, confirmation_url } = started.json() as { uuid: string; confirmation_url: string };
     const paid = await telegram.payInvoice(confirmation_url, tgUser);
     expect(paid.status).toBe('paid');
     expect(await credits(headers)).toBe(300);
 
     await telegram.renewStarSubscription(paid.chargeId!);
-    await expect.poll(async () => (await renewalsOf(uuid)).length).toBe(1);
+    await expect.poll(async () => (await renewalsOf(uuid)).length, { timeout: 10_000 }).toBe(1);
     const [renewal] = await renewalsOf(uuid);
     expect(renewal).toMatchObject({ status: 'paid', amount: 650 });
     expect(await credits(headers)).toBe(600);
 
     await refundOrder(t.deps, renewal!.uuid);
-    await expect.poll(async () => (await orderRow(renewal!.uuid)).status).toBe('refunded');
+    await expect
+      .poll(async () => (await orderRow(renewal!.uuid)).status, { timeout: 10_000 })
+      .toBe('refunded');
     expect(telegram.calls('refundStarPayment').at(-1)!.params).toMatchObject({
       user_id: tgUser.id,
       telegram_payment_charge_id: renewal!.providerPaymentId,
@@ -207,5 +221,83 @@ describe('Telegram Stars subscription refunds', () => {
     expect(await credits(headers)).toBe(300);
     expect((await orderRow(uuid)).status).toBe('paid');
     expect((await get('/api/subscriptions/me/', headers)).premium).toBe(true);
+  });
+});
+
+describe('a trial through Stripe (subscription_data.trial_period_days)', () => {
+  const start = async (headers: Record<string, string>) => {
+    const started = await t.app.inject({
+      method: 'POST',
+      url: '/api/subscriptions/',
+      headers,
+      payload: { method: 'stripe', agree_offer: true, agree_privacy: true },
+    });
+    expect(started.statusCode, started.body).toBe(200);
+    const { uuid } = started.json() as { uuid: string };
+    const session = stripe.sessions.get((await orderRow(uuid)).providerPaymentId!)!;
+    return { uuid, session };
+  };
+
+  it('collects the card and charges nothing; the trial’s end starts the paid period', async () => {
+    const buyer = await person();
+    const offered = await get('/api/subscriptions/me/', buyer.headers);
+    expect(offered.trial_available).toBe(true);
+    expect(offered.trial_methods).toContain('stripe');
+
+    const { uuid, session } = await start(buyer.headers);
+    // The plan's price on the line, nothing due now.
+    expect(session).toMatchObject({ mode: 'subscription', amount_total: 0 });
+    expect((await orderRow(uuid)).amount).toBe(0);
+    await stripe.act(session.id as string, 'pay');
+    await expect
+      .poll(async () => (await get('/api/subscriptions/me/', buyer.headers)).status, { timeout: 10_000 })
+      .toBe('trialing');
+    const firstInvoice = JSON.parse(stripe.events.filter((e) => e.type === 'invoice.paid').at(-1)!.payload);
+    expect(firstInvoice.data.object).toMatchObject({ billing_reason: 'subscription_create', amount_paid: 0 });
+    const subscription = stripe.subscriptions.get(session.subscription as string)!;
+    expect(subscription.status).toBe('trialing');
+    const me = await get('/api/subscriptions/me/', buyer.headers);
+    expect(me.premium).toBe(true);
+    expect(new Date(me.access_until).getTime()).toBeGreaterThan(Date.now() + 2.9 * DAY);
+    expect(new Date(me.access_until).getTime()).toBeLessThan(Date.now() + 3.1 * DAY);
+    expect(await credits(buyer.headers)).toBe(20);
+    // The trial is once per person: not offered again.
+    expect((await get('/api/subscriptions/me/', buyer.headers)).trial_available).toBe(false);
+
+    // The trial ends: Stripe charges the plan and Mirra gives the paid period and its credits.
+    await stripe.renew(session.subscription as string);
+    await expect.poll(async () => (await renewalsOf(uuid)).length, { timeout: 10_000 }).toBe(1);
+    expect((await renewalsOf(uuid))[0]).toMatchObject({ status: 'paid', amount: 1_299, currency: 840 });
+    const paid = await get('/api/subscriptions/me/', buyer.headers);
+    expect(paid.status).toBe('active');
+    expect(new Date(paid.access_until).getTime()).toBeGreaterThan(Date.now() + 32 * DAY);
+    expect(await credits(buyer.headers)).toBe(320);
+  });
+
+  it('cancelled during the trial: the subscription ends with it and nothing is ever charged', async () => {
+    const buyer = await person();
+    const { uuid, session } = await start(buyer.headers);
+    await stripe.act(session.id as string, 'pay');
+    await expect
+      .poll(async () => (await get('/api/subscriptions/me/', buyer.headers)).status, { timeout: 10_000 })
+      .toBe('trialing');
+
+    const cancelled = await t.app.inject({
+      method: 'POST',
+      url: '/api/subscriptions/cancel/',
+      headers: buyer.headers,
+    });
+    expect(cancelled.statusCode, cancelled.body).toBeLessThan(300);
+    const subscriptionId = session.subscription as string;
+    expect(stripe.subscriptions.get(subscriptionId)!.cancel_at_period_end).toBe(true);
+
+    await stripe.renew(subscriptionId);
+    expect(stripe.subscriptions.get(subscriptionId)!.status).toBe('canceled');
+    await expect
+      .poll(() => stripe.events.some((e) => e.type === 'customer.subscription.deleted' && e.status === 200))
+      .toBe(true);
+    expect(await renewalsOf(uuid)).toHaveLength(0);
+    expect(await credits(buyer.headers)).toBe(20);
+    expect((await get('/api/subscriptions/me/', buyer.headers)).auto_renew).toBe(false);
   });
 });
