@@ -4,10 +4,12 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStripeFake, type StripeFake } from '../../fakes/stripe.fake.js';
 import { startTelegramBotApiFake, type TelegramBotApiFake } from '../../fakes/telegram-bot-api.fake.js';
+import { startYooKassaFake, type YooKassaFake } from '../../fakes/yookassa.fake.js';
 import { partnerCommissions, paymentOrders, premiumTrialClaims } from '../../shared/db/schema.js';
 import { bearer, createActiveUser, login } from '../../test/factories.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { refundOrder } from '../payments/index.js';
+import { renewDueSubscriptions } from './index.js';
 
 // Refunds of premium bought through a provider that renews it by itself (Stripe, Telegram Stars),
 // end to end: the real adapters against their fakes over HTTP, the subscription's first payment
@@ -17,6 +19,7 @@ const WEBHOOK_SECRET = 'provider-refunds_secret';
 const DAY = 86_400_000;
 let stripe: StripeFake;
 let telegram: TelegramBotApiFake;
+let yookassa: YooKassaFake;
 let t: TestApp;
 let appUrl: string;
 
@@ -29,13 +32,18 @@ const freePort = () =>
   });
 
 beforeAll(async () => {
-  [stripe, telegram] = await Promise.all([startStripeFake(), startTelegramBotApiFake()]);
+  [stripe, telegram, yookassa] = await Promise.all([
+    startStripeFake(),
+    startTelegramBotApiFake(),
+    startYooKassaFake(),
+  ]);
   const port = await freePort();
   appUrl = `http://127.0.0.1:${port}`;
   t = await createTestApp({
     env: {
       ...stripe.env,
       ...telegram.env,
+      ...yookassa.env,
       TELEGRAM_WEBHOOK_SECRET: WEBHOOK_SECRET,
       PUBLIC_URL: appUrl,
       GEO_COUNTRY_HEADER: 'x-country',
@@ -54,17 +62,18 @@ beforeAll(async () => {
   });
   await t.app.listen({ port, host: '127.0.0.1' });
   stripe.setWebhookUrl(`${appUrl}/api/payments/webhooks/stripe/`);
+  yookassa.setWebhookUrl(`${appUrl}/api/payments/webhooks/yookassa/`);
   await t.deps.telegramBot!.setWebhook({ url: `${appUrl}/api/tg/webhook/`, secret_token: WEBHOOK_SECRET });
 });
 afterAll(async () => {
   await t?.close();
-  await Promise.all([stripe.close(), telegram.close()]);
+  await Promise.all([stripe.close(), telegram.close(), yookassa.close()]);
 });
 
-async function person(referer?: { referralCode: string }) {
+async function person(referer?: { referralCode: string }, country = 'DE') {
   const user = await createActiveUser(t, { referralCode: referer?.referralCode });
   const { access } = await login(t, user.email!, user.password);
-  return { user, headers: { ...bearer(access), 'x-country': 'DE' } };
+  return { user, headers: { ...bearer(access), 'x-country': country } };
 }
 const get = async (url: string, headers: Record<string, string>) =>
   (await t.app.inject({ method: 'GET', url, headers })).json();
@@ -299,5 +308,66 @@ describe('a trial through Stripe (subscription_data.trial_period_days)', () => {
     expect(await renewalsOf(uuid)).toHaveLength(0);
     expect(await credits(buyer.headers)).toBe(20);
     expect((await get('/api/subscriptions/me/', buyer.headers)).auto_renew).toBe(false);
+  });
+});
+
+describe('a trial through YooKassa (a card check: one rouble held, released, never taken)', () => {
+  it('saves the card with nothing charged; the trial’s end charges the saved card', async () => {
+    const buyer = await person(undefined, 'RU');
+    const offered = await get('/api/subscriptions/me/', buyer.headers);
+    expect(offered.trial_methods).toEqual(
+      expect.arrayContaining(['yookassa_bank_card', 'yookassa_sberbank']),
+    );
+    // SBP cannot hold a payment, so it cannot check a card.
+    expect(offered.trial_methods).not.toContain('yookassa_sbp');
+
+    const started = await t.app.inject({
+      method: 'POST',
+      url: '/api/subscriptions/',
+      headers: buyer.headers,
+      payload: { method: 'yookassa_bank_card', agree_offer: true, agree_privacy: true },
+    });
+    expect(started.statusCode, started.body).toBe(200);
+    const { uuid } = started.json() as { uuid: string };
+    expect((await orderRow(uuid)).amount).toBe(0);
+    const paymentId = (await orderRow(uuid)).providerPaymentId!;
+    expect(yookassa.payments.get(paymentId)).toMatchObject({
+      amount: { value: '1.00', currency: 'RUB' },
+      capture: false,
+      save_payment_method: true,
+    });
+    expect(yookassa.payments.get(paymentId)!.receipt).toBeUndefined();
+
+    await yookassa.act(paymentId, 'pay');
+    await expect
+      .poll(async () => (await get('/api/subscriptions/me/', buyer.headers)).status, { timeout: 10_000 })
+      .toBe('trialing');
+    // The hold is released: the rouble is never taken, the card stays saved.
+    await expect.poll(() => yookassa.payments.get(paymentId)!.status, { timeout: 10_000 }).toBe('canceled');
+    expect(yookassa.payments.get(paymentId)).toMatchObject({
+      paid: false,
+      cancellation_details: { party: 'merchant', reason: 'canceled_by_merchant' },
+      payment_method: { saved: true },
+    });
+    expect(await credits(buyer.headers)).toBe(20);
+    const trialEnd = new Date((await get('/api/subscriptions/me/', buyer.headers)).access_until);
+    expect(trialEnd.getTime()).toBeLessThan(Date.now() + 3.1 * DAY);
+
+    // The trial ends: the renewal job charges the saved card the plan's price.
+    t.setNow(new Date(trialEnd.getTime() + 60_000));
+    try {
+      await renewDueSubscriptions(t.deps);
+    } finally {
+      t.setNow(undefined);
+    }
+    const charged = [...yookassa.payments.values()].find(
+      (p) =>
+        p.payment_method?.id === yookassa.payments.get(paymentId)!.payment_method!.id && p.id !== paymentId,
+    )!;
+    expect(charged).toMatchObject({ status: 'succeeded', amount: { value: '990.00', currency: 'RUB' } });
+    const paid = await get('/api/subscriptions/me/', buyer.headers);
+    expect(paid.status).toBe('active');
+    expect(new Date(paid.access_until).getTime()).toBeGreaterThan(trialEnd.getTime() + 29 * DAY);
+    expect(await credits(buyer.headers)).toBe(320);
   });
 });

@@ -70,13 +70,17 @@ function planMethods(deps: SubscriptionsDeps, where: { region: TPaymentRegion; i
 
 /**
  * The trial charges nothing now and keeps the card for the first charge when it ends: the test
- * provider saves a card with nothing charged, and Stripe runs the trial in its own subscription
- * (`trial_period_days`). Telegram Stars subscriptions have no trial; YooKassa would need a card
- * saved without a charge, which Mirra does not do, so both take their first period.
+ * provider saves a card with nothing charged, Stripe runs the trial in its own subscription
+ * (`trial_period_days`), and YooKassa saves the card by a card check (a held rouble released,
+ * never taken) — by card or SberPay, as SBP cannot hold. Telegram Star subscriptions have no
+ * trial, and the wallet keeps no card: both take their first period.
  */
 const TRIAL_PROVIDERS: ProviderName[] = ['test', 'stripe'];
+const TRIAL_METHODS: TPaymentMethod[] = ['yookassa_bank_card', 'yookassa_sberbank'];
 const trialMethods = (methods: TPaymentMethod[]) =>
-  methods.filter((m) => m !== 'balance' && TRIAL_PROVIDERS.includes(providerOfMethod(m)));
+  methods.filter(
+    (m) => TRIAL_METHODS.includes(m) || (m !== 'balance' && TRIAL_PROVIDERS.includes(providerOfMethod(m))),
+  );
 
 function priceFor(plan: PremiumPlanConfig, region: TPaymentRegion, method: TPaymentMethod) {
   if (method !== 'stars') return pricePlan(plan, region);
