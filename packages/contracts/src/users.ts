@@ -73,6 +73,24 @@ export const ZSetPasswordBody = z.object({
   current_password: ZPasswordInput,
 });
 
+/** What becomes of a deleting account's published posts: kept without the author's name, or deleted. */
+export const ACCOUNT_POST_CHOICES = ['anonymise', 'delete'] as const;
+export type AccountPostChoice = (typeof ACCOUNT_POST_CHOICES)[number];
+
+/**
+ * Deleting one's own account. An account with a password confirms with it; one signed in only
+ * through Telegram or Google has none, and its live session is the proof.
+ */
+export const ZDeleteAccountBody = z.object({
+  posts: z.enum(ACCOUNT_POST_CHOICES),
+  current_password: z.string().max(128).optional(),
+});
+export type TDeleteAccountBody = z.input<typeof ZDeleteAccountBody>;
+
+/** A short-lived link to download everything Mirra holds about me (JSON and my files, one ZIP). */
+export const ZAccountExportLink = z.object({ url: z.string(), expires_at: z.string() });
+export const ZAccountExportQuery = z.object({ key: z.string().min(1).max(200) });
+
 const usernamePattern = /^[A-Za-z0-9_.]{3,32}$/;
 const phonePattern = /^\+?[0-9][0-9 ()-]{4,23}$/;
 const instagramPattern = /^@?[A-Za-z0-9._]{1,30}$/;

@@ -27,9 +27,17 @@ export const announceNewPartnerJob = defineJob({
   maxAttempts: 5,
 });
 
+/** A deleted account's files: added in the deletion's transaction, retried until every prefix is gone. */
+export const purgeDeletedAccountFilesJob = defineJob({
+  name: 'users:purge_deleted_account_files',
+  payload: z.object({ userId: z.number().int() }),
+  maxAttempts: 25,
+});
+
 /** Every job this module defines; the worker refuses to start while one has no handler. */
 export const usersJobDefinitions = [
   sendActivationEmailJob,
   sendPasswordResetEmailJob,
   announceNewPartnerJob,
+  purgeDeletedAccountFilesJob,
 ] as const;

@@ -3,7 +3,12 @@ import { toTask } from '../../shared/jobs.js';
 import { translate } from '../../shared/i18n/messages.js';
 import { encodeUid, makeAccountToken } from '../auth/index.js';
 import { usersRepository, type UserRow } from './users.repository.js';
-import { sendActivationEmailJob, sendPasswordResetEmailJob } from './users.jobs.definitions.js';
+import {
+  purgeDeletedAccountFilesJob,
+  sendActivationEmailJob,
+  sendPasswordResetEmailJob,
+} from './users.jobs.definitions.js';
+import { purgeDeletedAccountFiles } from './account-deletion.usecases.js';
 
 const greetingName = (user: UserRow) => (user.firstName ? `, ${user.firstName}` : '');
 
@@ -40,5 +45,8 @@ export function usersJobHandlers(deps: UsersDeps) {
         }),
       });
     }),
+    [purgeDeletedAccountFilesJob.name]: toTask(purgeDeletedAccountFilesJob, ({ userId }) =>
+      purgeDeletedAccountFiles(deps, userId),
+    ),
   };
 }

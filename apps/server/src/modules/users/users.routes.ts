@@ -16,6 +16,8 @@ import {
   updateProfile,
 } from './users.usecases.js';
 import { toUserJson } from './users.serializers.js';
+import { deleteAccount } from './account-deletion.usecases.js';
+import { createExportLink, exportAccount } from './account-export.usecases.js';
 import { pickReferralCode } from './users.models.js';
 
 const r = routes.users;
@@ -53,6 +55,19 @@ export function registerUsersRoutes(app: ZodApp, deps: UsersDeps): void {
   for (const route of [r.replaceMe, r.updateMe]) {
     serve(app, route, async (request) => updateProfile(deps, requireAuth(request).user, request.body));
   }
+  serve(app, r.deleteMe, async (request) => {
+    await deleteAccount(deps, requireAuth(request).user, request.body);
+    return null;
+  });
+  serve(app, r.exportMe, async (request) => createExportLink(deps, requireAuth(request).user));
+  serve(app, r.exportDownload, async (request, reply) => {
+    const { fileName, stream } = await exportAccount(deps, request.query.key);
+    return reply
+      .header('content-type', 'application/zip')
+      .header('content-disposition', `attachment; filename="${fileName}"`)
+      .header('cache-control', 'no-store')
+      .send(stream);
+  });
   serve(app, r.byId, async (request) => findPublicUser(deps, requireAuth(request).user.id, request.query.id));
   serve(app, r.byIds, async (request) =>
     findPublicUsers(deps, requireAuth(request).user.id, request.query['id[]']),

@@ -67,6 +67,11 @@ export const users = pgTable(
     staffRole: text('staff_role', { enum: ['moderator', 'admin'] }),
     /** Set while the account is banned: no session works and every way of signing in is refused. */
     bannedAt: timestamp('banned_at', { withTimezone: true }),
+    /**
+     * Set when the owner deleted the account. The row stays (money ledgers and partner history
+     * point at it, as the law requires) but holds no personal data, signs nobody in and has no files.
+     */
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
     dateJoined: timestamp('date_joined', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

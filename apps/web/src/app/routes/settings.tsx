@@ -7,6 +7,7 @@ import {
   IconChat,
   IconChevron,
   IconCrown,
+  IconDownload,
   IconExternal,
   IconGlobe,
   IconHelp,
@@ -15,13 +16,20 @@ import {
   IconMoon,
   IconShield,
   IconSparkles,
+  IconTrash,
   IconTelegram,
   IconUser,
   IconUsers,
 } from '../../components/ui/icons';
 import { PageFrame } from '../../components/ui/page';
 import { usePublicConfig } from '../../features/auth';
-import { ChangePasswordSheet, InfoSheet, type InfoTopic } from '../../features/settings';
+import {
+  ChangePasswordSheet,
+  DeleteAccountSheet,
+  downloadMyData,
+  InfoSheet,
+  type InfoTopic,
+} from '../../features/settings';
 import { useAppStore } from '../../lib/app-store';
 import { currentLanguage, LANGUAGE_NAMES } from '../../lib/i18n';
 import { signOut, useSession } from '../../lib/session';
@@ -78,6 +86,7 @@ export function Page() {
   const theme = useAppStore((s) => s.theme);
   const config = usePublicConfig();
   const [passwordOpen, setPasswordOpen] = useState(false);
+  const [deleteOpen, setDeleteOpen] = useState(false);
   const [info, setInfo] = useState<InfoTopic | null>(null);
   const bot = config.data?.telegram_bot_username;
   const miniAppUrl = bot
@@ -93,6 +102,17 @@ export function Page() {
         { key: 'subscription', Icon: IconCrown, to: '/settings/subscription/' },
         { key: 'mlm', Icon: IconUsers, to: '/settings/mlm/' },
         { key: 'profile', Icon: IconUser, to: '/profile-edit/' },
+        {
+          key: 'exportData',
+          Icon: IconDownload,
+          onClick: () => {
+            downloadMyData().then(
+              () => useAppStore.getState().showTopinfo('success', t('exportData.started')),
+              () => useAppStore.getState().showTopinfo('error', t('exportData.failed')),
+            );
+          },
+        },
+        { key: 'deleteAccount', Icon: IconTrash, onClick: () => setDeleteOpen(true) },
       ],
     },
     {
@@ -156,6 +176,11 @@ export function Page() {
       )}
       <p className="muted-note center">{user?.email ?? ''}</p>
       <ChangePasswordSheet open={passwordOpen} onClose={() => setPasswordOpen(false)} />
+      <DeleteAccountSheet
+        open={deleteOpen}
+        onClose={() => setDeleteOpen(false)}
+        hasPassword={Boolean(user?.registered)}
+      />
       <InfoSheet
         topic={info}
         onClose={() => setInfo(null)}

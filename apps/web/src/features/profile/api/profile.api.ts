@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { routes } from '@mirra/contracts';
+import { routes, type TDeleteAccountBody } from '@mirra/contracts';
 import type { TProfileUpdateBody } from '../../../lib/api-types';
 
 export const profileKeys = { byId: (id: string) => ['users', 'by_id', id] as const };
@@ -12,6 +12,8 @@ export const profileApi = {
     api(routes.users.setPassword, {
       body: { current_password: currentPassword, new_password: newPassword },
     }),
+  deleteAccount: (body: TDeleteAccountBody) => api(routes.users.deleteMe, { body }),
+  exportLink: () => api(routes.users.exportMe),
 };
 
 export function usePublicUser(id: string) {

@@ -1,0 +1,69 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { notFound } from '../../shared/errors.js';
+import { zipStream, type ZipStreamEntry } from '../../shared/zip-stream.js';
+import { accountExportRepository } from './account-export.repository.js';
+import type { UsersDeps } from './users.deps.js';
+import type { UserRow } from './users.repository.js';
+
+/** How long an export link works: long enough to start the download, short enough not to leak. */
+export const EXPORT_LINK_SECONDS = 15 * 60;
+
+const signature = (secret: string, payload: string) =>
+  createHmac('sha256', `${secret}:account-export`).update(payload).digest('base64url');
+
+/** `<user id>.<expiry, unix seconds>.<HMAC>`: the download needs no session (a plain link works in any browser). */
+export function exportKey(secret: string, userId: number, expiresAt: Date): string {
+  const payload = `${userId}.${Math.floor(expiresAt.getTime() / 1000)}`;
+  return `${payload}.${signature(secret, payload)}`;
+}
+
+/** The user a key names while it is valid; null for a forged, altered or expired key. */
+export function userOfExportKey(secret: string, key: string, now: Date): number | null {
+  const match = /^([1-9]\d{0,15})\.(\d{1,12})\.([A-Za-z0-9_-]{43})$/.exec(key);
+  if (!match) return null;
+  const expected = Buffer.from(signature(secret, `${match[1]}.${match[2]}`));
+  const given = Buffer.from(match[3]!);
+  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
+  if (Number(match[2]) * 1000 < now.getTime()) return null;
+  return Number(match[1]);
+}
+
+export function createExportLink(deps: Pick<UsersDeps, 'config' | 'linkSecret' | 'now'>, user: UserRow) {
+  const expiresAt = new Date(deps.now().getTime() + EXPORT_LINK_SECONDS * 1000);
+  const key = exportKey(deps.linkSecret, user.id, expiresAt);
+  return {
+    url: `/api/users/me/export/download/?key=${encodeURIComponent(key)}`,
+    expires_at: expiresAt.toISOString(),
+  };
+}
+
+/**
+ * Everything Mirra holds about the person, as one ZIP: `account.json` (the profile), a JSON file
+ * per kind of record (generations, posts, models, uploads, credit and wallet ledgers, payments,
+ * subscription, partner commissions and pay-outs, notifications), and their photos, model photos
+ * and results as files. Streamed one file at a time.
+ */
+export async function exportAccount(
+  deps: Pick<UsersDeps, 'db' | 'storage' | 'linkSecret' | 'now'>,
+  key: string,
+): Promise<{ fileName: string; stream: Readable }> {
+  const userId = userOfExportKey(deps.linkSecret, key, deps.now());
+  const profile = userId === null ? null : await accountExportRepository.profile(deps.db, userId);
+  if (userId === null || !profile) throw notFound();
+  const json = (name: string, value: unknown): ZipStreamEntry => ({
+    name,
+    read: async () => Buffer.from(JSON.stringify(value, null, 2)),
+  });
+  async function* entries(): AsyncGenerator<ZipStreamEntry> {
+    yield json('account.json', profile);
+    for (const table of accountExportRepository.tables) {
+      yield json(`${table}.json`, await accountExportRepository.rowsOf(deps.db, table, userId!));
+    }
+    for (const file of await accountExportRepository.files(deps.db, userId!)) {
+      yield { name: file.name, read: async () => (await deps.storage.get(file.key))?.data ?? null };
+    }
+  }
+  const day = deps.now().toISOString().slice(0, 10);
+  return { fileName: `mirra-data-${day}.zip`, stream: zipStream(entries()) };
+}

@@ -1,0 +1,60 @@
+import { Readable } from 'node:stream';
+import { crc32 } from 'node:zlib';
+
+/** One entry of a streamed ZIP: its name and a function that reads its bytes when its turn comes. */
+export interface ZipStreamEntry {
+  name: string;
+  read(): Promise<Buffer | null>;
+}
+
+/**
+ * A ZIP archive (files stored, not compressed: photos and videos are compressed already) written
+ * as a stream, one file in memory at a time, whatever the archive's size. An entry whose bytes are
+ * gone by its turn (`read` gives null) is left out.
+ */
+export function zipStream(entries: AsyncIterable<ZipStreamEntry> | Iterable<ZipStreamEntry>): Readable {
+  async function* parts(): AsyncGenerator<Buffer> {
+    const centrals: Buffer[] = [];
+    let offset = 0;
+    let count = 0;
+    for await (const entry of entries) {
+      const data = await entry.read();
+      if (!data) continue;
+      const name = Buffer.from(entry.name, 'utf8');
+      const crc = crc32(data) >>> 0;
+      const local = Buffer.alloc(30);
+      local.writeUInt32LE(0x04034b50, 0);
+      local.writeUInt16LE(20, 4); // version needed
+      local.writeUInt16LE(0x0800, 6); // UTF-8 names
+      local.writeUInt32LE(crc, 14);
+      local.writeUInt32LE(data.length, 18);
+      local.writeUInt32LE(data.length, 22);
+      local.writeUInt16LE(name.length, 26);
+      yield Buffer.concat([local, name]);
+      yield data;
+
+      const central = Buffer.alloc(46);
+      central.writeUInt32LE(0x02014b50, 0);
+      central.writeUInt16LE(20, 4);
+      central.writeUInt16LE(20, 6);
+      central.writeUInt16LE(0x0800, 8);
+      central.writeUInt32LE(crc, 16);
+      central.writeUInt32LE(data.length, 20);
+      central.writeUInt32LE(data.length, 24);
+      central.writeUInt16LE(name.length, 28);
+      central.writeUInt32LE(offset, 42);
+      centrals.push(central, name);
+      offset += local.length + name.length + data.length;
+      count += 1;
+    }
+    const directory = Buffer.concat(centrals);
+    const end = Buffer.alloc(22);
+    end.writeUInt32LE(0x06054b50, 0);
+    end.writeUInt16LE(count, 8);
+    end.writeUInt16LE(count, 10);
+    end.writeUInt32LE(directory.length, 12);
+    end.writeUInt32LE(offset, 16);
+    yield Buffer.concat([directory, end]);
+  }
+  return Readable.from(parts());
+}
