@@ -25,7 +25,10 @@ export interface StripeFake {
   setWebhookUrl(url: string | null): void;
   /** Plays the buyer on the Checkout page. */
   act(sessionId: string, action: 'pay' | 'decline' | 'cancel'): Promise<void>;
-  /** The next period of a subscription: an invoice paid (or failed) and its events sent. */
+  /**
+   * The end of a subscription's period (or trial): the next period's invoice paid (or failed) and
+   * its events sent; cancelled at the period's end, the subscription is deleted instead.
+   */
   renew(subscriptionId: string, outcome?: 'paid' | 'failed'): Promise<void>;
   /** Sends an event as Stripe would (signed); returns the endpoint's answer status. */
   sendEvent(type: string, object: Json): Promise<number>;
@@ -74,6 +77,7 @@ export async function startStripeFake(
   const sessions = new Map<string, Json>();
   const subscriptions = new Map<string, Json>();
   const charges = new Map<string, Json>();
+  const invoices = new Map<string, Json>();
   const idempotency = new Map<string, { body: string; status: number; response: unknown }>();
   const events: StripeFake['events'] = [];
   let webhookUrl = options.webhookUrl ?? null;
@@ -125,6 +129,20 @@ export async function startStripeFake(
     }
     if (!params.success_url)
       return stripeError(400, 'invalid_request_error', 'Missing success_url', 'success_url');
+    const subscriptionData = params.subscription_data as Json | undefined;
+    const trialDays =
+      subscriptionData?.trial_period_days === undefined ? 0 : Number(subscriptionData.trial_period_days);
+    if (
+      trialDays &&
+      (mode !== 'subscription' || !Number.isInteger(trialDays) || trialDays < 1 || trialDays > 730)
+    ) {
+      return stripeError(
+        400,
+        'invalid_request_error',
+        'Invalid subscription_data[trial_period_days]',
+        'subscription_data[trial_period_days]',
+      );
+    }
     const session: Json = {
       id: id('cs'),
       object: 'checkout.session',
@@ -137,15 +155,19 @@ export async function startStripeFake(
       client_reference_id: params.client_reference_id ?? null,
       customer: null,
       customer_email: params.customer_email ?? null,
-      amount_total: amount,
+      // A trial charges nothing at checkout: the card is collected for the charges after it.
+      amount_total: trialDays ? 0 : amount,
       currency,
       metadata: (params.metadata as Json | undefined) ?? {},
       payment_intent: null,
       subscription: null,
+      invoice: null,
       created: nowSeconds(),
       expires_at: nowSeconds() + 86_400,
       _product: ((priceData.product_data as Json | undefined)?.name as string | undefined) ?? '',
       _recurring: priceData.recurring ?? null,
+      _unit_amount: amount,
+      _trial_days: trialDays,
       _payment_intent_metadata: ((params.payment_intent_data as Json | undefined)?.metadata as Json) ?? {},
       _subscription_metadata: ((params.subscription_data as Json | undefined)?.metadata as Json) ?? {},
     };
@@ -172,25 +194,18 @@ export async function startStripeFake(
     session.status = 'complete';
     session.payment_status = 'paid';
     session.customer = id('cus');
-    const chargeId = id('ch');
+    let firstInvoice: Json | null = null;
     if (session.mode === 'payment') {
-      session.payment_intent = id('pi');
-      charges.set(chargeId, {
-        id: chargeId,
-        object: 'charge',
-        amount: session.amount_total,
-        amount_refunded: 0,
-        refunded: false,
-        currency: session.currency,
-        payment_intent: session.payment_intent,
-        metadata: {},
-      });
+      session.payment_intent = chargeFor(session.amount_total as number, session.currency as string);
     } else {
-      const periodEnd = nowSeconds() + 30 * 86_400;
+      const trialDays = session._trial_days as number;
+      if (trialDays) session.payment_status = 'no_payment_required';
+      const periodEnd = nowSeconds() + (trialDays || 30) * 86_400;
       const subscription: Json = {
         id: id('sub'),
         object: 'subscription',
-        status: 'active',
+        status: trialDays ? 'trialing' : 'active',
+        trial_end: trialDays ? periodEnd : null,
         customer: session.customer,
         cancel_at_period_end: false,
         metadata: session._subscription_metadata,
@@ -202,7 +217,7 @@ export async function startStripeFake(
               current_period_start: nowSeconds(),
               current_period_end: periodEnd,
               price: {
-                unit_amount: session.amount_total,
+                unit_amount: session._unit_amount,
                 currency: session.currency,
                 recurring: session._recurring,
               },
@@ -212,26 +227,45 @@ export async function startStripeFake(
       };
       subscriptions.set(subscription.id as string, subscription);
       session.subscription = subscription.id;
+      firstInvoice = invoiceOf(subscription, 'subscription_create', 'paid', trialDays ? 0 : undefined);
+      session.invoice = firstInvoice.id;
     }
     await sendEvent('checkout.session.completed', publicOf(session));
-    if (session.mode === 'subscription') {
-      await sendEvent(
-        'invoice.paid',
-        invoiceOf(subscriptions.get(session.subscription as string)!, 'subscription_create', 'paid'),
-      );
-    }
+    if (firstInvoice) await sendEvent('invoice.paid', firstInvoice);
   }
 
-  function invoiceOf(sub: Json, reason: string, outcome: 'paid' | 'failed'): Json {
+  /** A successful charge of `amount` through a new PaymentIntent; answers the PaymentIntent's id. */
+  function chargeFor(amount: number, currency: string): string {
+    const chargeId = id('ch');
+    const paymentIntent = id('pi');
+    charges.set(chargeId, {
+      id: chargeId,
+      object: 'charge',
+      amount,
+      amount_refunded: 0,
+      refunded: false,
+      currency,
+      payment_intent: paymentIntent,
+      metadata: {},
+    });
+    return paymentIntent;
+  }
+
+  /** An invoice of a subscription period; a paid one is paid by a PaymentIntent of its own. */
+  function invoiceOf(sub: Json, reason: string, outcome: 'paid' | 'failed', amount?: number): Json {
     const item = (sub.items as { data: Json[] }).data[0]!;
     const price = item.price as Json;
-    return {
-      id: id('in'),
+    const due = amount ?? (price.unit_amount as number);
+    const invoiceId = id('in');
+    // An invoice of nothing (a trial's first) is paid without a charge.
+    const paymentIntent = outcome === 'paid' && due > 0 ? chargeFor(due, price.currency as string) : null;
+    const invoice: Json = {
+      id: invoiceId,
       object: 'invoice',
       billing_reason: reason,
       status: outcome === 'paid' ? 'paid' : 'open',
-      amount_due: price.unit_amount,
-      amount_paid: outcome === 'paid' ? price.unit_amount : 0,
+      amount_due: due,
+      amount_paid: outcome === 'paid' ? due : 0,
       currency: price.currency,
       customer: sub.customer,
       parent: {
@@ -242,14 +276,46 @@ export async function startStripeFake(
         object: 'list',
         data: [{ period: { start: item.current_period_start, end: item.current_period_end } }],
       },
+      _payment_intent: paymentIntent,
     };
+    invoices.set(invoiceId, invoice);
+    return publicOf(invoice);
+  }
+
+  /** `GET /v1/invoice_payments`: by `invoice`, or by `payment[payment_intent]`. */
+  function listInvoicePayments(query: URLSearchParams): Json {
+    const byInvoice = query.get('invoice');
+    const byIntent = query.get('payment[payment_intent]');
+    const data = [...invoices.values()]
+      .filter((inv) => inv._payment_intent)
+      .filter((inv) => (byInvoice ? inv.id === byInvoice : true))
+      .filter((inv) => (byIntent ? inv._payment_intent === byIntent : true))
+      .map((inv) => ({
+        id: `inpay_${(inv.id as string).slice(3)}`,
+        object: 'invoice_payment',
+        invoice: inv.id,
+        is_default: true,
+        amount_paid: inv.amount_paid,
+        currency: inv.currency,
+        status: 'paid',
+        payment: { type: 'payment_intent', payment_intent: inv._payment_intent },
+      }));
+    return { object: 'list', data, has_more: false, url: '/v1/invoice_payments' };
   }
 
   async function renew(subscriptionId: string, outcome: 'paid' | 'failed' = 'paid') {
     const sub = subscriptions.get(subscriptionId);
     if (!sub || sub.status === 'canceled') return;
     const item = (sub.items as { data: Json[] }).data[0]!;
+    // Cancelled at the period's (or the trial's) end: it ends now, and nothing is charged.
+    if (sub.cancel_at_period_end) {
+      sub.status = 'canceled';
+      await sendEvent('customer.subscription.deleted', subscriptionObject(sub));
+      return;
+    }
     if (outcome === 'paid') {
+      // The trial's end starts the paid periods.
+      if (sub.status === 'trialing') sub.status = 'active';
       item.current_period_start = item.current_period_end;
       item.current_period_end = (item.current_period_end as number) + 30 * 86_400;
       await sendEvent('invoice.paid', invoiceOf(sub, 'subscription_cycle', 'paid'));
@@ -278,12 +344,23 @@ export async function startStripeFake(
         `Charge ${charge.id as string} has already been refunded.`,
       );
     }
-    charge.refunded = true;
-    charge.amount_refunded = charge.amount;
+    // `amount` refunds part of the charge; unset, all that is left. Refunds add up on the charge.
+    const left = (charge.amount as number) - (charge.amount_refunded as number);
+    const amount = params.amount === undefined ? left : Number(params.amount);
+    if (!Number.isInteger(amount) || amount <= 0 || amount > left) {
+      return stripeError(
+        400,
+        'invalid_request_error',
+        `Refund amount (${String(params.amount)}) is greater than unrefunded amount on charge (${left})`,
+        'amount',
+      );
+    }
+    charge.amount_refunded = (charge.amount_refunded as number) + amount;
+    charge.refunded = charge.amount_refunded === charge.amount;
     const refund = {
       id: id('re'),
       object: 'refund',
-      amount: charge.amount,
+      amount,
       charge: charge.id,
       payment_intent: intent,
       status: 'succeeded',
@@ -395,6 +472,18 @@ export async function startStripeFake(
           return sendJson(response, e.status, e.body);
         }
         return sendJson(response, 200, publicOf(session));
+      }
+      if (request.method === 'GET' && path === '/invoice_payments') {
+        return sendJson(response, 200, listInvoicePayments(url.searchParams));
+      }
+      const invoicePath = /^\/invoices\/([\w]+)$/.exec(path);
+      if (request.method === 'GET' && invoicePath) {
+        const invoice = invoices.get(invoicePath[1]!);
+        if (!invoice) {
+          const e = stripeError(404, 'invalid_request_error', `No such invoice: '${invoicePath[1]}'`);
+          return sendJson(response, e.status, e.body);
+        }
+        return sendJson(response, 200, publicOf(invoice));
       }
       const subPath = /^\/subscriptions\/([\w]+)$/.exec(path);
       if (request.method === 'DELETE' && subPath) {

@@ -125,10 +125,27 @@ export interface TelegramBotApiFake {
   payInvoice(
     link: string,
     user: FakeTelegramUser,
+    options?: { loseSuccessfulPayment?: boolean },
   ): Promise<{ status: 'paid' | 'failed'; chargeId?: string; error?: string }>;
+  /** The bot's Star transactions as `getStarTransactions` lists them (oldest first). */
+  starTransactions(): FakeStarTransaction[];
   /** The next period of a Stars subscription: another `successful_payment` (is_recurring, not first). */
   renewStarSubscription(chargeId: string): Promise<WebhookDelivery | null>;
   close(): Promise<void>;
+}
+
+/**
+ * A Star transaction as the Bot API's `StarTransaction` shows it: an incoming payment has the
+ * payer as `source` (`TransactionPartnerUser`, `transaction_type` `invoice_payment`, with the
+ * invoice's payload and, for a subscription, its period); a refund goes out to the payer as
+ * `receiver` under the id of the payment it returns.
+ */
+export interface FakeStarTransaction {
+  id: string;
+  amount: number;
+  date: number;
+  source?: Record<string, unknown>;
+  receiver?: Record<string, unknown>;
 }
 
 /** An invoice created with createInvoiceLink, and what became of it. */
@@ -177,7 +194,9 @@ const badRequest = (what: string) => new BotApiError(400, `Bad Request: ${what}`
 /**
  * A local stand-in for https://api.telegram.org: a real HTTP server on 127.0.0.1 answering
  * `/bot<token>/<method>` (GET or POST; query string, JSON or form-urlencoded parameters) with the
- * Bot API envelope, for getMe, sendMessage, setWebhook, deleteWebhook and getWebhookInfo. It checks
+ * Bot API envelope, for getMe, sendMessage, setWebhook, deleteWebhook and getWebhookInfo, and the
+ * Stars payment methods (createInvoiceLink, answerPreCheckoutQuery, refundStarPayment,
+ * editUserStarSubscription, getStarTransactions with offset/limit, oldest first). It checks
  * what Telegram checks for these, records every call, and plays the Telegram side of a webhook:
  * `deliverUpdate` POSTs updates to the registered URL with the secret-token header.
  *
@@ -214,6 +233,14 @@ export async function startTelegramBotApiFake(
   let lastWebhookError: { date: number; message: string } | null = null;
   let nextUpdateId = 100_000_000 + randomInt(800_000_000);
   const invoices = new Map<string, FakeStarsInvoice>();
+  const starTransactions: FakeStarTransaction[] = [];
+  const partnerOf = (invoice: FakeStarsInvoice, user: FakeTelegramUser) => ({
+    type: 'user',
+    transaction_type: 'invoice_payment',
+    user,
+    invoice_payload: invoice.payload,
+    ...(invoice.subscriptionPeriod ? { subscription_period: invoice.subscriptionPeriod } : {}),
+  });
   const preCheckoutAnswers = new Map<string, { ok: boolean; error_message?: string }>();
   const chargeOf = (userId: number, chargeId: string) => {
     for (const invoice of invoices.values()) {
@@ -383,6 +410,12 @@ export async function startTelegramBotApiFake(
       found.charge.refunded = true;
       const { invoice, charge } = found;
       const user = knownUsers.get(charge.userId);
+      starTransactions.push({
+        id: charge.chargeId,
+        amount: invoice.amount,
+        date: nowSeconds(),
+        receiver: partnerOf(invoice, user ?? newUser({ id: charge.userId })),
+      });
       void deliverUpdate({
         update_id: nextUpdateId++,
         message: {
@@ -399,6 +432,14 @@ export async function startTelegramBotApiFake(
         } as unknown as FakeMessage,
       }).catch(() => undefined);
       return { result: true };
+    },
+
+    getstartransactions: (params) => {
+      const offset = params.offset === undefined ? 0 : Number(params.offset);
+      const limit = params.limit === undefined ? 100 : Number(params.limit);
+      if (!Number.isInteger(offset) || offset < 0) throw badRequest('offset is invalid');
+      if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw badRequest('limit is invalid');
+      return { result: { transactions: starTransactions.slice(offset, offset + limit) } };
     },
 
     edituserstarsubscription: (params) => {
@@ -514,6 +555,7 @@ export async function startTelegramBotApiFake(
   async function payInvoice(
     link: string,
     user: FakeTelegramUser,
+    options: { loseSuccessfulPayment?: boolean } = {},
   ): Promise<{ status: 'paid' | 'failed'; chargeId?: string; error?: string }> {
     const invoice = invoices.get(link.replace(/^https:\/\/t\.me\/\$/, ''));
     if (!invoice) return { status: 'failed', error: 'INVOICE_NOT_FOUND' };
@@ -547,7 +589,16 @@ export async function startTelegramBotApiFake(
     if (!answer.ok) return { status: 'failed', error: answer.error_message ?? 'declined' };
     const chargeId = `stxt${randomBytes(20).toString('hex')}`;
     invoice.charges.push({ chargeId, userId: user.id, refunded: false, canceled: false });
-    await deliverSuccessfulPayment(invoice, user, chargeId, invoice.charges.length === 1);
+    starTransactions.push({
+      id: chargeId,
+      amount: invoice.amount,
+      date: nowSeconds(),
+      source: partnerOf(invoice, user),
+    });
+    // The Stars are paid either way; a lost message (the bot was down) leaves only the transaction.
+    if (!options.loseSuccessfulPayment) {
+      await deliverSuccessfulPayment(invoice, user, chargeId, invoice.charges.length === 1);
+    }
     return { status: 'paid', chargeId };
   }
 
@@ -591,6 +642,12 @@ export async function startTelegramBotApiFake(
       const user = knownUsers.get(first.userId) ?? newUser({ id: first.userId });
       const next = `stxt${randomBytes(20).toString('hex')}`;
       invoice.charges.push({ chargeId: next, userId: first.userId, refunded: false, canceled: false });
+      starTransactions.push({
+        id: next,
+        amount: invoice.amount,
+        date: nowSeconds(),
+        source: partnerOf(invoice, user),
+      });
       return deliverSuccessfulPayment(invoice, user, next, false);
     }
     return null;
@@ -741,6 +798,7 @@ export async function startTelegramBotApiFake(
     pressStart: (startOptions) => deliverUpdate(startUpdate(startOptions)),
     deliveries: () => [...deliveries],
     invoices: () => invoices,
+    starTransactions: () => starTransactions,
     payInvoice,
     renewStarSubscription,
     close: () =>

@@ -32,6 +32,8 @@ export interface FakeYooKassaPayment {
   /** The 54-FZ receipt as sent (YooKassa keeps it for the fiscal data operator). */
   receipt?: unknown;
   save_payment_method?: boolean;
+  /** `false`: a two-stage payment, held until captured or cancelled. */
+  capture?: boolean;
 }
 
 export interface FakeYooKassaRefund {
@@ -168,6 +170,8 @@ export async function startYooKassaFake(
       payment_method: { type: methodType, id: randomUUID(), saved: false },
       refundable: false,
       test: true,
+      // Two-stage: paid means held (`waiting_for_capture`) until captured or cancelled.
+      ...(body.capture === false ? { capture: false } : {}),
       ...(body.receipt ? { receipt: body.receipt } : {}),
       ...(body.save_payment_method === true ? { save_payment_method: true } : {}),
     };
@@ -181,7 +185,14 @@ export async function startYooKassaFake(
     if (payment.status !== 'succeeded' || !payment.refundable) {
       return error(400, 'invalid_request', 'Payment is not refundable', 'payment_id');
     }
+    // A refund of part of the payment leaves the rest refundable; refunds add up on the payment.
+    const toMinor = (a: Amount) => Math.round(Number(a.value) * 100);
     const amount = (body.amount as Amount | undefined) ?? payment.amount;
+    const already = payment.refunded_amount ? toMinor(payment.refunded_amount) : 0;
+    const total = already + toMinor(amount);
+    if (!(toMinor(amount) > 0) || total > toMinor(payment.amount)) {
+      return error(400, 'invalid_request', 'Refund amount exceeds the refundable amount', 'amount');
+    }
     const refund: FakeYooKassaRefund = {
       id: `${randomBytes(4).toString('hex')}-0015-5000-8000-${randomBytes(6).toString('hex')}`,
       payment_id: payment.id,
@@ -190,21 +201,36 @@ export async function startYooKassaFake(
       created_at: new Date().toISOString(),
     };
     refunds.set(refund.id, refund);
-    payment.refundable = false;
-    payment.refunded_amount = amount;
+    payment.refundable = total < toMinor(payment.amount);
+    payment.refunded_amount = { value: (total / 100).toFixed(2), currency: payment.amount.currency };
     void notify('refund.succeeded', refund);
     return { status: 200, body: refund };
+  }
+
+  /** `POST /payments/{id}/cancel`: a held payment is released; the method it saved stays saved. */
+  function cancelPayment(paymentId: string): { status: number; body: unknown } {
+    const payment = payments.get(paymentId);
+    if (!payment) return error(404, 'not_found', 'Payment not found');
+    if (payment.status !== 'waiting_for_capture') {
+      return error(400, 'invalid_request', 'Payment is not in waiting_for_capture status', 'payment_id');
+    }
+    payment.status = 'canceled';
+    payment.paid = false;
+    payment.cancellation_details = { party: 'merchant', reason: 'canceled_by_merchant' };
+    void notify('payment.canceled', payment);
+    return { status: 200, body: payment };
   }
 
   async function act(paymentId: string, action: 'pay' | 'decline' | 'cancel') {
     const payment = payments.get(paymentId);
     if (!payment || payment.status !== 'pending') return;
     if (action === 'pay') {
-      payment.status = 'succeeded';
+      const held = payment.capture === false;
+      payment.status = held ? 'waiting_for_capture' : 'succeeded';
       payment.paid = true;
-      payment.refundable = true;
+      payment.refundable = !held;
       if (payment.save_payment_method && payment.payment_method) payment.payment_method.saved = true;
-      await notify('payment.succeeded', payment);
+      await notify(held ? 'payment.waiting_for_capture' : 'payment.succeeded', payment);
     } else {
       payment.status = 'canceled';
       payment.cancellation_details =
@@ -280,8 +306,15 @@ export async function startYooKassaFake(
           }
           return sendJson(response, stored.status, stored.response);
         }
+        const cancel = /^\/payments\/([\w-]+)\/cancel$/.exec(path);
         const result =
-          path === '/payments' ? createPayment(body) : path === '/refunds' ? createRefund(body) : null;
+          path === '/payments'
+            ? createPayment(body)
+            : path === '/refunds'
+              ? createRefund(body)
+              : cancel
+                ? cancelPayment(cancel[1]!)
+                : null;
         if (!result) return sendJson(response, 404, error(404, 'not_found', 'Not found').body);
         idempotence.set(`${path}:${key}`, { body: raw, status: result.status, response: result.body });
         return sendJson(response, result.status, result.body);

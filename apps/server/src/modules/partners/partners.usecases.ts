@@ -227,9 +227,10 @@ export function createPartnerPaymentListener(deps: Deps): PaymentListener {
     },
     onRefunded: async (tx, order) => {
       if (!isRewarded(order)) return;
+      // A partial refund claws back the share of each commission the refunded money earned.
       await reversePurchaseCommissions(deps, tx, {
         ...purchaseOf(order, deps.now()),
-        refundedAmount: order.amount,
+        refundedAmount: order.status === 'refunded' ? order.amount : order.amountRefunded,
         refundedAt: order.refundedAt ?? deps.now(),
       });
     },

@@ -3,8 +3,8 @@
  * import from it. Anything not exported here is the module's own business.
  *
  * Domain events: modules listen through `PaymentsDeps.paymentListeners` (PaymentListener):
- * `onPaid(tx, order)` when an order becomes paid and `onRefunded(tx, order)` when a paid order is
- * refunded or charged back, each once per order, inside the transaction that applied the event
+ * `onPaid(tx, order)` when an order becomes paid and `onRefunded(tx, order)` each time more of a
+ * paid order is refunded or charged back (`order.amountRefunded`: the total so far), each once, inside the transaction that applied the event
  * (after the purchase's access and unspent credits were taken back). Modules that sell something
  * of their own register a handler by order purpose (`PaymentsDeps.purposeHandlers`); it also
  * receives the renewals and changes of provider-run subscriptions (Stripe, Telegram Stars).

@@ -24,8 +24,10 @@ export type PaymentPurposeHandlers = Partial<Record<'subscription', PaymentEvent
  * The payments domain events, for any module (the partner programme: commissions on payment,
  * clawback on refund). Each is called inside the transaction that applied the event, exactly once
  * per order and event: `onPaid` when an order becomes paid (a top-up, a pack, a subscription
- * period, a renewal — each renewal is an order of its own), `onRefunded` when a paid order is
- * refunded or charged back (its access and unspent credits are already taken back).
+ * period, a renewal — each renewal is an order of its own), `onRefunded` each time more of a paid
+ * order's money is refunded or charged back (its access and unspent credits, or their refunded
+ * share, are already taken back): `order.amountRefunded` is the total refunded so far, and the
+ * status is `refunded` once all of it is.
  */
 export interface PaymentListener {
   onPaid?(tx: DbOrTx, order: PaymentOrderView): Promise<void>;

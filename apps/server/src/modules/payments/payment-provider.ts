@@ -45,6 +45,12 @@ export interface ProviderOrder {
   recurring?: { periodDays: number };
   /** The buyer agreed to keep the payment method for renewals (YooKassa `save_payment_method`). */
   saveMethod?: boolean;
+  /**
+   * A free trial of a provider-run subscription (Stripe `subscription_data.trial_period_days`):
+   * the order's amount is 0, the card is collected now, and `amount` is charged each period from
+   * the trial's end (`days` from now) unless cancelled before.
+   */
+  trial?: { days: number; amount: number };
 }
 
 /** Where the buyer goes to pay, and the provider's id of the payment when it has one already. */
@@ -98,6 +104,12 @@ export interface PaymentEvent {
   subscriptionStatus?: string;
   /** Stripe `cancel_at_period_end` on `subscription.updated`. */
   cancelAtPeriodEnd?: boolean;
+  /**
+   * On `refund.succeeded`: the total the provider has refunded of this payment so far (Stripe
+   * `charge.amount_refunded`, YooKassa `refunded_amount`), in the payment's minor units; unset: all
+   * of it. Less than `amount` is a partial refund.
+   */
+  refundedAmount?: number;
 }
 
 export type WebhookHeaders = Record<string, string | string[] | undefined>;
@@ -125,8 +137,14 @@ export interface PaymentProvider {
   parseWebhook(inbound: InboundWebhook): Promise<PaymentEvent[] | null>;
   /** The provider's current state of an order's payment (the reconciler's re-check); null if unknown. */
   fetchPayment(order: { uuid: string; providerPaymentId: string | null }): Promise<PaymentEvent | null>;
-  /** Asks the provider to return the money; the refund itself is applied when its event arrives. */
-  refund(order: ProviderOrder & { providerPaymentId: string }): Promise<void>;
+  /**
+   * Asks the provider to return the money (`refundAmount` of it, minor units; unset: all that is
+   * left); the refund itself is applied when its event arrives. `alreadyRefunded` keys the request,
+   * so a retried one never refunds twice and a later partial refund is a request of its own.
+   */
+  refund(
+    order: ProviderOrder & { providerPaymentId: string; refundAmount?: number; alreadyRefunded: number },
+  ): Promise<void>;
   /**
    * Charges a saved method with no buyer present (YooKassa `payment_method_id`), keyed by the new
    * order's uuid. Answers the payment's id and its final event when already final (null while

@@ -468,6 +468,51 @@ describe('Telegram Stars', () => {
     });
   });
 
+  it('finds a paid invoice whose successful_payment was lost in the bot’s Star transactions, once', async () => {
+    const { tgUser, headers } = await miniAppBuyer();
+    // Another buyer's invoice still unpaid, and this one paid with the message lost.
+    const other = await order((await miniAppBuyer()).headers, 'stars');
+    const created = await order(headers, 'stars');
+    const paid = await telegram.payInvoice(
+      created.confirmation_url,
+      telegram.newUser({ ...tgUser, is_bot: false }),
+      { loseSuccessfulPayment: true },
+    );
+    expect(paid.status).toBe('paid');
+    expect((await orderRow(created.uuid)).status).toBe('pending');
+
+    t.setNow(new Date(Date.now() + 15 * 60_000));
+    try {
+      await reconcilePendingOrders(t.deps);
+    } finally {
+      t.setNow(undefined);
+    }
+    expect(telegram.calls('getStarTransactions').at(-1)!.params).toMatchObject({ offset: 0, limit: 100 });
+    expect(await orderRow(created.uuid)).toMatchObject({ status: 'paid', providerPaymentId: paid.chargeId });
+    expect(await balanceOf(headers)).toBe(100);
+    expect((await orderRow(other.uuid)).status).toBe('pending');
+
+    // The message arriving late after all is the same payment: nothing more is granted.
+    const payment = {
+      currency: 'XTR',
+      total_amount: 150,
+      invoice_payload: created.uuid,
+      telegram_payment_charge_id: paid.chargeId,
+      provider_payment_charge_id: `${tgUser.id}_1`,
+    };
+    await telegram.deliverUpdate({
+      update_id: 900_000_000 + Math.floor(Math.random() * 1000),
+      message: {
+        message_id: 1,
+        from: telegram.newUser({ ...tgUser }),
+        chat: { id: tgUser.id, type: 'private' },
+        date: Math.floor(Date.now() / 1000),
+        successful_payment: payment,
+      } as never,
+    });
+    expect(await balanceOf(headers)).toBe(100);
+  });
+
   it('refuses a forged update without the webhook secret', async () => {
     const forged = await post(
       '/api/tg/webhook/',
@@ -568,7 +613,11 @@ describe('what subscriptions need from the providers', () => {
     const subscriptionId = session.subscription as string;
 
     await stripe.renew(subscriptionId);
-    const renewed = seen.find((s) => s.order.uuid === first.uuid && s.event.type === 'subscription.renewed')!;
+    // Each later period is an order of its own, paid, pointing at the first.
+    const renewed = seen.find(
+      (s) => s.order.renewalOf === first.uuid && s.event.type === 'subscription.renewed',
+    )!;
+    expect(renewed.order).toMatchObject({ status: 'paid', purpose: 'subscription', amount: 999 });
     expect(renewed.event).toMatchObject({
       amount: 999,
       currency: 840,
@@ -630,7 +679,7 @@ describe('Telegram Stars subscriptions', () => {
     expect(started.event.providerSubscriptionId).toBe(paid.chargeId);
     expect(started.event.periodEnd!.getTime()).toBeGreaterThan(Date.now() + 29 * 86_400_000);
     await telegram.renewStarSubscription(paid.chargeId!);
-    expect(seen.find((s) => s.event.type === 'subscription.renewed')?.order.uuid).toBe(first.uuid);
+    expect(seen.find((s) => s.event.type === 'subscription.renewed')?.order.renewalOf).toBe(first.uuid);
     await cancelProviderSubscription(t.deps, {
       provider: 'stars',
       providerSubscriptionId: paid.chargeId!,

@@ -5,6 +5,7 @@ import {
   parseCatalogue,
   priceProduct,
   refundCredits,
+  refundedShare,
   regionOfCountry,
   returnUrlFor,
   safeReturnPath,
@@ -64,5 +65,20 @@ describe('payments rules', () => {
       now.getTime() + 10 * day,
     );
     expect(shortenUntil(new Date(now.getTime() + 20 * day), now, 30)).toEqual(now);
+  });
+});
+
+describe('refundedShare', () => {
+  it('takes back the share the refunded money paid for, the buyer keeping the rounded-down rest', () => {
+    expect(refundedShare(100, 299, 100)).toBe(34);
+    expect(refundedShare(100, 299, 200)).toBe(67);
+    expect(refundedShare(100, 19_900, 9_950)).toBe(50);
+    expect(refundedShare(30, 1000, 1)).toBe(1);
+  });
+  it('takes back everything for a whole refund, an order of no money, and nothing for none', () => {
+    expect(refundedShare(100, 299, 299)).toBe(100);
+    expect(refundedShare(50, 0, 0)).toBe(50);
+    expect(refundedShare(100, 299, 0)).toBe(0);
+    expect(refundedShare(0, 299, 100)).toBe(0);
   });
 });

@@ -110,3 +110,17 @@ export function shortenUntil(currentUntil: Date, now: Date, days: number): Date 
   const back = new Date(currentUntil.getTime() - days * 86_400_000);
   return back > now ? back : now;
 }
+
+/**
+ * How much of a purchase (its credits, or its days) a refund takes back: the buyer keeps the part
+ * the money they kept paid for, rounded down — after refunds totalling `refunded` of `amount`
+ * they keep floor(units × (amount − refunded) / amount), and the rest is taken back. Refunds add
+ * up, so each later one takes back only what the new total adds. A refund of everything (or of
+ * an order of no money, a trial) takes back all of it.
+ */
+export function refundedShare(units: number, amount: number, refunded: number): number {
+  if (units <= 0) return 0;
+  if (amount <= 0 || refunded >= amount) return units;
+  const kept = Math.floor((units * (amount - Math.max(0, refunded))) / amount);
+  return units - kept;
+}

@@ -26,6 +26,15 @@ export const paymentsRepository = {
     return row!;
   },
 
+  /** A new order, unless one already holds its provider payment id (then undefined). */
+  async insertOrderOnce(
+    db: DbOrTx,
+    values: typeof paymentOrders.$inferInsert,
+  ): Promise<PaymentOrderRow | undefined> {
+    const [row] = await db.insert(paymentOrders).values(values).onConflictDoNothing().returning();
+    return row;
+  },
+
   async findOrder(db: DbOrTx, uuid: string): Promise<PaymentOrderRow | undefined> {
     const [row] = await db.select().from(paymentOrders).where(eq(paymentOrders.uuid, uuid));
     return row;

@@ -38,6 +38,7 @@ import {
   parseCatalogue,
   priceProduct,
   refundCredits,
+  refundedShare,
   regionOfCountry,
   returnUrlFor,
   safeReturnPath,
@@ -140,6 +141,8 @@ export interface StartPaymentInput {
   saveMethod?: boolean;
   /** A subscription the provider itself renews (Stripe `subscription` mode, Stars `subscription_period`). */
   recurring?: { periodDays: number };
+  /** With `recurring`: a free trial of `days`, then `amount` each period (the order's amount is 0). */
+  trial?: { days: number; amount: number };
   credits?: number;
   unlimitedDays?: number;
 }
@@ -199,9 +202,10 @@ export async function startPayment(
   });
   let started: Awaited<ReturnType<typeof provider.createPayment>>;
   try {
-    started = await provider.createPayment(
-      await providerOrderOf(deps, order, input.description ?? describeOrder(order)),
-    );
+    started = await provider.createPayment({
+      ...(await providerOrderOf(deps, order, input.description ?? describeOrder(order))),
+      ...(input.trial && input.recurring ? { trial: input.trial } : {}),
+    });
   } catch (error) {
     // The provider could not start it: the order is failed and a top-up's money no longer shown
     // as on its way (a payment the provider made after all still applies by its notification).
@@ -468,14 +472,33 @@ export async function cancelProviderSubscription(
 }
 
 /**
- * Gives a paid order's money back: a balance payment returns to the wallet at once; a provider's
- * refund is asked for, and applied when its notification arrives.
+ * Gives a paid order's money back (`amount` minor units of it; unset: all that is left): a balance
+ * payment returns to the wallet at once; a provider's refund is asked for, and applied when its
+ * notification arrives.
  */
-export async function refundOrder(deps: Deps, orderUuid: string): Promise<'refunded' | 'requested'> {
+export async function refundOrder(
+  deps: Deps,
+  orderUuid: string,
+  amount?: number,
+): Promise<'refunded' | 'requested'> {
   const order = await paymentsRepository.findOrder(deps.db, orderUuid);
   if (!order) throw new AppError({ code: 'payments.order_not_found', detail: 'Not found.' });
   if (order.status !== 'paid') {
     throw new AppError({ code: 'payments.not_refundable', detail: 'Only a paid order can be refunded.' });
+  }
+  const left = order.amount - order.amountRefunded;
+  if (amount !== undefined && (!Number.isInteger(amount) || amount <= 0 || amount > left)) {
+    throw new AppError({
+      code: 'payments.not_refundable',
+      detail: 'The refund is more than what is left of the payment.',
+    });
+  }
+  // Stripe and YooKassa refund part of a payment; Telegram Stars, Cryptomus and the wallet only all of it.
+  if (amount !== undefined && amount < left && !['stripe', 'yookassa'].includes(order.provider)) {
+    throw new AppError({
+      code: 'payments.not_refundable',
+      detail: 'This payment can only be refunded in full.',
+    });
   }
   if (order.provider === 'balance') {
     await deps.db.transaction((tx) =>
@@ -493,7 +516,12 @@ export async function refundOrder(deps: Deps, orderUuid: string): Promise<'refun
   const provider = providerNamed(deps, order.provider as ProviderName);
   if (!provider || !order.providerPaymentId) throw methodUnavailable();
   const providerOrder = await providerOrderOf(deps, order, describeOrder(order));
-  await provider.refund({ ...providerOrder, providerPaymentId: order.providerPaymentId });
+  await provider.refund({
+    ...providerOrder,
+    providerPaymentId: order.providerPaymentId,
+    alreadyRefunded: order.amountRefunded,
+    ...(amount !== undefined && amount < left ? { refundAmount: amount } : {}),
+  });
   return 'requested';
 }
 
@@ -593,9 +621,18 @@ export async function applyEvents(deps: Deps, provider: ProviderName, events: Pa
   }
 }
 
-/** The order an event belongs to, row-locked: by its uuid, else by the payment or subscription id. */
+/**
+ * The order an event belongs to, row-locked: the one holding the payment it names (a later period
+ * of a provider-run subscription is an order of its own), else by its uuid, else by the
+ * subscription id.
+ */
 async function lockOrderOf(tx: DbOrTx, provider: ProviderName | 'balance', event: PaymentEvent) {
+  const byPayment =
+    event.type === 'refund.succeeded'
+      ? await paymentsRepository.findOrderUuidByProviderRef(tx, provider, event.providerPaymentId, undefined)
+      : undefined;
   const uuid =
+    byPayment ??
     event.orderUuid ??
     (await paymentsRepository.findOrderUuidByProviderRef(
       tx,
@@ -631,6 +668,10 @@ export async function applyPaymentEvent(
     return;
   }
   const now = deps.now();
+  if (event.type === 'subscription.renewed') {
+    await applyProviderRenewal(deps, tx, order, event, now);
+    return;
+  }
   const before = order.status;
   let after: PaymentOrderRow = order;
   switch (event.type) {
@@ -655,21 +696,68 @@ export async function applyPaymentEvent(
       });
       if (order.purpose === 'wallet_topup') await cancelWalletEntry(tx, `payment:${order.uuid}:pay_in`, now);
       break;
-    case 'refund.succeeded':
+    case 'refund.succeeded': {
       // A refund of a provider-run subscription's later period names that period's payment.
       if (order.providerPaymentId !== null && event.providerPaymentId !== order.providerPaymentId) break;
       if (order.status !== 'paid') return;
-      after = await takeBackPurchase(tx, order, now);
+      const refunded = Math.min(order.amount, event.refundedAmount ?? order.amount);
+      // The provider's total refunded so far: one already applied (a second notification of the
+      // same refund, or an older one arriving late) takes nothing more.
+      if (refunded < order.amount && refunded <= order.amountRefunded) return;
+      after = await takeBackPurchase(tx, order, refunded, now);
       break;
+    }
     default:
       // Renewals, failed renewals and changes of provider-run subscriptions: the purpose's own.
       break;
   }
   if (order.purpose === 'subscription') await deps.purposeHandlers.subscription?.(tx, after, event, before);
+  const refundedMore =
+    (after.status === 'refunded' && before !== 'refunded') || after.amountRefunded > order.amountRefunded;
   for (const listener of deps.paymentListeners) {
     if (after.status === 'paid' && before !== 'paid') await listener.onPaid?.(tx, after);
-    if (after.status === 'refunded' && before !== 'refunded') await listener.onRefunded?.(tx, after);
+    if (refundedMore) await listener.onRefunded?.(tx, after);
   }
+}
+
+/**
+ * A later period a provider charged by itself (Stripe `invoice.paid`, a Stars renewal) is an order
+ * of its own, paid, holding that payment — once per payment, however often it is notified — so
+ * a refund of that period finds it, and the domain events see each period's money (commission on
+ * it, clawback when it is refunded). The subscription's handler gives the period (access, credits).
+ */
+async function applyProviderRenewal(
+  deps: EventDeps,
+  tx: DbOrTx,
+  first: PaymentOrderRow,
+  event: PaymentEvent,
+  now: Date,
+): Promise<void> {
+  if (first.purpose !== 'subscription') return;
+  const parent = first.renewalOf ? await paymentsRepository.findOrder(tx, first.renewalOf) : first;
+  if (!parent) return;
+  const renewal = await paymentsRepository.insertOrderOnce(tx, {
+    userId: parent.userId,
+    product: parent.product,
+    provider: parent.provider,
+    method: parent.method,
+    purpose: parent.purpose,
+    purposeRef: parent.purposeRef,
+    renewalOf: parent.uuid,
+    status: 'paid',
+    amount: event.amount,
+    currency: event.currency,
+    returnPath: parent.returnPath,
+    providerPaymentId: event.providerPaymentId,
+    // The consent given with the first payment covers its renewals.
+    offerVersion: parent.offerVersion,
+    privacyVersion: parent.privacyVersion,
+    consentedAt: parent.consentedAt,
+    paidAt: now,
+  });
+  if (!renewal) return;
+  await deps.purposeHandlers.subscription?.(tx, renewal, event, 'pending');
+  for (const listener of deps.paymentListeners) await listener.onPaid?.(tx, renewal);
 }
 
 /** What a paid order gives: its credits, its unlimited days, the top-up's money, once each. */
@@ -713,35 +801,49 @@ async function grantPurchase(tx: DbOrTx, order: PaymentOrderRow, now: Date): Pro
 }
 
 /**
- * A refund: the purchase's unspent credits back (never below zero, the rest recorded), its term
- * ended; a top-up's money leaves the wallet as far as it is still there; a purchase paid from the
- * balance returns to it.
+ * A refund of `refunded` (the provider's total so far) of the order's money: a whole refund takes
+ * back the purchase's unspent credits (never below zero, the rest recorded) and ends its term; a
+ * partial one takes back the share of credits and days the refunded money paid for
+ * (`refundedShare`), less what earlier partial refunds took. A top-up's refunded money leaves the
+ * wallet as far as it is still there; a purchase paid from the balance returns to it. The order
+ * stays paid until all of it is refunded.
  */
-async function takeBackPurchase(tx: DbOrTx, order: PaymentOrderRow, now: Date): Promise<PaymentOrderRow> {
+async function takeBackPurchase(
+  tx: DbOrTx,
+  order: PaymentOrderRow,
+  refunded: number,
+  now: Date,
+): Promise<PaymentOrderRow> {
+  const whole = refunded >= order.amount;
+  const key = whole ? `payment:${order.uuid}:refund` : `payment:${order.uuid}:refund:${refunded}`;
+  const creditsDue = Math.max(
+    0,
+    refundedShare(order.credits, order.amount, refunded) - order.creditsTakenBack - order.creditsUnrecovered,
+  );
   const balance = await lockCredits(tx, order.userId);
-  const { takeBack, unrecovered } = refundCredits(order.credits, balance);
+  const { takeBack, unrecovered } = refundCredits(creditsDue, balance);
   if (takeBack > 0) {
     await applyCreditChange(tx, {
       userId: order.userId,
       delta: -takeBack,
       kind: 'purchase_refund',
       ref: order.uuid,
-      idempotencyKey: `payment:${order.uuid}:refund`,
+      idempotencyKey: key,
     });
   }
-  if (order.unlimitedDays > 0) {
+  const daysDue =
+    refundedShare(order.unlimitedDays, order.amount, refunded) -
+    refundedShare(order.unlimitedDays, order.amount, order.amountRefunded);
+  if (daysDue > 0) {
     const until = await paymentsRepository.lockUnlimitedUntil(tx, order.userId);
     if (until) {
-      await paymentsRepository.setUnlimitedUntil(
-        tx,
-        order.userId,
-        shortenUntil(until, now, order.unlimitedDays),
-      );
+      await paymentsRepository.setUnlimitedUntil(tx, order.userId, shortenUntil(until, now, daysDue));
     }
   }
+  const moneyDue = refunded - order.amountRefunded;
   if (order.purpose === 'wallet_topup') {
     const wallet = await getWalletBalance(tx, order.userId, order.currency, now);
-    const back = Math.min(order.amount, Math.max(0, wallet.available));
+    const back = Math.min(moneyDue, Math.max(0, wallet.available));
     if (back > 0) {
       await recordWalletEntry(
         tx,
@@ -751,7 +853,7 @@ async function takeBackPurchase(tx: DbOrTx, order: PaymentOrderRow, now: Date): 
           amount: -back,
           kind: 'refund',
           ref: order.uuid,
-          idempotencyKey: `payment:${order.uuid}:refund`,
+          idempotencyKey: key,
         },
         now,
       );
@@ -763,19 +865,20 @@ async function takeBackPurchase(tx: DbOrTx, order: PaymentOrderRow, now: Date): 
       {
         userId: order.userId,
         currency: order.currency,
-        amount: order.amount,
+        amount: moneyDue,
         kind: 'refund',
         ref: order.uuid,
-        idempotencyKey: `payment:${order.uuid}:refund`,
+        idempotencyKey: key,
       },
       now,
     );
   }
   return paymentsRepository.updateOrder(tx, order.uuid, now, {
-    status: 'refunded',
+    ...(whole ? { status: 'refunded' as const } : {}),
     refundedAt: now,
-    creditsTakenBack: takeBack,
-    creditsUnrecovered: unrecovered,
+    amountRefunded: Math.max(refunded, order.amountRefunded),
+    creditsTakenBack: order.creditsTakenBack + takeBack,
+    creditsUnrecovered: order.creditsUnrecovered + unrecovered,
   });
 }
 

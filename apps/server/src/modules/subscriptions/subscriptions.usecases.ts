@@ -70,12 +70,18 @@ function planMethods(deps: SubscriptionsDeps, where: { region: TPaymentRegion; i
 }
 
 /**
- * The trial charges nothing now and keeps the card for the first charge when it ends; only the
- * test provider saves a card with nothing charged so far (others take their first period).
+ * The trial charges nothing now and keeps the card for the first charge when it ends: the test
+ * provider saves a card with nothing charged, Stripe runs the trial in its own subscription
+ * (`trial_period_days`), and YooKassa saves the card by a card check (a held rouble released,
+ * never taken) — by card or SberPay, as SBP cannot hold. Telegram Star subscriptions have no
+ * trial, and the wallet keeps no card: both take their first period.
  */
-const TRIAL_PROVIDERS: ProviderName[] = ['test'];
+const TRIAL_PROVIDERS: ProviderName[] = ['test', 'stripe'];
+const TRIAL_METHODS: TPaymentMethod[] = ['yookassa_bank_card', 'yookassa_sberbank'];
 const trialMethods = (methods: TPaymentMethod[]) =>
-  methods.filter((m) => m !== 'balance' && TRIAL_PROVIDERS.includes(providerOfMethod(m)));
+  methods.filter(
+    (m) => TRIAL_METHODS.includes(m) || (m !== 'balance' && TRIAL_PROVIDERS.includes(providerOfMethod(m))),
+  );
 
 function priceFor(plan: PremiumPlanConfig, region: TPaymentRegion, method: TPaymentMethod) {
   if (method !== 'stars') return pricePlan(plan, region);
@@ -207,12 +213,15 @@ export async function startSubscription(
     // The period's credits are granted by payments with the order, once.
     credits: trial ? plan.trial_credits : plan.credits,
     // Mirra charges the kept card where the provider can charge it again (test, YooKassa); Stripe
-    // and Stars renew their own subscription.
+    // and Stars renew their own subscription (Stripe running the trial in it too).
     ...(body.method === 'balance'
       ? {}
       : recurringMethods(deps).includes(body.method)
         ? { saveMethod: true }
-        : { recurring: { periodDays: plan.period_days } }),
+        : {
+            recurring: { periodDays: plan.period_days },
+            ...(trial ? { trial: { days: plan.trial_days, amount: price.amount } } : {}),
+          }),
   });
   return { uuid: started.uuid, confirmation_url: started.confirmation_url };
 }
@@ -351,8 +360,30 @@ export async function applySubscriptionPayment(
     });
     return;
   }
-  if (event.type === 'refund.succeeded' && order.status === 'paid' && before === 'paid') {
-    // A later period the provider charged by itself was refunded (the first order stays paid).
+  if (event.type === 'refund.succeeded' && order.renewalOf) {
+    // A later period the provider charged by itself (an order of its own) was wholly refunded:
+    // that period ends and its unspent credits go back; renewals go on. A partial refund of it is
+    // a discount on that period: access and credits stay (the partners' share shrinks with it).
+    if (order.status !== 'refunded' || before !== 'paid') return;
+    const until = refundedTerm(sub.accessUntil, now, sub.periodDays);
+    await subscriptionsRepository.update(tx, sub.uuid, now, { accessUntil: until, nextChargeAt: until });
+    await subscriptionsRepository.setPremiumUntil(tx, sub.userId, until);
+    await takeBackPeriodCredits(
+      tx,
+      sub.userId,
+      plan.credits,
+      `subscription:${sub.uuid}:payment:${event.providerPaymentId}:refund`,
+      order.uuid,
+    );
+    return;
+  }
+  if (
+    event.type === 'refund.succeeded' &&
+    order.status === 'paid' &&
+    before === 'paid' &&
+    event.providerPaymentId !== order.providerPaymentId
+  ) {
+    // A period renewed before renewals were orders of their own: the first order stays paid.
     const until = refundedTerm(sub.accessUntil, now, sub.periodDays);
     await subscriptionsRepository.update(tx, sub.uuid, now, { accessUntil: until });
     await subscriptionsRepository.setPremiumUntil(tx, sub.userId, until);

@@ -724,6 +724,13 @@ export const paymentOrders = pgTable(
     /** Credits of the purchase taken back on refund, and those already spent (not recoverable). */
     creditsTakenBack: integer('credits_taken_back').notNull().default(0),
     creditsUnrecovered: integer('credits_unrecovered').notNull().default(0),
+    /** Minor units the provider has refunded so far (partial refunds add up; `amount`: wholly refunded). */
+    amountRefunded: integer('amount_refunded').notNull().default(0),
+    /**
+     * A later period a provider charged by itself (Stripe invoice, Stars renewal): the uuid of the
+     * subscription's first order. Each such period is an order of its own, refunded on its own.
+     */
+    renewalOf: uuid('renewal_of'),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

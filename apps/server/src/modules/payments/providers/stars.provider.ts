@@ -59,6 +59,55 @@ export function starsPaymentEvent(payment: z.infer<typeof ZStarsSuccessfulPaymen
   };
 }
 
+/** `StarTransaction` of `getStarTransactions`, with the parts Mirra reads. */
+const ZStarTransaction = z
+  .object({
+    id: z.string(),
+    amount: z.number().int(),
+    date: z.number().int(),
+    source: z
+      .object({
+        type: z.string(),
+        transaction_type: z.string().optional(),
+        invoice_payload: z.string().optional(),
+        subscription_period: z.number().int().optional(),
+      })
+      .loose()
+      .optional(),
+    receiver: z.object({ type: z.string() }).loose().optional(),
+  })
+  .loose();
+const ZStarTransactions = z.object({ transactions: z.array(ZStarTransaction) }).loose();
+type StarTransaction = z.infer<typeof ZStarTransaction>;
+
+/** How many transactions one `getStarTransactions` call lists at most. */
+const STAR_TRANSACTIONS_PAGE = 100;
+/** Transactions older than this cannot belong to an order the reconciler still re-checks. */
+const STAR_TRANSACTIONS_HORIZON_SECONDS = 3 * 86_400;
+
+/**
+ * An incoming Star payment found in the bot's transactions, as the `successful_payment` it
+ * stands for: its id is that payment's `telegram_payment_charge_id`, so whichever arrives second
+ * is the same event and applies nothing.
+ */
+export function starsTransactionEvent(transaction: StarTransaction, orderUuid: string): PaymentEvent {
+  const period = transaction.source?.subscription_period;
+  return {
+    type: 'payment.succeeded',
+    eventId: transaction.id,
+    orderUuid,
+    providerPaymentId: transaction.id,
+    amount: transaction.amount,
+    currency: CURRENCY_XTR,
+    ...(period
+      ? {
+          providerSubscriptionId: transaction.id,
+          periodEnd: new Date((transaction.date + period) * 1000),
+        }
+      : {}),
+  };
+}
+
 export function starsRefundEvent(refund: z.infer<typeof ZStarsRefundedPayment>): PaymentEvent {
   return {
     type: 'refund.succeeded',
@@ -84,6 +133,41 @@ export function createStarsProvider(
     if (id === null) throw new Error('the buyer has no Telegram account linked');
     return id;
   };
+  /**
+   * Where the listing of transactions young enough to matter starts: the bot's transactions come
+   * oldest first, so those past the horizon are skipped on later re-checks.
+   */
+  let firstRecent = 0;
+
+  /** The incoming payment of an invoice (by its payload), looked up in the bot's transactions. */
+  async function findPaymentOf(payload: string): Promise<StarTransaction | null> {
+    const horizon = Math.floor(Date.now() / 1000) - STAR_TRANSACTIONS_HORIZON_SECONDS;
+    let found: StarTransaction | null = null;
+    const refunded = new Set<string>();
+    let stillOld = true;
+    for (let offset = firstRecent; ; offset += STAR_TRANSACTIONS_PAGE) {
+      const page = ZStarTransactions.parse(
+        await bot.call('getStarTransactions', { offset, limit: STAR_TRANSACTIONS_PAGE }),
+      ).transactions;
+      page.forEach((transaction, i) => {
+        if (stillOld && transaction.date < horizon) firstRecent = offset + i + 1;
+        else stillOld = false;
+        if (transaction.receiver) refunded.add(transaction.id);
+        const source = transaction.source;
+        if (
+          source?.type === 'user' &&
+          (source.transaction_type ?? 'invoice_payment') === 'invoice_payment' &&
+          source.invoice_payload === payload
+        ) {
+          found ??= transaction;
+        }
+      });
+      if (page.length < STAR_TRANSACTIONS_PAGE) break;
+    }
+    // Paid and refunded before Mirra heard of it: nothing to grant.
+    return found && !refunded.has((found as StarTransaction).id) ? found : null;
+  }
+
   return {
     name: 'stars',
 
@@ -105,9 +189,11 @@ export function createStarsProvider(
       return null;
     },
 
-    async fetchPayment() {
-      // The Bot API has no look-up by payload: an unpaid invoice simply stays pending.
-      return null;
+    async fetchPayment(order) {
+      // No look-up by payload in the Bot API: the bot's incoming Star transactions name the payer
+      // and the invoice's payload, so a payment whose message was lost is found there.
+      const transaction = await findPaymentOf(order.uuid);
+      return transaction ? starsTransactionEvent(transaction, order.uuid) : null;
     },
 
     async refund(order) {

@@ -19,6 +19,7 @@ const ZSession = z
     payment_status: z.string(),
     payment_intent: z.string().nullish(),
     subscription: z.string().nullish(),
+    invoice: z.string().nullish(),
     customer: z.string().nullish(),
     amount_total: z.number().int().nullish(),
     currency: z.string().nullish(),
@@ -106,8 +107,9 @@ export function createStripeProvider(config: StripeConfig): PaymentProvider {
       type,
       eventId,
       orderUuid,
-      // The payment intent is what a refund names; a subscription's first payment is its session.
-      providerPaymentId: session.payment_intent ?? session.id,
+      // The payment intent is what a refund names; a subscription's first payment is its first
+      // invoice (paid by a payment intent of its own, found through the invoice's payments).
+      providerPaymentId: session.payment_intent ?? session.invoice ?? session.id,
       amount: session.amount_total ?? 0,
       currency: currencyNumeric(session.currency ?? ''),
       ...(session.subscription ? { providerSubscriptionId: session.subscription } : {}),
@@ -115,7 +117,26 @@ export function createStripeProvider(config: StripeConfig): PaymentProvider {
     };
   }
 
-  function eventsOf(event: Stripe.Event): PaymentEvent[] {
+  /** The invoice a payment intent paid (a subscription's period), through its invoice payments. */
+  async function invoicePaidBy(paymentIntent: string): Promise<string | null> {
+    const payments = await stripe.invoicePayments.list({
+      payment: { type: 'payment_intent', payment_intent: paymentIntent },
+      limit: 1,
+    });
+    const invoice = payments.data[0]?.invoice;
+    return typeof invoice === 'string' ? invoice : (invoice?.id ?? null);
+  }
+
+  /** The payment intent that paid an invoice. */
+  async function paymentIntentOf(invoiceId: string): Promise<string> {
+    const payments = await stripe.invoicePayments.list({ invoice: invoiceId, status: 'paid', limit: 1 });
+    const intent = payments.data[0]?.payment.payment_intent;
+    const id = typeof intent === 'string' ? intent : intent?.id;
+    if (!id) throw new Error(`Stripe invoice ${invoiceId} has no paid payment intent`);
+    return id;
+  }
+
+  async function eventsOf(event: Stripe.Event): Promise<PaymentEvent[]> {
     const object: unknown = event.data.object;
     switch (event.type) {
       case 'checkout.session.completed':
@@ -179,16 +200,19 @@ export function createStripeProvider(config: StripeConfig): PaymentProvider {
       }
       case 'charge.refunded': {
         const charge = ZCharge.parse(object);
-        // Only a full refund ends the purchase; partial ones are settled by hand.
-        if (!charge.refunded || !charge.payment_intent) return [];
+        // `amount_refunded` is the total refunded so far: less than `amount` is a partial refund.
+        if (charge.amount_refunded <= 0 || !charge.payment_intent) return [];
+        // A subscription's charge pays an invoice: its period's order is named by the invoice.
+        const invoice = charge.metadata?.order_uuid ? null : await invoicePaidBy(charge.payment_intent);
         return [
           {
             type: 'refund.succeeded',
             eventId: event.id,
-            orderUuid: charge.metadata?.order_uuid ?? null,
-            providerPaymentId: charge.payment_intent,
+            orderUuid: invoice ? null : (charge.metadata?.order_uuid ?? null),
+            providerPaymentId: invoice ?? charge.payment_intent,
             amount: charge.amount,
             currency: currencyNumeric(charge.currency),
+            refundedAmount: charge.refunded ? charge.amount : charge.amount_refunded,
           },
         ];
       }
@@ -214,7 +238,8 @@ export function createStripeProvider(config: StripeConfig): PaymentProvider {
               quantity: 1,
               price_data: {
                 currency: currencyAlpha(order.currency).toLowerCase(),
-                unit_amount: order.amount,
+                // A trial's order is of no money now; the line is the price charged after it.
+                unit_amount: order.trial?.amount ?? order.amount,
                 product_data: { name: order.description.slice(0, 128) },
                 ...(order.recurring ? { recurring: interval } : {}),
               },
@@ -225,7 +250,15 @@ export function createStripeProvider(config: StripeConfig): PaymentProvider {
           client_reference_id: order.uuid,
           ...(order.customerEmail ? { customer_email: order.customerEmail } : {}),
           metadata,
-          ...(order.recurring ? { subscription_data: { metadata } } : { payment_intent_data: { metadata } }),
+          ...(order.recurring
+            ? {
+                subscription_data: {
+                  metadata,
+                  // The card is collected now and nothing is charged until the trial ends.
+                  ...(order.trial ? { trial_period_days: order.trial.days } : {}),
+                },
+              }
+            : { payment_intent_data: { metadata } }),
         },
         { idempotencyKey: `checkout:${order.uuid}` },
       );
@@ -257,9 +290,17 @@ export function createStripeProvider(config: StripeConfig): PaymentProvider {
     },
 
     async refund(order) {
+      // A subscription period's order holds its invoice; the refund names what paid it.
+      const paymentIntent = order.providerPaymentId.startsWith('in_')
+        ? await paymentIntentOf(order.providerPaymentId)
+        : order.providerPaymentId;
       await stripe.refunds.create(
-        { payment_intent: order.providerPaymentId, metadata: { order_uuid: order.uuid } },
-        { idempotencyKey: `refund:${order.uuid}` },
+        {
+          payment_intent: paymentIntent,
+          ...(order.refundAmount ? { amount: order.refundAmount } : {}),
+          metadata: { order_uuid: order.uuid },
+        },
+        { idempotencyKey: `refund:${order.uuid}:${order.alreadyRefunded}:${order.refundAmount ?? 'rest'}` },
       );
     },
 

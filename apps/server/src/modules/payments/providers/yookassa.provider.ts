@@ -31,6 +31,9 @@ export interface YooKassaConfig {
   webhookNetworks?: string[] | undefined;
 }
 
+/** A card check holds 1.00 (in minor units) — the smallest payment YooKassa takes — and releases it. */
+const CARD_CHECK_AMOUNT = 100;
+
 const ZAmount = z.object({ value: z.string(), currency: z.string() });
 const ZPayment = z
   .object({
@@ -42,6 +45,8 @@ const ZPayment = z
     metadata: z.record(z.string(), z.string()).nullish(),
     payment_method: z.object({ type: z.string(), id: z.string(), saved: z.boolean() }).loose().optional(),
     cancellation_details: z.object({ party: z.string(), reason: z.string() }).loose().optional(),
+    /** The total refunded so far (partial refunds add up). */
+    refunded_amount: ZAmount.optional(),
   })
   .loose();
 type YooKassaPayment = z.infer<typeof ZPayment>;
@@ -163,13 +168,23 @@ export function createYooKassaProvider(
   /** The payment as YooKassa itself reports it, in Mirra's terms. */
   function eventOf(payment: YooKassaPayment): PaymentEvent | null {
     const orderUuid = payment.metadata?.order_id ?? null;
+    const cardCheck = payment.metadata?.card_check === 'true';
     const base = {
       eventId: `${payment.id}:${payment.status}`,
       orderUuid,
       providerPaymentId: payment.id,
-      amount: decimalToMinor(payment.amount.value),
+      // A card check is an order of no money: the held rouble is never taken.
+      amount: cardCheck ? 0 : decimalToMinor(payment.amount.value),
       currency: currencyNumeric(payment.amount.currency),
     };
+    if (cardCheck) {
+      // Held with the card saved: the check passed (its hold is released by `releaseCardCheck`).
+      if (payment.status === 'waiting_for_capture' && payment.payment_method?.saved) {
+        return { type: 'payment.succeeded', ...base, savedMethodId: payment.payment_method.id };
+      }
+      // Mirra's own release of the hold after the check says nothing new.
+      if (payment.status === 'canceled' && payment.cancellation_details?.party === 'merchant') return null;
+    }
     if (payment.status === 'succeeded') {
       return {
         type: 'payment.succeeded',
@@ -184,26 +199,46 @@ export function createYooKassaProvider(
     return null;
   }
 
-  const getPayment = (id: string) => call('GET', `/payments/${encodeURIComponent(id)}`, ZPayment);
+  /**
+   * The payment, and a card check's hold released once it is held: the card stays saved, the
+   * rouble is never taken (`POST /payments/{id}/cancel`, keyed so a repeat releases it once).
+   */
+  async function getPayment(id: string): Promise<YooKassaPayment> {
+    const payment = await call('GET', `/payments/${encodeURIComponent(id)}`, ZPayment);
+    if (payment.metadata?.card_check === 'true' && payment.status === 'waiting_for_capture') {
+      await call('POST', `/payments/${encodeURIComponent(id)}/cancel`, ZPayment, {}, `release:${payment.id}`);
+    }
+    return payment;
+  }
 
   return {
     name: 'yookassa',
     isTrustedSource,
 
     async createPayment(order) {
+      // A trial keeps the card with nothing charged: a card check of the smallest amount YooKassa
+      // takes, held (`capture: false`) with the method saved, then released, never captured.
+      const cardCheck = order.amount === 0 && order.saveMethod === true;
       const payment = await call(
         'POST',
         '/payments',
         ZPayment,
         {
-          amount: amountOf(order),
-          capture: true,
+          amount: cardCheck
+            ? amountOf({ amount: CARD_CHECK_AMOUNT, currency: order.currency })
+            : amountOf(order),
+          capture: !cardCheck,
           confirmation: { type: 'redirect', return_url: order.returnUrl },
           description: order.description.slice(0, 128),
-          metadata: { order_id: order.uuid, user_id: String(order.userId) },
+          metadata: {
+            order_id: order.uuid,
+            user_id: String(order.userId),
+            ...(cardCheck ? { card_check: 'true' } : {}),
+          },
           ...(order.methodType ? { payment_method_data: { type: order.methodType } } : {}),
           ...(order.recurring || order.saveMethod ? { save_payment_method: true } : {}),
-          ...receiptOf(order),
+          // Nothing is sold by a card check, so it has no receipt.
+          ...(cardCheck ? {} : receiptOf(order)),
         },
         `payment:${order.uuid}`,
       );
@@ -241,6 +276,10 @@ export function createYooKassaProvider(
               providerPaymentId: payment.id,
               amount: decimalToMinor(payment.amount.value),
               currency: currencyNumeric(payment.amount.currency),
+              // The payment's own total refunded: a partial refund is less than its amount.
+              ...(payment.refunded_amount
+                ? { refundedAmount: decimalToMinor(payment.refunded_amount.value) }
+                : {}),
             },
           ];
         }
@@ -257,12 +296,15 @@ export function createYooKassaProvider(
     },
 
     async refund(order) {
+      // The rest of the payment, or the part asked for; the receipt is of the money returned.
+      const returned = { ...order, amount: order.refundAmount ?? order.amount - order.alreadyRefunded };
       await call(
         'POST',
         '/refunds',
         ZRefund,
-        { payment_id: order.providerPaymentId, amount: amountOf(order), ...receiptOf(order) },
-        `refund:${order.uuid}`,
+        { payment_id: order.providerPaymentId, amount: amountOf(returned), ...receiptOf(returned) },
+        // One refund request per state of the payment: a retry repeats it, a later one is new.
+        `refund:${order.uuid}:${order.alreadyRefunded}`,
       );
     },
 
