@@ -2,6 +2,8 @@
 export interface ProviderLora {
   url: string;
   triggerWord: string;
+  /** What the training cost at the provider (USD), kept for the operator's margin; null when unknown. */
+  costUsd?: number | null;
 }
 
 /** Photos a provider trains a digital model's LoRA on: the aligned face crops. */

@@ -93,6 +93,8 @@ describe('a digital model trained at fal', () => {
       (job.output as { diffusers_lora_file: { url: string } }).diffusers_lora_file.url,
     );
     expect(loras.fal.triggerWord).toBe(job.input.trigger_word);
+    // The training's cost is recorded for the operator's margin (the default price table: $2).
+    expect((loras.fal as { costUsd?: number }).costUsd).toBe(2);
   });
 
   it(
@@ -194,6 +196,7 @@ describe('fal’s webhook for a training', () => {
       expect(done.providerLoras!.fal).toEqual({
         url: (job.output as { diffusers_lora_file: { url: string } }).diffusers_lora_file.url,
         triggerWord: job.input.trigger_word,
+        costUsd: 2,
       });
       expect((await deliver(webhook)).json().detail).toBe('already finished');
       await runModelTraining(t.deps, stopped.id, stopped.trainingAttempt, { attempt: 2, maxAttempts: 3 });

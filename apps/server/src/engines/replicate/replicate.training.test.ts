@@ -137,6 +137,7 @@ describe('a digital model trained at Replicate', () => {
     expect(loras.replicate).toEqual({
       url: training.output!.version,
       triggerWord: training.input.trigger_word,
+      costUsd: 2,
     });
     expect(loras.replicate.url).toMatch(new RegExp(`^${OWNER}/mirra-${modelUuid}:[0-9a-f]{64}$`));
     expect(await trainingEntries(owner.id)).toHaveLength(1);

@@ -51,7 +51,13 @@ export async function finishProviderTraining(
     const local = await storedLocalTraining(deps, model);
     const completed = await completeTraining(deps, model, {
       ...local,
-      providerLoras: { [trainer.name]: { url: polled.loraUrl, triggerWord: loraTriggerWord(model.uuid) } },
+      providerLoras: {
+        [trainer.name]: {
+          url: polled.loraUrl,
+          triggerWord: loraTriggerWord(model.uuid),
+          costUsd: polled.costUsd,
+        },
+      },
     });
     return completed ? 'finished' : 'already finished';
   } catch (error) {

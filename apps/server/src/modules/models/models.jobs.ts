@@ -234,7 +234,9 @@ async function trainAtProvider(
   }
   for (let polls = 0; ; polls++) {
     const polled = await trainer.poll(jobId, signal);
-    if (polled.kind === 'done') return { [trainer.name]: { url: polled.loraUrl, triggerWord } };
+    if (polled.kind === 'done') {
+      return { [trainer.name]: { url: polled.loraUrl, triggerWord, costUsd: polled.costUsd } };
+    }
     if (polled.kind === 'failed') {
       const failure = providerTrainingFailure(polled.refused);
       throw new ProviderTrainingRefused(failure.code, failure.detail);

@@ -29,8 +29,14 @@ export interface StoredPostImage {
   durationSeconds?: number | null;
 }
 
-/** LoRAs a digital model was trained into at providers, by engine. */
-export type StoredProviderLoras = Record<string, { url: string; triggerWord: string }>;
+/**
+ * LoRAs a digital model was trained into at providers, by engine, with what the training cost
+ * there (USD, from the provider's answer or the price table; null when neither says).
+ */
+export type StoredProviderLoras = Record<
+  string,
+  { url: string; triggerWord: string; costUsd?: number | null }
+>;
 
 export const CRYPTO_NETWORKS = ['TRC20', 'ERC20', 'BEP20', 'TON', 'BTC'] as const;
 export type CryptoNetwork = (typeof CRYPTO_NETWORKS)[number];
