@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ZEmail, ZPasswordInput, requiredText } from './fields.js';
+import { GENERATION_MODES } from './generation-constants.js';
 
 export const ZLoginBody = z.object({ email: ZEmail, password: ZPasswordInput });
 export type TLoginBody = z.input<typeof ZLoginBody>;
@@ -57,5 +58,10 @@ export const ZPublicConfig = z.object({
    * design) and the release and environment they are filed under; null: errors are not reported.
    */
   error_reporting: z.object({ dsn: z.string(), release: z.string(), environment: z.string() }).nullable(),
+  /**
+   * Modes no configured engine can make (e.g. video set to a provider without its key): the app
+   * does not offer them, and never quotes a price for them.
+   */
+  unavailable_modes: z.array(z.enum(GENERATION_MODES)),
 });
 export type TPublicConfig = z.infer<typeof ZPublicConfig>;

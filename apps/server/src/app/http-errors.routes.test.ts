@@ -208,6 +208,7 @@ describe('routing', () => {
       support_telegram_url: 'https://t.me/mirra_help',
       support_email: null,
       error_reporting: null,
+      unavailable_modes: [],
     });
   });
 });

@@ -31,6 +31,7 @@ export const generationsRoutes = {
     summary: 'What a generation costs, my balance, and any free-tier wait',
     query: 'ZPriceQuery',
     response: { 200: 'ZPrice' },
+    errors: ['generations.mode_unavailable'],
   }),
   create: defineRoute({
     method: 'POST',

@@ -1,4 +1,5 @@
+import type { EngineRegistry } from '../../engines/index.js';
 import type { SharedDeps } from '../../shared/deps.js';
 
 /** What the app-config module is handed at start: its slice of the app's dependencies. */
-export type AppConfigDeps = Pick<SharedDeps, 'config'>;
+export type AppConfigDeps = Pick<SharedDeps, 'config'> & { engines: Pick<EngineRegistry, 'isAvailable'> };

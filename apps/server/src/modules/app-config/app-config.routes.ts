@@ -1,4 +1,4 @@
-import { routes } from '@mirra/contracts';
+import { GENERATION_MODES, routes } from '@mirra/contracts';
 import { serve } from '../../shared/http/serve-route.js';
 import type { ZodApp } from '../../shared/http/zod-app.js';
 import type { AppConfigDeps } from './app-config.deps.js';
@@ -19,5 +19,6 @@ export function registerAppConfigRoutes(app: ZodApp, deps: AppConfigDeps): void 
           environment: config.errorReporting.environment,
         }
       : null,
+    unavailable_modes: GENERATION_MODES.filter((mode) => !deps.engines.isAvailable(mode)),
   }));
 }

@@ -100,6 +100,8 @@ export async function quoteGeneration(
   query: { mode: TGenerationMode; duration?: number },
   context: RequestContext,
 ) {
+  // No price for a mode that cannot run: it answers as starting it would.
+  deps.engines.engineFor(query.mode);
   const cost = priceGeneration(query.mode, { durationSeconds: query.duration }, deps.config.prices);
   if (!user) return { cost, balance: null, wait_seconds: 0 };
   const [balance, wait] = await Promise.all([

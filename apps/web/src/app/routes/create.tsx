@@ -1,16 +1,17 @@
 import { useTranslation } from 'react-i18next';
 import { PageFrame, PageHeading } from '../../components/ui/page';
-import { ModeCard, CREATE_MODES } from '../../features/generations';
+import { ModeCard, CREATE_MODES, useModeOffered } from '../../features/generations';
 import './create.css';
 
 /** Create: the four modes, each with its description. */
 export function Page() {
   const { t } = useTranslation();
+  const offered = useModeOffered();
   return (
     <PageFrame testId="create-page">
       <PageHeading title={t('create.title')} subtitle={t('create.subtitle')} />
       <div className="mode-list">
-        {CREATE_MODES.map((mode) => (
+        {CREATE_MODES.filter(offered).map((mode) => (
           <ModeCard key={mode} mode={mode} />
         ))}
       </div>

@@ -1,6 +1,6 @@
 import { Navigate, useLocation, useParams } from 'react-router';
 import { PageFrame } from '../../components/ui/page';
-import { GenerateForm, isGenerationMode } from '../../features/generations';
+import { GenerateForm, isGenerationMode, ModeUnavailable, useModeOffered } from '../../features/generations';
 import { useSession } from '../../lib/session';
 import { Page as NotFound } from './not-found';
 
@@ -14,8 +14,16 @@ export function Page() {
   const { mode = 'face_swap', generation_uuid: generationUuid, post_uuid: postUuid } = useParams();
   const { pathname } = useLocation();
   const { user, isLoggedIn } = useSession();
+  const offered = useModeOffered();
   if (!isGenerationMode(mode)) return <NotFound />;
   if (mode === 'face_swap' && isLoggedIn && user && !user.lora) return <Navigate to="/upload/" replace />;
+  if (!offered(mode)) {
+    return (
+      <PageFrame width="narrow" testId="generate-page">
+        <ModeUnavailable />
+      </PageFrame>
+    );
+  }
   return (
     <PageFrame width="narrow" testId="generate-page">
       {/* A new address is a new form (its own draft and source). */}

@@ -6,7 +6,7 @@ import { EmptyState } from '../../components/ui/empty-state';
 import { IconCrown, IconGallery, IconRepeat, IconSparkles } from '../../components/ui/icons';
 import { PageFrame, Section } from '../../components/ui/page';
 import { TextInput } from '../../components/ui/text-input';
-import { ModeCard, CREATE_MODES } from '../../features/generations';
+import { ModeCard, CREATE_MODES, useModeOffered } from '../../features/generations';
 import { loadExtraCatalogue } from '../../lib/i18n';
 import { useSession } from '../../lib/session';
 import './home.css';
@@ -34,6 +34,7 @@ const IDEAS = [
 
 export function Page() {
   const { t } = useTranslation();
+  const offered = useModeOffered();
   const navigate = useNavigate();
   const user = useSession((s) => s.user);
   const isLoggedIn = useSession((s) => s.isLoggedIn);
@@ -98,7 +99,7 @@ export function Page() {
         }
       >
         <div className="mode-grid">
-          {CREATE_MODES.map((mode) => (
+          {CREATE_MODES.filter(offered).map((mode) => (
             <ModeCard key={mode} mode={mode} />
           ))}
         </div>

@@ -4,6 +4,8 @@ export { default as GenerationsGrid } from './components/generations-grid';
 export { GenerateForm } from './components/generate-form';
 export { GenerationView } from './components/generation-view';
 export { ModeCard } from './components/mode-card';
+export { ModeUnavailable } from './components/mode-unavailable';
+export { useModeOffered } from './hooks/use-offered-modes';
 export { RepeatPostButton } from './components/repeat-post-button';
 export { forgetGenerationDrafts } from './draft-storage';
 export { useLiveGeneration } from './hooks/use-live-generation';

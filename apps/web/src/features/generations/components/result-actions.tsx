@@ -17,6 +17,7 @@ import type { TGeneration, TGenerationResult } from '../../../lib/api-types';
 import { useAppStore } from '../../../lib/app-store';
 import { downloadInTelegram, isInTelegram } from '../../../lib/telegram';
 import { useShareLink } from '../../../lib/use-share-link';
+import { useModeOffered } from '../hooks/use-offered-modes';
 import { generationKeys, generationsApi } from '../api/generations.api';
 import { formatCountdown } from '../../../lib/countdown';
 import { isVideoResult } from '../../../lib/image-variants';
@@ -40,6 +41,7 @@ export function ResultActions({
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const share = useShareLink();
+  const offered = useModeOffered();
   const errors = useFormErrors([]);
   const repeat = useChargedAction({
     action: (key) => generationsApi.repeat(generation.uuid, key),
@@ -126,7 +128,7 @@ export function ResultActions({
         <ButtonLink to="/profile/" theme="light" icon={<IconUser size={18} />} data-testid="result-profile">
           {t('result.toProfile')}
         </ButtonLink>
-        {isVideoResult(result) ? (
+        {!offered('video') ? null : isVideoResult(result) ? (
           <Button theme="light" icon={<IconVideo size={18} />} disabled>
             {t('result.animate')}
           </Button>
