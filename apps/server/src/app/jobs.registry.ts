@@ -12,7 +12,7 @@ import {
 } from '../modules/telegram/index.js';
 import { usersJobDefinitions, usersJobHandlers } from '../modules/users/index.js';
 import { partnersJobHandlers } from '../modules/partners/index.js';
-import { subscriptionsJobHandlers } from '../modules/subscriptions/index.js';
+import { subscriptionsJobDefinitions, subscriptionsJobHandlers } from '../modules/subscriptions/index.js';
 import { walletJobHandlers } from '../modules/wallet/index.js';
 import type { AppDeps } from './deps.js';
 import { recoverWorkOfDeadWorkers } from './worker-recovery.js';
@@ -23,6 +23,7 @@ export const jobDefinitions: readonly { name: string }[] = [
   ...telegramJobDefinitions,
   ...generationsJobDefinitions,
   ...modelsJobDefinitions,
+  ...subscriptionsJobDefinitions,
 ];
 
 /**

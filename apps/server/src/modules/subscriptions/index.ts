@@ -15,6 +15,7 @@
  */
 export type { SubscriptionsDeps } from './subscriptions.deps.js';
 export { subscriptionsJobHandlers } from './subscriptions.jobs.js';
+export { subscriptionsJobDefinitions } from './subscriptions.jobs.definitions.js';
 export { registerSubscriptionsRoutes } from './subscriptions.routes.js';
 export {
   applySubscriptionPayment,

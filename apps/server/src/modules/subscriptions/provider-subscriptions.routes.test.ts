@@ -123,7 +123,7 @@ describe('Stripe subscription refunds', () => {
   it('refunding the first payment (through its invoice’s payment intent) ends access, takes the credits back, claws back once', async () => {
     const partner = await person();
     const buyer = await person(partner.user);
-    const { uuid, invoice } = await subscribeWithStripe(buyer.headers, buyer.user.id);
+    const { uuid, invoice, subscriptionId } = await subscribeWithStripe(buyer.headers, buyer.user.id);
     expect((await orderRow(uuid)).providerPaymentId).toBe(invoice);
     expect(await credits(buyer.headers)).toBe(300);
     expect(await net(partner.headers, 840)).toBe(129);
@@ -147,6 +147,13 @@ describe('Stripe subscription refunds', () => {
     expect(again.statusCode).toBe(200);
     expect(await net(partner.headers, 840)).toBe(0);
     expect((await commissionsOf(uuid))[0]!.reversedAmount).toBe(129);
+
+    // Stripe's own schedule is stopped too: its next period charges nothing and grants nothing.
+    await t.runJobs();
+    expect(stripe.subscriptions.get(subscriptionId)!.cancel_at_period_end).toBe(true);
+    await stripe.renew(subscriptionId);
+    expect(await renewalsOf(uuid)).toEqual([]);
+    expect((await get('/api/subscriptions/me/', buyer.headers)).premium).toBe(false);
   });
 
   it('a renewal is an order of its own: commission on it, and its refund claws back exactly that', async () => {

@@ -1,5 +1,8 @@
+import type { ProviderName } from '../payments/index.js';
+import { toTask } from '../../shared/jobs.js';
 import type { SubscriptionsDeps } from './subscriptions.deps.js';
-import { renewDueSubscriptions } from './subscriptions.usecases.js';
+import { stopProviderSubscriptionJob } from './subscriptions.jobs.definitions.js';
+import { renewDueSubscriptions, stopProviderSubscription } from './subscriptions.usecases.js';
 
 export function subscriptionsJobHandlers(deps: SubscriptionsDeps) {
   return {
@@ -7,5 +10,8 @@ export function subscriptionsJobHandlers(deps: SubscriptionsDeps) {
     'subscriptions:renew': async () => {
       await renewDueSubscriptions(deps);
     },
+    [stopProviderSubscriptionJob.name]: toTask(stopProviderSubscriptionJob, (payload) =>
+      stopProviderSubscription(deps, { ...payload, provider: payload.provider as ProviderName }),
+    ),
   };
 }

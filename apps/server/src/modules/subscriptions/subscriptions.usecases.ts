@@ -10,6 +10,8 @@ import {
 } from '@mirra/contracts';
 import type { DbOrTx } from '../../shared/db/client.js';
 import { AppError } from '../../shared/errors.js';
+import { addJob } from '../../shared/jobs.js';
+import { stopProviderSubscriptionJob } from './subscriptions.jobs.definitions.js';
 import { applyCreditChange, lockCredits } from '../credits/index.js';
 import { notifyUser } from '../notifications/index.js';
 import {
@@ -248,6 +250,14 @@ export async function cancelSubscription(deps: SubscriptionsDeps, userId: number
   });
 }
 
+/** Stops a provider-run subscription's own renewals (after its first payment was refunded). */
+export async function stopProviderSubscription(
+  deps: SubscriptionsDeps,
+  input: { provider: ProviderName; providerSubscriptionId: string; userId: number },
+): Promise<void> {
+  await cancelProviderSubscription(deps, input);
+}
+
 /** The credits of one paid period, once per key. */
 async function grantPeriodCredits(tx: DbOrTx, userId: number, credits: number, key: string, ref: string) {
   if (credits <= 0) return;
@@ -453,6 +463,13 @@ export async function applySubscriptionPayment(
     });
     // The order's unspent credits were taken back by payments with the refund.
     await subscriptionsRepository.setPremiumUntil(tx, sub.userId, until);
+    if (sub.providerSubscriptionId && sub.provider) {
+      await addJob(tx, stopProviderSubscriptionJob, {
+        provider: sub.provider,
+        providerSubscriptionId: sub.providerSubscriptionId,
+        userId: sub.userId,
+      });
+    }
     deps.logger.info(
       { order: order.uuid, subscription: sub.uuid },
       'subscription payment refunded; access ended',
