@@ -54,6 +54,7 @@ async function startWorker(entry: string): Promise<WorkerProcess> {
     env: {
       ...process.env,
       ...env,
+      ...t.storageEnv,
       NODE_ENV: 'test',
       LOG_LEVEL: 'info',
       DATABASE_URL: t.connectionString,

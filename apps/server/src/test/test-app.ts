@@ -19,6 +19,8 @@ export interface TestApp {
   app: App;
   /** Where this app's database lives (another app can share it: a second API process). */
   connectionString: string;
+  /** The storage variables this app runs with (S3's under TEST_STORAGE=s3; none for local disk), for a child process to share its store. */
+  storageEnv: Record<string, string>;
   deps: AppDeps;
   /** Runs every job that is due now (emails, bot messages), as the worker would. */
   runJobs(): Promise<void>;
@@ -104,6 +106,7 @@ export async function createTestApp(
   return {
     app,
     connectionString,
+    storageEnv: s3Env ? withStoragePrefix(s3Env, databaseName) : {},
     deps,
     async runJobs() {
       await runOnce({ pgPool: database.pool, taskList: buildTaskList(deps), logger: quietWorkerLogger });
