@@ -1,4 +1,5 @@
-import { useId, type ReactNode } from 'react';
+import { type ReactNode } from 'react';
+import { useUniqueId } from '../../lib/use-unique-id';
 
 export interface SegmentedOption<T> {
   value: T;
@@ -37,7 +38,7 @@ export function SegmentedChoice<T>({
   /** Shown under the group inside the field (an error). */
   children?: ReactNode;
 }) {
-  const titleId = useId();
+  const titleId = useUniqueId();
   const groupClass = classes?.group ?? 'segmented';
   const group = (
     <div

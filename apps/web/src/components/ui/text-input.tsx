@@ -1,4 +1,5 @@
-import { useId, useState, type InputHTMLAttributes, type ReactNode } from 'react';
+import { useState, type InputHTMLAttributes, type ReactNode } from 'react';
+import { useUniqueId } from '../../lib/use-unique-id';
 import { useTranslation } from 'react-i18next';
 import { IconClose, IconEye, IconEyeOff, IconSearch } from './icons';
 
@@ -43,7 +44,7 @@ export function TextInput({
   ...rest
 }: TextInputProps) {
   const { t } = useTranslation();
-  const autoId = useId();
+  const autoId = useUniqueId();
   const inputId = id ?? autoId;
   const [revealed, setRevealed] = useState(false);
   const message = formatInputError(error);

@@ -1,4 +1,5 @@
-import { useId, useState } from 'react';
+import { useState } from 'react';
+import { useUniqueId } from '../../../lib/use-unique-id';
 import { useTranslation } from 'react-i18next';
 import { GUIDANCE_MAX, GUIDANCE_MIN } from '@mirra/contracts';
 import { IconChevron, IconSettings } from '../../../components/ui/icons';
@@ -21,8 +22,8 @@ export function AdvancedSettings({
 }) {
   const { t } = useTranslation();
   const [open, setOpen] = useState(Boolean(seed) || Boolean(seedError));
-  const panelId = useId();
-  const sliderId = useId();
+  const panelId = useUniqueId();
+  const sliderId = useUniqueId();
   return (
     <div className={`advanced${open ? ' is-open' : ''}`}>
       <button

@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useUniqueId } from '../../../lib/use-unique-id';
 import { useTranslation } from 'react-i18next';
 import { PROMPT_MAX_LENGTH } from '@mirra/contracts';
 import { IconSparkles } from '../../../components/ui/icons';
@@ -30,7 +30,7 @@ export function PromptField({
   onHelper(): void;
 }) {
   const { t } = useTranslation();
-  const id = useId();
+  const id = useUniqueId();
   const problem = promptProblem(value);
   const serverError = formatInputError(error);
   const message =

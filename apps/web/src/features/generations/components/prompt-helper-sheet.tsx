@@ -1,4 +1,5 @@
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
+import { useUniqueId } from '../../../lib/use-unique-id';
 import { useTranslation } from 'react-i18next';
 import { PROMPT_MAX_LENGTH } from '@mirra/contracts';
 import { Alert } from '../../../components/ui/alert';
@@ -29,7 +30,7 @@ export function PromptHelperSheet({
   onPrompt(result: TPromptHelperResult): void;
 }) {
   const { t } = useTranslation();
-  const id = useId();
+  const id = useUniqueId();
   const [text, setText] = useState(initialText);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
