@@ -272,7 +272,7 @@ describe('face photos and video', () => {
       length: 73,
     });
     expect(nodes.find((n) => n.class_type === 'CreateVideo')!.inputs.fps).toBe(24);
-    const mp4 = await t.app.inject({ method: 'GET', url: done.result.url });
+    const mp4 = await t.fetchMedia(done.result.url);
     expect(mp4.statusCode).toBe(200);
     expect(mp4.rawPayload.subarray(4, 8).toString()).toBe('ftyp');
   });
