@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +11,7 @@ import { connectDatabase, type Database } from '../shared/db/client.js';
 import { hashPassword } from '../modules/auth/index.js';
 import { applyCreditChange } from '../modules/credits/index.js';
 import { createUser } from '../modules/users/index.js';
+import { freePort } from '../test/free-port.js';
 
 /**
  * `npm start` behind Debian's PgBouncer in transaction mode: queries go through the pooler (two
@@ -23,16 +23,6 @@ const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..
 const PGBOUNCER = '/usr/sbin/pgbouncer';
 const LISTEN_APP = 'mirra_listen';
 const POOLED_APP = 'mirra_pooled';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function withApplicationName(url: string, name: string): string {
   const parsed = new URL(url);

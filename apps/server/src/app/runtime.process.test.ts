@@ -1,13 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { withDatabase } from '../test/global-setup.js';
+import { freePort } from '../test/free-port.js';
 
 /**
  * The server as `npm start` runs it: a separate process with the embedded PostgreSQL, checked from
@@ -20,16 +20,6 @@ interface Started {
   port: number;
   output: () => string;
   exited: Promise<number | null>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 async function startServer(env: Record<string, string>, entry = 'src/main.api.ts'): Promise<Started> {

@@ -1,4 +1,3 @@
-import { createServer } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStripeFake, type StripeFake } from '../../fakes/stripe.fake.js';
@@ -7,6 +6,7 @@ import { partnerCommissions, paymentOrders } from '../../shared/db/schema.js';
 import { bearer, createActiveUser, login } from '../../test/factories.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { refundOrder } from './index.js';
+import { freePort } from '../../test/free-port.js';
 
 // Partial refunds end to end: the real Stripe and YooKassa adapters against their fakes over
 // HTTP, the refund asked for, its notification signed (or re-fetched) as the provider does, the
@@ -15,14 +15,6 @@ let yookassa: YooKassaFake;
 let stripe: StripeFake;
 let t: TestApp;
 let appUrl: string;
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 
 beforeAll(async () => {
   [yookassa, stripe] = await Promise.all([startYooKassaFake(), startStripeFake()]);

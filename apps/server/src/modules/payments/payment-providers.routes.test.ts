@@ -1,5 +1,4 @@
 import { createHmac } from 'node:crypto';
-import { createServer } from 'node:net';
 import { sign } from '@telegram-apps/init-data-node';
 import { CURRENCY_XTR } from '@mirra/contracts';
 import { eq } from 'drizzle-orm';
@@ -22,6 +21,7 @@ import {
 } from './index.js';
 import { cryptomusSign, phpJsonEncode } from './providers/cryptomus.provider.js';
 import { reconcilePendingOrders } from './payments.usecases.js';
+import { freePort } from '../../test/free-port.js';
 
 // Each provider end to end against its local fake: the real adapter, real HTTP both ways, the
 // fake's checkout page played as the buyer, notifications signed (or sent) as the provider does.
@@ -32,14 +32,6 @@ let cryptomus: CryptomusFake;
 let telegram: TelegramBotApiFake;
 let t: TestApp;
 let appUrl: string;
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 
 beforeAll(async () => {
   [yookassa, stripe, cryptomus, telegram] = await Promise.all([

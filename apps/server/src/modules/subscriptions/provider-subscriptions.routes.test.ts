@@ -1,4 +1,3 @@
-import { createServer } from 'node:net';
 import { sign } from '@telegram-apps/init-data-node';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +9,7 @@ import { bearer, createActiveUser, login } from '../../test/factories.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { refundOrder } from '../payments/index.js';
 import { renewDueSubscriptions } from './index.js';
+import { freePort } from '../../test/free-port.js';
 
 // Refunds of premium bought through a provider that renews it by itself (Stripe, Telegram Stars),
 // end to end: the real adapters against their fakes over HTTP, the subscription's first payment
@@ -22,14 +22,6 @@ let telegram: TelegramBotApiFake;
 let yookassa: YooKassaFake;
 let t: TestApp;
 let appUrl: string;
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 
 beforeAll(async () => {
   [stripe, telegram, yookassa] = await Promise.all([
