@@ -32,6 +32,13 @@ export const accountDeletionRepository = {
     await tx.execute(sql`DELETE FROM models WHERE user_id = ${userId}`);
     await tx.execute(sql`DELETE FROM uploads WHERE user_id = ${userId}`);
     await tx.execute(sql`DELETE FROM notifications WHERE user_id = ${userId}`);
+    // Other people's notices about this person (a new subscriber, a royalty, a new partner) keep
+    // what happened but not the name.
+    await tx.execute(sql`
+      UPDATE notifications SET data = data - 'user_name'
+      WHERE data ? 'user_name'
+        AND (data->>'user_uuid' = (SELECT uuid::text FROM users WHERE id = ${userId})
+          OR dedupe_key = ${`partner_joined:${userId}`})`);
     await tx.execute(sql`DELETE FROM post_saves WHERE user_id = ${userId}`);
     await tx.execute(sql`DELETE FROM post_views WHERE user_id = ${userId}`);
     await tx.execute(sql`DELETE FROM saved_query_strings WHERE user_id = ${userId}`);

@@ -1,6 +1,14 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { creditEntries, generations, posts, uploads, userCounters, users } from '../../shared/db/schema.js';
+import {
+  creditEntries,
+  generations,
+  notifications,
+  posts,
+  uploads,
+  userCounters,
+  users,
+} from '../../shared/db/schema.js';
 import { bearer, createActiveUser, createUploadFor, DEFAULT_PASSWORD, login } from '../../test/factories.js';
 import { grantWelcomeCredits } from '../credits/credits.usecases.js';
 import { completedGeneration, publish, signedInPerson } from '../../test/posts-factories.js';
@@ -30,6 +38,13 @@ async function personWithContent() {
     headers: follower.headers,
   });
   expect(followed.statusCode).toBeLessThan(300);
+  // …and the person follows them back, so the follower holds a notice naming the person.
+  const back = await t.app.inject({
+    method: 'POST',
+    url: `/api/users/${follower.user.uuid}/subscribe/`,
+    headers: person.headers,
+  });
+  expect(back.statusCode).toBeLessThan(300);
   return { person, upload, published, draft, post, follower };
 }
 
@@ -122,6 +137,15 @@ describe('deleting my account', () => {
     expect(shown.statusCode).toBe(200);
     const picture = await t.fetchMedia(shown.json().image.url);
     expect(picture.statusCode).toBe(200);
+
+    // The follower's notice that the person subscribed stays, without the person's name.
+    const notices = await t.deps.db
+      .select()
+      .from(notifications)
+      .where(eq(notifications.userId, follower.user.id));
+    const notice = notices.find((n) => n.kind === 'new_subscriber')!;
+    expect(notice.data.user_uuid).toBe(person.user.uuid);
+    expect(notice.data).not.toHaveProperty('user_name');
 
     // The follower no longer follows anyone.
     const [counters] = await t.deps.db
