@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { NOTIFICATION_KINDS } from './post-constants.js';
+import { NOTIFICATION_CATEGORIES, NOTIFICATION_CHANNELS } from './notification-preferences.js';
 
 export const ZNotificationKind = z.enum(NOTIFICATION_KINDS);
 export type TNotificationKind = z.infer<typeof ZNotificationKind>;
@@ -42,3 +43,30 @@ export const ZUnreadCount = z.object({ unread: z.number().int() });
 
 /** Marks the listed notifications read, or every one when `ids` is left out. */
 export const ZMarkReadBody = z.object({ ids: z.array(z.number().int()).max(200).optional() });
+
+export const ZNotificationCategory = z.enum(NOTIFICATION_CATEGORIES);
+export const ZNotificationChannel = z.enum(NOTIFICATION_CHANNELS);
+
+/** My notification preferences: one row per category, every channel on or off. */
+export const ZNotificationPreferences = z.object({
+  /** Channels this account can be reached on: Telegram once linked (and the bot may write), email once it has one. */
+  channels: z.object({ in_app: z.boolean(), telegram: z.boolean(), email: z.boolean() }),
+  categories: z.array(
+    z.object({
+      category: ZNotificationCategory,
+      in_app: z.boolean(),
+      telegram: z.boolean(),
+      email: z.boolean(),
+    }),
+  ),
+});
+export type TNotificationPreferences = z.infer<typeof ZNotificationPreferences>;
+
+/** Turns channels of categories on or off; what is not listed stays as it is. */
+export const ZNotificationPreferencesBody = z.object({
+  changes: z
+    .array(z.object({ category: ZNotificationCategory, channel: ZNotificationChannel, enabled: z.boolean() }))
+    .min(1)
+    .max(NOTIFICATION_CATEGORIES.length * NOTIFICATION_CHANNELS.length),
+});
+export type TNotificationPreferencesBody = z.infer<typeof ZNotificationPreferencesBody>;

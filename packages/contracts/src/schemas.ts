@@ -10,6 +10,7 @@ export * from './generation-constants.js';
 export * from './generations.js';
 export * from './credits.js';
 export * from './notifications.js';
+export * from './notification-preferences.js';
 export * from './model-constants.js';
 export * from './models.js';
 export * from './post-constants.js';

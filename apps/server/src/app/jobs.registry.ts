@@ -3,6 +3,7 @@ import type { TaskList } from 'graphile-worker';
 import { creditsJobHandlers } from '../modules/credits/index.js';
 import { generationsJobDefinitions, generationsJobHandlers } from '../modules/generations/index.js';
 import { modelsJobDefinitions, modelsJobHandlers } from '../modules/models/index.js';
+import { notificationsJobDefinitions, notificationsJobHandlers } from '../modules/notifications/index.js';
 import { paymentsJobHandlers } from '../modules/payments/index.js';
 import { deleteViewsBefore, viewDay } from '../modules/posts/index.js';
 import {
@@ -21,6 +22,7 @@ import { recoverWorkOfDeadWorkers } from './worker-recovery.js';
 export const jobDefinitions: readonly { name: string }[] = [
   ...usersJobDefinitions,
   ...telegramJobDefinitions,
+  ...notificationsJobDefinitions,
   ...generationsJobDefinitions,
   ...modelsJobDefinitions,
   ...subscriptionsJobDefinitions,
@@ -34,6 +36,7 @@ export function buildTaskList(deps: AppDeps, definitions = jobDefinitions): Task
   const groups: TaskList[] = [
     usersJobHandlers(deps),
     telegramJobHandlers(deps),
+    notificationsJobHandlers(deps),
     creditsJobHandlers(deps),
     generationsJobHandlers(deps),
     maintenanceJobHandlers(deps),

@@ -42,6 +42,7 @@ describe('the route table', () => {
     ['/settings/socials/', 'login-required'],
     ['/settings/theme/', 'login-required'],
     ['/settings/mlm/', 'login-required'],
+    ['/settings/notifications/', 'login-required'],
     ['/structure/linear/', 'login-required'],
     ['/structure/tops/', 'login-required'],
     ['/wallet/transactions/643/', 'login-required'],
@@ -87,6 +88,7 @@ describe('the route table', () => {
       '/settings/language/',
       '/settings/socials/',
       '/settings/theme/',
+      '/settings/notifications/',
       '/settings/mlm/',
     ]);
   });

@@ -88,6 +88,7 @@ const page = {
   language: lazyPage(() => import('./routes/settings-language')),
   socials: lazyPage(withCatalogue('account', () => import('./routes/settings-socials'))),
   theme: lazyPage(withCatalogue('account', () => import('./routes/settings-theme'))),
+  notificationSettings: lazyPage(withCatalogue('account', () => import('./routes/settings-notifications'))),
   mlm: lazyPage(
     withCatalogue(
       'account',
@@ -235,6 +236,14 @@ export const routeTable: readonly RouteDef[] = [
     title: 'titles.theme',
     compact: true,
     page: page.theme,
+  },
+  {
+    path: '/settings/notifications/',
+    heading: true,
+    access: 'login-required',
+    title: 'titles.notificationSettings',
+    compact: true,
+    page: page.notificationSettings,
   },
   {
     path: '/settings/mlm/',

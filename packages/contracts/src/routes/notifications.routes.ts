@@ -29,4 +29,21 @@ export const notificationsRoutes = {
     body: 'ZMarkReadBody',
     response: { 200: 'ZUnreadCount' },
   }),
+  preferences: defineRoute({
+    method: 'GET',
+    path: '/api/notifications/preferences/',
+    auth: 'required',
+    tags,
+    summary: 'Which notices I get, by category and channel (in the app, Telegram bot, email)',
+    response: { 200: 'ZNotificationPreferences' },
+  }),
+  updatePreferences: defineRoute({
+    method: 'PUT',
+    path: '/api/notifications/preferences/',
+    auth: 'required',
+    tags,
+    summary: 'Turn channels of notice categories on or off; answers every preference after the change',
+    body: 'ZNotificationPreferencesBody',
+    response: { 200: 'ZNotificationPreferences' },
+  }),
 };

@@ -3,11 +3,9 @@ import type { ModelsDeps, ProviderLora } from './models.deps.js';
 import type { DbOrTx } from '../../shared/db/client.js';
 import { AppError } from '../../shared/errors.js';
 import { addJob } from '../../shared/jobs.js';
-import { translate } from '../../shared/i18n/messages.js';
 import { applyCreditChange } from '../credits/index.js';
 import type { FaceProfile } from '@mirra/imaging';
 import { notifyUser } from '../notifications/index.js';
-import { sendTelegramMessageJob } from '../telegram/index.js';
 import { isUuid } from '../uploads/index.js';
 import { type UserRow, lockUser, updateUser } from '../users/index.js';
 import { isTraining, notEnoughPhotosMessage } from './models.models.js';
@@ -119,9 +117,8 @@ export async function failTraining(
 /**
  * Marks training COMPLETED with its profile, and in the same transaction everything that follows
  * from it exactly once: the photos' aligned crops, `lora` on the user (its row change wakes every
- * process's session cache through the users trigger), the in-app notification, and — when the
- * user lets the bot write to them — a Telegram message with a button opening the model in the
- * Mini App. Returns false when the attempt had already ended (or the model was deleted).
+ * process's session cache through the users trigger), and the notice (in the app, and by the bot
+ * or email as the user chose: the bot's button opens the model in the Mini App). Returns false when the attempt had already ended (or the model was deleted).
  */
 export async function completeTraining(
   deps: ModelsDeps,
@@ -164,14 +161,6 @@ export async function completeTraining(
       data: { model_uuid: model.uuid, model_name: model.name },
       dedupeKey: `model_ready:${model.uuid}`,
     });
-    if (user.telegramAllowsWrite && user.telegramId) {
-      await addJob(tx, sendTelegramMessageJob, {
-        chatId: user.telegramId,
-        text: translate(user.language, 'bot.model_ready', { name: model.name }),
-        openAppUrl: `${deps.config.publicUrl}/model/${model.uuid}/`,
-        openAppLabel: translate(user.language, 'bot.open_model'),
-      });
-    }
     return !user.hasLora;
   });
   if (loraChanged === null) return false;

@@ -6,7 +6,9 @@ import type { NotificationsDeps } from './notifications.deps.js';
 import {
   countUnreadNotifications,
   listNotifications,
+  getNotificationPreferences,
   markNotificationsRead,
+  updateNotificationPreferences,
 } from './notifications.usecases.js';
 
 const r = routes.notifications;
@@ -18,5 +20,9 @@ export function registerNotificationsRoutes(app: ZodApp, deps: NotificationsDeps
   serve(app, r.unread, async (request) => countUnreadNotifications(deps, requireAuth(request).user.id));
   serve(app, r.markRead, async (request) =>
     markNotificationsRead(deps, requireAuth(request).user.id, request.body.ids),
+  );
+  serve(app, r.preferences, async (request) => getNotificationPreferences(deps, requireAuth(request).user));
+  serve(app, r.updatePreferences, async (request) =>
+    updateNotificationPreferences(deps, requireAuth(request).user, request.body),
   );
 }

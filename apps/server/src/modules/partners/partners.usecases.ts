@@ -13,11 +13,8 @@ import type { PartnersDeps } from './partners.deps.js';
 import type { DbOrTx } from '../../shared/db/client.js';
 import { sql } from 'drizzle-orm';
 import { AppError } from '../../shared/errors.js';
-import { translate } from '../../shared/i18n/messages.js';
-import { addJob } from '../../shared/jobs.js';
 import { notifyUser } from '../notifications/index.js';
-import { formatMoney, type PaymentListener, type PaymentOrderView } from '../payments/index.js';
-import { sendTelegramMessageJob } from '../telegram/index.js';
+import type { PaymentListener, PaymentOrderView } from '../payments/index.js';
 import { findUserById, referralLink, type UserRow } from '../users/index.js';
 import { cancelWalletEntry, DEFAULT_WALLET_CURRENCY, recordWalletEntry } from '../wallet/index.js';
 import {
@@ -135,7 +132,6 @@ export async function recordPurchaseCommissions(
       dedupeKey: `commission_frozen:${commission.id}`,
       amount: commission.amount,
       currency: commission.currency,
-      messageKey: 'bot.commission_frozen',
     });
   }
 }
@@ -253,7 +249,6 @@ export async function releaseDueCommissions(deps: Deps, batch = 500): Promise<nu
           dedupeKey: `commission_available:${c.id}`,
           amount: c.amount - c.reversedAmount,
           currency: c.currency,
-          messageKey: 'bot.commission_available',
         });
       }
       return due.length;
@@ -263,9 +258,9 @@ export async function releaseDueCommissions(deps: Deps, batch = 500): Promise<nu
   }
 }
 
-/** An in-app notice, and a bot message when the partner allowed the bot to write. */
+/** A notice to a partner (in the app, and by the bot or email as they chose); false if already told. */
 async function tellPartner(
-  deps: Deps,
+  _deps: Deps,
   tx: DbOrTx,
   userId: number,
   notice: {
@@ -274,10 +269,9 @@ async function tellPartner(
     amount?: number;
     currency?: number;
     userName?: string;
-    messageKey: Parameters<typeof translate>[1];
   },
 ): Promise<boolean> {
-  const added = await notifyUser(tx, {
+  return notifyUser(tx, {
     userId,
     kind: notice.kind,
     data: {
@@ -287,21 +281,6 @@ async function tellPartner(
     },
     dedupeKey: notice.dedupeKey,
   });
-  if (!added) return false;
-  const user = await findUserById(tx, userId);
-  if (!user?.telegramAllowsWrite || !user.telegramId) return true;
-  await addJob(tx, sendTelegramMessageJob, {
-    chatId: user.telegramId,
-    text: translate(user.language, notice.messageKey, {
-      amount:
-        notice.amount !== undefined ? formatMoney(notice.amount, notice.currency ?? 643, user.language) : '',
-      name: notice.userName ?? '',
-      days: String(deps.config.partners.holdDays),
-    }),
-    openAppUrl: `${deps.config.publicUrl}/settings/mlm/`,
-    openAppLabel: translate(user.language, 'bot.open_app'),
-  });
-  return true;
 }
 
 export { tellPartner };
@@ -316,7 +295,6 @@ export async function announceNewPartner(deps: Deps, tx: DbOrTx, user: UserRow):
     kind: 'partner_joined',
     dedupeKey: `partner_joined:${user.id}`,
     userName: displayName(user),
-    messageKey: 'bot.partner_joined',
   });
   if (!told) return;
   const upline = await partnersRepository.findUpline(tx, user.id, deps.config.partners.levels.length);

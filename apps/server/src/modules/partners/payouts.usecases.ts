@@ -124,7 +124,6 @@ async function decide(
       dedupeKey: `payout_${decision}:${uuid}`,
       amount: row.amount,
       currency: row.currency,
-      messageKey: decision === 'paid' ? 'bot.payout_paid' : 'bot.payout_rejected',
     });
     await record?.(tx, {
       before: { status: row.status, amount: row.amount, currency: row.currency },

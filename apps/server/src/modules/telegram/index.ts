@@ -5,7 +5,8 @@
 export { createTelegramBotApi, type TelegramBotApi } from './bot-api.client.js';
 export { authenticateTelegramInitData, telegramUnavailable } from './telegram-auth.usecases.js';
 export type { StarsPaymentUpdates, TelegramDeps } from './telegram.deps.js';
-export { sendTelegramMessageJob, telegramJobDefinitions } from './telegram.jobs.definitions.js';
+export { telegramJobDefinitions } from './telegram.jobs.definitions.js';
+export { sendBotMessage } from './telegram-send.usecases.js';
 export { telegramJobHandlers } from './telegram.jobs.js';
 export { registerTelegramRoutes } from './telegram.routes.js';
 export { deleteExpiredAuthKeys } from './telegram.usecases.js';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineJob } from '../../shared/jobs.js';
 
 /**
- * Bot messages are sent from a job so the webhook answers Telegram at once (it re-delivers
+ * Transactional bot messages (sign-in, linking, payments) are sent from a job so the webhook answers Telegram at once (it re-delivers
  * anything slow or failed) and a Bot API hiccup is retried with backoff.
  */
 export const sendTelegramMessageJob = defineJob({
@@ -16,6 +16,8 @@ export const sendTelegramMessageJob = defineJob({
   }),
   maxAttempts: 8,
 });
+// Notices (a model is ready, a partner commission…) go out through the notifications module's
+// delivery job instead, which checks the user's preferences right before it sends.
 
 /** Every job this module defines; the worker refuses to start while one has no handler. */
 export const telegramJobDefinitions = [sendTelegramMessageJob] as const;

@@ -32,6 +32,7 @@ export const accountDeletionRepository = {
     await tx.execute(sql`DELETE FROM models WHERE user_id = ${userId}`);
     await tx.execute(sql`DELETE FROM uploads WHERE user_id = ${userId}`);
     await tx.execute(sql`DELETE FROM notifications WHERE user_id = ${userId}`);
+    await tx.execute(sql`DELETE FROM notification_preferences WHERE user_id = ${userId}`);
     // Other people's notices about this person (a new subscriber, a royalty, a new partner) keep
     // what happened but not the name.
     await tx.execute(sql`

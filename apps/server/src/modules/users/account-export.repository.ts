@@ -14,6 +14,7 @@ const PERSONAL_TABLES = {
   partner_commissions: 'beneficiary_id',
   payout_requests: 'user_id',
   notifications: 'user_id',
+  notification_preferences: 'user_id',
 } as const;
 
 export type PersonalTable = keyof typeof PERSONAL_TABLES;

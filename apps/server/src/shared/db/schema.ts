@@ -363,6 +363,11 @@ export const notifications = pgTable(
     dedupeKey: text('dedupe_key').unique(),
     createdAt: createdAt(),
     readAt: timestamp('read_at', { withTimezone: true }),
+    /**
+     * False when the user turned in-app notices of this kind off: the row still records that the
+     * event was told (its dedupe key, the bot and email deliveries) but the list never shows it.
+     */
+    inApp: boolean('in_app').notNull().default(true),
   },
   (t) => [
     index('notifications_user_idx').on(t.userId, t.id),
@@ -371,6 +376,24 @@ export const notifications = pgTable(
       .on(t.userId)
       .where(sql`${t.readAt} IS NULL`),
   ],
+);
+
+/**
+ * A user's choice per notice category and channel (`in_app`, `telegram`, `email`). Only choices a
+ * user made are stored; a missing row means the default (NOTIFICATION_DEFAULTS in the contracts).
+ */
+export const notificationPreferences = pgTable(
+  'notification_preferences',
+  {
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    category: text('category').notNull(),
+    channel: text('channel').notNull(),
+    enabled: boolean('enabled').notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.category, t.channel] })],
 );
 
 /**

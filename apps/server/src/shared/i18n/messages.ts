@@ -49,6 +49,16 @@ const catalogue = {
     'checkout.status.failed': 'declined',
     'checkout.status.cancelled': 'cancelled',
     'checkout.status.refunded': 'refunded',
+    'notice.new_subscriber': '{name} subscribed to you on Mirra.',
+    'notice.royalty': '{name} made a picture from your post: you earned {amount} credits.',
+    'notice.generation_finished': 'Your generation is ready. Open Mirra to see it.',
+    'notice.post_removed': 'Your post was taken down.',
+    'notice.post_restored': 'Your post was reviewed and is visible again.',
+    'notice.subscription_renewal_failed':
+      'We could not renew your Premium subscription. Check your payment method in Mirra.',
+    'email.notice.subject': 'News from Mirra',
+    'email.notice.body':
+      'Hello{name},\n\n{text}\n\n{link}\n\nYou get these emails because you turned them on. To choose which notices you get, open {settings}',
   },
   ru: {
     'email.activation.subject': 'Подтвердите почту для Mirra',
@@ -95,6 +105,16 @@ const catalogue = {
     'checkout.status.failed': 'отклонён',
     'checkout.status.cancelled': 'отменён',
     'checkout.status.refunded': 'возвращён',
+    'notice.new_subscriber': '{name} подписался на вас в Mirra.',
+    'notice.royalty': '{name} создал картинку по вашему посту: вам начислено {amount} кредитов.',
+    'notice.generation_finished': 'Ваша генерация готова. Откройте Mirra, чтобы посмотреть.',
+    'notice.post_removed': 'Ваш пост снят с публикации.',
+    'notice.post_restored': 'Ваш пост проверен и снова виден всем.',
+    'notice.subscription_renewal_failed':
+      'Не удалось продлить подписку Premium. Проверьте способ оплаты в Mirra.',
+    'email.notice.subject': 'Новости Mirra',
+    'email.notice.body':
+      'Здравствуйте{name}!\n\n{text}\n\n{link}\n\nВы получаете эти письма, потому что включили их. Выбрать, о чём сообщать, можно здесь: {settings}',
   },
   de: {
     'email.activation.subject': 'Bestätige deine E-Mail-Adresse für Mirra',
@@ -145,6 +165,16 @@ const catalogue = {
     'checkout.status.failed': 'abgelehnt',
     'checkout.status.cancelled': 'abgebrochen',
     'checkout.status.refunded': 'erstattet',
+    'notice.new_subscriber': '{name} hat dich auf Mirra abonniert.',
+    'notice.royalty': '{name} hat ein Bild aus deinem Beitrag erstellt: Du hast {amount} Credits verdient.',
+    'notice.generation_finished': 'Deine Generierung ist fertig. Öffne Mirra, um sie anzusehen.',
+    'notice.post_removed': 'Dein Beitrag wurde entfernt.',
+    'notice.post_restored': 'Dein Beitrag wurde geprüft und ist wieder sichtbar.',
+    'notice.subscription_renewal_failed':
+      'Dein Premium-Abo konnte nicht verlängert werden. Prüfe deine Zahlungsmethode in Mirra.',
+    'email.notice.subject': 'Neuigkeiten von Mirra',
+    'email.notice.body':
+      'Hallo{name},\n\n{text}\n\n{link}\n\nDu bekommst diese E-Mails, weil du sie eingeschaltet hast. Welche Benachrichtigungen du bekommst, wählst du hier: {settings}',
   },
   uk: {
     'email.activation.subject': 'Підтвердьте пошту для Mirra',
@@ -193,6 +223,16 @@ const catalogue = {
     'checkout.status.failed': 'відхилено',
     'checkout.status.cancelled': 'скасовано',
     'checkout.status.refunded': 'повернено',
+    'notice.new_subscriber': '{name} підписався на вас у Mirra.',
+    'notice.royalty': '{name} створив зображення за вашим постом: вам нараховано {amount} кредитів.',
+    'notice.generation_finished': 'Ваша генерація готова. Відкрийте Mirra, щоб переглянути.',
+    'notice.post_removed': 'Ваш пост знято з публікації.',
+    'notice.post_restored': 'Ваш пост перевірено, і він знову видимий.',
+    'notice.subscription_renewal_failed':
+      'Не вдалося продовжити підписку Premium. Перевірте спосіб оплати в Mirra.',
+    'email.notice.subject': 'Новини Mirra',
+    'email.notice.body':
+      'Вітаємо{name}!\n\n{text}\n\n{link}\n\nВи отримуєте ці листи, бо ввімкнули їх. Обрати, про що повідомляти, можна тут: {settings}',
   },
   kk: {
     'email.activation.subject': 'Mirra үшін поштаңызды растаңыз',
@@ -240,6 +280,16 @@ const catalogue = {
     'checkout.status.failed': 'қабылданбады',
     'checkout.status.cancelled': 'бас тартылды',
     'checkout.status.refunded': 'қайтарылды',
+    'notice.new_subscriber': '{name} Mirra-да сізге жазылды.',
+    'notice.royalty': '{name} сіздің постыңыз бойынша сурет жасады: сізге {amount} кредит есептелді.',
+    'notice.generation_finished': 'Генерацияңыз дайын. Көру үшін Mirra-ны ашыңыз.',
+    'notice.post_removed': 'Постыңыз жарияланымнан алынды.',
+    'notice.post_restored': 'Постыңыз тексерілді және қайта көрінеді.',
+    'notice.subscription_renewal_failed':
+      'Premium жазылымын ұзарту мүмкін болмады. Mirra-да төлем әдісін тексеріңіз.',
+    'email.notice.subject': 'Mirra жаңалықтары',
+    'email.notice.body':
+      'Сәлеметсіз бе{name}!\n\n{text}\n\n{link}\n\nБұл хаттарды өзіңіз қосқандықтан аласыз. Қандай хабарламалар алатыныңызды мұнда таңдаңыз: {settings}',
   },
   az: {
     'email.activation.subject': 'Mirra üçün e-poçtunuzu təsdiqləyin',
@@ -289,6 +339,16 @@ const catalogue = {
     'checkout.status.failed': 'rədd edilib',
     'checkout.status.cancelled': 'ləğv edilib',
     'checkout.status.refunded': 'qaytarılıb',
+    'notice.new_subscriber': '{name} Mirra-da sizə abunə oldu.',
+    'notice.royalty': '{name} paylaşımınızdan şəkil yaratdı: sizə {amount} kredit hesablandı.',
+    'notice.generation_finished': 'Generasiyanız hazırdır. Baxmaq üçün Mirra-nı açın.',
+    'notice.post_removed': 'Paylaşımınız yayımdan götürüldü.',
+    'notice.post_restored': 'Paylaşımınız yoxlanıldı və yenidən görünür.',
+    'notice.subscription_renewal_failed':
+      'Premium abunəliyinizi uzatmaq mümkün olmadı. Mirra-da ödəniş üsulunu yoxlayın.',
+    'email.notice.subject': 'Mirra xəbərləri',
+    'email.notice.body':
+      'Salam{name},\n\n{text}\n\n{link}\n\nBu məktubları özünüz aktiv etdiyiniz üçün alırsınız. Hansı bildirişləri alacağınızı burada seçin: {settings}',
   },
 } as const satisfies Record<TLanguage, Record<string, string>>;
 

@@ -125,7 +125,7 @@ export function Page() {
           value: LANGUAGE_NAMES[currentLanguage()],
         },
         { key: 'theme', Icon: IconMoon, to: '/settings/theme/', value: t(`theme.${theme}`) },
-        { key: 'notifications', Icon: IconBell, to: '/notifications' },
+        { key: 'notifications', Icon: IconBell, to: '/settings/notifications/' },
         ...(user?.registered
           ? [{ key: 'security', Icon: IconShield, onClick: () => setPasswordOpen(true) }]
           : []),
