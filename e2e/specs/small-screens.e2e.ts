@@ -72,7 +72,7 @@ describe('small screens (360 px)', () => {
     const s = await signedIn(language);
     try {
       const { page } = s;
-      for (const pathname of ['/profile-edit/', '/notifications']) {
+      for (const pathname of ['/profile-edit/', '/notifications', '/settings/notifications/']) {
         await page.goto(url(pathname));
         const title = page.getByTestId('header-title');
         await title.waitFor();
@@ -114,6 +114,49 @@ describe('small screens (360 px)', () => {
       await s.close();
     }
   });
+
+  it.each([
+    ['ru', 'light'],
+    ['ru', 'dark'],
+    ['de', 'light'],
+    ['de', 'dark'],
+  ] as const)(
+    'notification settings fit 360 px and a switch keeps its place after a reload (%s, %s)',
+    async (language, theme) => {
+      const s = await signedIn(language, theme);
+      try {
+        const { page } = s;
+        await page.goto(url('/settings/notifications/'));
+        const email = page.getByTestId('notification-channel-email');
+        await email.waitFor();
+        // An email account without Telegram: no bot channel to choose.
+        expect(await page.getByTestId('notification-channel-telegram').count()).toBe(0);
+        await settled(page);
+        const overflow = await page.evaluate(() =>
+          Array.from(document.querySelectorAll('.notification-pref, .settings-group, .lead, .muted-note'))
+            .filter((element) => element.getBoundingClientRect().right > window.innerWidth + 0.5)
+            .map((element) => element.textContent),
+        );
+        expect(overflow).toEqual([]);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+        await saveScreenshot(page, `small-screens-notification-settings-${language}-${theme}`, true);
+        const toggle = page.getByTestId('pref-generations-email');
+        const before = await toggle.isChecked();
+        const saved = page.waitForResponse(
+          (response) =>
+            response.url().includes('/api/notifications/preferences/') &&
+            response.request().method() === 'PUT',
+        );
+        await toggle.click();
+        expect((await saved).status()).toBe(200);
+        await page.reload();
+        await page.getByTestId('notification-channel-email').waitFor();
+        expect(await page.getByTestId('pref-generations-email').isChecked()).toBe(!before);
+      } finally {
+        await s.close();
+      }
+    },
+  );
 
   it('screens at 360 px in ru and de, light and dark, for a look', async () => {
     for (const language of ['ru', 'de']) {

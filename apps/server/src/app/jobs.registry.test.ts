@@ -14,6 +14,7 @@ describe('job registry', () => {
         'users:send_activation_email',
         'users:send_password_reset_email',
         'telegram:send_message',
+        'notifications:deliver',
         'generations:run',
         'models:train',
       ]),
