@@ -230,3 +230,61 @@ describe('console home and audit log', () => {
     await saveScreenshot(page, 'admin-dashboard-1280-dark', true);
   });
 });
+
+describe('catalogue and prices', () => {
+  it('an admin changes a price in the console (360 px, ru and de) and a signed-in user sees it at once', async () => {
+    const admin = await createActiveUser({ firstName: 'Price', lastName: 'Setter' });
+    await grant(admin, 'admin');
+    const person = await createActiveUser();
+    const user = await browserFor(person, 'light');
+    await user.page.goto(url('/generate/editing/'));
+    await expect.poll(() => user.page.getByTestId('price-cost').textContent()).toBe('1 credit');
+
+    const before = await callApi<{ settings: Record<string, unknown> }>('/api/admin/pricing/', {
+      authorization: bearer(admin),
+    });
+    expect(before.status).toBe(200);
+    try {
+      for (const [language, theme] of [
+        ['de', 'light'],
+        ['ru', 'dark'],
+      ] as const) {
+        const session = await openBrowser('phone', {
+          size: { width: 360, height: 800 },
+          locale: language,
+          theme,
+          colorScheme: theme,
+        });
+        sessions.push(session);
+        await signInWithTokens(session.page, admin);
+        await session.page.goto(url('/admin/pricing/'));
+        await session.page.getByTestId('admin-pricing').waitFor();
+        await session.page.waitForLoadState('networkidle');
+        await saveScreenshot(session.page, `admin-pricing-360-${language}-${theme}`, true);
+      }
+      // The last (Russian) console changes the price of editing, with a reason and a confirmation.
+      const { page } = sessions.at(-1)!;
+      await page.getByTestId('pricing-prices.editing').fill('7');
+      await page.getByTestId('pricing-reason').fill('Editing costs more');
+      await page.getByTestId('pricing-save').click();
+      await page.getByTestId('pricing-confirm').waitFor();
+      await page.getByTestId('pricing-save').click();
+      await page.getByText(/Версия \d+/).waitFor();
+      await saveScreenshot(page, 'admin-pricing-360-ru-dark-saved', true);
+
+      // The signed-in user opens the form again: the new price, no restart, no waiting.
+      await user.page.goto(url('/generate/editing/'));
+      await expect.poll(() => user.page.getByTestId('price-cost').textContent()).toBe('7 credits');
+      const config = await callApi<{ prices: { editing: number } }>('/api/config/', {});
+      expect(config.body.prices.editing).toBe(7);
+    } finally {
+      // Other specs run against the same server and its configured prices.
+      const restored = await callApi('/api/admin/pricing/', {
+        method: 'PUT',
+        body: { ...before.body.settings, reason: 'e2e: back to the configured prices' },
+        authorization: bearer(admin),
+      });
+      expect(restored.status).toBe(200);
+    }
+  });
+});

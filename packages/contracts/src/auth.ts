@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZFreeTier, ZModePrices } from './pricing.js';
 import { ZEmail, ZPasswordInput, requiredText } from './fields.js';
 import { GENERATION_MODES } from './generation-constants.js';
 
@@ -63,5 +64,9 @@ export const ZPublicConfig = z.object({
    * does not offer them, and never quotes a price for them.
    */
   unavailable_modes: z.array(z.enum(GENERATION_MODES)),
+  /** Credits per generation by mode (video: per second), as the staff console last set them. */
+  prices: ZModePrices,
+  /** Free generations a day before the pause, and the pause between generations after them. */
+  free_tier: ZFreeTier,
 });
 export type TPublicConfig = z.infer<typeof ZPublicConfig>;

@@ -21,3 +21,5 @@ export * from './subscriptions.js';
 export * from './dev.js';
 export * from './partners.js';
 export * from './admin.js';
+export * from './pricing.js';
+export * from './admin-pricing.js';

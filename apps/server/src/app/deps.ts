@@ -43,12 +43,14 @@ import { createPartnerPaymentListener } from '../modules/partners/index.js';
 import type { Config } from '../shared/config.js';
 import { createFileOffsetClock } from '../shared/dev-clock.js';
 import { createModelTrainers, type ModelTrainer } from '../engines/index.js';
+import { createPricingSettings, type PricingSettings } from '../modules/pricing/index.js';
 import {
+  parseCatalogue,
   createStarsPaymentUpdates,
   type PaymentListener,
   type PaymentPurposeHandlers,
 } from '../modules/payments/index.js';
-import { applySubscriptionPayment } from '../modules/subscriptions/index.js';
+import { applySubscriptionPayment, parsePremiumPlan } from '../modules/subscriptions/index.js';
 
 /**
  * Everything any module may need, built once at start: the shared plumbing and the services
@@ -93,6 +95,24 @@ export interface AppDeps extends SharedDeps {
   paymentListeners: PaymentListener[];
   /** Where the bot hands Telegram Stars payment updates (payments). */
   starsPayments: StarsPaymentUpdates | null;
+  /** Generation prices, the free tier, packs and the plan in force (configuration + staff console). */
+  pricing: PricingSettings;
+}
+
+/** The catalogue and prices of the configuration: what applies where the console changed nothing. */
+export function pricingDefaults(config: Config) {
+  return {
+    prices: {
+      simple: config.prices.simple,
+      face_swap: config.prices.face_swap,
+      editing: config.prices.editing,
+      styling: config.prices.styling,
+      video_per_second: config.prices.videoPerSecond,
+    },
+    free_tier: { daily_photos: config.freeTier.dailyPhotos, delay_seconds: config.freeTier.delaySeconds },
+    catalogue: parseCatalogue(config.payments.catalogueJson),
+    plan: parsePremiumPlan(config.premium.planJson),
+  };
 }
 
 export function createDeps(options: {
@@ -171,6 +191,12 @@ export function createDeps(options: {
     imagingThreads,
     modelTrainers: createModelTrainers(config),
     starsPayments: null,
+    pricing: createPricingSettings({
+      db: database.db,
+      hub: options.notifications,
+      defaults: pricingDefaults(config),
+      logger,
+    }),
     now,
     purposeHandlers: {},
     paymentListeners: [],

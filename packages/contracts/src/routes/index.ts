@@ -1,4 +1,5 @@
-import { adminRoutes } from './admin.routes.js';
+import { adminRoutes as adminConsoleRoutes } from './admin.routes.js';
+import { adminPricingRoutes } from './admin-pricing.routes.js';
 import {
   generationsRoutes,
   creditsRoutes,
@@ -61,4 +62,4 @@ export type Routes = typeof routes;
  * The staff console's routes stay out of `routes`, so the web app's first page, which carries
  * `routes`, does not grow with screens only staff open. Every declaration: `{ ...routes, admin: adminRoutes }`.
  */
-export { adminRoutes };
+export const adminRoutes = { ...adminConsoleRoutes, ...adminPricingRoutes };

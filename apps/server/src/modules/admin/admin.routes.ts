@@ -1,5 +1,6 @@
 import { adminRoutes } from '@mirra/contracts';
 import type { AdminDeps } from './admin.deps.js';
+import { registerAdminPricingRoutes } from './admin-pricing.routes.js';
 import { requireAuth } from '../../shared/http/auth-context.js';
 import { serve } from '../../shared/http/serve-route.js';
 import type { ZodApp } from '../../shared/http/zod-app.js';
@@ -85,4 +86,5 @@ export function registerAdminRoutes(app: ZodApp, deps: AdminDeps): void {
     rejectPayout(deps, requireAuth(request).user, request.params.uuid, request.body.reason),
   );
   serve(app, r.audit, async (request) => auditLog(deps, request.query));
+  registerAdminPricingRoutes(app, deps);
 }

@@ -1,4 +1,5 @@
 import type { SharedDeps } from '../../shared/deps.js';
+import type { PricingSettings } from '../pricing/index.js';
 import type { SessionCache, TokenService } from '../auth/index.js';
 import type { FaceAnalyzer } from '@mirra/imaging';
 import type { ImageModerator, PromptModerator } from '../moderation/index.js';
@@ -28,6 +29,8 @@ export interface GenerationsDeps extends Pick<
   generationSources: GenerationSources;
   /** Live training progress of digital models (same event shape, own channel). */
   modelEvents: GenerationEvents;
+  /** Generation prices and the free tier in force (the configuration's, or the staff console's). */
+  pricing: PricingSettings;
   /** Face detection, mesh and descriptor (models load once per process, on first use). */
   faceAnalyzer: FaceAnalyzer;
 }

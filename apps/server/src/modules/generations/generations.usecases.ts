@@ -10,6 +10,7 @@ import {
   type TGenerationFailureReason,
   VIDEO_ASPECT_DEFAULT,
   VIDEO_DURATIONS,
+  type TFreeTier,
 } from '@mirra/contracts';
 import type { GenerationsDeps } from './generations.deps.js';
 import type { DbOrTx } from '../../shared/db/client.js';
@@ -26,6 +27,7 @@ import {
   insufficientCredits,
 } from '../credits/index.js';
 import type { UserRow } from '../users/index.js';
+import { generationPriceTable } from '../pricing/index.js';
 import { findTrainedModel } from '../models/index.js';
 import {
   freeDayStart,
@@ -102,11 +104,16 @@ export async function quoteGeneration(
 ) {
   // No price for a mode that cannot run: it answers as starting it would.
   deps.engines.engineFor(query.mode);
-  const cost = priceGeneration(query.mode, { durationSeconds: query.duration }, deps.config.prices);
+  const pricing = await deps.pricing.current();
+  const cost = priceGeneration(
+    query.mode,
+    { durationSeconds: query.duration },
+    generationPriceTable(pricing),
+  );
   if (!user) return { cost, balance: null, wait_seconds: 0 };
   const [balance, wait] = await Promise.all([
     getCreditBalance(deps, user.id),
-    freeTierWait(deps, deps.db, user.id, context),
+    freeTierWait(deps, deps.db, user.id, context, pricing.free_tier),
   ]);
   return { cost, balance, wait_seconds: wait.waitSeconds };
 }
@@ -117,6 +124,7 @@ async function freeTierWait(
   db: DbOrTx,
   userId: number,
   context: RequestContext,
+  freeTier: TFreeTier,
 ): Promise<{ waitSeconds: number; dayStart: Date }> {
   const now = deps.now();
   const previousDayStart = await generationsRepository.freeDayStartedAt(db, userId);
@@ -129,14 +137,14 @@ async function freeTierWait(
     ...usage,
     isUnlimited,
     now,
-    dailyFree: deps.config.freeTier.dailyPhotos,
-    delaySeconds: deps.config.freeTier.delaySeconds,
+    dailyFree: freeTier.daily_photos,
+    delaySeconds: freeTier.delay_seconds,
   });
   return { waitSeconds, dayStart };
 }
 
-function rateLimited(deps: GenerationsDeps, waitSeconds: number): AppError {
-  const { dailyPhotos, delaySeconds } = deps.config.freeTier;
+function rateLimited(freeTier: TFreeTier, waitSeconds: number): AppError {
+  const { daily_photos: dailyPhotos, delay_seconds: delaySeconds } = freeTier;
   return new AppError({
     code: 'generations.rate_limited',
     detail: `The first ${dailyPhotos} photos a day are unrestricted, then ${delaySeconds} seconds between generations. Wait ${waitSeconds} seconds or get unlimited.`,
@@ -227,10 +235,10 @@ async function validateFaceSwap(deps: GenerationsDeps, user: UserRow, body: Crea
 }
 
 /** The answer to a refusal of mirra_accept_generation; any other error as it came. */
-function acceptRefusalError(deps: GenerationsDeps, error: unknown, cost: number): unknown {
+function acceptRefusalError(freeTier: TFreeTier, error: unknown, cost: number): unknown {
   const refusal = acceptRefusalOf(error);
   if (!refusal) return error;
-  if (refusal.code === 'generations.rate_limited') return rateLimited(deps, refusal.waitSeconds);
+  if (refusal.code === 'generations.rate_limited') return rateLimited(freeTier, refusal.waitSeconds);
   if (refusal.code === 'credits.insufficient') return insufficientCredits(refusal.balance, cost);
   return idempotencyKeyReused();
 }
@@ -261,7 +269,10 @@ export async function createGeneration(
     lenient: Boolean(options.repeatOf),
   });
   const engine = deps.engines.engineFor(body.mode);
-  const cost = priceGeneration(body.mode, { durationSeconds: body.duration }, deps.config.prices);
+  // Read once: the generation is accepted, charged and later refunded at this price, whatever the
+  // console changes meanwhile.
+  const pricing = await deps.pricing.current();
+  const cost = priceGeneration(body.mode, { durationSeconds: body.duration }, generationPriceTable(pricing));
   const uuid = randomUUID();
   const now = deps.now();
   const input: AcceptGenerationInput = {
@@ -288,8 +299,8 @@ export async function createGeneration(
     },
     freeTier: {
       localMidnight: startOfLocalDay(now, context.timezoneOffsetMinutes),
-      dailyFree: deps.config.freeTier.dailyPhotos,
-      delaySeconds: deps.config.freeTier.delaySeconds,
+      dailyFree: pricing.free_tier.daily_photos,
+      delaySeconds: pricing.free_tier.delay_seconds,
     },
     charge: { kind: 'generation_charge', idempotencyKey: `gen:${uuid}:charge` },
     job: {
@@ -312,7 +323,7 @@ export async function createGeneration(
         })
       : await generationsRepository.accept(deps.db, input);
   } catch (error) {
-    throw acceptRefusalError(deps, error, cost);
+    throw acceptRefusalError(pricing.free_tier, error, cost);
   }
   return toGenerationJson(row, deps.mediaUrls, deps.now());
 }

@@ -28,6 +28,7 @@ export type {
   YooKassaMethodType,
 } from './payment-provider.js';
 export { formatMoney } from './money.js';
+export { parseCatalogue } from './payments.models.js';
 export { providerOfMethod } from './payment-provider.js';
 export type { PaymentsDeps } from './payments.deps.js';
 export { paymentsJobHandlers } from './payments.jobs.js';

@@ -1,3 +1,4 @@
+import type { PricingSettings } from '../pricing/index.js';
 import type { SharedDeps } from '../../shared/deps.js';
 import type { GeoLocator } from '../geo/index.js';
 import type { TelegramBotApi } from '../telegram/index.js';
@@ -12,4 +13,6 @@ export interface PaymentsDeps extends Pick<SharedDeps, 'config' | 'db' | 'logger
   purposeHandlers: PaymentPurposeHandlers;
   /** Every module listening to payments and refunds (see PaymentListener). */
   paymentListeners: PaymentListener[];
+  /** The catalogue and the plan in force (the configuration's, or the staff console's). */
+  pricing: PricingSettings;
 }

@@ -35,7 +35,6 @@ import {
 import {
   currencyOfRegion,
   extendUntil,
-  parseCatalogue,
   priceProduct,
   refundCredits,
   refundedShare,
@@ -59,6 +58,7 @@ type Deps = Pick<
   PaymentsDeps,
   | 'db'
   | 'config'
+  | 'pricing'
   | 'logger'
   | 'now'
   | 'geo'
@@ -71,14 +71,9 @@ type EventDeps = Pick<PaymentsDeps, 'logger' | 'now' | 'purposeHandlers' | 'paym
 
 const CONSENT_REQUIRED_DETAIL = 'Please check the boxes to agree with the offer.';
 
-const catalogues = new WeakMap<object, CatalogueEntry[]>();
-function catalogueOf(deps: Pick<PaymentsDeps, 'config'>): CatalogueEntry[] {
-  let entries = catalogues.get(deps.config);
-  if (!entries) {
-    entries = parseCatalogue(deps.config.payments.catalogueJson);
-    catalogues.set(deps.config, entries);
-  }
-  return entries;
+/** The products on sale: the configured catalogue, or what the staff console last set. */
+async function catalogueOf(deps: Pick<PaymentsDeps, 'pricing'>): Promise<CatalogueEntry[]> {
+  return (await deps.pricing.current()).catalogue;
 }
 
 export function consentRequired(): AppError {
@@ -107,7 +102,7 @@ export async function regionOf(
 
 export async function getCatalogue(deps: Deps, caller: Caller): Promise<TPaymentCatalogue> {
   const region = await regionOf(deps, caller);
-  const products = catalogueOf(deps).map((entry) => priceProduct(entry, region));
+  const products = (await catalogueOf(deps)).map((entry) => priceProduct(entry, region));
   return {
     region,
     currency: products[0]!.currency,
@@ -363,7 +358,7 @@ export async function createOrder(
       consent,
     });
   }
-  const entry = catalogueOf(deps).find((e) => e.id === body.product);
+  const entry = (await catalogueOf(deps)).find((e) => e.id === body.product);
   if (!entry) throw new AppError({ code: 'payments.product_unknown', detail: 'No such product.' });
   const product = priceProduct(entry, region);
   const inStars = body.method === 'stars';

@@ -14,6 +14,7 @@
  * `PaymentListener.onRefunded`, fired in the same transaction for every refunded order.
  */
 export type { SubscriptionsDeps } from './subscriptions.deps.js';
+export { parsePremiumPlan } from './subscriptions.models.js';
 export { subscriptionsJobHandlers } from './subscriptions.jobs.js';
 export { subscriptionsJobDefinitions } from './subscriptions.jobs.definitions.js';
 export { registerSubscriptionsRoutes } from './subscriptions.routes.js';

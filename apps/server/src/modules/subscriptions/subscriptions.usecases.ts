@@ -33,7 +33,6 @@ import {
   failedRenewal,
   hasPremiumAccess,
   paidTerm,
-  parsePremiumPlan,
   pricePlan,
   refundedTerm,
   trialSubjects,
@@ -46,14 +45,9 @@ import { subscriptionsRepository, type SubscriptionRow } from './subscriptions.r
 const WALLET_METHOD = 'wallet';
 const DESCRIPTION = 'Mirra Premium';
 
-const plans = new WeakMap<object, PremiumPlanConfig>();
-export function planOf(deps: Pick<SubscriptionsDeps, 'config'>): PremiumPlanConfig {
-  let plan = plans.get(deps.config);
-  if (!plan) {
-    plan = parsePremiumPlan(deps.config.premium.planJson);
-    plans.set(deps.config, plan);
-  }
-  return plan;
+/** The plan in force: the configured one, or what the staff console last set. */
+export async function planOf(deps: Pick<SubscriptionsDeps, 'pricing'>): Promise<PremiumPlanConfig> {
+  return (await deps.pricing.current()).plan;
 }
 
 async function trialAvailable(deps: Pick<SubscriptionsDeps, 'db'>, plan: PremiumPlanConfig, userId: number) {
@@ -97,7 +91,7 @@ function priceFor(plan: PremiumPlanConfig, region: TPaymentRegion, method: TPaym
 }
 
 export async function getSubscription(deps: SubscriptionsDeps, caller: Caller): Promise<TPremiumState> {
-  const plan = planOf(deps);
+  const plan = await planOf(deps);
   const region = await regionOf(deps, caller);
   const price = pricePlan(plan, region);
   const sub = await subscriptionsRepository.findByUser(deps.db, caller.userId);
@@ -144,7 +138,7 @@ export async function startSubscription(
   caller: Caller,
   body: z.infer<typeof ZPremiumCheckout>,
 ): Promise<z.infer<typeof ZPremiumCheckoutStarted>> {
-  const plan = planOf(deps);
+  const plan = await planOf(deps);
   const region = await regionOf(deps, caller);
   const now = deps.now();
   const existing = await subscriptionsRepository.findByUser(deps.db, caller.userId);
@@ -284,7 +278,7 @@ async function takeBackPeriodCredits(tx: DbOrTx, userId: number, credits: number
   });
 }
 
-type HandlerDeps = Pick<SubscriptionsDeps, 'config' | 'now' | 'logger'>;
+type HandlerDeps = Pick<SubscriptionsDeps, 'config' | 'now' | 'logger' | 'pricing'>;
 
 async function recordFailedRenewal(deps: HandlerDeps, tx: DbOrTx, sub: SubscriptionRow, dedupe: string) {
   const now = deps.now();
@@ -335,7 +329,7 @@ export async function applySubscriptionPayment(
     return;
   }
   const now = deps.now();
-  const plan = planOf(deps);
+  const plan = await planOf(deps);
   const settings = deps.config.premium;
 
   if (event.type === 'subscription.renewed') {
@@ -502,7 +496,7 @@ export async function renewSubscription(deps: SubscriptionsDeps, sub: Subscripti
         returnPath: '/settings/subscription/',
         // Agreed when the subscription was bought; renewals are what that consent covers.
         consent: { agreeOffer: true, agreePrivacy: true },
-        credits: planOf(deps).credits,
+        credits: (await planOf(deps)).credits,
       });
     } catch (error) {
       if (!(error instanceof AppError) || error.code !== 'wallet.insufficient') throw error;
@@ -522,7 +516,7 @@ export async function renewSubscription(deps: SubscriptionsDeps, sub: Subscripti
     amount: sub.amount,
     currency: sub.currency,
     description: DESCRIPTION,
-    credits: planOf(deps).credits,
+    credits: (await planOf(deps)).credits,
     savedMethodId: sub.savedMethodId,
   });
 }

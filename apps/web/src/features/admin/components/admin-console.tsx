@@ -14,13 +14,16 @@ import { AuditLog } from './audit-log';
 import { Dashboard } from './dashboard';
 import { FailedGenerations } from './failed-generations';
 import { PayoutQueue } from './payout-queue';
+import { PricingEditor } from './pricing-editor';
+import '../pricing.css';
 import { ReportQueue } from './report-queue';
 import { UserDetail } from './user-detail';
 import { UserSearch } from './user-search';
 import '../admin.css';
 
 /** `home` is the dashboard for admins and the reports queue for moderators. */
-export type AdminSection = 'home' | 'reports' | 'users' | 'user' | 'generations' | 'payouts' | 'audit';
+export type AdminSection =
+  'home' | 'reports' | 'users' | 'user' | 'generations' | 'payouts' | 'audit' | 'pricing';
 
 const SECTIONS: Array<{ to: string; key: string; level: TStaffRole }> = [
   { to: '/admin/', key: 'admin.nav.home', level: 'admin' },
@@ -29,6 +32,7 @@ const SECTIONS: Array<{ to: string; key: string; level: TStaffRole }> = [
   { to: '/admin/generations/', key: 'admin.nav.generations', level: 'admin' },
   { to: '/admin/payouts/', key: 'admin.nav.payouts', level: 'admin' },
   { to: '/admin/audit/', key: 'admin.nav.audit', level: 'admin' },
+  { to: '/admin/pricing/', key: 'admin.nav.pricing', level: 'admin' },
 ];
 
 /**
@@ -83,6 +87,7 @@ export function AdminConsole({ section, userUuid }: { section: AdminSection; use
       {isAdmin && section === 'generations' && <FailedGenerations />}
       {isAdmin && section === 'payouts' && <PayoutQueue />}
       {isAdmin && section === 'audit' && <AuditLog />}
+      {isAdmin && section === 'pricing' && <PricingEditor />}
       {!isAdmin && section !== 'reports' && section !== 'home' && (
         <EmptyState title={t('admin.adminsOnly')} />
       )}
