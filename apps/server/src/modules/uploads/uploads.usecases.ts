@@ -13,6 +13,7 @@ import {
 import { derivedUploadUuid, detectImageType, isUuid, uploadStorageKey } from './uploads.models.js';
 import { uploadsRepository } from './uploads.repository.js';
 import { toUploadJson } from './uploads.serializers.js';
+import { deleteStoredFilesLater, deleteStoredFilesNow } from '../../shared/storage/file-deletion.js';
 
 export interface UploadedFile {
   data: Buffer;
@@ -75,13 +76,20 @@ export async function getUpload(deps: UploadsDeps, userId: number, uuid: string)
 }
 
 /**
- * Deletes one of my uploads and its file, so signed links to it stop working at once. Generations
+ * Deletes one of my uploads and its file, so signed links to it stop working at once (and, should
+ * the store fail then, a job added with the deletion removes the file later). Generations
  * made from it keep their results; a queued one that still needs it fails and is refunded.
  */
 export async function deleteUpload(deps: UploadsDeps, userId: number, uuid: string): Promise<void> {
-  const row = isUuid(uuid) ? await uploadsRepository.deleteOwned(deps.db, userId, uuid) : undefined;
-  if (!row) throw uploadNotFound();
-  await deps.storage.delete(row.storageKey);
+  if (!isUuid(uuid)) throw uploadNotFound();
+  const files = await deps.db.transaction(async (tx) => {
+    const row = await uploadsRepository.deleteOwned(tx, userId, uuid);
+    if (!row) throw uploadNotFound();
+    const files = { keys: [row.storageKey] };
+    await deleteStoredFilesLater(tx, files);
+    return files;
+  });
+  await deleteStoredFilesNow(deps.storage, files);
 }
 
 export interface UploadForGeneration {
