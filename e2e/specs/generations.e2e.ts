@@ -135,7 +135,7 @@ describe.each(VIEWPORT_NAMES)('generations (%s)', (viewport) => {
     expect(await page.getByTestId('result-notes').textContent()).toMatch(/Watercolour style/);
     const styled = new URL(page.url()).pathname.split('/')[2]!;
 
-    // Edit: the result becomes the source photo (fetched and uploaded with a progress bar).
+    // Edit: the result becomes the source photo (copied into my uploads by the server).
     await page.getByTestId('result-edit').click();
     await page.waitForURL(url(`/generate/editing/generation/${styled}/`));
     await page.getByTestId('photo-preview').waitFor(RESULT_TIMEOUT);

@@ -161,6 +161,17 @@ describe('several API nodes and a worker apart', () => {
 
       // Node A's page, which never saw the worker either, shows the same result.
       await pageA.getByTestId('result-image').waitFor({ timeout: 30_000 });
+
+      // The result becomes the photo of a new edit with the bucket allowing no cross-origin reads
+      // (no CORS): the server copies it into my uploads, the browser only shows the copy.
+      await pageA.getByTestId('result-edit').click();
+      await pageA.waitForURL(on(nodeA, `/generate/editing/generation/${uuid}/`));
+      const source = pageA.getByTestId('photo-preview').locator('img');
+      await source.waitFor({ timeout: 30_000 });
+      expect((await source.getAttribute('src'))?.startsWith(`${s3.endpoint}/`)).toBe(true);
+      await expect
+        .poll(() => source.evaluate((img) => (img as HTMLImageElement).naturalWidth))
+        .toBeGreaterThan(0);
     } finally {
       await s.close();
     }

@@ -15,6 +15,7 @@ import { usersJobDefinitions, usersJobHandlers } from '../modules/users/index.js
 import { partnersJobHandlers } from '../modules/partners/index.js';
 import { subscriptionsJobDefinitions, subscriptionsJobHandlers } from '../modules/subscriptions/index.js';
 import { walletJobHandlers } from '../modules/wallet/index.js';
+import { deleteStoredFilesJob, storageJobHandlers } from '../shared/storage/file-deletion.js';
 import type { AppDeps } from './deps.js';
 import { recoverWorkOfDeadWorkers } from './worker-recovery.js';
 
@@ -26,6 +27,7 @@ export const jobDefinitions: readonly { name: string }[] = [
   ...generationsJobDefinitions,
   ...modelsJobDefinitions,
   ...subscriptionsJobDefinitions,
+  deleteStoredFilesJob,
 ];
 
 /**
@@ -45,6 +47,7 @@ export function buildTaskList(deps: AppDeps, definitions = jobDefinitions): Task
     walletJobHandlers(deps),
     partnersJobHandlers(deps),
     subscriptionsJobHandlers(deps),
+    storageJobHandlers(deps),
   ];
   const tasks: TaskList = {};
   for (const group of groups) {

@@ -13,7 +13,7 @@ import {
   reportJobErrors,
   startWorkerMetricsServer,
 } from '../modules/ops/index.js';
-import { loadOrCreateSecrets } from '../shared/secrets.js';
+import { secretsForStart } from '../shared/secrets.js';
 import { buildServer, type App } from './build-server.js';
 import { localUrl, parseConfig, type Config } from '../shared/config.js';
 import { createDeps, type AppDeps } from './deps.js';
@@ -59,14 +59,14 @@ export interface RuntimeOptions {
 export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   const config = parseConfig();
   const logger = createLogger(config.logLevel);
-  const secrets = await loadOrCreateSecrets(config.dataDir);
+  const secrets = await secretsForStart(config);
   let embedded: EmbeddedPostgresHandle | undefined;
   let connectionString = config.databaseUrl;
   if (!connectionString) {
     embedded = await startEmbeddedPostgres({
       dir: path.join(config.dataDir, 'pg'),
       port: config.embeddedPgPort,
-      password: secrets.embeddedPgPassword,
+      password: secrets.embeddedPgPassword!,
       database: 'mirra',
       logger,
     });
@@ -94,7 +94,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       database,
       logger,
       notifications,
-      jwtSecret: config.jwtSecret ?? secrets.jwtSecret,
+      jwtSecret: secrets.jwtSecret,
     });
     const deps = options.adjustDeps ? { ...builtDeps, ...options.adjustDeps(builtDeps) } : builtDeps;
     // Pool threads keep a process alive: they stop after everything that could still use them.

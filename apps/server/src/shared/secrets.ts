@@ -8,6 +8,24 @@ export interface LocalSecrets {
   embeddedPgPassword: string;
 }
 
+/**
+ * The secrets a start needs. When JWT_SECRET and DATABASE_URL are both set, nothing of
+ * DATA_DIR/secrets.json would be used (its JWT secret is overridden, its database password is only
+ * for the embedded PostgreSQL), so the file is neither read nor written: a node may run with a
+ * read-only (or missing) DATA_DIR.
+ */
+export async function secretsForStart(config: {
+  dataDir: string;
+  jwtSecret?: string | undefined;
+  databaseUrl?: string | undefined;
+}): Promise<{ jwtSecret: string; embeddedPgPassword: string | undefined }> {
+  if (config.jwtSecret && config.databaseUrl) {
+    return { jwtSecret: config.jwtSecret, embeddedPgPassword: undefined };
+  }
+  const stored = await loadOrCreateSecrets(config.dataDir);
+  return { jwtSecret: config.jwtSecret ?? stored.jwtSecret, embeddedPgPassword: stored.embeddedPgPassword };
+}
+
 /** Reads DATA_DIR/secrets.json, creating it (mode 600) with fresh random values when missing. */
 export async function loadOrCreateSecrets(dataDir: string): Promise<LocalSecrets> {
   const file = path.join(dataDir, 'secrets.json');

@@ -74,6 +74,21 @@ export const generationsRoutes = {
     response: { 201: 'ZGeneration' },
     errors: ['generations.not_found', ...startErrors],
   }),
+  useResult: defineRoute({
+    method: 'POST',
+    path: '/api/generations/:uuid/use_result/',
+    auth: 'required',
+    tags,
+    summary:
+      'Copy the picture of one of my completed generations into my uploads, to start a new generation from it (the same upload each time)',
+    description:
+      'The server copies the stored file, so the browser never downloads the result to upload it again ' +
+      '(no cross-origin fetch from an S3 store). A generation that is not completed or whose result is a ' +
+      'video answers 404 `generations.not_found`.',
+    params: 'ZUuidParams',
+    response: { 201: 'ZUpload' },
+    errors: ['generations.not_found'],
+  }),
   events: defineRoute({
     method: 'GET',
     path: '/api/generations/:uuid/events/',

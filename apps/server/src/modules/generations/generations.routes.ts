@@ -13,6 +13,7 @@ import {
   quoteGeneration,
   repeatGeneration,
   type RequestContext,
+  useGenerationResult,
 } from './generations.usecases.js';
 
 const r = routes.generations;
@@ -37,6 +38,9 @@ export function registerGenerationsRoutes(app: ZodApp, deps: GenerationsDeps): v
     listGenerations(deps, requireAuth(request).user, request.query.cursor, request.query.limit ?? 20),
   );
   serve(app, r.get, async (request) => getGeneration(deps, requireAuth(request).user, request.params.uuid));
+  serve(app, r.useResult, async (request) =>
+    useGenerationResult(deps, requireAuth(request).user, request.params.uuid),
+  );
   serve(app, r.repeat, async (request) =>
     repeatGeneration(deps, requireAuth(request).user, request.params.uuid, contextOf(request)),
   );

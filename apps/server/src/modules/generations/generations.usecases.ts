@@ -8,6 +8,7 @@ import {
   type TGenerationStatus,
   type ZCreateGenerationBody,
   type TGenerationFailureReason,
+  type TUpload,
   VIDEO_ASPECT_DEFAULT,
   VIDEO_DURATIONS,
   type TFreeTier,
@@ -20,6 +21,7 @@ import { readIdCursorPage } from '../../shared/id-cursor-paging.js';
 import { isEnglishPrompt } from '../moderation/index.js';
 import { recordGenerationEnded } from '../../shared/metrics.js';
 import { notifyUser } from '../notifications/index.js';
+import { copyStoredImageAsUpload } from '../uploads/index.js';
 import {
   priceGeneration,
   applyCreditChange,
@@ -365,6 +367,29 @@ export async function getGeneration(
   const row = await generationsRepository.findByUuidForUser(deps.db, uuid, user.id);
   if (!row) throw generationNotFound();
   return toGenerationJson(row, deps.mediaUrls, deps.now());
+}
+
+/**
+ * The picture of one of my completed generations as one of my uploads, to start a new generation
+ * from it. The server copies the stored original, so the browser never fetches the file from the
+ * store (with S3 a cross-origin request) to upload it again; the same upload comes back each time.
+ */
+export async function useGenerationResult(
+  deps: GenerationsDeps,
+  user: UserRow,
+  uuid: string,
+): Promise<TUpload> {
+  const row = await generationsRepository.findByUuidForUser(deps.db, uuid, user.id);
+  const original = row?.status === GenerationStatus.COMPLETED ? row.result?.original : undefined;
+  if (!row || !original?.contentType.startsWith('image/')) throw generationNotFound();
+  const upload = await copyStoredImageAsUpload(
+    deps,
+    user.id,
+    `generation-result:${user.id}:${row.uuid}`,
+    original,
+  );
+  if (!upload) throw generationNotFound();
+  return upload;
 }
 
 export async function listGenerations(

@@ -9,6 +9,7 @@ import {
 } from '@mirra/contracts';
 import type { ModelsDeps } from './models.deps.js';
 import type { DbOrTx } from '../../shared/db/client.js';
+import { deleteStoredFilesLater, deleteStoredFilesNow } from '../../shared/storage/file-deletion.js';
 import { AppError, fieldError } from '../../shared/errors.js';
 import {
   alignedFaceCrop,
@@ -380,15 +381,15 @@ export async function deleteModelPhoto(
     const row = await modelsRepository.deletePhoto(tx, locked.id, photoUuid);
     if (!row) throw photoNotFound();
     await settleModelPhotos(tx, locked, deps.now());
-    return { deleted: row, model: (await modelsRepository.findOwned(tx, user.id, uuid))! };
+    // The aligned crop by its fixed key too: a training that ended without completing wrote it
+    // but never recorded it on the row.
+    const alignedKey = modelPhotoKeys(user.id, uuid, row.uuid, 'png').aligned;
+    const keys = [...new Set([row.storageKey, row.thumbnailKey, row.alignedKey, alignedKey])].filter(
+      (key): key is string => Boolean(key),
+    );
+    await deleteStoredFilesLater(tx, { keys });
+    return { deleted: { keys }, model: (await modelsRepository.findOwned(tx, user.id, uuid))! };
   });
-  // The aligned crop by its fixed key too: a training that ended without completing wrote it
-  // but never recorded it on the row.
-  const alignedKey = modelPhotoKeys(user.id, uuid, deleted.uuid, 'png').aligned;
-  await Promise.all(
-    [...new Set([deleted.storageKey, deleted.thumbnailKey, deleted.alignedKey, alignedKey])]
-      .filter((key): key is string => Boolean(key))
-      .map((key) => deps.storage.delete(key)),
-  );
+  await deleteStoredFilesNow(deps.storage, deleted);
   return modelJson(deps, deps.db, model);
 }

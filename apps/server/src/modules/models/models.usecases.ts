@@ -18,6 +18,7 @@ import { toModelJson, toModelSummaryJson } from './models.serializers.js';
 import { refundTraining } from './model-training.usecases.js';
 import { modelNotFound } from './models.errors.js';
 import { context, modelJson } from './model-json.js';
+import { deleteStoredFilesLater, deleteStoredFilesNow } from '../../shared/storage/file-deletion.js';
 
 async function findOwnedOrThrow(deps: ModelsDeps, userId: number, uuid: string): Promise<ModelSummaryRow> {
   const row = isUuid(uuid) ? await modelsRepository.findOwned(deps.db, userId, uuid) : undefined;
@@ -100,6 +101,7 @@ async function deleteModelWhere(
     if (!model) throw modelNotFound();
     if (isTraining(model.status)) await refundTraining(tx, model);
     await modelsRepository.delete(tx, model.id);
+    await deleteStoredFilesLater(tx, { prefixes: [modelStoragePrefix(model.userId, model.uuid)] });
     await alsoInTransaction?.(tx, model);
     if (model.status !== GenerationStatus.COMPLETED) return { model, loraChanged: false };
     // Under the user's lock, as completing a training takes it: a model finishing meanwhile is
@@ -111,7 +113,7 @@ async function deleteModelWhere(
     return { model, loraChanged: true };
   });
   if (loraChanged) deps.sessionCache.forgetUser(model.userId);
-  await deps.storage.deletePrefix(modelStoragePrefix(model.userId, model.uuid));
+  await deleteStoredFilesNow(deps.storage, { prefixes: [modelStoragePrefix(model.userId, model.uuid)] });
   return model;
 }
 

@@ -124,6 +124,37 @@ describe('GET /readyz', () => {
     }
   });
 
+  it('does not write to the store on every probe: a passing storage check is reused for a while', async () => {
+    let puts = 0;
+    const storage = t.deps.storage;
+    const counting = await createTestApp({
+      shareDatabaseWith: t,
+      overrides: {
+        storage: {
+          ...storage,
+          put: (key, data, contentType) => {
+            puts += 1;
+            return storage.put(key, data, contentType);
+          },
+          get: (key) => storage.get(key),
+          open: (key) => storage.open(key),
+          delete: (key) => storage.delete(key),
+          deletePrefix: (prefix) => storage.deletePrefix(prefix),
+        },
+      },
+    });
+    try {
+      for (let i = 0; i < 3; i++) {
+        const response = await get(counting, '/readyz');
+        expect(response.statusCode).toBe(200);
+        expect(response.json()).toMatchObject({ checks: { storage: 'ok' } });
+      }
+      expect(puts).toBe(1);
+    } finally {
+      await counting.close();
+    }
+  });
+
   it('answers 503 naming the queue when the job queue schema is missing', async () => {
     const broken = await createTestApp();
     try {

@@ -6,7 +6,7 @@ import { runWithRequestContext } from '../../shared/request-context.js';
 import { createErrorReporter } from './error-reporting.js';
 import { createAppMetrics, type AppMetrics } from '../../shared/metrics.js';
 import { decideMetricsAccess, statusClass, summarizeReadiness, UNMATCHED_ROUTE } from './ops.models.js';
-import { checkReadiness } from './readiness.js';
+import { checkReadiness, createStorageProbe } from './readiness.js';
 
 /**
  * What an operator needs around every request (the request id in the response and in the logs of
@@ -40,8 +40,9 @@ export function registerOpsRoutes(
     reply.header('cache-control', 'no-store').send({ status: 'ok' }),
   );
 
+  const storageProbe = createStorageProbe(deps);
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
-    const checks = await checkReadiness(deps);
+    const checks = await checkReadiness(deps, storageProbe);
     const { isReady, failed } = summarizeReadiness(checks);
     return reply
       .status(isReady ? 200 : 503)

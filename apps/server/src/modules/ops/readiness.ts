@@ -5,9 +5,49 @@ import { type CheckResult, type ReadinessCheck, unknownEngines } from './ops.mod
 /** A probe waits this long for the database or storage before calling it down. */
 const CHECK_TIMEOUT_MS = 2000;
 
+/**
+ * How long a storage probe that passed is trusted. Load balancers probe every few seconds per
+ * node; with S3 each probe is a PUT, a GET and a DELETE (billed requests, and slow), so a healthy
+ * store is probed at most this often. A failed probe is not kept: the next call probes again, so a
+ * store that comes back is seen at once.
+ */
+export const STORAGE_PROBE_TTL_MS = 15_000;
+
+export interface StorageProbe {
+  check(): Promise<void>;
+}
+
+/**
+ * The storage part of readiness for one process: a passing probe is reused for `ttlMs`, and
+ * probes asked for at the same time share one round trip.
+ */
+export function createStorageProbe(
+  deps: Pick<OpsDeps, 'storage'>,
+  options: { ttlMs?: number; now?: () => number } = {},
+): StorageProbe {
+  const ttlMs = options.ttlMs ?? STORAGE_PROBE_TTL_MS;
+  const now = options.now ?? Date.now;
+  let passedAt: number | null = null;
+  let running: Promise<void> | null = null;
+  return {
+    check() {
+      if (passedAt !== null && now() - passedAt < ttlMs) return Promise.resolve();
+      running ??= withTimeout(checkStorage(deps.storage))
+        .then(() => {
+          passedAt = now();
+        })
+        .finally(() => {
+          running = null;
+        });
+      return running;
+    },
+  };
+}
+
 /** Runs every readiness check at once, each bounded by a short timeout. */
 export async function checkReadiness(
   deps: Pick<OpsDeps, 'database' | 'storage' | 'config' | 'engines' | 'logger'>,
+  storageProbe: StorageProbe,
 ): Promise<Record<ReadinessCheck, CheckResult>> {
   const queueTable = withTimeout(
     deps.database.pool
@@ -23,7 +63,7 @@ export async function checkReadiness(
       }),
       deps,
     ),
-    outcome('storage', withTimeout(checkStorage(deps.storage)), deps),
+    outcome('storage', storageProbe.check(), deps),
     outcome(
       'engines',
       (async () => {

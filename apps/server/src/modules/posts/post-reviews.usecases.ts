@@ -2,6 +2,8 @@ import type { TAdminReport, TPost, TReportReason } from '@mirra/contracts';
 import type { PostsDeps } from './posts.deps.js';
 import type { DbOrTx } from '../../shared/db/client.js';
 import type { RecordStaffChange } from '../../shared/staff-audit.js';
+import { deleteStoredFilesLater } from '../../shared/storage/file-deletion.js';
+import { postStoragePrefix } from '../../shared/storage/storage-keys.js';
 import { notifyUser } from '../notifications/index.js';
 import { postNotFound } from './posts.errors.js';
 import { postsRepository, type PostWithAuthor } from './posts.repository.js';
@@ -91,7 +93,8 @@ export async function restoreReportedPost(
 /**
  * Staff remove a reported post, in the caller's transaction: the post (with its reports, saves and
  * views) is deleted, its author's published count follows, and the author is told. The result it
- * was made from stays in the author's own library. Returns the author's id.
+ * was made from stays in the author's own library; files of the post's own (a deleted author's
+ * kept post) are deleted. Returns the author's id.
  */
 export async function removeReportedPost(
   deps: Pick<PostsDeps, 'now' | 'publishedPostCounter'>,
@@ -103,6 +106,10 @@ export async function removeReportedPost(
   if (!post || post.status === 'draft') throw postNotFound();
   if (post.status === 'published') await deps.publishedPostCounter.add(tx, post.userId, -1);
   await postsRepository.deletePost(tx, post.id);
+  // A kept post of a deleted account has its own copies of its files under `posts/<uuid>/`; they
+  // go with it, by a retried job. Added for every removal: a post whose files are still under its
+  // author's results has nothing there, and one being moved right now has them there soon after.
+  await deleteStoredFilesLater(tx, { prefixes: [postStoragePrefix(post.uuid)] });
   await notifyUser(tx, {
     userId: post.userId,
     kind: 'post_removed',

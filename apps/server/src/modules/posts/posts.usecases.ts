@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { z } from 'zod';
 import {
   GenerationStatus,
@@ -15,7 +14,7 @@ import { AppError, fieldError, notAuthenticated } from '../../shared/errors.js';
 import { generationNotFound, findOwnGeneration } from '../generations/index.js';
 import { bundledFfmpegPath, sampleVideoFrames } from '@mirra/imaging';
 import { notifyUser } from '../notifications/index.js';
-import { uploadStorageKey, findOwnUpload, recordUpload, toUploadJson } from '../uploads/index.js';
+import { copyStoredImageAsUpload } from '../uploads/index.js';
 import { type UserRow, findUsersByRefs } from '../users/index.js';
 import {
   postAlreadyExists,
@@ -386,40 +385,10 @@ export async function reportPost(
  */
 export async function usePostImage(deps: PostsDeps, user: UserRow, uuid: string): Promise<TUpload> {
   const post = await findVisiblePost(deps, uuid, user.id);
-  const image = post.image;
-  const uploadUuid = derivedUploadUuid(user.id, post.uuid);
-  const existing = await findOwnUpload(deps.db, user.id, uploadUuid);
-  if (existing) return toUploadJson(deps, existing);
-  const file = await deps.storage.get(image.original.key);
-  if (!file) throw postNotFound();
-  const storageKey = uploadStorageKey(
-    user.id,
-    uploadUuid,
-    file.contentType === 'image/jpeg' ? 'jpeg' : 'png',
-  );
-  await deps.storage.put(storageKey, file.data, file.contentType);
-  try {
-    const row = await recordUpload(deps.db, {
-      uuid: uploadUuid,
-      userId: user.id,
-      contentType: file.contentType,
-      width: image.original.width,
-      height: image.original.height,
-      bytes: file.data.length,
-      storageKey,
-    });
-    return toUploadJson(deps, row);
-  } catch (error) {
-    const raced = await findOwnUpload(deps.db, user.id, uploadUuid);
-    if (raced) return toUploadJson(deps, raced);
-    throw error;
-  }
-}
-
-function derivedUploadUuid(userId: number, postUuid: string): string {
-  const hex = createHash('sha256').update(`post-image:${userId}:${postUuid}`).digest('hex');
-  // Shaped as a version-8 (custom) UUID with the RFC variant bits.
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${((parseInt(hex[16]!, 16) & 3) | 8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+  const { original } = post.image;
+  const upload = await copyStoredImageAsUpload(deps, user.id, `post-image:${user.id}:${post.uuid}`, original);
+  if (!upload) throw postNotFound();
+  return upload;
 }
 
 /** Views are deduplicated per day: the rows of days before `day` can no longer be counted again. */

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 /** Image types accepted for upload, recognised by their first bytes, never by name or declared type. */
 export type UploadImageType = 'jpeg' | 'png' | 'webp' | 'heic';
 
@@ -52,6 +54,16 @@ export function storedFormatFor(hasTransparency: boolean): StoredImageFormat {
 
 export function uploadStorageKey(userId: number, uuid: string, format: StoredImageFormat): string {
   return `uploads/${userId}/${uuid}.${format === 'jpeg' ? 'jpg' : 'png'}`;
+}
+
+/**
+ * A stable upload id derived from what it copies (e.g. `post-image:<user>:<post>`), so asking for
+ * the same copy again, or twice at once, names the same upload. Shaped as a version-8 (custom)
+ * UUID with the RFC variant bits.
+ */
+export function derivedUploadUuid(seed: string): string {
+  const hex = createHash('sha256').update(seed).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${((parseInt(hex[16]!, 16) & 3) | 8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
 export function exceedsPixelLimit(width: number, height: number, maxPixels: number): boolean {

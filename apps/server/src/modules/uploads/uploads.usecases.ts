@@ -10,10 +10,10 @@ import {
   uploadTooBig,
   uploadUnsupported,
 } from './uploads.errors.js';
-import { detectImageType, isUuid, uploadStorageKey } from './uploads.models.js';
-import type { DbOrTx } from '../../shared/db/client.js';
-import { uploadsRepository, type UploadRow } from './uploads.repository.js';
+import { derivedUploadUuid, detectImageType, isUuid, uploadStorageKey } from './uploads.models.js';
+import { uploadsRepository } from './uploads.repository.js';
 import { toUploadJson } from './uploads.serializers.js';
+import { deleteStoredFilesLater, deleteStoredFilesNow } from '../../shared/storage/file-deletion.js';
 
 export interface UploadedFile {
   data: Buffer;
@@ -76,13 +76,20 @@ export async function getUpload(deps: UploadsDeps, userId: number, uuid: string)
 }
 
 /**
- * Deletes one of my uploads and its file, so signed links to it stop working at once. Generations
+ * Deletes one of my uploads and its file, so signed links to it stop working at once (and, should
+ * the store fail then, a job added with the deletion removes the file later). Generations
  * made from it keep their results; a queued one that still needs it fails and is refunded.
  */
 export async function deleteUpload(deps: UploadsDeps, userId: number, uuid: string): Promise<void> {
-  const row = isUuid(uuid) ? await uploadsRepository.deleteOwned(deps.db, userId, uuid) : undefined;
-  if (!row) throw uploadNotFound();
-  await deps.storage.delete(row.storageKey);
+  if (!isUuid(uuid)) throw uploadNotFound();
+  const files = await deps.db.transaction(async (tx) => {
+    const row = await uploadsRepository.deleteOwned(tx, userId, uuid);
+    if (!row) throw uploadNotFound();
+    const files = { keys: [row.storageKey] };
+    await deleteStoredFilesLater(tx, files);
+    return files;
+  });
+  await deleteStoredFilesNow(deps.storage, files);
 }
 
 export interface UploadForGeneration {
@@ -130,12 +137,39 @@ export async function loadUploadsForGeneration(
   return result;
 }
 
-/** The caller's own upload by uuid. */
-export const findOwnUpload = (db: DbOrTx, userId: number, uuid: string): Promise<UploadRow | undefined> =>
-  uploadsRepository.findOwned(db, userId, uuid);
-
-/** Records a stored image as an upload of its owner (e.g. a result published as a post). */
-export const recordUpload = (
-  db: DbOrTx,
-  values: Parameters<typeof uploadsRepository.insert>[1],
-): Promise<UploadRow> => uploadsRepository.insert(db, values);
+/**
+ * A server-side copy of a stored picture (a post's or a result's original, JPEG or PNG) as one of
+ * the user's uploads, so the browser never downloads and re-uploads it (with S3 that would be a
+ * cross-origin fetch needing bucket CORS). `seed` names what is copied: the same seed gives the
+ * same upload, also when asked twice at once. Null when the stored file is gone.
+ */
+export async function copyStoredImageAsUpload(
+  deps: Pick<UploadsDeps, 'db' | 'storage' | 'mediaUrls' | 'now'>,
+  userId: number,
+  seed: string,
+  source: { key: string; width: number; height: number },
+): Promise<TUpload | null> {
+  const uuid = derivedUploadUuid(seed);
+  const existing = await uploadsRepository.findOwned(deps.db, userId, uuid);
+  if (existing) return toUploadJson(deps, existing);
+  const file = await deps.storage.get(source.key);
+  if (!file) return null;
+  const storageKey = uploadStorageKey(userId, uuid, file.contentType === 'image/jpeg' ? 'jpeg' : 'png');
+  await deps.storage.put(storageKey, file.data, file.contentType);
+  try {
+    const row = await uploadsRepository.insert(deps.db, {
+      uuid,
+      userId,
+      contentType: file.contentType,
+      width: source.width,
+      height: source.height,
+      bytes: file.data.length,
+      storageKey,
+    });
+    return toUploadJson(deps, row);
+  } catch (error) {
+    const raced = await uploadsRepository.findOwned(deps.db, userId, uuid);
+    if (raced) return toUploadJson(deps, raced);
+    throw error;
+  }
+}

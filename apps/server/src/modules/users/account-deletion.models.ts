@@ -1,3 +1,5 @@
+import { postStoragePrefix } from '../../shared/storage/storage-keys.js';
+
 /** Every storage prefix that holds one person's files: their uploads, model photos and results. */
 export function ownerStoragePrefixes(userId: number): string[] {
   return [`uploads/${userId}/`, `models/${userId}/`, `results/${userId}/`];
@@ -20,7 +22,7 @@ export function movedPostFiles(
   const moveKey = (key: string): string => {
     if (!key.startsWith(ownPrefix)) return key;
     const name = key.slice(key.lastIndexOf('/') + 1);
-    const to = `posts/${postUuid}/${name}`;
+    const to = `${postStoragePrefix(postUuid)}${name}`;
     copies.set(key, to);
     return to;
   };

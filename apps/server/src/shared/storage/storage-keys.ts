@@ -12,3 +12,11 @@ export function assertSafeStorageKey(key: string): string {
 export function safeDownloadName(name: string): string {
   return name.replace(/[^A-Za-z0-9._-]/g, '_');
 }
+
+/**
+ * Where a post keeps files of its own: a kept post of a deleted account gets copies here, so
+ * nothing of it stays under its author's prefixes (see account deletion).
+ */
+export function postStoragePrefix(postUuid: string): string {
+  return `posts/${postUuid}/`;
+}

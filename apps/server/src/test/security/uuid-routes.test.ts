@@ -52,6 +52,7 @@ let photoBody: { payload: Buffer; headers: Record<string, string> };
 const ROUTES: Record<string, RouteProbe> = {
   'GET /api/generations/:uuid/': { params: { uuid: 'generation' }, auth: 'required' },
   'POST /api/generations/:uuid/repeat/': { params: { uuid: 'generation' }, auth: 'required' },
+  'POST /api/generations/:uuid/use_result/': { params: { uuid: 'generation' }, auth: 'required' },
   'GET /api/generations/:uuid/events/': { params: { uuid: 'generation' }, auth: 'required' },
   'GET /api/generations/:uuid/post/': { params: { uuid: 'generation' }, auth: 'required' },
   'GET /api/uploads/:uuid/': { params: { uuid: 'upload' }, auth: 'required' },

@@ -26,6 +26,8 @@ export const generationsApi = {
   list: (cursor: string | null) => api(routes.generations.list, { query: { cursor, limit: 24 } }),
   repeat: (uuid: string, idempotencyKey?: string) =>
     api(routes.generations.repeat, { params: { uuid }, headers: idempotencyHeaders(idempotencyKey) }),
+  /** My result copied into my uploads by the server, to start a new generation from it. */
+  useResult: (uuid: string) => api(routes.generations.useResult, { params: { uuid } }),
   events: (uuid: string, signal: AbortSignal) =>
     openEventStream(routes.generations.events, { params: { uuid }, signal }),
   writePrompt: (text: string, mode: TGenerationMode) =>

@@ -85,7 +85,10 @@ export function GenerateForm({
   const source = useSourceFromGeneration({
     uuid: sourceGenerationUuid,
     enabled: needs.photo && !draft.photo && photo.state.status === 'idle',
-    uploadBlob: photo.uploadBlob,
+    onUploaded: (upload) => {
+      update({ photo: upload });
+      errors.clearField('images');
+    },
   });
   // From a post: its prompt and settings, and its picture when the mode works on a photo.
   const fromPost = usePostRecipe({

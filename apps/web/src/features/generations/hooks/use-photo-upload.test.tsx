@@ -22,7 +22,9 @@ const wrapper = ({ children }: { children: ReactNode }) => (
 );
 
 describe('photo upload', () => {
-  it('a result used as the source that failed to upload goes up again on "Try again"', async () => {
+  it('a chosen photo that failed to upload goes up again on "Try again"', async () => {
+    URL.createObjectURL = vi.fn(() => 'blob:photo');
+    URL.revokeObjectURL = vi.fn();
     const stored = { uuid: 'u1', url: '/media/u1', width: 10, height: 10 } as TUpload;
     const upload = vi
       .spyOn(generationsApi, 'upload')
@@ -30,9 +32,10 @@ describe('photo upload', () => {
       .mockResolvedValueOnce(stored);
     const onUploaded = vi.fn();
     const { result } = renderHook(() => usePhotoUpload({ isLoggedIn: true, onUploaded }), { wrapper });
-    const blob = new Blob(['picture'], { type: 'image/png' });
+    const blob = new File(['picture'], 'photo.png', { type: 'image/png' });
 
-    await act(() => result.current.uploadBlob(blob, 'result.png'));
+    act(() => result.current.choose(blob));
+    await vi.waitFor(() => expect(result.current.state.status).toBe('failed'));
     expect(result.current.state).toMatchObject({ status: 'failed', canRetry: true });
     await act(async () => result.current.retry());
     expect(upload).toHaveBeenCalledTimes(2);

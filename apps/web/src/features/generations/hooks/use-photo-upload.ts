@@ -97,15 +97,6 @@ export function usePhotoUpload(options: { isLoggedIn: boolean; onUploaded(upload
   return {
     state,
     choose,
-    /** Uploads a picture that is not a chosen file (a result used as the source). */
-    uploadBlob: useCallback(
-      (blob: Blob, name: string) => {
-        // Kept for "Try again", as a chosen file is.
-        pending.current = { blob, name };
-        return start(blob, name, null);
-      },
-      [start],
-    ),
     retry: useCallback(() => {
       if (pending.current) void start(pending.current.blob, pending.current.name, null);
     }, [start]),
