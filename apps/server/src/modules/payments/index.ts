@@ -39,6 +39,7 @@ export {
   cancelProviderSubscription,
   chargeSavedMethod,
   findOrderOwner,
+  guardShownPrice,
   listOrdersForStaff,
   hasPendingCharge,
   recurringMethods,
