@@ -123,6 +123,17 @@ export const errorCodes = {
   'payments.product_unknown': 400,
   /** The payment method is not configured on this server. */
   'payments.method_unavailable': 400,
+  /**
+   * YooKassa fiscalises every payment (54-FZ): its receipt needs an email, and the account has
+   * none and none was typed. Nothing was ordered.
+   */
+  'payments.email_required': 400,
+  /**
+   * The price the buyer was shown (`amount`, `currency` sent) is not what the server would charge
+   * now (the catalogue or the region changed): nothing was ordered; the body names the new
+   * `amount` and `currency`.
+   */
+  'payments.price_changed': 409,
   'payments.order_not_found': 404,
   /** A payment notification whose signature does not verify; nothing was applied. */
   'payments.signature_invalid': 403,

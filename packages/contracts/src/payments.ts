@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZEmail } from './fields.js';
 
 /** Price regions: Russia pays in roubles, everyone else in US dollars. */
 export const PAYMENT_REGIONS = ['ru', 'intl'] as const;
@@ -61,9 +62,18 @@ export const ZPaymentOrderCreate = z.object({
   agree_privacy: z.boolean().default(false),
   /** The app path to come back to after paying (`/…`); anything else returns home. */
   return: z.string().max(512).optional(),
-  /** For the wallet top-up (`product: 'wallet_top_up'`): how much, in minor units of `currency`. */
+  /**
+   * The price the buyer was shown and agreed to (minor units of `currency`; whole Stars with
+   * CURRENCY_XTR): the server refuses with `payments.price_changed` when it would charge anything
+   * else. For the wallet top-up (`product: 'wallet_top_up'`): how much to pay in.
+   */
   amount: z.number().int().positive().optional(),
   currency: z.number().int().optional(),
+  /**
+   * Where YooKassa sends the 54-FZ receipt when the account has no email (a Telegram-only
+   * account): kept on the order, the account's own email is not changed.
+   */
+  email: ZEmail.optional(),
 });
 
 /** The product id of a wallet top-up (the amount is the buyer's, within WALLET_PAY_IN_LIMITS). */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZEmail } from './fields.js';
 import { ZPaymentMethod, ZPaymentRegion } from './payments.js';
 
 /** Where a premium subscription stands. */
@@ -55,6 +56,14 @@ export const ZPremiumCheckout = z.object({
   agree_privacy: z.boolean().default(false),
   /** The app path to come back to after paying. */
   return: z.string().max(512).optional(),
+  /**
+   * The plan's price the buyer was shown (minor units, or whole Stars with CURRENCY_XTR): refused
+   * with `payments.price_changed` when the server would charge anything else.
+   */
+  amount: z.number().int().positive().optional(),
+  currency: z.number().int().optional(),
+  /** The 54-FZ receipt's email for YooKassa when the account has none (kept on the order only). */
+  email: ZEmail.optional(),
 });
 
 /** Where to pay (a provider's page), or null when nothing had to be paid (renewals switched back on). */

@@ -30,6 +30,20 @@ export interface StripeFake {
    * its events sent; cancelled at the period's end, the subscription is deleted instead.
    */
   renew(subscriptionId: string, outcome?: 'paid' | 'failed'): Promise<void>;
+  /**
+   * The subscription changed at Stripe (the customer portal, the Dashboard, Stripe's own retries):
+   * `cancel_at_period_end` and `status` set, then `customer.subscription.updated` sent — or
+   * `customer.subscription.deleted` when it became `canceled`, as Stripe does.
+   */
+  change(subscriptionId: string, changes: { cancel_at_period_end?: boolean; status?: string }): Promise<void>;
+  /**
+   * The buyer's bank disputes the charge of a PaymentIntent (a chargeback): the charge is marked
+   * disputed and `charge.dispute.created` sent; then, closed `won` or `lost`,
+   * `charge.dispute.closed`. Answers the dispute's id.
+   */
+  dispute(paymentIntent: string, outcome: 'won' | 'lost' | null): Promise<string>;
+  /** Closes an open dispute (`charge.dispute.closed` with `won` or `lost`). */
+  closeDispute(disputeId: string, outcome: 'won' | 'lost'): Promise<void>;
   /** Sends an event as Stripe would (signed); returns the endpoint's answer status. */
   sendEvent(type: string, object: Json): Promise<number>;
   close(): Promise<void>;
@@ -66,7 +80,8 @@ const stripeError = (status: number, type: string, message: string, param?: stri
  * secret key, `Idempotency-Key` replayed for the same parameters and refused for others) and for
  * the hosted Checkout page: sessions in `payment` and `subscription` mode, refunds, subscription
  * updates, and events (`checkout.session.completed`, `invoice.paid`, `invoice.payment_failed`,
- * `customer.subscription.updated/deleted`, `charge.refunded`) signed with the endpoint secret in
+ * `customer.subscription.updated/deleted`, `charge.refunded`, `charge.dispute.created/closed`)
+ * signed with the endpoint secret in
  * `Stripe-Signature: t=…,v1=…`, as Stripe signs them.
  */
 export async function startStripeFake(
@@ -326,6 +341,54 @@ export async function startStripeFake(
     }
   }
 
+  async function change(
+    subscriptionId: string,
+    changes: { cancel_at_period_end?: boolean; status?: string },
+  ) {
+    const sub = subscriptions.get(subscriptionId);
+    if (!sub) throw new Error(`No such subscription: ${subscriptionId}`);
+    if (changes.cancel_at_period_end !== undefined) sub.cancel_at_period_end = changes.cancel_at_period_end;
+    if (changes.status !== undefined) sub.status = changes.status;
+    await sendEvent(
+      sub.status === 'canceled' ? 'customer.subscription.deleted' : 'customer.subscription.updated',
+      subscriptionObject(sub),
+    );
+  }
+
+  const disputes = new Map<string, Json>();
+
+  /** A Dispute object as Stripe sends it in `charge.dispute.*` events. */
+  async function dispute(paymentIntent: string, outcome: 'won' | 'lost' | null): Promise<string> {
+    const charge = [...charges.values()].find((c) => c.payment_intent === paymentIntent);
+    if (!charge) throw new Error(`No charge for ${paymentIntent}`);
+    charge.disputed = true;
+    const object: Json = {
+      id: id('dp'),
+      object: 'dispute',
+      amount: charge.amount,
+      currency: charge.currency,
+      charge: charge.id,
+      payment_intent: paymentIntent,
+      reason: 'fraudulent',
+      status: 'needs_response',
+      is_charge_refundable: false,
+      created: nowSeconds(),
+      livemode: false,
+      metadata: {},
+    };
+    disputes.set(object.id as string, object);
+    await sendEvent('charge.dispute.created', { ...object });
+    if (outcome) await closeDispute(object.id as string, outcome);
+    return object.id as string;
+  }
+
+  async function closeDispute(disputeId: string, outcome: 'won' | 'lost') {
+    const object = disputes.get(disputeId);
+    if (!object) throw new Error(`No such dispute: ${disputeId}`);
+    object.status = outcome;
+    await sendEvent('charge.dispute.closed', { ...object });
+  }
+
   function createRefund(params: Json): { status: number; body: unknown } {
     const intent = params.payment_intent as string | undefined;
     const charge = [...charges.values()].find((c) => c.payment_intent === intent);
@@ -526,6 +589,9 @@ export async function startStripeFake(
     },
     act,
     renew,
+    change,
+    dispute,
+    closeDispute,
     sendEvent,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };

@@ -28,7 +28,13 @@ export const paymentsRoutes = {
     summary: 'Order a product; answers where to pay it',
     body: 'ZPaymentOrderCreate',
     response: { 201: 'ZPaymentOrderCreated' },
-    errors: ['payments.consent_required', 'payments.product_unknown', 'payments.method_unavailable'],
+    errors: [
+      'payments.consent_required',
+      'payments.product_unknown',
+      'payments.method_unavailable',
+      'payments.email_required',
+      'payments.price_changed',
+    ],
   }),
   order: defineRoute({
     method: 'GET',

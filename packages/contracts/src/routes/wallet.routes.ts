@@ -39,7 +39,13 @@ export const subscriptionsRoutes = {
     summary: 'Get premium (or switch renewals back on); answers where to pay',
     body: 'ZPremiumCheckout',
     response: { 200: 'ZPremiumCheckoutStarted' },
-    errors: ['payments.consent_required', 'payments.method_unavailable', 'subscriptions.already_active'],
+    errors: [
+      'payments.consent_required',
+      'payments.method_unavailable',
+      'payments.email_required',
+      'payments.price_changed',
+      'subscriptions.already_active',
+    ],
   }),
   cancel: defineRoute({
     method: 'POST',

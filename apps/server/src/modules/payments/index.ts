@@ -40,6 +40,7 @@ export {
   cancelProviderSubscription,
   chargeSavedMethod,
   findOrderOwner,
+  guardShownPrice,
   listOrdersForStaff,
   hasPendingCharge,
   recurringMethods,

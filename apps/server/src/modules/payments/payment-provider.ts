@@ -65,6 +65,12 @@ export type PaymentEventType =
   | 'payment.failed'
   | 'payment.cancelled'
   | 'refund.succeeded'
+  /**
+   * The buyer's bank opened a dispute (a chargeback) of the payment (Stripe
+   * `charge.dispute.created`): the order is marked, nothing is taken yet. A dispute lost comes as
+   * `refund.succeeded` with `chargeback` set; one won changes nothing.
+   */
+  | 'payment.disputed'
   /** A later period of a subscription paid by the provider itself (Stripe `invoice.paid`, Stars). */
   | 'subscription.renewed'
   /** A renewal the provider could not charge (Stripe `invoice.payment_failed`). */
@@ -105,11 +111,21 @@ export interface PaymentEvent {
   /** Stripe `cancel_at_period_end` on `subscription.updated`. */
   cancelAtPeriodEnd?: boolean;
   /**
+   * When the provider made this state (Stripe `event.created`): a subscription's state older than
+   * the one already applied, delivered late, changes nothing.
+   */
+  occurredAt?: Date;
+  /**
    * On `refund.succeeded`: the total the provider has refunded of this payment so far (Stripe
    * `charge.amount_refunded`, YooKassa `refunded_amount`), in the payment's minor units; unset: all
    * of it. Less than `amount` is a partial refund.
    */
   refundedAmount?: number;
+  /**
+   * On `refund.succeeded`: the money was taken back by the buyer's bank (a dispute lost), not
+   * refunded by Mirra — the whole order is refunded, whatever part of it the bank disputed.
+   */
+  chargeback?: boolean;
 }
 
 export type WebhookHeaders = Record<string, string | string[] | undefined>;

@@ -80,6 +80,17 @@ export const paymentsRepository = {
     return Boolean(row);
   },
 
+  /** The receipt email of the latest order of this purpose's item that had one (a subscription's). */
+  async latestReceiptEmail(db: DbOrTx, purposeRef: string): Promise<string | null> {
+    const [row] = await db
+      .select({ email: paymentOrders.receiptEmail })
+      .from(paymentOrders)
+      .where(and(eq(paymentOrders.purposeRef, purposeRef), isNotNull(paymentOrders.receiptEmail)))
+      .orderBy(desc(paymentOrders.createdAt))
+      .limit(1);
+    return row?.email ?? null;
+  },
+
   /** The order a provider's payment or subscription id belongs to (the subscription's first order). */
   async findOrderUuidByProviderRef(
     db: DbOrTx,

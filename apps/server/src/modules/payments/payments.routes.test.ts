@@ -132,6 +132,38 @@ describe('payments', () => {
     expect(row!.consentedAt).toBeInstanceOf(Date);
   });
 
+  it('refuses an order at another price than the one shown, naming the price it would charge', async () => {
+    const { user, headers } = await buyer('RU');
+    const ordersOf = async () =>
+      t.deps.db.select().from(paymentOrders).where(eq(paymentOrders.userId, user.id));
+    const ask = (amount: number, currency: number) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/payments/orders/',
+        headers,
+        payload: {
+          product: 'credits_100',
+          method: 'test',
+          agree_offer: true,
+          agree_privacy: true,
+          amount,
+          currency,
+        },
+      });
+    for (const [amount, currency] of [
+      [15_900, 643],
+      [299, 840],
+    ] as const) {
+      const refused = await ask(amount, currency);
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json()).toMatchObject({ code: 'payments.price_changed', amount: 19_900, currency: 643 });
+    }
+    expect(await ordersOf()).toEqual([]);
+    const agreed = await ask(19_900, 643);
+    expect(agreed.statusCode, agreed.body).toBe(201);
+    expect((await ordersOf()).map((o) => [o.amount, o.currency])).toEqual([[19_900, 643]]);
+  });
+
   it('refuses a notification whose signature is forged, and applies nothing', async () => {
     const { headers } = await buyer();
     const { uuid } = await order(headers);

@@ -80,6 +80,34 @@ export function consentRequired(): AppError {
   return new AppError({ code: 'payments.consent_required', detail: CONSENT_REQUIRED_DETAIL });
 }
 
+/**
+ * YooKassa fiscalises every payment (54-FZ) and a receipt goes to the buyer's email: a live shop
+ * with receipts on refuses a payment without one, so none is started.
+ */
+const emailRequired = () =>
+  new AppError({
+    code: 'payments.email_required',
+    detail: 'Enter an email for the receipt.',
+  });
+
+/**
+ * The buyer agreed to the price they were shown (`amount` in `currency`, both sent): if the server
+ * would charge anything else now (the catalogue or the region changed meanwhile), nothing is
+ * charged and the answer names the price it would take instead.
+ */
+export function guardShownPrice(
+  shown: { amount?: number | undefined; currency?: number | undefined },
+  charged: { amount: number; currency: number },
+): void {
+  if (shown.amount === undefined && shown.currency === undefined) return;
+  if (shown.amount === charged.amount && shown.currency === charged.currency) return;
+  throw new AppError({
+    code: 'payments.price_changed',
+    detail: 'The price has changed. Check the new price and pay again.',
+    extra: { amount: charged.amount, currency: charged.currency },
+  });
+}
+
 const methodUnavailable = () =>
   new AppError({ code: 'payments.method_unavailable', detail: 'This payment method is not available.' });
 
@@ -140,6 +168,11 @@ export interface StartPaymentInput {
   trial?: { days: number; amount: number };
   credits?: number;
   unlimitedDays?: number;
+  /**
+   * The receipt's email the buyer typed (YooKassa, an account without an email): kept on the
+   * order, never on the account. Unset: the account's email.
+   */
+  receiptEmail?: string;
 }
 /** The same, as the subscriptions and wallet modules name it. */
 export type PaymentRequest = StartPaymentInput;
@@ -153,6 +186,9 @@ export async function startPayment(
   input: StartPaymentInput,
 ): Promise<{ uuid: string; confirmation_url: string }> {
   if (!input.consent.agreeOffer || !input.consent.agreePrivacy) throw consentRequired();
+  const providerName = input.method === 'balance' ? null : providerOfMethod(input.method);
+  const receiptEmail = input.receiptEmail ?? (await findUserById(deps.db, input.userId))?.email ?? null;
+  if (providerName === 'yookassa' && !receiptEmail) throw emailRequired();
   const now = deps.now();
   const values = {
     userId: input.userId,
@@ -167,12 +203,12 @@ export async function startPayment(
     credits: input.credits ?? 0,
     unlimitedDays: input.unlimitedDays ?? 0,
     returnPath: safeReturnPath(input.returnPath),
+    receiptEmail,
     offerVersion: deps.config.payments.offerVersion,
     privacyVersion: deps.config.payments.privacyVersion,
     consentedAt: now,
   };
-  if (input.method === 'balance') return payFromBalance(deps, { ...values, provider: 'balance' });
-  const providerName = providerOfMethod(input.method);
+  if (!providerName) return payFromBalance(deps, { ...values, provider: 'balance' });
   const provider = providerNamed(deps, providerName);
   if (!provider) throw methodUnavailable();
   if ((providerName === 'stars') !== (input.currency === CURRENCY_XTR)) throw methodUnavailable();
@@ -297,7 +333,7 @@ async function providerOrderOf(
     currency: order.currency,
     product: order.product,
     description,
-    customerEmail: user?.email ?? null,
+    customerEmail: order.receiptEmail ?? user?.email ?? null,
     returnUrl: absoluteReturnUrl(deps, order),
     ...(order.method.startsWith('yookassa_')
       ? { methodType: order.method.slice('yookassa_'.length) as YooKassaMethodType }
@@ -356,6 +392,7 @@ export async function createOrder(
       currency,
       returnPath: body.return ?? '/',
       consent,
+      ...(body.email ? { receiptEmail: body.email } : {}),
     });
   }
   const entry = (await catalogueOf(deps)).find((e) => e.id === body.product);
@@ -363,19 +400,24 @@ export async function createOrder(
   const product = priceProduct(entry, region);
   const inStars = body.method === 'stars';
   if (inStars && !product.stars) throw methodUnavailable();
+  const price = inStars
+    ? { amount: product.stars, currency: CURRENCY_XTR }
+    : { amount: product.amount, currency: product.currency };
+  guardShownPrice(body, price);
   return startPayment(deps, {
     userId: caller.userId,
     purpose: 'product',
     purposeRef: null,
     method: body.method,
     product: product.id,
-    amount: inStars ? product.stars : product.amount,
-    currency: inStars ? CURRENCY_XTR : product.currency,
+    amount: price.amount,
+    currency: price.currency,
     description: describeProduct(entry),
     returnPath: body.return,
     consent,
     credits: product.credits,
     unlimitedDays: product.days,
+    ...(body.email ? { receiptEmail: body.email } : {}),
   });
 }
 
@@ -397,10 +439,15 @@ export async function chargeSavedMethod(
   const provider = providerNamed(deps, name);
   if (!provider?.chargeSavedMethod) throw methodUnavailable();
   const now = deps.now();
+  // The receipt goes where the first payment's went (typed at checkout when the account has none).
+  const receiptEmail =
+    input.receiptEmail ??
+    (input.purposeRef ? await paymentsRepository.latestReceiptEmail(deps.db, input.purposeRef) : null);
   const order = await paymentsRepository.insertOrder(deps.db, {
     userId: input.userId,
     product: input.product,
     provider: provider.name,
+    receiptEmail,
     method: input.method ?? provider.name,
     purpose: input.purpose,
     purposeRef: input.purposeRef,
@@ -623,7 +670,7 @@ export async function applyEvents(deps: Deps, provider: ProviderName, events: Pa
  */
 async function lockOrderOf(tx: DbOrTx, provider: ProviderName | 'balance', event: PaymentEvent) {
   const byPayment =
-    event.type === 'refund.succeeded'
+    event.type === 'refund.succeeded' || event.type === 'payment.disputed'
       ? await paymentsRepository.findOrderUuidByProviderRef(tx, provider, event.providerPaymentId, undefined)
       : undefined;
   const uuid =
@@ -658,7 +705,9 @@ export async function applyPaymentEvent(
   }
   if (!(await paymentsRepository.claimEvent(tx, provider, event.eventId, order.uuid, event.type))) return;
   const renewal = event.type.startsWith('subscription.');
-  if (!renewal && (order.amount !== event.amount || order.currency !== event.currency)) {
+  // A bank disputes what it likes of a payment; the order found by the payment is what it hit.
+  const disputed = event.type === 'payment.disputed' || event.chargeback === true;
+  if (!renewal && !disputed && (order.amount !== event.amount || order.currency !== event.currency)) {
     deps.logger.error({ order: order.uuid, event }, 'payment amount does not match its order; not applied');
     return;
   }
@@ -691,11 +740,20 @@ export async function applyPaymentEvent(
       });
       if (order.purpose === 'wallet_topup') await cancelWalletEntry(tx, `payment:${order.uuid}:pay_in`, now);
       break;
+    case 'payment.disputed':
+      // Held: the bank has the money until the dispute closes; lost, it comes as a chargeback.
+      if (order.status !== 'paid' || order.disputedAt) return;
+      after = await paymentsRepository.updateOrder(tx, order.uuid, now, { disputedAt: now });
+      deps.logger.warn({ order: order.uuid, event: event.eventId }, 'payment disputed by the buyer’s bank');
+      break;
     case 'refund.succeeded': {
       // A refund of a provider-run subscription's later period names that period's payment.
       if (order.providerPaymentId !== null && event.providerPaymentId !== order.providerPaymentId) break;
       if (order.status !== 'paid') return;
-      const refunded = Math.min(order.amount, event.refundedAmount ?? order.amount);
+      // A chargeback (a dispute lost) takes the whole order back, like a full refund.
+      const refunded = event.chargeback
+        ? order.amount
+        : Math.min(order.amount, event.refundedAmount ?? order.amount);
       // The provider's total refunded so far: one already applied (a second notification of the
       // same refund, or an older one arriving late) takes nothing more.
       if (refunded < order.amount && refunded <= order.amountRefunded) return;

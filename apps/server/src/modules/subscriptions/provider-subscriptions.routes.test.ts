@@ -4,7 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStripeFake, type StripeFake } from '../../fakes/stripe.fake.js';
 import { startTelegramBotApiFake, type TelegramBotApiFake } from '../../fakes/telegram-bot-api.fake.js';
 import { startYooKassaFake, type YooKassaFake } from '../../fakes/yookassa.fake.js';
-import { partnerCommissions, paymentOrders, premiumTrialClaims } from '../../shared/db/schema.js';
+import { createHmac } from 'node:crypto';
+import {
+  partnerCommissions,
+  paymentOrders,
+  premiumSubscriptions,
+  premiumTrialClaims,
+} from '../../shared/db/schema.js';
 import { bearer, createActiveUser, login } from '../../test/factories.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { refundOrder } from '../payments/index.js';
@@ -122,8 +128,13 @@ describe('Stripe subscription refunds', () => {
 
     await refundOrder(t.deps, uuid);
     await expect.poll(async () => (await orderRow(uuid)).status, { timeout: 10_000 }).toBe('refunded');
+    // The fake records its event once the endpoint has answered (after the order changed).
+    await expect
+      .poll(() => stripe.events.filter((e) => e.type === 'charge.refunded').at(-1)?.status, {
+        timeout: 10_000,
+      })
+      .toBe(200);
     const refundedEvent = stripe.events.filter((e) => e.type === 'charge.refunded').at(-1)!;
-    expect(refundedEvent.status).toBe(200);
     const me = await get('/api/subscriptions/me/', buyer.headers);
     expect(me.premium).toBe(false);
     expect(await credits(buyer.headers)).toBe(0);
@@ -184,6 +195,119 @@ describe('Stripe subscription refunds', () => {
     const me = await get('/api/subscriptions/me/', buyer.headers);
     expect(me.premium).toBe(true);
     expect(Math.abs(new Date(me.access_until).getTime() - accessBefore.getTime())).toBeLessThan(60_000);
+  });
+});
+
+/** A Stripe event delivered (again) to the webhook, exactly as Stripe signed it. */
+const redeliver = (event: { payload: string; signature: string }) =>
+  t.app.inject({
+    method: 'POST',
+    url: '/api/payments/webhooks/stripe/',
+    headers: { 'content-type': 'application/json', 'stripe-signature': event.signature },
+    payload: event.payload,
+  });
+const lastEvent = (type: string) => stripe.events.filter((e) => e.type === type).at(-1)!;
+const subscriptionRow = async (userId: number) =>
+  (await t.deps.db.select().from(premiumSubscriptions).where(eq(premiumSubscriptions.userId, userId)))[0]!;
+
+describe('Stripe subscription changes made at Stripe', () => {
+  it('mirrors cancel at the period’s end, resuming, past_due, active and the end, each applied once', async () => {
+    const buyer = await person();
+    const { subscriptionId } = await subscribeWithStripe(buyer.headers, buyer.user.id);
+    const me = () => get('/api/subscriptions/me/', buyer.headers);
+    const periodEnd = (await me()).next_charge_at as string;
+    expect(await me()).toMatchObject({ status: 'active', auto_renew: true });
+
+    // Cancelled in Stripe's customer portal: renewals stop, access runs to its date.
+    await stripe.change(subscriptionId, { cancel_at_period_end: true });
+    const cancelEvent = lastEvent('customer.subscription.updated');
+    expect(cancelEvent.status).toBe(200);
+    expect(await me()).toMatchObject({ premium: true, auto_renew: false, next_charge_at: null });
+    const cancelledAt = (await subscriptionRow(buyer.user.id)).cancelledAt;
+    expect(cancelledAt).not.toBeNull();
+    // Delivered again: nothing changes.
+    expect((await redeliver(cancelEvent)).statusCode).toBe(200);
+    expect((await subscriptionRow(buyer.user.id)).cancelledAt).toEqual(cancelledAt);
+
+    // Resumed in the portal: renewals on again, next charge at the period's end.
+    await stripe.change(subscriptionId, { cancel_at_period_end: false });
+    expect(await me()).toMatchObject({ premium: true, auto_renew: true, next_charge_at: periodEnd });
+    expect((await subscriptionRow(buyer.user.id)).cancelledAt).toBeNull();
+
+    // The cancellation's state made earlier, arriving late as an event of its own: ignored.
+    const stale = JSON.parse(cancelEvent.payload) as { id: string; created: number };
+    const late = JSON.stringify({ ...stale, id: `${stale.id}_late`, created: stale.created - 60 });
+    const at = Math.floor(Date.now() / 1000);
+    const v1 = createHmac('sha256', stripe.webhookSecret).update(`${at}.${late}`).digest('hex');
+    expect((await redeliver({ payload: late, signature: `t=${at},v1=${v1}` })).statusCode).toBe(200);
+    expect((await me()).auto_renew).toBe(true);
+
+    // Stripe retries a renewal it could not charge, then the card is updated and it is paid.
+    await stripe.change(subscriptionId, { status: 'past_due' });
+    expect((await me()).status).toBe('past_due');
+    await stripe.change(subscriptionId, { status: 'active' });
+    expect(await me()).toMatchObject({ status: 'active', auto_renew: true });
+
+    // Ended at Stripe: renewals off; the period paid still runs to its date.
+    await stripe.change(subscriptionId, { status: 'canceled' });
+    expect(lastEvent('customer.subscription.deleted').status).toBe(200);
+    expect(await me()).toMatchObject({ premium: true, auto_renew: false, next_charge_at: null });
+    expect((await subscriptionRow(buyer.user.id)).cancelledAt).not.toBeNull();
+  });
+});
+
+describe('chargebacks (Stripe disputes)', () => {
+  async function buyPackWithStripe(headers: Record<string, string>) {
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/payments/orders/',
+      headers,
+      payload: { product: 'credits_100', method: 'stripe', agree_offer: true, agree_privacy: true },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const { uuid } = created.json() as { uuid: string };
+    await stripe.act((await orderRow(uuid)).providerPaymentId!, 'pay');
+    await expect.poll(async () => (await orderRow(uuid)).status, { timeout: 10_000 }).toBe('paid');
+    return { uuid, paymentIntent: (await orderRow(uuid)).providerPaymentId! };
+  }
+
+  it('a dispute lost takes the unspent credits back and claws the commission back once, delivered twice', async () => {
+    const partner = await person();
+    const buyer = await person(partner.user);
+    const { uuid, paymentIntent } = await buyPackWithStripe(buyer.headers);
+    expect(await credits(buyer.headers)).toBe(100);
+    expect(await net(partner.headers, 840)).toBe(29);
+
+    // Opened: held, nothing taken yet.
+    const disputeId = await stripe.dispute(paymentIntent, null);
+    expect(lastEvent('charge.dispute.created').status).toBe(200);
+    expect((await orderRow(uuid)).status).toBe('paid');
+    expect((await orderRow(uuid)).disputedAt).not.toBeNull();
+    expect(await credits(buyer.headers)).toBe(100);
+
+    // Lost: the whole order is taken back, as a refund.
+    await stripe.closeDispute(disputeId, 'lost');
+    const closed = lastEvent('charge.dispute.closed');
+    expect(closed.status).toBe(200);
+    expect((await orderRow(uuid)).status).toBe('refunded');
+    expect(await credits(buyer.headers)).toBe(0);
+    expect(await net(partner.headers, 840)).toBe(0);
+
+    expect((await redeliver(closed)).statusCode).toBe(200);
+    expect(await net(partner.headers, 840)).toBe(0);
+    expect((await commissionsOf(uuid))[0]!.reversedAmount).toBe(29);
+    expect(await credits(buyer.headers)).toBe(0);
+  });
+
+  it('a dispute won changes nothing', async () => {
+    const partner = await person();
+    const buyer = await person(partner.user);
+    const { uuid, paymentIntent } = await buyPackWithStripe(buyer.headers);
+    await stripe.dispute(paymentIntent, 'won');
+    expect(lastEvent('charge.dispute.closed').status).toBe(200);
+    expect((await orderRow(uuid)).status).toBe('paid');
+    expect(await credits(buyer.headers)).toBe(100);
+    expect(await net(partner.headers, 840)).toBe(29);
   });
 });
 

@@ -125,6 +125,22 @@ describe('premium subscription', () => {
     });
   });
 
+  it('refuses to start a checkout at another price than the one shown, naming the price it would charge', async () => {
+    const ru = await person('RU');
+    const consent = { method: 'test', agree_offer: true, agree_privacy: true };
+    // Shown in dollars (the page was opened before the region changed): nothing is ordered.
+    const stale = await post('/api/subscriptions/', ru.headers, { ...consent, amount: 1_299, currency: 840 });
+    expect(stale.statusCode).toBe(409);
+    expect(stale.json()).toMatchObject({ code: 'payments.price_changed', amount: 99_000, currency: 643 });
+    expect((await state(ru.headers)).status).toBe('none');
+    const agreed = await post('/api/subscriptions/', ru.headers, {
+      ...consent,
+      amount: 99_000,
+      currency: 643,
+    });
+    expect(agreed.statusCode, agreed.body).toBe(200);
+  });
+
   it('trial, then a renewal charged to the saved card ahead of the date: premium and credits each period', async () => {
     const start = new Date('2032-01-10T10:00:00Z');
     at(start);

@@ -19,6 +19,7 @@ import {
   recurringMethods,
   cancelProviderSubscription,
   chargeSavedMethod,
+  guardShownPrice,
   hasPendingCharge,
   providerOfMethod,
   regionOf,
@@ -173,6 +174,8 @@ export async function startSubscription(
     });
   }
   const price = priceFor(plan, region, body.method);
+  // The shown price is the plan's (a trial's end charges it too): not what this checkout takes now.
+  guardShownPrice(body, price);
   const trial =
     !existing?.accessUntil &&
     trialMethods(methods).includes(body.method) &&
@@ -206,6 +209,7 @@ export async function startSubscription(
     description: DESCRIPTION,
     returnPath: body.return ?? '/settings/subscription/',
     consent: { agreeOffer: body.agree_offer, agreePrivacy: body.agree_privacy },
+    ...(body.email ? { receiptEmail: body.email } : {}),
     // The period's credits are granted by payments with the order, once.
     credits: trial ? plan.trial_credits : plan.credits,
     // Mirra charges the kept card where the provider can charge it again (test, YooKassa); Stripe
@@ -304,6 +308,68 @@ async function recordFailedRenewal(deps: HandlerDeps, tx: DbOrTx, sub: Subscript
   });
 }
 
+/** Stripe's states of a subscription whose renewals are being retried or have gone unpaid. */
+const PROVIDER_UNPAID = new Set(['past_due', 'unpaid']);
+/** …that has ended (cancelled now or at its period's end, or never paid at all). */
+const PROVIDER_ENDED = new Set(['canceled', 'incomplete_expired']);
+
+/**
+ * The provider's own subscription changed (Stripe `customer.subscription.updated` / `deleted`): its
+ * state is mirrored, so what the person sees and what Mirra does follow what the provider will do.
+ * Cancelled at the period's end (in Stripe's portal, say): renewals are off, access runs to its
+ * date; un-cancelled: renewals are on again with the next charge at the period's end. `past_due`
+ * shows as such; `active` again clears it; ended: renewals off, and expired once access ran out.
+ * Applying the same state twice changes nothing, and a state older than the last one applied
+ * (delivered late) is ignored. Access itself is extended only by paid periods (`invoice.paid`).
+ */
+async function mirrorProviderSubscription(tx: DbOrTx, sub: SubscriptionRow, event: PaymentEvent, now: Date) {
+  // Only the subscription this row follows (an earlier one of the same person says nothing of it).
+  if (
+    event.providerSubscriptionId &&
+    sub.providerSubscriptionId &&
+    event.providerSubscriptionId !== sub.providerSubscriptionId
+  ) {
+    return;
+  }
+  if (event.occurredAt && sub.providerStateAt && event.occurredAt < sub.providerStateAt) return;
+  const stamp = event.occurredAt ? { providerStateAt: event.occurredAt } : {};
+  const status = event.subscriptionStatus ?? '';
+  const accessLeft = Boolean(sub.accessUntil && sub.accessUntil > now);
+  // Mirra's own decision that access ended (a refund) is not undone by the provider's state.
+  const settled = sub.status === 'expired' || sub.status === 'pending';
+  if (event.type === 'subscription.cancelled' || PROVIDER_ENDED.has(status)) {
+    await subscriptionsRepository.update(tx, sub.uuid, now, {
+      ...stamp,
+      autoRenew: false,
+      cancelledAt: sub.cancelledAt ?? now,
+      nextChargeAt: null,
+      nextAttemptAt: null,
+      ...(!accessLeft && !settled ? { status: 'expired' as const } : {}),
+    });
+    return;
+  }
+  const renews = event.cancelAtPeriodEnd !== true;
+  const nextStatus = settled
+    ? sub.status
+    : PROVIDER_UNPAID.has(status)
+      ? ('past_due' as const)
+      : status === 'trialing'
+        ? ('trialing' as const)
+        : status === 'active'
+          ? ('active' as const)
+          : sub.status;
+  // The next charge falls when the access paid for ends, as for every period Mirra applied.
+  const periodEnd = sub.accessUntil ?? event.periodEnd ?? null;
+  await subscriptionsRepository.update(tx, sub.uuid, now, {
+    ...stamp,
+    status: nextStatus,
+    autoRenew: renews,
+    cancelledAt: renews ? null : (sub.cancelledAt ?? now),
+    nextChargeAt: renews ? periodEnd : null,
+    ...(nextStatus === 'active' && sub.status === 'past_due' ? { failedAttempts: 0 } : {}),
+  });
+}
+
 /**
  * What a subscription order's event does to the subscription, in the payment's transaction
  * (payments' handler for the `subscription` purpose):
@@ -355,13 +421,8 @@ export async function applySubscriptionPayment(
     await recordFailedRenewal(deps, tx, sub, event.eventId);
     return;
   }
-  if (event.type === 'subscription.cancelled') {
-    await subscriptionsRepository.update(tx, sub.uuid, now, {
-      autoRenew: false,
-      cancelledAt: sub.cancelledAt ?? now,
-      nextChargeAt: null,
-      nextAttemptAt: null,
-    });
+  if (event.type === 'subscription.cancelled' || event.type === 'subscription.updated') {
+    await mirrorProviderSubscription(tx, sub, event, now);
     return;
   }
   if (event.type === 'refund.succeeded' && order.renewalOf) {

@@ -736,6 +736,13 @@ export const paymentOrders = pgTable(
     saveMethod: boolean('save_method').notNull().default(false),
     /** The provider's id of the payment method this order saved, or charged without the buyer. */
     savedMethodId: text('saved_method_id'),
+    /**
+     * Where the 54-FZ receipt goes (YooKassa): the account's email, or the one typed at checkout
+     * when the account has none (a Telegram-only account); renewals keep the first order's.
+     */
+    receiptEmail: text('receipt_email'),
+    /** When the buyer's bank opened a dispute (chargeback) of this payment; null: never disputed. */
+    disputedAt: timestamp('disputed_at', { withTimezone: true }),
     /** The app path the buyer returns to after the checkout. */
     returnPath: text('return_path').notNull(),
     providerPaymentId: text('provider_payment_id').unique(),
@@ -923,6 +930,11 @@ export const premiumSubscriptions = pgTable(
     /** When the next renewal attempt may run (after a failure, the retry time). */
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
     cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
+    /**
+     * When the provider's latest state of its own subscription (Stripe `customer.subscription.*`)
+     * was made there: a state older than this, delivered late, changes nothing.
+     */
+    providerStateAt: timestamp('provider_state_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

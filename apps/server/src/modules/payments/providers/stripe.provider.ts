@@ -79,6 +79,17 @@ const ZCharge = z
   })
   .loose();
 
+const ZDispute = z
+  .object({
+    id: z.string(),
+    amount: z.number().int(),
+    currency: z.string(),
+    charge: z.string(),
+    payment_intent: z.string().nullish(),
+    status: z.string(),
+  })
+  .loose();
+
 /**
  * Stripe Checkout through the official SDK: `payment` mode for packs and `subscription` mode for
  * the plan, both keyed by the order (`client_reference_id`, metadata) with an idempotency key per
@@ -194,6 +205,7 @@ export function createStripeProvider(config: StripeConfig): PaymentProvider {
             providerSubscriptionId: subscription.id,
             subscriptionStatus: subscription.status,
             cancelAtPeriodEnd: subscription.cancel_at_period_end ?? false,
+            occurredAt: new Date(event.created * 1000),
             ...(item?.current_period_end ? { periodEnd: new Date(item.current_period_end * 1000) } : {}),
           },
         ];
@@ -213,6 +225,26 @@ export function createStripeProvider(config: StripeConfig): PaymentProvider {
             amount: charge.amount,
             currency: currencyNumeric(charge.currency),
             refundedAmount: charge.refunded ? charge.amount : charge.amount_refunded,
+          },
+        ];
+      }
+      case 'charge.dispute.created':
+      case 'charge.dispute.closed': {
+        const dispute = ZDispute.parse(object);
+        const lost = event.type === 'charge.dispute.closed' && dispute.status === 'lost';
+        // Won (or a warning closed): the money stays, nothing changes.
+        if (!dispute.payment_intent || (event.type === 'charge.dispute.closed' && !lost)) return [];
+        // A subscription's charge pays an invoice: its period's order holds the invoice.
+        const invoice = await invoicePaidBy(dispute.payment_intent);
+        return [
+          {
+            type: lost ? 'refund.succeeded' : 'payment.disputed',
+            eventId: event.id,
+            orderUuid: null,
+            providerPaymentId: invoice ?? dispute.payment_intent,
+            amount: dispute.amount,
+            currency: currencyNumeric(dispute.currency),
+            ...(lost ? { chargeback: true } : {}),
           },
         ];
       }

@@ -15,9 +15,14 @@ export interface OrderRequest {
   agree_privacy: boolean;
   /** Where to come back after paying. */
   return: string;
-  /** A wallet top-up's amount (minor units) and currency. */
+  /**
+   * The price shown (minor units, or whole Stars with CURRENCY_XTR); for a wallet top-up, the
+   * amount to pay in. The server refuses with `payments.price_changed` if it would charge another.
+   */
   amount?: number;
   currency?: number;
+  /** The receipt's email when the account has none (YooKassa). */
+  email?: string;
 }
 
 export const paymentsApi = {

@@ -11,6 +11,11 @@ export interface SubscriptionCheckoutRequest {
   agree_offer: boolean;
   agree_privacy: boolean;
   return: string;
+  /** The plan's price shown (refused with `payments.price_changed` if the server would charge another). */
+  amount?: number;
+  currency?: number;
+  /** The receipt's email when the account has none (YooKassa). */
+  email?: string;
 }
 
 export const subscriptionApi = {

@@ -1,10 +1,12 @@
-import type { TPaymentCatalogue } from '@mirra/contracts';
+import type { TPaymentCatalogue, TUser } from '@mirra/contracts';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import type { i18n as I18n } from 'i18next';
 import { I18nextProvider } from 'react-i18next';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ApiError } from '../../../lib/api-error';
+import { useSession } from '../../../lib/session';
 import { createTestI18n } from '../../../test/i18n';
 import { paymentsApi } from '../api/payments.api';
 import { checkoutNavigation, PurchaseSheet } from './purchase-sheet';
@@ -49,7 +51,15 @@ beforeAll(async () => {
 afterEach(() => {
   cleanup();
   vi.restoreAllMocks();
+  useSession.setState({ user: null });
 });
+
+/** Signed in with this email (null: a Telegram-only account). */
+const signedIn = (email: string | null) => useSession.setState({ user: { id: 1, email } as TUser });
+const tickBoxes = () => {
+  fireEvent.click(screen.getByTestId('consent-offer'));
+  fireEvent.click(screen.getByTestId('consent-privacy'));
+};
 
 async function renderSheet(language: string, preferred: 'credits' | 'unlimited' = 'credits') {
   await i18n.changeLanguage(language);
@@ -114,7 +124,74 @@ describe('purchase sheet', () => {
       agree_offer: true,
       agree_privacy: true,
       return: '/generate/simple/?x=1',
+      amount: 1299,
+      currency: 840,
     });
+  });
+
+  it('asks an account without an email for the receipt’s email when paying through YooKassa, and sends it', async () => {
+    vi.spyOn(paymentsApi, 'catalogue').mockResolvedValue({
+      ...RU,
+      methods: ['yookassa_bank_card', 'test'],
+    });
+    const create = vi
+      .spyOn(paymentsApi, 'createOrder')
+      .mockResolvedValue({ uuid: 'u', confirmation_url: 'https://yoomoney.example/checkout/u' });
+    const go = vi.spyOn(checkoutNavigation, 'go').mockImplementation(() => {});
+    signedIn(null);
+    await renderSheet('en');
+    const field = within(screen.getByTestId('purchase-sheet')).getByLabelText('Email for the receipt');
+    tickBoxes();
+    fireEvent.click(screen.getByTestId('purchase-submit'));
+    expect(
+      await screen.findByText('Enter an email: the receipt for this payment is sent there.'),
+    ).toBeTruthy();
+    fireEvent.input(field, { target: { value: 'not-an-email' } });
+    fireEvent.click(screen.getByTestId('purchase-submit'));
+    expect(await screen.findByText('Enter a valid email address.')).toBeTruthy();
+    expect(create).not.toHaveBeenCalled();
+
+    fireEvent.input(field, { target: { value: ' Buyer@Example.com ' } });
+    fireEvent.click(screen.getByTestId('purchase-submit'));
+    await waitFor(() => expect(go).toHaveBeenCalledWith('https://yoomoney.example/checkout/u'));
+    expect(create).toHaveBeenCalledWith(
+      expect.objectContaining({ method: 'yookassa_bank_card', email: 'buyer@example.com' }),
+    );
+
+    // Another way to pay, or an account with an email: nothing more is asked.
+    fireEvent.click(screen.getByTestId('purchase-method-test'));
+    expect(screen.queryByTestId('purchase-receipt-email')).toBeNull();
+    cleanup();
+    signedIn('me@example.com');
+    await renderSheet('en');
+    expect(screen.queryByTestId('purchase-receipt-email')).toBeNull();
+  });
+
+  it('shows the new price instead of paying when the server would charge another one', async () => {
+    const catalogue = vi
+      .spyOn(paymentsApi, 'catalogue')
+      .mockResolvedValueOnce(INTL)
+      .mockResolvedValue({ ...INTL, products: products(840, 2) });
+    const create = vi.spyOn(paymentsApi, 'createOrder').mockRejectedValue(
+      new ApiError(409, {
+        detail: 'The price has changed. Check the new price and pay again.',
+        amount: 598,
+        currency: 840,
+        code: 'payments.price_changed',
+      }),
+    );
+    const go = vi.spyOn(checkoutNavigation, 'go').mockImplementation(() => {});
+    await renderSheet('en');
+    expect(screen.getByTestId('purchase-submit').textContent).toContain('Pay $2.99');
+    tickBoxes();
+    fireEvent.click(screen.getByTestId('purchase-submit'));
+    expect((await screen.findByTestId('purchase-error')).textContent).toBe(
+      'New price: $5.98. Check it and pay again.',
+    );
+    expect(create).toHaveBeenCalledWith(expect.objectContaining({ amount: 299, currency: 840 }));
+    await waitFor(() => expect(screen.getByTestId('purchase-submit').textContent).toContain('Pay $5.98'));
+    expect(catalogue).toHaveBeenCalledTimes(2);
+    expect(go).not.toHaveBeenCalled();
   });
 
   it('inside the Mini App sells for Stars through Telegram’s own payment sheet, priced in Stars', async () => {

@@ -1,4 +1,9 @@
-import type { TPaymentMethod, TPaymentProduct, TPaymentRegion } from '@mirra/contracts';
+import {
+  CURRENCY_XTR,
+  type TPaymentMethod,
+  type TPaymentProduct,
+  type TPaymentRegion,
+} from '@mirra/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -9,11 +14,18 @@ import { LoadError } from '../../../components/ui/load-error';
 import { Sheet } from '../../../components/ui/sheet';
 import { Spinner } from '../../../components/ui/spinner';
 import { describeError } from '../../../lib/error-messages';
+import { useSession } from '../../../lib/session';
 import { payInvoiceInTelegram } from '../../../lib/telegram';
 import { paymentKeys, paymentsApi } from '../api/payments.api';
 import { walletApi, walletKeys } from '../api/wallet.api';
 import { currentReturnPath, formatMoney } from '../money';
 import { ConsentBoxes, MethodChoice } from './consent-boxes';
+import {
+  checkReceiptEmail,
+  needsReceiptEmail,
+  priceChangedMessage,
+  ReceiptEmailField,
+} from './receipt-email';
 import '../payments.css';
 
 /**
@@ -64,8 +76,11 @@ function PurchaseForm({ preferred, onDone }: { preferred: TPaymentProduct['kind'
   const [method, setMethod] = useState<TPaymentMethod | null>(null);
   const [agreeOffer, setAgreeOffer] = useState(false);
   const [agreePrivacy, setAgreePrivacy] = useState(false);
+  const [email, setEmail] = useState('');
+  const [emailError, setEmailError] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const accountEmail = useSession((s) => s.user?.email);
 
   if (catalogue.isPending) return <Spinner />;
   if (catalogue.isError) return <LoadError query={catalogue} />;
@@ -79,6 +94,7 @@ function PurchaseForm({ preferred, onDone }: { preferred: TPaymentProduct['kind'
     products.find((p) => p.id === productId) ?? products.find((p) => p.kind === preferred) ?? products[0]!;
   const price = (p: TPaymentProduct) =>
     inStars ? t('payments.starsPrice', { count: p.stars }) : formatMoney(p.amount, p.currency, i18n.language);
+  const askEmail = needsReceiptEmail(chosenMethod, accountEmail);
   const walletAvailable =
     wallet.data?.balances.find((b) => b.currency === catalogue.data.currency)?.available ?? null;
 
@@ -90,6 +106,9 @@ function PurchaseForm({ preferred, onDone }: { preferred: TPaymentProduct['kind'
       return;
     }
     if (!chosenMethod) return;
+    const receipt = askEmail ? checkReceiptEmail(t, email) : null;
+    setEmailError(receipt?.error ?? null);
+    if (receipt?.error) return;
     setBusy(true);
     const returnPath = currentReturnPath(location.pathname, location.search);
     try {
@@ -99,6 +118,11 @@ function PurchaseForm({ preferred, onDone }: { preferred: TPaymentProduct['kind'
         agree_offer: agreeOffer,
         agree_privacy: agreePrivacy,
         return: returnPath,
+        // The price on the button: the server charges nothing if it would take another.
+        ...(inStars
+          ? { amount: chosen.stars, currency: CURRENCY_XTR }
+          : { amount: chosen.amount, currency: chosen.currency }),
+        ...(receipt?.email ? { email: receipt.email } : {}),
       });
       if (chosenMethod !== 'stars') {
         checkoutNavigation.go(order.confirmation_url);
@@ -116,7 +140,10 @@ function PurchaseForm({ preferred, onDone }: { preferred: TPaymentProduct['kind'
         setError(t('payments.starsNotCompleted'));
       }
     } catch (caught) {
-      setError(describeError(t, caught).alert ?? t('errors.common.internal'));
+      const changed = priceChangedMessage(t, i18n.language, caught);
+      // The new prices replace the ones shown; the buyer pays again only once they saw them.
+      if (changed) await queryClient.invalidateQueries({ queryKey: paymentKeys.catalogue() });
+      setError(changed ?? describeError(t, caught).alert ?? t('errors.common.internal'));
       setBusy(false);
     }
   }
@@ -182,6 +209,14 @@ function PurchaseForm({ preferred, onDone }: { preferred: TPaymentProduct['kind'
           }
         />
       </fieldset>
+      {askEmail && (
+        <ReceiptEmailField
+          value={email}
+          error={emailError}
+          onChange={setEmail}
+          testId="purchase-receipt-email"
+        />
+      )}
       <ConsentBoxes
         region={catalogue.data.region}
         offer={agreeOffer}

@@ -1,10 +1,12 @@
-import type { TPremiumState } from '@mirra/contracts';
+import type { TPremiumState, TUser } from '@mirra/contracts';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import type { i18n as I18n } from 'i18next';
 import { I18nextProvider } from 'react-i18next';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ApiError } from '../../../lib/api-error';
+import { useSession } from '../../../lib/session';
 import { createTestI18n } from '../../../test/i18n';
 import { subscriptionApi } from '../api/subscription.api';
 import { checkoutNavigation } from './purchase-sheet';
@@ -17,6 +19,7 @@ beforeAll(async () => {
 afterEach(() => {
   cleanup();
   vi.restoreAllMocks();
+  useSession.setState({ user: null });
 });
 
 const plan = {
@@ -97,7 +100,53 @@ describe('subscription settings', () => {
       agree_offer: true,
       agree_privacy: true,
       return: '/settings/subscription/',
+      amount: 99_000,
+      currency: 643,
     });
+  });
+
+  it('asks a Telegram-only account for the receipt’s email with YooKassa, and shows a changed price instead of paying', async () => {
+    useSession.setState({ user: { id: 1, email: null } as TUser });
+    const mine = vi
+      .spyOn(subscriptionApi, 'mine')
+      .mockResolvedValueOnce({ ...NONE, methods: ['yookassa_bank_card'], trial_methods: [] })
+      .mockResolvedValue({
+        ...NONE,
+        methods: ['yookassa_bank_card'],
+        trial_methods: [],
+        plan: { ...plan, amount: 129_000 },
+      });
+    const start = vi.spyOn(subscriptionApi, 'start').mockRejectedValue(
+      new ApiError(409, {
+        detail: 'The price has changed. Check the new price and pay again.',
+        amount: 129_000,
+        currency: 643,
+        code: 'payments.price_changed',
+      }),
+    );
+    const go = vi.spyOn(checkoutNavigation, 'go').mockImplementation(() => {});
+    await renderView('en');
+    const field = await screen.findByLabelText('Email for the receipt');
+    fireEvent.click(screen.getByTestId('consent-offer'));
+    fireEvent.click(screen.getByTestId('consent-privacy'));
+    fireEvent.click(screen.getByTestId('subscription-get-access'));
+    expect(
+      await screen.findByText('Enter an email: the receipt for this payment is sent there.'),
+    ).toBeTruthy();
+    expect(start).not.toHaveBeenCalled();
+    fireEvent.input(field, { target: { value: 'buyer@example.com' } });
+    fireEvent.click(screen.getByTestId('subscription-get-access'));
+    expect((await screen.findByTestId('subscription-error')).textContent).toBe(
+      'New price: ₽1,290. Check it and pay again.',
+    );
+    expect(start).toHaveBeenCalledWith(
+      expect.objectContaining({ email: 'buyer@example.com', amount: 99_000, currency: 643 }),
+    );
+    await waitFor(() =>
+      expect(screen.getByTestId('subscription-offer').textContent).toBe('₽1,290 every 30 days'),
+    );
+    expect(mine).toHaveBeenCalledTimes(2);
+    expect(go).not.toHaveBeenCalled();
   });
 
   it('shows the plan’s dates and cancels renewals after a confirmation', async () => {

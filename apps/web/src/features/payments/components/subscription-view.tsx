@@ -9,12 +9,19 @@ import { LoadError } from '../../../components/ui/load-error';
 import { Spinner } from '../../../components/ui/spinner';
 import { formatDay } from '../../../lib/dates';
 import { describeError } from '../../../lib/error-messages';
+import { useSession } from '../../../lib/session';
 import { paymentKeys, paymentsApi } from '../api/payments.api';
 import { subscriptionApi, subscriptionKeys } from '../api/subscription.api';
 import { walletKeys } from '../api/wallet.api';
 import { formatMoney } from '../money';
 import { ConsentBoxes, MethodChoice } from './consent-boxes';
 import { checkoutNavigation } from './purchase-sheet';
+import {
+  checkReceiptEmail,
+  needsReceiptEmail,
+  priceChangedMessage,
+  ReceiptEmailField,
+} from './receipt-email';
 import './wallet.css';
 
 /**
@@ -124,8 +131,11 @@ function GetAccess({ sub }: { sub: TPremiumState }) {
   const [method, setMethod] = useState<TPaymentMethod | null>(null);
   const [offer, setOffer] = useState(false);
   const [privacy, setPrivacy] = useState(false);
+  const [email, setEmail] = useState('');
+  const [emailError, setEmailError] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const accountEmail = useSession((s) => s.user?.email);
   const region = useMutation({
     mutationFn: (next: TPaymentRegion) => paymentsApi.changeRegion(next),
     onSuccess: async (data) => {
@@ -133,14 +143,17 @@ function GetAccess({ sub }: { sub: TPremiumState }) {
       await queryClient.invalidateQueries({ queryKey: subscriptionKeys.all });
     },
   });
-  const chosen = method ?? sub.methods[0] ?? null;
-  const price =
+  const chosen = method && sub.methods.includes(method) ? method : (sub.methods[0] ?? null);
+  // The plan's price as shown, sent with the checkout: the server charges nothing if it would take another.
+  const shown =
     chosen === 'stars' && sub.plan.stars
-      ? planMoney(t, i18n.language, sub.plan.stars, CURRENCY_XTR)
-      : planMoney(t, i18n.language, sub.plan.amount, sub.plan.currency);
+      ? { amount: sub.plan.stars, currency: CURRENCY_XTR }
+      : { amount: sub.plan.amount, currency: sub.plan.currency };
+  const price = planMoney(t, i18n.language, shown.amount, shown.currency);
   // Renewals switched back on need no payment; a trial is offered to those who never had it.
   const resumes = sub.premium && !sub.auto_renew && sub.status !== 'past_due';
   const trial = !resumes && chosen !== null && sub.trial_methods.includes(chosen) && sub.plan.trial_days > 0;
+  const askEmail = !resumes && needsReceiptEmail(chosen, accountEmail);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -150,6 +163,9 @@ function GetAccess({ sub }: { sub: TPremiumState }) {
       return;
     }
     if (!chosen) return;
+    const receipt = askEmail ? checkReceiptEmail(t, email) : null;
+    setEmailError(receipt?.error ?? null);
+    if (receipt?.error) return;
     setBusy(true);
     try {
       const started = await subscriptionApi.start({
@@ -157,6 +173,8 @@ function GetAccess({ sub }: { sub: TPremiumState }) {
         agree_offer: offer,
         agree_privacy: privacy,
         return: '/settings/subscription/',
+        ...(resumes ? {} : shown),
+        ...(receipt?.email ? { email: receipt.email } : {}),
       });
       if (started.confirmation_url) {
         checkoutNavigation.go(started.confirmation_url);
@@ -166,7 +184,10 @@ function GetAccess({ sub }: { sub: TPremiumState }) {
       await queryClient.invalidateQueries({ queryKey: walletKeys.all });
       setBusy(false);
     } catch (caught) {
-      setError(describeError(t, caught).alert ?? t('errors.common.internal'));
+      const changed = priceChangedMessage(t, i18n.language, caught);
+      // The new price replaces the one shown; the buyer pays again only once they saw it.
+      if (changed) await queryClient.invalidateQueries({ queryKey: subscriptionKeys.all });
+      setError(changed ?? describeError(t, caught).alert ?? t('errors.common.internal'));
       setBusy(false);
     }
   }
@@ -205,6 +226,14 @@ function GetAccess({ sub }: { sub: TPremiumState }) {
           label={(m) => t(`payments.methods.${m}`)}
         />
       </fieldset>
+      {askEmail && (
+        <ReceiptEmailField
+          value={email}
+          error={emailError}
+          onChange={setEmail}
+          testId="subscription-receipt-email"
+        />
+      )}
       <ConsentBoxes
         region={sub.region}
         offer={offer}
