@@ -2,6 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { GenerationStatus } from '@mirra/contracts';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectDatabase } from '../../shared/db/client.js';
 import { bearer, createActiveUser, login, uniqueEmail } from '../../test/factories.js';
@@ -9,6 +10,9 @@ import { createScriptedEngine } from '../../test/fake-engines.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { grantWelcomeCredits } from '../credits/credits.usecases.js';
 import { createEngineRegistry, createLocalEngine } from '../../engines/index.js';
+import { paymentOrders } from '../../shared/db/schema.js';
+import { testProviderOf } from '../payments/index.js';
+import { TEST_SIGNATURE_HEADER } from '../payments/providers/test.provider.js';
 
 /** The probes and metrics beside the API: /healthz, /readyz, /metrics. */
 let t: TestApp;
@@ -264,5 +268,50 @@ describe('GET /metrics', () => {
         reason: 'generations.engine_failed',
       }),
     ).toBe((failedBefore ?? 0) + 1);
+  });
+});
+
+describe('GET /metrics: money and notifications', () => {
+  it('counts payments by provider, currency and outcome, and refused notifications by source and reason', async () => {
+    const user = await createActiveUser(t);
+    const { access } = await login(t, user.email!, user.password);
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/payments/orders/',
+      headers: bearer(access),
+      payload: { product: 'credits_100', method: 'test', agree_offer: true, agree_privacy: true },
+    });
+    expect(created.statusCode).toBe(201);
+    const { uuid } = created.json() as { uuid: string };
+    const [row] = await t.deps.db.select().from(paymentOrders).where(eq(paymentOrders.uuid, uuid));
+    const paidLabels = { provider: 'test', currency: String(row!.currency), outcome: 'paid' };
+    const refusedLabels = { source: 'test', reason: 'bad_signature' };
+    const before = await scrape();
+    const paidBefore = metricValue(before, 'mirra_payments_total', paidLabels) ?? 0;
+    const refusedBefore = metricValue(before, 'mirra_webhook_errors_total', refusedLabels) ?? 0;
+
+    const event = {
+      type: 'payment.succeeded' as const,
+      orderUuid: uuid,
+      providerPaymentId: `pay-${uuid}`,
+      amount: row!.amount,
+      currency: row!.currency,
+    };
+    const signed = testProviderOf(t.deps).signEvent(event);
+    const deliver = (headers: Record<string, string>, body: string) =>
+      t.app.inject({ method: 'POST', url: '/api/payments/webhooks/test/', headers, payload: body });
+    // A forged notification: the same body under a signature that is not the provider's.
+    const forged = await deliver(
+      { ...signed.headers, [TEST_SIGNATURE_HEADER]: 'f'.repeat(64) },
+      signed.body.replace(`"amount":${row!.amount}`, '"amount":1'),
+    );
+    expect(forged.statusCode).toBe(403);
+    expect((await deliver(signed.headers, signed.body)).statusCode).toBe(200);
+    // Delivered again: applied once, counted once.
+    expect((await deliver(signed.headers, signed.body)).statusCode).toBe(200);
+
+    const text = await scrape();
+    expect(metricValue(text, 'mirra_payments_total', paidLabels)).toBe(paidBefore + 1);
+    expect(metricValue(text, 'mirra_webhook_errors_total', refusedLabels)).toBe(refusedBefore + 1);
   });
 });
