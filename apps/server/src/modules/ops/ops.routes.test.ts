@@ -11,6 +11,8 @@ import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { grantWelcomeCredits } from '../credits/credits.usecases.js';
 import { createEngineRegistry, createLocalEngine } from '../../engines/index.js';
 import { paymentOrders } from '../../shared/db/schema.js';
+import { startComfyUiFake } from '../../fakes/comfyui.fake.js';
+import { startReplicateFake } from '../../fakes/replicate.fake.js';
 import { testProviderOf } from '../payments/index.js';
 import { TEST_SIGNATURE_HEADER } from '../payments/providers/test.provider.js';
 
@@ -79,6 +81,7 @@ describe('GET /readyz', () => {
       status: 'ok',
       checks: { database: 'ok', queue: 'ok', storage: 'ok', engines: 'ok' },
       failed: [],
+      providers: {},
     });
   });
 
@@ -313,5 +316,61 @@ describe('GET /metrics: money and notifications', () => {
     const text = await scrape();
     expect(metricValue(text, 'mirra_payments_total', paidLabels)).toBe(paidBefore + 1);
     expect(metricValue(text, 'mirra_webhook_errors_total', refusedLabels)).toBe(refusedBefore + 1);
+  });
+});
+
+describe('GET /readyz: remote engines', () => {
+  it("reports each configured remote engine's provider without making the node unready when one is down", async () => {
+    const comfy = await startComfyUiFake();
+    const replicate = await startReplicateFake();
+    const env = {
+      ENGINE_SIMPLE: 'comfyui,local',
+      ENGINE_EDITING: 'replicate,local',
+      ENGINE_STYLING: 'fal,local',
+      COMFYUI_URLS: comfy.url,
+      REPLICATE_API_TOKEN: replicate.token,
+      REPLICATE_BASE_URL: replicate.url,
+      FAL_KEY: 'fal-key-for-readiness',
+    };
+    try {
+      const up = await createTestApp({ shareDatabaseWith: t, env });
+      try {
+        const response = await get(up, '/readyz');
+        expect(response.statusCode).toBe(200);
+        expect(response.json()).toMatchObject({
+          status: 'ok',
+          failed: [],
+          providers: { comfyui: 'ok', replicate: 'ok', fal: 'configured' },
+        });
+      } finally {
+        await up.close();
+      }
+
+      comfy.down();
+      // Replicate refuses a token that is not the account's: down for this node, as in an outage.
+      const down = await createTestApp({
+        shareDatabaseWith: t,
+        env: { ...env, REPLICATE_API_TOKEN: 'r8_wrong' },
+      });
+      try {
+        const response = await get(down, '/readyz');
+        expect(response.statusCode).toBe(200);
+        expect(response.json()).toMatchObject({
+          status: 'ok',
+          checks: { database: 'ok', queue: 'ok', storage: 'ok', engines: 'ok' },
+          failed: [],
+          providers: { comfyui: 'down', replicate: 'down', fal: 'configured' },
+        });
+      } finally {
+        await down.close();
+      }
+    } finally {
+      await comfy.close();
+      await replicate.close();
+    }
+  });
+
+  it('names no provider when only local engines are configured', async () => {
+    expect((await get(t, '/readyz')).json().providers).toEqual({});
   });
 });
