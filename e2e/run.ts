@@ -9,7 +9,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
-import { mkdir, readdir, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { startCryptomusFake } from '../apps/server/src/fakes/cryptomus.fake.js';
@@ -17,7 +17,9 @@ import { startStripeFake } from '../apps/server/src/fakes/stripe.fake.js';
 import { startTelegramBotApiFake } from '../apps/server/src/fakes/telegram-bot-api.fake.js';
 import { startYooKassaFake } from '../apps/server/src/fakes/yookassa.fake.js';
 import { CHROMIUM } from './lib/browser.js';
-import { freePort, startBuiltServer, type BuiltServer } from './lib/server.js';
+import { PASSWORD } from './lib/accounts.js';
+import { scanLog } from './lib/log-scan.js';
+import { freePort, SERVER_LOGS_DIR, startBuiltServer, type BuiltServer } from './lib/server.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const resultsDir = path.join(root, 'test-results');
@@ -59,6 +61,9 @@ async function main(): Promise<number> {
   }
   await buildIfNeeded();
   await mkdir(path.join(resultsDir, 'screens'), { recursive: true });
+  await rm(SERVER_LOGS_DIR, { recursive: true, force: true });
+  // Every server of the run signs with this key (e2e/lib/server.ts), so the log scan looks for it.
+  process.env.E2E_JWT_SECRET = randomBytes(32).toString('hex');
   const webhookSecret = randomBytes(16).toString('hex');
   const botToken = `7${randomBytes(4).readUInt32BE(0)}:${randomBytes(16).toString('hex')}`;
   const botUsername = 'mirra_e2e_bot';
@@ -152,6 +157,30 @@ async function main(): Promise<number> {
     await Promise.all([fake.close(), yookassa.close(), stripe.close(), cryptomus.close()]);
     await rm(clockFile, { force: true });
   }
+  // No secret, token, init data, password or face data in any server's log of the run.
+  const known = [
+    process.env.E2E_JWT_SECRET,
+    webhookSecret,
+    botToken,
+    PASSWORD,
+    ...[yookassa.env, stripe.env, cryptomus.env].flatMap((env) =>
+      Object.entries(env)
+        .filter(([name]) => /SECRET|KEY|TOKEN/.test(name))
+        .map(([, value]) => value),
+    ),
+  ].filter((value): value is string => Boolean(value));
+  const logs = existsSync(SERVER_LOGS_DIR) ? await readdir(SERVER_LOGS_DIR) : [];
+  for (const name of logs) {
+    const text = await readFile(path.join(SERVER_LOGS_DIR, name), 'utf8');
+    const findings = scanLog(name, text, known);
+    for (const finding of findings.slice(0, 5)) {
+      console.error(`e2e: ${finding.what} in ${finding.file}:${finding.line}: ${finding.text}`);
+    }
+    if (findings.length) code = 1;
+  }
+  console.log(
+    `e2e: ${logs.length} server log(s) scanned for secrets, in ${path.relative(root, SERVER_LOGS_DIR)}/`,
+  );
   console.log(`e2e: screenshots in ${path.relative(root, path.join(resultsDir, 'screens'))}/`);
   return code;
 }

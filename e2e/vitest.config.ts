@@ -4,7 +4,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     root: import.meta.dirname,
-    include: ['specs/**/*.e2e.ts'],
+    // The browser specs, and the unit tests of the e2e helpers themselves (the server-log scanner).
+    include: ['specs/**/*.e2e.ts', 'lib/**/*.test.ts'],
     environment: 'node',
     fileParallelism: false,
     testTimeout: 90_000,

@@ -1,10 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '../..');
+
+/** Every built server's output is written here when it stops; e2e/run.ts scans them for secrets. */
+export const SERVER_LOGS_DIR = path.join(root, 'test-results', 'server-logs');
 
 /** Limits a browser test would trip over (every test signs people up and in from one address). */
 const RELAXED_LIMITS = {
@@ -96,6 +99,8 @@ export async function startBuiltServer(options: {
       DATA_DIR: dataDir,
       EMBEDDED_PG_PORT: String(pgPort),
       LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'warn',
+      // One signing key for every server of the run (e2e/run.ts), so the log scan knows it.
+      ...(process.env.E2E_JWT_SECRET ? { JWT_SECRET: process.env.E2E_JWT_SECRET } : {}),
       ...RELAXED_LIMITS,
       ...options.settings,
     },
@@ -105,6 +110,8 @@ export async function startBuiltServer(options: {
 
   const stop = async ({ keepData = false } = {}) => {
     await stopProcess(child);
+    await mkdir(SERVER_LOGS_DIR, { recursive: true });
+    await writeFile(path.join(SERVER_LOGS_DIR, `${options.dataDirPrefix}${appPort}.log`), output());
     if (!keepData) await rm(dataDir, { recursive: true, force: true });
   };
   try {

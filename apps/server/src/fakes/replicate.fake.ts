@@ -9,6 +9,7 @@ import { unzipStored } from '../engines/zip.js';
 /**
  * A local stand-in for Replicate's HTTP API (`/v1`), following its contracts:
  * - `Authorization: Bearer <token>`, else 401 problem details;
+ * - `GET /v1/predictions` (a page of the account's predictions, what a readiness probe asks);
  * - `POST /v1/models/{owner}/{name}/predictions` (official models) and `POST /v1/predictions`
  *   (`version`): 201 with the prediction `starting`; an unknown model or version is 422 "Invalid
  *   version or not permitted", a missing input 422 "Input validation failed" with `invalid_fields`;
@@ -353,6 +354,12 @@ export async function startReplicateFake(
 
     if (request.method === 'GET' && path === '/v1/webhooks/default/secret')
       return json(response, 200, { key: secret });
+
+    // The account's predictions, newest first, a page at a time (readiness probes ask for one page).
+    if (request.method === 'GET' && path === '/v1/predictions') {
+      const results = [...predictions.values()].reverse().slice(0, 100).map(view);
+      return json(response, 200, { previous: null, next: null, results });
+    }
 
     if (request.method === 'POST' && path === '/v1/files') {
       const form = await new Response(new Uint8Array(body), {

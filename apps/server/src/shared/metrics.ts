@@ -1,5 +1,6 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type pg from 'pg';
+import { AppError } from './errors.js';
 
 /**
  * Metrics that belong to the process, whichever app it runs: process metrics (CPU, memory, event
@@ -29,6 +30,60 @@ const eventStreams = new Gauge({
   help: 'Server-sent event streams open now (generation and training progress).',
   registers: [processRegistry],
 });
+
+const payments = new Counter({
+  name: 'mirra_payments_total',
+  help: 'Payments that changed state, by provider, currency (ISO 4217 number) and outcome (paid, failed, refunded).',
+  labelNames: ['provider', 'currency', 'outcome'] as const,
+  registers: [processRegistry],
+});
+
+const webhookErrors = new Counter({
+  name: 'mirra_webhook_errors_total',
+  help: 'Provider notifications refused or not applied, by source (payment provider or engine) and reason.',
+  labelNames: ['source', 'reason'] as const,
+  registers: [processRegistry],
+});
+
+export type PaymentOutcome = 'paid' | 'failed' | 'refunded';
+
+/** Records a payment that changed state, once its transaction has committed. */
+export function recordPayment(provider: string, currency: number, outcome: PaymentOutcome): void {
+  payments.inc({ provider, currency: String(currency), outcome });
+}
+
+/**
+ * Why a provider's notification was not applied: its signature did not hold, it named nothing
+ * known (yet), or applying it failed.
+ */
+export type WebhookErrorReason = 'bad_signature' | 'unknown' | 'processing_error';
+
+export function recordWebhookError(source: string, reason: WebhookErrorReason): void {
+  webhookErrors.inc({ source, reason });
+}
+
+const BAD_SIGNATURE_CODES = new Set(['payments.signature_invalid', 'engines.webhook_forbidden']);
+
+/**
+ * Runs a provider notification's handler, counting a refusal or failure by its reason, and
+ * passes the outcome on unchanged.
+ */
+export async function countingWebhookErrors<T>(source: string, handle: () => Promise<T>): Promise<T> {
+  try {
+    return await handle();
+  } catch (error) {
+    const code = error instanceof AppError ? error.code : undefined;
+    recordWebhookError(
+      source,
+      code && BAD_SIGNATURE_CODES.has(code)
+        ? 'bad_signature'
+        : code === 'engines.webhook_unknown_request'
+          ? 'unknown'
+          : 'processing_error',
+    );
+    throw error;
+  }
+}
 
 export interface EndedGeneration {
   mode: string;

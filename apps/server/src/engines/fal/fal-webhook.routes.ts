@@ -2,6 +2,7 @@ import { routes } from '@mirra/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { SharedDeps } from '../../shared/deps.js';
 import { AppError } from '../../shared/errors.js';
+import { countingWebhookErrors } from '../../shared/metrics.js';
 import { serve } from '../../shared/http/serve-route.js';
 import type { GenerationStore } from '../engine.types.js';
 import type { ModelTrainingStore } from '../trainer.types.js';
@@ -31,40 +32,42 @@ export async function registerFalWebhookRoutes(app: FastifyInstance, deps: FalWe
     scope.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) =>
       done(null, body),
     );
-    serve(scope, routes.engines.falWebhook, async (request) => {
-      const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-      const verdict = verifyFalWebhook({
-        headers: request.headers,
-        rawBody,
-        keys: await jwks(),
-        nowSeconds: Math.floor(deps.now().getTime() / 1000),
-        expectedUserId: fal.userId,
-      });
-      if (!verdict.ok) {
-        request.log.warn({ reason: verdict.reason }, 'fal webhook refused');
-        throw new AppError({ code: 'engines.webhook_forbidden', detail: 'Forbidden.' });
-      }
-      let body: FalWebhookBody;
-      try {
-        body = JSON.parse(rawBody.toString('utf8')) as FalWebhookBody;
-      } catch {
-        throw new AppError({ code: 'engines.webhook_forbidden', detail: 'Forbidden.' });
-      }
-      // A fal request is a generation's or a digital model's training (LoRA trainer).
-      let outcome = await handleFalWebhook(deps.generations, verdict.requestId, body);
-      if (outcome === 'unknown request') {
-        outcome = await deps.trainings.finishProviderTraining({
-          provider: 'fal',
-          jobIdPrefix: encodeFalJob(verdict.requestId, ''),
+    serve(scope, routes.engines.falWebhook, (request) =>
+      countingWebhookErrors('fal', async () => {
+        const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+        const verdict = verifyFalWebhook({
+          headers: request.headers,
+          rawBody,
+          keys: await jwks(),
+          nowSeconds: Math.floor(deps.now().getTime() / 1000),
+          expectedUserId: fal.userId,
         });
-      }
-      if (outcome === 'unknown request') {
-        throw new AppError({
-          code: 'engines.webhook_unknown_request',
-          detail: 'This engine job is not known yet. Try again later.',
-        });
-      }
-      return { detail: outcome };
-    });
+        if (!verdict.ok) {
+          request.log.warn({ reason: verdict.reason }, 'fal webhook refused');
+          throw new AppError({ code: 'engines.webhook_forbidden', detail: 'Forbidden.' });
+        }
+        let body: FalWebhookBody;
+        try {
+          body = JSON.parse(rawBody.toString('utf8')) as FalWebhookBody;
+        } catch {
+          throw new AppError({ code: 'engines.webhook_forbidden', detail: 'Forbidden.' });
+        }
+        // A fal request is a generation's or a digital model's training (LoRA trainer).
+        let outcome = await handleFalWebhook(deps.generations, verdict.requestId, body);
+        if (outcome === 'unknown request') {
+          outcome = await deps.trainings.finishProviderTraining({
+            provider: 'fal',
+            jobIdPrefix: encodeFalJob(verdict.requestId, ''),
+          });
+        }
+        if (outcome === 'unknown request') {
+          throw new AppError({
+            code: 'engines.webhook_unknown_request',
+            detail: 'This engine job is not known yet. Try again later.',
+          });
+        }
+        return { detail: outcome };
+      }),
+    );
   });
 }

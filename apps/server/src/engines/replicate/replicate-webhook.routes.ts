@@ -2,6 +2,7 @@ import { routes } from '@mirra/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { SharedDeps } from '../../shared/deps.js';
 import { AppError } from '../../shared/errors.js';
+import { countingWebhookErrors } from '../../shared/metrics.js';
 import type { GenerationStore } from '../engine.types.js';
 import type { ModelTrainingStore } from '../trainer.types.js';
 import { serve } from '../../shared/http/serve-route.js';
@@ -52,51 +53,53 @@ export async function registerReplicateWebhookRoutes(
     scope.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) =>
       done(null, body),
     );
-    serve(scope, routes.engines.replicateWebhook, async (request) => {
-      const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-      const verdict = verifyReplicateWebhook({
-        headers: request.headers,
-        rawBody,
-        secret: await webhookSecret(),
-        nowSeconds: Math.floor(deps.now().getTime() / 1000),
-      });
-      if (!verdict.ok) {
-        request.log.warn({ reason: verdict.reason }, 'replicate webhook refused');
-        throw new AppError({ code: 'engines.webhook_forbidden', detail: 'Forbidden.' });
-      }
-      let prediction: ReplicatePrediction;
-      try {
-        prediction = JSON.parse(rawBody.toString('utf8')) as ReplicatePrediction;
-      } catch {
-        throw new AppError({ code: 'engines.webhook_forbidden', detail: 'Forbidden.' });
-      }
-      if (typeof prediction?.id !== 'string') {
-        throw new AppError({ code: 'engines.webhook_forbidden', detail: 'Forbidden.' });
-      }
-      // Only a finished prediction ends anything; `start`, `output` and `logs` events are noted.
-      if (prediction.status === 'starting' || prediction.status === 'processing') {
-        return { detail: 'noted' };
-      }
-      // The body is a prediction (a generation's) or a training (a digital model's LoRA).
-      let outcome = await deps.generations.finishProviderJob(
-        { provider: 'replicate', providerJobIdPrefix: prediction.id },
-        prediction.status === 'succeeded'
-          ? { kind: 'done' }
-          : { kind: 'failed', error: predictionFailure(prediction) },
-      );
-      if (outcome === 'unknown request') {
-        outcome = await deps.trainings.finishProviderTraining({
-          provider: 'replicate',
-          jobIdPrefix: prediction.id,
+    serve(scope, routes.engines.replicateWebhook, (request) =>
+      countingWebhookErrors('replicate', async () => {
+        const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+        const verdict = verifyReplicateWebhook({
+          headers: request.headers,
+          rawBody,
+          secret: await webhookSecret(),
+          nowSeconds: Math.floor(deps.now().getTime() / 1000),
         });
-      }
-      if (outcome === 'unknown request') {
-        throw new AppError({
-          code: 'engines.webhook_unknown_request',
-          detail: 'This engine job is not known yet. Try again later.',
-        });
-      }
-      return { detail: outcome };
-    });
+        if (!verdict.ok) {
+          request.log.warn({ reason: verdict.reason }, 'replicate webhook refused');
+          throw new AppError({ code: 'engines.webhook_forbidden', detail: 'Forbidden.' });
+        }
+        let prediction: ReplicatePrediction;
+        try {
+          prediction = JSON.parse(rawBody.toString('utf8')) as ReplicatePrediction;
+        } catch {
+          throw new AppError({ code: 'engines.webhook_forbidden', detail: 'Forbidden.' });
+        }
+        if (typeof prediction?.id !== 'string') {
+          throw new AppError({ code: 'engines.webhook_forbidden', detail: 'Forbidden.' });
+        }
+        // Only a finished prediction ends anything; `start`, `output` and `logs` events are noted.
+        if (prediction.status === 'starting' || prediction.status === 'processing') {
+          return { detail: 'noted' };
+        }
+        // The body is a prediction (a generation's) or a training (a digital model's LoRA).
+        let outcome = await deps.generations.finishProviderJob(
+          { provider: 'replicate', providerJobIdPrefix: prediction.id },
+          prediction.status === 'succeeded'
+            ? { kind: 'done' }
+            : { kind: 'failed', error: predictionFailure(prediction) },
+        );
+        if (outcome === 'unknown request') {
+          outcome = await deps.trainings.finishProviderTraining({
+            provider: 'replicate',
+            jobIdPrefix: prediction.id,
+          });
+        }
+        if (outcome === 'unknown request') {
+          throw new AppError({
+            code: 'engines.webhook_unknown_request',
+            detail: 'This engine job is not known yet. Try again later.',
+          });
+        }
+        return { detail: outcome };
+      }),
+    );
   });
 }

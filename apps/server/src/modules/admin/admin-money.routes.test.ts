@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paymentOrders, premiumSubscriptions, staffAuditLog } from '../../shared/db/schema.js';
 import { balanceOf, signedInPerson, type Person } from '../../test/posts-factories.js';
@@ -142,5 +142,56 @@ describe("a person's money in the console", () => {
     const [row] = await t.deps.db.select().from(paymentOrders).where(eq(paymentOrders.uuid, order));
     expect(row!.status).toBe('paid');
     expect((await refund(randomUUID())).statusCode).toBe(404);
+  });
+
+  it("writes a staff refund's audit row in the refund's transaction: none when it fails, one when it succeeds", async () => {
+    // Test-only triggers: a refund whose order cannot be updated, and an audit row that cannot be written.
+    await t.deps.db.execute(
+      sql.raw(`
+      CREATE OR REPLACE FUNCTION test_refuse_refund() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.amount = 30303 AND NEW.status = 'refunded' THEN RAISE EXCEPTION 'refund refused by test'; END IF;
+        RETURN NEW;
+      END $$;
+      CREATE OR REPLACE FUNCTION test_refuse_audit() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.reason = 'audit cannot be written' THEN RAISE EXCEPTION 'audit refused by test'; END IF;
+        RETURN NEW;
+      END $$;
+      CREATE OR REPLACE TRIGGER test_refuse_refund BEFORE UPDATE ON payment_orders
+        FOR EACH ROW EXECUTE FUNCTION test_refuse_refund();
+      CREATE OR REPLACE TRIGGER test_refuse_audit BEFORE INSERT ON staff_audit_log
+        FOR EACH ROW EXECUTE FUNCTION test_refuse_audit();
+    `),
+    );
+    const auditOf = (uuid: string) =>
+      t.deps.db.select().from(staffAuditLog).where(eq(staffAuditLog.targetId, uuid));
+    const statusOf = async (uuid: string) =>
+      (await t.deps.db.select().from(paymentOrders).where(eq(paymentOrders.uuid, uuid)))[0]!.status;
+    try {
+      const person = await signedInPerson(t, { credits: 100 });
+      const failing = await paidOrder(person, 'balance', { amount: 30_303, credits: 100 });
+      expect((await refund(failing)).statusCode).toBe(500);
+      expect(await statusOf(failing)).toBe('paid');
+      expect(await auditOf(failing)).toEqual([]);
+
+      // The refund is undone when its audit row cannot be written: no money moves unaudited.
+      const unaudited = await paidOrder(person, 'balance', { amount: 20_000, credits: 0 });
+      expect((await refund(unaudited, 'audit cannot be written')).statusCode).toBe(500);
+      expect(await statusOf(unaudited)).toBe('paid');
+      expect((await money(person)).wallet.balances).toContainEqual(
+        expect.objectContaining({ currency: 643, available: 0 }),
+      );
+
+      const fine = await paidOrder(person, 'balance', { amount: 10_000, credits: 0 });
+      expect((await refund(fine)).json()).toEqual({ outcome: 'refunded' });
+      expect(await statusOf(fine)).toBe('refunded');
+      expect(await auditOf(fine)).toHaveLength(1);
+    } finally {
+      await t.deps.db.execute(
+        sql.raw(`DROP TRIGGER test_refuse_refund ON payment_orders;
+          DROP TRIGGER test_refuse_audit ON staff_audit_log;`),
+      );
+    }
   });
 });

@@ -328,22 +328,16 @@ export async function userMoney(deps: AdminDeps, uuid: string): Promise<TAdminUs
  * Gives a paid order's money back through its provider. A wallet payment returns at once; a
  * provider's refund is asked for (each provider refunds an order once: Stripe and YooKassa by the
  * order's refund key, Stars and Cryptomus refuse a second one) and applied, with what the purchase
- * granted taken back, when the provider's notification arrives. The request is audited once it
- * is made, with the order's owner.
+ * granted taken back, when the provider's notification arrives. The audit row, with the order's
+ * owner, is written in the refund's own transaction: a refund that fails leaves none.
  */
 export async function refundOrder(deps: AdminDeps, staff: UserRow, orderUuid: string, reason: string) {
-  const outcome = await refundPaymentOrder(deps, orderUuid);
   const ownerId = await findOrderOwner(deps, orderUuid);
   const [owner] = ownerId ? await findUsersByRefs(deps.db, [ownerId], []) : [];
-  await adminRepository.insertAudit(deps.db, {
-    staffUserId: staff.id,
-    action: 'payment.refund',
-    targetKind: 'payment',
-    targetId: orderUuid,
-    reason,
-    before: { status: 'paid', user_uuid: owner?.uuid ?? null },
-    after: { outcome },
-  });
+  const audit = auditOf(staff, 'payment.refund', { kind: 'payment', id: orderUuid }, reason);
+  const outcome = await refundPaymentOrder(deps, orderUuid, undefined, (tx, refunded) =>
+    audit(tx, { before: { status: 'paid', user_uuid: owner?.uuid ?? null }, after: { outcome: refunded } }),
+  );
   return { outcome };
 }
 

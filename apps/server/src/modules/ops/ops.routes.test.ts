@@ -2,6 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { GenerationStatus } from '@mirra/contracts';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectDatabase } from '../../shared/db/client.js';
 import { bearer, createActiveUser, login, uniqueEmail } from '../../test/factories.js';
@@ -9,6 +10,11 @@ import { createScriptedEngine } from '../../test/fake-engines.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { grantWelcomeCredits } from '../credits/credits.usecases.js';
 import { createEngineRegistry, createLocalEngine } from '../../engines/index.js';
+import { paymentOrders } from '../../shared/db/schema.js';
+import { startComfyUiFake } from '../../fakes/comfyui.fake.js';
+import { startReplicateFake } from '../../fakes/replicate.fake.js';
+import { testProviderOf } from '../payments/index.js';
+import { TEST_SIGNATURE_HEADER } from '../payments/providers/test.provider.js';
 
 /** The probes and metrics beside the API: /healthz, /readyz, /metrics. */
 let t: TestApp;
@@ -75,6 +81,7 @@ describe('GET /readyz', () => {
       status: 'ok',
       checks: { database: 'ok', queue: 'ok', storage: 'ok', engines: 'ok' },
       failed: [],
+      providers: {},
     });
   });
 
@@ -295,5 +302,106 @@ describe('GET /metrics', () => {
         reason: 'generations.engine_failed',
       }),
     ).toBe((failedBefore ?? 0) + 1);
+  });
+});
+
+describe('GET /metrics: money and notifications', () => {
+  it('counts payments by provider, currency and outcome, and refused notifications by source and reason', async () => {
+    const user = await createActiveUser(t);
+    const { access } = await login(t, user.email!, user.password);
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/payments/orders/',
+      headers: bearer(access),
+      payload: { product: 'credits_100', method: 'test', agree_offer: true, agree_privacy: true },
+    });
+    expect(created.statusCode).toBe(201);
+    const { uuid } = created.json() as { uuid: string };
+    const [row] = await t.deps.db.select().from(paymentOrders).where(eq(paymentOrders.uuid, uuid));
+    const paidLabels = { provider: 'test', currency: String(row!.currency), outcome: 'paid' };
+    const refusedLabels = { source: 'test', reason: 'bad_signature' };
+    const before = await scrape();
+    const paidBefore = metricValue(before, 'mirra_payments_total', paidLabels) ?? 0;
+    const refusedBefore = metricValue(before, 'mirra_webhook_errors_total', refusedLabels) ?? 0;
+
+    const event = {
+      type: 'payment.succeeded' as const,
+      orderUuid: uuid,
+      providerPaymentId: `pay-${uuid}`,
+      amount: row!.amount,
+      currency: row!.currency,
+    };
+    const signed = testProviderOf(t.deps).signEvent(event);
+    const deliver = (headers: Record<string, string>, body: string) =>
+      t.app.inject({ method: 'POST', url: '/api/payments/webhooks/test/', headers, payload: body });
+    // A forged notification: the same body under a signature that is not the provider's.
+    const forged = await deliver(
+      { ...signed.headers, [TEST_SIGNATURE_HEADER]: 'f'.repeat(64) },
+      signed.body.replace(`"amount":${row!.amount}`, '"amount":1'),
+    );
+    expect(forged.statusCode).toBe(403);
+    expect((await deliver(signed.headers, signed.body)).statusCode).toBe(200);
+    // Delivered again: applied once, counted once.
+    expect((await deliver(signed.headers, signed.body)).statusCode).toBe(200);
+
+    const text = await scrape();
+    expect(metricValue(text, 'mirra_payments_total', paidLabels)).toBe(paidBefore + 1);
+    expect(metricValue(text, 'mirra_webhook_errors_total', refusedLabels)).toBe(refusedBefore + 1);
+  });
+});
+
+describe('GET /readyz: remote engines', () => {
+  it("reports each configured remote engine's provider without making the node unready when one is down", async () => {
+    const comfy = await startComfyUiFake();
+    const replicate = await startReplicateFake();
+    const env = {
+      ENGINE_SIMPLE: 'comfyui,local',
+      ENGINE_EDITING: 'replicate,local',
+      ENGINE_STYLING: 'fal,local',
+      COMFYUI_URLS: comfy.url,
+      REPLICATE_API_TOKEN: replicate.token,
+      REPLICATE_BASE_URL: replicate.url,
+      FAL_KEY: 'fal-key-for-readiness',
+    };
+    try {
+      const up = await createTestApp({ shareDatabaseWith: t, env });
+      try {
+        const response = await get(up, '/readyz');
+        expect(response.statusCode).toBe(200);
+        expect(response.json()).toMatchObject({
+          status: 'ok',
+          failed: [],
+          providers: { comfyui: 'ok', replicate: 'ok', fal: 'configured' },
+        });
+      } finally {
+        await up.close();
+      }
+
+      comfy.down();
+      // Replicate refuses a token that is not the account's: down for this node, as in an outage.
+      const down = await createTestApp({
+        shareDatabaseWith: t,
+        env: { ...env, REPLICATE_API_TOKEN: 'r8_wrong' },
+      });
+      try {
+        const response = await get(down, '/readyz');
+        expect(response.statusCode).toBe(200);
+        expect(response.json()).toMatchObject({
+          status: 'ok',
+          checks: { database: 'ok', queue: 'ok', storage: 'ok', engines: 'ok' },
+          failed: [],
+          providers: { comfyui: 'down', replicate: 'down', fal: 'configured' },
+        });
+      } finally {
+        await down.close();
+      }
+    } finally {
+      await comfy.close();
+      await replicate.close();
+    }
+  });
+
+  it('names no provider when only local engines are configured', async () => {
+    expect((await get(t, '/readyz')).json().providers).toEqual({});
   });
 });

@@ -7,6 +7,7 @@ import { createErrorReporter } from './error-reporting.js';
 import { createAppMetrics, type AppMetrics } from '../../shared/metrics.js';
 import { decideMetricsAccess, statusClass, summarizeReadiness, UNMATCHED_ROUTE } from './ops.models.js';
 import { checkReadiness, createStorageProbe } from './readiness.js';
+import { createProviderProbe } from './provider-probes.js';
 
 /**
  * What an operator needs around every request (the request id in the response and in the logs of
@@ -41,13 +42,15 @@ export function registerOpsRoutes(
   );
 
   const storageProbe = createStorageProbe(deps);
+  const probeProviders = createProviderProbe(deps.config);
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
-    const checks = await checkReadiness(deps, storageProbe);
+    const [checks, providers] = await Promise.all([checkReadiness(deps, storageProbe), probeProviders()]);
     const { isReady, failed } = summarizeReadiness(checks);
+    // Remote engines' providers are reported, not required: a mode falls back to its next engine.
     return reply
       .status(isReady ? 200 : 503)
       .header('cache-control', 'no-store')
-      .send({ status: isReady ? 'ok' : 'unavailable', checks, failed });
+      .send({ status: isReady ? 'ok' : 'unavailable', checks, failed, providers });
   });
 
   app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {

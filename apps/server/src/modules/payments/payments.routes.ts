@@ -18,6 +18,7 @@ import {
   testProviderOf,
 } from './payments.usecases.js';
 import { renderTestCheckout } from './test-checkout.page.js';
+import { countingWebhookErrors } from '../../shared/metrics.js';
 import type { PaymentEvent, ProviderName } from './payment-provider.js';
 import { TEST_DECLINING_METHOD_PREFIX } from './providers/test.provider.js';
 
@@ -62,7 +63,9 @@ export function registerPaymentsRoutes(app: ZodApp, deps: PaymentsDeps): void {
     >) {
       serve(scope, route, async (request) => {
         const rawBody = typeof request.body === 'string' ? request.body : '';
-        await receiveWebhook(deps, provider, { rawBody, headers: request.headers, sourceIp: request.ip });
+        await countingWebhookErrors(provider, () =>
+          receiveWebhook(deps, provider, { rawBody, headers: request.headers, sourceIp: request.ip }),
+        );
         return { ok: true };
       });
     }

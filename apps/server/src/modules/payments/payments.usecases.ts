@@ -51,6 +51,7 @@ import {
   recurringMethods,
 } from './payments.providers.js';
 import { paymentsRepository, type PaymentOrderRow } from './payments.repository.js';
+import { recordPayment, recordWebhookError, type PaymentOutcome } from '../../shared/metrics.js';
 
 export { testProviderOf } from './payments.providers.js';
 
@@ -268,7 +269,7 @@ async function payFromBalance(
     throw methodUnavailable();
   }
   const now = deps.now();
-  const order = await deps.db.transaction(async (tx) => {
+  const { order, changed } = await deps.db.transaction(async (tx) => {
     const created = await paymentsRepository.insertOrder(tx, values);
     await recordWalletEntry(
       tx,
@@ -282,7 +283,7 @@ async function payFromBalance(
       },
       now,
     );
-    await applyPaymentEvent(deps, tx, 'balance', {
+    const paid = await applyPaymentEvent(deps, tx, 'balance', {
       type: 'payment.succeeded',
       eventId: `balance:${created.uuid}`,
       orderUuid: created.uuid,
@@ -290,8 +291,9 @@ async function payFromBalance(
       amount: created.amount,
       currency: created.currency,
     });
-    return created;
+    return { order: created, changed: paid };
   });
+  if (changed) recordPayment('balance', changed.currency, changed.outcome);
   return { uuid: order.uuid, confirmation_url: returnUrlFor(order.returnPath, order.uuid) };
 }
 
@@ -513,15 +515,21 @@ export async function cancelProviderSubscription(
   await provider.cancelSubscription(input);
 }
 
+/** Writes the staff audit row of a refund in the refund's own transaction, given its outcome. */
+export type RecordRefund = (tx: DbOrTx, outcome: 'refunded' | 'requested') => Promise<void>;
+
 /**
  * Gives a paid order's money back (`amount` minor units of it; unset: all that is left): a balance
  * payment returns to the wallet at once; a provider's refund is asked for, and applied when its
- * notification arrives.
+ * notification arrives. `record` (a staff refund's audit row) is written in the transaction that
+ * returns a balance payment; for a provider's refund, in a transaction around the provider's
+ * request, so a refused request leaves no row and a row that cannot be written asks nothing.
  */
 export async function refundOrder(
   deps: Deps,
   orderUuid: string,
   amount?: number,
+  record?: RecordRefund,
 ): Promise<'refunded' | 'requested'> {
   const order = await paymentsRepository.findOrder(deps.db, orderUuid);
   if (!order) throw new AppError({ code: 'payments.order_not_found', detail: 'Not found.' });
@@ -543,27 +551,41 @@ export async function refundOrder(
     });
   }
   if (order.provider === 'balance') {
-    await deps.db.transaction((tx) =>
-      applyPaymentEvent(deps, tx, 'balance', {
+    const changed = await deps.db.transaction(async (tx) => {
+      const refunded = await applyPaymentEvent(deps, tx, 'balance', {
         type: 'refund.succeeded',
         eventId: `balance:${order.uuid}:refund`,
         orderUuid: order.uuid,
         providerPaymentId: order.providerPaymentId ?? `balance:${order.uuid}`,
         amount: order.amount,
         currency: order.currency,
-      }),
-    );
+      });
+      await record?.(tx, 'refunded');
+      return refunded;
+    });
+    if (changed) recordPayment('balance', changed.currency, changed.outcome);
     return 'refunded';
   }
   const provider = providerNamed(deps, order.provider as ProviderName);
   if (!provider || !order.providerPaymentId) throw methodUnavailable();
   const providerOrder = await providerOrderOf(deps, order, describeOrder(order));
-  await provider.refund({
-    ...providerOrder,
-    providerPaymentId: order.providerPaymentId,
-    alreadyRefunded: order.amountRefunded,
-    ...(amount !== undefined && amount < left ? { refundAmount: amount } : {}),
-  });
+  const providerPaymentId = order.providerPaymentId;
+  const ask = () =>
+    provider.refund({
+      ...providerOrder,
+      providerPaymentId,
+      alreadyRefunded: order.amountRefunded,
+      ...(amount !== undefined && amount < left ? { refundAmount: amount } : {}),
+    });
+  // The order is not locked here: the provider may notify the refund while it is being asked.
+  if (record) {
+    await deps.db.transaction(async (tx) => {
+      await record(tx, 'requested');
+      await ask();
+    });
+  } else {
+    await ask();
+  }
   return 'requested';
 }
 
@@ -659,8 +681,15 @@ export async function receiveWebhook(deps: Deps, name: string, inbound: InboundW
 /** Applies verified events of one provider, each in its own transaction. */
 export async function applyEvents(deps: Deps, provider: ProviderName, events: PaymentEvent[]): Promise<void> {
   for (const event of events) {
-    await deps.db.transaction((tx) => applyPaymentEvent(deps, tx, provider, event));
+    const changed = await deps.db.transaction((tx) => applyPaymentEvent(deps, tx, provider, event));
+    if (changed) recordPayment(provider, changed.currency, changed.outcome);
   }
+}
+
+/** How an applied event changed its order's money, for the payments metric; null if it did not. */
+export interface PaymentChange {
+  outcome: PaymentOutcome;
+  currency: number;
 }
 
 /**
@@ -697,30 +726,32 @@ export async function applyPaymentEvent(
   tx: DbOrTx,
   provider: ProviderName | 'balance',
   event: PaymentEvent,
-): Promise<void> {
+): Promise<PaymentChange | null> {
   const order = await lockOrderOf(tx, provider, event);
   if (!order || order.provider !== provider) {
     deps.logger.warn({ provider, event: event.eventId }, 'payment event for no known order; ignored');
-    return;
+    recordWebhookError(provider, 'unknown');
+    return null;
   }
-  if (!(await paymentsRepository.claimEvent(tx, provider, event.eventId, order.uuid, event.type))) return;
+  if (!(await paymentsRepository.claimEvent(tx, provider, event.eventId, order.uuid, event.type)))
+    return null;
   const renewal = event.type.startsWith('subscription.');
   // A bank disputes what it likes of a payment; the order found by the payment is what it hit.
   const disputed = event.type === 'payment.disputed' || event.chargeback === true;
   if (!renewal && !disputed && (order.amount !== event.amount || order.currency !== event.currency)) {
     deps.logger.error({ order: order.uuid, event }, 'payment amount does not match its order; not applied');
-    return;
+    return null;
   }
   const now = deps.now();
   if (event.type === 'subscription.renewed') {
-    await applyProviderRenewal(deps, tx, order, event, now);
-    return;
+    const renewal = await applyProviderRenewal(deps, tx, order, event, now);
+    return renewal ? { outcome: 'paid', currency: renewal.currency } : null;
   }
   const before = order.status;
   let after: PaymentOrderRow = order;
   switch (event.type) {
     case 'payment.succeeded':
-      if (order.status === 'paid' || order.status === 'refunded') return;
+      if (order.status === 'paid' || order.status === 'refunded') return null;
       after = await paymentsRepository.updateOrder(tx, order.uuid, now, {
         status: 'paid',
         providerPaymentId: event.providerPaymentId,
@@ -734,7 +765,7 @@ export async function applyPaymentEvent(
       break;
     case 'payment.failed':
     case 'payment.cancelled':
-      if (order.status !== 'pending') return;
+      if (order.status !== 'pending') return null;
       after = await paymentsRepository.updateOrder(tx, order.uuid, now, {
         status: event.type === 'payment.failed' ? 'failed' : 'cancelled',
       });
@@ -742,21 +773,21 @@ export async function applyPaymentEvent(
       break;
     case 'payment.disputed':
       // Held: the bank has the money until the dispute closes; lost, it comes as a chargeback.
-      if (order.status !== 'paid' || order.disputedAt) return;
+      if (order.status !== 'paid' || order.disputedAt) return null;
       after = await paymentsRepository.updateOrder(tx, order.uuid, now, { disputedAt: now });
       deps.logger.warn({ order: order.uuid, event: event.eventId }, 'payment disputed by the buyer’s bank');
       break;
     case 'refund.succeeded': {
       // A refund of a provider-run subscription's later period names that period's payment.
       if (order.providerPaymentId !== null && event.providerPaymentId !== order.providerPaymentId) break;
-      if (order.status !== 'paid') return;
+      if (order.status !== 'paid') return null;
       // A chargeback (a dispute lost) takes the whole order back, like a full refund.
       const refunded = event.chargeback
         ? order.amount
         : Math.min(order.amount, event.refundedAmount ?? order.amount);
       // The provider's total refunded so far: one already applied (a second notification of the
       // same refund, or an older one arriving late) takes nothing more.
-      if (refunded < order.amount && refunded <= order.amountRefunded) return;
+      if (refunded < order.amount && refunded <= order.amountRefunded) return null;
       after = await takeBackPurchase(tx, order, refunded, now);
       break;
     }
@@ -771,6 +802,22 @@ export async function applyPaymentEvent(
     if (after.status === 'paid' && before !== 'paid') await listener.onPaid?.(tx, after);
     if (refundedMore) await listener.onRefunded?.(tx, after);
   }
+  return paymentChangeOf(before, after, refundedMore);
+}
+
+function paymentChangeOf(
+  before: PaymentOrderRow['status'],
+  after: PaymentOrderRow,
+  refundedMore: boolean,
+): PaymentChange | null {
+  const outcome: PaymentOutcome | null = refundedMore
+    ? 'refunded'
+    : after.status === 'paid' && before !== 'paid'
+      ? 'paid'
+      : after.status === 'failed' && before !== 'failed'
+        ? 'failed'
+        : null;
+  return outcome ? { outcome, currency: after.currency } : null;
 }
 
 /**
@@ -785,10 +832,10 @@ async function applyProviderRenewal(
   first: PaymentOrderRow,
   event: PaymentEvent,
   now: Date,
-): Promise<void> {
-  if (first.purpose !== 'subscription') return;
+): Promise<PaymentOrderRow | null> {
+  if (first.purpose !== 'subscription') return null;
   const parent = first.renewalOf ? await paymentsRepository.findOrder(tx, first.renewalOf) : first;
-  if (!parent) return;
+  if (!parent) return null;
   const renewal = await paymentsRepository.insertOrderOnce(tx, {
     userId: parent.userId,
     product: parent.product,
@@ -808,9 +855,10 @@ async function applyProviderRenewal(
     consentedAt: parent.consentedAt,
     paidAt: now,
   });
-  if (!renewal) return;
+  if (!renewal) return null;
   await deps.purposeHandlers.subscription?.(tx, renewal, event, 'pending');
   for (const listener of deps.paymentListeners) await listener.onPaid?.(tx, renewal);
+  return renewal;
 }
 
 /** What a paid order gives: its credits, its unlimited days, the top-up's money, once each. */
