@@ -69,6 +69,10 @@ export interface FalFake {
   failNextStatuses(...failures: FakeFailure[]): void;
   /** Runs the job to its end now and returns its signed webhook. */
   finish(requestId: string): Promise<SignedWebhook>;
+  /** Times the JWKS was fetched. */
+  readonly jwksFetches: number;
+  /** Replaces the signing key: the JWKS serves only the new one from now on, as after a rotation. */
+  rotateKey(): void;
   /** Signs any body as fal would (for forged or replayed deliveries in tests). */
   signWebhook(
     requestId: string,
@@ -94,8 +98,10 @@ export async function startFalFake(
   const userId = options.userId ?? 'fake-fal-user';
   const queueSteps = options.queueSteps ?? 1;
   const progressSteps = options.progressSteps ?? 1;
-  const { publicKey, privateKey } = generateKeyPairSync('ed25519');
-  const jwk = publicKey.export({ format: 'jwk' }) as { x: string };
+  let { publicKey, privateKey } = generateKeyPairSync('ed25519');
+  let jwk = publicKey.export({ format: 'jwk' }) as { x: string };
+  let keyId = 1;
+  let jwksFetches = 0;
   const jobs = new Map<string, FalFakeJob>();
   const files = new Map<string, Buffer>();
   /** fal storage: uploaded bytes by their file URL, and pending upload targets by id. */
@@ -406,7 +412,10 @@ export async function startFalFake(
     const url = new URL(request.url ?? '/', base);
     const parts = url.pathname.split('/').filter(Boolean);
     if (request.method === 'GET' && url.pathname === '/.well-known/jwks.json') {
-      return json(response, 200, { keys: [{ kty: 'OKP', crv: 'Ed25519', x: jwk.x, kid: 'fake-fal' }] });
+      jwksFetches += 1;
+      return json(response, 200, {
+        keys: [{ kty: 'OKP', crv: 'Ed25519', x: jwk.x, kid: `fake-fal-${keyId}` }],
+      });
     }
     if (request.method === 'GET' && parts[0] === 'files' && parts[1]) {
       const file = files.get(parts[1]) ?? stored.get(`${base}${url.pathname}`);
@@ -539,6 +548,14 @@ export async function startFalFake(
       const delivery = webhooks.findLast((hook) => hook.headers['x-fal-webhook-request-id'] === requestId);
       if (!delivery) throw new Error('the job has no webhook');
       return delivery;
+    },
+    get jwksFetches() {
+      return jwksFetches;
+    },
+    rotateKey() {
+      ({ publicKey, privateKey } = generateKeyPairSync('ed25519'));
+      jwk = publicKey.export({ format: 'jwk' }) as { x: string };
+      keyId += 1;
     },
     signWebhook,
     close: () =>

@@ -58,6 +58,10 @@ export const OPENAI_REFUSED_WORD = 'forbidden-by-openai';
 
 export interface FakeRequest {
   endpoint: FakeEndpoint;
+  /** The path asked for, e.g. `/v1/images/edits`. */
+  path: string;
+  /** The request's content type without its parameters (`multipart/form-data` for edits). */
+  contentType: string;
   authorization: string | undefined;
   body: Record<string, unknown>;
 }
@@ -66,6 +70,8 @@ export interface FakeRequest {
 export interface FakeStep {
   delayMs?: number;
   status?: number;
+  /** A 429's `retry-after` header (seconds or an HTTP date); `1` when not given. */
+  retryAfter?: string;
   content?: string;
 }
 
@@ -127,7 +133,15 @@ export async function startOpenAiFake(options: { apiKey?: string | null } = {}):
       sendError(response, 400, 'invalid_request_error', 'We could not parse the JSON body of your request.');
       return;
     }
-    requests.push({ endpoint, authorization: request.headers.authorization, body });
+    requests.push({
+      endpoint,
+      path: pathname,
+      contentType: String(request.headers['content-type'] ?? '')
+        .split(';')[0]!
+        .trim(),
+      authorization: request.headers.authorization,
+      body,
+    });
     if (apiKey !== null && request.headers.authorization !== `Bearer ${apiKey}`) {
       sendError(response, 401, 'invalid_request_error', 'Incorrect API key provided.', 'invalid_api_key');
       return;
@@ -137,7 +151,7 @@ export async function startOpenAiFake(options: { apiKey?: string | null } = {}):
     if (response.destroyed) return;
     if (step.status && step.status >= 400) {
       if (step.status === 429) {
-        response.setHeader('retry-after', '1');
+        response.setHeader('retry-after', step.retryAfter ?? '1');
         response.setHeader('x-ratelimit-limit-requests', '5');
         response.setHeader('x-ratelimit-remaining-requests', '0');
         response.setHeader('x-ratelimit-reset-requests', '1s');

@@ -1,6 +1,6 @@
 import { createHash, generateKeyPairSync, sign } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { verifyFalWebhook, type FalJwk } from './fal-webhook.models.js';
+import { createFalJwksCache, verifyFalWebhook, type FalJwk } from './fal-webhook.models.js';
 
 const pair = () => {
   const { publicKey, privateKey } = generateKeyPairSync('ed25519');
@@ -42,5 +42,41 @@ describe('verifyFalWebhook', () => {
   });
   it('accepts a delivery five minutes old', () => {
     expect(check(signed(body, { timestamp: now - 300 }), body).ok).toBe(true);
+  });
+});
+
+describe('createFalJwksCache', () => {
+  function served() {
+    let set = [ours.jwk];
+    let fetches = 0;
+    const fetchImpl = (async () => {
+      fetches += 1;
+      return new Response(JSON.stringify({ keys: set }), { status: 200 });
+    }) as unknown as typeof fetch;
+    let clock = Date.UTC(2026, 10, 27, 12);
+    return {
+      cache: createFalJwksCache('https://fal.test/jwks', fetchImpl, () => new Date(clock)),
+      rotate: (jwk: FalJwk) => void (set = [jwk]),
+      advance: (ms: number) => void (clock += ms),
+      fetches: () => fetches,
+    };
+  }
+
+  it('keeps the set a day; a refetch after an unknown key is allowed once a minute', async () => {
+    const jwks = served();
+    expect(await jwks.cache.keys()).toEqual([ours.jwk]);
+    expect(await jwks.cache.refetched()).toBeNull();
+    const rotated = pair();
+    jwks.rotate(rotated.jwk);
+    jwks.advance(60_000);
+    expect(await jwks.cache.keys()).toEqual([ours.jwk]);
+    expect(await jwks.cache.refetched()).toEqual([rotated.jwk]);
+    expect(await jwks.cache.keys()).toEqual([rotated.jwk]);
+    jwks.advance(59_000);
+    expect(await jwks.cache.refetched()).toBeNull();
+    expect(jwks.fetches()).toBe(2);
+    jwks.advance(24 * 3600_000);
+    await jwks.cache.keys();
+    expect(jwks.fetches()).toBe(3);
   });
 });

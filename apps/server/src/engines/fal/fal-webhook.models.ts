@@ -11,6 +11,9 @@ export interface FalJwk {
 /** Webhooks older or newer than this (seconds) are refused as replays. */
 export const FAL_WEBHOOK_TOLERANCE_SECONDS = 300;
 
+/** The refusal that may mean fal rotated its key (the JWKS is worth fetching again). */
+export const FAL_NO_KEY_VERIFIES = 'signature does not verify';
+
 export type FalWebhookVerdict = { ok: true; requestId: string } | { ok: false; reason: string };
 
 /**
@@ -49,7 +52,7 @@ export function verifyFalWebhook(input: {
     const key = publicKeyOf(jwk);
     return key !== null && verify(null, message, key, signatureBytes);
   });
-  return verified ? { ok: true, requestId } : { ok: false, reason: 'signature does not verify' };
+  return verified ? { ok: true, requestId } : { ok: false, reason: FAL_NO_KEY_VERIFIES };
 }
 
 function publicKeyOf(jwk: FalJwk): KeyObject | null {
@@ -61,15 +64,35 @@ function publicKeyOf(jwk: FalJwk): KeyObject | null {
   }
 }
 
-/** fal's JWKS, fetched once a day at most (a failed fetch is retried on the next webhook). */
+/** After fal rotates its key, its JWKS is fetched again at most this often (seconds). */
+export const FAL_JWKS_REFETCH_SECONDS = 60;
+
+/**
+ * fal's JWKS, fetched once a day at most (a failed fetch is retried on the next webhook). When no
+ * cached key verifies a signature, fal may have rotated its key: `refetched` fetches the set again,
+ * at most once a minute so that forged deliveries cannot make us hammer fal, instead of refusing
+ * fal's valid webhooks until the day is over.
+ */
 export function createFalJwksCache(url: string, fetchImpl: typeof fetch, now: () => Date) {
   let cached: { keys: FalJwk[]; fetchedAt: number } | null = null;
-  return async function keys(): Promise<FalJwk[]> {
-    if (cached && now().getTime() - cached.fetchedAt < 24 * 3600 * 1000) return cached.keys;
+  let lastAttempt = Number.NEGATIVE_INFINITY;
+  async function load(): Promise<FalJwk[]> {
+    lastAttempt = now().getTime();
     const response = await fetchImpl(url, { signal: AbortSignal.timeout(10_000) });
     if (!response.ok) throw new Error(`fal JWKS answered ${response.status}`);
     const body = (await response.json()) as { keys?: FalJwk[] };
     cached = { keys: Array.isArray(body.keys) ? body.keys : [], fetchedAt: now().getTime() };
     return cached.keys;
+  }
+  return {
+    async keys(): Promise<FalJwk[]> {
+      if (cached && now().getTime() - cached.fetchedAt < 24 * 3600 * 1000) return cached.keys;
+      return load();
+    },
+    /** The set fetched again, or null when it was fetched (or tried) less than a minute ago. */
+    async refetched(): Promise<FalJwk[] | null> {
+      if (now().getTime() - lastAttempt < FAL_JWKS_REFETCH_SECONDS * 1000) return null;
+      return load();
+    },
   };
 }

@@ -7,7 +7,12 @@ import { serve } from '../../shared/http/serve-route.js';
 import type { GenerationStore } from '../engine.types.js';
 import type { ModelTrainingStore } from '../trainer.types.js';
 import { encodeFalJob } from './fal.models.js';
-import { createFalJwksCache, verifyFalWebhook } from './fal-webhook.models.js';
+import {
+  createFalJwksCache,
+  FAL_NO_KEY_VERIFIES,
+  verifyFalWebhook,
+  type FalJwk,
+} from './fal-webhook.models.js';
 import { handleFalWebhook, type FalWebhookBody } from './fal-webhook.usecases.js';
 
 export const FAL_WEBHOOK_PATH = routes.engines.falWebhook.path;
@@ -35,13 +40,20 @@ export async function registerFalWebhookRoutes(app: FastifyInstance, deps: FalWe
     serve(scope, routes.engines.falWebhook, (request) =>
       countingWebhookErrors('fal', async () => {
         const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-        const verdict = verifyFalWebhook({
-          headers: request.headers,
-          rawBody,
-          keys: await jwks(),
-          nowSeconds: Math.floor(deps.now().getTime() / 1000),
-          expectedUserId: fal.userId,
-        });
+        const verifyWith = (keys: FalJwk[]) =>
+          verifyFalWebhook({
+            headers: request.headers,
+            rawBody,
+            keys,
+            nowSeconds: Math.floor(deps.now().getTime() / 1000),
+            expectedUserId: fal.userId,
+          });
+        let verdict = verifyWith(await jwks.keys());
+        if (!verdict.ok && verdict.reason === FAL_NO_KEY_VERIFIES) {
+          // Signed with a key we have not seen: fal may have rotated it since our copy of its JWKS.
+          const fresh = await jwks.refetched();
+          if (fresh) verdict = verifyWith(fresh);
+        }
         if (!verdict.ok) {
           request.log.warn({ reason: verdict.reason }, 'fal webhook refused');
           throw new AppError({ code: 'engines.webhook_forbidden', detail: 'Forbidden.' });

@@ -280,6 +280,40 @@ describe('fal’s webhook', () => {
     expect((await rowOf(uuid)).status).toBe(GenerationStatus.IN_QUEUE);
   });
 
+  it('after fal rotates its key, fetches its JWKS again (at most once a minute) and accepts the new signatures', async () => {
+    // 404 "not known yet" below means the signature was accepted; 403 that it was refused.
+    const unknownRequest = '00000000-0000-4000-8000-000000000001';
+    const body = JSON.stringify({ request_id: unknownRequest, status: 'OK', payload: null });
+    let now = Date.now() + 3600_000;
+    const signedNow = () => fal.signWebhook(unknownRequest, body, { timestamp: Math.floor(now / 1000) });
+    try {
+      t.setNow(new Date(now));
+      expect((await deliver(signedNow())).statusCode).toBe(404);
+      const fetchesBefore = fal.jwksFetches;
+
+      fal.rotateKey();
+      expect((await deliver(signedNow())).statusCode).toBe(404);
+      expect(fal.jwksFetches).toBe(fetchesBefore + 1);
+      expect((await deliver(signedNow())).statusCode).toBe(404);
+      expect(fal.jwksFetches).toBe(fetchesBefore + 1);
+
+      // Another unknown key within the minute is refused without asking fal again…
+      fal.rotateKey();
+      now += 30_000;
+      t.setNow(new Date(now));
+      expect((await deliver(signedNow())).statusCode).toBe(403);
+      expect((await deliver(signedNow())).statusCode).toBe(403);
+      expect(fal.jwksFetches).toBe(fetchesBefore + 1);
+      // …and accepted once the minute has passed.
+      now += 31_000;
+      t.setNow(new Date(now));
+      expect((await deliver(signedNow())).statusCode).toBe(404);
+      expect(fal.jwksFetches).toBe(fetchesBefore + 2);
+    } finally {
+      t.setNow(undefined);
+    }
+  });
+
   it('answers 404 for a request it has not recorded, so fal delivers it again later', async () => {
     const body = JSON.stringify({ request_id: 'not-ours', status: 'OK', payload: null });
     const response = await deliver(fal.signWebhook('00000000-0000-4000-8000-000000000000', body));

@@ -1,5 +1,8 @@
 import { GenerationStatus } from '@mirra/contracts';
+import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openAiSdkFailure } from './openai-images.engine.js';
 import { OPENAI_REFUSED_WORD, startOpenAiFake, type OpenAiFake } from '../../fakes/openai.fake.js';
 import { createUploadFor } from '../../test/factories.js';
 import { generationTestHelpers } from '../../test/generations.js';
@@ -16,8 +19,8 @@ beforeAll(async () => {
       // now and then refuses one of the fake's random drawings, which would fail a step at random.
       MODERATION_IMAGES: 'false',
       ENGINE_SIMPLE: 'openai,local',
-      ENGINE_EDITING: 'openai',
-      ENGINE_STYLING: 'openai',
+      ENGINE_EDITING: 'openai,local',
+      ENGINE_STYLING: 'openai,local',
       OPENAI_API_KEY: openai.apiKey!,
       OPENAI_BASE_URL: openai.url,
       PRICE_SIMPLE: '2',
@@ -120,5 +123,174 @@ describe('the OpenAI images engine', () => {
     expect((await createAndRun(headers, { mode: 'simple', prompt: 'a kite' })).shown.result.engine).toBe(
       'openai',
     );
+  });
+});
+
+describe('what the fake receives over HTTP from the SDK', () => {
+  it('generations: one JSON request with every field the engine sets', async () => {
+    const { headers } = await signedInUser();
+    openai.reset();
+    const { shown } = await createAndRun(headers, { mode: 'simple', prompt: 'a red fox in the snow' });
+    expect(shown.status, shown.error_detail).toBe(GenerationStatus.COMPLETED);
+    expect(imageRequests()).toHaveLength(1);
+    const [request] = imageRequests();
+    expect(request!.path).toBe('/v1/images/generations');
+    expect(request!.contentType).toBe('application/json');
+    expect(request!.body).toEqual({
+      model: 'gpt-image-1',
+      prompt: 'a red fox in the snow',
+      n: 1,
+      size: '1024x1024',
+      quality: 'medium',
+      output_format: 'png',
+      moderation: 'auto',
+      user: shown.uuid,
+    });
+  });
+
+  it('edits: multipart with the photo’s own bytes as the one `image[]` file, and the fields as text', async () => {
+    const { user, headers } = await signedInUser();
+    const photo = await sharp({ create: { width: 320, height: 240, channels: 3, background: '#c84' } })
+      .jpeg()
+      .toBuffer();
+    const upload = await createUploadFor(t, user.id, photo);
+    openai.reset();
+    const { shown } = await createAndRun(headers, {
+      mode: 'editing',
+      prompt: 'add a rainbow',
+      images: [upload.uuid],
+    });
+    expect(shown.status, shown.error_detail).toBe(GenerationStatus.COMPLETED);
+    expect(shown.result.engine).toBe('openai');
+    expect(imageRequests()).toHaveLength(1);
+    const [request] = imageRequests();
+    expect(request!.path).toBe('/v1/images/edits');
+    expect(request!.contentType).toBe('multipart/form-data');
+    const { image, ...fields } = request!.body;
+    expect(fields).toEqual({
+      prompt: 'add a rainbow',
+      model: 'gpt-image-1',
+      n: '1',
+      size: 'auto',
+      quality: 'medium',
+      output_format: 'png',
+      user: shown.uuid,
+    });
+    const files = image as Array<{ file: Buffer; type: string }>;
+    expect(files).toHaveLength(1);
+    expect(files[0]!.type).toBe('image/jpeg');
+    expect(files[0]!.file.equals(photo)).toBe(true);
+  });
+});
+
+describe('how OpenAI’s failures end, over HTTP', () => {
+  it('a safety refusal of an edit ends as moderated, refunded once, the fallback engine not asked', async () => {
+    const { user, headers } = await signedInUser();
+    const upload = await createUploadFor(t, user.id);
+    openai.reset();
+    const { row } = await createAndRun(headers, {
+      mode: 'editing',
+      prompt: `paint a ${OPENAI_REFUSED_WORD} sign on the wall`,
+      images: [upload.uuid],
+    });
+    expect(row).toMatchObject({
+      status: GenerationStatus.ERROR,
+      engine: 'openai',
+      errorCode: 'generations.result_moderated',
+      errorDetail: 'Moderation failed, credits refunded',
+    });
+    expect(imageRequests().map((request) => request.path)).toEqual(['/v1/images/edits']);
+    expect(await entriesOf(user.id)).toEqual([-3, 3]);
+  });
+
+  it('a 5xx on an edit, or a key it refuses, is sent once (no retry by the SDK) and the next engine makes it', async () => {
+    const { user, headers } = await signedInUser();
+    const upload = await createUploadFor(t, user.id);
+    openai.reset();
+    openai.script('images', [{ status: 503 }]);
+    const styled = await createAndRun(headers, {
+      mode: 'styling',
+      prompt: '',
+      style: 'pencil',
+      images: [upload.uuid],
+    });
+    expect(styled.shown.status, styled.shown.error_detail).toBe(GenerationStatus.COMPLETED);
+    expect(styled.shown.result.engine).toBe('local');
+    expect(imageRequests().map((request) => request.path)).toEqual(['/v1/images/edits']);
+
+    openai.reset();
+    openai.script('images', [{ status: 500 }]);
+    const simple = await createAndRun(headers, { mode: 'simple', prompt: 'a lighthouse' });
+    expect(simple.shown.result.engine).toBe('local');
+    expect(imageRequests()).toHaveLength(1);
+
+    openai.reset();
+    openai.script('images', [{ status: 401 }]);
+    const refusedKey = await createAndRun(headers, { mode: 'simple', prompt: 'a lighthouse' });
+    expect(refusedKey.shown.result.engine).toBe('local');
+    expect(imageRequests()).toHaveLength(1);
+  });
+
+  it('a 429 asking for a long wait goes to the next engine at once; one whose Retry-After is an HTTP date is waited out', async () => {
+    const { headers } = await signedInUser();
+    openai.reset();
+    openai.script('images', [{ status: 429, retryAfter: '120' }]);
+    const long = await createAndRun(headers, { mode: 'simple', prompt: 'a harbour' });
+    expect(long.shown.result.engine).toBe('local');
+    expect(imageRequests()).toHaveLength(1);
+
+    openai.reset();
+    openai.script('images', [{ status: 429, retryAfter: new Date(Date.now() + 1000).toUTCString() }]);
+    const dated = await createAndRun(headers, { mode: 'simple', prompt: 'a harbour' });
+    expect(dated.shown.status, dated.shown.error_detail).toBe(GenerationStatus.COMPLETED);
+    expect(dated.shown.result.engine).toBe('openai');
+    expect(imageRequests()).toHaveLength(2);
+  });
+});
+
+describe('openAiSdkFailure: the SDK’s errors as engine outcomes', () => {
+  const now = new Date('2026-11-27T12:00:00Z');
+  const apiError = (status: number, error: object, headers: Record<string, string> = {}) =>
+    APIError.generate(status, { error }, undefined, new Headers(headers));
+
+  it('no answer in time, or the job cancelled, is a timeout; no connection is an outage', () => {
+    expect(openAiSdkFailure(new APIConnectionTimeoutError(), now)).toMatchObject({
+      code: 'engine.timeout',
+      retryable: true,
+    });
+    expect(openAiSdkFailure(new APIUserAbortError(), now)).toMatchObject({ code: 'engine.timeout' });
+    expect(openAiSdkFailure(new APIConnectionError({ cause: new Error('ECONNREFUSED') }), now)).toMatchObject(
+      { code: 'engine.unavailable', retryable: true },
+    );
+  });
+
+  it('a 429 carries its Retry-After (seconds or an HTTP date); 5xx and a refused key are outages', () => {
+    const limited = openAiSdkFailure(apiError(429, { type: 'requests' }, { 'retry-after': '7' }), now);
+    expect(limited).toMatchObject({ code: 'engine.unavailable', retryAfterSeconds: 7 });
+    const dated = openAiSdkFailure(
+      apiError(429, { type: 'requests' }, { 'retry-after': 'Fri, 27 Nov 2026 12:00:20 GMT' }),
+      now,
+    );
+    expect(dated.retryAfterSeconds).toBe(20);
+    expect(openAiSdkFailure(apiError(429, {}), now).retryAfterSeconds).toBeNull();
+    expect(openAiSdkFailure(apiError(502, { type: 'server_error' }), now)).toMatchObject({
+      code: 'engine.unavailable',
+      retryAfterSeconds: null,
+    });
+    expect(openAiSdkFailure(apiError(401, { code: 'invalid_api_key' }), now).code).toBe('engine.unavailable');
+  });
+
+  it('its safety system’s refusal is final; another 400 is a failure with OpenAI’s message', () => {
+    const refusal = { type: 'image_generation_user_error', code: 'moderation_blocked', message: 'No.' };
+    expect(openAiSdkFailure(apiError(400, refusal), now)).toMatchObject({
+      code: 'engine.refused',
+      retryable: false,
+    });
+    expect(
+      openAiSdkFailure(apiError(400, { code: 'content_policy_violation', message: 'No.' }), now).code,
+    ).toBe('engine.refused');
+    expect(
+      openAiSdkFailure(apiError(400, { message: "Invalid value: 'size'.", code: null }), now),
+    ).toMatchObject({ code: 'engine.failed', message: "Invalid value: 'size'.", retryable: false });
   });
 });

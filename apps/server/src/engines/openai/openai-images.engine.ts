@@ -1,3 +1,4 @@
+import OpenAI, { APIConnectionTimeoutError, APIError, APIUserAbortError, toFile } from 'openai';
 import type { TGenerationMode } from '@mirra/contracts';
 import {
   EngineError,
@@ -27,89 +28,84 @@ const OPENAI_MODES: readonly TGenerationMode[] = ['simple', 'editing', 'styling'
 const REQUEST_TIMEOUT_MS = 180_000;
 
 /**
- * OpenAI's image API (gpt-image-1): `POST /v1/images/generations` for text to image and
- * `POST /v1/images/edits` (multipart, the photo as a file) for editing and styling. It answers
- * synchronously with the picture as base64, so the engine finishes inside `start` and has no job
- * to resume. Always sends `model` (the API would default to dall-e-2) and the user's generation as
- * `user` for OpenAI's abuse monitoring. A refusal by its safety system (`moderation_blocked`) ends
- * as moderated; 5xx, no answer, a key it refuses or a 429 still there after its Retry-After is an
- * outage (the next engine of the list makes it).
+ * OpenAI's image API (gpt-image-1) through the official `openai` SDK: `images.generate`
+ * (`POST /v1/images/generations`) for text to image and `images.edit` (`POST /v1/images/edits`,
+ * multipart, the photo as a file) for editing and styling. It answers synchronously with the
+ * picture as base64, so the engine finishes inside `start` and has no job to resume. Always sends
+ * `model` (the API would default to dall-e-2) and the user's generation as `user` for OpenAI's
+ * abuse monitoring. A refusal by its safety system (`moderation_blocked`) ends as moderated; 5xx,
+ * no answer, a key it refuses or a 429 still there after its Retry-After is an outage (the next
+ * engine of the list makes it).
  */
 export function createOpenAiImagesEngine(
   config: OpenAiImagesConfig,
   prices: Record<string, ProviderPrice>,
 ): GenerationEngine & { name: 'openai' } {
-  const base = config.baseUrl.replace(/\/+$/, '');
+  const client = new OpenAI({
+    apiKey: config.apiKey,
+    baseURL: `${config.baseUrl.replace(/\/+$/, '')}/v1`,
+    // The SDK would resend a failed create by itself, and a resent create can start a second paid
+    // image: whether to try again (a short 429 once, else the next engine) is decided here.
+    maxRetries: 0,
+    timeout: REQUEST_TIMEOUT_MS,
+  });
 
-  async function send(path: string, body: () => string | FormData, json: boolean, signal: AbortSignal) {
+  /** One call through the SDK, its failures made into the engine's outcomes; a short 429 waited out once. */
+  function send<T>(call: (signal: AbortSignal) => Promise<T>, signal: AbortSignal): Promise<T> {
     const once = async () => {
-      let response: Response;
       try {
-        response = await fetch(`${base}/v1${path}`, {
-          method: 'POST',
-          headers: {
-            authorization: `Bearer ${config.apiKey}`,
-            ...(json ? { 'content-type': 'application/json' } : {}),
-          },
-          body: body(),
-          signal: AbortSignal.any([signal, AbortSignal.timeout(REQUEST_TIMEOUT_MS)]),
-        });
+        return await call(signal);
       } catch (error) {
-        if ((error as Error)?.name === 'TimeoutError' || (error as Error)?.name === 'AbortError') {
-          throw new EngineError('engine.timeout', 'OpenAI took too long to answer.', true);
-        }
-        throw new EngineError('engine.unavailable', 'OpenAI could not be reached.', true);
+        throw openAiSdkFailure(error);
       }
-      const answer: unknown = await response.json().catch(() => null);
-      if (!response.ok) {
-        throw openAiFailure(
-          response.status,
-          answer,
-          retryAfterSeconds(response.headers.get('retry-after'), new Date()),
-        );
-      }
-      return answer as { data?: Array<{ b64_json?: string }> };
     };
     return sendWaitingOutRateLimit(once, signal, 'OpenAI');
   }
 
   async function generate(request: EngineRequest, context: EngineContext): Promise<EngineOutput> {
     await context.onProgress(5);
-    let answer;
+    let answer: OpenAI.Images.ImagesResponse;
     if (request.mode === 'simple') {
-      const body = JSON.stringify({
-        model: config.model,
-        prompt: request.prompt,
-        n: 1,
-        size: '1024x1024',
-        quality: config.quality,
-        output_format: 'png',
-        moderation: 'auto',
-        user: request.generationUuid,
-      });
-      answer = await send('/images/generations', () => body, true, context.signal);
+      answer = await send(
+        (signal) =>
+          client.images.generate(
+            {
+              model: config.model,
+              prompt: request.prompt,
+              n: 1,
+              size: '1024x1024',
+              quality: config.quality,
+              output_format: 'png',
+              moderation: 'auto',
+              user: request.generationUuid,
+            },
+            { signal },
+          ),
+        context.signal,
+      );
     } else {
       const source = request.images[0];
       if (!source) throw EngineError.badInput('needs_one_photo', 'A photo is needed for this mode.');
       const prompt = providerPrompt(request);
-      const form = () => {
-        const data = new FormData();
-        const extension = source.contentType.split('/')[1] ?? 'png';
-        data.append(
-          'image[]',
-          new Blob([new Uint8Array(source.data)], { type: source.contentType }),
-          `photo.${extension}`,
-        );
-        data.append('prompt', prompt);
-        data.append('model', config.model);
-        data.append('n', '1');
-        data.append('size', 'auto');
-        data.append('quality', config.quality);
-        data.append('output_format', 'png');
-        data.append('user', request.generationUuid);
-        return data;
-      };
-      answer = await send('/images/edits', form, false, context.signal);
+      const extension = source.contentType.split('/')[1] ?? 'png';
+      answer = await send(
+        async (signal) =>
+          client.images.edit(
+            {
+              // A list, sent as `image[]`: gpt-image models take up to 16 pictures.
+              image: [await toFile(source.data, `photo.${extension}`, { type: source.contentType })],
+              prompt,
+              model: config.model,
+              n: 1,
+              size: 'auto',
+              quality: config.quality,
+              output_format: 'png',
+              user: request.generationUuid,
+            },
+            { signal },
+          ),
+        context.signal,
+      );
     }
     const b64 = answer.data?.[0]?.b64_json;
     if (!b64) throw new EngineError('engine.failed', 'OpenAI returned no image.', true);
@@ -129,6 +125,25 @@ export function createOpenAiImagesEngine(
       return { kind: 'done', output: await generate(request, context) };
     },
   };
+}
+
+/**
+ * What a failed SDK call means for the generation: no answer in time (or the job cancelled) is a
+ * timeout, no connection an outage, and an answer with an error status is read by openAiFailure.
+ */
+export function openAiSdkFailure(error: unknown, now = new Date()): EngineError {
+  if (error instanceof EngineError) return error;
+  if (error instanceof APIConnectionTimeoutError || error instanceof APIUserAbortError) {
+    return new EngineError('engine.timeout', 'OpenAI took too long to answer.', true);
+  }
+  if (error instanceof APIError && typeof error.status === 'number') {
+    return openAiFailure(
+      error.status,
+      { error: error.error },
+      retryAfterSeconds(error.headers?.get('retry-after') ?? null, now),
+    );
+  }
+  return new EngineError('engine.unavailable', 'OpenAI could not be reached.', true);
 }
 
 /** What an OpenAI error answer (`{error: {message, type, param, code}}`) means for the generation. */
