@@ -30,7 +30,7 @@ import { unzipStored } from '../engines/zip.js';
  *   `output: {version: "{destination}:{hash}", weights}` (a new version of the destination that
  *   predictions then run, drawing the trained face), or `failed`/`canceled` when scripted
  *   (`failNextTrainings`); `POST /v1/trainings/{id}/cancel`; webhooks signed as for predictions;
- * - `DELETE /v1/files/{id}`: 204;
+ * - `DELETE /v1/files/{id}`: 204 (404 once gone); each ask recorded, failures scriptable;
  * - 429 `{"detail": "Request was throttled…"}` with `Retry-After` when scripted
  *   (`failNextCreates({status: 429, retryAfter: 1})`), 5xx or a dropped connection likewise.
  * Results are real pictures and H.264 MP4s made by the local imaging code.
@@ -84,8 +84,14 @@ export interface ReplicateFake {
   trainings: Map<string, ReplicateFakeTraining>;
   /** Models made with `POST /v1/models`, by `owner/name`. */
   models: Map<string, { owner: string; name: string; visibility: string; hardware: string }>;
+  /** Ids of the files uploaded with `POST /v1/files`, in order. */
+  uploadedFiles: string[];
   /** Ids of the files deleted with `DELETE /v1/files/{id}`. */
   deletedFiles: string[];
+  /** Ids named by every `DELETE /v1/files/{id}` asked, answered or not (a second ask shows here). */
+  deleteRequests: string[];
+  /** The next file deletions fail this way (in order). */
+  failNextDeletes(...failures: ReplicateFakeFailure[]): void;
   readonly trainingCreates: number;
   webhooks: ReplicateSignedWebhook[];
   /** The next trainings end this way (in order) instead of succeeding. */
@@ -147,6 +153,9 @@ export async function startReplicateFake(
   const trainedVersions = new Map<string, { model: string; face: Buffer | null }>();
   const trainingEnds: ReplicateFakeTrainingEnd[] = [];
   const deletedFiles: string[] = [];
+  const uploadedFiles: string[] = [];
+  const deleteRequests: string[] = [];
+  const deleteFailures: ReplicateFakeFailure[] = [];
   let trainingCreates = 0;
   let creates = 0;
   let expireNextOutput = false;
@@ -372,6 +381,7 @@ export async function startReplicateFake(
       const id = randomUUID().replace(/-/g, '').slice(0, 24);
       const data = Buffer.from(await content.arrayBuffer());
       files.set(id, { data, contentType: content.type || 'application/octet-stream' });
+      uploadedFiles.push(id);
       return json(response, 201, {
         id,
         name: (content as File).name ?? 'file',
@@ -386,6 +396,9 @@ export async function startReplicateFake(
     }
 
     if (request.method === 'DELETE' && fileMatch) {
+      deleteRequests.push(fileMatch[1]!);
+      const failure = deleteFailures.shift();
+      if (failure) return fail429or5xx(response, failure);
       if (!files.delete(fileMatch[1]!))
         return problem(response, 404, 'Not found', 'The requested resource could not be found.');
       deletedFiles.push(fileMatch[1]!);
@@ -538,7 +551,13 @@ export async function startReplicateFake(
         );
       }
       const input = parsed.input ?? {};
-      const required = model === 'cdingram/face-swap' ? ['input_image', 'swap_image'] : ['prompt'];
+      // Kling v2.1 at Replicate animates a first frame: it has no text-to-video of its own.
+      const required =
+        model === 'cdingram/face-swap'
+          ? ['input_image', 'swap_image']
+          : model === 'kwaivgi/kling-v2.1'
+            ? ['prompt', 'start_image']
+            : ['prompt'];
       const missing = required.filter((field) => typeof input[field] !== 'string' || !input[field]);
       if (missing.length > 0) {
         return json(response, 422, {
@@ -613,7 +632,10 @@ export async function startReplicateFake(
     predictions,
     trainings,
     models,
+    uploadedFiles,
     deletedFiles,
+    deleteRequests,
+    failNextDeletes: (...failures) => void deleteFailures.push(...failures),
     get trainingCreates() {
       return trainingCreates;
     },

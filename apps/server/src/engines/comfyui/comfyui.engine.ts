@@ -264,37 +264,43 @@ export function createComfyUiEngine(
   }
 
   /**
-   * The model's LoRA (trained at a provider) in the shared LoRA folder, downloaded there once under
-   * a name of its own; null when the model has none.
+   * The model's LoRA in the shared LoRA folder, as ComfyUI loads it: the file already there (an
+   * operator may have put it there), else downloaded there once under a name of its own from a
+   * provider that hands out its weights file (fal's `diffusers_lora_file`). A LoRA ComfyUI cannot
+   * load (Replicate's is a model version, `owner/name:version`, run only at Replicate) is no LoRA
+   * here: null, and the face photo is made with InstantID from the model's photos.
    */
   async function reachableLora(
     faceModel: EngineFaceModel,
   ): Promise<{ file: string; triggerWord: string } | null> {
-    const lora = Object.values(faceModel.providerLoras ?? {})[0];
-    if (!lora || !config.lorasDir) return null;
+    const loras = Object.values(faceModel.providerLoras ?? {});
+    if (loras.length === 0 || !config.lorasDir) return null;
     const file = `mirra-${faceModel.uuid}.safetensors`;
     const target = path.join(config.lorasDir, file);
-    if (!existsSync(target)) {
-      const partial = `${target}.${randomUUID()}.part`;
-      try {
-        const response = await fetch(lora.url, { signal: AbortSignal.timeout(LORA_DOWNLOAD_TIMEOUT_MS) });
-        if (!response.ok || !response.body) throw new Error(`the LoRA's address answered ${response.status}`);
-        await mkdir(config.lorasDir, { recursive: true });
-        await pipeline(
-          Readable.fromWeb(response.body as unknown as WebReadableStream),
-          createWriteStream(partial),
-        );
-        await rename(partial, target);
-      } catch (error) {
-        await rm(partial, { force: true });
-        throw new EngineError(
-          'engine.unavailable',
-          `The digital model's LoRA could not be put where ComfyUI loads it: ${String((error as Error).message ?? error)}`,
-          true,
-        );
-      }
+    const downloadable = loras.find((candidate) => /^https?:\/\//i.test(candidate.url));
+    if (existsSync(target)) return { file, triggerWord: (downloadable ?? loras[0]!).triggerWord };
+    if (!downloadable) return null;
+    const partial = `${target}.${randomUUID()}.part`;
+    try {
+      const response = await fetch(downloadable.url, {
+        signal: AbortSignal.timeout(LORA_DOWNLOAD_TIMEOUT_MS),
+      });
+      if (!response.ok || !response.body) throw new Error(`the LoRA's address answered ${response.status}`);
+      await mkdir(config.lorasDir, { recursive: true });
+      await pipeline(
+        Readable.fromWeb(response.body as unknown as WebReadableStream),
+        createWriteStream(partial),
+      );
+      await rename(partial, target);
+    } catch (error) {
+      await rm(partial, { force: true });
+      throw new EngineError(
+        'engine.unavailable',
+        `The digital model's LoRA could not be put where ComfyUI loads it: ${String((error as Error).message ?? error)}`,
+        true,
+      );
     }
-    return { file, triggerWord: lora.triggerWord };
+    return { file, triggerWord: downloadable.triggerWord };
   }
 
   async function resultOf(server: string, file: ComfyFile, isVideo: boolean, mode: string) {

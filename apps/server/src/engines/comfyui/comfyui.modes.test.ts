@@ -233,6 +233,35 @@ describe('face photos and video', () => {
     expect(comfy.inputs.has(face)).toBe(true);
   });
 
+  it('a model whose only LoRA is Replicate’s (a model version, no file) gets InstantID, nothing fetched', async () => {
+    // A server whose LoRA folder does not have this model's file yet.
+    await rm(path.join(lorasDir, `mirra-${modelUuid}.safetensors`), { force: true });
+    const downloads = loraDownloads;
+    await t.deps.db
+      .update(models)
+      .set({
+        providerLoras: {
+          replicate: { url: 'mirra-owner/mirra-model:0123456789abcdef', triggerWord: 'mirra1a2b3c4d' },
+        },
+      })
+      .where(eq(models.uuid, modelUuid));
+    const { uuid } = await create(owner.headers, {
+      mode: 'face_swap',
+      model_uuid: modelUuid,
+      prompt: 'reading on a park bench',
+    });
+    await runJobsUntilEnded(uuid);
+    const done = await shown(uuid, owner.headers);
+    expect(done.status, done.error_detail).toBe(GenerationStatus.COMPLETED);
+    expect(done.result.notes).toContainEqual(
+      expect.objectContaining({ params: { engine: 'comfyui', model: 'comfyui/face_photo_instantid' } }),
+    );
+    const nodes = nodesOf((await jobOf(uuid)).prompt);
+    expect(nodes.some((n) => n.class_type === 'ApplyInstantID')).toBe(true);
+    expect(nodes.some((n) => n.class_type === 'LoraLoaderModelOnly')).toBe(false);
+    expect(loraDownloads).toBe(downloads);
+  });
+
   it('a face swap onto a photo runs the ReActor workflow with the photo and the model’s face', async () => {
     const faces = await loadTestFaces();
     const target = await createUploadFor(t, owner.user.id, faces.graceHopper);

@@ -6,6 +6,7 @@ import { countingWebhookErrors } from '../../shared/metrics.js';
 import type { GenerationStore } from '../engine.types.js';
 import type { ModelTrainingStore } from '../trainer.types.js';
 import { serve } from '../../shared/http/serve-route.js';
+import { createReplicateApi } from './replicate.api.js';
 import { predictionFailure, verifyReplicateWebhook, type ReplicatePrediction } from './replicate.models.js';
 
 export const REPLICATE_WEBHOOK_PATH = routes.engines.replicateWebhook.path;
@@ -32,6 +33,7 @@ export async function registerReplicateWebhookRoutes(
   let secret: Promise<string> | null = replicate.webhookSecret
     ? Promise.resolve(replicate.webhookSecret)
     : null;
+  const files = createReplicateApi(replicate);
   const webhookSecret = () => {
     secret ??= fetch(`${replicate.baseUrl}/webhooks/default/secret`, {
       headers: { authorization: `Bearer ${replicate.token}` },
@@ -86,6 +88,13 @@ export async function registerReplicateWebhookRoutes(
             ? { kind: 'done' }
             : { kind: 'failed', error: predictionFailure(prediction) },
         );
+        // A failed prediction's uploaded inputs leave Replicate with the delivery that ended it (a
+        // succeeded one's go when the engine fetches its result).
+        if (outcome === 'finished' && prediction.status !== 'succeeded') {
+          for (const url of files.uploadedFilesOf(prediction.input)) {
+            await files.deleteFile(url);
+          }
+        }
         if (outcome === 'unknown request') {
           outcome = await deps.trainings.finishProviderTraining({
             provider: 'replicate',

@@ -9,8 +9,12 @@ const REQUEST_TIMEOUT_MS = 30_000;
  * answers, and a failed call turned into an EngineError by what Replicate answered (no answer,
  * 429 with its Retry-After, 5xx → an outage; anything else → this request fails).
  */
-export function createReplicateApi(config: { token: string; baseUrl: string }) {
+export function createReplicateApi(
+  config: { token: string; baseUrl: string },
+  options: { warn?: (message: string) => void } = {},
+) {
   const base = config.baseUrl.replace(/\/+$/, '');
+  const warn = options.warn ?? ((message: string) => console.warn(message));
 
   async function send(
     path: string,
@@ -74,13 +78,31 @@ export function createReplicateApi(config: { token: string; baseUrl: string }) {
 
   /**
    * Deletes a file this account uploaded (`DELETE /v1/files/{id}`), given its URL; a URL that is
-   * not one of Replicate's files is left alone. Best effort: the file expires anyway.
+   * not one of Replicate's files is left alone. Never fails the caller: the file expires there
+   * anyway, so a refusal or no answer is logged, and a file already gone (404) is what was wanted.
    */
   async function deleteFile(url: string): Promise<void> {
     const id = /\/files\/([^/?#]+)$/.exec(url)?.[1];
     if (!id || !url.startsWith(`${base}/files/`)) return;
-    await api(`/files/${encodeURIComponent(id)}`, { method: 'DELETE' }).catch(() => undefined);
+    const answer = await send(`/files/${encodeURIComponent(id)}`, { method: 'DELETE' }).catch(
+      (error: unknown) => error as Error,
+    );
+    if (answer instanceof Error) {
+      warn(`Replicate's file ${id} could not be deleted (${answer.message}); it expires there anyway.`);
+    } else if (!answer.response.ok && answer.response.status !== 404) {
+      warn(
+        `Replicate's file ${id} could not be deleted (${answer.response.status}); it expires there anyway.`,
+      );
+    }
   }
 
-  return { api, find, upload, deleteFile };
+  /** The files of ours a prediction's (or training's) input names: what is deleted once it has ended. */
+  function uploadedFilesOf(input: unknown): string[] {
+    if (!input || typeof input !== 'object') return [];
+    return Object.values(input as Record<string, unknown>).filter(
+      (value): value is string => typeof value === 'string' && value.startsWith(`${base}/files/`),
+    );
+  }
+
+  return { api, find, upload, deleteFile, uploadedFilesOf };
 }

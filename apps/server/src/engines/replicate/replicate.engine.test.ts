@@ -1,5 +1,5 @@
 import { GenerationStatus } from '@mirra/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   REPLICATE_REFUSED_WORD,
   startReplicateFake,
@@ -27,11 +27,13 @@ beforeAll(async () => {
       MODERATION_IMAGES: 'false',
       ENGINE_SIMPLE: 'replicate,local',
       ENGINE_EDITING: 'replicate',
-      ENGINE_VIDEO: 'replicate',
+      ENGINE_STYLING: 'replicate,local',
+      ENGINE_VIDEO: 'replicate,local',
       REPLICATE_API_TOKEN: replicate.token,
       REPLICATE_BASE_URL: replicate.url,
       PRICE_SIMPLE: '2',
       PRICE_EDITING: '3',
+      PRICE_STYLING: '3',
       PRICE_VIDEO_PER_SECOND: '1',
       FREE_DAILY_PHOTOS: '1000',
       RATE_LIMIT_LOGIN_PER_IP: '1000',
@@ -46,6 +48,9 @@ afterAll(async () => {
 const { signedInUser, create, rowOf, shown, entriesOf, runJobsUntilEnded } = generationTestHelpers(() => t);
 const deliver = (webhook: ReplicateSignedWebhook, body = webhook.body) =>
   t.app.inject({ method: 'POST', url: REPLICATE_WEBHOOK_PATH, headers: webhook.headers, payload: body });
+/** The id of one of our files at Replicate, from its URL. */
+const fileIdOf = (url: unknown) => String(url).split('/').at(-1)!;
+const asksToDelete = (id: string) => replicate.deleteRequests.filter((one) => one === id).length;
 
 describe('the Replicate engine, polled by the worker', () => {
   it('makes a picture with FLUX schnell: created once with the webhook, stored, labelled, priced', async () => {
@@ -100,6 +105,138 @@ describe('the Replicate engine, polled by the worker', () => {
     });
     // The default price table prices Kling at Replicate per second of video ($0.05).
     expect(row.providerCostUsd).toBeCloseTo(0.05 * 5, 2);
+  });
+  it('styles a photo with Kontext: the style’s words lead the prompt, the photo is uploaded, the result stored and priced', async () => {
+    const { user, headers } = await signedInUser();
+    const upload = await createUploadFor(t, user.id);
+    const before = replicate.creates;
+    const { uuid } = await create(headers, {
+      mode: 'styling',
+      style: 'cartoon',
+      prompt: 'keep the smile',
+      images: [upload.uuid],
+      seed: 11,
+    });
+    await t.runJobs();
+    const done = await shown(uuid, headers);
+    expect(done.status, done.error_detail).toBe(GenerationStatus.COMPLETED);
+    expect(done.result.engine).toBe('replicate');
+    expect(done.result.notes).toContainEqual(
+      expect.objectContaining({
+        code: 'provider.made_by',
+        params: { engine: 'replicate', model: 'black-forest-labs/flux-kontext-pro' },
+      }),
+    );
+    const row = await rowOf(uuid);
+    const prediction = replicate.predictions.get(row.providerJobId!)!;
+    expect(prediction.model).toBe('black-forest-labs/flux-kontext-pro');
+    expect(prediction.input).toMatchObject({
+      prompt: 'Redraw this picture as a cartoon with bold outlines and flat colours. keep the smile',
+      seed: 11,
+      output_format: 'png',
+    });
+    expect(String(prediction.input.input_image)).toMatch(new RegExp(`^${replicate.url}/files/`));
+    expect(row.result).toMatchObject({ original: { key: expect.any(String) } });
+    // The default price table prices Kontext pro at $0.04 a picture.
+    expect(row.providerCostUsd).toBeCloseTo(0.04, 6);
+    expect(replicate.creates).toBe(before + 1);
+    expect(await entriesOf(user.id)).toEqual([-3]);
+  });
+
+  it('a video from a description alone is left to the next engine: Kling at Replicate needs a first frame', async () => {
+    const { user, headers } = await signedInUser();
+    const before = replicate.creates;
+    const { uuid } = await create(headers, {
+      mode: 'video',
+      prompt: 'waves rolling onto a beach',
+      duration: 5,
+      aspect: '9:16',
+    });
+    await runJobsUntilEnded(uuid);
+    const done = await shown(uuid, headers);
+    expect(done.status, done.error_detail).toBe(GenerationStatus.COMPLETED);
+    expect(done.result.engine).toBe('local');
+    expect(done.result.notes).toContainEqual(
+      expect.objectContaining({
+        code: 'provider.fallback',
+        params: { engine: 'local', unavailable: 'replicate' },
+      }),
+    );
+    expect(replicate.creates).toBe(before);
+    expect(await entriesOf(user.id)).toEqual([-5]);
+  });
+});
+
+describe('the photos uploaded to Replicate’s files', () => {
+  it('are deleted there once the prediction has succeeded, asked once however often it is polled', async () => {
+    const { user, headers } = await signedInUser();
+    const upload = await createUploadFor(t, user.id);
+    const { uuid } = await create(headers, { mode: 'video', images: [upload.uuid], duration: 5 });
+    await t.runJobs();
+    expect((await shown(uuid, headers)).status).toBe(GenerationStatus.COMPLETED);
+    const row = await rowOf(uuid);
+    const photo = fileIdOf(replicate.predictions.get(row.providerJobId!)!.input.start_image);
+    expect(replicate.deletedFiles).toContain(photo);
+    await runGeneration(t.deps, row.id, { attempt: 2, maxAttempts: 3 });
+    expect(asksToDelete(photo)).toBe(1);
+  });
+
+  it('are deleted when the prediction failed (the safety check refused it)', async () => {
+    const { user, headers } = await signedInUser();
+    const upload = await createUploadFor(t, user.id);
+    const { uuid } = await create(headers, {
+      mode: 'editing',
+      prompt: `make it ${REPLICATE_REFUSED_WORD}`,
+      images: [upload.uuid],
+    });
+    await t.runJobs();
+    const row = await rowOf(uuid);
+    expect(row.errorCode).toBe('generations.result_moderated');
+    const photo = fileIdOf(replicate.predictions.get(row.providerJobId!)!.input.input_image);
+    expect(replicate.deletedFiles).toContain(photo);
+    expect(asksToDelete(photo)).toBe(1);
+  });
+
+  it('are deleted when the create fails after the upload, and the next engine makes it', async () => {
+    const { user, headers } = await signedInUser();
+    const upload = await createUploadFor(t, user.id);
+    const uploaded = replicate.uploadedFiles.length;
+    const before = replicate.creates;
+    replicate.failNextCreates({ status: 503 });
+    const { uuid } = await create(headers, { mode: 'styling', style: 'toy', images: [upload.uuid] });
+    await runJobsUntilEnded(uuid);
+    expect((await shown(uuid, headers)).result.engine).toBe('local');
+    expect(replicate.creates).toBe(before);
+    const photos = replicate.uploadedFiles.slice(uploaded);
+    expect(photos).toHaveLength(1);
+    expect(replicate.deletedFiles).toContain(photos[0]);
+  });
+
+  it('a failed delete is logged and the generation still completes', async () => {
+    const { user, headers } = await signedInUser();
+    const upload = await createUploadFor(t, user.id);
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      replicate.failNextDeletes({ status: 500 });
+      const { uuid } = await create(headers, {
+        mode: 'editing',
+        prompt: 'a pink sky',
+        images: [upload.uuid],
+      });
+      await t.runJobs();
+      expect((await shown(uuid, headers)).status).toBe(GenerationStatus.COMPLETED);
+      const photo = fileIdOf(
+        replicate.predictions.get((await rowOf(uuid)).providerJobId!)!.input.input_image,
+      );
+      expect(asksToDelete(photo)).toBe(1);
+      expect(replicate.deletedFiles).not.toContain(photo);
+      expect(warn).toHaveBeenCalledWith(
+        expect.stringContaining(`Replicate's file ${photo} could not be deleted (500)`),
+      );
+      expect(await entriesOf(user.id)).toEqual([-3]);
+    } finally {
+      warn.mockRestore();
+    }
   });
 });
 
@@ -204,6 +341,78 @@ describe('Replicate’s webhook', () => {
     expect((await deliver(webhook)).statusCode).toBe(200);
     await runGeneration(t.deps, (await rowOf(uuid)).id, { attempt: 2, maxAttempts: 3 });
     expect(await entriesOf(user.id)).toEqual([-2]);
+  });
+
+  it('out of order: a late `processing` and a duplicate `succeeded` after the end change nothing', async () => {
+    const { user, headers, uuid, id } = await acceptedThenStopped();
+    const succeeded = await replicate.finish(id);
+    const first = await deliver(succeeded);
+    expect([first.statusCode, first.json().detail]).toEqual([200, 'finished']);
+    const stored = await rowOf(uuid);
+    expect(stored.status).toBe(GenerationStatus.COMPLETED);
+    const late = replicate.signWebhook(
+      JSON.stringify({ ...JSON.parse(succeeded.body), status: 'processing', output: null }),
+    );
+    expect((await deliver(late)).json().detail).toBe('noted');
+    const duplicate = replicate.signWebhook(succeeded.body);
+    expect((await deliver(duplicate)).json().detail).toBe('already finished');
+    const after = await rowOf(uuid);
+    expect(after.status).toBe(GenerationStatus.COMPLETED);
+    expect(after.result).toEqual(stored.result);
+    expect(after.refunded).toBe(false);
+    expect((await shown(uuid, headers)).status).toBe(GenerationStatus.COMPLETED);
+    expect(await entriesOf(user.id)).toEqual([-2]);
+  });
+
+  it('a prediction finished by its webhook has its uploaded photo deleted once, duplicates or not', async () => {
+    const { user, headers } = await signedInUser();
+    const upload = await createUploadFor(t, user.id);
+    const { uuid } = await create(headers, {
+      mode: 'editing',
+      prompt: 'make the sky pink',
+      images: [upload.uuid],
+    });
+    replicate.failNextReads({ status: 502 });
+    await expect(
+      runGeneration(t.deps, (await rowOf(uuid)).id, { attempt: 1, maxAttempts: 3 }),
+    ).rejects.toThrow();
+    const id = (await rowOf(uuid)).providerJobId!;
+    const photo = fileIdOf(replicate.predictions.get(id)!.input.input_image);
+    expect(replicate.deletedFiles).not.toContain(photo);
+    const webhook = await replicate.finish(id);
+    expect((await deliver(webhook)).json().detail).toBe('finished');
+    expect((await deliver(webhook)).json().detail).toBe('already finished');
+    expect(replicate.deletedFiles).toContain(photo);
+    expect(asksToDelete(photo)).toBe(1);
+  });
+
+  it('a failed prediction’s delivery deletes its uploaded photo', async () => {
+    const { user, headers } = await signedInUser();
+    const upload = await createUploadFor(t, user.id);
+    const { uuid } = await create(headers, {
+      mode: 'editing',
+      prompt: 'make it snow',
+      images: [upload.uuid],
+    });
+    replicate.failNextReads({ status: 502 });
+    await expect(
+      runGeneration(t.deps, (await rowOf(uuid)).id, { attempt: 1, maxAttempts: 3 }),
+    ).rejects.toThrow();
+    const id = (await rowOf(uuid)).providerJobId!;
+    const prediction = replicate.predictions.get(id)!;
+    const photo = fileIdOf(prediction.input.input_image);
+    const body = JSON.stringify({
+      id,
+      status: 'failed',
+      error: 'CUDA out of memory',
+      input: prediction.input,
+    });
+    expect((await deliver(replicate.signWebhook(body))).json().detail).toBe('finished');
+    expect((await deliver(replicate.signWebhook(body))).json().detail).toBe('already finished');
+    expect((await rowOf(uuid)).refunded).toBe(true);
+    expect(replicate.deletedFiles).toContain(photo);
+    expect(asksToDelete(photo)).toBe(1);
+    expect(await entriesOf(user.id)).toEqual([-3, 3]);
   });
 
   it('refuses forged and replayed deliveries: another secret, a tampered body, a timestamp past five minutes', async () => {

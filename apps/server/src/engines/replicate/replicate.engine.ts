@@ -39,16 +39,31 @@ export interface ReplicateEngineConfig {
  * sends a create again after any transport error, which can start a second paid prediction; here
  * a create is sent once (a 429 is waited out once, as Replicate's Retry-After asks). The
  * prediction's id is handed back at once and stored; polling `GET /v1/predictions/{id}` or the
- * signed webhook finishes it. Photos go to Replicate's files API (they expire there), never as
- * links to Mirra's own storage.
+ * signed webhook finishes it. Photos go to Replicate's files API, never as links to Mirra's own
+ * storage, and are deleted there once the prediction has ended (they would expire anyway).
  */
 export function createReplicateEngine(
   config: ReplicateEngineConfig,
   prices: Record<string, ProviderPrice>,
   webhookUrl: string | null,
-  options: { ffmpegPath?: string } = {},
+  options: { ffmpegPath?: string; warn?: (message: string) => void } = {},
 ): GenerationEngine & { name: 'replicate' } {
-  const { api, upload } = createReplicateApi(config);
+  const { api, upload, deleteFile, uploadedFilesOf } = createReplicateApi(config, { warn: options.warn });
+  /** Predictions whose uploaded inputs this process has deleted (each is deleted once). */
+  const cleared = new Set<string>();
+
+  /**
+   * An ended prediction's inputs uploaded to Replicate's files (the user's photos) are deleted
+   * there at once rather than left until they expire: once per prediction, and never failing
+   * the generation (a failed delete is logged; another process's second ask finds them gone).
+   */
+  async function clearInputs(prediction: ReplicatePrediction): Promise<void> {
+    if (cleared.has(prediction.id)) return;
+    cleared.add(prediction.id);
+    for (const url of uploadedFilesOf(prediction.input)) await deleteFile(url);
+  }
+  const ended = (prediction: ReplicatePrediction) =>
+    prediction.status !== 'starting' && prediction.status !== 'processing';
 
   async function create(request: EngineRequest, signal: AbortSignal): Promise<ReplicatePrediction> {
     if (request.mode === 'face_swap' && request.images.length === 0) {
@@ -87,7 +102,13 @@ export function createReplicateEngine(
         body,
         signal,
       });
-    return sendWaitingOutRateLimit(send, signal, 'Replicate');
+    try {
+      return await sendWaitingOutRateLimit(send, signal, 'Replicate');
+    } catch (error) {
+      // No prediction reads the photos just uploaded: they leave Replicate now.
+      for (const url of uploadedFilesOf(input)) await deleteFile(url);
+      throw error;
+    }
   }
 
   /**
@@ -156,26 +177,29 @@ export function createReplicateEngine(
 
     async poll(id: string, context: EngineContext): Promise<EnginePoll> {
       const prediction = await get(id);
+      if (!ended(prediction)) return { kind: 'running', progress: progressOfPrediction(prediction) };
+      await clearInputs(prediction);
       if (prediction.status === 'succeeded') {
         return { kind: 'done', output: await outputOf(prediction, context.signal) };
-      }
-      if (prediction.status === 'starting' || prediction.status === 'processing') {
-        return { kind: 'running', progress: progressOfPrediction(prediction) };
       }
       return { kind: 'failed', error: predictionFailure(prediction) };
     },
 
     async fetchResult(id: string, context: EngineContext) {
       const prediction = await get(id);
-      if (prediction.status === 'succeeded') return outputOf(prediction, context.signal);
-      if (prediction.status === 'starting' || prediction.status === 'processing') {
+      if (!ended(prediction)) {
         throw new EngineError('engine.unavailable', 'The prediction has not finished yet.', true);
       }
+      await clearInputs(prediction);
+      if (prediction.status === 'succeeded') return outputOf(prediction, context.signal);
       throw predictionFailure(prediction);
     },
 
     async cancel(id: string) {
-      await api(`/predictions/${encodeURIComponent(id)}/cancel`, { method: 'POST' });
+      const prediction = await api<ReplicatePrediction>(`/predictions/${encodeURIComponent(id)}/cancel`, {
+        method: 'POST',
+      });
+      if (ended(prediction)) await clearInputs(prediction);
     },
   };
 }

@@ -32,6 +32,8 @@ export interface ReplicatePrediction {
   model?: string;
   version?: string;
   status: 'starting' | 'processing' | 'succeeded' | 'failed' | 'canceled' | 'aborted';
+  /** The input as sent: the URLs of our uploaded files among it. */
+  input?: unknown;
   output?: unknown;
   error?: unknown;
   logs?: string | null;
@@ -43,7 +45,8 @@ export type ReplicateFile = Blob;
 
 /**
  * The model input: FLUX schnell for text to image, Kontext for editing and styling, the face-swap
- * model (`input_image` the target, `swap_image` the user's face), Kling for video (`start_image`).
+ * model (`input_image` the target, `swap_image` the user's face), Kling for video from a photo
+ * (`start_image`, which it requires).
  * Photos go as Blobs, which the client uploads to Replicate's files API (they expire there).
  */
 export function replicateInput(
@@ -82,13 +85,22 @@ export function replicateInput(
     }
     case 'video': {
       const source = request.images[0];
+      if (!source) {
+        // Kling v2.1 at Replicate animates a first frame (`start_image` is required): a video from a
+        // description alone is left to the next engine of the list (fal has Kling text-to-video).
+        throw new EngineError(
+          'engine.unavailable',
+          'Replicate’s video model animates a photo; it makes no video from a description alone.',
+          true,
+        );
+      }
       const duration = request.durationSeconds !== null && request.durationSeconds > 7 ? 10 : 5;
       return {
         prompt:
           request.prompt.trim() ||
           'Gentle natural motion: the person breathes, blinks and turns their head slightly; a slow camera push-in',
         duration,
-        ...(source ? { start_image: toFile(source) } : { aspect_ratio: request.aspect ?? '16:9' }),
+        start_image: toFile(source),
       };
     }
     default:

@@ -29,7 +29,8 @@ export interface ReplicateTrainerConfig {
  * 429 is waited out once, as its Retry-After asks. The training id is handed back and stored on
  * the model; `poll` (`GET /v1/trainings/{id}`) and the signed webhook both finish it. The result
  * is the version Replicate pushes to the destination (`owner/name:version`), which the face-photo
- * engine runs; the uploaded ZIP is deleted once the training has ended.
+ * engine runs; the uploaded ZIP is deleted once the training has ended, or at once when creating
+ * the training fails.
  */
 export function createReplicateTrainer(
   config: ReplicateTrainerConfig,
@@ -91,17 +92,25 @@ export function createReplicateTrainer(
         },
         ...(webhookUrl ? { webhook: webhookUrl, webhook_events_filter: ['completed'] } : {}),
       });
-      const training = await sendWaitingOutRateLimit(
-        () =>
-          api<ReplicateTraining>(`/models/${trainer.model}/versions/${version}/trainings`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body,
-            signal,
-          }),
-        signal,
-        'Replicate',
-      );
+      let training: ReplicateTraining;
+      try {
+        training = await sendWaitingOutRateLimit(
+          () =>
+            api<ReplicateTraining>(`/models/${trainer.model}/versions/${version}/trainings`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body,
+              signal,
+            }),
+          signal,
+          'Replicate',
+        );
+      } catch (error) {
+        // No training reads these face photos: they leave Replicate now, not when they expire
+        // (a submit tried again uploads them afresh).
+        await deleteFile(zipUrl);
+        throw error;
+      }
       return training.id;
     },
 

@@ -274,6 +274,25 @@ describe('Replicate training ending otherwise', () => {
   );
 
   it(
+    'a training Replicate will not create has its uploaded ZIP of face photos deleted at once',
+    { timeout: 180_000 },
+    async () => {
+      const user = await signedInUser();
+      const row = await startedModel(user, 'Not created');
+      const uploaded = replicate.uploadedFiles.length;
+      const creates = replicate.trainingCreates;
+      replicate.failNextCreates({ status: 503 });
+      await t.runJobs();
+      expect(replicate.trainingCreates).toBe(creates);
+      const zips = replicate.uploadedFiles.slice(uploaded);
+      expect(zips).toHaveLength(1);
+      expect(replicate.deletedFiles).toContain(zips[0]);
+      // The next trainer of the list (local) trained the model instead.
+      expect((await modelRow(row.uuid))!.status).toBe(GenerationStatus.COMPLETED);
+    },
+  );
+
+  it(
     'a canceled training finished by its webhook (worker dead) fails and refunds once',
     { timeout: 180_000 },
     async () => {
