@@ -187,6 +187,55 @@ describe('pay-out form', () => {
   });
 });
 
+describe('pay-out in dollars', () => {
+  afterEach(() => localStorage.removeItem('wallet_currency'));
+
+  it('follows the chosen money currency: its balance, its minimum, and a request in it', async () => {
+    localStorage.setItem('wallet_currency', '840');
+    vi.spyOn(partnersApi, 'payouts').mockResolvedValue({
+      ...NO_PAYOUTS,
+      balances: [
+        { currency: 643, available: 500_000, frozen: 0, pending: 0, reserved: 0 },
+        { currency: 840, available: 12_345, frozen: 0, pending: 0, reserved: 0 },
+      ],
+      minimum: { '643': 100_000, '840': 1_000 },
+    });
+    const request = vi.spyOn(partnersApi, 'requestPayout').mockResolvedValue({
+      uuid: '00000000-0000-4000-8000-000000000002',
+      currency: 840,
+      amount: 12_300,
+      method: 'card',
+      requisites: '•••• 4242',
+      status: 'pending',
+      reason: null,
+      created_at: '2026-01-01T00:00:00.000Z',
+      decided_at: null,
+    });
+    await show(<PayoutForm />);
+    const available = await screen.findByTestId('payout-available');
+    expect(available.textContent).toContain('$123.45');
+    expect(screen.getByText(/\$10(?![\d.,])/)).toBeTruthy();
+    const input = (name: string) => document.querySelector(`input[name="${name}"]`) as HTMLInputElement;
+    expect(input('amount').value).toBe('123');
+    fireEvent.input(input('card'), { target: { value: '4242 4242 4242 4242' } });
+    fireEvent.input(input('holder'), { target: { value: 'Jane Doe' } });
+    fireEvent.click(screen.getByTestId('payout-submit'));
+    await waitFor(() => expect(request).toHaveBeenCalledTimes(1));
+    expect(request.mock.calls[0]![0]).toMatchObject({ currency: 840, amount: 12_300 });
+  });
+
+  it('has nothing to pay out when the chosen currency holds less than its minimum', async () => {
+    localStorage.setItem('wallet_currency', '840');
+    vi.spyOn(partnersApi, 'payouts').mockResolvedValue({
+      ...NO_PAYOUTS,
+      minimum: { '643': 100_000, '840': 1_000 },
+    });
+    await show(<PayoutForm />);
+    expect((await screen.findByTestId('payout-available')).textContent).toMatch(/\$0(?![\d.,])/);
+    expect(screen.queryByTestId('payout-submit')).toBeNull();
+  });
+});
+
 describe('team list', () => {
   const page = (names: string[]): TTeamPage => ({
     results: names.map((name, i) => ({
