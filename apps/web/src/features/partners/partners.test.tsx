@@ -7,10 +7,12 @@ import { I18nextProvider } from 'react-i18next';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../lib/api-error';
+import { markInTelegram } from '../../lib/telegram/detect';
 import { createTestI18n } from '../../test/i18n';
 import { partnersApi } from './api/partners.api';
 import { PartnerProgramme } from './components/partner-programme';
 import { PayoutForm } from './components/payout-form';
+import { PromoMaterials } from './components/promo-materials';
 import { TeamList } from './components/team-list';
 
 let i18n: I18n;
@@ -233,6 +235,29 @@ describe('pay-out in dollars', () => {
     await show(<PayoutForm />);
     expect((await screen.findByTestId('payout-available')).textContent).toMatch(/\$0(?![\d.,])/);
     expect(screen.queryByTestId('payout-submit')).toBeNull();
+  });
+});
+
+describe('promo texts', () => {
+  const WEB = 'https://mirra.test/sign-up/?ref=abc';
+  const MINI_APP = 'https://t.me/mirra_bot/app?startapp=ref_abc';
+  afterEach(() => markInTelegram(false));
+
+  it('carry the web reflink in a browser', async () => {
+    await show(<PromoMaterials reflink={WEB} telegramReflink={MINI_APP} />);
+    const text = await screen.findByTestId('promo-text1');
+    await waitFor(() => expect(text.textContent).toContain(WEB));
+    expect(text.textContent).not.toContain(MINI_APP);
+  });
+
+  it('carry the Mini App link (startapp) inside Telegram', async () => {
+    markInTelegram(true, 'android');
+    await show(<PromoMaterials reflink={WEB} telegramReflink={MINI_APP} />);
+    for (const key of ['text1', 'text2', 'text3']) {
+      const text = await screen.findByTestId(`promo-${key}`);
+      await waitFor(() => expect(text.textContent).toContain(MINI_APP));
+      expect(text.textContent).not.toContain(WEB);
+    }
   });
 });
 
