@@ -2,14 +2,19 @@
  * The partner programme at scale: seeds BENCH_USERS people (1,000,000) in a referral tree (each
  * joined through someone before them, skewed so early partners have big teams) and
  * BENCH_ENTRIES commission rows (5,000,000: purchases of random people, one row per level up to
- * three) with their monthly aggregates, in SQL; then runs the tops job and times, through the real
- * server (auth, query, serialisation), GET /api/linear/top/ (cached, and from the table with the
- * cache dropped before each request), GET /api/partners/statistics/ and GET /api/linear/ for the
- * biggest partner and for ordinary ones, against a bare route. Prints p50/p95 per call (target:
+ * three) with their monthly aggregates and their wallet ledger (each paid commission's
+ * referral_bonus entry, a clawback for each refunded one, and top-ups and purchases of the buyers
+ * until the ledger holds BENCH_LEDGER_ENTRIES rows, 5,000,000), in SQL; then runs the tops job and
+ * times, through the real server (auth, query, serialisation), GET /api/linear/top/ (cached, and
+ * from the table with the cache dropped before each request), GET /api/partners/statistics/, the
+ * wallet's balance and its referral transactions (summed from the entries), and GET /api/linear/
+ * (first page, a name search, the paid filter) for the biggest partner and for ordinary ones,
+ * against a bare route. Prints p50/p95 per call (target:
  * p95 < 30 ms), the tops job's duration, and the EXPLAIN ANALYZE plans of the queries behind them;
  * a sequential scan of a big table is flagged.
  * Run: `npm run bench:partners` (DATABASE_URL if set — an empty database — else an embedded
- * PostgreSQL). BENCH_USERS / BENCH_ENTRIES scale it down; BENCH_SAMPLES (100) samples per call.
+ * PostgreSQL). BENCH_USERS / BENCH_ENTRIES / BENCH_LEDGER_ENTRIES scale it down; BENCH_SAMPLES
+ * (100) samples per call.
  */
 import { performance } from 'node:perf_hooks';
 import { buildServer } from '../apps/server/src/app/build-server.js';
@@ -24,6 +29,7 @@ import { startBenchPostgres } from './lib/postgres.js';
 
 const USERS = Number(process.env.BENCH_USERS ?? 1_000_000);
 const ENTRIES = Number(process.env.BENCH_ENTRIES ?? 5_000_000);
+const LEDGER_ENTRIES = Number(process.env.BENCH_LEDGER_ENTRIES ?? 5_000_000);
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 100);
 const TARGET_P95_MS = 30;
 
@@ -121,13 +127,49 @@ await step(
          WHERE refunded_amount < base_amount GROUP BY beneficiary_id, level) p
    WHERE c.user_id = p.beneficiary_id AND c.level = p.level`,
 );
+await step(
+  'wallet_accounts (partners and buyers)',
+  `INSERT INTO wallet_accounts (user_id, currency)
+   SELECT beneficiary_id, 643 FROM partner_commissions WHERE amount > 0
+   UNION SELECT buyer, 643 FROM bench_orders`,
+);
+await step(
+  'wallet_entries: a referral bonus per paid commission',
+  `INSERT INTO wallet_entries (user_id, currency, amount, status, kind, frozen_until, ref, counterparty_user_id,
+                               idempotency_key, created_at, updated_at)
+   SELECT beneficiary_id, currency, amount, 'in', 'referral_bonus', frozen_until, order_uuid::text, buyer_id,
+          'referral:' || order_uuid || ':' || level, paid_at, paid_at
+   FROM partner_commissions WHERE amount > 0`,
+);
+await step(
+  'wallet_entries: a clawback per refunded commission',
+  `INSERT INTO wallet_entries (user_id, currency, amount, status, kind, ref, counterparty_user_id,
+                               idempotency_key, created_at, updated_at)
+   SELECT beneficiary_id, currency, -amount, 'out', 'clawback', order_uuid::text, buyer_id,
+          'referral:' || order_uuid || ':' || level || ':clawback:' || base_amount,
+          paid_at + interval '3 days', paid_at + interval '3 days'
+   FROM partner_commissions WHERE amount > 0 AND refunded_amount > 0`,
+);
+await step(
+  'wallet_entries: top-ups and purchases up to the ledger size',
+  `WITH o AS (SELECT row_number() OVER () - 1 AS n, * FROM bench_orders),
+        total AS (SELECT count(*) AS orders FROM bench_orders)
+   INSERT INTO wallet_entries (user_id, currency, amount, status, kind, ref, idempotency_key, created_at, updated_at)
+   SELECT o.buyer, 643, CASE WHEN i % 2 = 0 THEN o.amount ELSE -o.amount END,
+          CASE WHEN i % 2 = 0 THEN 'in' ELSE 'out' END, CASE WHEN i % 2 = 0 THEN 'pay_in' ELSE 'purchase' END,
+          o.uuid::text, 'bench:' || o.uuid || ':' || i, o.paid_at, o.paid_at
+   FROM generate_series(0, greatest(0, $1::bigint - (SELECT count(*) FROM wallet_entries)) - 1) i
+   CROSS JOIN total JOIN o ON o.n = (i / 2) % total.orders`,
+  [LEDGER_ENTRIES],
+);
 await step('vacuum analyze', 'VACUUM ANALYZE');
 seeder.release();
-const { rows: counts } = await pool.query<{ commissions: string; months: string }>(
-  `SELECT (SELECT count(*) FROM partner_commissions) AS commissions, (SELECT count(*) FROM partner_monthly) AS months`,
+const { rows: counts } = await pool.query<{ commissions: string; months: string; entries: string }>(
+  `SELECT (SELECT count(*) FROM partner_commissions) AS commissions, (SELECT count(*) FROM partner_monthly) AS months,
+          (SELECT count(*) FROM wallet_entries) AS entries`,
 );
 console.log(
-  `seeded in ${((performance.now() - seedStarted) / 1000).toFixed(0)} s: ${Number(counts[0]!.commissions).toLocaleString('en')} commissions, ${Number(counts[0]!.months).toLocaleString('en')} partner-months`,
+  `seeded in ${((performance.now() - seedStarted) / 1000).toFixed(0)} s: ${Number(counts[0]!.commissions).toLocaleString('en')} commissions, ${Number(counts[0]!.months).toLocaleString('en')} partner-months, ${Number(counts[0]!.entries).toLocaleString('en')} wallet entries`,
 );
 
 const topsStarted = performance.now();
@@ -190,6 +232,20 @@ const results = [
     get('/api/partners/statistics/', ordinaryHeaders[i % ordinaryHeaders.length]!),
   ),
   await time('GET /api/linear/ (biggest partner, first page)', () => get('/api/linear/?level=1', bigHeaders)),
+  await time('GET /api/linear/?search= (biggest partner)', (i) =>
+    get(`/api/linear/?search=Partner%20${(i % 9) + 1}`, bigHeaders),
+  ),
+  await time('GET /api/linear/?paid=true (biggest partner)', () => get('/api/linear/?paid=true', bigHeaders)),
+  await time('GET /api/linear/?paid=false (biggest partner)', () =>
+    get('/api/linear/?paid=false', bigHeaders),
+  ),
+  await time('GET /api/wallet/ (biggest partner: balances)', () => get('/api/wallet/', bigHeaders)),
+  await time('GET /api/wallet/ (ordinary partners)', (i) =>
+    get('/api/wallet/', ordinaryHeaders[i % ordinaryHeaders.length]!),
+  ),
+  await time('GET /api/wallet/transactions/643/?filter=referral (biggest)', () =>
+    get('/api/wallet/transactions/643/?filter=referral', bigHeaders),
+  ),
   await time('GET /api/partners/me/ (biggest partner)', () => get('/api/partners/me/', bigHeaders)),
 ];
 
@@ -237,6 +293,36 @@ const plans: Array<[string, string, unknown[]]> = [
     [biggest],
   ],
   [
+    'team: paid filter (level 1..3, turnover per member)',
+    `WITH RECURSIVE team(id, level) AS (
+       SELECT id, 1 FROM users WHERE referer_id = $1
+       UNION ALL
+       SELECT u.id, t.level + 1 FROM team t JOIN users u ON u.referer_id = t.id WHERE t.level < 3)
+     SELECT m.level, m.id, s.turnover
+     FROM team m
+     LEFT JOIN LATERAL (SELECT sum(base_amount - refunded_amount) AS turnover,
+                               bool_or(refunded_amount < base_amount) AS paid
+                        FROM partner_commissions pc WHERE pc.beneficiary_id = $1 AND pc.buyer_id = m.id) s ON true
+     WHERE coalesce(s.paid, false) = true
+     ORDER BY m.level, m.id LIMIT 31`,
+    [biggest],
+  ],
+  [
+    'wallet: balances summed from the entries',
+    `SELECT currency,
+       coalesce(sum(amount) FILTER (WHERE status = 'out' OR (status = 'in' AND (frozen_until IS NULL OR frozen_until <= now()))
+                                     OR (status = 'pending' AND amount < 0)), 0) AS available,
+       coalesce(sum(amount) FILTER (WHERE status = 'in' AND frozen_until > now()), 0) AS frozen
+     FROM wallet_entries WHERE user_id = $1 GROUP BY currency`,
+    [biggest],
+  ],
+  [
+    'wallet: referral transactions, newest first',
+    `SELECT * FROM wallet_entries WHERE user_id = $1 AND currency = 643 AND kind IN ('referral_bonus', 'clawback')
+     ORDER BY id DESC LIMIT 31`,
+    [biggest],
+  ],
+  [
     'tops job: income this month',
     `SELECT user_id, income FROM partner_monthly WHERE month = $1 AND currency = 643 ORDER BY income DESC LIMIT 100`,
     [month],
@@ -247,7 +333,7 @@ for (const [label, text, values] of plans) {
   const lines = rows.map((r) => r['QUERY PLAN']);
   const seq = lines.some(
     (line) =>
-      /Seq Scan on (users|partner_commissions|partner_monthly)\b/.test(line) &&
+      /Seq Scan on (users|partner_commissions|partner_monthly|wallet_entries)\b/.test(line) &&
       !line.includes('never executed'),
   );
   console.log(`\n${label}${seq ? '  ← sequential scan of a big table' : ''}`);

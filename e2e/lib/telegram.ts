@@ -18,12 +18,15 @@ export function newTelegramUser(overrides: Partial<TelegramTestUser> = {}): Tele
   return { id: nextId, first_name: 'Tanya', last_name: 'Mini', language_code: 'en', ...overrides };
 }
 
-/** Init data as Telegram signs it, with the server's bot token. */
-export function signInitData(user: TelegramTestUser, startParam?: string): string {
+/**
+ * Init data as Telegram signs it, with the server's bot token. `signedAt` follows a server clock a
+ * spec moved ahead (the server refuses init data older than its freshness window).
+ */
+export function signInitData(user: TelegramTestUser, startParam?: string, signedAt = new Date()): string {
   return sign(
     { user, chat_instance: '-1', chat_type: 'sender', ...(startParam ? { start_param: startParam } : {}) },
     e2eEnv.botToken,
-    new Date(),
+    signedAt,
   );
 }
 

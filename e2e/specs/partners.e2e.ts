@@ -37,6 +37,53 @@ async function buyPack(page: Page, authorization: string) {
   await page.waitForURL((u) => u.pathname === '/settings/');
 }
 
+/**
+ * Premium bought in roubles on the test provider's checkout. A new account's first checkout is the
+ * free trial (nothing charged, no commission): B cancels its renewals, lets it end (the server's
+ * clock moves `afterTrialSeconds` ahead) and buys again, now paying the plan's price.
+ */
+async function buyPremium(page: Page, email: string, afterTrialSeconds: number): Promise<string> {
+  const login = async () =>
+    `Bearer ${(await callApi<{ access: string }>('/api/token/login/', { body: { email, password: PASSWORD } })).body.access}`;
+  const checkout = async (authorization: string) => {
+    const started = await callApi<{ confirmation_url: string }>('/api/subscriptions/', {
+      authorization,
+      body: { method: 'test', agree_offer: true, agree_privacy: true, return: '/settings/subscription/' },
+    });
+    expect(started.status).toBe(200);
+    await page.goto(url(started.body.confirmation_url));
+    await page.locator('button[data-action="pay"]').click();
+    await page.waitForURL((u) => u.pathname === '/settings/subscription/');
+  };
+  let authorization = await login();
+  expect(
+    (await callApi('/api/payments/region/', { method: 'PUT', body: { region: 'ru' }, authorization })).status,
+  ).toBe(200);
+  await checkout(authorization);
+  const trial = await callApi<{ status: string }>('/api/subscriptions/me/', { authorization });
+  expect(trial.body.status).toBe('trialing');
+  expect((await callApi('/api/subscriptions/cancel/', { body: {}, authorization })).status).toBe(200);
+  await setServerClock(afterTrialSeconds);
+  authorization = await login();
+  await checkout(authorization);
+  await expect
+    .poll(
+      async () =>
+        (await callApi<{ status: string }>('/api/subscriptions/me/', { authorization })).body.status,
+    )
+    .toBe('active');
+  return authorization;
+}
+
+/** Fresh tokens for an e-mail account (after the server's clock jumped, the old ones have expired). */
+async function loginAgain(user: { email: string; password: string }) {
+  return (
+    await callApi<{ refresh: string; access: string }>('/api/token/login/', {
+      body: { email: user.email, password: user.password },
+    })
+  ).body;
+}
+
 describe('partner programme', () => {
   let sessions: Session[] = [];
   afterEach(async () => {
@@ -46,7 +93,7 @@ describe('partner programme', () => {
   });
   afterAll(() => setServerClock(0));
 
-  it('B signs up through A’s link and buys; A sees the frozen commission, statistics and team, then pays out after the hold', async () => {
+  it('B signs up through A’s link and buys premium; A sees the frozen commission, statistics and team, then pays out after the hold', async () => {
     const a = await createActiveUser();
     const summary = await callApi<{ reflink: string; referral_code: string }>('/api/partners/me/', {
       authorization: `Bearer ${a.access}`,
@@ -74,20 +121,22 @@ describe('partner programme', () => {
     const bMe = await callApi<{ referer: number; uuid: string }>('/api/users/me/', { authorization: bAuth });
     expect(bMe.body.referer).toBe(a.id);
 
-    await buyPack(sb.page, bAuth);
+    // Premium (990 ₽ a month) after the free trial: the server's clock is then 4 days ahead.
+    await buyPremium(sb.page, email, 4 * DAY_SECONDS);
+    const aNow = await loginAgain(a);
 
-    // A sees the commission frozen (10 % of 199 ₽), the statistics and B in the team.
+    // A sees the commission frozen (10 % of 990 ₽), the statistics and B in the team.
     let sa = await openBrowser('phone', { size: NARROW });
     sessions.push(sa);
-    await signInWithTokens(sa.page, a);
+    await signInWithTokens(sa.page, aNow);
     await sa.page.goto(url('/settings/mlm/'));
     await sa.page.getByTestId('partner-statistics').waitFor();
-    await expect.poll(() => sa.page.getByTestId('wallet-frozen-643').textContent()).toContain('19.90');
+    await expect.poll(() => sa.page.getByTestId('wallet-frozen-643').textContent()).toMatch(/99(?![\d.,])/);
     expect(await sa.page.getByTestId('wallet-available-643').textContent()).toContain('0');
     expect(await sa.page.getByTestId('stat-referals').textContent()).toContain('1');
     expect(await sa.page.getByTestId('stat-payedPartners').textContent()).toContain('1');
-    expect(await sa.page.getByTestId('stat-income').textContent()).toContain('19.90');
-    expect(await sa.page.getByTestId('stat-turnoverMonth').textContent()).toContain('199');
+    expect(await sa.page.getByTestId('stat-income').textContent()).toMatch(/99(?![\d.,])/);
+    expect(await sa.page.getByTestId('stat-turnoverMonth').textContent()).toContain('990');
     expect(await sa.page.locator('[data-testid="partner-chart"] rect').count()).toBe(12);
     await saveScreenshot(sa.page, 'partners-mlm-phone-360-dark', true);
 
@@ -109,7 +158,7 @@ describe('partner programme', () => {
       colorScheme: 'light',
     });
     sessions.push(light);
-    await signInWithTokens(light.page, a);
+    await signInWithTokens(light.page, aNow);
     await light.page.evaluate(() => localStorage.setItem('django_language', 'ru'));
     await light.page.goto(url('/settings/mlm/'));
     await light.page.getByTestId('partner-statistics').waitFor();
@@ -121,8 +170,9 @@ describe('partner programme', () => {
     await saveScreenshot(light.page, 'partners-tops-phone-390-light-ru');
     expect(light.errors).toEqual([]);
 
-    // The hold passes: the money becomes available and A asks for a pay-out to a card.
-    await setServerClock(15 * DAY_SECONDS);
+    // The hold (14 days from the payment) passes: the money becomes available and A asks for a
+    // pay-out to a card.
+    await setServerClock((4 + 15) * DAY_SECONDS);
     // The browser's clock stays real, so A signs in again, in a fresh browser, on the server's
     // new day (the tokens issued before the jump have expired by the server's clock).
     expect(sa.errors).toEqual([]);
@@ -130,13 +180,10 @@ describe('partner programme', () => {
     sessions = sessions.filter((s) => s !== sa);
     sa = await openBrowser('phone', { size: NARROW });
     sessions.push(sa);
-    const later = await callApi<{ refresh: string; access: string }>('/api/token/login/', {
-      body: { email: a.email, password: a.password },
-    });
-    await signInWithTokens(sa.page, later.body);
+    await signInWithTokens(sa.page, await loginAgain(a));
     await sa.page.goto(url('/wallet/pay-out/'));
-    await expect.poll(() => sa.page.getByTestId('payout-available').textContent()).toContain('19.90');
-    await sa.page.getByLabel('Amount').fill('15');
+    await expect.poll(() => sa.page.getByTestId('payout-available').textContent()).toMatch(/99(?![\d.,])/);
+    await sa.page.getByLabel('Amount').fill('50');
     await sa.page.getByLabel('Card number').fill('4111 1111 1111 1112');
     await sa.page.getByLabel("Holder's full name").fill('Ann Partner');
     await sa.page.getByTestId('payout-submit').click();
@@ -146,15 +193,24 @@ describe('partner programme', () => {
     const requests = sa.page.getByTestId('payout-requests');
     await requests.waitFor();
     expect(await requests.textContent()).toContain('Pending');
-    await expect.poll(() => sa.page.getByTestId('payout-available').textContent()).toContain('4.90');
+    await expect.poll(() => sa.page.getByTestId('payout-available').textContent()).toMatch(/49(?![\d.,])/);
     await saveScreenshot(sa.page, 'partners-payout-phone-360-dark');
     expect(sa.errors).toEqual([]);
-  });
+    // Two checkouts, two clock jumps and four browsers: longer than the default.
+  }, 240_000);
 
-  it('inside Telegram: the ref_ start parameter makes the Mini App user a partner of the link’s owner', async () => {
-    const a = await createActiveUser();
+  it('inside Telegram: the ref_ start parameter makes the Mini App user a partner of the link’s owner, who sees the frozen commission and pays out in the Mini App', async () => {
+    // A uses Mirra only inside Telegram: the Mini App creates the account.
+    const tgA = newTelegramUser({ first_name: 'Alla', last_name: 'Upline' });
+    const sa = await openBrowser('phone', { size: NARROW });
+    sessions.push(sa);
+    await installTelegramHost(sa.page);
+    await sa.page.goto(miniAppUrl('/', { initData: signInitData(tgA), version: '8.0' }));
+    await sa.page.getByTestId('header-profile').waitFor();
+    const aAuth = `TG ${signInitData(tgA)}`;
+    const aMe = await callApi<{ id: number }>('/api/users/me/', { authorization: aAuth });
     const summary = await callApi<{ referral_code: string; reflink_telegram: string }>('/api/partners/me/', {
-      authorization: `Bearer ${a.access}`,
+      authorization: aAuth,
     });
     const startParam = new URL(summary.body.reflink_telegram).searchParams.get('startapp')!;
     expect(startParam).toBe(`ref_${summary.body.referral_code}`);
@@ -169,16 +225,44 @@ describe('partner programme', () => {
     await s.page.getByTestId('header-profile').waitFor();
     const tgAuth = `TG ${signInitData(tgUser)}`;
     const me = await callApi<{ referer: number }>('/api/users/me/', { authorization: tgAuth });
-    expect(me.body.referer).toBe(a.id);
+    expect(me.body.referer).toBe(aMe.body.id);
 
     await buyPack(s.page, tgAuth);
     const stats = await callApi<{ income: number; payedPartners: number }>('/api/partners/statistics/', {
-      authorization: `Bearer ${a.access}`,
+      authorization: aAuth,
     });
     expect(stats.body).toMatchObject({ income: 1990, payedPartners: 1 });
     const team = await callApi<{ results: Array<{ name: string; paid: boolean }> }>('/api/linear/', {
-      authorization: `Bearer ${a.access}`,
+      authorization: aAuth,
     });
     expect(team.body.results).toEqual([expect.objectContaining({ name: 'Tim Mini', paid: true })]);
+
+    // A, in the Mini App, sees the commission frozen for the hold.
+    await sa.page.goto(miniAppUrl('/settings/mlm/', { initData: signInitData(tgA), version: '8.0' }));
+    await sa.page.getByTestId('partner-statistics').waitFor();
+    await expect.poll(() => sa.page.getByTestId('wallet-frozen-643').textContent()).toContain('19.90');
+    await saveScreenshot(sa.page, 'partners-mlm-miniapp-360-dark', true);
+    expect(sa.errors).toEqual([]);
+
+    // The hold passes; Telegram signs A's next launch on the server's new day.
+    await setServerClock(15 * DAY_SECONDS);
+    const later = new Date(Date.now() + 15 * DAY_SECONDS * 1000);
+    const sl = await openBrowser('phone', { size: NARROW });
+    sessions.push(sl);
+    await installTelegramHost(sl.page);
+    await sl.page.goto(
+      miniAppUrl('/wallet/pay-out/', { initData: signInitData(tgA, undefined, later), version: '8.0' }),
+    );
+    await expect.poll(() => sl.page.getByTestId('payout-available').textContent()).toContain('19.90');
+    await sl.page.getByLabel('Amount').fill('15');
+    await sl.page.getByLabel('Card number').fill('4111 1111 1111 1111');
+    await sl.page.getByLabel("Holder's full name").fill('Alla Upline');
+    await sl.page.getByTestId('payout-submit').click();
+    const requests = sl.page.getByTestId('payout-requests');
+    await requests.waitFor();
+    expect(await requests.textContent()).toContain('Pending');
+    await expect.poll(() => sl.page.getByTestId('payout-available').textContent()).toContain('4.90');
+    await saveScreenshot(sl.page, 'partners-payout-miniapp-360-dark');
+    expect(sl.errors).toEqual([]);
   });
 });

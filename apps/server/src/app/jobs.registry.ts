@@ -90,6 +90,8 @@ export const crontab = [
   '17 * * * * maintenance:cleanup',
   // Nightly proof that every cached credit balance equals its ledger.
   '40 3 * * * credits:reconcile',
+  // Nightly proof that commissions, pay-outs and partner aggregates agree with the wallet ledger.
+  '50 3 * * * partners:reconcile',
   '* * * * * generations:reconcile',
   '* * * * * models:reconcile',
   '* * * * * workers:recover',

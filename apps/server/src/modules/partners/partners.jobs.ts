@@ -2,8 +2,9 @@ import type { PartnersDeps } from './partners.deps.js';
 import { toTask } from '../../shared/jobs.js';
 import { announceNewPartnerJob, findUserById } from '../users/index.js';
 import { announceNewPartner, computeTops, releaseDueCommissions } from './partners.usecases.js';
+import { reconcilePartnerWallets } from './reconcile.usecases.js';
 
-/** The partner programme's jobs: the welcome of a new partner, and two scheduled ones. */
+/** The partner programme's jobs: the welcome of a new partner, and the scheduled ones. */
 export function partnersJobHandlers(deps: PartnersDeps) {
   return {
     [announceNewPartnerJob.name]: toTask(announceNewPartnerJob, async ({ userId }) => {
@@ -18,6 +19,10 @@ export function partnersJobHandlers(deps: PartnersDeps) {
     /** The tops lists, recomputed from the monthly aggregates. */
     'partners:compute_tops': async () => {
       await computeTops(deps);
+    },
+    /** Nightly: commissions, pay-outs and aggregates checked against the wallet ledger. */
+    'partners:reconcile': async () => {
+      await reconcilePartnerWallets(deps);
     },
   };
 }

@@ -241,6 +241,30 @@ export const creditAuditFindings = pgTable('credit_audit_findings', {
   foundAt: timestamp('found_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
+/**
+ * What the nightly partner and wallet reconciliation found: a commission whose wallet entries do
+ * not add up to it, a pay-out whose reserve entry disagrees with it, a team or monthly aggregate
+ * that disagrees with the commissions it is derived from. `repaired` marks derived rows the job
+ * rebuilt; the rest (money) are for an operator to look into.
+ */
+export const walletAuditFindings = pgTable(
+  'wallet_audit_findings',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    check: text('check', {
+      enum: ['commission_entries', 'payout_reserve', 'partner_monthly', 'partner_paying', 'partner_members'],
+    }).notNull(),
+    userId: bigint('user_id', { mode: 'number' }),
+    /** The commission's wallet key, the pay-out's uuid, the month or level of the aggregate. */
+    ref: text('ref').notNull(),
+    expected: text('expected').notNull(),
+    actual: text('actual').notNull(),
+    repaired: boolean('repaired').notNull().default(false),
+    foundAt: timestamp('found_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('wallet_audit_findings_found_idx').on(t.foundAt)],
+);
+
 /** Paid features with an end date: `premium` (subscription) and `unlimited` (no free-tier pause). */
 export const entitlements = pgTable(
   'entitlements',

@@ -7,10 +7,12 @@ import { I18nextProvider } from 'react-i18next';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../lib/api-error';
+import { markInTelegram } from '../../lib/telegram/detect';
 import { createTestI18n } from '../../test/i18n';
 import { partnersApi } from './api/partners.api';
 import { PartnerProgramme } from './components/partner-programme';
 import { PayoutForm } from './components/payout-form';
+import { PromoMaterials } from './components/promo-materials';
 import { TeamList } from './components/team-list';
 
 let i18n: I18n;
@@ -184,6 +186,78 @@ describe('pay-out form', () => {
     expect(keys[1]).toBe(keys[0]);
     expect(keys[2]).not.toBe(keys[1]);
     expect(request.mock.calls[0]![0]).toMatchObject({ method: 'sbp', card: null, bank: 'Bank' });
+  });
+});
+
+describe('pay-out in dollars', () => {
+  afterEach(() => localStorage.removeItem('wallet_currency'));
+
+  it('follows the chosen money currency: its balance, its minimum, and a request in it', async () => {
+    localStorage.setItem('wallet_currency', '840');
+    vi.spyOn(partnersApi, 'payouts').mockResolvedValue({
+      ...NO_PAYOUTS,
+      balances: [
+        { currency: 643, available: 500_000, frozen: 0, pending: 0, reserved: 0 },
+        { currency: 840, available: 12_345, frozen: 0, pending: 0, reserved: 0 },
+      ],
+      minimum: { '643': 100_000, '840': 1_000 },
+    });
+    const request = vi.spyOn(partnersApi, 'requestPayout').mockResolvedValue({
+      uuid: '00000000-0000-4000-8000-000000000002',
+      currency: 840,
+      amount: 12_300,
+      method: 'card',
+      requisites: '•••• 4242',
+      status: 'pending',
+      reason: null,
+      created_at: '2026-01-01T00:00:00.000Z',
+      decided_at: null,
+    });
+    await show(<PayoutForm />);
+    const available = await screen.findByTestId('payout-available');
+    expect(available.textContent).toContain('$123.45');
+    expect(screen.getByText(/\$10(?![\d.,])/)).toBeTruthy();
+    const input = (name: string) => document.querySelector(`input[name="${name}"]`) as HTMLInputElement;
+    expect(input('amount').value).toBe('123');
+    fireEvent.input(input('card'), { target: { value: '4242 4242 4242 4242' } });
+    fireEvent.input(input('holder'), { target: { value: 'Jane Doe' } });
+    fireEvent.click(screen.getByTestId('payout-submit'));
+    await waitFor(() => expect(request).toHaveBeenCalledTimes(1));
+    expect(request.mock.calls[0]![0]).toMatchObject({ currency: 840, amount: 12_300 });
+  });
+
+  it('has nothing to pay out when the chosen currency holds less than its minimum', async () => {
+    localStorage.setItem('wallet_currency', '840');
+    vi.spyOn(partnersApi, 'payouts').mockResolvedValue({
+      ...NO_PAYOUTS,
+      minimum: { '643': 100_000, '840': 1_000 },
+    });
+    await show(<PayoutForm />);
+    expect((await screen.findByTestId('payout-available')).textContent).toMatch(/\$0(?![\d.,])/);
+    expect(screen.queryByTestId('payout-submit')).toBeNull();
+  });
+});
+
+describe('promo texts', () => {
+  const WEB = 'https://mirra.test/sign-up/?ref=abc';
+  const MINI_APP = 'https://t.me/mirra_bot/app?startapp=ref_abc';
+  afterEach(() => markInTelegram(false));
+
+  it('carry the web reflink in a browser', async () => {
+    await show(<PromoMaterials reflink={WEB} telegramReflink={MINI_APP} />);
+    const text = await screen.findByTestId('promo-text1');
+    await waitFor(() => expect(text.textContent).toContain(WEB));
+    expect(text.textContent).not.toContain(MINI_APP);
+  });
+
+  it('carry the Mini App link (startapp) inside Telegram', async () => {
+    markInTelegram(true, 'android');
+    await show(<PromoMaterials reflink={WEB} telegramReflink={MINI_APP} />);
+    for (const key of ['text1', 'text2', 'text3']) {
+      const text = await screen.findByTestId(`promo-${key}`);
+      await waitFor(() => expect(text.textContent).toContain(MINI_APP));
+      expect(text.textContent).not.toContain(WEB);
+    }
   });
 });
 

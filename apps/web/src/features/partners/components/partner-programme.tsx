@@ -72,7 +72,7 @@ export function PartnerProgramme() {
       <Calculator summary={data} />
       <CuratorCard summary={data} />
       <Faq />
-      <PromoMaterials reflink={data.reflink} />
+      <PromoMaterials reflink={data.reflink} telegramReflink={data.reflink_telegram} />
     </>
   );
 }

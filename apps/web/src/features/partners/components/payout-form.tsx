@@ -13,25 +13,28 @@ import { useAppStore } from '../../../lib/app-store';
 import { formatMoney, walletKeys } from '../../payments';
 import { partnerKeys, partnersApi } from '../api/partners.api';
 import { newClientKey } from '../client-key';
+import { useMoneyCurrency } from '../hooks/use-money-currency';
 import '../partners.css';
 
 type Method = (typeof PAYOUT_METHODS)[number];
 const FIELDS = ['amount', 'card', 'phone', 'bank', 'network', 'address', 'holder'] as const;
-const CURRENCY = 643;
 
 /**
  * `/wallet/pay-out/`: amount (at least the minimum, at most what is available), requisites by
  * method and the holder's name, filled in from the last pay-out. The money is reserved at once;
- * the list below shows each request's status.
+ * the list below shows each request's status. Everything follows the money currency chosen on the
+ * wallet (roubles or dollars): the balance, the minimum and the currency of the request — each
+ * currency is its own ledger, nothing is converted.
  */
 export function PayoutForm() {
   const { t, i18n } = useTranslation();
+  const [currency] = useMoneyCurrency();
   const payouts = useQuery({ queryKey: partnerKeys.payouts(), queryFn: partnersApi.payouts });
   if (payouts.isPending) return <Spinner />;
   if (payouts.isError) return <LoadError query={payouts} />;
-  const available = payouts.data.balances.find((b) => b.currency === CURRENCY)?.available ?? 0;
-  const minimum = payouts.data.minimum[String(CURRENCY)] ?? 0;
-  const money = (amount: number) => formatMoney(amount, CURRENCY, i18n.language);
+  const available = payouts.data.balances.find((b) => b.currency === currency)?.available ?? 0;
+  const minimum = payouts.data.minimum[String(currency)] ?? 0;
+  const money = (amount: number, of = currency) => formatMoney(amount, of, i18n.language);
   return (
     <div className="partner-team" data-testid="payout">
       <div className="card">
@@ -43,7 +46,8 @@ export function PayoutForm() {
         {available < minimum ? (
           <Alert tone="info">{t('partners.payout.noMoney')}</Alert>
         ) : (
-          <RequestForm saved={payouts.data.saved} available={available} />
+          // A new currency starts a new request (its amount is that currency's balance).
+          <RequestForm key={currency} currency={currency} saved={payouts.data.saved} available={available} />
         )}
       </div>
       {payouts.data.results.length > 0 && (
@@ -52,7 +56,7 @@ export function PayoutForm() {
           {payouts.data.results.map((payout) => (
             <div key={payout.uuid} className="partner-level">
               <div className="partner-person__text">
-                <strong>{money(payout.amount)}</strong>
+                <strong>{money(payout.amount, payout.currency)}</strong>
                 <span className="partner-muted">
                   {t(`partners.payout.methods.${payout.method}`)} · {payout.requisites}
                 </span>
@@ -70,7 +74,15 @@ export function PayoutForm() {
   );
 }
 
-function RequestForm({ saved, available }: { saved: TPayouts['saved']; available: number }) {
+function RequestForm({
+  currency,
+  saved,
+  available,
+}: {
+  currency: number;
+  saved: TPayouts['saved'];
+  available: number;
+}) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const [method, setMethod] = useState<Method>(saved?.method ?? 'card');
@@ -98,7 +110,7 @@ function RequestForm({ saved, available }: { saved: TPayouts['saved']; available
     setPending(true);
     try {
       await partnersApi.requestPayout({
-        currency: CURRENCY,
+        currency,
         amount: Math.round(Number(values.amount.replace(',', '.')) * 100) || 0,
         method,
         card: method === 'card' ? values.card : null,

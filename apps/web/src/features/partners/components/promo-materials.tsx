@@ -5,6 +5,7 @@ import type { TFunction } from 'i18next';
 import { Button } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
 import { useAppStore } from '../../../lib/app-store';
+import { isInTelegram } from '../../../lib/telegram';
 import { LANGUAGE_NAMES, LANGUAGES, loadLanguageTexts } from '../../../lib/i18n';
 
 /** Common banner sizes: a square post, a story, a link preview. */
@@ -153,10 +154,19 @@ function BannerPreview({
 
 /**
  * Banners in common sizes with my reflink and its QR code, and ready-made texts to copy or save,
- * in any of the app's languages (the partner's audience may speak another than they do).
+ * in any of the app's languages (the partner's audience may speak another than they do). Inside
+ * the Mini App the texts carry the Mini App link (`startapp`): they are shared in Telegram chats,
+ * where it opens Mirra in Telegram with my referral, without a browser.
  */
-export function PromoMaterials({ reflink }: { reflink: string }) {
+export function PromoMaterials({
+  reflink,
+  telegramReflink = null,
+}: {
+  reflink: string;
+  telegramReflink?: string | null;
+}) {
   const { t, i18n } = useTranslation();
+  const textLink = isInTelegram() && telegramReflink ? telegramReflink : reflink;
   const showTopinfo = useAppStore((s) => s.showTopinfo);
   const ui = i18n.resolvedLanguage ?? i18n.language;
   const [language, setLanguage] = useState<TLanguage>(isLanguage(ui) ? ui : 'en');
@@ -225,7 +235,7 @@ export function PromoMaterials({ reflink }: { reflink: string }) {
       <strong>{t('partners.promo.texts')}</strong>
       {TEXTS.map((key) => {
         const text = promoT(`partners.promo.${key}`, {
-          link: reflink,
+          link: textLink,
           interpolation: { escapeValue: false },
         });
         return (

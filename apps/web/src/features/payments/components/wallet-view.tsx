@@ -57,7 +57,11 @@ export function WalletView({
         {WALLET_CURRENCIES.map((c) => (
           <Link
             key={c}
-            to={view === 'payIn' ? `/wallet/pay-in/?currency=${c}` : `/wallet/transactions/${c}/`}
+            to={
+              view === 'transactions'
+                ? `/wallet/transactions/${c}/`
+                : `/wallet/${view === 'payIn' ? 'pay-in' : 'pay-out'}/?currency=${c}`
+            }
             className={`chip${c === currency ? ' is-active' : ''}`}
             aria-current={c === currency ? 'page' : undefined}
             data-testid={`wallet-currency-${c}`}
