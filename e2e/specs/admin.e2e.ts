@@ -1,7 +1,3 @@
-import { execFile } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { callApi, createActiveUser, PASSWORD, type TestUser } from '../lib/accounts.js';
@@ -9,25 +5,10 @@ import { openBrowser, saveScreenshot, url, type Session } from '../lib/browser.j
 import { e2eEnv } from '../lib/env.js';
 import { apiBalance, apiGenerate, apiWaitForGeneration } from '../lib/generations.js';
 import { signInWithTokens } from '../lib/session.js';
+import { grantStaff } from '../lib/staff.js';
 
-const run = promisify(execFile);
-const root = path.resolve(import.meta.dirname, '../..');
 const bearer = (user: TestUser) => `Bearer ${user.access}`;
-
-/**
- * Makes a person staff the way an operator does: `npm run admin -- grant`, run against the e2e
- * server's own embedded PostgreSQL (its DATA_DIR and the port in its postmaster.pid).
- */
-async function grant(user: TestUser, role: 'moderator' | 'admin') {
-  const pid = await readFile(path.join(e2eEnv.dataDir, 'pg', 'postmaster.pid'), 'utf8');
-  const port = pid.split('\n')[3]!.trim();
-  const { stdout } = await run(
-    process.execPath,
-    ['--import', 'tsx', 'apps/server/scripts/admin.ts', 'grant', user.email, '--role', role],
-    { cwd: root, env: { ...process.env, DATA_DIR: e2eEnv.dataDir, EMBEDDED_PG_PORT: port } },
-  );
-  expect(stdout).toContain(`is now ${role}`);
-}
+const grant = grantStaff;
 
 /** A published post of a new author, reported by `reasons.length` other people. */
 async function reportedPost(reasons: string[]) {
