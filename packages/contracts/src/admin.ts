@@ -174,6 +174,22 @@ export const ZAdminRevenue = z.object({
   refunded_30d: count,
 });
 
+/** Credits charged and what the providers billed for one mode on one engine over one window. */
+export const ZAdminMarginRow = z.object({
+  mode: ZGenerationMode,
+  engine: z.string(),
+  count,
+  /** Sum of `generations.provider_cost_usd` (refunded generations included: the provider was paid). */
+  cost_usd: z.number().nonnegative(),
+  /** Credits charged and kept (refunded generations give theirs back, so they count 0). */
+  credits: count,
+  /** credits × credit_price_usd; null while no US-dollar order sold credits in the window. */
+  value_usd: z.number().nonnegative().nullable(),
+  /** value_usd − cost_usd; null with value_usd. */
+  margin_usd: z.number().nullable(),
+});
+export type TAdminMarginRow = z.infer<typeof ZAdminMarginRow>;
+
 /** The console's home: what a person running Mirra checks first, all counted from the database. */
 export const ZAdminDashboard = z.object({
   generated_at: z.iso.datetime(),
@@ -196,6 +212,21 @@ export const ZAdminDashboard = z.object({
     oldest_age_seconds: z.number().int().nonnegative().nullable(),
   }),
   revenue: z.array(ZAdminRevenue),
+  /**
+   * Provider cost against the value of the credits charged, by mode and engine. A credit is valued
+   * at what people paid for credits: US-dollar orders paid over the last ADMIN_DASHBOARD_DAYS days
+   * that sold credits, their amount divided by the credits they sold (other currencies are not
+   * converted). Digital-model trainings record no provider cost and are left out.
+   */
+  margin: z.object({
+    credit_price_usd: z.number().nonnegative().nullable(),
+    today: z.array(ZAdminMarginRow),
+    last_30d: z.array(ZAdminMarginRow),
+  }),
+  /** Distinct people who created a generation or signed in (their last sign-in) in the window. */
+  active_users: z.object({ today: count, last_7d: count }),
+  /** Today's generations with an engine's failure reason, most frequent first (top 10). */
+  failure_reasons_today: z.array(z.object({ reason: z.string(), count })),
   payouts_pending: z.array(z.object({ currency: z.number().int(), count, amount: count })),
   /** One value per day, oldest first, for ADMIN_DASHBOARD_DAYS days ending today (UTC). */
   series: z.object({

@@ -50,6 +50,8 @@ const SAME_AS_ENGLISH = [
   /^nav\.generations$/,
   /^features\.(video|feed)\.title$/,
   /^structure\.linear$/,
+  // German says "Credits" too.
+  /^admin\.pricing\.(kinds\.)?credits$/,
   /^settings\.items\.(support|otherServices|profile)$/,
   /^theme\.system$/,
   /^wallet\.balance$/,

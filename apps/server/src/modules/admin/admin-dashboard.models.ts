@@ -2,6 +2,7 @@ import {
   ADMIN_DASHBOARD_DAYS,
   GenerationStatus,
   type TAdminDashboard,
+  type TAdminMarginRow,
   type TGenerationMode,
   type TGenerationStatus,
 } from '@mirra/contracts';
@@ -90,5 +91,51 @@ export function dailySeries(
         (row) => row.amount,
       ),
     })),
+  };
+}
+
+/** Dollars per credit from credits sold for dollars; null when none were sold (nothing to value by). */
+export function creditPriceUsd(sales: { cents: number; credits: number }): number | null {
+  return sales.credits > 0 ? sales.cents / 100 / sales.credits : null;
+}
+
+type Spent = { count: number; costUsd: number; credits: number };
+const cents = (usd: number) => Math.round(usd * 100) / 100;
+
+/**
+ * Cost and value per mode and engine for today and the whole window, largest cost first; a
+ * mode/engine with nothing today is left out of today's table.
+ */
+export function marginTables(
+  rows: Array<{ mode: string; engine: string; today: Spent; window: Spent }>,
+  priceUsd: number | null,
+): TAdminDashboard['margin'] {
+  const table = (pick: (row: (typeof rows)[number]) => Spent): TAdminMarginRow[] =>
+    rows
+      .map((row) => ({ row, spent: pick(row) }))
+      .filter(({ spent }) => spent.count > 0)
+      .map(({ row, spent }) => {
+        const value = priceUsd === null ? null : cents(spent.credits * priceUsd);
+        return {
+          mode: row.mode as TGenerationMode,
+          engine: row.engine,
+          count: spent.count,
+          cost_usd: cents(spent.costUsd),
+          credits: spent.credits,
+          value_usd: value,
+          margin_usd: value === null ? null : cents(value - spent.costUsd),
+        };
+      })
+      .sort(
+        (a, b) =>
+          b.cost_usd - a.cost_usd ||
+          b.count - a.count ||
+          a.mode.localeCompare(b.mode) ||
+          a.engine.localeCompare(b.engine),
+      );
+  return {
+    credit_price_usd: priceUsd,
+    today: table((row) => row.today),
+    last_30d: table((row) => row.window),
   };
 }

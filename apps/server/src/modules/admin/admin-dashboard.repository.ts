@@ -1,3 +1,4 @@
+import { CURRENCY_USD } from '@mirra/contracts';
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../shared/db/client.js';
 
@@ -71,6 +72,78 @@ export const adminDashboardRepository = {
       last_30d: num(row.last_30d),
       refunded_30d: num(row.refunded_30d),
     }));
+  },
+
+  /**
+   * Generations since `from` by mode and engine, with what the providers billed and the credits
+   * kept (a refunded generation gave its credits back), split into today and the whole window.
+   */
+  async costsSince(db: DbOrTx, today: Date, from: Date) {
+    const { rows } = await db.execute<{
+      mode: string;
+      engine: string;
+      n_today: string;
+      cost_today: string | null;
+      credits_today: string | null;
+      n: string;
+      cost: string | null;
+      credits: string | null;
+    }>(sql`
+      SELECT mode, engine,
+             count(*) FILTER (WHERE created_at >= ${today.toISOString()}) AS n_today,
+             sum(provider_cost_usd) FILTER (WHERE created_at >= ${today.toISOString()}) AS cost_today,
+             sum(cost) FILTER (WHERE created_at >= ${today.toISOString()} AND NOT refunded) AS credits_today,
+             count(*) AS n,
+             sum(provider_cost_usd) AS cost,
+             sum(cost) FILTER (WHERE NOT refunded) AS credits
+      FROM generations
+      WHERE created_at >= ${from.toISOString()}
+      GROUP BY mode, engine`);
+    return rows.map((row) => ({
+      mode: row.mode,
+      engine: row.engine,
+      today: { count: num(row.n_today), costUsd: num(row.cost_today), credits: num(row.credits_today) },
+      window: { count: num(row.n), costUsd: num(row.cost), credits: num(row.credits) },
+    }));
+  },
+
+  /** US-dollar orders paid since `from` (not refunded) that sold credits: cents paid and credits sold. */
+  async creditSales(db: DbOrTx, from: Date) {
+    const { rows } = await db.execute<{ cents: string | null; credits: string | null }>(sql`
+      SELECT sum(amount) AS cents, sum(credits) AS credits
+      FROM payment_orders
+      WHERE status = 'paid' AND currency = ${CURRENCY_USD} AND credits > 0
+        AND paid_at >= ${from.toISOString()}`);
+    return { cents: num(rows[0]?.cents), credits: num(rows[0]?.credits) };
+  },
+
+  /**
+   * Distinct people who created a generation or whose last sign-in falls in the window. The last
+   * sign-in is all users keep, which is enough: anyone who signed in since `since` has it there.
+   */
+  async activeUsers(db: DbOrTx, today: Date, weekStart: Date) {
+    const { rows } = await db.execute<{ today: string; week: string }>(sql`
+      WITH active AS (
+        SELECT user_id, created_at AS at FROM generations WHERE created_at >= ${weekStart.toISOString()}
+        UNION ALL
+        SELECT id, last_login FROM users WHERE last_login >= ${weekStart.toISOString()}
+      )
+      SELECT count(DISTINCT user_id) FILTER (WHERE at >= ${today.toISOString()}) AS today,
+             count(DISTINCT user_id) AS week
+      FROM active`);
+    return { today: num(rows[0]?.today), last_7d: num(rows[0]?.week) };
+  },
+
+  /** Today's engine-given failure reasons, most frequent first. */
+  async failureReasons(db: DbOrTx, today: Date, limit: number) {
+    const { rows } = await db.execute<{ reason: string; n: string }>(sql`
+      SELECT error_reason AS reason, count(*) AS n
+      FROM generations
+      WHERE created_at >= ${today.toISOString()} AND error_reason IS NOT NULL
+      GROUP BY error_reason
+      ORDER BY n DESC, reason
+      LIMIT ${limit}`);
+    return rows.map((row) => ({ reason: row.reason, count: num(row.n) }));
   },
 
   async pendingPayouts(db: DbOrTx) {

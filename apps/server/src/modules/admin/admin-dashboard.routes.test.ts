@@ -2,7 +2,7 @@ import { GenerationStatus, type TAdminDashboard } from '@mirra/contracts';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generations, paymentOrders, payoutRequests, users } from '../../shared/db/schema.js';
-import { signedInPerson, type Person } from '../../test/posts-factories.js';
+import { signInAgain, signedInPerson, type Person } from '../../test/posts-factories.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { grantStaffRole } from './index.js';
 
@@ -38,16 +38,29 @@ async function joinedAt(date: Date) {
   await t.deps.db.update(users).set({ dateJoined: date }).where(eq(users.id, person.user.id));
 }
 
-async function generation(values: { status: number; engine: string; mode?: string; createdAt: Date }) {
+async function generation(values: {
+  status: number;
+  engine: string;
+  mode?: string;
+  createdAt: Date;
+  userId?: number;
+  cost?: number;
+  providerCostUsd?: number;
+  refunded?: boolean;
+  errorReason?: string;
+}) {
   await t.deps.db.insert(generations).values({
-    userId: author.user.id,
+    userId: values.userId ?? author.user.id,
     mode: values.mode ?? 'simple',
     status: values.status,
     guidance: 7,
     seed: 1,
-    cost: 1,
+    cost: values.cost ?? 1,
     engine: values.engine,
     createdAt: values.createdAt,
+    providerCostUsd: values.providerCostUsd ?? null,
+    refunded: values.refunded ?? false,
+    errorReason: values.errorReason ?? null,
   });
 }
 
@@ -57,6 +70,7 @@ async function paidOrder(values: {
   amount: number;
   paidAt: Date;
   refundedAt?: Date;
+  credits?: number;
 }) {
   await t.deps.db.insert(paymentOrders).values({
     userId: author.user.id,
@@ -71,6 +85,7 @@ async function paidOrder(values: {
     consentedAt: values.paidAt,
     paidAt: values.paidAt,
     refundedAt: values.refundedAt ?? null,
+    credits: values.credits ?? 0,
   });
 }
 
@@ -188,5 +203,174 @@ describe('the console home', () => {
     expect(roubles[day('2030-03-15')]).toBe(49_000);
     expect(roubles[day('2030-03-02')]).toBe(99_000);
     expect(roubles.reduce((a, b) => a + b, 0)).toBe(148_000);
+  });
+});
+
+describe('cost, margin, active people and failure reasons on the console home', () => {
+  // A later month: nothing the test above seeded falls in these windows.
+  const LATER = new Date('2031-06-15T10:00:00Z');
+  const today = at('2031-06-15T08:00:00Z');
+  const lastWeek = at('2031-06-10T08:00:00Z');
+
+  async function laterDashboard(): Promise<TAdminDashboard> {
+    t.setNow(LATER);
+    const fresh = await signInAgain(t, admin);
+    const response = await t.app.inject({
+      method: 'GET',
+      url: '/api/admin/dashboard/',
+      headers: fresh.headers,
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json();
+  }
+
+  it('sets what providers billed against the credits charged, valued at what dollar buyers paid', async () => {
+    const empty = await laterDashboard();
+    expect(empty.margin).toEqual({ credit_price_usd: null, today: [], last_30d: [] });
+
+    await generation({ status: 100, engine: 'fal', createdAt: today, cost: 10, providerCostUsd: 0.25 });
+    await generation({ status: 100, engine: 'fal', createdAt: today, cost: 10, providerCostUsd: 0.35 });
+    // Refunded: the provider still billed, the credits went back.
+    await generation({
+      status: -200,
+      engine: 'fal',
+      createdAt: today,
+      cost: 10,
+      providerCostUsd: 0.1,
+      refunded: true,
+    });
+    await generation({
+      status: 100,
+      engine: 'openai',
+      mode: 'video',
+      createdAt: lastWeek,
+      cost: 50,
+      providerCostUsd: 1.5,
+    });
+
+    const unpriced = await laterDashboard();
+    expect(unpriced.margin.credit_price_usd).toBeNull();
+    expect(unpriced.margin.today).toEqual([
+      {
+        mode: 'simple',
+        engine: 'fal',
+        count: 3,
+        cost_usd: 0.7,
+        credits: 20,
+        value_usd: null,
+        margin_usd: null,
+      },
+    ]);
+
+    // $10 for 200 credits and $5 for 300: $15 / 500 = 3 cents a credit. Roubles, a refunded
+    // dollar order and an order older than the window do not set the price.
+    await paidOrder({ provider: 'stripe', currency: 840, amount: 1_000, credits: 200, paidAt: lastWeek });
+    await paidOrder({ provider: 'stripe', currency: 840, amount: 500, credits: 300, paidAt: today });
+    await paidOrder({ provider: 'yookassa', currency: 643, amount: 99_000, credits: 100, paidAt: today });
+    await paidOrder({
+      provider: 'stripe',
+      currency: 840,
+      amount: 100_000,
+      credits: 100,
+      paidAt: lastWeek,
+      refundedAt: today,
+    });
+    await paidOrder({
+      provider: 'stripe',
+      currency: 840,
+      amount: 100_000,
+      credits: 1,
+      paidAt: at('2031-04-01T10:00:00Z'),
+    });
+
+    const priced = await laterDashboard();
+    expect(priced.margin.credit_price_usd).toBeCloseTo(0.03, 10);
+    expect(priced.margin.today).toEqual([
+      {
+        mode: 'simple',
+        engine: 'fal',
+        count: 3,
+        cost_usd: 0.7,
+        credits: 20,
+        value_usd: 0.6,
+        margin_usd: -0.1,
+      },
+    ]);
+    expect(priced.margin.last_30d).toEqual([
+      {
+        mode: 'video',
+        engine: 'openai',
+        count: 1,
+        cost_usd: 1.5,
+        credits: 50,
+        value_usd: 1.5,
+        margin_usd: 0,
+      },
+      {
+        mode: 'simple',
+        engine: 'fal',
+        count: 3,
+        cost_usd: 0.7,
+        credits: 20,
+        value_usd: 0.6,
+        margin_usd: -0.1,
+      },
+    ]);
+  });
+
+  it('counts distinct people who generated or signed in, today and over 7 days', async () => {
+    const before = await laterDashboard();
+    const signedInToday = await signedInPerson(t, { credits: 0 });
+    const signedInLastWeek = await signedInPerson(t, { credits: 0 });
+    const signedInLongAgo = await signedInPerson(t, { credits: 0 });
+    const generatedLastWeek = await signedInPerson(t, { credits: 0 });
+    const both = await signedInPerson(t, { credits: 0 });
+    const lastLogin = async (person: Person, date: Date) =>
+      t.deps.db.update(users).set({ lastLogin: date }).where(eq(users.id, person.user.id));
+    await lastLogin(signedInToday, today);
+    await lastLogin(signedInLastWeek, lastWeek);
+    await lastLogin(signedInLongAgo, at('2031-05-01T08:00:00Z'));
+    await lastLogin(both, today);
+    await generation({
+      status: 100,
+      engine: 'local',
+      createdAt: lastWeek,
+      userId: generatedLastWeek.user.id,
+    });
+    await generation({ status: 100, engine: 'local', createdAt: today, userId: both.user.id });
+    await generation({ status: 100, engine: 'local', createdAt: lastWeek, userId: both.user.id });
+
+    const after = await laterDashboard();
+    expect(after.active_users.today - before.active_users.today).toBe(2);
+    expect(after.active_users.last_7d - before.active_users.last_7d).toBe(4);
+  });
+
+  it("lists today's failure reasons, most frequent first", async () => {
+    const before = await laterDashboard();
+    expect(before.failure_reasons_today).toEqual([]);
+    for (const reason of [
+      'no_face',
+      'no_face',
+      'no_face',
+      'unreadable_photo',
+      'needs_model',
+      'needs_model',
+    ]) {
+      await generation({ status: -100, engine: 'local', createdAt: today, errorReason: reason });
+    }
+    // Yesterday's: not today's.
+    await generation({
+      status: -100,
+      engine: 'local',
+      createdAt: at('2031-06-14T23:00:00Z'),
+      errorReason: 'unreadable_photo',
+    });
+
+    const after = await laterDashboard();
+    expect(after.failure_reasons_today).toEqual([
+      { reason: 'no_face', count: 3 },
+      { reason: 'needs_model', count: 2 },
+      { reason: 'unreadable_photo', count: 1 },
+    ]);
   });
 });

@@ -40,7 +40,13 @@ import { getWalletBalances, listRecentWalletEntries } from '../wallet/index.js';
 import { listReportedPosts, removeReportedPost, restoreReportedPost } from '../posts/index.js';
 import { findUsersByRefs, lockUser, searchUsersForStaff, updateUser, type UserRow } from '../users/index.js';
 import { adminDashboardRepository } from './admin-dashboard.repository.js';
-import { dailySeries, dashboardWindows, summariseGenerations } from './admin-dashboard.models.js';
+import {
+  creditPriceUsd,
+  dailySeries,
+  dashboardWindows,
+  marginTables,
+  summariseGenerations,
+} from './admin-dashboard.models.js';
 import { staffCreditKey, toUserSummary } from './admin.models.js';
 import { adminRepository, type StaffAuditRow } from './admin.repository.js';
 
@@ -293,20 +299,28 @@ export async function dashboard(deps: AdminDeps): Promise<TAdminDashboard> {
   const now = deps.now();
   const { today, weekStart, from, days } = dashboardWindows(now);
   const repo = adminDashboardRepository;
-  const [users, generations, queue, revenue, payouts, daily] = await Promise.all([
-    repo.users(deps.db, today, weekStart),
-    repo.generationsSince(deps.db, today),
-    repo.queue(deps.db),
-    repo.revenue(deps.db, today, from),
-    repo.pendingPayouts(deps.db),
-    repo.daily(deps.db, from),
-  ]);
+  const [users, generations, queue, revenue, payouts, daily, costs, sales, active, reasons] =
+    await Promise.all([
+      repo.users(deps.db, today, weekStart),
+      repo.generationsSince(deps.db, today),
+      repo.queue(deps.db),
+      repo.revenue(deps.db, today, from),
+      repo.pendingPayouts(deps.db),
+      repo.daily(deps.db, from),
+      repo.costsSince(deps.db, today, from),
+      repo.creditSales(deps.db, from),
+      repo.activeUsers(deps.db, today, weekStart),
+      repo.failureReasons(deps.db, today, 10),
+    ]);
   return {
     generated_at: now.toISOString(),
     users,
     generations_today: summariseGenerations(generations),
     queue: { depth: queue.depth, oldest_age_seconds: queue.oldestAgeSeconds },
     revenue,
+    margin: marginTables(costs, creditPriceUsd(sales)),
+    active_users: active,
+    failure_reasons_today: reasons,
     payouts_pending: payouts,
     series: dailySeries(days, daily),
   };

@@ -163,6 +163,23 @@ describe('console home', () => {
     },
     queue: { depth: 7, oldest_age_seconds: 600 },
     revenue: [{ provider: 'yookassa', currency: 643, today: 49_000, last_30d: 148_000, refunded_30d: 0 }],
+    margin: {
+      credit_price_usd: 0.03,
+      today: [
+        {
+          mode: 'simple',
+          engine: 'fal',
+          count: 4,
+          cost_usd: 0.7,
+          credits: 20,
+          value_usd: 0.6,
+          margin_usd: -0.1,
+        },
+      ],
+      last_30d: [],
+    },
+    active_users: { today: 17, last_7d: 42 },
+    failure_reasons_today: [{ reason: 'no_face', count: 3 }],
     payouts_pending: [{ currency: 643, count: 2, amount: 400_000 }],
     series: {
       days,
@@ -173,7 +190,7 @@ describe('console home', () => {
     },
   };
 
-  it("shows the server's numbers: tiles, the engine table, money and a bar per day", async () => {
+  it("shows the server's numbers: tiles, tables of engines, cost and margin, failure reasons, money and a bar per day", async () => {
     vi.spyOn(adminApi, 'dashboard').mockResolvedValue(DASHBOARD);
     const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
     render(
@@ -192,6 +209,14 @@ describe('console home', () => {
     expect(screen.getByTestId('admin-tile-payouts').textContent).toMatch(/4,000/);
     expect(screen.getByTestId('admin-engines').textContent).toContain('fal');
     expect(screen.getByTestId('admin-revenue').textContent).toMatch(/1,480/);
+    expect(screen.getByTestId('admin-tile-active').textContent).toContain('17');
+    expect(screen.getByTestId('admin-tile-active').textContent).toContain('42');
+    expect(screen.getByTestId('admin-failure-reasons').textContent).toContain('no_face');
+    expect(screen.getByTestId('admin-margin-note').textContent).toContain('$0.03');
+    const margin = screen.getByTestId('admin-margin-today');
+    expect(margin.textContent).toContain('$0.70');
+    expect(margin.textContent).toContain('$0.60');
+    expect(margin.querySelector('.admin-table__loss')?.textContent).toContain('0.10');
     const generations = screen.getByTestId('admin-chart-generations');
     expect(generations.getAttribute('data-total')).toBe('33');
     expect(generations.querySelectorAll('rect.admin-chart__bar--part')).toHaveLength(1);

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import type { TAdminDashboard } from '@mirra/contracts';
+import { CURRENCY_USD, type TAdminDashboard, type TAdminMarginRow } from '@mirra/contracts';
 import { Button } from '../../../components/ui/button';
 import { LoadError } from '../../../components/ui/load-error';
 import { Spinner } from '../../../components/ui/spinner';
@@ -39,6 +39,54 @@ function Tile({
   );
 }
 
+/** Cost against credit value per mode and engine; scrolls sideways on a narrow screen. */
+function MarginTable({
+  rows,
+  testId,
+  usd,
+  whole,
+}: {
+  rows: TAdminMarginRow[];
+  testId: string;
+  usd: (value: number | null) => string;
+  whole: (value: number) => string;
+}) {
+  const { t } = useTranslation();
+  if (rows.length === 0) return <p className="admin__meta">{t('admin.dashboard.noGenerations')}</p>;
+  return (
+    <div className="admin-table__scroll">
+      <table className="admin-table" data-testid={testId}>
+        <thead>
+          <tr>
+            <th>{t('admin.dashboard.mode')}</th>
+            <th>{t('admin.generations.engine')}</th>
+            <th>{t('admin.dashboard.count')}</th>
+            <th>{t('admin.dashboard.providerCost')}</th>
+            <th>{t('admin.dashboard.credits')}</th>
+            <th>{t('admin.dashboard.creditValue')}</th>
+            <th>{t('admin.dashboard.margin')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={`${row.mode}-${row.engine}`}>
+              <td>{t(`modes.${row.mode}.title`)}</td>
+              <td>{row.engine}</td>
+              <td>{whole(row.count)}</td>
+              <td>{usd(row.cost_usd)}</td>
+              <td>{whole(row.credits)}</td>
+              <td>{usd(row.value_usd)}</td>
+              <td className={row.margin_usd !== null && row.margin_usd < 0 ? 'admin-table__loss' : undefined}>
+                {usd(row.margin_usd)}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
 /** A wait in the largest unit that fits: seconds, minutes, hours. */
 function useWait() {
   const { t } = useTranslation();
@@ -62,6 +110,9 @@ export function Dashboard() {
   const whole = (value: number) => numberFormat(language).format(value);
   const percent = (value: number) =>
     numberFormat(language, { style: 'percent', maximumFractionDigits: 1 }).format(value);
+  const usd = (value: number | null) =>
+    value === null ? '—' : formatMoney(Math.round(value * 100), CURRENCY_USD, language);
+  const creditPrice = data.margin.credit_price_usd;
   const g = data.generations_today;
   const generationsToday = g.by_status.reduce((sum, entry) => sum + entry.count, 0);
   return (
@@ -87,6 +138,12 @@ export function Dashboard() {
             today: whole(data.users.new_today),
             week: whole(data.users.new_7d),
           })}
+        />
+        <Tile
+          testId="admin-tile-active"
+          label={t('admin.dashboard.activeToday')}
+          value={whole(data.active_users.today)}
+          note={t('admin.dashboard.activeWeek', { week: whole(data.active_users.last_7d) })}
         />
         <Tile
           testId="admin-tile-generations"
@@ -166,6 +223,53 @@ export function Dashboard() {
             ))}
           </div>
         )}
+      </section>
+
+      <section className="admin-dashboard__block">
+        <h2 className="admin-dashboard__title">{t('admin.dashboard.failureReasons')}</h2>
+        {data.failure_reasons_today.length === 0 ? (
+          <p className="admin__meta">{t('admin.dashboard.noFailureReasons')}</p>
+        ) : (
+          <div className="admin-table__scroll">
+            <table className="admin-table" data-testid="admin-failure-reasons">
+              <thead>
+                <tr>
+                  <th>{t('admin.dashboard.reason')}</th>
+                  <th>{t('admin.dashboard.count')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {data.failure_reasons_today.map((entry) => (
+                  <tr key={entry.reason}>
+                    <td>{entry.reason}</td>
+                    <td>{whole(entry.count)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+
+      <section className="admin-dashboard__block" data-testid="admin-margin">
+        <h2 className="admin-dashboard__title">{t('admin.dashboard.marginTitle')}</h2>
+        <p className="admin__meta" data-testid="admin-margin-note">
+          {creditPrice === null
+            ? t('admin.dashboard.creditPriceUnknown')
+            : t('admin.dashboard.creditPrice', {
+                price: numberFormat(language, {
+                  style: 'currency',
+                  currency: 'USD',
+                  currencyDisplay: 'narrowSymbol',
+                  maximumFractionDigits: 4,
+                }).format(creditPrice),
+              })}{' '}
+          {t('admin.dashboard.marginNote')}
+        </p>
+        <h3 className="admin-dashboard__subtitle">{t('admin.dashboard.today')}</h3>
+        <MarginTable rows={data.margin.today} testId="admin-margin-today" usd={usd} whole={whole} />
+        <h3 className="admin-dashboard__subtitle">{t('admin.dashboard.days30')}</h3>
+        <MarginTable rows={data.margin.last_30d} testId="admin-margin-30d" usd={usd} whole={whole} />
       </section>
 
       <section className="admin-dashboard__block">
