@@ -255,10 +255,38 @@ export const ZAdminPaymentOrder = z.object({
   created_at: z.iso.datetime(),
   paid_at: z.iso.datetime().nullable(),
   refunded_at: z.iso.datetime().nullable(),
+  /** Given back so far, in the order's minor units (a partial refund leaves the order paid). */
+  amount_refunded: z.number().int().nonnegative(),
   /** Paid and not refunded: staff may ask the provider to give the money back. */
   refundable: z.boolean(),
 });
 export type TAdminPaymentOrder = z.infer<typeof ZAdminPaymentOrder>;
+
+/**
+ * The payment search: one term matched against an order's uuid, the provider's payment id, and the
+ * buyer's email (exact or prefix), Telegram id or uuid; none given is every order. Newest first.
+ */
+export const ZAdminPaymentSearchQuery = z.object({
+  q: z.string().trim().max(320).optional(),
+  /** The last order's uuid on the page before. */
+  cursor: z.string().max(64).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(30),
+});
+/** An order found by the payment search, with whose it is. */
+export const ZAdminPaymentSearchResult = z.object({
+  order: ZAdminPaymentOrder,
+  buyer: z.object({
+    uuid: z.uuid(),
+    email: z.string().nullable(),
+    telegram_id: z.number().int().nullable(),
+  }),
+});
+export type TAdminPaymentSearchResult = z.infer<typeof ZAdminPaymentSearchResult>;
+export const ZAdminPaymentSearchPage = z.object({
+  results: z.array(ZAdminPaymentSearchResult),
+  next: z.string().nullable(),
+});
+export type TAdminPaymentSearchPage = z.infer<typeof ZAdminPaymentSearchPage>;
 
 export const ZAdminSubscription = z.object({
   uuid: z.uuid(),
@@ -301,6 +329,8 @@ export const ZAdminPayout = z.object({
   requisites: z.record(z.string(), z.string()),
   status: z.enum(['pending', 'paid', 'rejected']),
   reason: z.string().nullable(),
+  /** The transfer's reference, kept when the pay-out was marked paid. */
+  reference: z.string().nullable(),
   created_at: z.iso.datetime(),
 });
 export type TAdminPayout = z.infer<typeof ZAdminPayout>;

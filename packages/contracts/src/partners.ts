@@ -188,6 +188,8 @@ export const ZPayout = z.object({
   requisites: z.string(),
   status: z.enum(['pending', 'paid', 'rejected']),
   reason: z.string().nullable(),
+  /** The bank's or network's reference of the transfer, once paid (null when none was given). */
+  reference: z.string().nullable(),
   created_at: z.iso.datetime(),
   decided_at: z.iso.datetime().nullable(),
 });

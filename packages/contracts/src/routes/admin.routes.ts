@@ -188,6 +188,17 @@ export const adminRoutes = {
     response: { 200: 'ZAdminUserMoney' },
     errors: ['users.not_found'],
   }),
+  searchPayments: defineRoute({
+    method: 'GET',
+    path: '/api/admin/payments/',
+    auth: 'required',
+    staff: 'admin',
+    tags,
+    summary:
+      "Find orders by the order's uuid, the provider's payment id, or the buyer's email, Telegram id or uuid; newest first, paginated",
+    query: 'ZAdminPaymentSearchQuery',
+    response: { 200: 'ZAdminPaymentSearchPage' },
+  }),
   refundOrder: defineRoute({
     method: 'POST',
     path: '/api/admin/payments/:uuid/refund/',

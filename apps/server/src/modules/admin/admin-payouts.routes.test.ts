@@ -84,7 +84,12 @@ describe('pay-out queue', () => {
     );
     const approved = await decide(payout, 'approve', { reason: 'sent', reference: 'SBER-42' });
     expect(approved.statusCode, approved.body).toBe(200);
-    expect(approved.json()).toMatchObject({ uuid: payout, status: 'paid' });
+    expect(approved.json()).toMatchObject({ uuid: payout, status: 'paid', reference: 'SBER-42' });
+    // The partner sees the transfer's reference on their pay-out.
+    const own = await t.app.inject({ method: 'GET', url: '/api/wallet/payouts/', headers: partner.headers });
+    expect(own.json().results).toContainEqual(
+      expect.objectContaining({ uuid: payout, status: 'paid', reference: 'SBER-42' }),
+    );
     expect(await wallet(partner)).toMatchObject({ available: 2000, reserved: 0 });
     expect(await kindsTold(partner.user.id)).toContain('payout_paid');
     // Again: nothing changes, nothing more is audited.
@@ -115,7 +120,7 @@ describe('pay-out queue', () => {
     expect(await wallet(partner)).toMatchObject({ available: 5000, reserved: 0 });
     expect(await kindsTold(partner.user.id)).toContain('payout_rejected');
     const own = await t.app.inject({ method: 'GET', url: '/api/wallet/payouts/', headers: partner.headers });
-    expect(own.json().results[0]).toMatchObject({ status: 'rejected' });
+    expect(own.json().results[0]).toMatchObject({ status: 'rejected', reference: null });
     const [audit] = await t.deps.db.select().from(staffAuditLog).where(eq(staffAuditLog.targetId, payout));
     expect(audit).toMatchObject({ action: 'payout.reject', reason: 'The card is closed' });
   });

@@ -20,6 +20,7 @@ import {
   reportQueue,
   restorePost,
   retryGeneration,
+  searchPayments,
   searchUsers,
   staffMe,
   unbanUser,
@@ -75,6 +76,7 @@ export function registerAdminRoutes(app: ZodApp, deps: AdminDeps): void {
     refundGeneration(deps, requireAuth(request).user, request.params.uuid, request.body.reason),
   );
   serve(app, r.userMoney, async (request) => userMoney(deps, request.params.uuid));
+  serve(app, r.searchPayments, async (request) => searchPayments(deps, request.query));
   serve(app, r.refundOrder, async (request) =>
     refundOrder(deps, requireAuth(request).user, request.params.uuid, request.body.reason),
   );

@@ -9,10 +9,12 @@ import type {
   TAdminUserDetail,
   TAdminUserMoney,
   TAdminPayout,
+  TAdminPaymentSearchPage,
   TAdminUserSummary,
   TStaffRole,
   ZAdminAuditQuery,
   ZAdminCreditChangeBody,
+  ZAdminPaymentSearchQuery,
 } from '@mirra/contracts';
 import type { AdminDeps } from './admin.deps.js';
 import type { DbOrTx } from '../../shared/db/client.js';
@@ -34,7 +36,12 @@ import {
   listPendingPayouts,
   rejectPayout as refusePayout,
 } from '../partners/index.js';
-import { findOrderOwner, listOrdersForStaff, refundOrder as refundPaymentOrder } from '../payments/index.js';
+import {
+  findOrderOwner,
+  listOrdersForStaff,
+  refundOrder as refundPaymentOrder,
+  searchOrdersForStaff,
+} from '../payments/index.js';
 import { findSubscriptionForStaff } from '../subscriptions/index.js';
 import { getWalletBalances, listRecentWalletEntries } from '../wallet/index.js';
 import { listReportedPosts, removeReportedPost, restoreReportedPost } from '../posts/index.js';
@@ -52,6 +59,7 @@ import { adminRepository, type StaffAuditRow } from './admin.repository.js';
 
 type CreditChangeBody = z.output<typeof ZAdminCreditChangeBody>;
 type AuditQuery = z.output<typeof ZAdminAuditQuery>;
+type PaymentSearchQuery = z.output<typeof ZAdminPaymentSearchQuery>;
 
 const userNotFound = () => new AppError({ code: 'users.not_found', detail: 'Not found.' });
 
@@ -339,6 +347,41 @@ export async function userMoney(deps: AdminDeps, uuid: string): Promise<TAdminUs
 }
 
 /**
+ * The payment search: the term names an order (its uuid or the provider's payment id) or buyers
+ * (email, Telegram id or uuid, as in the people search); their orders, newest first, a page at a time.
+ */
+export async function searchPayments(
+  deps: AdminDeps,
+  query: PaymentSearchQuery,
+): Promise<TAdminPaymentSearchPage> {
+  const term = query.q || null;
+  const buyers = term ? await searchUsersForStaff(deps.db, term, 50) : [];
+  const found = await searchOrdersForStaff(
+    deps,
+    term,
+    buyers.map((buyer) => buyer.id),
+    query.cursor,
+    query.limit,
+  );
+  const owners = await findUsersByRefs(deps.db, [...new Set(found.results.map((row) => row.userId))], []);
+  const byId = new Map(owners.map((owner) => [owner.id, owner]));
+  return {
+    results: found.results.map(({ order, userId }) => {
+      const buyer = byId.get(userId);
+      return {
+        order,
+        buyer: {
+          uuid: buyer?.uuid ?? '',
+          email: buyer?.email ?? null,
+          telegram_id: buyer?.telegramId ?? null,
+        },
+      };
+    }),
+    next: found.next,
+  };
+}
+
+/**
  * Gives a paid order's money back through its provider. A wallet payment returns at once; a
  * provider's refund is asked for (each provider refunds an order once: Stripe and YooKassa by the
  * order's refund key, Stars and Cryptomus refuse a second one) and applied, with what the purchase
@@ -372,6 +415,7 @@ async function toAdminPayouts(deps: AdminDeps, rows: PayoutRow[]): Promise<TAdmi
       requisites: Object.fromEntries(Object.entries(requisites).map(([key, value]) => [key, String(value)])),
       status: row.status,
       reason: row.reason,
+      reference: row.reference,
       created_at: row.createdAt.toISOString(),
     };
   });
@@ -381,7 +425,10 @@ export async function pendingPayouts(deps: AdminDeps): Promise<TAdminPayout[]> {
   return toAdminPayouts(deps, await listPendingPayouts(deps));
 }
 
-/** Marks a pay-out paid, with the transfer's reference in the audit entry; the partner is told. */
+/**
+ * Marks a pay-out paid, with the transfer's reference kept on the pay-out (the partner sees it) and
+ * in the audit entry; the partner is told.
+ */
 export async function approvePayout(
   deps: AdminDeps,
   staff: UserRow,
@@ -389,8 +436,12 @@ export async function approvePayout(
   body: { reason: string; reference: string },
 ): Promise<TAdminPayout> {
   const audit = auditOf(staff, 'payout.approve', { kind: 'payout', id: uuid }, body.reason);
-  const row = await settlePayout(deps, uuid, (tx, change) =>
-    audit(tx, { before: change.before, after: { ...(change.after as object), reference: body.reference } }),
+  const row = await settlePayout(
+    deps,
+    uuid,
+    (tx, change) =>
+      audit(tx, { before: change.before, after: { ...(change.after as object), reference: body.reference } }),
+    body.reference,
   );
   return (await toAdminPayouts(deps, [row]))[0]!;
 }

@@ -34,6 +34,7 @@ export const serializePayout = (row: PayoutRow) => ({
   requisites: maskRequisites(row.requisites),
   status: row.status,
   reason: row.reason,
+  reference: row.reference,
   created_at: row.createdAt.toISOString(),
   decided_at: row.decidedAt?.toISOString() ?? null,
 });
@@ -104,6 +105,7 @@ async function decide(
   decision: 'paid' | 'rejected',
   reason: string | null,
   record?: RecordStaffChange,
+  reference: string | null = null,
 ): Promise<PayoutRow> {
   return deps.db.transaction(async (tx) => {
     const row = await partnersRepository.lockPayout(tx, uuid);
@@ -117,6 +119,7 @@ async function decide(
     const updated = await partnersRepository.updatePayout(tx, uuid, {
       status: decision,
       reason,
+      reference,
       decidedAt: deps.now(),
     });
     await tellPartner(deps, tx, row.userId, {
@@ -127,18 +130,19 @@ async function decide(
     });
     await record?.(tx, {
       before: { status: row.status, amount: row.amount, currency: row.currency },
-      after: { status: updated.status, reason },
+      after: { status: updated.status, reason, ...(reference !== null ? { reference } : {}) },
     });
     return updated;
   });
 }
 
 /**
- * An admin sent the money: the reservation becomes money out. Repeating it changes nothing.
+ * An admin sent the money: the reservation becomes money out, and the transfer's reference (empty:
+ * none given) is kept on the pay-out for the partner to see. Repeating it changes nothing.
  * `record` writes the staff audit entry in the decision's transaction (only when it changes).
  */
-export const approvePayout = (deps: Deps, uuid: string, record?: RecordStaffChange) =>
-  decide(deps, uuid, 'paid', null, record);
+export const approvePayout = (deps: Deps, uuid: string, record?: RecordStaffChange, reference = '') =>
+  decide(deps, uuid, 'paid', null, record, reference || null);
 
 /** An admin refused the request: the reserved money is available again. */
 export const rejectPayout = (deps: Deps, uuid: string, reason: string, record?: RecordStaffChange) =>

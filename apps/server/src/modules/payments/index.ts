@@ -42,6 +42,7 @@ export {
   findOrderOwner,
   guardShownPrice,
   listOrdersForStaff,
+  searchOrdersForStaff,
   hasPendingCharge,
   recurringMethods,
   refundOrder,

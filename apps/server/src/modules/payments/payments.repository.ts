@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, isNotNull, lt, or } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNotNull, lt, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../shared/db/client.js';
 import { entitlements, paymentEvents, paymentOrders, paymentRegions } from '../../shared/db/schema.js';
 import type { TPaymentRegion } from '@mirra/contracts';
@@ -47,6 +47,39 @@ export const paymentsRepository = {
       .from(paymentOrders)
       .where(eq(paymentOrders.userId, userId))
       .orderBy(desc(paymentOrders.createdAt))
+      .limit(limit);
+  },
+
+  /**
+   * Orders matching any of the terms (none given: every order), newest first (by creation, then
+   * uuid), after the order `afterUuid` when paging on: the comparison reads that order's own
+   * timestamp, so orders created in the same millisecond are neither skipped nor repeated.
+   */
+  async searchOrders(
+    db: DbOrTx,
+    terms: { orderUuid: string | null; providerPaymentId: string | null; userIds: number[] } | null,
+    afterUuid: string | null,
+    limit: number,
+  ): Promise<PaymentOrderRow[]> {
+    const match = terms
+      ? or(
+          terms.orderUuid !== null ? eq(paymentOrders.uuid, terms.orderUuid) : undefined,
+          terms.providerPaymentId !== null
+            ? eq(paymentOrders.providerPaymentId, terms.providerPaymentId)
+            : undefined,
+          terms.userIds.length > 0 ? inArray(paymentOrders.userId, terms.userIds) : undefined,
+        )
+      : undefined;
+    // A term that can match nothing (no buyer found, not a uuid) must not widen to every order.
+    if (terms && !match) return [];
+    const after = afterUuid
+      ? sql`(${paymentOrders.createdAt}, ${paymentOrders.uuid}) < (select p.created_at, p.uuid from payment_orders p where p.uuid = ${afterUuid})`
+      : undefined;
+    return db
+      .select()
+      .from(paymentOrders)
+      .where(and(match, after))
+      .orderBy(desc(paymentOrders.createdAt), desc(paymentOrders.uuid))
       .limit(limit);
   },
 

@@ -1098,6 +1098,8 @@ export const payoutRequests = pgTable(
       .notNull()
       .default('pending'),
     reason: text('reason'),
+    /** The bank's or network's reference of the transfer, given by the admin who marked it paid. */
+    reference: text('reference'),
     /** The client's key for this request: a double submit creates one request. */
     clientKey: text('client_key').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),

@@ -2,12 +2,13 @@ import { useParams } from 'react-router';
 import { PageFrame } from '../../components/ui/page';
 import { AdminConsole, type AdminSection } from '../../features/admin';
 
-/** /admin/ (home), /admin/reports/, /admin/users/, /admin/users/<uuid>/, /admin/generations/, /admin/payouts/, /admin/audit/, /admin/pricing/. */
+/** /admin/ (home), /admin/reports/, /admin/users/, /admin/users/<uuid>/, /admin/generations/, /admin/payments/, /admin/payouts/, /admin/audit/, /admin/pricing/. */
 function sectionOf(rest: string): { section: AdminSection; uuid?: string } {
   const [first, second] = rest.split('/').filter(Boolean);
   if (first === 'users') return second ? { section: 'user', uuid: second } : { section: 'users' };
   if (first === 'generations') return { section: 'generations' };
   if (first === 'reports') return { section: 'reports' };
+  if (first === 'payments') return { section: 'payments' };
   if (first === 'payouts') return { section: 'payouts' };
   if (first === 'audit') return { section: 'audit' };
   if (first === 'pricing') return { section: 'pricing' };

@@ -10,6 +10,7 @@ import { adminApi } from './api/admin.api';
 import { AuditLog } from './components/audit-log';
 import { Dashboard } from './components/dashboard';
 import { FailedGenerations } from './components/failed-generations';
+import { PaymentSearch } from './components/payment-search';
 import { PayoutQueue } from './components/payout-queue';
 import { UserDetail } from './components/user-detail';
 
@@ -61,6 +62,7 @@ const MONEY: TAdminUserMoney = {
       created_at: '2026-01-02T00:00:00.000Z',
       paid_at: '2026-01-02T00:01:00.000Z',
       refunded_at: null,
+      amount_refunded: 0,
       refundable: true,
     },
   ],
@@ -287,6 +289,39 @@ describe("a person's payments", () => {
   });
 });
 
+describe('payment search', () => {
+  it('asks for the typed term, shows each order with its buyer and refunded part, and refunds it', async () => {
+    const order = { ...MONEY.orders[0]!, amount_refunded: 9_000 };
+    const search = vi.spyOn(adminApi, 'searchPayments').mockResolvedValue({
+      results: [{ order, buyer: { uuid: UUID, email: 'ann@example.com', telegram_id: null } }],
+      next: null,
+    });
+    const refund = vi.spyOn(adminApi, 'refundOrder').mockResolvedValue({ outcome: 'requested' });
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    render(
+      <QueryClientProvider client={client}>
+        <I18nextProvider i18n={i18n}>
+          <MemoryRouter initialEntries={['/admin/payments/']}>
+            <PaymentSearch />
+          </MemoryRouter>
+        </I18nextProvider>
+      </QueryClientProvider>,
+    );
+    await screen.findByTestId('admin-order');
+    expect(search).toHaveBeenLastCalledWith('', undefined);
+    type('admin-payment-search', 'yk-1');
+    fireEvent.click(screen.getByTestId('admin-payment-search-submit'));
+    await waitFor(() => expect(search).toHaveBeenLastCalledWith('yk-1', undefined));
+    expect((await screen.findByTestId('payment-buyer')).textContent).toBe('ann@example.com');
+    expect(screen.getByTestId('order-refunded').textContent).toMatch(/90/);
+    type('order-actions-reason', 'Charged twice');
+    fireEvent.click(screen.getByTestId('order-actions-refund'));
+    await screen.findByTestId('order-actions-confirm');
+    fireEvent.click(screen.getByTestId('order-actions-refund'));
+    await waitFor(() => expect(refund).toHaveBeenCalledWith(order.uuid, 'Charged twice'));
+  });
+});
+
 describe('pay-out queue', () => {
   it('marks a pay-out paid with its reference only after confirming; refusing needs a reason', async () => {
     vi.spyOn(adminApi, 'payouts').mockResolvedValue({
@@ -301,6 +336,7 @@ describe('pay-out queue', () => {
           requisites: { card: '4111111111111111', holder: 'ROSA' },
           status: 'pending',
           reason: null,
+          reference: null,
           created_at: '2030-03-15T10:00:00.000Z',
         },
       ],

@@ -122,6 +122,33 @@ describe('curator contact toggle', () => {
   });
 });
 
+describe('pay-out history', () => {
+  it("shows the transfer's reference on a paid pay-out, in the person's language", async () => {
+    const payout = {
+      uuid: '00000000-0000-4000-8000-000000000002',
+      currency: 643,
+      amount: 300_000,
+      method: 'card' as const,
+      requisites: '•••• 1111',
+      status: 'paid' as const,
+      reason: null,
+      reference: 'SBER-42',
+      created_at: '2026-01-01T00:00:00.000Z',
+      decided_at: '2026-01-02T00:00:00.000Z',
+    };
+    vi.spyOn(partnersApi, 'payouts').mockResolvedValue({
+      ...NO_PAYOUTS,
+      results: [
+        payout,
+        { ...payout, uuid: '00000000-0000-4000-8000-000000000003', status: 'pending', reference: null },
+      ],
+    });
+    await show(<PayoutForm />, 'ru');
+    const references = await screen.findAllByTestId('payout-reference');
+    expect(references.map((node) => node.textContent)).toEqual(['Номер перевода: SBER-42']);
+  });
+});
+
 describe('pay-out form', () => {
   const fill = (name: string, value: string) =>
     fireEvent.input(document.querySelector(`input[name="${name}"]`)!, { target: { value } });
@@ -167,6 +194,7 @@ describe('pay-out form', () => {
         requisites: '+79123456789',
         status: 'pending',
         reason: null,
+        reference: null,
         created_at: '2026-01-01T00:00:00.000Z',
         decided_at: null,
       });

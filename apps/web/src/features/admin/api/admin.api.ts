@@ -20,6 +20,7 @@ export const adminKeys = {
   money: (uuid: string) => ['admin', 'user', uuid, 'money'] as const,
   failed: () => ['admin', 'generations', 'failed'] as const,
   payouts: () => ['admin', 'payouts'] as const,
+  payments: (q: string) => ['admin', 'payments', q] as const,
   audit: (filter: AuditFilter) => ['admin', 'audit', filter] as const,
 };
 
@@ -37,6 +38,8 @@ export const adminApi = {
   searchUsers: (q: string) => api(adminRoutes.searchUsers, { query: { q } }),
   user: (uuid: string) => api(adminRoutes.user, { params: { uuid } }),
   userMoney: (uuid: string) => api(adminRoutes.userMoney, { params: { uuid } }),
+  searchPayments: (q: string, cursor?: string) =>
+    api(adminRoutes.searchPayments, { query: { ...(q ? { q } : {}), ...(cursor ? { cursor } : {}) } }),
   refundOrder: (uuid: string, reason: string) =>
     api(adminRoutes.refundOrder, { params: { uuid }, body: { reason } }),
   ban: (uuid: string, reason: string) => api(adminRoutes.banUser, { params: { uuid }, body: { reason } }),

@@ -13,6 +13,7 @@ import { useAdminCatalogue } from '../admin-catalogue';
 import { AuditLog } from './audit-log';
 import { Dashboard } from './dashboard';
 import { FailedGenerations } from './failed-generations';
+import { PaymentSearch } from './payment-search';
 import { PayoutQueue } from './payout-queue';
 import { PricingEditor } from './pricing-editor';
 import '../pricing.css';
@@ -23,13 +24,14 @@ import '../admin.css';
 
 /** `home` is the dashboard for admins and the reports queue for moderators. */
 export type AdminSection =
-  'home' | 'reports' | 'users' | 'user' | 'generations' | 'payouts' | 'audit' | 'pricing';
+  'home' | 'reports' | 'users' | 'user' | 'generations' | 'payments' | 'payouts' | 'audit' | 'pricing';
 
 const SECTIONS: Array<{ to: string; key: string; level: TStaffRole }> = [
   { to: '/admin/', key: 'admin.nav.home', level: 'admin' },
   { to: '/admin/reports/', key: 'admin.nav.reports', level: 'moderator' },
   { to: '/admin/users/', key: 'admin.nav.users', level: 'admin' },
   { to: '/admin/generations/', key: 'admin.nav.generations', level: 'admin' },
+  { to: '/admin/payments/', key: 'admin.nav.payments', level: 'admin' },
   { to: '/admin/payouts/', key: 'admin.nav.payouts', level: 'admin' },
   { to: '/admin/audit/', key: 'admin.nav.audit', level: 'admin' },
   { to: '/admin/pricing/', key: 'admin.nav.pricing', level: 'admin' },
@@ -85,6 +87,7 @@ export function AdminConsole({ section, userUuid }: { section: AdminSection; use
       {isAdmin && section === 'users' && <UserSearch />}
       {isAdmin && section === 'user' && userUuid && <UserDetail uuid={userUuid} />}
       {isAdmin && section === 'generations' && <FailedGenerations />}
+      {isAdmin && section === 'payments' && <PaymentSearch />}
       {isAdmin && section === 'payouts' && <PayoutQueue />}
       {isAdmin && section === 'audit' && <AuditLog />}
       {isAdmin && section === 'pricing' && <PricingEditor />}

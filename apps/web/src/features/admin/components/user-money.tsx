@@ -1,4 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TAdminPaymentOrder } from '@mirra/contracts';
 import { LoadError } from '../../../components/ui/load-error';
@@ -13,6 +14,7 @@ import { ReasonActions } from './reason-actions';
 /** A person's orders (with a refund through the provider), wallet and premium subscription. */
 export function UserMoney({ uuid }: { uuid: string }) {
   const { t, i18n } = useTranslation();
+  const client = useQueryClient();
   const money = useQuery({ queryKey: adminKeys.money(uuid), queryFn: () => adminApi.userMoney(uuid) });
   if (money.isPending) return <Spinner size={28} />;
   if (money.isError) return <LoadError query={money} />;
@@ -28,7 +30,15 @@ export function UserMoney({ uuid }: { uuid: string }) {
         {orders.length === 0 && <p className="admin__meta">{t('admin.money.noOrders')}</p>}
         <ul className="admin__list" data-testid="admin-orders">
           {orders.map((order) => (
-            <Order key={order.uuid} order={order} userUuid={uuid} when={when} />
+            <Order
+              key={order.uuid}
+              order={order}
+              when={when}
+              onRefunded={() => {
+                void client.invalidateQueries({ queryKey: adminKeys.money(uuid) });
+                void client.invalidateQueries({ queryKey: adminKeys.user(uuid) });
+              }}
+            />
           ))}
         </ul>
       </Section>
@@ -97,17 +107,22 @@ export function UserMoney({ uuid }: { uuid: string }) {
   );
 }
 
-function Order({
+/**
+ * One order with its refund through the provider (shared by a person's money and the payment
+ * search); `onRefunded` refreshes whatever lists it.
+ */
+export function Order({
   order,
-  userUuid,
   when,
+  onRefunded,
+  children,
 }: {
   order: TAdminPaymentOrder;
-  userUuid: string;
   when(iso: string | null): string;
+  onRefunded(): void;
+  children?: ReactNode;
 }) {
   const { t, i18n } = useTranslation();
-  const client = useQueryClient();
   return (
     <li className="admin__card" data-testid="admin-order" data-order={order.uuid} data-status={order.status}>
       <div className="admin__badges">
@@ -115,10 +130,20 @@ function Order({
           {t(`admin.money.status.${order.status}`)}
         </span>
         <span className="admin__badge">{order.provider}</span>
+        <span className="admin__badge">{order.method}</span>
       </div>
+      {children}
       <dl className="admin__dl">
         <dt>{t('admin.money.amount')}</dt>
         <dd>{formatMoney(order.amount, order.currency, i18n.language)}</dd>
+        {order.amount_refunded > 0 && (
+          <>
+            <dt>{t('admin.money.amountRefunded')}</dt>
+            <dd data-testid="order-refunded">
+              {formatMoney(order.amount_refunded, order.currency, i18n.language)}
+            </dd>
+          </>
+        )}
         <dt>{t('admin.money.product')}</dt>
         <dd>
           {order.product}
@@ -140,14 +165,19 @@ function Order({
         )}
         <dt>uuid</dt>
         <dd className="admin__mono">{order.uuid}</dd>
+        {order.provider_payment_id && (
+          <>
+            <dt>{t('admin.money.providerId')}</dt>
+            <dd className="admin__mono">{order.provider_payment_id}</dd>
+          </>
+        )}
       </dl>
       {order.refundable && (
         <ReasonActions
           testId="order-actions"
           onDone={() => {
             useAppStore.getState().showTopinfo('success', t('admin.money.refundAsked'));
-            void client.invalidateQueries({ queryKey: adminKeys.money(userUuid) });
-            void client.invalidateQueries({ queryKey: adminKeys.user(userUuid) });
+            onRefunded();
           }}
           actions={[
             {

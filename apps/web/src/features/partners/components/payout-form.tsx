@@ -60,6 +60,11 @@ export function PayoutForm() {
                 <span className="partner-muted">
                   {t(`partners.payout.methods.${payout.method}`)} · {payout.requisites}
                 </span>
+                {payout.status === 'paid' && payout.reference && (
+                  <span className="partner-muted partner-payout__reference" data-testid="payout-reference">
+                    {t('partners.payout.reference', { reference: payout.reference })}
+                  </span>
+                )}
               </div>
               <span
                 className={`partner-level__badge${payout.status === 'paid' ? '' : ' partner-level__badge--locked'}`}
