@@ -3,7 +3,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import type { i18n as I18n } from 'i18next';
 import { I18nextProvider } from 'react-i18next';
-import { MemoryRouter } from 'react-router';
+import { MemoryRouter, useLocation } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../../lib/api-error';
 import { useSession } from '../../../lib/session';
@@ -60,14 +60,21 @@ const ACTIVE: TPremiumState = {
   currency: 643,
 };
 
+/** Where the view sent the person (its return marker after paying in Telegram). */
+function LocationProbe() {
+  const location = useLocation();
+  return <span data-testid="location">{`${location.pathname}${location.search}`}</span>;
+}
+
 async function renderView(language = 'en') {
   await i18n.changeLanguage(language);
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   render(
     <QueryClientProvider client={client}>
       <I18nextProvider i18n={i18n}>
-        <MemoryRouter>
+        <MemoryRouter initialEntries={['/settings/subscription/']}>
           <SubscriptionView />
+          <LocationProbe />
         </MemoryRouter>
       </I18nextProvider>
     </QueryClientProvider>,
@@ -170,5 +177,48 @@ describe('subscription settings', () => {
     expect(cancel).toHaveBeenCalled();
     // With access left and renewals off, "get access" switches them back on.
     expect(screen.getByTestId('subscription-get-access').textContent).toBe('Get access: renew again');
+  });
+
+  it('Stars in the Mini App: Telegram’s payment sheet opens over the app, then the return marker', async () => {
+    vi.spyOn(subscriptionApi, 'mine').mockResolvedValue({
+      ...NONE,
+      region: 'intl',
+      plan: { ...plan, amount: 1_299, currency: 840 },
+      methods: ['stars'],
+      trial_methods: [],
+    });
+    const start = vi
+      .spyOn(subscriptionApi, 'start')
+      .mockResolvedValue({
+        uuid: '0b9d6c52-6f1e-4a41-9d2b-1f3c2a4b5c6d',
+        confirmation_url: 'https://t.me/$sub',
+      });
+    const go = vi.spyOn(checkoutNavigation, 'go').mockImplementation(() => {});
+    const pay = vi
+      .spyOn(checkoutNavigation, 'payInTelegram')
+      .mockResolvedValueOnce('cancelled')
+      .mockResolvedValueOnce('paid');
+    await renderView('en');
+    expect((await screen.findByTestId('subscription-offer')).textContent).toBe('650 Stars every 30 days');
+    fireEvent.click(screen.getByTestId('consent-offer'));
+    fireEvent.click(screen.getByTestId('consent-privacy'));
+    fireEvent.click(screen.getByTestId('subscription-get-access'));
+    // Closed without paying: said so, and the person stays where they were.
+    expect((await screen.findByTestId('subscription-error')).textContent).toBe(
+      'The payment in Telegram was not completed. Nothing was charged.',
+    );
+    expect(screen.getByTestId('location').textContent).toBe('/settings/subscription/');
+    fireEvent.click(screen.getByTestId('subscription-get-access'));
+    await waitFor(() =>
+      expect(screen.getByTestId('location').textContent).toBe(
+        '/settings/subscription/?payment=0b9d6c52-6f1e-4a41-9d2b-1f3c2a4b5c6d',
+      ),
+    );
+    expect(pay).toHaveBeenCalledWith('https://t.me/$sub');
+    expect(start).toHaveBeenCalledWith(
+      expect.objectContaining({ method: 'stars', amount: 650, currency: expect.any(Number) }),
+    );
+    // Never sent away to the invoice link as if it were a page.
+    expect(go).not.toHaveBeenCalled();
   });
 });

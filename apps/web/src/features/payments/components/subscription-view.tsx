@@ -3,6 +3,7 @@ import type { TFunction } from 'i18next';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { LoadError } from '../../../components/ui/load-error';
@@ -128,6 +129,7 @@ function Row({ label, children, testId }: { label: string; children: React.React
 function GetAccess({ sub }: { sub: TPremiumState }) {
   const { t, i18n } = useTranslation();
   const queryClient = useQueryClient();
+  const navigate = useNavigate();
   const [method, setMethod] = useState<TPaymentMethod | null>(null);
   const [offer, setOffer] = useState(false);
   const [privacy, setPrivacy] = useState(false);
@@ -176,6 +178,18 @@ function GetAccess({ sub }: { sub: TPremiumState }) {
         ...(resumes ? {} : shown),
         ...(receipt?.email ? { email: receipt.email } : {}),
       });
+      if (started.confirmation_url && chosen === 'stars') {
+        // Stars: Telegram's payment sheet opens over the Mini App (its invoice link is no page to
+        // leave for); premium comes when the bot hears of the payment, and the return marker shows it.
+        const closed = await checkoutNavigation.payInTelegram(started.confirmation_url);
+        setBusy(false);
+        if ((closed === 'paid' || closed === 'pending') && started.uuid) {
+          void navigate(`/settings/subscription/?payment=${started.uuid}`, { replace: true });
+        } else {
+          setError(t('payments.starsNotCompleted'));
+        }
+        return;
+      }
       if (started.confirmation_url) {
         checkoutNavigation.go(started.confirmation_url);
         return;
