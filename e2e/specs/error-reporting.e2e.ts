@@ -5,7 +5,8 @@ import { startDedicatedServer, type DedicatedServer } from '../lib/server.js';
 
 /**
  * The web app's uncaught errors reach a Sentry-compatible ingest (the fake) named by
- * SENTRY_DSN_WEB: as envelopes, with the release and the route pattern, and nothing personal.
+ * SENTRY_DSN_WEB through the official browser SDK: as envelopes, with the release and the route
+ * pattern, and nothing personal.
  */
 let sentry: SentryFake;
 let server: DedicatedServer;
@@ -53,6 +54,8 @@ describe('web error reports', () => {
           release: 'mirra@e2e-web',
           tags: { route: '/posts/:type/' },
           request: { url: new URL('/posts/top/', server.baseUrl).toString() },
+          // Sent by the official SDK, which must not let the ingest infer the user's IP address.
+          sdk: { name: 'sentry.javascript.browser', settings: { infer_ip: 'never' } },
         });
       }
       const raw = sentry.envelopes.map((envelope) => envelope.raw).join('\n');

@@ -1,8 +1,8 @@
 /**
  * Uncaught errors and unhandled rejections of the web app, sent to a Sentry-compatible service when
  * the server's public config names a DSN (SENTRY_DSN_WEB). What runs before the first paint is
- * only this: two listeners that keep the first few errors. The part that builds and sends reports
- * (`sentry-envelope.ts`) and the config request load once the page is idle, so error reporting
+ * only this: two listeners that keep the first few errors. The config request runs once the page
+ * is idle, and only with a DSN does the official SDK (`sentry-browser.ts`) load, so error reporting
  * costs the first page nothing.
  */
 import { api } from './api-client';
@@ -20,10 +20,21 @@ export function reportError(error: unknown): void {
   else if (early && early.length < EARLY_LIMIT) early.push(error);
 }
 
-/** Listens for uncaught errors and unhandled rejections from now on. */
+const onError = (event: ErrorEvent) => reportError(event.error ?? event.message);
+const onRejection = (event: PromiseRejectionEvent) => reportError(event.reason);
+let listeningOn: Window | null = null;
+
+/** Keeps uncaught errors and unhandled rejections from now on, until the SDK takes over. */
 export function catchUncaughtErrors(target: Window = window): void {
-  target.addEventListener('error', (event) => reportError(event.error ?? event.message));
-  target.addEventListener('unhandledrejection', (event) => reportError(event.reason));
+  target.addEventListener('error', onError);
+  target.addEventListener('unhandledrejection', onRejection);
+  listeningOn = target;
+}
+
+function stopCatching(): void {
+  listeningOn?.removeEventListener('error', onError);
+  listeningOn?.removeEventListener('unhandledrejection', onRejection);
+  listeningOn = null;
 }
 
 /**
@@ -33,17 +44,17 @@ export function catchUncaughtErrors(target: Window = window): void {
  */
 export function startErrorReporting(routeOf: (pathname: string) => string): void {
   const start = async () => {
-    const [config, { createEnvelopeSender }] = await Promise.all([
-      api(routes.appConfig.get),
-      import('./sentry-envelope'),
-    ]);
+    const config = await api(routes.appConfig.get);
     const target = config.error_reporting;
     if (!target) {
+      stopCatching();
       early = null;
       return;
     }
-    send = createEnvelopeSender({
-      ...target,
+    const { startSentry } = await import('./sentry-browser');
+    // The SDK's own handlers report uncaught errors and rejections from here on.
+    stopCatching();
+    send = startSentry(target, {
       route: () => routeOf(window.location.pathname),
       url: () => window.location.origin + window.location.pathname,
       userId: () => useSession.getState().user?.id ?? null,
