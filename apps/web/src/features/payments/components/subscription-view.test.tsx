@@ -187,12 +187,10 @@ describe('subscription settings', () => {
       methods: ['stars'],
       trial_methods: [],
     });
-    const start = vi
-      .spyOn(subscriptionApi, 'start')
-      .mockResolvedValue({
-        uuid: '0b9d6c52-6f1e-4a41-9d2b-1f3c2a4b5c6d',
-        confirmation_url: 'https://t.me/$sub',
-      });
+    const start = vi.spyOn(subscriptionApi, 'start').mockResolvedValue({
+      uuid: '0b9d6c52-6f1e-4a41-9d2b-1f3c2a4b5c6d',
+      confirmation_url: 'https://t.me/$sub',
+    });
     const go = vi.spyOn(checkoutNavigation, 'go').mockImplementation(() => {});
     const pay = vi
       .spyOn(checkoutNavigation, 'payInTelegram')
