@@ -238,6 +238,7 @@ describe('pay-out in dollars', () => {
       requisites: '•••• 4242',
       status: 'pending',
       reason: null,
+      reference: null,
       created_at: '2026-01-01T00:00:00.000Z',
       decided_at: null,
     });
