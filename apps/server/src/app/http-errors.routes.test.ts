@@ -209,6 +209,8 @@ describe('routing', () => {
       support_email: null,
       error_reporting: null,
       unavailable_modes: [],
+      prices: { simple: 5, face_swap: 10, editing: 5, styling: 5, video_per_second: 5 },
+      free_tier: { daily_photos: 5, delay_seconds: 30 },
     });
   });
 });

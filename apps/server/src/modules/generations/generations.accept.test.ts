@@ -46,6 +46,8 @@ const balanceOf = async (userId: number) =>
 describe('accepting a generation', () => {
   it('answers with the row as stored, writes its charge and its job, in one database statement', async () => {
     const user = await userWithCredits(10);
+    // Prices are read once per process and kept while its LISTEN connection is up.
+    await t.deps.pricing.current();
     const accept = vi.spyOn(generationsRepository, 'accept');
     const query = vi.spyOn(t.deps.database.pool, 'query');
     const made = await createGeneration(

@@ -29,6 +29,8 @@ describe('the prompt moderator with OpenAI configured', () => {
     expect(fake.requests).toEqual([
       {
         endpoint: 'moderations',
+        path: '/v1/moderations',
+        contentType: 'application/json',
         authorization: `Bearer ${fake.apiKey}`,
         body: { model: OPENAI_MODERATION_MODEL, input: 'a red fox in a snowy forest' },
       },
