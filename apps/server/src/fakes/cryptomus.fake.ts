@@ -2,6 +2,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
+  closeFakeServer,
   deliverNotification,
   readBody,
   redirect,
@@ -227,6 +228,6 @@ export async function startCryptomusFake(
     callbacks,
     act,
     sendCallback,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () => closeFakeServer(server),
   };
 }

@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 
 /** Helpers the payment providers' fakes share: bodies, answers and their checkout pages. */
 
@@ -89,4 +89,15 @@ export async function deliverNotification(
     }
   }
   return status;
+}
+
+/**
+ * Stops a fake: its open connections (keep-alive sockets of the app's client, a browser's checkout
+ * page) are cut, so closing never waits on a peer that keeps its socket.
+ */
+export function closeFakeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
 }

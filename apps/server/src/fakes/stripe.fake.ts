@@ -2,6 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
+  closeFakeServer,
   deliverNotification,
   readBody,
   redirect,
@@ -593,6 +594,6 @@ export async function startStripeFake(
     dispute,
     closeDispute,
     sendEvent,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () => closeFakeServer(server),
   };
 }

@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
+  closeFakeServer,
   deliverNotification,
   readBody,
   redirect,
@@ -360,6 +361,6 @@ export async function startYooKassaFake(
     declineSavedMethod(methodId) {
       declinedMethods.add(methodId);
     },
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () => closeFakeServer(server),
   };
 }

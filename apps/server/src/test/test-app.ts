@@ -139,11 +139,15 @@ export async function createTestApp(
       fixedNow = date;
     },
     async close() {
-      await app.close();
-      await deps.imagingThreads?.close();
-      await notifications.close();
-      await database.close();
-      if (ownsDatabase) await dropDatabase(adminUrl, databaseName);
+      // Every test is over: a peer's keep-alive socket or a delivery still in flight (a fake's
+      // webhook) must not hold the server open.
+      const closing = app.close();
+      app.server.closeAllConnections();
+      await namedIfSlow('the HTTP server', closing);
+      await namedIfSlow('the imaging threads', deps.imagingThreads?.close());
+      await namedIfSlow('the notification hub', notifications.close());
+      await namedIfSlow('the database pool', database.close());
+      if (ownsDatabase) await namedIfSlow('dropping the database', dropDatabase(adminUrl, databaseName));
       await rm(dataDir, { recursive: true, force: true });
     },
   };
@@ -198,6 +202,16 @@ async function createDatabaseFromTemplate(adminUrl: string, name: string, templa
     }
   } finally {
     await client.end();
+  }
+}
+
+/** Waits for one step of closing; one that takes over 20 s is named, so a hung hook says what hangs. */
+async function namedIfSlow<T>(step: string, work: Promise<T> | undefined): Promise<T | undefined> {
+  const warning = setTimeout(() => console.error(`test app: closing ${step} takes over 20 s`), 20_000);
+  try {
+    return await work;
+  } finally {
+    clearTimeout(warning);
   }
 }
 
