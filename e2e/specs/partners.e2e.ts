@@ -5,6 +5,7 @@ import { callApi, createActiveUser, PASSWORD, readActivationLink, uniqueEmail } 
 import { openBrowser, saveScreenshot, url, type Session } from '../lib/browser.js';
 import { e2eEnv } from '../lib/env.js';
 import { signInWithTokens } from '../lib/session.js';
+import { grantStaff } from '../lib/staff.js';
 import { installTelegramHost, miniAppUrl, newTelegramUser, signInitData } from '../lib/telegram.js';
 
 const NARROW = { width: 360, height: 780 };
@@ -93,7 +94,7 @@ describe('partner programme', () => {
   });
   afterAll(() => setServerClock(0));
 
-  it('B signs up through A’s link and buys premium; A sees the frozen commission, statistics and team, then pays out after the hold', async () => {
+  it('B signs up through A’s link and buys premium; A sees the frozen commission, statistics and team, pays out after the hold, and an admin marks it paid', async () => {
     const a = await createActiveUser();
     const summary = await callApi<{ reflink: string; referral_code: string }>('/api/partners/me/', {
       authorization: `Bearer ${a.access}`,
@@ -196,8 +197,33 @@ describe('partner programme', () => {
     await expect.poll(() => sa.page.getByTestId('payout-available').textContent()).toMatch(/49(?![\d.,])/);
     await saveScreenshot(sa.page, 'partners-payout-phone-360-dark');
     expect(sa.errors).toEqual([]);
+
+    // An admin sends the money, marks the pay-out paid in the console with the transfer's reference,
+    // and A sees it paid.
+    const admin = await createActiveUser({ firstName: 'Pay', lastName: 'Admin' });
+    await grantStaff(admin, 'admin');
+    const staff = await openBrowser('phone', { size: NARROW });
+    sessions.push(staff);
+    await signInWithTokens(staff.page, admin);
+    await staff.page.goto(url('/admin/payouts/'));
+    const card = staff.page.locator('[data-testid="admin-payout"]', { hasText: 'Ann Partner' });
+    await card.waitFor();
+    await card.getByTestId('payout-reference').fill('SBP-2026-0042');
+    await card.getByTestId('payout-actions-reason').fill('Sent by bank transfer');
+    await saveScreenshot(staff.page, 'admin-payout-phone-360-dark');
+    await card.getByTestId('payout-actions-approve').click();
+    await card.getByTestId('payout-actions-confirm').waitFor();
+    await card.getByTestId('payout-actions-approve').click();
+    await card.waitFor({ state: 'detached' });
+    expect(staff.errors).toEqual([]);
+    await sa.page.reload();
+    await expect.poll(() => sa.page.getByTestId('payout-requests').textContent()).toContain('Paid');
+    // The transfer's reference, so the partner can find the money at their bank.
+    expect(await sa.page.getByTestId('payout-requests').textContent()).toContain('SBP-2026-0042');
+    await saveScreenshot(sa.page, 'partners-payout-paid-phone-360-dark');
+    await expect.poll(() => sa.page.getByTestId('payout-available').textContent()).toMatch(/49(?![\d.,])/);
     // Two checkouts, two clock jumps and four browsers: longer than the default.
-  }, 240_000);
+  }, 300_000);
 
   it('inside Telegram: the ref_ start parameter makes the Mini App user a partner of the link’s owner, who sees the frozen commission and pays out in the Mini App', async () => {
     // A uses Mirra only inside Telegram: the Mini App creates the account.

@@ -148,6 +148,31 @@ describe('premium through each provider (against its local fake)', () => {
     expect(s.errors).toEqual([]);
   });
 
+  it('cancelled on Stripe Checkout: back through its cancel link, the checkout is closed and the order cancelled', async () => {
+    const user = await createActiveUser();
+    s = await openBrowser('phone', { size: NARROW });
+    const { page } = s;
+    await openSubscription(page, user, 'intl');
+    await startTrialWith(page, 'stripe');
+    // Stripe itself does nothing on a cancel: Mirra closes the session when the buyer is back.
+    await page.locator('button[data-action="cancel"]').click();
+    const result = await backInMirra(page, 'cancelled');
+    expect(await result.getByTestId('payment-result-text').textContent()).toBe(
+      'You cancelled the payment. Nothing was charged.',
+    );
+    const uuid = new URL(page.url()).searchParams.get('payment')!;
+    await expect.poll(() => new URL(page.url()).searchParams.get('payment_cancelled')).toBeNull();
+    const order = await callApi<{ status: string }>(`/api/payments/orders/${uuid}/`, {
+      authorization: `Bearer ${user.access}`,
+    });
+    expect(order.body.status).toBe('cancelled');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByTestId('subscription-status').textContent()).toBe('No subscription');
+    expect(await page.getByTestId('subscription-get-access').textContent()).toBe('Start the free trial');
+    expect(await apiBalance(user)).toBe(E2E_SETTINGS.welcomeCredits);
+    expect(s.errors).toEqual([]);
+  });
+
   it('cancelled on YooKassa’s page: back in Mirra told so, no premium, no credits', async () => {
     const user = await createActiveUser();
     s = await openBrowser('phone', { size: NARROW });

@@ -174,12 +174,19 @@ export const ZAdminRevenue = z.object({
   refunded_30d: count,
 });
 
+/** What a margin row counts: a generation mode, or the training of digital models. */
+export const ZAdminWorkKind = z.union([ZGenerationMode, z.literal('training')]);
+export type TAdminWorkKind = z.infer<typeof ZAdminWorkKind>;
+
 /** Credits charged and what the providers billed for one mode on one engine over one window. */
 export const ZAdminMarginRow = z.object({
-  mode: ZGenerationMode,
+  mode: ZAdminWorkKind,
   engine: z.string(),
   count,
-  /** Sum of `generations.provider_cost_usd` (refunded generations included: the provider was paid). */
+  /**
+   * What the providers billed: generations' `provider_cost_usd`, trainings' cost kept with each
+   * trained LoRA (refunded work included: the provider was paid).
+   */
   cost_usd: z.number().nonnegative(),
   /** Credits charged and kept (refunded generations give theirs back, so they count 0). */
   credits: count,
@@ -216,7 +223,8 @@ export const ZAdminDashboard = z.object({
    * Provider cost against the value of the credits charged, by mode and engine. A credit is valued
    * at what people paid for credits: US-dollar orders paid over the last ADMIN_DASHBOARD_DAYS days
    * that sold credits, their amount divided by the credits they sold (other currencies are not
-   * converted). Digital-model trainings record no provider cost and are left out.
+   * converted). Digital-model trainings are a row of their own (`training`), counted on the day
+   * their training started.
    */
   margin: z.object({
     credit_price_usd: z.number().nonnegative().nullable(),

@@ -199,6 +199,26 @@ export async function startStripeFake(
     return publicOf(sub);
   }
 
+  /**
+   * `POST /v1/checkout/sessions/:id/expire`: an open session can no longer be paid and
+   * `checkout.session.expired` is sent; any other status is refused, as Stripe does.
+   */
+  function expireSession(sessionId: string): { status: number; body: Json } {
+    const session = sessions.get(sessionId);
+    if (!session)
+      return stripeError(404, 'invalid_request_error', `No such checkout.session: '${sessionId}'`);
+    if (session.status !== 'open') {
+      return stripeError(
+        400,
+        'invalid_request_error',
+        `Only Checkout Sessions with a status of \`open\` can be expired. This session has a status of \`${String(session.status)}\`.`,
+      );
+    }
+    session.status = 'expired';
+    void sendEvent('checkout.session.expired', publicOf(session));
+    return { status: 200, body: publicOf(session) };
+  }
+
   async function act(sessionId: string, action: 'pay' | 'decline' | 'cancel') {
     const session = sessions.get(sessionId);
     if (!session || session.status !== 'open') return;
@@ -506,18 +526,21 @@ export async function startStripeFake(
           return sendJson(response, stored.status, stored.response);
         }
         const sub = /^\/subscriptions\/([\w]+)$/.exec(path);
+        const expire = /^\/checkout\/sessions\/([\w]+)\/expire$/.exec(path);
         const result =
           path === '/checkout/sessions'
             ? createSession(params)
-            : path === '/refunds'
-              ? createRefund(params)
-              : sub
-                ? updateSubscription(sub[1]!, params)
-                : stripeError(
-                    404,
-                    'invalid_request_error',
-                    `Unrecognized request URL (POST: ${url.pathname})`,
-                  );
+            : expire
+              ? expireSession(expire[1]!)
+              : path === '/refunds'
+                ? createRefund(params)
+                : sub
+                  ? updateSubscription(sub[1]!, params)
+                  : stripeError(
+                      404,
+                      'invalid_request_error',
+                      `Unrecognized request URL (POST: ${url.pathname})`,
+                    );
         // Stripe saves a result once the endpoint ran; validation errors are not saved.
         if (typeof key === 'string' && result.status < 400) {
           idempotency.set(key, { body: raw, status: result.status, response: result.body });

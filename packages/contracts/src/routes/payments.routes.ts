@@ -46,6 +46,21 @@ export const paymentsRoutes = {
     response: { 200: 'ZPaymentOrder' },
     errors: ['payments.order_not_found'],
   }),
+  /**
+   * The buyer came back through the checkout's cancel link: the provider's checkout is closed, so
+   * it can no longer be paid, and the order answers as it now stands (cancelled, or paid when the
+   * payment beat the cancel).
+   */
+  cancelOrder: defineRoute({
+    method: 'POST',
+    path: '/api/payments/orders/:uuid/cancel/',
+    auth: 'required',
+    tags,
+    summary: 'Close an unpaid checkout I left',
+    params: 'ZPaymentOrderParams',
+    response: { 200: 'ZPaymentOrder' },
+    errors: ['payments.order_not_found'],
+  }),
   /** SberPay's return page polls it; the invoice's key (not its uuid alone) opens it, signed in or not. */
   invoice: defineRoute({
     method: 'GET',

@@ -117,7 +117,7 @@ export function marginTables(
       .map(({ row, spent }) => {
         const value = priceUsd === null ? null : cents(spent.credits * priceUsd);
         return {
-          mode: row.mode as TGenerationMode,
+          mode: row.mode as TAdminMarginRow['mode'],
           engine: row.engine,
           count: spent.count,
           cost_usd: cents(spent.costUsd),

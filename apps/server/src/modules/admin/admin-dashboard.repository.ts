@@ -75,8 +75,10 @@ export const adminDashboardRepository = {
   },
 
   /**
-   * Generations since `from` by mode and engine, with what the providers billed and the credits
-   * kept (a refunded generation gave its credits back), split into today and the whole window.
+   * Generations since `from` by mode and engine, and digital-model trainings started since then
+   * (mode `training`), with what the providers billed and the credits kept (refunded work gave its
+   * credits back), split into today and the whole window. A training's provider cost is kept with
+   * each LoRA it trained (`provider_loras -> engine -> costUsd`).
    */
   async costsSince(db: DbOrTx, today: Date, from: Date) {
     const { rows } = await db.execute<{
@@ -96,8 +98,17 @@ export const adminDashboardRepository = {
              count(*) AS n,
              sum(provider_cost_usd) AS cost,
              sum(cost) FILTER (WHERE NOT refunded) AS credits
-      FROM generations
-      WHERE created_at >= ${from.toISOString()}
+      FROM (
+        SELECT mode, engine, created_at, provider_cost_usd::float8 AS provider_cost_usd, cost, refunded
+        FROM generations
+        WHERE created_at >= ${from.toISOString()}
+        UNION ALL
+        SELECT 'training', engine, training_started_at,
+               (SELECT sum((lora ->> 'costUsd')::float8) FROM jsonb_each(provider_loras) AS l(name, lora)),
+               cost, refunded
+        FROM models
+        WHERE training_started_at >= ${from.toISOString()}
+      ) AS work
       GROUP BY mode, engine`);
     return rows.map((row) => ({
       mode: row.mode,

@@ -1,7 +1,7 @@
 import { GenerationStatus, type TAdminDashboard } from '@mirra/contracts';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generations, paymentOrders, payoutRequests, users } from '../../shared/db/schema.js';
+import { generations, models, paymentOrders, payoutRequests, users } from '../../shared/db/schema.js';
 import { signInAgain, signedInPerson, type Person } from '../../test/posts-factories.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { grantStaffRole } from './index.js';
@@ -247,6 +247,19 @@ describe('cost, margin, active people and failure reasons on the console home', 
       cost: 50,
       providerCostUsd: 1.5,
     });
+    // Digital models trained last week: one at fal (its LoRA keeps what fal billed), one by the
+    // local engine that failed and was refunded (no provider, no cost), and one never trained.
+    const model = (values: Partial<typeof models.$inferInsert>) =>
+      t.deps.db.insert(models).values({ userId: author.user.id, name: 'Me', category: 'man', ...values });
+    await model({
+      status: 100,
+      engine: 'fal',
+      cost: 20,
+      trainingStartedAt: lastWeek,
+      providerLoras: { fal: { url: 'https://fal.test/lora.safetensors', triggerWord: 'ohwx', costUsd: 2 } },
+    });
+    await model({ status: -200, engine: 'local', cost: 20, refunded: true, trainingStartedAt: lastWeek });
+    await model({ status: 0, cost: 0 });
 
     const unpriced = await laterDashboard();
     expect(unpriced.margin.credit_price_usd).toBeNull();
@@ -298,6 +311,15 @@ describe('cost, margin, active people and failure reasons on the console home', 
     ]);
     expect(priced.margin.last_30d).toEqual([
       {
+        mode: 'training',
+        engine: 'fal',
+        count: 1,
+        cost_usd: 2,
+        credits: 20,
+        value_usd: 0.6,
+        margin_usd: -1.4,
+      },
+      {
         mode: 'video',
         engine: 'openai',
         count: 1,
@@ -314,6 +336,15 @@ describe('cost, margin, active people and failure reasons on the console home', 
         credits: 20,
         value_usd: 0.6,
         margin_usd: -0.1,
+      },
+      {
+        mode: 'training',
+        engine: 'local',
+        count: 1,
+        cost_usd: 0,
+        credits: 0,
+        value_usd: 0,
+        margin_usd: 0,
       },
     ]);
   });

@@ -34,6 +34,11 @@ export interface ProviderOrder {
   customerEmail: string | null;
   /** Absolute URL the buyer is sent back to after the provider's page. */
   returnUrl: string;
+  /**
+   * Absolute URL of the checkout's cancel link (Stripe `cancel_url`): the return URL marked as
+   * cancelled, so the app closes the checkout. Unset: the return URL.
+   */
+  cancelUrl?: string;
   /** YooKassa only: which of its methods the buyer chose (bank card, SberPay, SBP). */
   methodType?: YooKassaMethodType;
   /**
@@ -153,6 +158,12 @@ export interface PaymentProvider {
   parseWebhook(inbound: InboundWebhook): Promise<PaymentEvent[] | null>;
   /** The provider's current state of an order's payment (the reconciler's re-check); null if unknown. */
   fetchPayment(order: { uuid: string; providerPaymentId: string | null }): Promise<PaymentEvent | null>;
+  /**
+   * The buyer left the checkout through its cancel link: closes it so it can no longer be paid
+   * (Stripe: the Checkout session is expired; a session already complete stays as it is). Absent:
+   * the provider's page reports the cancel itself (YooKassa's `payment.canceled`, the test page).
+   */
+  closeCheckout?(order: { uuid: string; providerPaymentId: string | null }): Promise<void>;
   /**
    * Asks the provider to return the money (`refundAmount` of it, minor units; unset: all that is
    * left); the refund itself is applied when its event arrives. `alreadyRefunded` keys the request,

@@ -391,6 +391,58 @@ describe('Stripe', () => {
     expect((await orderRow(created.uuid)).status).toBe('pending');
     expect(await balanceOf(headers)).toBe(0);
   });
+
+  it('cancelled on Checkout: back through the cancel link, the session is expired and the order cancelled, once', async () => {
+    const { headers } = await buyer('DE');
+    const created = await order(headers, 'stripe');
+    const sessionId = (await orderRow(created.uuid)).providerPaymentId!;
+    const session = stripe.sessions.get(sessionId)!;
+    expect(session.success_url).toBe(`${appUrl}/generate/simple/?payment=${created.uuid}`);
+    expect(session.cancel_url).toBe(`${appUrl}/generate/simple/?payment=${created.uuid}&payment_cancelled=1`);
+
+    // Stripe does nothing when the buyer cancels: the app, back on the cancel link, closes it.
+    const cancel = () =>
+      t.app.inject({ method: 'POST', url: `/api/payments/orders/${created.uuid}/cancel/`, headers });
+    const first = await cancel();
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json()).toMatchObject({ uuid: created.uuid, status: 'cancelled' });
+    expect(stripe.sessions.get(sessionId)!.status).toBe('expired');
+    // The expired session's event comes too, and a second cancel: neither changes anything.
+    await expect
+      .poll(() => stripe.events.find((e) => e.type === 'checkout.session.expired')?.status, {
+        timeout: 10_000,
+      })
+      .toBe(200);
+    expect((await cancel()).json()).toMatchObject({ status: 'cancelled' });
+    // A tab left open on the session can no longer pay it.
+    await stripe.act(sessionId, 'pay');
+    expect(stripe.sessions.get(sessionId)!.status).toBe('expired');
+    expect(await balanceOf(headers)).toBe(0);
+
+    // Someone else's order is not found.
+    const other = await buyer('DE');
+    const foreign = await t.app.inject({
+      method: 'POST',
+      url: `/api/payments/orders/${created.uuid}/cancel/`,
+      headers: other.headers,
+    });
+    expect(foreign.statusCode).toBe(404);
+  });
+
+  it('a payment that got there before the cancel stands: the order answers paid', async () => {
+    const { headers } = await buyer('DE');
+    const created = await order(headers, 'stripe');
+    const sessionId = (await orderRow(created.uuid)).providerPaymentId!;
+    await stripe.act(sessionId, 'pay');
+    const answer = await t.app.inject({
+      method: 'POST',
+      url: `/api/payments/orders/${created.uuid}/cancel/`,
+      headers,
+    });
+    expect(answer.json()).toMatchObject({ status: 'paid' });
+    expect(stripe.sessions.get(sessionId)!.status).toBe('complete');
+    expect(await balanceOf(headers)).toBe(100);
+  });
 });
 
 describe('Cryptomus', () => {

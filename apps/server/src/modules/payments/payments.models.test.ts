@@ -47,6 +47,7 @@ describe('payments rules', () => {
     }
     expect(returnUrlFor('/a/', 'u')).toBe('/a/?payment=u');
     expect(returnUrlFor('/a/?b=1#c', 'u')).toBe('/a/?b=1&payment=u#c');
+    expect(returnUrlFor('/a/?b=1#c', 'u', true)).toBe('/a/?b=1&payment=u&payment_cancelled=1#c');
   });
 
   it('takes back at most the balance on refund and records the rest', () => {

@@ -83,11 +83,15 @@ export function safeReturnPath(path: string | undefined): string {
   return path;
 }
 
-/** The return path with the order named, so the app can show how the payment went. */
-export function returnUrlFor(returnPath: string, orderUuid: string): string {
+/**
+ * The return path with the order named, so the app can show how the payment went; a checkout's
+ * cancel link also says the buyer cancelled (`payment_cancelled=1`), so the app closes the checkout.
+ */
+export function returnUrlFor(returnPath: string, orderUuid: string, cancelled = false): string {
   const [pathAndQuery, hash] = returnPath.split('#', 2);
   const joiner = pathAndQuery!.includes('?') ? '&' : '?';
-  return `${pathAndQuery}${joiner}payment=${orderUuid}${hash !== undefined ? `#${hash}` : ''}`;
+  const marker = cancelled ? '&payment_cancelled=1' : '';
+  return `${pathAndQuery}${joiner}payment=${orderUuid}${marker}${hash !== undefined ? `#${hash}` : ''}`;
 }
 
 /**

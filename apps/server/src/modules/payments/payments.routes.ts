@@ -9,6 +9,7 @@ import { AppError } from '../../shared/errors.js';
 import { returnUrlFor } from './payments.models.js';
 import { paymentsRepository } from './payments.repository.js';
 import {
+  cancelOrder,
   changeRegion,
   createOrder,
   getCatalogue,
@@ -47,6 +48,9 @@ export function registerPaymentsRoutes(app: ZodApp, deps: PaymentsDeps): void {
   serve(app, r.changeRegion, async (request) => changeRegion(deps, caller(request), request.body.region));
   serve(app, r.createOrder, async (request) => createOrder(deps, caller(request), request.body));
   serve(app, r.order, async (request) => getOrder(deps, requireAuth(request).user.id, request.params.uuid));
+  serve(app, r.cancelOrder, async (request) =>
+    cancelOrder(deps, requireAuth(request).user.id, request.params.uuid),
+  );
   serve(app, r.invoice, async (request, reply) => {
     void reply.header('cache-control', 'no-store');
     return getInvoiceState(deps, request.params.uuid, request.query.key);

@@ -337,6 +337,7 @@ async function providerOrderOf(
     description,
     customerEmail: order.receiptEmail ?? user?.email ?? null,
     returnUrl: absoluteReturnUrl(deps, order),
+    cancelUrl: `${deps.config.publicUrl}${returnUrlFor(order.returnPath, order.uuid, true)}`,
     ...(order.method.startsWith('yookassa_')
       ? { methodType: order.method.slice('yookassa_'.length) as YooKassaMethodType }
       : {}),
@@ -673,6 +674,28 @@ export async function getOrder(deps: Deps, userId: number, uuid: string): Promis
   const order = await paymentsRepository.findUserOrder(deps.db, userId, uuid);
   if (!order) throw new AppError({ code: 'payments.order_not_found', detail: 'Not found.' });
   return serializeOrder(order);
+}
+
+/**
+ * The buyer came back through the checkout's cancel link: the provider closes the checkout (so a
+ * tab left open can no longer pay it) and the order is re-fetched, which ends it as cancelled, or
+ * paid when the payment got there first. An order no longer pending is answered as it is.
+ */
+export async function cancelOrder(deps: Deps, userId: number, uuid: string): Promise<TPaymentOrder> {
+  const order = await paymentsRepository.findUserOrder(deps.db, userId, uuid);
+  if (!order) throw new AppError({ code: 'payments.order_not_found', detail: 'Not found.' });
+  const provider = providerNamed(deps, order.provider as ProviderName);
+  if (order.status === 'pending' && provider?.closeCheckout) {
+    try {
+      await provider.closeCheckout(order);
+    } catch (error) {
+      // The provider is unreachable: the order stays pending, its checkout expires by itself, and
+      // the reconciler settles it.
+      deps.logger.warn({ err: error, order: order.uuid }, 'could not close a checkout');
+    }
+    await reconcileOrder(deps, order);
+  }
+  return serializeOrder((await paymentsRepository.findUserOrder(deps.db, userId, uuid))!);
 }
 
 /**

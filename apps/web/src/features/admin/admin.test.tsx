@@ -214,6 +214,10 @@ describe('console home', () => {
     expect(screen.getByTestId('admin-tile-active').textContent).toContain('17');
     expect(screen.getByTestId('admin-tile-active').textContent).toContain('42');
     expect(screen.getByTestId('admin-failure-reasons').textContent).toContain('no_face');
+    // The code, and what the person was told in the console's language.
+    expect(screen.getByTestId('admin-failure-reasons').textContent).toContain(
+      'No face was found in this photo.',
+    );
     expect(screen.getByTestId('admin-margin-note').textContent).toContain('$0.03');
     const margin = screen.getByTestId('admin-margin-today');
     expect(margin.textContent).toContain('$0.70');

@@ -278,7 +278,7 @@ export function createStripeProvider(config: StripeConfig): PaymentProvider {
             },
           ],
           success_url: order.returnUrl,
-          cancel_url: order.returnUrl,
+          cancel_url: order.cancelUrl ?? order.returnUrl,
           client_reference_id: order.uuid,
           ...(order.customerEmail ? { customer_email: order.customerEmail } : {}),
           metadata,
@@ -319,6 +319,17 @@ export function createStripeProvider(config: StripeConfig): PaymentProvider {
       if (session.status === 'expired')
         return sessionEvent(`reconcile:${session.id}`, 'payment.cancelled', session);
       return null;
+    },
+
+    async closeCheckout(order) {
+      if (!order.providerPaymentId?.startsWith('cs_')) return;
+      try {
+        await stripe.checkout.sessions.expire(order.providerPaymentId);
+      } catch (error) {
+        // Only an open session can be expired: one already complete or expired is left as it is,
+        // and the re-fetch that follows reports what it is.
+        if (!(error instanceof Stripe.errors.StripeInvalidRequestError)) throw error;
+      }
     },
 
     async refund(order) {

@@ -70,7 +70,9 @@ function MarginTable({
         <tbody>
           {rows.map((row) => (
             <tr key={`${row.mode}-${row.engine}`}>
-              <td>{t(`modes.${row.mode}.title`)}</td>
+              <td>
+                {row.mode === 'training' ? t('admin.dashboard.training') : t(`modes.${row.mode}.title`)}
+              </td>
               <td>{row.engine}</td>
               <td>{whole(row.count)}</td>
               <td>{usd(row.cost_usd)}</td>
@@ -241,7 +243,15 @@ export function Dashboard() {
               <tbody>
                 {data.failure_reasons_today.map((entry) => (
                   <tr key={entry.reason}>
-                    <td>{entry.reason}</td>
+                    <td>
+                      <span className="admin__mono">{entry.reason}</span>
+                      {/* What the person was told, in the console's language, under the engine's code. */}
+                      {i18n.exists(`result.failure.reasons.${entry.reason}`) && (
+                        <span className="admin__meta admin-dashboard__reason">
+                          {t(`result.failure.reasons.${entry.reason}`)}
+                        </span>
+                      )}
+                    </td>
                     <td>{whole(entry.count)}</td>
                   </tr>
                 ))}

@@ -19,9 +19,16 @@ export function PaymentReturn() {
   const queryClient = useQueryClient();
   const uuid = params.get('payment');
   const valid = uuid !== null && UUID.test(uuid);
+  // Back through the checkout's cancel link: the checkout is closed first (a tab left open on it
+  // can no longer pay), and the order answers as it then stands.
+  const cancelled = params.get('payment_cancelled') === '1';
   const order = useQuery({
     queryKey: paymentKeys.order(uuid ?? ''),
-    queryFn: () => paymentsApi.order(uuid!),
+    queryFn: async () => {
+      const current = cancelled ? await paymentsApi.cancelOrder(uuid!) : await paymentsApi.order(uuid!);
+      if (cancelled) setParams(withoutCancelMarker, { replace: true });
+      return current;
+    },
     enabled: valid,
     retry: false,
     // A provider may confirm a moment after the return: look again until the order settles.
@@ -40,7 +47,7 @@ export function PaymentReturn() {
   const close = () =>
     setParams(
       (current) => {
-        const next = new URLSearchParams(current);
+        const next = withoutCancelMarker(current);
         next.delete('payment');
         return next;
       },
@@ -68,4 +75,10 @@ export function PaymentReturn() {
       </div>
     </Sheet>
   );
+}
+
+function withoutCancelMarker(current: URLSearchParams): URLSearchParams {
+  const next = new URLSearchParams(current);
+  next.delete('payment_cancelled');
+  return next;
 }

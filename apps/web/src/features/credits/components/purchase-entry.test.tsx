@@ -101,6 +101,29 @@ describe('back from the checkout', () => {
     );
   });
 
+  it('back through the cancel link: closes the checkout once and says nothing was charged', async () => {
+    const cancelled = {
+      uuid: UUID,
+      product: 'credits_100',
+      purpose: 'product' as const,
+      status: 'cancelled' as const,
+      amount: 299,
+      currency: 840,
+      credits: 100,
+      unlimited_days: 0,
+      created_at: '2026-05-01T00:00:00.000Z',
+    };
+    const cancel = vi.spyOn(paymentsApi, 'cancelOrder').mockResolvedValue(cancelled);
+    const order = vi.spyOn(paymentsApi, 'order').mockResolvedValue(cancelled);
+    wrap(<PaymentReturn />, `/generate/simple/?payment=${UUID}&payment_cancelled=1`);
+    const result = await screen.findByTestId('payment-result');
+    expect(result.getAttribute('data-status')).toBe('cancelled');
+    expect(screen.getByText('You cancelled the payment. Nothing was charged.')).toBeTruthy();
+    expect(cancel).toHaveBeenCalledTimes(1);
+    expect(cancel).toHaveBeenCalledWith(UUID);
+    expect(order).not.toHaveBeenCalled();
+  });
+
   it('asks nothing of the server without an order in the address', () => {
     const order = vi.spyOn(paymentsApi, 'order');
     wrap(<PaymentReturn />, '/generate/simple/?payment=not-a-uuid');

@@ -30,6 +30,7 @@ export const paymentsApi = {
   changeRegion: (region: TPaymentRegion) => api(routes.payments.changeRegion, { body: { region } }),
   createOrder: (order: OrderRequest) => api(routes.payments.createOrder, { body: order }),
   order: (uuid: string) => api(routes.payments.order, { params: { uuid } }),
+  cancelOrder: (uuid: string) => api(routes.payments.cancelOrder, { params: { uuid } }),
   /** An invoice's live state; opened by its key (the SberPay return page, signed in or not). */
   invoice: (uuid: string, key: string) => api(routes.payments.invoice, { params: { uuid }, query: { key } }),
 };
