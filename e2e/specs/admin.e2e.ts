@@ -10,6 +10,17 @@ import { grantStaff } from '../lib/staff.js';
 const bearer = (user: TestUser) => `Bearer ${user.access}`;
 const grant = grantStaff;
 
+/** The screen reloaded in each theme, once it shows `testId`, and saved as `<name>-<theme>`. */
+async function screenshotInBothThemes(page: Page, testId: string, name: string) {
+  for (const theme of ['dark', 'light'] as const) {
+    await page.context().addCookies([{ name: 'theme', value: theme, url: e2eEnv.baseUrl }]);
+    await page.reload();
+    await page.getByTestId(testId).waitFor();
+    await page.waitForLoadState('networkidle');
+    await saveScreenshot(page, `${name}-${theme}`, true);
+  }
+}
+
 /** A published post of a new author, reported by `reasons.length` other people. */
 async function reportedPost(reasons: string[]) {
   const author = await createActiveUser({ firstName: 'Reported', lastName: 'Author' });
@@ -73,13 +84,7 @@ describe('staff console', () => {
     await cardOf(page, hidden.uuid).getByText('Hidden', { exact: true }).waitFor();
     // Moderators do not get the ban button.
     expect(await page.getByTestId('report-actions-removeAndBan').count()).toBe(0);
-    for (const theme of ['dark', 'light'] as const) {
-      await page.context().addCookies([{ name: 'theme', value: theme, url: e2eEnv.baseUrl }]);
-      await page.reload();
-      await page.getByTestId('admin-reports').waitFor();
-      await page.waitForLoadState('networkidle');
-      await saveScreenshot(page, `admin-reports-375-${theme}`, true);
-    }
+    await screenshotInBothThemes(page, 'admin-reports', 'admin-reports-375');
 
     // A reason is required.
     const hiddenCard = cardOf(page, hidden.uuid);
@@ -136,12 +141,7 @@ describe('staff console', () => {
       .toBe(`${before + 50} credits`);
     await personBrowser.close();
 
-    for (const theme of ['light', 'dark'] as const) {
-      await page.context().addCookies([{ name: 'theme', value: theme, url: e2eEnv.baseUrl }]);
-      await page.reload();
-      await page.getByTestId('admin-user').waitFor();
-      await saveScreenshot(page, `admin-user-375-${theme}`, true);
-    }
+    await screenshotInBothThemes(page, 'admin-user', 'admin-user-375');
 
     // Ban: the person's session ends and signing in again is refused with a clear message.
     await page.getByTestId('ban-actions-reason').fill('Fraudulent payments');

@@ -1,14 +1,13 @@
 import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import { Button } from '../../../components/ui/button';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { LoadError } from '../../../components/ui/load-error';
 import { Spinner } from '../../../components/ui/spinner';
-import { TextInput } from '../../../components/ui/text-input';
 import { formatDateTime } from '../../../lib/dates';
 import { adminApi, adminKeys } from '../api/admin.api';
+import { StaffSearchForm, useAddressQuery } from './staff-search-form';
 import { Order } from './user-money';
 
 /**
@@ -18,9 +17,7 @@ import { Order } from './user-money';
 export function PaymentSearch() {
   const { t, i18n } = useTranslation();
   const client = useQueryClient();
-  const [params, setParams] = useSearchParams();
-  const q = params.get('q') ?? '';
-  const [typed, setTyped] = useState(q);
+  const { q } = useAddressQuery();
   const found = useInfiniteQuery({
     queryKey: adminKeys.payments(q),
     queryFn: ({ pageParam }) => adminApi.searchPayments(q, pageParam),
@@ -29,27 +26,14 @@ export function PaymentSearch() {
   });
   const when = (iso: string | null) => (iso ? formatDateTime(iso, i18n.language) : '—');
 
-  function onSubmit(event: FormEvent) {
-    event.preventDefault();
-    setParams(typed.trim() ? { q: typed.trim() } : {});
-  }
-
   const results = found.data?.pages.flatMap((page) => page.results) ?? [];
   return (
     <div className="stack" data-testid="admin-payments">
-      <form className="admin__search" onSubmit={onSubmit} role="search">
-        <TextInput
-          search
-          value={typed}
-          onValueChange={setTyped}
-          placeholder={t('admin.payments.searchHint')}
-          aria-label={t('admin.payments.searchHint')}
-          data-testid="admin-payment-search"
-        />
-        <Button type="submit" size="sm" data-testid="admin-payment-search-submit">
-          {t('admin.payments.search')}
-        </Button>
-      </form>
+      <StaffSearchForm
+        hint={t('admin.payments.searchHint')}
+        submitLabel={t('admin.payments.search')}
+        testId="admin-payment-search"
+      />
       {found.isPending && <Spinner size={28} />}
       {found.isError && <LoadError query={found} />}
       {found.isSuccess && results.length === 0 && <EmptyState title={t('admin.payments.none')} />}

@@ -1,46 +1,29 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router';
-import { Button } from '../../../components/ui/button';
+import { Link } from 'react-router';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { LoadError } from '../../../components/ui/load-error';
 import { Spinner } from '../../../components/ui/spinner';
-import { TextInput } from '../../../components/ui/text-input';
 import { adminApi, adminKeys } from '../api/admin.api';
+import { StaffSearchForm, useAddressQuery } from './staff-search-form';
 
 /** Find a person by email (its start), Telegram id or uuid; the query lives in the address. */
 export function UserSearch() {
   const { t } = useTranslation();
-  const [params, setParams] = useSearchParams();
-  const q = params.get('q') ?? '';
-  const [typed, setTyped] = useState(q);
+  const { q } = useAddressQuery();
   const found = useQuery({
     queryKey: adminKeys.users(q),
     queryFn: () => adminApi.searchUsers(q),
     enabled: q.trim().length > 0,
   });
 
-  function onSubmit(event: FormEvent) {
-    event.preventDefault();
-    setParams(typed.trim() ? { q: typed.trim() } : {});
-  }
-
   return (
     <div className="stack">
-      <form className="admin__search" onSubmit={onSubmit} role="search">
-        <TextInput
-          search
-          value={typed}
-          onValueChange={setTyped}
-          placeholder={t('admin.users.searchHint')}
-          aria-label={t('admin.users.searchHint')}
-          data-testid="admin-user-search"
-        />
-        <Button type="submit" size="sm" data-testid="admin-user-search-submit">
-          {t('admin.users.search')}
-        </Button>
-      </form>
+      <StaffSearchForm
+        hint={t('admin.users.searchHint')}
+        submitLabel={t('admin.users.search')}
+        testId="admin-user-search"
+      />
       {q && found.isPending && <Spinner size={28} />}
       {found.isError && <LoadError query={found} />}
       {found.data && found.data.results.length === 0 && <EmptyState title={t('admin.users.none')} />}
