@@ -64,7 +64,7 @@ async function measureLayout(layout: string): Promise<LayoutResult> {
       ...(threads === undefined ? {} : { IMAGING_THREADS: threads }),
       WEB_CONCURRENCY: '1',
       WELCOME_CREDITS: '100000',
-      FREE_DAILY_PHOTOS: '100000',
+      FREE_DAILY_PHOTOS: '1000000',
       FREE_DELAY_SECONDS: '0',
       LOG_LEVEL: 'warn',
       ...(process.env.WORKER_CONCURRENCY ? { WORKER_CONCURRENCY: process.env.WORKER_CONCURRENCY } : {}),

@@ -37,7 +37,7 @@ const config = parseConfig({
   DATA_DIR: dir,
   LOG_LEVEL: 'warn',
   ENGINE_SIMPLE: 'noop',
-  FREE_DAILY_PHOTOS: '100000000',
+  FREE_DAILY_PHOTOS: '1000000',
   PRICE_SIMPLE: '1',
 });
 const deps = createDeps({

@@ -33,7 +33,7 @@ const config = parseConfig({
   NODE_ENV: 'production',
   DATA_DIR: dir,
   LOG_LEVEL: 'error',
-  FREE_DAILY_PHOTOS: '100000000',
+  FREE_DAILY_PHOTOS: '1000000',
   // The bundled image classifier judges the local engine's drawings at random: not measured here.
   MODERATION_IMAGES: 'false',
   WORKER_CONCURRENCY: String(CONCURRENCY),

@@ -36,6 +36,90 @@ function preloadFallbackCatalogue(): Plugin {
   };
 }
 
+/**
+ * Where people arrive from outside (links, search, the Mini App's start): the page's code, styles
+ * and texts. Keys are address prefixes (`/` and `/create/` exactly); values are the route module
+ * and the extra catalogues its page loads (see route-table.ts).
+ */
+const LANDING_PAGES: Array<{ path: string; exact: boolean; module: string; catalogues: string[] }> = [
+  { path: '/', exact: true, module: 'src/app/routes/home.tsx', catalogues: [] },
+  { path: '/create/', exact: true, module: 'src/app/routes/create.tsx', catalogues: [] },
+  { path: '/posts/', exact: false, module: 'src/app/routes/feed.tsx', catalogues: ['social'] },
+  { path: '/welcome/', exact: true, module: 'src/app/routes/welcome.tsx', catalogues: [] },
+];
+
+/**
+ * The first page's code is asked for only once the main chunk has run (`preloadPage`), one round
+ * trip after it: an inline script in index.html adds preload links for the landing page at this
+ * address while the HTML is parsed, so its files download alongside the main chunk. Files the
+ * main chunk already preloads are left out.
+ */
+function preloadLandingPage(): Plugin {
+  let base = '/';
+  return {
+    name: 'mirra:preload-landing-page',
+    apply: 'build',
+    configResolved(config) {
+      base = config.base;
+    },
+    transformIndexHtml: {
+      order: 'post',
+      handler(_html, { bundle }) {
+        const chunks = Object.values(bundle ?? {}).filter((output) => output.type === 'chunk');
+        const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
+        const closure = (fileName: string, into = new Set<string>()): Set<string> => {
+          if (into.has(fileName)) return into;
+          into.add(fileName);
+          for (const imported of byFile.get(fileName)?.imports ?? []) closure(imported, into);
+          return into;
+        };
+        const entry = chunks.find((chunk) => chunk.isEntry);
+        if (!entry) throw new Error('the entry chunk is missing from the build');
+        const preloadedAlready = closure(entry.fileName);
+        const chunkOf = (pattern: RegExp, what: string) => {
+          const found = chunks.find((chunk) =>
+            pattern.test((chunk.facadeModuleId ?? '').replace(/\\/g, '/')),
+          );
+          if (!found) throw new Error(`${what} is missing from the build`);
+          return found;
+        };
+        const files: Record<string, string[]> = {};
+        for (const landing of LANDING_PAGES) {
+          const page = chunkOf(new RegExp(`/${landing.module.replace(/[.]/g, '\\.')}$`), landing.module);
+          const code = [...closure(page.fileName)].filter((file) => !preloadedAlready.has(file));
+          const styles = code.flatMap((file) => [...(byFile.get(file)?.viteMetadata?.importedCss ?? [])]);
+          const texts = landing.catalogues.map(
+            (name) =>
+              chunkOf(new RegExp(`/src/locales/${name}/en\\.json$`), `the ${name} catalogue`).fileName,
+          );
+          files[(landing.exact ? '=' : '') + landing.path] = [...code, ...texts, ...styles].map(
+            (file) => `${base}${file}`,
+          );
+        }
+        const script = `(function () {
+  var pages = ${JSON.stringify(files)};
+  var path = location.pathname;
+  var found = pages['=' + path];
+  for (var key in pages) if (!found && key.charAt(0) !== '=' && path.indexOf(key) === 0) found = pages[key];
+  (found || []).forEach(function (href) {
+    var link = document.createElement('link');
+    if (/\\.css$/.test(href)) {
+      link.rel = 'preload';
+      link.as = 'style';
+    } else {
+      link.rel = 'modulepreload';
+      link.crossOrigin = '';
+    }
+    link.href = href;
+    document.head.appendChild(link);
+  });
+})();`;
+        return [{ tag: 'script', children: script, injectTo: 'head' }];
+      },
+    },
+  };
+}
+
 /** What the browser reads of a route declaration; the rest (docs, schema names, error codes) is for the server. */
 const ROUTE_FIELDS_FOR_BROWSER = new Set(['method', 'path', 'requestKind', 'replyKind']);
 
@@ -93,7 +177,7 @@ function routeDeclarationsForBrowser(): Plugin {
 }
 
 export default defineConfig(({ command }) => ({
-  plugins: [react(), preloadFallbackCatalogue(), routeDeclarationsForBrowser()],
+  plugins: [react(), preloadFallbackCatalogue(), preloadLandingPage(), routeDeclarationsForBrowser()],
   resolve: {
     // react-router's package points bundlers at its development build (dev-only warnings kept in);
     // the production build is the same code with those compiled out.

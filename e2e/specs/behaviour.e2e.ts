@@ -76,6 +76,41 @@ describe.each(VIEWPORT_NAMES)('general behaviour (%s)', (viewport) => {
     await page.waitForURL(url('/'));
   });
 
+  it('a landing page’s code is asked for with the main chunk, from preload links the HTML adds', async () => {
+    const { page, context } = s;
+    const preloads = () =>
+      page.evaluate(() =>
+        Array.from(
+          document.querySelectorAll('link[rel="modulepreload"], link[rel="preload"][as="style"]'),
+        ).map((link) =>
+          new URL((link as HTMLLinkElement).href).pathname.replace(/-[\w-]+\.(js|css)$/, '.$1'),
+        ),
+      );
+    // The main chunk is held back: whatever is preloaded meanwhile was asked for by the HTML, not
+    // by the app (which asks for the page's code only once it runs).
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await context.route(/\/assets\/index-[^/]+\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(url('/posts/top/'), { waitUntil: 'commit' });
+    await expect.poll(preloads).toEqual(expect.arrayContaining(['/assets/feed.js', '/assets/posts.css']));
+    expect(await preloads()).not.toContain('/assets/home.js');
+    expect(await page.getByTestId('feed-page').count()).toBe(0);
+    release();
+    await page.getByTestId('feed-page').waitFor();
+    await context.unroute(/\/assets\/index-[^/]+\.js$/);
+
+    await page.goto(url('/'));
+    await page.getByTestId('home-page').waitFor();
+    const home = await preloads();
+    expect(home).toEqual(expect.arrayContaining(['/assets/home.js', '/assets/home.css']));
+    expect(home).not.toContain('/assets/feed.js');
+    // The inline script runs under the page's Content-Security-Policy (by its hash): no violation.
+    expect(s.errors).toEqual([]);
+  });
+
   it('a page that fails to load dispatches preload-error and offers a reload', async () => {
     const { page, context } = s;
     await page.addInitScript(() => {

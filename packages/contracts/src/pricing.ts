@@ -9,7 +9,8 @@ import { z } from 'zod';
 export const PRICING_BOUNDS = {
   /** Credits one generation (or one second of video) may cost; 0 makes a mode free. */
   modePrice: { min: 0, max: 10_000 },
-  dailyPhotos: { min: 0, max: 1_000 },
+  /** Generations a day before the free tier's pause; a million is the same as no pause. */
+  dailyPhotos: { min: 0, max: 1_000_000 },
   delaySeconds: { min: 0, max: 86_400 },
   /** Minor units: kopecks (up to 1 000 000 ₽) and cents (up to $100 000); whole Telegram Stars. */
   ru: { min: 1, max: 100_000_000 },

@@ -89,6 +89,15 @@ describe('configuration', () => {
     );
   });
 
+  it('holds prices and the free tier to the bounds the console edits within, so the public config never breaks', () => {
+    expect(parseConfig({ FREE_DAILY_PHOTOS: '1000000', PRICE_SIMPLE: '10000' }).freeTier.dailyPhotos).toBe(
+      1_000_000,
+    );
+    expect(() => parseConfig({ FREE_DAILY_PHOTOS: '1000001' })).toThrow(/FREE_DAILY_PHOTOS/);
+    expect(() => parseConfig({ PRICE_SIMPLE: '10001' })).toThrow(/PRICE_SIMPLE/);
+    expect(() => parseConfig({ FREE_DELAY_SECONDS: '-1' })).toThrow(/FREE_DELAY_SECONDS/);
+  });
+
   it('lists every bad setting in one error', () => {
     expect(() => parseConfig({ PORT: 'eighty', PUBLIC_URL: 'not a url' })).toThrow(
       /PORT[\s\S]*PUBLIC_URL|PUBLIC_URL[\s\S]*PORT/,

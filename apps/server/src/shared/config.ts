@@ -1,7 +1,15 @@
 import path from 'node:path';
+import { PRICING_BOUNDS } from '@mirra/contracts';
 import { z } from 'zod';
 import type { StorageConfig } from './storage/create-storage.js';
 import { defaultThreadCount } from './thread-pool.js';
+
+/**
+ * A price or free-tier value from the environment, held to the bounds the console edits within:
+ * the public config and the console answer with these, so one outside them would break both.
+ */
+const withinBounds = (bounds: { min: number; max: number }) =>
+  z.coerce.number().int().min(bounds.min).max(bounds.max);
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -197,15 +205,15 @@ const ZEnv = z.object({
    * Generation prices. The defaults are multiples of 5 so that the prompt author's 20% of each is a
    * whole credit; other prices still pay exactly 20% over time (fractions are carried).
    */
-  PRICE_SIMPLE: z.coerce.number().int().min(0).default(5),
-  PRICE_FACE_SWAP: z.coerce.number().int().min(0).default(10),
-  PRICE_EDITING: z.coerce.number().int().min(0).default(5),
-  PRICE_STYLING: z.coerce.number().int().min(0).default(5),
+  PRICE_SIMPLE: withinBounds(PRICING_BOUNDS.modePrice).default(5),
+  PRICE_FACE_SWAP: withinBounds(PRICING_BOUNDS.modePrice).default(10),
+  PRICE_EDITING: withinBounds(PRICING_BOUNDS.modePrice).default(5),
+  PRICE_STYLING: withinBounds(PRICING_BOUNDS.modePrice).default(5),
   /** Video is priced per second of output. */
-  PRICE_VIDEO_PER_SECOND: z.coerce.number().int().min(0).default(5),
+  PRICE_VIDEO_PER_SECOND: withinBounds(PRICING_BOUNDS.modePrice).default(5),
   /** Free tier: this many generations a day with no pause, then FREE_DELAY_SECONDS between. */
-  FREE_DAILY_PHOTOS: z.coerce.number().int().min(0).default(5),
-  FREE_DELAY_SECONDS: z.coerce.number().int().min(0).default(30),
+  FREE_DAILY_PHOTOS: withinBounds(PRICING_BOUNDS.dailyPhotos).default(5),
+  FREE_DELAY_SECONDS: withinBounds(PRICING_BOUNDS.delaySeconds).default(30),
   /** The payment catalogue as JSON (packs, the unlimited package, prices per region); unset: the built-in one. */
   PAYMENTS_CATALOGUE: optionalString,
   /**
