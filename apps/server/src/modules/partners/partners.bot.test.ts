@@ -1,10 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTelegramBotApiFake, type TelegramBotApiFake } from '../../fakes/telegram-bot-api.fake.js';
-import { paymentOrders, users } from '../../shared/db/schema.js';
+import { users } from '../../shared/db/schema.js';
 import { bearer, createActiveUser, login } from '../../test/factories.js';
+import { buyAndPayWithTestProvider } from '../../test/payments.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
-import { testProviderOf } from '../payments/index.js';
 import { approvePayout, rejectPayout, releaseDueCommissions } from './index.js';
 
 // What partners hear from the bot, through the Bot API fake: each notice in the partner's own
@@ -59,32 +59,7 @@ async function person(
   return { user, chatId, headers: { ...bearer(access), 'x-country': 'RU' } };
 }
 
-async function buyAndPay(who: Person): Promise<number> {
-  const order = await t.app.inject({
-    method: 'POST',
-    url: '/api/payments/orders/',
-    headers: who.headers,
-    payload: { product: 'credits_100', method: 'test', agree_offer: true, agree_privacy: true, return: '/' },
-  });
-  expect(order.statusCode).toBe(201);
-  const uuid = order.json().uuid as string;
-  const row = (await t.deps.db.select().from(paymentOrders).where(eq(paymentOrders.uuid, uuid)))[0]!;
-  const signed = testProviderOf(t.deps).signEvent({
-    type: 'payment.succeeded',
-    orderUuid: uuid,
-    providerPaymentId: `pay-${uuid}`,
-    amount: row.amount,
-    currency: row.currency,
-  });
-  const paid = await t.app.inject({
-    method: 'POST',
-    url: '/api/payments/webhooks/test/',
-    headers: signed.headers,
-    payload: signed.body,
-  });
-  expect(paid.statusCode).toBeLessThan(300);
-  return row.amount;
-}
+const buyAndPay = async (who: Person) => (await buyAndPayWithTestProvider(t, who.headers)).amount;
 
 /** The texts the bot sent to a chat, oldest first, after the queued sends ran. */
 async function botTexts(chatId: number): Promise<string[]> {

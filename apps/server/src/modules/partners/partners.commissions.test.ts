@@ -9,8 +9,8 @@ import {
   walletEntries,
 } from '../../shared/db/schema.js';
 import { bearer, createActiveUser, login } from '../../test/factories.js';
+import { deliverTestPaymentEvent, orderWithTestProvider } from '../../test/payments.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
-import { testProviderOf } from '../payments/index.js';
 import {
   approvePayout,
   computeTops,
@@ -60,35 +60,9 @@ async function chain() {
   return { a, b, c, d };
 }
 
-async function buy(who: Person, product = 'credits_100') {
-  const response = await t.app.inject({
-    method: 'POST',
-    url: '/api/payments/orders/',
-    headers: who.headers,
-    payload: { product, method: 'test', agree_offer: true, agree_privacy: true, return: '/' },
-  });
-  expect(response.statusCode).toBe(201);
-  return response.json().uuid as string;
-}
-
-async function deliver(uuid: string, type: 'payment.succeeded' | 'refund.succeeded') {
-  const row = (await t.deps.db.select().from(paymentOrders).where(eq(paymentOrders.uuid, uuid)))[0]!;
-  const signed = testProviderOf(t.deps).signEvent({
-    type,
-    orderUuid: uuid,
-    providerPaymentId: `pay-${uuid}`,
-    amount: row.amount,
-    currency: row.currency,
-  });
-  const response = await t.app.inject({
-    method: 'POST',
-    url: '/api/payments/webhooks/test/',
-    headers: signed.headers,
-    payload: signed.body,
-  });
-  expect(response.statusCode).toBeLessThan(300);
-  return row.amount;
-}
+const buy = (who: Person, product = 'credits_100') => orderWithTestProvider(t, who.headers, product);
+const deliver = (uuid: string, type: 'payment.succeeded' | 'refund.succeeded') =>
+  deliverTestPaymentEvent(t, uuid, type);
 
 const wallet = async (who: Person) => {
   const response = await t.app.inject({ method: 'GET', url: '/api/wallet/', headers: who.headers });

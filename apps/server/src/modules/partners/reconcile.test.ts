@@ -3,14 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   partnerLevelCounts,
   partnerMonthly,
-  paymentOrders,
   payoutRequests,
   walletAuditFindings,
   walletEntries,
 } from '../../shared/db/schema.js';
 import { bearer, createActiveUser, login } from '../../test/factories.js';
+import { buyAndPayWithTestProvider } from '../../test/payments.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
-import { testProviderOf } from '../payments/index.js';
 import { recordWalletEntry } from '../wallet/index.js';
 import { requestPayout } from './payouts.usecases.js';
 import { reconcilePartnerWallets } from './reconcile.usecases.js';
@@ -37,32 +36,8 @@ async function person(referer?: { referralCode: string }) {
   return { user, headers: { ...bearer(access), 'x-country': 'RU' } };
 }
 
-async function buyAndPay(who: Awaited<ReturnType<typeof person>>) {
-  const response = await t.app.inject({
-    method: 'POST',
-    url: '/api/payments/orders/',
-    headers: who.headers,
-    payload: { product: 'credits_100', method: 'test', agree_offer: true, agree_privacy: true, return: '/' },
-  });
-  expect(response.statusCode).toBe(201);
-  const uuid = response.json().uuid as string;
-  const row = (await t.deps.db.select().from(paymentOrders).where(eq(paymentOrders.uuid, uuid)))[0]!;
-  const signed = testProviderOf(t.deps).signEvent({
-    type: 'payment.succeeded',
-    orderUuid: uuid,
-    providerPaymentId: `pay-${uuid}`,
-    amount: row.amount,
-    currency: row.currency,
-  });
-  const paid = await t.app.inject({
-    method: 'POST',
-    url: '/api/payments/webhooks/test/',
-    headers: signed.headers,
-    payload: signed.body,
-  });
-  expect(paid.statusCode).toBeLessThan(300);
-  return uuid;
-}
+const buyAndPay = async (who: Awaited<ReturnType<typeof person>>) =>
+  (await buyAndPayWithTestProvider(t, who.headers)).uuid;
 
 const findingsOf = async (userId: number) =>
   t.deps.db.select().from(walletAuditFindings).where(eq(walletAuditFindings.userId, userId));
