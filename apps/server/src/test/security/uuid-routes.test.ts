@@ -87,6 +87,7 @@ const ROUTES: Record<string, RouteProbe> = {
   },
   'POST /api/posts/:uuid/use_image/': { params: { uuid: 'draftPost' }, auth: 'required' },
   'GET /api/payments/orders/:uuid/': { params: { uuid: 'paymentOrder' }, auth: 'required' },
+  'POST /api/payments/orders/:uuid/cancel/': { params: { uuid: 'paymentOrder' }, auth: 'required' },
   // The test provider's checkout opens with its token only, never with the order's uuid alone.
   'GET /api/payments/test/checkout/:uuid/': { params: { uuid: 'paymentOrder' }, auth: 'optional' },
   'POST /api/payments/test/checkout/:uuid/': {
