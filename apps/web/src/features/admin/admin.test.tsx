@@ -177,6 +177,15 @@ describe('console home', () => {
           value_usd: 0.6,
           margin_usd: -0.1,
         },
+        {
+          mode: 'training',
+          engine: 'fal',
+          count: 1,
+          cost_usd: 2,
+          credits: 20,
+          value_usd: 0.6,
+          margin_usd: -1.4,
+        },
       ],
       last_30d: [],
     },
@@ -222,6 +231,10 @@ describe('console home', () => {
     const margin = screen.getByTestId('admin-margin-today');
     expect(margin.textContent).toContain('$0.70');
     expect(margin.textContent).toContain('$0.60');
+    // Digital-model trainings are a row of their own, named as such.
+    expect(margin.textContent).toContain('Model training');
+    // An empty 30-day window says so, not "today".
+    expect(screen.getByText('No generations or trainings in the last 30 days')).toBeTruthy();
     expect(margin.querySelector('.admin-table__loss')?.textContent).toContain('0.10');
     const generations = screen.getByTestId('admin-chart-generations');
     expect(generations.getAttribute('data-total')).toBe('33');

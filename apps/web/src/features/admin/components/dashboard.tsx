@@ -43,16 +43,19 @@ function Tile({
 function MarginTable({
   rows,
   testId,
+  emptyText,
   usd,
   whole,
 }: {
   rows: TAdminMarginRow[];
   testId: string;
+  /** What an empty window says: nothing today is not nothing in 30 days. */
+  emptyText: string;
   usd: (value: number | null) => string;
   whole: (value: number) => string;
 }) {
   const { t } = useTranslation();
-  if (rows.length === 0) return <p className="admin__meta">{t('admin.dashboard.noGenerations')}</p>;
+  if (rows.length === 0) return <p className="admin__meta">{emptyText}</p>;
   return (
     <div className="admin-table__scroll">
       <table className="admin-table" data-testid={testId}>
@@ -277,9 +280,21 @@ export function Dashboard() {
           {t('admin.dashboard.marginNote')}
         </p>
         <h3 className="admin-dashboard__subtitle">{t('admin.dashboard.today')}</h3>
-        <MarginTable rows={data.margin.today} testId="admin-margin-today" usd={usd} whole={whole} />
+        <MarginTable
+          rows={data.margin.today}
+          testId="admin-margin-today"
+          emptyText={t('admin.dashboard.noGenerations')}
+          usd={usd}
+          whole={whole}
+        />
         <h3 className="admin-dashboard__subtitle">{t('admin.dashboard.days30')}</h3>
-        <MarginTable rows={data.margin.last_30d} testId="admin-margin-30d" usd={usd} whole={whole} />
+        <MarginTable
+          rows={data.margin.last_30d}
+          testId="admin-margin-30d"
+          emptyText={t('admin.dashboard.noWork30d')}
+          usd={usd}
+          whole={whole}
+        />
       </section>
 
       <section className="admin-dashboard__block">
