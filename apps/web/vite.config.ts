@@ -1,7 +1,17 @@
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig, type Plugin, type Rollup } from 'vite';
 import { preactAliases } from './preact-aliases';
+
+/** The built chunk of a source module (`src/…`, relative to apps/web); the build fails without it. */
+function builtChunk(bundle: Rollup.OutputBundle | undefined, modulePath: string): Rollup.OutputChunk {
+  const found = Object.values(bundle ?? {}).find(
+    (output): output is Rollup.OutputChunk =>
+      output.type === 'chunk' && (output.facadeModuleId ?? '').replace(/\\/g, '/').endsWith(`/${modulePath}`),
+  );
+  if (!found) throw new Error(`${modulePath} is missing from the build`);
+  return found;
+}
 
 /**
  * Every language loads the English catalogue before the first render (it is the fallback), yet the
@@ -19,11 +29,7 @@ function preloadFallbackCatalogue(): Plugin {
     transformIndexHtml: {
       order: 'post',
       handler(_html, { bundle }) {
-        const catalogue = Object.values(bundle ?? {}).find(
-          (output) =>
-            output.type === 'chunk' && /[\\/]src[\\/]locales[\\/]en\.json$/.test(output.facadeModuleId ?? ''),
-        );
-        if (!catalogue) throw new Error('the English catalogue chunk is missing from the build');
+        const catalogue = builtChunk(bundle, 'src/locales/en.json');
         return [
           {
             tag: 'link',
@@ -76,21 +82,13 @@ function preloadLandingPage(): Plugin {
         const entry = chunks.find((chunk) => chunk.isEntry);
         if (!entry) throw new Error('the entry chunk is missing from the build');
         const preloadedAlready = closure(entry.fileName);
-        const chunkOf = (pattern: RegExp, what: string) => {
-          const found = chunks.find((chunk) =>
-            pattern.test((chunk.facadeModuleId ?? '').replace(/\\/g, '/')),
-          );
-          if (!found) throw new Error(`${what} is missing from the build`);
-          return found;
-        };
         const files: Record<string, string[]> = {};
         for (const landing of LANDING_PAGES) {
-          const page = chunkOf(new RegExp(`/${landing.module.replace(/[.]/g, '\\.')}$`), landing.module);
+          const page = builtChunk(bundle, landing.module);
           const code = [...closure(page.fileName)].filter((file) => !preloadedAlready.has(file));
           const styles = code.flatMap((file) => [...(byFile.get(file)?.viteMetadata?.importedCss ?? [])]);
           const texts = landing.catalogues.map(
-            (name) =>
-              chunkOf(new RegExp(`/src/locales/${name}/en\\.json$`), `the ${name} catalogue`).fileName,
+            (name) => builtChunk(bundle, `src/locales/${name}/en.json`).fileName,
           );
           files[(landing.exact ? '=' : '') + landing.path] = [...code, ...texts, ...styles].map(
             (file) => `${base}${file}`,
