@@ -14,35 +14,6 @@ function builtChunk(bundle: Rollup.OutputBundle | undefined, modulePath: string)
 }
 
 /**
- * Every language loads the English catalogue before the first render (it is the fallback), yet the
- * app asks for it only once its main chunk has run: a modulepreload link in index.html fetches it
- * alongside the main chunk instead of one round trip later.
- */
-function preloadFallbackCatalogue(): Plugin {
-  let base = '/';
-  return {
-    name: 'mirra:preload-fallback-catalogue',
-    apply: 'build',
-    configResolved(config) {
-      base = config.base;
-    },
-    transformIndexHtml: {
-      order: 'post',
-      handler(_html, { bundle }) {
-        const catalogue = builtChunk(bundle, 'src/locales/en.json');
-        return [
-          {
-            tag: 'link',
-            attrs: { rel: 'modulepreload', crossorigin: true, href: `${base}${catalogue.fileName}` },
-            injectTo: 'head',
-          },
-        ];
-      },
-    },
-  };
-}
-
-/**
  * Where people arrive from outside (links, search, the Mini App's start): the page's code, styles
  * and texts. Keys are address prefixes (`/` and `/create/` exactly); values are the route module
  * and the extra catalogues its page loads (see route-table.ts).
@@ -54,52 +25,76 @@ const LANDING_PAGES: Array<{ path: string; exact: boolean; module: string; catal
   { path: '/welcome/', exact: true, module: 'src/app/routes/welcome.tsx', catalogues: [] },
 ];
 
+/** Each landing page's files the main chunk does not already bring: code, texts, then styles. */
+function landingPageFiles(bundle: Rollup.OutputBundle | undefined, base: string): Record<string, string[]> {
+  const chunks = Object.values(bundle ?? {}).filter((output) => output.type === 'chunk');
+  const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
+  const closure = (fileName: string, into = new Set<string>()): Set<string> => {
+    if (into.has(fileName)) return into;
+    into.add(fileName);
+    for (const imported of byFile.get(fileName)?.imports ?? []) closure(imported, into);
+    return into;
+  };
+  const entry = chunks.find((chunk) => chunk.isEntry);
+  if (!entry) throw new Error('the entry chunk is missing from the build');
+  const preloadedAlready = closure(entry.fileName);
+  const files: Record<string, string[]> = {};
+  for (const landing of LANDING_PAGES) {
+    const page = builtChunk(bundle, landing.module);
+    const code = [...closure(page.fileName)].filter((file) => !preloadedAlready.has(file));
+    const styles = code.flatMap((file) => [...(byFile.get(file)?.viteMetadata?.importedCss ?? [])]);
+    const texts = landing.catalogues.map(
+      (name) => builtChunk(bundle, `src/locales/${name}/en.json`).fileName,
+    );
+    files[(landing.exact ? '=' : '') + landing.path] = [...code, ...texts, ...styles].map(
+      (file) => `${base}${file}`,
+    );
+  }
+  return files;
+}
+
+/** Where index.html wants the app's start script (after the prerendered-page check, before the styles). */
+const START_MARKER = '<!-- mirra:start-app -->';
+
 /**
- * The first page's code is asked for only once the main chunk has run (`preloadPage`), one round
- * trip after it: an inline script in index.html adds preload links for the landing page at this
- * address while the HTML is parsed, so its files download alongside the main chunk. Files the
- * main chunk already preloads are left out.
+ * One inline script starts the app, in place of Vite's module script and preload links:
+ * - It fetches the main chunk with everything it imports, the English catalogue (every language
+ *   falls back to it, yet the app would ask for it only once running) and the landing page's own
+ *   code, styles and texts for this address (the app would ask for those a round trip later).
+ * - It sits before the stylesheets, so nothing waits for them.
+ * - On a prerendered landing page (`<html data-prerendered>`) it waits for the first paint: the
+ *   page shows as soon as the HTML and CSS are in, and the app's first render then reuses its
+ *   elements. A tab opened in the background, which paints nothing, starts at once.
  */
-function preloadLandingPage(): Plugin {
+function startApp(): Plugin {
   let base = '/';
   return {
-    name: 'mirra:preload-landing-page',
+    name: 'mirra:start-app',
     apply: 'build',
     configResolved(config) {
       base = config.base;
     },
     transformIndexHtml: {
       order: 'post',
-      handler(_html, { bundle }) {
-        const chunks = Object.values(bundle ?? {}).filter((output) => output.type === 'chunk');
-        const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
-        const closure = (fileName: string, into = new Set<string>()): Set<string> => {
-          if (into.has(fileName)) return into;
-          into.add(fileName);
-          for (const imported of byFile.get(fileName)?.imports ?? []) closure(imported, into);
-          return into;
-        };
-        const entry = chunks.find((chunk) => chunk.isEntry);
-        if (!entry) throw new Error('the entry chunk is missing from the build');
-        const preloadedAlready = closure(entry.fileName);
-        const files: Record<string, string[]> = {};
-        for (const landing of LANDING_PAGES) {
-          const page = builtChunk(bundle, landing.module);
-          const code = [...closure(page.fileName)].filter((file) => !preloadedAlready.has(file));
-          const styles = code.flatMap((file) => [...(byFile.get(file)?.viteMetadata?.importedCss ?? [])]);
-          const texts = landing.catalogues.map(
-            (name) => builtChunk(bundle, `src/locales/${name}/en.json`).fileName,
-          );
-          files[(landing.exact ? '=' : '') + landing.path] = [...code, ...texts, ...styles].map(
-            (file) => `${base}${file}`,
-          );
-        }
+      handler(html, { bundle }) {
+        if (!html.includes(START_MARKER)) throw new Error(`index.html has no ${START_MARKER}`);
+        const entryTag = /<script type="module" crossorigin src="([^"]+)"><\/script>\s*/.exec(html);
+        if (!entryTag) throw new Error('index.html has no entry script to start the app with');
+        const modules: string[] = [];
+        const withoutPreloads = html.replace(
+          /<link rel="modulepreload" crossorigin href="([^"]+)">\s*/g,
+          (_tag, href: string) => {
+            modules.push(href);
+            return '';
+          },
+        );
+        modules.push(`${base}${builtChunk(bundle, 'src/locales/en.json').fileName}`);
         const script = `(function () {
-  var pages = ${JSON.stringify(files)};
-  var path = location.pathname;
-  var found = pages['=' + path];
-  for (var key in pages) if (!found && key.charAt(0) !== '=' && path.indexOf(key) === 0) found = pages[key];
-  (found || []).forEach(function (href) {
+  var entry = ${JSON.stringify(entryTag[1])};
+  var modules = ${JSON.stringify(modules)};
+  var pages = ${JSON.stringify(landingPageFiles(bundle, base))};
+  var started = false;
+  function add(href) {
     var link = document.createElement('link');
     if (/\\.css$/.test(href)) {
       link.rel = 'preload';
@@ -110,9 +105,31 @@ function preloadLandingPage(): Plugin {
     }
     link.href = href;
     document.head.appendChild(link);
+  }
+  function start() {
+    if (started) return;
+    started = true;
+    var path = location.pathname;
+    var page = pages['=' + path];
+    for (var key in pages) if (!page && key.charAt(0) !== '=' && path.indexOf(key) === 0) page = pages[key];
+    modules.concat(page || []).forEach(add);
+    var script = document.createElement('script');
+    script.type = 'module';
+    script.crossOrigin = '';
+    script.src = entry;
+    document.head.appendChild(script);
+  }
+  if (!document.documentElement.hasAttribute('data-prerendered') || document.visibilityState === 'hidden') {
+    return start();
+  }
+  document.addEventListener('visibilitychange', start, { once: true });
+  requestAnimationFrame(function () {
+    setTimeout(start, 0);
   });
 })();`;
-        return [{ tag: 'script', children: script, injectTo: 'head' }];
+        return withoutPreloads
+          .replace(entryTag[0], '')
+          .replace(START_MARKER, () => `<script>${script}</script>`);
       },
     },
   };
@@ -175,7 +192,7 @@ function routeDeclarationsForBrowser(): Plugin {
 }
 
 export default defineConfig(({ command }) => ({
-  plugins: [react(), preloadFallbackCatalogue(), preloadLandingPage(), routeDeclarationsForBrowser()],
+  plugins: [react(), startApp(), routeDeclarationsForBrowser()],
   resolve: {
     // react-router's package points bundlers at its development build (dev-only warnings kept in);
     // the production build is the same code with those compiled out.

@@ -17,6 +17,7 @@ import {
 } from 'fastify-type-provider-zod';
 import { registerFalWebhookRoutes, registerReplicateWebhookRoutes } from '../engines/index.js';
 import { mediaOriginOf } from '../shared/storage/create-storage.js';
+import { findPrerenderedPages, pageFileFor, PRERENDERED_DIR } from './prerendered-pages.js';
 import { registerAppConfigRoutes } from '../modules/app-config/index.js';
 import { registerAuthRoutes } from '../modules/auth/index.js';
 import { registerDevRoutes } from '../modules/dev/index.js';
@@ -219,17 +220,26 @@ async function registerWebApp(app: App, deps: AppDeps, root: string | undefined)
     app.setNotFoundHandler((_request, reply) => reply.status(404).send(notFound().toBody()));
     return;
   }
+  const prerendered = findPrerenderedPages(root);
   await app.register(fastifyStatic, {
     root,
     wildcard: false,
-    index: ['index.html'],
+    // `/` is answered below: by its prerendered page when there is one.
+    index: false,
+    // Prerendered pages are reached by their own addresses only.
+    allowedPath: (pathName) => !pathName.startsWith(`/${PRERENDERED_DIR}/`),
     // The build writes .br and .gz copies beside each text file (apps/web/scripts/precompress.mjs);
     // the one the browser accepts is sent as is.
     preCompressed: true,
     cacheControl: false,
     setHeaders(res, filePath) {
-      // Caches must keep the Brotli, gzip and plain copies apart.
-      res.setHeader('vary', 'accept-encoding');
+      // Caches must keep the Brotli, gzip and plain copies apart, and a prerendered page's languages.
+      res.setHeader(
+        'vary',
+        filePath.includes(`${path.sep}${PRERENDERED_DIR}${path.sep}`)
+          ? 'accept-encoding, accept-language'
+          : 'accept-encoding',
+      );
       // Hashed assets never change; index.html must always be fresh to pick up new builds.
       res.setHeader(
         'cache-control',
@@ -239,6 +249,14 @@ async function registerWebApp(app: App, deps: AppDeps, root: string | undefined)
       );
     },
   });
+  // A landing page arrives with its first screen already in the HTML, in the visitor's language.
+  for (const address of new Set(['/', ...prerendered.keys()])) {
+    app.get(address, (request, reply) =>
+      reply
+        .header('cache-control', 'no-cache')
+        .sendFile(pageFileFor(prerendered, address, request.headers['accept-language'])),
+    );
+  }
   app.setNotFoundHandler((request, reply) => {
     const isApi = request.url.startsWith('/api/') || request.url === '/api';
     if (isApi || (request.method !== 'GET' && request.method !== 'HEAD')) {
