@@ -62,9 +62,10 @@ const START_MARKER = '<!-- mirra:start-app -->';
  *   falls back to it, yet the app would ask for it only once running) and the landing page's own
  *   code, styles and texts for this address (the app would ask for those a round trip later).
  * - It sits before the stylesheets, so nothing waits for them.
- * - On a prerendered landing page (`<html data-prerendered>`) it waits for the first paint: the
- *   page shows as soon as the HTML and CSS are in, and the app's first render then reuses its
- *   elements. A tab opened in the background, which paints nothing, starts at once.
+ * - On a prerendered page (`<html data-prerendered>`) it waits for the first contentful paint (the
+ *   browser's paint entry, or the next frame where there is none; 3 s at most): the page shows as
+ *   soon as the HTML and CSS are in, and the app's first render then reuses its elements. A tab
+ *   opened in the background, which paints nothing, starts at once.
  */
 function startApp(): Plugin {
   let base = '/';
@@ -123,9 +124,21 @@ function startApp(): Plugin {
     return start();
   }
   document.addEventListener('visibilitychange', start, { once: true });
-  requestAnimationFrame(function () {
+  var types = (window.PerformanceObserver && PerformanceObserver.supportedEntryTypes) || [];
+  if (types.indexOf('paint') < 0) {
+    requestAnimationFrame(function () {
+      setTimeout(start, 0);
+    });
+    return;
+  }
+  // A frame can begin without painting yet: the paint entry says the content is on screen.
+  new PerformanceObserver(function (list, observer) {
+    if (!list.getEntriesByName('first-contentful-paint').length) return;
+    observer.disconnect();
     setTimeout(start, 0);
-  });
+  }).observe({ type: 'paint', buffered: true });
+  // Whatever happens to that paint, the app starts.
+  setTimeout(start, 3000);
 })();`;
         return withoutPreloads
           .replace(entryTag[0], '')

@@ -94,7 +94,8 @@ describe.each(VIEWPORT_NAMES)('general behaviour (%s)', (viewport) => {
       await held;
       await route.continue();
     });
-    await page.goto(url('/posts/top/'), { waitUntil: 'commit' });
+    // The newest posts: a feed address the server does not render (its top tab it does).
+    await page.goto(url('/posts/new/'), { waitUntil: 'commit' });
     await expect.poll(preloads).toEqual(expect.arrayContaining(['/assets/feed.js', '/assets/posts.css']));
     expect(await preloads()).not.toContain('/assets/home.js');
     expect(await page.getByTestId('feed-page').count()).toBe(0);
@@ -109,6 +110,26 @@ describe.each(VIEWPORT_NAMES)('general behaviour (%s)', (viewport) => {
     expect(home).not.toContain('/assets/feed.js');
     // The inline script runs under the page's Content-Security-Policy (by its hash): no violation.
     expect(s.errors).toEqual([]);
+  });
+
+  it('asks for the public configuration once per load, for the pages and error reporting alike', async () => {
+    const { page } = s;
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/api/config/') asked.push(request.url());
+    });
+    await page.goto(url('/'));
+    await page.waitForFunction(
+      () => document.documentElement.classList.contains('is-ready') && document.readyState === 'complete',
+    );
+    // Error reporting reads the configuration once the page is idle: wait past that.
+    await page.evaluate(
+      () =>
+        new Promise<void>((resolve) =>
+          window.requestIdleCallback(() => setTimeout(resolve, 1000), { timeout: 6000 }),
+        ),
+    );
+    expect(asked).toHaveLength(1);
   });
 
   it('a page that fails to load dispatches preload-error and offers a reload', async () => {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { createActiveUser, callApi } from '../lib/accounts.js';
 import { openBrowser, saveScreenshot, url, type Session } from '../lib/browser.js';
+import { apiGenerate, apiWaitForGeneration } from '../lib/generations.js';
 
 /** Holds the app's main chunk back until the returned function is called. */
 async function holdTheApp(s: Session): Promise<() => Promise<void>> {
@@ -66,6 +68,62 @@ describe('prerendered landing pages (phone, 360 px)', () => {
       expect(await page.locator('#root').textContent()).toBe('');
       await release();
       await expect.poll(() => page.locator('h1.page-heading__title').textContent()).toBe('Erstellen');
+      expect(s.errors).toEqual([]);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('the feed arrives with its first pictures in the HTML; the app shows the same without asking again', async () => {
+    const author = await createActiveUser({ firstName: 'Feed', lastName: 'Author' });
+    const made = await apiGenerate(author, { mode: 'simple', prompt: 'A kite over the sea', seed: 3 });
+    await apiWaitForGeneration(author, made.uuid);
+    const published = await callApi('/api/posts/', {
+      body: { generation_uuid: made.uuid, title: 'A kite over the sea' },
+      authorization: `Bearer ${author.access}`,
+    });
+    expect(published.status).toBe(201);
+    // The server keeps a rendered feed for half a minute: wait for one that has pictures.
+    await expect
+      .poll(async () => (await fetch(url('/posts/top/'), { headers: { 'accept-language': 'de' } })).text(), {
+        timeout: 45_000,
+        interval: 2_000,
+      })
+      .toContain('post-card__img');
+
+    const s = await openBrowser('phone', { locale: 'de-DE', size: { width: 360, height: 740 } });
+    try {
+      const { page } = s;
+      const feedRequests: string[] = [];
+      page.on('request', (request) => {
+        if (new URL(request.url()).pathname === '/api/posts/') feedRequests.push(request.url());
+      });
+      const release = await holdTheApp(s);
+      await page.goto(url('/posts/top/'), { waitUntil: 'commit' });
+      await expect.poll(() => page.locator('h1.page-heading__title').textContent()).toBe('Entdecken');
+      const picture = page.locator('img.post-card__img').first();
+      await expect
+        .poll(() =>
+          picture.evaluate(
+            (img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth,
+          ),
+        )
+        .toBeGreaterThan(0);
+      expect(await appHasRun(s)).toBe(false);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(360);
+      await saveScreenshot(page, 'server-rendered-feed-de-before-the-app');
+      await picture.evaluate((element) => ((element as unknown as { painted: boolean }).painted = true));
+
+      await release();
+      await expect.poll(() => appHasRun(s)).toBe(true);
+      expect(
+        await page
+          .locator('img.post-card__img')
+          .first()
+          .evaluate((element) => (element as unknown as { painted?: boolean }).painted),
+      ).toBe(true);
+      // The list's first page came with the HTML: the app asked for none.
+      expect(feedRequests).toEqual([]);
       expect(s.errors).toEqual([]);
     } finally {
       await s.close();

@@ -18,6 +18,8 @@ const gz = promisify(gzip);
 async function* files(dir) {
   for (const entry of await readdir(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);
+    // dist/ssr is the server's page renderer: never sent to a browser.
+    if (entry.isDirectory() && entry.name === 'ssr') continue;
     if (entry.isDirectory()) yield* files(full);
     else yield full;
   }

@@ -4,6 +4,8 @@ import { boot } from './app/boot';
 import { findRouteMeta } from './app/route-access';
 import { createAppRouter } from './app/router';
 import { prefetchPageData, preloadPage, routeTable } from './app/route-table';
+import { fetchPublicConfig } from './features/auth';
+import { answerFromPage } from './lib/api-client';
 import { catchUncaughtErrors, startErrorReporting } from './lib/error-reporting';
 import { loadUser } from './lib/session';
 import { bindTelegramBackButton } from './lib/telegram';
@@ -17,12 +19,17 @@ async function main() {
   preloadPage(window.location.pathname);
   const booted = await boot();
   if (!booted) return;
-  prefetchPageData(window.location.pathname, window.location.search);
+  // A server-rendered page (the feed) carries the answers of its first requests.
+  const answers = document.documentElement.hasAttribute('data-prerendered') ? pageAnswers() : null;
+  if (answers) answerFromPage(answers);
+  const prefetched = prefetchPageData(window.location.pathname, window.location.search);
   const router = createAppRouter();
   bindTelegramBackButton(router);
   // Soft pages open at once; the session is checked in the background.
   void loadUser();
   await whenRouterReady(router);
+  // Its first render then shows what its HTML shows, and keeps those elements.
+  if (answers) await prefetched;
   // The app starts from the head (index.html), possibly before the body has been read.
   if (document.readyState === 'loading') {
     await new Promise((resolve) => document.addEventListener('DOMContentLoaded', resolve, { once: true }));
@@ -34,27 +41,41 @@ async function main() {
   const scrolledBeforeApp = window.scrollY;
   if (prerendered) renderOverPrerendered(app, root);
   else createRoot(root).render(app);
-  // Ready once the first render's effects have run (they run after the paint; the router's
-  // blockers and scroll restoration are effects): a prerendered page then hands over what the
-  // visitor did before the app ran (index.html).
+  // Ready once the first render's effects have run (the router's blockers and scroll restoration
+  // are effects): a prerendered page then hands over what the visitor did before the app ran
+  // (index.html).
   afterFirstEffects(() => {
     if (prerendered && scrolledBeforeApp) window.scrollTo(0, scrolledBeforeApp);
     document.documentElement.classList.add('is-ready');
     window.dispatchEvent(new Event('app-ready'));
   });
-  startErrorReporting((pathname) => findRouteMeta(routeTable, pathname)?.path ?? 'unknown');
+  startErrorReporting(
+    (pathname) => findRouteMeta(routeTable, pathname)?.path ?? 'unknown',
+    // The pages read the same configuration: one request serves both.
+    fetchPublicConfig,
+  );
 }
 
+/** The answers a server-rendered page embeds (`<script type="application/json" id="page-answers">`). */
+function pageAnswers(): Record<string, unknown> | null {
+  const element = document.getElementById('page-answers');
+  if (!element?.textContent) return null;
+  try {
+    return JSON.parse(element.textContent) as Record<string, unknown>;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Calls `ready` once the first render's effects, and the renders they cause, have run. Preact runs
+ * a render's effects in a timer after the next frame; the router's blockers register in a second
+ * render caused by the first effects, whose effects run a frame later still. A timer queued after
+ * each of those two frames comes after them (a tab in the background has no frames: it waits).
+ */
 function afterFirstEffects(ready: () => void) {
-  let done = false;
-  const once = () => {
-    if (done) return;
-    done = true;
-    ready();
-  };
-  requestAnimationFrame(() => setTimeout(once, 0));
-  // A tab in the background has no frames.
-  setTimeout(once, 250);
+  const afterFrame = (then: () => void) => requestAnimationFrame(() => setTimeout(then, 0));
+  afterFrame(() => afterFrame(ready));
 }
 
 void main();

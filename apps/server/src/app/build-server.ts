@@ -15,9 +15,17 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import { pickLanguage } from '@mirra/contracts';
 import { registerFalWebhookRoutes, registerReplicateWebhookRoutes } from '../engines/index.js';
 import { mediaOriginOf } from '../shared/storage/create-storage.js';
 import { findPrerenderedPages, pageFileFor, PRERENDERED_DIR } from './prerendered-pages.js';
+import {
+  createPageRenderer,
+  createRenderedPageCache,
+  fillPageTemplate,
+  findServerRenderedPages,
+  SERVER_RENDERED_PAGES,
+} from './server-rendered-pages.js';
 import { registerAppConfigRoutes } from '../modules/app-config/index.js';
 import { registerAuthRoutes } from '../modules/auth/index.js';
 import { registerDevRoutes } from '../modules/dev/index.js';
@@ -226,8 +234,8 @@ async function registerWebApp(app: App, deps: AppDeps, root: string | undefined)
     wildcard: false,
     // `/` is answered below: by its prerendered page when there is one.
     index: false,
-    // Prerendered pages are reached by their own addresses only.
-    allowedPath: (pathName) => !pathName.startsWith(`/${PRERENDERED_DIR}/`),
+    // Prerendered pages are reached by their own addresses only; the server's renderer never.
+    allowedPath: (pathName) => !pathName.startsWith(`/${PRERENDERED_DIR}/`) && !pathName.startsWith('/ssr/'),
     // The build writes .br and .gz copies beside each text file (apps/web/scripts/precompress.mjs);
     // the one the browser accepts is sent as is.
     preCompressed: true,
@@ -257,6 +265,7 @@ async function registerWebApp(app: App, deps: AppDeps, root: string | undefined)
         .sendFile(pageFileFor(prerendered, address, request.headers['accept-language'])),
     );
   }
+  registerServerRenderedPages(app, deps, root);
   app.setNotFoundHandler((request, reply) => {
     const isApi = request.url.startsWith('/api/') || request.url === '/api';
     if (isApi || (request.method !== 'GET' && request.method !== 'HEAD')) {
@@ -264,6 +273,48 @@ async function registerWebApp(app: App, deps: AppDeps, root: string | undefined)
     }
     return reply.header('cache-control', 'no-cache').sendFile('index.html');
   });
+}
+
+/**
+ * The feed arrives with its first screen in the HTML too, data included: rendered by the web app
+ * itself in a worker thread (as a visitor without a session sees it, in their language), from the
+ * same API answers the app then reuses, and kept for a short while. Any failure answers index.html,
+ * as before; an address with a query (a search) is always the app's to render.
+ */
+function registerServerRenderedPages(app: App, deps: AppDeps, root: string): void {
+  const found = findServerRenderedPages(root);
+  if (!found) return;
+  const renderer = createPageRenderer(found.workerFile);
+  app.addHook('onClose', () => renderer.close());
+  const pages = createRenderedPageCache(async (address, language) => {
+    const answers: Record<string, unknown> = {};
+    for (const url of SERVER_RENDERED_PAGES[address] ?? []) {
+      const response = await app.inject({ method: 'GET', url, headers: { 'accept-language': language } });
+      if (response.statusCode !== 200) return null;
+      answers[url] = response.json();
+    }
+    try {
+      const body = await renderer.render(address, language, answers);
+      return fillPageTemplate(found.templates.get(address)!, language, body, answers);
+    } catch (error) {
+      deps.logger.warn({ err: error, address, language }, 'could not render a page; the app renders it');
+      return null;
+    }
+  });
+  for (const address of found.templates.keys()) {
+    app.get(address, async (request, reply) => {
+      const html =
+        request.url === address
+          ? await pages.get(address, pickLanguage(request.headers['accept-language']))
+          : null;
+      reply.header('cache-control', 'no-cache');
+      if (html === null) return reply.sendFile('index.html');
+      return reply
+        .header('vary', 'accept-encoding, accept-language')
+        .type('text/html; charset=utf-8')
+        .send(html);
+    });
+  }
 }
 
 /** The built web app's folder, when it has an index.html. */

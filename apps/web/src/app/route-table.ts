@@ -312,11 +312,14 @@ export function preloadPage(pathname: string): void {
  * Telegram's sign-in are known), while its code is still on the way. A failure shows when the page
  * asks again.
  */
-export function prefetchPageData(pathname: string, search: string): void {
+export function prefetchPageData(pathname: string, search: string): Promise<void> {
   const def = findRouteMeta(routeTable, pathname);
-  if (!def?.prefetch) return;
+  if (!def?.prefetch) return Promise.resolve();
   const params = matchPath({ path: def.path, end: true }, pathname)?.params ?? {};
-  def.prefetch(params, new URLSearchParams(search)).catch(() => undefined);
+  return def.prefetch(params, new URLSearchParams(search)).then(
+    () => undefined,
+    () => undefined,
+  );
 }
 
 export function routeMetaFor(pathname: string): RouteMeta {

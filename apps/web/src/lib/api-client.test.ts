@@ -2,6 +2,7 @@ import { routes } from '@mirra/contracts';
 import { describe, expect, it, vi } from 'vitest';
 import { accessExpiringIn } from '../test/jwt';
 import {
+  answerFromPage,
   authorizationHeader,
   createApiClient,
   REFRESH_PATH,
@@ -227,5 +228,35 @@ describe('calls by a route declaration', () => {
     });
     expect(server.calls[0]!.init.body).toBe(JSON.stringify({ name: 'Me', category: 'female' }));
     await expect(api.call(routes.posts.view, { params: { uuid: 'p1' } })).resolves.toBeNull();
+  });
+});
+
+describe('answers a server-rendered page arrived with', () => {
+  const FEED = '/api/posts/?type=recommended&limit=20';
+
+  it('answer the same guest request once, as the page was rendered with it', async () => {
+    const server = fakeServer(() => json(200, { results: ['fresh'], next: null }));
+    const api = createApiClient({ fetch: server.fetch, store: memoryStore(), now: () => NOW });
+    answerFromPage({ [FEED]: { results: ['from the page'], next: null } });
+    const first = { query: { type: 'recommended', cursor: null, limit: 20 } } as const;
+    await expect(api.call(routes.posts.list, first)).resolves.toEqual({
+      results: ['from the page'],
+      next: null,
+    });
+    expect(server.calls).toEqual([]);
+    // Once: a later refresh of the list asks the server.
+    await expect(api.call(routes.posts.list, first)).resolves.toEqual({ results: ['fresh'], next: null });
+    expect(server.calls.map((call) => call.url)).toEqual([FEED]);
+  });
+
+  it('are not for a signed-in person, whose list is their own', async () => {
+    const server = fakeServer(() => json(200, { results: ['mine'], next: null }));
+    const store = memoryStore({ access: accessExpiringIn(3600, NOW), refresh: 'r' });
+    const api = createApiClient({ fetch: server.fetch, store, now: () => NOW });
+    answerFromPage({ [FEED]: { results: ['a guest’s'], next: null } });
+    await expect(api.call(routes.posts.list, { query: { type: 'recommended', limit: 20 } })).resolves.toEqual(
+      { results: ['mine'], next: null },
+    );
+    expect(server.calls).toHaveLength(1);
   });
 });

@@ -5,8 +5,7 @@
  * is idle, and only with a DSN does the official SDK (`sentry-browser.ts`) load, so error reporting
  * costs the first page nothing.
  */
-import { api } from './api-client';
-import { routes } from '@mirra/contracts';
+import type { ErrorReportingTarget } from './sentry-browser';
 import { useSession } from './session';
 
 /** Errors kept until the sender has loaded (or it turns out nothing is to be sent). */
@@ -42,9 +41,12 @@ function stopCatching(): void {
  * the errors kept so far and every later one, tagged with the release and the route pattern
  * (`routeOf` turns an address into its route table entry, so ids in paths are not sent).
  */
-export function startErrorReporting(routeOf: (pathname: string) => string): void {
+export function startErrorReporting(
+  routeOf: (pathname: string) => string,
+  loadConfig: () => Promise<{ error_reporting?: ErrorReportingTarget | null }>,
+): void {
   const start = async () => {
-    const config = await api(routes.appConfig.get);
+    const config = await loadConfig();
     const target = config.error_reporting;
     if (!target) {
       stopCatching();

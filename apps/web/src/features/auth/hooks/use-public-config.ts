@@ -1,11 +1,22 @@
 import { useQuery } from '@tanstack/react-query';
-import { STALE } from '../../../lib/query-client';
+import { queryClient, STALE } from '../../../lib/query-client';
 import { authApi } from '../api/auth.api';
 
 export const authKeys = { config: ['config'] as const, geo: ['geo'] as const };
 
+const publicConfigQuery = {
+  queryKey: authKeys.config,
+  queryFn: authApi.config,
+  staleTime: STALE.minutes(30),
+};
+
 export function usePublicConfig() {
-  return useQuery({ queryKey: authKeys.config, queryFn: authApi.config, staleTime: STALE.minutes(30) });
+  return useQuery(publicConfigQuery);
+}
+
+/** The public configuration outside components, from the same cache (one request per load). */
+export function fetchPublicConfig() {
+  return queryClient.fetchQuery(publicConfigQuery);
 }
 
 /** The visitor's country decides which offer and privacy documents are linked. */
