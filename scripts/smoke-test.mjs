@@ -55,7 +55,9 @@ try {
   const checks = [
     ['/api/docs/', (r) => r.status === 200 && r.type.includes('text/html')],
     ['/api/docs/json', (r) => r.status === 200 && JSON.parse(r.body).paths['/api/users/me/']],
-    ['/', (r) => r.status === 200 && r.body.includes('<div id="root">')],
+    // The landing page arrives prerendered, the guest feed rendered by the server, the rest as the app.
+    ['/', (r) => r.status === 200 && r.body.includes('<div id="root" data-prerendered><div class="app')],
+    ['/posts/top/', (r) => r.status === 200 && r.body.includes('id="page-answers"')],
     ['/profile/', (r) => r.status === 200 && r.body.includes('<div id="root">')],
     ['/api/users/me/', (r) => r.status === 401 && JSON.parse(r.body).code === 'auth.not_authenticated'],
   ];
