@@ -29,7 +29,7 @@ const PAGES = {
 };
 
 /** index.html's #root with the loading mark, which a page's first render replaces. */
-export const ROOT_WITH_LOADING_MARK =
+const ROOT_WITH_LOADING_MARK =
   /<div id="root">\s*<div class="boot"[^>]*><div class="boot__mark"><\/div><\/div>\s*<\/div>/;
 
 async function bundleForNode() {
@@ -71,7 +71,7 @@ function templateFor(indexHtml, manifest, module) {
 }
 
 /** A template filled with a page's first render in one language. */
-export function fillTemplate(template, language, body) {
+function fillTemplate(template, language, body) {
   return template
     .replace(/<html lang="[^"]*"/, `<html lang="${language}" data-prerendered="${language}"`)
     .replace(ROOT_WITH_LOADING_MARK, () => `<div id="root" data-prerendered>${body}</div>`);
@@ -79,7 +79,7 @@ export function fillTemplate(template, language, body) {
 
 const fileOf = (dir, address) => path.join(dir, ...address.split('/').filter(Boolean), 'index.html');
 
-export async function prerender() {
+async function prerender() {
   const indexHtml = await readFile(path.join(distDir, 'index.html'), 'utf8');
   const manifest = JSON.parse(await readFile(path.join(distDir, '.vite', 'manifest.json'), 'utf8'));
   if (!ROOT_WITH_LOADING_MARK.test(indexHtml))
