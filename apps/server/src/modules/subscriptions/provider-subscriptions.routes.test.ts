@@ -494,3 +494,77 @@ describe('a trial through YooKassa (a card check: one rouble held, released, nev
     expect(await credits(buyer.headers)).toBe(320);
   });
 });
+
+describe('a subscription bought again through another provider in another region', () => {
+  it('renews at the price and currency of the last purchase, and the plan reads the same', async () => {
+    const buyer = await person();
+    const started = await t.app.inject({
+      method: 'POST',
+      url: '/api/subscriptions/',
+      headers: buyer.headers,
+      payload: { method: 'stripe', agree_offer: true, agree_privacy: true },
+    });
+    expect(started.statusCode, started.body).toBe(200);
+    const { uuid } = started.json() as { uuid: string };
+    const session = stripe.sessions.get((await orderRow(uuid)).providerPaymentId!)!;
+    await stripe.act(session.id as string, 'pay');
+    await expect
+      .poll(async () => (await get('/api/subscriptions/me/', buyer.headers)).status, { timeout: 10_000 })
+      .toBe('trialing');
+    expect(await get('/api/subscriptions/me/', buyer.headers)).toMatchObject({
+      amount: 1_299,
+      currency: 840,
+    });
+    const cancelled = await t.app.inject({
+      method: 'POST',
+      url: '/api/subscriptions/cancel/',
+      headers: buyer.headers,
+    });
+    expect(cancelled.statusCode, cancelled.body).toBeLessThan(300);
+
+    // The person moves to the Russian prices and buys premium again with a card through YooKassa.
+    const region = await t.app.inject({
+      method: 'PUT',
+      url: '/api/payments/region/',
+      headers: buyer.headers,
+      payload: { region: 'ru' },
+    });
+    expect(region.statusCode, region.body).toBe(200);
+    const offered = await get('/api/subscriptions/me/', buyer.headers);
+    expect(offered.plan).toMatchObject({ amount: 99_000, currency: 643 });
+    const again = await t.app.inject({
+      method: 'POST',
+      url: '/api/subscriptions/',
+      headers: buyer.headers,
+      payload: {
+        method: 'yookassa_bank_card',
+        agree_offer: true,
+        agree_privacy: true,
+        amount: 99_000,
+        currency: 643,
+      },
+    });
+    expect(again.statusCode, again.body).toBe(200);
+    const secondUuid = (again.json() as { uuid: string }).uuid;
+    const paymentId = (await orderRow(secondUuid)).providerPaymentId!;
+    expect(yookassa.payments.get(paymentId)!.amount).toEqual({ value: '990.00', currency: 'RUB' });
+    await yookassa.act(paymentId, 'pay');
+    await expect.poll(async () => (await orderRow(secondUuid)).status, { timeout: 10_000 }).toBe('paid');
+
+    const me = await get('/api/subscriptions/me/', buyer.headers);
+    expect(me).toMatchObject({ premium: true, auto_renew: true, amount: 99_000, currency: 643 });
+
+    // The period ends: the saved YooKassa card is charged in roubles, the plan's Russian price.
+    const savedMethod = yookassa.payments.get(paymentId)!.payment_method!.id;
+    t.setNow(new Date(new Date(me.next_charge_at).getTime() + 60_000));
+    try {
+      await renewDueSubscriptions(t.deps);
+    } finally {
+      t.setNow(undefined);
+    }
+    const renewal = [...yookassa.payments.values()].find(
+      (p) => p.payment_method?.id === savedMethod && p.id !== paymentId,
+    );
+    expect(renewal).toMatchObject({ status: 'succeeded', amount: { value: '990.00', currency: 'RUB' } });
+  });
+});

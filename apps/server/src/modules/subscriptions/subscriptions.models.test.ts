@@ -7,6 +7,7 @@ import {
   parsePremiumPlan,
   pricePlan,
   refundedTerm,
+  renewalPrice,
   trialSubjects,
   visibleStatus,
 } from './subscriptions.models.js';
@@ -20,6 +21,25 @@ describe('premium rules', () => {
     expect(pricePlan(DEFAULT_PREMIUM_PLAN, 'intl')).toEqual({ amount: 1_299, currency: 840 });
     expect(parsePremiumPlan(undefined)).toBe(DEFAULT_PREMIUM_PLAN);
     expect(() => parsePremiumPlan('{"id":"x"}')).toThrow();
+  });
+
+  it('renews at the price of the order last paid, in its currency (a trial: the plan’s price in the trial’s currency)', () => {
+    const plan = DEFAULT_PREMIUM_PLAN;
+    const dollars = { amount: 1_299, currency: 840 };
+    expect(renewalPrice({ amount: 99_000, currency: 643 }, dollars, plan)).toEqual({
+      amount: 99_000,
+      currency: 643,
+    });
+    expect(renewalPrice({ amount: 650, currency: 0 }, dollars, plan)).toEqual({ amount: 650, currency: 0 });
+    expect(renewalPrice({ amount: 0, currency: 840 }, { amount: 999, currency: 840 }, plan)).toEqual({
+      amount: 999,
+      currency: 840,
+    });
+    expect(renewalPrice({ amount: 0, currency: 643 }, dollars, plan)).toEqual({
+      amount: plan.prices.ru,
+      currency: 643,
+    });
+    expect(renewalPrice({ amount: 0, currency: 978 }, dollars, plan)).toEqual(dollars);
   });
 
   it('counts the trial against the account and the Telegram id', () => {

@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { CURRENCY_RUB, CURRENCY_USD, type TPaymentRegion, type TPremiumStatus } from '@mirra/contracts';
+import {
+  CURRENCY_RUB,
+  CURRENCY_USD,
+  CURRENCY_XTR,
+  type TPaymentRegion,
+  type TPremiumStatus,
+} from '@mirra/contracts';
 
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
@@ -41,6 +47,32 @@ export function pricePlan(
   return region === 'ru'
     ? { amount: plan.prices.ru, currency: CURRENCY_RUB }
     : { amount: plan.prices.intl, currency: CURRENCY_USD };
+}
+
+/** The plan's price in one currency (roubles, dollars or Stars); null where the plan has none. */
+function planPriceIn(plan: PremiumPlanConfig, currency: number): number | null {
+  if (currency === CURRENCY_RUB) return plan.prices.ru;
+  if (currency === CURRENCY_USD) return plan.prices.intl;
+  if (currency === CURRENCY_XTR) return plan.prices.xtr ?? null;
+  return null;
+}
+
+/**
+ * The price renewals charge once a subscription order is paid: what that order charged, in its
+ * currency, so renewals go on in the currency of the provider that now holds the card (a person
+ * who moved region and bought again through another provider renews in the new currency). A
+ * trial charged nothing: the price already stored when it is in the trial's currency, else the
+ * plan's price in that currency.
+ */
+export function renewalPrice(
+  paid: { amount: number; currency: number },
+  stored: { amount: number; currency: number },
+  plan: PremiumPlanConfig,
+): { amount: number; currency: number } {
+  if (paid.amount > 0) return { amount: paid.amount, currency: paid.currency };
+  if (stored.currency === paid.currency) return stored;
+  const amount = planPriceIn(plan, paid.currency);
+  return amount === null ? stored : { amount, currency: paid.currency };
 }
 
 /** Who a trial is counted against: the account, and the Telegram id when it has one. */

@@ -36,6 +36,7 @@ import {
   paidTerm,
   pricePlan,
   refundedTerm,
+  renewalPrice,
   trialSubjects,
   visibleStatus,
   type PremiumPlanConfig,
@@ -479,8 +480,13 @@ export async function applySubscriptionPayment(
     const providerSubscriptionId = event.providerSubscriptionId ?? order.providerSubscriptionId ?? null;
     // Mirra charges renewals only where it holds the method; a provider's own subscription renews itself.
     const chargedByMirra = Boolean(savedMethodId) && !providerSubscriptionId;
+    // Bought again while access ran (another region, another provider): renewals follow this order.
+    const price = renewalPrice(order, sub, plan);
     await subscriptionsRepository.update(tx, sub.uuid, now, {
       status: isTrial ? 'trialing' : 'active',
+      plan: order.product,
+      amount: price.amount,
+      currency: price.currency,
       provider: order.provider,
       savedMethodId: chargedByMirra ? savedMethodId : null,
       providerSubscriptionId,
