@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { relativeTime } from '../features/notifications/notification-text';
 import { createTestI18n } from '../test/i18n';
-import { formatDateTime, formatDay, formatMonthShort } from './dates';
+import { formatDateTime, formatDay, formatMonthShort, formatRelative } from './dates';
 import { numberFormat, resetLocaleDataCache } from './locale-fallback';
 
 const JOINED = '2026-11-05T14:30:00Z';
@@ -40,7 +39,7 @@ describe('dates in every language', () => {
   it('says how long ago with the plural forms of each language', () => {
     const now = new Date(JOINED).getTime();
     const daysAgo = (days: number, language: string) =>
-      relativeTime(new Date(now - days * 86400_000).toISOString(), now, language);
+      formatRelative(new Date(now - days * 86400_000).toISOString(), now, language);
     expect([2, 5, 21].map((days) => daysAgo(days, 'ru'))).toEqual([
       'позавчера',
       '5 дней назад',
@@ -54,7 +53,36 @@ describe('dates in every language', () => {
     expect(daysAgo(5, 'az')).toBe('5 gün öncə');
     expect(daysAgo(1, 'en')).toBe('yesterday');
   });
+
+  it('says how long ago in all six languages, "now" under a minute and for a moment ahead of the clock', () => {
+    const now = Date.parse('2026-03-10T12:00:00Z');
+    const ago = (iso: string) => LANGUAGES.map((language) => formatRelative(iso, now, language));
+    expect(ago('2026-03-10T11:55:00Z')).toEqual([
+      '5 minutes ago',
+      '5 минут назад',
+      'vor 5 Minuten',
+      '5 хвилин тому',
+      '5 минут бұрын',
+      '5 dəqiqə öncə',
+    ]);
+    expect(ago('2026-03-10T09:00:00Z')).toEqual([
+      '3 hours ago',
+      '3 часа назад',
+      'vor 3 Stunden',
+      '3 години тому',
+      '3 сағат бұрын',
+      '3 saat öncə',
+    ]);
+    expect(ago('2026-03-09T12:00:00Z')).toEqual(['yesterday', 'вчера', 'gestern', 'учора', 'кеше', 'dünən']);
+    expect(ago('2026-03-10T11:59:30Z')[0]).toBe('now');
+    expect(ago('2026-03-10T12:00:20Z')[0]).toBe('now');
+    for (const text of [...ago('2026-03-10T11:55:00Z'), ...ago('2026-03-10T12:00:20Z')]) {
+      expect(text).not.toMatch(/^[-+]|\bmin\b/);
+    }
+  });
 });
+
+const LANGUAGES = ['en', 'ru', 'de', 'uk', 'kk', 'az'] as const;
 
 describe('dates in a runtime without Kazakh and Azerbaijani data', () => {
   const RealDateTimeFormat = Intl.DateTimeFormat;
@@ -125,6 +153,30 @@ describe('dates in a runtime without Kazakh and Azerbaijani data', () => {
     expect(dollars('kk')).toMatch(/^1\s234,50\s\$$/);
     expect(dollars('az')).toMatch(/^1\.234,50\s\$$/);
     expect(dollars('en')).toBe('$1,234.50');
+  });
+
+  it('words kk and az relative times where the runtime writes "-5 min"', () => {
+    const RealRelativeTimeFormat = Intl.RelativeTimeFormat;
+    // Debian's Chromium answers kk and az from the root data.
+    class RootRelativeTimeFormat extends RealRelativeTimeFormat {
+      constructor(locales?: string | string[], options?: Intl.RelativeTimeFormatOptions) {
+        super([locales ?? []].flat().some((l) => /^(kk|az)\b/.test(l)) ? 'und' : locales, options);
+      }
+    }
+    vi.stubGlobal('Intl', { ...Intl, RelativeTimeFormat: RootRelativeTimeFormat });
+    resetLocaleDataCache();
+    const now = Date.parse('2026-03-10T12:00:00Z');
+    const ago = (iso: string, language: string) => formatRelative(iso, now, language);
+    expect(ago('2026-03-10T11:55:00Z', 'kk')).toBe('5 минут бұрын');
+    expect(ago('2026-03-10T11:55:00Z', 'az')).toBe('5 dəqiqə öncə');
+    expect(ago('2026-03-10T09:00:00Z', 'kk')).toBe('3 сағат бұрын');
+    expect(ago('2026-03-09T12:00:00Z', 'kk')).toBe('кеше');
+    expect(ago('2026-03-09T12:00:00Z', 'az')).toBe('dünən');
+    expect(ago('2026-02-20T12:00:00Z', 'az')).toBe('2 həftə öncə');
+    expect(ago('2026-03-10T11:59:50Z', 'kk')).toBe('қазір');
+    expect(ago('2026-03-10T11:59:50Z', 'az')).toBe('indi');
+    // What the runtime knows stays its own.
+    expect(ago('2026-03-10T11:55:00Z', 'ru')).toBe('5 минут назад');
   });
 
   it('joins the year and its abbreviation with a no-break space (ru, uk)', () => {

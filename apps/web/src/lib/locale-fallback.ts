@@ -67,6 +67,7 @@ export function lacksLocaleData(language: string): boolean {
 /** Forgets what was found out about the runtime (tests swap Intl). */
 export function resetLocaleDataCache() {
   missing.clear();
+  missingRelative.clear();
 }
 
 interface Moment {
@@ -125,4 +126,77 @@ export function numberFormat(language: string, options?: Intl.NumberFormatOption
   const base = baseLanguage(language);
   const locale = lacksLocaleData(language) ? (NUMBER_LOCALE_STAND_IN[base] ?? language) : language;
   return new Intl.NumberFormat(locale, options);
+}
+
+/** Past moments in words: the unit's name, the words for the last one, and how "ago" attaches. */
+const RELATIVE: Record<
+  string,
+  {
+    now: string;
+    ago: (amount: number, unit: string) => string;
+    unit: Record<string, string>;
+    last: Record<string, string>;
+  }
+> = {
+  kk: {
+    now: 'қазір',
+    ago: (amount, unit) => `${amount} ${unit} бұрын`,
+    unit: {
+      second: 'секунд',
+      minute: 'минут',
+      hour: 'сағат',
+      day: 'күн',
+      week: 'апта',
+      month: 'ай',
+      year: 'жыл',
+    },
+    last: { day: 'кеше', week: 'өткен апта', month: 'өткен ай', year: 'былтырғы жыл' },
+  },
+  az: {
+    now: 'indi',
+    ago: (amount, unit) => `${amount} ${unit} öncə`,
+    unit: {
+      second: 'saniyə',
+      minute: 'dəqiqə',
+      hour: 'saat',
+      day: 'gün',
+      week: 'həftə',
+      month: 'ay',
+      year: 'il',
+    },
+    last: { day: 'dünən', week: 'keçən həftə', month: 'keçən ay', year: 'keçən il' },
+  },
+};
+
+const missingRelative = new Map<string, boolean>();
+
+/**
+ * Whether the runtime lacks relative-time data for a language we can word ourselves: it answers
+ * in the root locale ("-5 min") or another language.
+ */
+export function lacksRelativeTimeData(language: string): boolean {
+  const base = baseLanguage(language);
+  if (!(base in RELATIVE)) return false;
+  const known = missingRelative.get(base);
+  if (known !== undefined) return known;
+  let lacks = true;
+  try {
+    const format = new Intl.RelativeTimeFormat(base);
+    lacks =
+      baseLanguage(format.resolvedOptions().locale) !== base ||
+      /^[-+\u2212]/.test(format.format(-5, 'minute'));
+  } catch {
+    lacks = true;
+  }
+  missingRelative.set(base, lacks);
+  return lacks;
+}
+
+/** A past amount of a unit in words ("5 минут бұрын", "dünən"); 0 is "now". */
+export function wordRelative(amountAgo: number, unit: Intl.RelativeTimeFormatUnit, language: string): string {
+  const words = RELATIVE[baseLanguage(language)]!;
+  if (amountAgo <= 0) return words.now;
+  const name = unit.replace(/s$/, '');
+  if (amountAgo === 1 && words.last[name]) return words.last[name];
+  return words.ago(amountAgo, words.unit[name] ?? name);
 }

@@ -98,22 +98,3 @@ export function describeNotification(
 ): NotificationText {
   return DESCRIBE[notification.kind](notification.data, language);
 }
-
-const UNITS: Array<[Intl.RelativeTimeFormatUnit, number]> = [
-  ['year', 365 * 86400],
-  ['month', 30 * 86400],
-  ['week', 7 * 86400],
-  ['day', 86400],
-  ['hour', 3600],
-  ['minute', 60],
-];
-
-/** "5 minutes ago", "yesterday", in the reader's language; under a minute is "now". */
-export function relativeTime(iso: string, nowMs: number, language: string): string {
-  const seconds = Math.round((new Date(iso).getTime() - nowMs) / 1000);
-  const format = new Intl.RelativeTimeFormat(language, { numeric: 'auto' });
-  for (const [unit, size] of UNITS) {
-    if (Math.abs(seconds) >= size) return format.format(Math.trunc(seconds / size), unit);
-  }
-  return format.format(0, 'second');
-}

@@ -22,7 +22,8 @@ import { creditKeys } from '../../credits';
 import { useLoadMoreOnView } from '../../../lib/use-load-more-on-view';
 import { useNow } from '../../../lib/use-now';
 import { notificationKeys, notificationsApi } from '../api/notifications.api';
-import { describeNotification, relativeTime } from '../notification-text';
+import { formatRelative } from '../../../lib/dates';
+import { describeNotification } from '../notification-text';
 import '../notifications.css';
 
 const KIND_ICONS: Record<TNotificationKind, typeof IconBell> = {
@@ -142,7 +143,7 @@ function NotificationRow({ notification, now }: { notification: TNotification; n
       </span>
       <span className="list__label">
         <span className="notification__text">{t(text.key, values)}</span>
-        <span className="list__sub">{relativeTime(notification.created_at, now, i18n.language)}</span>
+        <span className="list__sub">{formatRelative(notification.created_at, now, i18n.language)}</span>
       </span>
       {!notification.read && (
         <span className="notification__dot" aria-label={t('social.notifications.new')} />
