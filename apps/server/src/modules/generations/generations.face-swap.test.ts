@@ -216,4 +216,52 @@ describe('face swap requests', () => {
       images: [expect.any(String)],
     });
   });
+  it('keeps only the fields the mode uses: face swap onto a photo stores no description', async () => {
+    const target = await createUploadFor(t, owner.id, faces.graceHopper);
+    // A form that still holds the face photo's description, a style and a video length.
+    const swapped = await create(owner.headers, {
+      mode: 'face_swap',
+      model_uuid: modelUuid,
+      images: [target.uuid],
+      prompt: 'A woman on a beach at sunset',
+      style: 'oil',
+      duration: 5,
+      aspect: '9:16',
+    });
+    expect(swapped.statusCode, swapped.body).toBe(201);
+    expect(swapped.json()).toMatchObject({ prompt: '', style: null, duration: null, aspect: null });
+    const stored = await t.app.inject({
+      method: 'GET',
+      url: `/api/generations/${swapped.json().uuid}/`,
+      headers: owner.headers,
+    });
+    expect(stored.json()).toMatchObject({ prompt: '', model_uuid: modelUuid });
+
+    // Without a photo the description is what a face photo is made of: it stays.
+    const facePhoto = await create(owner.headers, {
+      mode: 'face_swap',
+      model_uuid: modelUuid,
+      prompt: 'A woman on a beach at sunset',
+    });
+    expect(facePhoto.json()).toMatchObject({ prompt: 'A woman on a beach at sunset' });
+
+    // A plain picture takes no style, model or video settings.
+    const plain = await create(owner.headers, {
+      mode: 'simple',
+      prompt: 'A lighthouse at dawn',
+      style: 'oil',
+      model_uuid: modelUuid,
+      duration: 5,
+      aspect: '9:16',
+    });
+    expect(plain.statusCode, plain.body).toBe(201);
+    expect(plain.json()).toMatchObject({
+      prompt: 'A lighthouse at dawn',
+      style: null,
+      model_uuid: null,
+      duration: null,
+      aspect: null,
+    });
+    await t.runJobs();
+  });
 });

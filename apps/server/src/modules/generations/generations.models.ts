@@ -60,6 +60,35 @@ export function isFaceSwapInputValid(imageCount: number, prompt: string): boolea
   return imageCount === 1 || (imageCount === 0 && prompt.trim().length > 0);
 }
 
+/** The fields of a create request that depend on the mode. */
+interface ModeFields {
+  mode: TGenerationMode;
+  prompt: string;
+  images: readonly string[];
+  style?: string | null;
+  model_uuid?: string | null;
+  duration?: number | null;
+  aspect?: string | null;
+}
+
+/**
+ * Only what the mode reads is kept, so nothing it ignored is stored, shown or later published as
+ * the post's recipe: face swap onto a photo takes no description (the description is for a face
+ * photo without one), a style is for styling, a model for face swap, a length and frame shape for
+ * video. Dropping rather than refusing lets a form that still holds another mode's value go through.
+ */
+export function keepModeFields<T extends ModeFields>(body: T): T {
+  const { mode } = body;
+  return {
+    ...body,
+    prompt: mode === 'face_swap' && body.images.length > 0 ? '' : body.prompt,
+    style: mode === 'styling' ? (body.style ?? null) : null,
+    model_uuid: mode === 'face_swap' ? (body.model_uuid ?? null) : null,
+    duration: mode === 'video' ? (body.duration ?? null) : null,
+    aspect: mode === 'video' ? (body.aspect ?? null) : null,
+  } as T;
+}
+
 /** Midnight of the user's local day, from the browser's `timezone` cookie (minutes, as getTimezoneOffset). */
 export function startOfLocalDay(now: Date, timezoneOffsetMinutes: number): Date {
   const local = new Date(now.getTime() - timezoneOffsetMinutes * 60_000);

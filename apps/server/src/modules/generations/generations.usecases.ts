@@ -40,6 +40,7 @@ import {
   isSameKeyedRequest,
   isValidIdempotencyKey,
   isPromptRequired,
+  keepModeFields,
   randomSeed,
   requiredImageCount,
   startOfLocalDay,
@@ -253,10 +254,11 @@ function acceptRefusalError(freeTier: TFreeTier, error: unknown, cost: number): 
 export async function createGeneration(
   deps: GenerationsDeps,
   user: UserRow,
-  body: CreateBody,
+  request: CreateBody,
   context: RequestContext,
   options: { repeatOf?: string } = {},
 ): Promise<TGeneration> {
+  const body = keepModeFields(request);
   const clientKey = context.idempotencyKey ?? null;
   if (clientKey !== null && !isValidIdempotencyKey(clientKey)) throw idempotencyKeyInvalid();
   const keyed = clientKey

@@ -64,6 +64,14 @@ export function modeNeeds(mode: TGenerationMode) {
   };
 }
 
+/**
+ * Whether the mode reads the description with this draft: face swap onto a photo does not (the
+ * description makes a face photo when there is no photo), so the field is hidden and nothing is sent.
+ */
+export function usesPrompt(mode: TGenerationMode, draft: Pick<GenerationDraft, 'photo'>): boolean {
+  return !(mode === 'face_swap' && draft.photo);
+}
+
 export type DraftProblem =
   'model' | 'prompt' | 'promptTooLong' | 'photo' | 'photoOrPrompt' | 'style' | 'seed';
 
@@ -78,7 +86,8 @@ export function draftProblems(mode: TGenerationMode, draft: GenerationDraft): Dr
   } else if (needs.photo && !draft.photo) problems.push('photo');
   if (needs.style && !draft.style) problems.push('style');
   if (needs.prompt && !draft.prompt.trim()) problems.push('prompt');
-  if (draft.prompt.trim().length > PROMPT_MAX_LENGTH) problems.push('promptTooLong');
+  if (usesPrompt(mode, draft) && draft.prompt.trim().length > PROMPT_MAX_LENGTH)
+    problems.push('promptTooLong');
   if (Number.isNaN(parseSeed(draft.seed))) problems.push('seed');
   return problems;
 }
@@ -98,7 +107,7 @@ export function buildCreateBody(
   const seed = parseSeed(draft.seed);
   return {
     mode,
-    prompt: draft.prompt.trim(),
+    prompt: usesPrompt(mode, draft) ? draft.prompt.trim() : '',
     guidance: clampGuidance(draft.guidance),
     images: needs.photo && draft.photo ? [draft.photo.uuid] : [],
     model_uuid: mode === 'face_swap' ? draft.modelUuid : null,

@@ -207,6 +207,18 @@ describe('the generate draft', () => {
     });
   });
 
+  it('sends no description for a face swap onto a photo: the description is for a face photo', () => {
+    const modelUuid = '00000000-0000-4000-8000-000000000001';
+    // The field still holds the face photo's description when a photo is chosen.
+    const onPhoto = draft({ modelUuid, photo, prompt: 'me on the Moon' });
+    expect(buildCreateBody('face_swap', onPhoto)).toMatchObject({ prompt: '', images: [photo.uuid] });
+    expect(draftProblems('face_swap', draft({ modelUuid, photo, prompt: 'x'.repeat(5000) }))).toEqual([]);
+    // Other modes with a photo read it (a style's extra words, a video's motion).
+    expect(buildCreateBody('video', draft({ photo, prompt: 'slow zoom' }))).toMatchObject({
+      prompt: 'slow zoom',
+    });
+  });
+
   it('builds the request body: only what the mode takes, the seed as a number or random', () => {
     expect(
       buildCreateBody('styling', draft({ photo, style: 'watercolor', prompt: '  soft  ', seed: '7' })),

@@ -14,7 +14,7 @@ import { useSession } from '../../../lib/session';
 import { MOVES_WITH_BALANCE, useChargedAction, ChargeDialogs } from '../../credits';
 import { generationKeys, generationsApi } from '../api/generations.api';
 import { formatCountdown } from '../../../lib/countdown';
-import { buildCreateBody, draftProblems, modeNeeds } from '../generation-draft';
+import { buildCreateBody, draftProblems, modeNeeds, usesPrompt } from '../generation-draft';
 import { useGenerationDraft } from '../hooks/use-generation-draft';
 import { usePhotoUpload } from '../hooks/use-photo-upload';
 import { useRetryInputs } from '../hooks/use-retry-inputs';
@@ -244,23 +244,25 @@ export function GenerateForm({
         />
       )}
 
-      <PromptField
-        value={draft.prompt}
-        onChange={(prompt) => {
-          update({ prompt });
-          errors.clearField('prompt');
-          // Face swap and video: a prompt is what they need instead of a photo.
-          if (mode === 'face_swap' || mode === 'video') errors.clearField('images');
-          setHelperNote(null);
-        }}
-        placeholder={t(`modes.${mode}.placeholder`)}
-        required={needs.prompt}
-        error={errors.fieldErrors.prompt ?? (shown('prompt') ? t('generate.needPrompt') : null)}
-        note={helperNote}
-        onHelper={() =>
-          isLoggedIn ? setHelperOpen(true) : openAuthPopup(location.pathname + location.search)
-        }
-      />
+      {usesPrompt(mode, draft) && (
+        <PromptField
+          value={draft.prompt}
+          onChange={(prompt) => {
+            update({ prompt });
+            errors.clearField('prompt');
+            // Face swap and video: a prompt is what they need instead of a photo.
+            if (mode === 'face_swap' || mode === 'video') errors.clearField('images');
+            setHelperNote(null);
+          }}
+          placeholder={t(`modes.${mode}.placeholder`)}
+          required={needs.prompt}
+          error={errors.fieldErrors.prompt ?? (shown('prompt') ? t('generate.needPrompt') : null)}
+          note={helperNote}
+          onHelper={() =>
+            isLoggedIn ? setHelperOpen(true) : openAuthPopup(location.pathname + location.search)
+          }
+        />
+      )}
 
       <AdvancedSettings
         guidance={draft.guidance}
