@@ -143,6 +143,8 @@ export const errorCodes = {
   'wallet.insufficient': 400,
   /** A currency the wallet does not hold (only 643 and 840). */
   'wallet.currency_unknown': 400,
+  /** A correctly signed payment notification Mirra cannot read (no object, no id); nothing was applied. */
+  'payments.notification_invalid': 400,
   /** A pay-out that was already paid or rejected cannot be decided the other way. */
   'partners.payout_decided': 409,
   /** A top-up below the minimum or above the maximum of its currency. */

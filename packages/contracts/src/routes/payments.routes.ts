@@ -107,7 +107,7 @@ export const paymentsRoutes = {
     hidden: true,
     requestKind: 'raw',
     response: { 200: 'ZOk' },
-    errors: ['payments.signature_invalid'],
+    errors: ['payments.signature_invalid', 'payments.notification_invalid'],
   }),
   /** Cryptomus's callbacks: `sign` = md5(base64(JSON as PHP encodes it) + key). */
   cryptomusWebhook: defineRoute({

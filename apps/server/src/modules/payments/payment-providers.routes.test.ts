@@ -378,6 +378,63 @@ describe('Stripe', () => {
       { 'stripe-signature': stripeSignature(now, body) },
     );
     expect(tampered.statusCode).toBe(403);
+    // Signed for a time ahead of the clock (beyond a few minutes of skew): it would outlive any
+    // replay window. A sender's clock a minute fast is still heard.
+    for (const ahead of [3600, 86_400 * 365]) {
+      const future = await post('/api/payments/webhooks/stripe/', body, {
+        'stripe-signature': stripeSignature(now + ahead, body),
+      });
+      expect(future.statusCode).toBe(403);
+    }
+    expect((await orderRow(created.uuid)).status).toBe('pending');
+    expect(await balanceOf(headers)).toBe(0);
+    const fast = JSON.stringify({
+      ...completed,
+      id: 'evt_signed_fast',
+      type: 'checkout.session.expired',
+      created: now,
+    });
+    const heard = await post('/api/payments/webhooks/stripe/', fast, {
+      'stripe-signature': stripeSignature(now + 60, fast),
+    });
+    expect(heard.statusCode).toBe(200);
+  });
+
+  it('answers 400 to a correctly signed event it cannot read (object null, a string, without id), applying nothing', async () => {
+    const { headers } = await buyer('DE');
+    const created = await order(headers, 'stripe');
+    const now = Math.floor(Date.now() / 1000);
+    const objects: unknown[] = [
+      null,
+      'cs_just_a_string',
+      { mode: 'payment', client_reference_id: created.uuid, payment_status: 'paid', amount_total: 299 },
+    ];
+    const types = [
+      'checkout.session.completed',
+      'invoice.paid',
+      'charge.refunded',
+      'customer.subscription.updated',
+    ];
+    for (const [i, object] of objects.entries()) {
+      for (const type of types) {
+        const body = JSON.stringify({
+          id: `evt_malformed_${i}_${type}`,
+          type,
+          created: now,
+          data: { object },
+        });
+        const answer = await post('/api/payments/webhooks/stripe/', body, {
+          'stripe-signature': stripeSignature(now, body),
+        });
+        expect(answer.statusCode, `${type} ${JSON.stringify(object)}`).toBe(400);
+        expect(answer.json()).toMatchObject({ code: 'payments.notification_invalid' });
+      }
+    }
+    const noData = JSON.stringify({ id: 'evt_no_data', type: 'checkout.session.completed', created: now });
+    const answer = await post('/api/payments/webhooks/stripe/', noData, {
+      'stripe-signature': stripeSignature(now, noData),
+    });
+    expect(answer.statusCode).toBe(400);
     expect((await orderRow(created.uuid)).status).toBe('pending');
     expect(await balanceOf(headers)).toBe(0);
   });

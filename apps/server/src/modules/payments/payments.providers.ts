@@ -8,7 +8,7 @@ import { createStripeProvider } from './providers/stripe.provider.js';
 import { createTestProvider, testProviderKey } from './providers/test.provider.js';
 import { createYooKassaProvider } from './providers/yookassa.provider.js';
 
-type Deps = Pick<PaymentsDeps, 'config' | 'db' | 'linkSecret' | 'telegramBot'>;
+type Deps = Pick<PaymentsDeps, 'config' | 'db' | 'linkSecret' | 'telegramBot' | 'now'>;
 
 /** Where each provider posts its notifications. */
 export const webhookPath = (provider: ProviderName) => `/api/payments/webhooks/${provider}/`;
@@ -37,7 +37,11 @@ export function configuredProviders(deps: Deps): Map<ProviderName, PaymentProvid
   const registry = new Map<ProviderName, PaymentProvider>();
   if (payments.testProvider) registry.set('test', testProviderOf(deps));
   if (payments.yookassa) registry.set('yookassa', createYooKassaProvider(payments.yookassa));
-  if (payments.stripe) registry.set('stripe', createStripeProvider(payments.stripe));
+  if (payments.stripe)
+    registry.set(
+      'stripe',
+      createStripeProvider(payments.stripe, () => deps.now()),
+    );
   if (payments.cryptomus) {
     registry.set(
       'cryptomus',

@@ -183,6 +183,16 @@ describe('Authorization: TG <initData>', () => {
     expect(fresh.statusCode).toBe(200);
   });
 
+  it('refuses init data dated in the future beyond a few minutes of clock skew: it would never expire', async () => {
+    const user = telegramUser();
+    const future = await me(t, tg(initData({ user }, { ageSeconds: -86_400 })));
+    expect(future.statusCode).toBe(401);
+    expect(future.json()).toEqual(INVALID);
+    expect(await rowsByTelegramId(user.id)).toEqual([]);
+    // A phone whose clock runs a minute ahead still signs in.
+    expect((await me(t, tg(initData({ user }, { ageSeconds: -60 })))).statusCode).toBe(200);
+  });
+
   it('replayed init data works until it expires by the app clock, then never again', async () => {
     const raw = initData({ user: telegramUser() }, { ageSeconds: 0 });
     expect((await me(t, tg(raw))).statusCode).toBe(200);

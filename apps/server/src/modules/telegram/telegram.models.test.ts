@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import {
   botStartLink,
   checkInitData,
+  INIT_DATA_CLOCK_SKEW_SECONDS,
   generateAuthKey,
   hashAuthKey,
   isAuthKeyPayload,
@@ -163,6 +164,21 @@ describe('checkInitData', () => {
       ok: false,
       reason: 'expired',
     });
+  });
+
+  it('refuses data dated ahead of the clock by more than a few minutes of skew, even with the age check off', () => {
+    const skew = INIT_DATA_CLOCK_SKEW_SECONDS * 1000;
+    const slightlyAhead = sign({ user }, TOKEN, new Date(now.getTime() + skew - 5_000));
+    expect(checkInitData(slightlyAhead, TOKEN, { now, maxAgeSeconds: 3600 }).ok).toBe(true);
+    for (const ahead of [skew + 5_000, 365 * 86_400_000]) {
+      const future = sign({ user }, TOKEN, new Date(now.getTime() + ahead));
+      for (const maxAgeSeconds of [3600, 0]) {
+        expect(checkInitData(future, TOKEN, { now, maxAgeSeconds })).toEqual({
+          ok: false,
+          reason: 'invalid',
+        });
+      }
+    }
   });
 
   it('refuses tampered data as invalid, even when it is old as well', () => {

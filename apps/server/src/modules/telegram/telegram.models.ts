@@ -72,6 +72,9 @@ export type InitDataCheck =
   | { ok: true; user: TelegramProfile | null; startParam: string | null; authDate: Date }
   | { ok: false; reason: 'invalid' | 'expired' };
 
+/** How far ahead of the app's clock Telegram's `auth_date` may be (clocks drift; no more). */
+export const INIT_DATA_CLOCK_SKEW_SECONDS = 300;
+
 /**
  * Checks raw Mini App init data the way Telegram specifies: the hash is an HMAC-SHA-256 of every
  * other field (sorted `key=value` lines) keyed by HMAC-SHA-256("WebAppData", botToken).
@@ -80,7 +83,7 @@ export type InitDataCheck =
  * constant time), reads the wall clock (we want the app's clock), and its `parse()` refuses data
  * without the `signature` field that clients before Bot API 8.0 do not send. The signature is
  * checked before freshness, so "expired" is only ever said of data Telegram really signed.
- * `maxAgeSeconds` 0 turns the freshness check off.
+ * `maxAgeSeconds` 0 turns the age check off; data dated in the future is refused either way.
  */
 export function checkInitData(
   raw: string,
@@ -102,6 +105,11 @@ export function checkInitData(
   const authDateText = params.get('auth_date') ?? '';
   if (!/^\d{1,12}$/.test(authDateText)) return { ok: false, reason: 'invalid' };
   const authDate = new Date(Number(authDateText) * 1000);
+  // Telegram stamps the data when the Mini App opens: a date ahead of the app's clock by more than
+  // clocks drift was not made by Telegram now, and would otherwise stay fresh until long after.
+  if (authDate.getTime() > options.now.getTime() + INIT_DATA_CLOCK_SKEW_SECONDS * 1000) {
+    return { ok: false, reason: 'invalid' };
+  }
   if (
     options.maxAgeSeconds > 0 &&
     authDate.getTime() + options.maxAgeSeconds * 1000 < options.now.getTime()

@@ -1,6 +1,7 @@
 import Stripe from 'stripe';
 import { z } from 'zod';
 import type { PaymentEvent, PaymentProvider } from '../payment-provider.js';
+import { AppError } from '../../../shared/errors.js';
 import { currencyAlpha, currencyNumeric } from '../money.js';
 
 export interface StripeConfig {
@@ -9,6 +10,22 @@ export interface StripeConfig {
   /** A local fake's address; unset: api.stripe.com. */
   apiBase?: string | undefined;
 }
+
+/**
+ * How far a signature's timestamp may differ from the app's clock, either way: Stripe's own
+ * tolerance for old ones (replays), and the same for ones ahead (clocks drift, no more).
+ */
+const SIGNATURE_TOLERANCE_SECONDS = 300;
+
+/** The envelope every event has; `data.object` is read by each event type's own schema. */
+const ZEventEnvelope = z
+  .object({
+    id: z.string().min(1),
+    type: z.string(),
+    created: z.number().int(),
+    data: z.object({ object: z.unknown() }).loose(),
+  })
+  .loose();
 
 const ZMetadata = z.record(z.string(), z.string()).nullish();
 const ZSession = z
@@ -95,7 +112,10 @@ const ZDispute = z
  * the plan, both keyed by the order (`client_reference_id`, metadata) with an idempotency key per
  * create; notifications verified by `stripe.webhooks.constructEvent` on the raw body.
  */
-export function createStripeProvider(config: StripeConfig): PaymentProvider {
+export function createStripeProvider(
+  config: StripeConfig,
+  now: () => Date = () => new Date(),
+): PaymentProvider {
   const base = config.apiBase ? new URL(config.apiBase) : null;
   const stripe = new Stripe(config.secretKey, {
     maxNetworkRetries: 2,
@@ -299,14 +319,39 @@ export function createStripeProvider(config: StripeConfig): PaymentProvider {
     },
 
     async parseWebhook({ rawBody, headers }) {
-      const signature = headers['stripe-signature'];
+      const header = headers['stripe-signature'];
+      // One signature header; a repeated one is not what Stripe sends.
+      const signature = typeof header === 'string' ? header : '';
+      const receivedAt = now().getTime();
       let event: Stripe.Event;
       try {
-        event = stripe.webhooks.constructEvent(rawBody, signature ?? '', config.webhookSecret);
+        event = stripe.webhooks.constructEvent(
+          rawBody,
+          signature,
+          config.webhookSecret,
+          SIGNATURE_TOLERANCE_SECONDS,
+          undefined,
+          receivedAt,
+        );
       } catch {
         return null;
       }
-      return eventsOf(event);
+      // The SDK refuses only timestamps too old: one from the future would outlive any replay window.
+      const signedAt = Number(/(?:^|,)\s*t=(\d+)/.exec(signature)?.[1]);
+      if (!Number.isFinite(signedAt) || signedAt * 1000 > receivedAt + SIGNATURE_TOLERANCE_SECONDS * 1000) {
+        return null;
+      }
+      // Signed by Stripe but not an event Mirra can read (no object, no id): refused as malformed,
+      // never half-applied, and never a server error Stripe would retry for days.
+      try {
+        return await eventsOf(ZEventEnvelope.parse(event) as unknown as Stripe.Event);
+      } catch (error) {
+        if (!(error instanceof z.ZodError)) throw error;
+        throw new AppError({
+          code: 'payments.notification_invalid',
+          detail: 'The notification cannot be read.',
+        });
+      }
     },
 
     async fetchPayment(order) {
