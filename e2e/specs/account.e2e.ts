@@ -42,11 +42,15 @@ describe.each(VIEWPORT_NAMES)('an account from sign-up to sign-out (%s)', (viewp
     expect(await page.getByTestId('sign-up-done').textContent()).toContain(email);
     expect((await storedTokens(page)).refresh).toBeNull();
 
-    // The activation link from the real .eml file in the outbox signs the person in and takes them
-    // back to the page they started from.
+    // The activation link from the real .eml file in the outbox signs the person in, shows the new
+    // account its onboarding once, and then takes them back to the page they started from.
     const link = await readActivationLink(email);
     expect(link).toMatch(/\/activate\/[^/]+\/[^/]+$/);
     await page.goto(link);
+    await page.waitForURL(url(`/welcome/?next=${encodeURIComponent('/settings/')}`));
+    await page.getByTestId('welcome-page').waitFor();
+    await saveScreenshot(page, `flow-welcome-${viewport}`);
+    await page.getByTestId('welcome-skip').click();
     await page.waitForURL(url('/settings/'));
     await page.getByText('Your account is active').waitFor();
     await page.getByTestId('header-profile').waitFor();

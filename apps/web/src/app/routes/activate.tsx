@@ -6,14 +6,14 @@ import { EmptyState } from '../../components/ui/empty-state';
 import { IconAlert, IconCheck } from '../../components/ui/icons';
 import { PageFrame } from '../../components/ui/page';
 import { Spinner } from '../../components/ui/spinner';
-import { takeActivationReturn, useActivation } from '../../features/auth';
+import { takeActivationReturn, useActivation, welcomePath } from '../../features/auth';
 import { useAppStore } from '../../lib/app-store';
 import { describeError } from '../../lib/error-messages';
 import { useSession } from '../../lib/session';
 
 /**
  * The activation email's link: activates the account, signs the person in with the session the
- * server opens, and takes them back to where they started signing up. An already active account
+ * server opens, shows the onboarding, and takes them back to where they started signing up. An already active account
  * (the link used before) says so and offers sign-in.
  */
 export function Page() {
@@ -29,7 +29,8 @@ export function Page() {
   useEffect(() => {
     if (!done) return;
     showTopinfo('success', t('activate.doneTitle'));
-    void navigate(takeActivationReturn(), { replace: true });
+    // The account was just born: its onboarding comes once, then where they started signing up.
+    void navigate(welcomePath(takeActivationReturn()), { replace: true });
   }, [done, t, navigate, showTopinfo]);
 
   const signIn = isLoggedIn ? (

@@ -1,8 +1,9 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { Button } from '../../components/ui/button';
 import { IconFace, IconPalette, IconSparkles, IconUsers } from '../../components/ui/icons';
+import { welcomeNext } from '../../lib/return-path';
 import './welcome.css';
 
 const SLIDES = [
@@ -12,10 +13,14 @@ const SLIDES = [
   { key: 'share', Icon: IconUsers },
 ] as const;
 
-/** Four-slide onboarding with next and start buttons. */
+/**
+ * Four-slide onboarding with next and start buttons; a new account sees it once, right after the
+ * activation link signed it in, and then goes on where it started (`?next=`).
+ */
 export function Page() {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  const next = welcomeNext(useLocation().search);
   const [index, setIndex] = useState(0);
   const slide = SLIDES[index]!;
   const isLast = index === SLIDES.length - 1;
@@ -54,7 +59,7 @@ export function Page() {
             theme="primary"
             size="lg"
             block
-            onClick={() => void navigate('/')}
+            onClick={() => void navigate(next)}
             data-testid="welcome-start"
           >
             {t('welcome.start')}
@@ -71,7 +76,7 @@ export function Page() {
           </Button>
         )}
         {!isLast && (
-          <Link to="/" className="link welcome__skip">
+          <Link to={next} className="link welcome__skip" data-testid="welcome-skip">
             {t('welcome.skip')}
           </Link>
         )}

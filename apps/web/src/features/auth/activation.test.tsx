@@ -5,6 +5,7 @@ import { I18nextProvider } from 'react-i18next';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Page as ActivatePage } from '../../app/routes/activate';
+import { Page as WelcomePage } from '../../app/routes/welcome';
 import { useAppStore } from '../../lib/app-store';
 import { useSession } from '../../lib/session';
 import { createTestI18n } from '../../test/i18n';
@@ -71,7 +72,12 @@ describe('the activation link', () => {
     const fetch = answerActivationWith(json(200, { access, refresh: 'refresh-1' }));
     renderAt('/activate/MQ/tok-1', <ActivatePage />, '/activate/:uid/:token');
 
-    await waitFor(() => expect(screen.getByTestId('where').textContent).toBe('/post/abc/?tab=remix'));
+    // The onboarding first (once: the link works once), then where they started.
+    await waitFor(() =>
+      expect(screen.getByTestId('where').textContent).toBe(
+        `/welcome/?next=${encodeURIComponent('/post/abc/?tab=remix')}`,
+      ),
+    );
     expect(localStorage.getItem('refresh')).toBe('refresh-1');
     expect(localStorage.getItem('access')).toBe(access);
     expect(localStorage.getItem('activation_return')).toBeNull();
@@ -84,10 +90,10 @@ describe('the activation link', () => {
     });
   });
 
-  it('goes home when nothing was kept at sign-up', async () => {
+  it('goes to the onboarding, then home, when nothing was kept at sign-up', async () => {
     answerActivationWith(json(200, { access: accessExpiringIn(300), refresh: 'refresh-2' }));
     renderAt('/activate/Mg/tok-2', <ActivatePage />, '/activate/:uid/:token');
-    await waitFor(() => expect(screen.getByTestId('where').textContent).toBe('/'));
+    await waitFor(() => expect(screen.getByTestId('where').textContent).toBe('/welcome/'));
     expect(localStorage.getItem('refresh')).toBe('refresh-2');
   });
 
@@ -140,5 +146,16 @@ describe('remembering where sign-up started', () => {
     expect(signUpPath('/post/abc/')).toBe('/sign-up/?next=%2Fpost%2Fabc%2F');
     expect(signUpPath('/sign-in/')).toBe('/sign-up/');
     expect(signUpPath(null)).toBe('/sign-up/');
+  });
+
+  it('the onboarding goes on to the kept page when skipped or finished, never off the site', async () => {
+    renderAt(`/welcome/?next=${encodeURIComponent('/post/abc/')}`, <WelcomePage />, '/welcome/');
+    fireEvent.click(screen.getByTestId('welcome-skip'));
+    await waitFor(() => expect(screen.getByTestId('where').textContent).toBe('/post/abc/'));
+    cleanup();
+    renderAt(`/welcome/?next=${encodeURIComponent('//evil.example/')}`, <WelcomePage />, '/welcome/');
+    for (let i = 0; i < 3; i++) fireEvent.click(screen.getByTestId('welcome-next'));
+    fireEvent.click(screen.getByTestId('welcome-start'));
+    await waitFor(() => expect(screen.getByTestId('where').textContent).toBe('/'));
   });
 });

@@ -1,5 +1,5 @@
 // Signing in and up (email, Google, Telegram), activation and password reset.
-export { takeActivationReturn } from './activation-return';
+export { takeActivationReturn, welcomePath } from './activation-return';
 export { normaliseEmail } from './api/auth.api';
 export { legalDocumentUrls } from './components/legal-links';
 export { SignInPanel } from './components/sign-in-panel';
