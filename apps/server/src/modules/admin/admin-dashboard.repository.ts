@@ -118,12 +118,15 @@ export const adminDashboardRepository = {
     }));
   },
 
-  /** US-dollar orders paid since `from` (not refunded) that sold credits: cents paid and credits sold. */
+  /**
+   * US-dollar orders paid since `from` (not refunded) that sold credits for money: cents paid and
+   * credits sold. A free trial's credits were given, not sold, so they value nothing.
+   */
   async creditSales(db: DbOrTx, from: Date) {
     const { rows } = await db.execute<{ cents: string | null; credits: string | null }>(sql`
       SELECT sum(amount) AS cents, sum(credits) AS credits
       FROM payment_orders
-      WHERE status = 'paid' AND currency = ${CURRENCY_USD} AND credits > 0
+      WHERE status = 'paid' AND currency = ${CURRENCY_USD} AND credits > 0 AND amount > 0
         AND paid_at >= ${from.toISOString()}`);
     return { cents: num(rows[0]?.cents), credits: num(rows[0]?.credits) };
   },

@@ -260,6 +260,8 @@ describe('cost, margin, active people and failure reasons on the console home', 
     });
     await model({ status: -200, engine: 'local', cost: 20, refunded: true, trainingStartedAt: lastWeek });
     await model({ status: 0, cost: 0 });
+    // A free trial in dollars gave 50 credits for nothing: given, not sold, it values no credit.
+    await paidOrder({ provider: 'stripe', currency: 840, amount: 0, credits: 50, paidAt: today });
 
     const unpriced = await laterDashboard();
     expect(unpriced.margin.credit_price_usd).toBeNull();
