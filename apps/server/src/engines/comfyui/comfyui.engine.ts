@@ -6,7 +6,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { fileURLToPath } from 'node:url';
-import type { TGenerationMode, TVideoAspect } from '@mirra/contracts';
+import { VIDEO_DURATION_DEFAULT, type TGenerationMode, type TVideoAspect } from '@mirra/contracts';
 import {
   EngineError,
   type EngineContext,
@@ -171,7 +171,7 @@ export function createComfyUiEngine(
     }
     if (plan.lora) values.lora = plan.lora.file;
     if (plan.name === 'video' || plan.name === 'video_from_text') {
-      const seconds = request.durationSeconds ?? 5;
+      const seconds = request.durationSeconds ?? VIDEO_DURATION_DEFAULT;
       const size = VIDEO_SIZES[request.aspect ?? '9:16'];
       Object.assign(values, size, {
         seconds,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { VIDEO_DURATION_DEFAULT } from '@mirra/contracts';
 import { priceGeneration, shortfall } from './credits.models.js';
 
 const prices = { simple: 1, face_swap: 2, editing: 1, styling: 3, videoPerSecond: 2 };
@@ -8,7 +9,10 @@ describe('credit rules', () => {
     expect(priceGeneration('simple', {}, prices)).toBe(1);
     expect(priceGeneration('styling', {}, prices)).toBe(3);
     expect(priceGeneration('video', { durationSeconds: 5 }, prices)).toBe(10);
-    expect(priceGeneration('video', {}, prices)).toBe(8);
+    // A video without a length is priced for the length it renders.
+    expect(priceGeneration('video', {}, prices)).toBe(
+      priceGeneration('video', { durationSeconds: VIDEO_DURATION_DEFAULT }, prices),
+    );
   });
 
   it('computes the shortfall', () => {

@@ -1,4 +1,4 @@
-import type { TGenerationMode } from '@mirra/contracts';
+import { videoSecondsFor, type TGenerationMode } from '@mirra/contracts';
 
 export interface PriceTable {
   simple: number;
@@ -8,17 +8,19 @@ export interface PriceTable {
   videoPerSecond: number;
 }
 
-/** What a generation costs in credits, from configuration; video by the second. */
+/**
+ * What a generation costs in credits, from configuration; video by the second it renders (the
+ * default length when none is asked for).
+ */
 export function priceGeneration(
   mode: TGenerationMode,
   options: { durationSeconds?: number | null },
   prices: PriceTable,
 ): number {
-  if (mode === 'video') return prices.videoPerSecond * (options.durationSeconds ?? DEFAULT_VIDEO_SECONDS);
-  return prices[mode];
+  const seconds = videoSecondsFor(mode, options.durationSeconds);
+  if (seconds !== null) return prices.videoPerSecond * seconds;
+  return prices[mode as Exclude<TGenerationMode, 'video'>];
 }
-
-export const DEFAULT_VIDEO_SECONDS = 4;
 
 /** How many credits a user lacks for a price (0 when they can afford it). */
 export function shortfall(balance: number, cost: number): number {

@@ -1,17 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GenerationStatus } from '@mirra/contracts';
 import { entitlements } from '../../shared/db/schema.js';
 import { bearer, createActiveUser, login } from '../../test/factories.js';
 import { createScriptedEngine } from '../../test/fake-engines.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { applyCreditChange } from '../credits/credits.usecases.js';
 import { createEngineRegistry } from '../../engines/index.js';
+import { runGeneration } from './generations.jobs.js';
+import { generationsRepository } from './generations.repository.js';
 
 let t: TestApp;
+const engine = createScriptedEngine('test');
 beforeAll(async () => {
   t = await createTestApp({
     env: { ENGINE_SIMPLE: 'test', FREE_DAILY_PHOTOS: '2', FREE_DELAY_SECONDS: '60', PRICE_SIMPLE: '1' },
   });
-  t.deps.engines = createEngineRegistry(t.deps.config, [createScriptedEngine('test')]);
+  t.deps.engines = createEngineRegistry(t.deps.config, [engine]);
 });
 afterAll(() => t.close());
 
@@ -128,6 +132,49 @@ describe('free tier', () => {
       expect((await create(headers, 'timezone=180')).statusCode).toBe(201);
       expect((await create(headers, 'timezone=180')).statusCode).toBe(429);
     } finally {
+      t.setNow(undefined);
+    }
+  });
+
+  it('counts only generations that did not fail: failed and refunded ones leave the allowance', async () => {
+    const { user, headers } = await richUser();
+    const start = new Date('2026-06-12T10:00:00Z');
+    t.setNow(start);
+    try {
+      // Two that the engine refuses: each ends as ERROR and is refunded.
+      engine.script(
+        { kind: 'throw', code: 'engine.bad_input', retryable: false },
+        { kind: 'throw', code: 'engine.bad_input', retryable: false },
+      );
+      for (let i = 0; i < 2; i++) {
+        const failed = await create(headers);
+        expect(failed.statusCode).toBe(201);
+        const { id } = (await generationsRepository.findByUuidForUser(
+          t.deps.db,
+          failed.json().uuid,
+          user.id,
+        ))!;
+        await runGeneration(t.deps, id, { attempt: 1, maxAttempts: 1 });
+        const row = await t.app.inject({
+          method: 'GET',
+          url: `/api/generations/${failed.json().uuid}/`,
+          headers,
+        });
+        expect(row.json()).toMatchObject({ status: GenerationStatus.ERROR, refunded: true });
+      }
+      // The quote says so too: no wait.
+      const quote = await t.app.inject({
+        method: 'GET',
+        url: '/api/generations/price/?mode=simple',
+        headers,
+      });
+      expect(quote.json().wait_seconds).toBe(0);
+      // The day's allowance (2) is still whole, and the pause starts after it.
+      expect((await create(headers)).statusCode).toBe(201);
+      expect((await create(headers)).statusCode).toBe(201);
+      expect((await create(headers)).statusCode).toBe(429);
+    } finally {
+      engine.script();
       t.setNow(undefined);
     }
   });

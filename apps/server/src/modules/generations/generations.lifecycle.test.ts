@@ -568,7 +568,28 @@ describe('a resent request (Idempotency-Key)', () => {
 });
 
 describe('repeat', () => {
-  it('starts the same generation again with the same seed, charged anew', async () => {
+  it('makes a new variation: a seed drawn at random is drawn again, the request stays the same', async () => {
+    const { headers } = await signedInUser();
+    const first = (await create(headers, { mode: 'simple', prompt: 'a windmill', guidance: 9 })).json();
+    const seeds = new Set<number>([first.seed]);
+    let source = first;
+    for (let i = 0; i < 3; i++) {
+      const again = await t.app.inject({
+        method: 'POST',
+        url: `/api/generations/${source.uuid}/repeat/`,
+        headers,
+      });
+      expect(again.statusCode, again.body).toBe(201);
+      expect(again.json()).toMatchObject({ prompt: 'a windmill', guidance: 9, mode: 'simple' });
+      seeds.add(again.json().seed);
+      // A repeat of a repeat is a variation too: the seed drawn for it was not chosen either.
+      source = again.json();
+    }
+    // Four draws from 2^31 seeds: equal ones would mean the seed was copied.
+    expect(seeds.size).toBe(4);
+  });
+
+  it('keeps a seed the person chose in the advanced settings, charged anew', async () => {
     const { user, headers } = await signedInUser();
     const first = (
       await create(headers, { mode: 'simple', prompt: 'a windmill', seed: 7, guidance: 9 })

@@ -17,6 +17,8 @@ export interface AcceptGenerationInput {
     prompt: string;
     guidance: number;
     seed: number;
+    /** The person chose the seed; Repeat keeps only a chosen one. */
+    seedFixed: boolean;
     style: string | null;
     durationSeconds: number | null;
     aspect: string | null;
@@ -70,7 +72,7 @@ export function acceptRefusalOf(error: unknown): AcceptRefusal | null {
 
 export const generationsRepository = {
   /**
-   * Accepts a generation in one statement (the function from migration 0028, see its comments):
+   * Accepts a generation in one statement (mirra_accept_generation, see its migration's comments):
    * returns the new row, or the one an earlier request with the same Idempotency-Key made; a
    * refusal is thrown (read it with acceptRefusalOf) and nothing is written.
    */
@@ -81,7 +83,7 @@ export const generationsRepository = {
         ${row.userId}::bigint, ${row.uuid}::uuid, ${row.createdAt.toISOString()}::timestamptz,
         ${freeTier.localMidnight.toISOString()}::timestamptz, ${freeTier.dailyFree}::int,
         ${freeTier.delaySeconds}::int, ${row.mode}::text, ${row.prompt}::text, ${row.guidance}::real,
-        ${row.seed}::int, ${row.style}::text, ${row.durationSeconds}::int, ${row.aspect}::text,
+        ${row.seed}::int, ${row.seedFixed}::boolean, ${row.style}::text, ${row.durationSeconds}::int, ${row.aspect}::text,
         ${`{${row.inputUploads.join(',')}}`}::uuid[], ${row.modelUuid}::uuid, ${row.postUuid}::uuid,
         ${row.repeatOf}::uuid, ${row.cost}::int, ${row.engine}::text, ${row.clientKey}::text,
         ${row.clientRequestHash}::text, ${charge.kind}::text, ${charge.idempotencyKey}::text,
@@ -238,11 +240,21 @@ export const generationsRepository = {
   },
 
   /** For the free tier: how many generations since a moment, and when the last one started. */
+  /**
+   * What counts against the free tier since `since`: generations that did not fail (a failed one
+   * was refunded and made nothing). The same rule as mirra_accept_generation's.
+   */
   async usageSince(db: DbOrTx, userId: number, since: Date) {
     const [row] = await db
       .select({ started: count(), last: max(generations.createdAt) })
       .from(generations)
-      .where(and(eq(generations.userId, userId), gte(generations.createdAt, since)));
+      .where(
+        and(
+          eq(generations.userId, userId),
+          gte(generations.createdAt, since),
+          gte(generations.status, GenerationStatus.NEW),
+        ),
+      );
     return { generatedToday: row?.started ?? 0, lastGenerationAt: row?.last ?? null };
   },
 

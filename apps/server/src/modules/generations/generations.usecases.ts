@@ -11,6 +11,7 @@ import {
   type TUpload,
   VIDEO_ASPECT_DEFAULT,
   VIDEO_DURATIONS,
+  videoSecondsFor,
   type TFreeTier,
 } from '@mirra/contracts';
 import type { GenerationsDeps } from './generations.deps.js';
@@ -105,20 +106,38 @@ export async function quoteGeneration(
   query: { mode: TGenerationMode; duration?: number },
   context: RequestContext,
 ) {
-  // No price for a mode that cannot run: it answers as starting it would.
+  // No price for a mode that cannot run, or a length that is not offered: it answers as starting
+  // it would.
   deps.engines.engineFor(query.mode);
+  checkVideoDuration(query.mode, query.duration);
   const pricing = await deps.pricing.current();
-  const cost = priceGeneration(
-    query.mode,
-    { durationSeconds: query.duration },
-    generationPriceTable(pricing),
-  );
+  const cost = generationCost(pricing, query.mode, query.duration);
   if (!user) return { cost, balance: null, wait_seconds: 0 };
   const [balance, wait] = await Promise.all([
     getCreditBalance(deps, user.id),
     freeTierWait(deps, deps.db, user.id, context, pricing.free_tier),
   ]);
   return { cost, balance, wait_seconds: wait.waitSeconds };
+}
+
+/**
+ * The price of a request: what /price/ shows and what the create charges are this one function,
+ * with the length the video renders for (the default when none is asked for).
+ */
+function generationCost(
+  pricing: Awaited<ReturnType<GenerationsDeps['pricing']['current']>>,
+  mode: TGenerationMode,
+  duration: number | null | undefined,
+): number {
+  return priceGeneration(mode, { durationSeconds: duration }, generationPriceTable(pricing));
+}
+
+function checkVideoDuration(mode: TGenerationMode, duration: number | null | undefined): void {
+  if (mode === 'video' && duration != null && !isVideoDuration(duration)) {
+    throw fieldError('common.validation', {
+      duration: [`Choose ${VIDEO_DURATIONS.join(', ')} seconds.`],
+    });
+  }
 }
 
 /** How long the free tier makes the user wait, and where the day it counts began. */
@@ -171,11 +190,7 @@ async function validateRequest(deps: GenerationsDeps, user: UserRow, body: Creat
       images: ['Upload a photo to animate, or describe a scene to make a video of.'],
     });
   }
-  if (body.mode === 'video' && body.duration != null && !isVideoDuration(body.duration)) {
-    throw fieldError('common.validation', {
-      duration: [`Choose ${VIDEO_DURATIONS.join(', ')} seconds.`],
-    });
-  }
+  checkVideoDuration(body.mode, body.duration);
   if (body.prompt && !isEnglishPrompt(body.prompt)) {
     // Engines read English; the prompt helper turns wishes in any language into an English prompt.
     throw fieldError('generations.prompt_not_english', { prompt: ['Only in English'] });
@@ -276,7 +291,7 @@ export async function createGeneration(
   // Read once: the generation is accepted, charged and later refunded at this price, whatever the
   // console changes meanwhile.
   const pricing = await deps.pricing.current();
-  const cost = priceGeneration(body.mode, { durationSeconds: body.duration }, generationPriceTable(pricing));
+  const cost = generationCost(pricing, body.mode, body.duration);
   const uuid = randomUUID();
   const now = deps.now();
   const input: AcceptGenerationInput = {
@@ -289,8 +304,10 @@ export async function createGeneration(
       prompt: body.prompt,
       guidance: body.guidance,
       seed: body.seed ?? randomSeed(),
+      seedFixed: body.seed != null,
       style: body.style ?? null,
-      durationSeconds: body.duration ?? null,
+      // The length it renders for and was priced for, stored so every engine reads the same.
+      durationSeconds: videoSecondsFor(body.mode, body.duration),
       aspect: body.mode === 'video' ? (body.aspect ?? VIDEO_ASPECT_DEFAULT) : null,
       inputUploads: body.images,
       modelUuid: body.model_uuid ?? null,
@@ -332,7 +349,11 @@ export async function createGeneration(
   return toGenerationJson(row, deps.mediaUrls, deps.now());
 }
 
-/** Starts the same generation again (same prompt, settings and seed), charged anew. */
+/**
+ * Starts the same request again (same prompt and settings), charged anew, as a new variation: a
+ * seed drawn at random is drawn again (the same seed would make the same picture for the same
+ * price); a seed the person chose in the advanced settings is kept.
+ */
 export async function repeatGeneration(
   deps: GenerationsDeps,
   user: UserRow,
@@ -352,7 +373,7 @@ export async function repeatGeneration(
       model_uuid: source.modelUuid,
       post_uuid: source.postUuid,
       style: source.style as CreateBody['style'],
-      seed: source.seed,
+      seed: source.seedFixed ? source.seed : null,
       duration: source.durationSeconds,
       aspect: source.aspect as CreateBody['aspect'],
     },

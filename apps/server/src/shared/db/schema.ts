@@ -311,6 +311,11 @@ export const generations = pgTable(
     prompt: text('prompt').notNull().default(''),
     guidance: real('guidance').notNull(),
     seed: integer('seed').notNull(),
+    /**
+     * The person chose the seed (advanced settings): Repeat keeps it. A seed drawn at random is
+     * drawn again on Repeat, so Repeat makes a new variation rather than the same picture.
+     */
+    seedFixed: boolean('seed_fixed').notNull().default(false),
     style: text('style'),
     durationSeconds: integer('duration_seconds'),
     /** Video frame shape (VIDEO_ASPECTS: 9:16, 1:1, 16:9); null for pictures. */

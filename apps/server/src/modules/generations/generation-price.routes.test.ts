@@ -1,0 +1,120 @@
+import { and, eq } from 'drizzle-orm';
+import { GENERATION_MODES, STYLES, VIDEO_DURATIONS, type TGenerationMode } from '@mirra/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { creditEntries } from '../../shared/db/schema.js';
+import { applyCreditChange } from '../credits/credits.usecases.js';
+import { createEngineRegistry } from '../../engines/index.js';
+import { bearer, createActiveUser, createUploadFor, login } from '../../test/factories.js';
+import { createScriptedEngine } from '../../test/fake-engines.js';
+import { createTrainedModel } from '../../test/models.js';
+import { createTestApp, type TestApp } from '../../test/test-app.js';
+
+// The price a person is shown (/price/) and the price the create charges come from one function,
+// and a video is rendered for the seconds it was priced for. Checked for every mode and every
+// length (none given, and each one offered), with prices that differ per mode.
+let t: TestApp;
+const engine = createScriptedEngine('test');
+let headers: Record<string, string>;
+let userId: number;
+let modelUuid: string;
+let photo: string;
+
+beforeAll(async () => {
+  t = await createTestApp({
+    env: {
+      FREE_DAILY_PHOTOS: '1000',
+      ENGINE_SIMPLE: 'test',
+      ENGINE_FACE_SWAP: 'test',
+      ENGINE_EDITING: 'test',
+      ENGINE_STYLING: 'test',
+      ENGINE_VIDEO: 'test',
+      PRICE_SIMPLE: '3',
+      PRICE_FACE_SWAP: '7',
+      PRICE_EDITING: '4',
+      PRICE_STYLING: '6',
+      PRICE_VIDEO_PER_SECOND: '2',
+      PRICE_MODEL_TRAINING: '1',
+    },
+  });
+  const user = await createActiveUser(t);
+  userId = user.id;
+  await t.deps.db.transaction((tx) =>
+    applyCreditChange(tx, { userId, delta: 1000, kind: 'adjustment', idempotencyKey: `price-${userId}` }),
+  );
+  headers = bearer((await login(t, user.email!, user.password)).access);
+  // Trained on the local engine; the generations themselves run on the scripted one.
+  modelUuid = await createTrainedModel(t, headers);
+  t.deps.engines = createEngineRegistry(t.deps.config, [engine]);
+  photo = (await createUploadFor(t, userId)).uuid;
+}, 180_000);
+afterAll(() => t?.close());
+
+function requestFor(mode: TGenerationMode, duration: number | undefined): Record<string, unknown> {
+  const base = { mode, prompt: 'a quiet harbour at dawn' };
+  if (mode === 'editing') return { ...base, images: [photo] };
+  if (mode === 'styling') return { mode, images: [photo], style: STYLES[0] };
+  if (mode === 'face_swap') return { mode, images: [photo], model_uuid: modelUuid };
+  if (mode === 'video') return { ...base, ...(duration === undefined ? {} : { duration }) };
+  return base;
+}
+
+async function charged(uuid: string): Promise<number> {
+  const rows = await t.deps.db
+    .select()
+    .from(creditEntries)
+    .where(and(eq(creditEntries.userId, userId), eq(creditEntries.ref, uuid)));
+  return -rows.filter((row) => row.kind === 'generation_charge').reduce((sum, row) => sum + row.delta, 0);
+}
+
+describe('the price shown is the price charged', () => {
+  const cases = GENERATION_MODES.flatMap((mode) =>
+    (mode === 'video' ? [undefined, ...VIDEO_DURATIONS] : [undefined]).map((duration) => ({
+      mode,
+      duration,
+    })),
+  );
+
+  it.each(cases)(
+    '$mode, length $duration: quoted, charged and rendered alike',
+    async ({ mode, duration }) => {
+      const query = new URLSearchParams({
+        mode,
+        ...(duration === undefined ? {} : { duration: String(duration) }),
+      });
+      const quote = await t.app.inject({ method: 'GET', url: `/api/generations/price/?${query}`, headers });
+      expect(quote.statusCode, quote.body).toBe(200);
+
+      engine.calls.length = 0;
+      const created = await t.app.inject({
+        method: 'POST',
+        url: '/api/generations/',
+        headers,
+        payload: requestFor(mode, duration),
+      });
+      expect(created.statusCode, created.body).toBe(201);
+      expect(created.json().cost).toBe(quote.json().cost);
+      expect(await charged(created.json().uuid)).toBe(quote.json().cost);
+
+      await t.runJobs();
+      expect(engine.calls).toHaveLength(1);
+      if (mode === 'video') {
+        // Rendered for exactly the seconds it was priced for, and that length is one offered.
+        const seconds = engine.calls[0]!.durationSeconds!;
+        expect(VIDEO_DURATIONS as readonly number[]).toContain(seconds);
+        expect(quote.json().cost).toBe(seconds * t.deps.config.prices.videoPerSecond);
+        expect(created.json().duration).toBe(seconds);
+        if (duration !== undefined) expect(seconds).toBe(duration);
+      }
+    },
+  );
+
+  it('quotes no price for a length that is not offered, as the create refuses it', async () => {
+    const quote = await t.app.inject({
+      method: 'GET',
+      url: '/api/generations/price/?mode=video&duration=4',
+      headers,
+    });
+    expect(quote.statusCode).toBe(400);
+    expect(quote.json().duration).toBeDefined();
+  });
+});
