@@ -21,6 +21,11 @@ export const errorCodes = {
   'common.throttled': 429,
   /** Something broke on our side; the detail never says what. */
   'common.internal': 500,
+  /**
+   * A store the request needs is out of order for now (the database unreachable, the disk full or
+   * read-only, the bucket refusing writes); `Retry-After` says when to try again. Nothing was kept.
+   */
+  'common.unavailable': 503,
   'auth.not_authenticated': 401,
   /** Email or password is wrong, or the account is not active yet. */
   'auth.invalid_credentials': 401,

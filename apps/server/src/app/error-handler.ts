@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { NON_FIELD_ERRORS } from '@mirra/contracts';
 import { AppError, type FieldErrors } from '../shared/errors.js';
+import { findOutage, OUTAGE_RETRY_AFTER_SECONDS } from '../shared/outages.js';
 
 /**
  * Turns every failure into the DRF-shaped body the spec's client reads (`detail`, per-field
@@ -45,6 +46,16 @@ export function toAppError(error: FastifyError | AppError): AppError {
     return new AppError({
       code: 'common.invalid_text',
       detail: 'The text contains characters that cannot be saved.',
+    });
+  }
+  const outage = findOutage(error);
+  if (outage) {
+    return new AppError({
+      code: 'common.unavailable',
+      detail: 'Service temporarily unavailable, try again later.',
+      extra: { retry_after: OUTAGE_RETRY_AFTER_SECONDS },
+      headers: { 'retry-after': String(OUTAGE_RETRY_AFTER_SECONDS) },
+      cause: error,
     });
   }
   if (isResponseSerializationError(error)) {
