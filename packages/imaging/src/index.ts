@@ -14,6 +14,7 @@ export {
 } from './pipeline.types.js';
 export {
   describeNothingUnderstood,
+  EDITING_EXAMPLES,
   MAX_UPSCALE_SIDE,
   parseEditInstruction,
 } from './pipelines/editing.models.js';

@@ -108,6 +108,92 @@ describe('editing instruction parser: single wishes', () => {
   });
 });
 
+describe('editing instruction parser: scene wishes', () => {
+  it.each<[string, EditOperation[]]>([
+    [
+      'Make the sky a dramatic sunset and add soft fog',
+      [
+        { kind: 'sky', look: 'sunset', dramatic: true },
+        { kind: 'light', look: 'sunset', strength: 'light' },
+        { kind: 'fog', strength: 'light' },
+      ],
+    ],
+    ['make it a sunny beach', [{ kind: 'background', scene: 'a sunny beach' }]],
+    ['put me on a beach', [{ kind: 'background', scene: 'on a beach' }]],
+    ['change the background to snowy mountains', [{ kind: 'background', scene: 'snowy mountains' }]],
+    ['background: forest', [{ kind: 'background', scene: 'forest' }]],
+    ['in outer space', [{ kind: 'background', scene: 'in outer space' }]],
+    [
+      'make it night',
+      [
+        { kind: 'sky', look: 'night', dramatic: false },
+        { kind: 'light', look: 'night', strength: 'medium' },
+      ],
+    ],
+    [
+      'golden hour',
+      [
+        { kind: 'sky', look: 'sunset', dramatic: false },
+        { kind: 'light', look: 'golden', strength: 'medium' },
+      ],
+    ],
+    [
+      'twilight',
+      [
+        { kind: 'sky', look: 'dusk', dramatic: false },
+        { kind: 'light', look: 'dusk', strength: 'medium' },
+      ],
+    ],
+    [
+      'stormy sky',
+      [
+        { kind: 'sky', look: 'stormy', dramatic: false },
+        { kind: 'light', look: 'stormy', strength: 'light' },
+      ],
+    ],
+    [
+      'make the sky blue',
+      [
+        { kind: 'sky', look: 'clear', dramatic: false },
+        { kind: 'light', look: 'sunny', strength: 'light' },
+      ],
+    ],
+    [
+      'sunny day',
+      [
+        { kind: 'sky', look: 'clear', dramatic: false },
+        { kind: 'light', look: 'sunny', strength: 'medium' },
+      ],
+    ],
+    ['add fog', [{ kind: 'fog', strength: 'medium' }]],
+    ['thick mist', [{ kind: 'fog', strength: 'strong' }]],
+    ['add rain', [{ kind: 'rain', strength: 'medium' }]],
+    ['heavy rain', [{ kind: 'rain', strength: 'strong' }]],
+    ['make it snowy', [{ kind: 'snow', strength: 'medium' }]],
+    ['light snowfall', [{ kind: 'snow', strength: 'light' }]],
+    ['vintage', [{ kind: 'vintage' }]],
+    ['retro film look', [{ kind: 'vintage' }]],
+  ])('%s', (instruction, expected) => {
+    const parsed = parseEditInstruction(instruction);
+    expect(parsed.operations).toEqual(expected);
+    expect(parsed.ignored).toEqual([]);
+  });
+
+  it('paints the sky before the weather and keeps colour removal after the light', () => {
+    expect(ops('add rain, black and white and make the sky stormy').map((o) => o.kind)).toEqual([
+      'sky',
+      'light',
+      'grayscale',
+      'rain',
+    ]);
+  });
+
+  it('does not read a colour or a blur as a scene', () => {
+    expect(ops('blur the background')).toEqual([{ kind: 'blur_background', strength: 'medium' }]);
+    expect(ops('more blue').some((o) => o.kind === 'sky')).toBe(false);
+  });
+});
+
 describe('editing instruction parser: combinations', () => {
   it('applies several wishes from one sentence in a sensible order', () => {
     expect(ops('make it brighter, crop to square and black and white')).toEqual([
@@ -206,8 +292,23 @@ describe('editing instruction parser: what it does not understand', () => {
     });
   });
 
-  it('only offers examples it understands', () => {
-    for (const example of EDITING_EXAMPLES) expect(ops(example).length).toBeGreaterThan(0);
+  it('only offers examples it understands in full', () => {
+    for (const example of EDITING_EXAMPLES) {
+      const parsed = parseEditInstruction(example);
+      expect(parsed.operations.length, example).toBeGreaterThan(0);
+      expect(parsed.ignored, example).toEqual([]);
+    }
+  });
+
+  it('lists exactly the parts it cannot do next to the ones it does', () => {
+    expect(parseEditInstruction('make it night, add a dragon and remove the car and add fog')).toEqual({
+      operations: [
+        { kind: 'sky', look: 'night', dramatic: false },
+        { kind: 'light', look: 'night', strength: 'medium' },
+        { kind: 'fog', strength: 'medium' },
+      ],
+      ignored: ['add a dragon', 'remove the car'],
+    });
   });
 });
 

@@ -1,4 +1,5 @@
 import { engineNote, type EngineNote } from '../pipeline.types.js';
+import { type LightLook, matchSceneWish, type SceneOperation, type SkyLook } from './editing.scene.models.js';
 
 /**
  * The editing mode's instruction language: plain English ("make it brighter, crop to square and black
@@ -21,7 +22,8 @@ export type EditOperation =
   | { kind: 'blur_background'; strength: Strength }
   | { kind: 'blur'; strength: Strength }
   | { kind: 'upscale'; target: { factor: number } | { longSide: number } }
-  | { kind: 'sharpen'; strength: Strength };
+  | { kind: 'sharpen'; strength: Strength }
+  | SceneOperation;
 
 export type Strength = 'light' | 'medium' | 'strong';
 export type EditKind = EditOperation['kind'];
@@ -35,23 +37,32 @@ export interface ParsedEdit {
 
 /**
  * The order operations run in, whatever order the sentence names them: geometry first (so later
- * steps see the final framing), tone and colour next, colour removal after colour adjustments (so
- * "more vivid and sepia" still gives a sepia picture), blurs before upscaling (cheaper, same look),
- * and sharpening last (sharpening before an upscale would only magnify its halos).
+ * steps see the final framing), then a new background, the sky and the scene's light (so tone
+ * wishes apply to the new scene too), tone and colour next, colour removal after colour adjustments
+ * (so "more vivid and sepia" still gives a sepia picture), weather over the finished colours (fog
+ * and rain are not tinted by a later grade), blurs before upscaling (cheaper, same look), and
+ * sharpening last (sharpening before an upscale would only magnify its halos).
  */
 export const EDIT_ORDER: readonly EditKind[] = [
   'rotate',
   'flip',
   'crop',
   'auto_levels',
+  'background',
+  'sky',
+  'light',
   'brightness',
   'contrast',
   'saturation',
   'warmth',
+  'vintage',
   'grayscale',
   'sepia',
   'invert',
   'blur_background',
+  'fog',
+  'rain',
+  'snow',
   'blur',
   'upscale',
   'sharpen',
@@ -60,7 +71,18 @@ export const EDIT_ORDER: readonly EditKind[] = [
 /** Largest side an upscale may produce: bigger outputs take too long to encode and to download. */
 export const MAX_UPSCALE_SIDE = 4096;
 
+/**
+ * What the app shows as examples of editing instructions (the form's placeholder is the first):
+ * each must be understood in full, which the tests check.
+ */
 export const EDITING_EXAMPLES = [
+  'Make the sky a dramatic sunset and add soft fog',
+  'make it a sunny beach',
+  'make it night',
+  'add rain',
+  'make it snowy',
+  'replace the background with mountains',
+  'vintage film look',
   'make it brighter',
   'much darker',
   'brightness +20%',
@@ -157,8 +179,57 @@ export function describeEdit(operation: EditOperation): EngineNote {
       return engineNote('edit.sharpen', `sharpened (${operation.strength})`, {
         strength: operation.strength,
       });
+    case 'background':
+      return engineNote(
+        'edit.background_replaced',
+        `background replaced with a drawn scene: ${operation.scene}`,
+        {
+          scene: operation.scene,
+        },
+      );
+    case 'sky':
+      return engineNote(`edit.sky_${operation.look}`, SKY_TEXT[operation.look]);
+    case 'light':
+      return engineNote(`edit.light_${operation.look}`, LIGHT_TEXT[operation.look], {
+        strength: operation.strength,
+      });
+    case 'fog':
+      return engineNote('edit.fog', `fog added (${operation.strength}), thicker towards the distance`, {
+        strength: operation.strength,
+      });
+    case 'rain':
+      return engineNote(
+        'edit.rain',
+        `rain added (${operation.strength}): falling streaks, duller, cooler light`,
+        {
+          strength: operation.strength,
+        },
+      );
+    case 'snow':
+      return engineNote('edit.snow', `snow added (${operation.strength}): falling flakes, colder light`, {
+        strength: operation.strength,
+      });
+    case 'vintage':
+      return engineNote('edit.vintage', 'vintage film look: faded blacks, warm tones, grain and vignette');
   }
 }
+
+const SKY_TEXT: Record<SkyLook, string> = {
+  sunset: 'sky replaced with a sunset sky',
+  dusk: 'sky replaced with a twilight sky',
+  night: 'sky replaced with a starry night sky',
+  stormy: 'sky replaced with a stormy sky',
+  clear: 'sky replaced with a clear blue sky',
+};
+
+const LIGHT_TEXT: Record<LightLook, string> = {
+  sunset: 'sunset light: warm orange tones',
+  golden: 'golden-hour light: warm, soft tones',
+  dusk: 'twilight light: darker, blue and violet tones',
+  night: 'night light: dark, cold blue tones',
+  sunny: 'sunny light: brighter, warmer, livelier colours',
+  stormy: 'stormy light: darker, duller, colder tones',
+};
 
 export function describeNothingUnderstood(): string {
   return (
@@ -406,7 +477,8 @@ function matchClause(text: string, found: EditOperation[], inherited: 1 | -1 | n
       text,
     );
   if (grayscale) push({ kind: 'grayscale' });
-  if (/\b(sepia|old photo|old-fashioned|old fashioned|antique|vintage)\b/.test(text)) push({ kind: 'sepia' });
+  if (/\b(sepia|old photo|old-fashioned|old fashioned|antique)\b/.test(text)) push({ kind: 'sepia' });
+  for (const operation of matchSceneWish(text)) push(operation);
   if (/\b(invert(ed)?|negative)\b/.test(text)) push({ kind: 'invert' });
   const autoLevels =
     /\b(auto[ -]?(enhance|levels?|fix|correct|adjust|colou?r|tone)|normali[sz]e|fix (the )?(colou?rs|exposure|levels))\b/.test(

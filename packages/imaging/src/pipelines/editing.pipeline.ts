@@ -1,12 +1,43 @@
 import sharp from 'sharp';
 import { engineNote, type EngineNote } from '../pipeline.types.js';
 import { describeEdit, type EditOperation, MAX_UPSCALE_SIDE, type Strength } from './editing.models.js';
-import { type Checkpoint, clampedBuffer, rawFrom, type RawImage, toSharp } from '../raster/raster.js';
+import {
+  type Checkpoint,
+  clampedBuffer,
+  type Plane,
+  rawFrom,
+  type RawImage,
+  toSharp,
+} from '../raster/raster.js';
+import {
+  addFog,
+  addRain,
+  addSnow,
+  findSky,
+  MIN_SKY_SHARE,
+  paintSky,
+  personPlane,
+  relight,
+  replaceBackground,
+  type SkyRegion,
+  vintageLook,
+} from './editing.scene.js';
 
 export interface EditResult {
   image: RawImage;
   /** One line per operation actually applied, for the user. */
   notes: EngineNote[];
+}
+
+export interface EditTools {
+  /** Seeds the drawn parts (clouds, stars, rain, snow, grain): the same seed, the same picture. */
+  seed?: number;
+  /**
+   * The person mask of a photo (the bundled selfie segmentation): what a new background goes
+   * behind, what a background blur keeps sharp and what fog stays in front of. Without it those
+   * work without a person (centre kept sharp; no background replaced).
+   */
+  segmentPerson?: (photo: RawImage) => Promise<Plane>;
 }
 
 /**
@@ -18,16 +49,127 @@ export async function applyEdits(
   input: RawImage,
   operations: EditOperation[],
   beforeEach: Checkpoint = async () => {},
+  tools: EditTools = {},
 ): Promise<EditResult> {
   let image = input;
   const notes: EngineNote[] = [];
+  const state: EditState = { seed: tools.seed ?? 1, sky: undefined, person: undefined };
+  // The person is found once, on the picture as framed by the geometry steps that run first.
+  const person = async (current: RawImage) => {
+    if (state.person === undefined) {
+      state.person = tools.segmentPerson ? await personPlane(current, tools.segmentPerson) : null;
+    }
+    return state.person;
+  };
   for (const operation of operations) {
     await beforeEach();
-    const result = await applyEdit(image, operation);
-    image = result.image;
-    notes.push(result.note);
+    const result = await applySceneEdit(image, operation, state, person);
+    const applied = result ?? (await applyEdit(image, operation));
+    image = applied.image;
+    notes.push(...('notes' in applied ? applied.notes : [applied.note]));
   }
   return { image, notes };
+}
+
+interface EditState {
+  seed: number;
+  /** The sky found by a sky step (null: none found), for the light step after it. */
+  sky: SkyRegion | null | undefined;
+  person: Plane | null | undefined;
+}
+
+/** The scene operations (editing.scene.ts); null for the others. */
+async function applySceneEdit(
+  image: RawImage,
+  operation: EditOperation,
+  state: EditState,
+  person: (image: RawImage) => Promise<Plane | null>,
+): Promise<{ image: RawImage; notes: EngineNote[] } | null> {
+  const note = describeEdit(operation);
+  switch (operation.kind) {
+    case 'background': {
+      const found = await person(image);
+      if (!found) {
+        return {
+          image,
+          notes: [
+            engineNote(
+              'edit.background_no_person',
+              `background not replaced (${operation.scene}): no person was found to keep in front of a new one`,
+              { scene: operation.scene },
+            ),
+          ],
+        };
+      }
+      return { image: await replaceBackground(image, found, operation.scene, state.seed), notes: [note] };
+    }
+    case 'sky': {
+      const sky = await findSky(image);
+      if (sky.share < MIN_SKY_SHARE) {
+        state.sky = null;
+        return {
+          image,
+          notes: [
+            engineNote(
+              'edit.no_sky',
+              'no open sky was found in the photo, so the sky was not repainted; the light of the whole picture was changed instead',
+            ),
+          ],
+        };
+      }
+      state.sky = sky;
+      const percent = Math.round(sky.share * 100);
+      return {
+        image: await paintSky(image, sky, operation.look, operation.dramatic, state.seed),
+        notes: [
+          { ...note, params: { ...note.params, percent }, text: `${note.text} (${percent}% of the picture)` },
+        ],
+      };
+    }
+    case 'light': {
+      // With no sky to repaint the light carries the whole wish, so it is not held back.
+      const strength = state.sky === null && operation.strength === 'light' ? 'medium' : operation.strength;
+      return { image: relight(image, operation.look, strength, state.sky?.mask ?? null), notes: [note] };
+    }
+    case 'fog':
+      return { image: addFog(image, operation.strength, state.seed, await person(image)), notes: [note] };
+    case 'rain':
+      return { image: await addRain(image, operation.strength, state.seed), notes: [note] };
+    case 'snow':
+      return { image: await addSnow(image, operation.strength, state.seed), notes: [note] };
+    case 'vintage':
+      return { image: vintageLook(image, state.seed), notes: [note] };
+    case 'blur_background': {
+      const found = await person(image);
+      if (!found) return null;
+      const sigma = 9 * STRENGTH_SCALE[operation.strength] * sizeScale(image);
+      return {
+        image: await blurAround(image, found, sigma),
+        notes: [
+          engineNote(
+            'edit.blur_background_person',
+            `background blurred (${operation.strength}) around the person found in the photo`,
+            { strength: operation.strength },
+          ),
+        ],
+      };
+    }
+    default:
+      return null;
+  }
+}
+
+/** The background blurred, the person (mask 255) kept sharp, with the mask's soft edge between. */
+async function blurAround(image: RawImage, person: Plane, sigma: number): Promise<RawImage> {
+  const blurred = await rawFrom(toSharp(image).blur(Math.max(0.5, sigma)));
+  const [out, outBuffer] = clampedBuffer(image.data.length);
+  for (let i = 0, p = 0; i < person.data.length; i++, p += 3) {
+    const k = 1 - person.data[i]! / 255;
+    out[p] = image.data[p]! + (blurred.data[p]! - image.data[p]!) * k;
+    out[p + 1] = image.data[p + 1]! + (blurred.data[p + 1]! - image.data[p + 1]!) * k;
+    out[p + 2] = image.data[p + 2]! + (blurred.data[p + 2]! - image.data[p + 2]!) * k;
+  }
+  return { ...image, data: outBuffer };
 }
 
 const STRENGTH_SCALE: Record<Strength, number> = { light: 0.5, medium: 1, strong: 1.8 };
@@ -91,6 +233,9 @@ async function applyEdit(
       const amount = STRENGTH_SCALE[operation.strength];
       return run(toSharp(image).sharpen({ sigma: 0.6 + 0.6 * amount, m1: 0.5, m2: 1.5 + 1.5 * amount }));
     }
+    default:
+      // The scene operations are applied by applySceneEdit.
+      return { image, note };
   }
 }
 

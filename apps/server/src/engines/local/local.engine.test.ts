@@ -7,7 +7,8 @@ import {
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type EngineContext, EngineError, type EngineOutput, type EngineRequest } from '../engine.types.js';
-import { readExifLabel, countDistinctColours, rawFrom } from '@mirra/imaging';
+import { readFile } from 'node:fs/promises';
+import { readExifLabel, countDistinctColours, EDITING_EXAMPLES, rawFrom } from '@mirra/imaging';
 import { createLocalEngine } from './local.engine.js';
 
 const texts = (notes: Array<{ text: string }>) => notes.map((note) => note.text);
@@ -298,6 +299,52 @@ describe('editing mode', () => {
       return sum / (raw.data.length / 3);
     };
     expect(await saturation((await edit('desaturate')).data)).toBeLessThan((await saturation(photo)) * 0.8);
+  });
+
+  it('does every editing example the app shows, in full: the form placeholder of each language and the examples', async () => {
+    const locales = new URL('../../../../web/src/locales/', import.meta.url);
+    const placeholders = await Promise.all(
+      ['en', 'ru', 'de', 'uk', 'kk', 'az'].map(async (language) => {
+        const catalogue = JSON.parse(await readFile(new URL(`${language}.json`, locales), 'utf8')) as {
+          modes: { editing: { placeholder: string } };
+        };
+        return catalogue.modes.editing.placeholder;
+      }),
+    );
+    const small = await sharp(photo).resize(320).jpeg().toBuffer();
+    for (const example of new Set([...placeholders, ...EDITING_EXAMPLES])) {
+      const output = await edit(example, small);
+      const codes = output.notes.map((note) => note.code);
+      expect(codes, example).not.toContain('edit.ignored');
+      expect(codes.length, example).toBeGreaterThan(0);
+      expect(output.data.equals(small), example).toBe(false);
+    }
+  });
+
+  it('"make the sky a dramatic sunset and add soft fog": the sky turns from blue to sunset colours', async () => {
+    const output = await edit('Make the sky a dramatic sunset and add soft fog');
+    expect(output.notes.map((note) => note.code)).toEqual([
+      'edit.sky_sunset',
+      'edit.light_sunset',
+      'edit.fog',
+    ]);
+    const before = await pixels(photo);
+    const after = await pixels(output.data);
+    // The sky of the test photo: the top rows left of the sun.
+    const mean = (raw: { data: Buffer; width: number }, channel: number) => {
+      let sum = 0;
+      let n = 0;
+      for (let y = 0; y < 80; y++) {
+        for (let x = 0; x < 300; x++) {
+          sum += raw.data[(y * raw.width + x) * 3 + channel]!;
+          n++;
+        }
+      }
+      return sum / n;
+    };
+    // Blue over red before; the sunset (purple at the zenith, orange low) moves red past it by far.
+    expect(mean(before, 2) - mean(before, 0)).toBeGreaterThan(50);
+    expect(mean(after, 0) - mean(after, 2) - (mean(before, 0) - mean(before, 2))).toBeGreaterThan(40);
   });
 
   it('reports what it left out', async () => {

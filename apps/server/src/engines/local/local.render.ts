@@ -78,7 +78,7 @@ export async function runLocalEngine(
     case 'simple':
       return simple(request, progress);
     case 'editing':
-      return editing(request, progress);
+      return editing(request, progress, personSegmenter);
     case 'styling':
       return styling(request, progress);
     default:
@@ -97,7 +97,11 @@ async function simple(request: EngineRequest, progress: Progress): Promise<Engin
   return finish(image, LOCAL_ENGINE_DESCRIPTIONS.simple, describeScene(plan), progress, { procedural: true });
 }
 
-async function editing(request: EngineRequest, progress: Progress): Promise<EngineOutput> {
+async function editing(
+  request: EngineRequest,
+  progress: Progress,
+  personSegmenter: PersonSegmenter,
+): Promise<EngineOutput> {
   const source = singleImage(request, 'Editing');
   // Parse before decoding: an instruction we can't understand should fail fast and cheaply.
   const parsed = parseEditInstruction(request.prompt);
@@ -109,6 +113,10 @@ async function editing(request: EngineRequest, progress: Progress): Promise<Engi
     photo,
     parsed.operations,
     progress.stages(10, 80, parsed.operations.length),
+    {
+      seed: request.seed,
+      segmentPerson: (image) => personSegmenter.segment(image),
+    },
   );
   await progress.reach(80);
   const notes = [...result.notes];
