@@ -8,6 +8,7 @@ import {
   darkenPhoto,
   loadTestFaces,
   makePhotoSet,
+  shakePhoto,
   shrinkIntoCanvas,
   type TestFaces,
 } from '../testing/test-faces.js';
@@ -151,6 +152,15 @@ describe('photo checks on real photos', () => {
     const blurred = await analyzer.analyze(await blurPhoto(faces.astronaut, 3));
     expect(checkPhoto({ analysis: blurred, references: [] }).problems).toEqual(['photo.blurry']);
     expect(checkPhoto({ analysis: astronaut, references: [] }).problems).not.toContain('photo.blurry');
+  });
+
+  it('reports a blurred or shaken photo of the model’s person as blurry, never as somebody else', async () => {
+    // A strong blur moves the descriptor away from the person's; a shake doubles the face.
+    const blurred = await analyzer.analyze(await blurPhoto(faces.astronaut, 5));
+    expect(checkPhoto({ analysis: blurred, references: references() }).problems).toEqual(['photo.blurry']);
+    const shaken = await analyzer.analyze(await shakePhoto(faces.astronaut, 40));
+    expect(shaken.faces.length).toBeGreaterThan(1);
+    expect(checkPhoto({ analysis: shaken, references: references() }).problems).toEqual(['photo.blurry']);
   });
 
   it('flags a dark photo as low light, as a tip: the photo still counts', async () => {

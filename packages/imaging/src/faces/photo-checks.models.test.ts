@@ -101,7 +101,7 @@ describe('photo checks for the personal model', () => {
     ['a second face a quarter as wide', 100, false],
     ['a tiny face far behind', 99, true],
   ])('refuses a photo with %s unless it is tiny', (_, side, isOk) => {
-    const second = face({ box: { x: 0, y: 0, width: side, height: side } });
+    const second = face({ box: { x: 0, y: 0, width: side, height: side }, descriptor: descriptorAt(0.2, 5) });
     const check = checkPhoto(photo([face(), second]));
     expect(check.ok).toBe(isOk);
     expect(check.problems.includes('face.multiple')).toBe(!isOk);
@@ -187,12 +187,34 @@ describe('photo checks for the personal model', () => {
         [IDENTITY],
       ),
     );
-    expect(check.problems).toEqual([
-      'face.multiple',
-      'face.too_small',
-      'photo.blurry',
-      'face.different_person',
-    ]);
+    // Whether it is somebody else is not judged on a blurred face: the blur is what to fix.
+    expect(check.problems).toEqual(['face.multiple', 'face.too_small', 'photo.blurry']);
+  });
+
+  it('reports blur, not somebody else, for a blurred face that drifts from the references', () => {
+    const blurred = face({ crop: { sharpness: 8 }, descriptor: descriptorAt(0.3) });
+    expect(checkPhoto(photo([blurred], [IDENTITY])).problems).toEqual(['photo.blurry']);
+    // The same drift on a sharp face is somebody else.
+    const sharp = face({ descriptor: descriptorAt(0.3) });
+    expect(checkPhoto(photo([sharp], [IDENTITY])).problems).toEqual(['face.different_person']);
+  });
+
+  it('reports the same face twice, near itself, as a shaken (blurry) photo, not other people', () => {
+    const main = face({ box: { x: 300, y: 200, width: 150, height: 150 } });
+    const ghost = face({
+      box: { x: 380, y: 205, width: 136, height: 136 },
+      descriptor: descriptorAt(0.8, 3),
+    });
+    expect(checkPhoto(photo([main, ghost], [IDENTITY])).problems).toEqual(['photo.blurry']);
+    // Somebody else beside the person is another person, however near.
+    const other = face({
+      box: { x: 380, y: 205, width: 136, height: 136 },
+      descriptor: descriptorAt(0.25, 3),
+    });
+    expect(checkPhoto(photo([main, other], [IDENTITY])).problems).toEqual(['face.multiple']);
+    // The same face far away (a mirror, a photo on the wall) is not a shake.
+    const far = face({ box: { x: 800, y: 700, width: 136, height: 136 }, descriptor: descriptorAt(0.8, 3) });
+    expect(checkPhoto(photo([main, far], [IDENTITY])).problems).toEqual(['face.multiple']);
   });
 });
 

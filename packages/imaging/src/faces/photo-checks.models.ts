@@ -32,6 +32,13 @@ export interface PhotoCheckThresholds {
   glassesContrast: number;
   /** Median descriptor similarity to the reference photos under which it is somebody else. */
   minSimilarity: number;
+  /**
+   * Another face at least this similar to the main one, and near it, is the same face twice: the
+   * camera moved during the shot (a double image), so the photo is blurry, not a group photo.
+   */
+  ghostSimilarity: number;
+  /** How near (centre to centre, in main-face sides) a ghost of the main face appears. */
+  ghostDistance: number;
 }
 
 /**
@@ -58,6 +65,10 @@ export const DEFAULT_PHOTO_CHECK_THRESHOLDS: PhotoCheckThresholds = {
   // The same person 0.95–1.0 (0.58 blurred), different people 0.15–0.33: 0.45 keeps the margin
   // on the side of accepting, because real photos of one person vary more than our variants do.
   minSimilarity: 0.45,
+  // A shaken shot's double image measures 0.78–0.86 against the main face, different people
+  // 0.15–0.33; the copy sits about one face width away (a shift of 40–80 px on a 150 px face).
+  ghostSimilarity: 0.6,
+  ghostDistance: 1.5,
 };
 
 export interface PhotoCheckMeasurements {
@@ -114,15 +125,20 @@ export function checkPhoto(
   const others = analysis.faces
     .slice(1)
     .filter((face) => faceSide(face) >= mainSide * thresholds.otherFaceMinRelativeSize);
-  if (others.length > 0) problems.push('face.multiple');
+  // The same face twice is one person in a shaken photo: blur, not somebody else in the frame.
+  const ghosts = others.filter((face) => isGhostOf(main, face, thresholds));
+  if (others.length > ghosts.length) problems.push('face.multiple');
   if (
     measurements.faceFraction < thresholds.minFaceFraction ||
     measurements.facePixels < thresholds.minFacePixels
   ) {
     problems.push('face.too_small');
   }
-  if (measurements.sharpness < thresholds.minSharpness) problems.push('photo.blurry');
-  if (measurements.similarity !== null && measurements.similarity < thresholds.minSimilarity) {
+  const isBlurry = measurements.sharpness < thresholds.minSharpness || ghosts.length > 0;
+  if (isBlurry) problems.push('photo.blurry');
+  // A blurred face's descriptor drifts from the person's (0.3 at a blur of 5 px), so it cannot
+  // say whether it is somebody else: the blur is the reason given, and the retake is judged.
+  if (!isBlurry && measurements.similarity !== null && measurements.similarity < thresholds.minSimilarity) {
     problems.push('face.different_person');
   }
 
@@ -132,6 +148,19 @@ export function checkPhoto(
   if (measurements.glassesContrast >= thresholds.glassesContrast) tips.push('face.glasses');
 
   return { ok: problems.length === 0, problems, tips, pose, measurements };
+}
+
+function isGhostOf(main: AnalysedFace, other: AnalysedFace, thresholds: PhotoCheckThresholds): boolean {
+  const centre = (face: AnalysedFace) => ({
+    x: face.box.x + face.box.width / 2,
+    y: face.box.y + face.box.height / 2,
+  });
+  const [a, b] = [centre(main), centre(other)];
+  const distance = Math.hypot(a.x - b.x, a.y - b.y);
+  return (
+    distance <= faceSide(main) * thresholds.ghostDistance &&
+    descriptorSimilarity(main.descriptor, other.descriptor) >= thresholds.ghostSimilarity
+  );
 }
 
 export function classifyPose(

@@ -10,6 +10,7 @@ export {
   darkenPhoto,
   loadTestFaces,
   makePhotoSet,
+  shakePhoto,
   shrinkIntoCanvas,
   testFacesDir,
   type TestFaces,

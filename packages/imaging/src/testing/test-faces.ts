@@ -203,6 +203,18 @@ export function blurPhoto(photo: Buffer, sigma = 3): Promise<Buffer> {
   return sharp(photo).blur(sigma).png().toBuffer();
 }
 
+/**
+ * The camera moved during the shot: the photo and a copy `shift` pixels to the right, averaged
+ * (a double image).
+ */
+export function shakePhoto(photo: Buffer, shift = 40): Promise<Buffer> {
+  const side = 2 * shift + 1;
+  const kernel = new Array<number>(side * side).fill(0);
+  kernel[shift * side] = 1;
+  kernel[shift * side + 2 * shift] = 1;
+  return sharp(photo).convolve({ width: side, height: side, kernel, scale: 2 }).png().toBuffer();
+}
+
 /** Low light: every channel scaled down (0.3 keeps the face detectable but dim). */
 export function darkenPhoto(photo: Buffer, factor = 0.3): Promise<Buffer> {
   return sharp(photo).linear(factor, 0).png().toBuffer();
