@@ -105,6 +105,12 @@ export const errorCodes = {
   'posts.title_moderated': 400,
   /** Enough people reported the post that it waits for review; it cannot be published meanwhile. */
   'posts.under_review': 409,
+  /** No result is shared by this link. */
+  'shares.not_found': 404,
+  /** The owner stopped sharing this result: the link is no longer shared. */
+  'shares.revoked': 410,
+  /** Only my completed picture or video results can be shared. */
+  'shares.not_shareable': 400,
   'uploads.not_found': 404,
   /** The file is larger than the configured limit (`max_mb`). */
   'uploads.too_big': 413,

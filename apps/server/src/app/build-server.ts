@@ -8,14 +8,14 @@ import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import {
   jsonSchemaTransform,
   serializerCompiler,
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import { pickLanguage } from '@mirra/contracts';
+import { pickLanguage, SHARE_TOKEN_PATTERN } from '@mirra/contracts';
 import { registerFalWebhookRoutes, registerReplicateWebhookRoutes } from '../engines/index.js';
 import { mediaOriginOf } from '../shared/storage/create-storage.js';
 import { findPrerenderedPages, pageFileFor, PRERENDERED_DIR } from './prerendered-pages.js';
@@ -42,7 +42,12 @@ import { registerWalletRoutes } from '../modules/wallet/index.js';
 import { createModelTrainingStore, registerModelsRoutes } from '../modules/models/index.js';
 import { registerOpsRoutes, requestIdFor } from '../modules/ops/index.js';
 import { registerNotificationsRoutes } from '../modules/notifications/index.js';
-import { registerPostsRoutes } from '../modules/posts/index.js';
+import {
+  pageWithPreview,
+  postLinkPreview,
+  registerPostsRoutes,
+  shareLinkPreview,
+} from '../modules/posts/index.js';
 import { registerSocialRoutes } from '../modules/social/index.js';
 import { registerPromptHelperRoutes } from '../modules/prompt-helper/index.js';
 import { registerQsRoutes } from '../modules/qs/index.js';
@@ -266,6 +271,7 @@ async function registerWebApp(app: App, deps: AppDeps, root: string | undefined)
     );
   }
   registerServerRenderedPages(app, deps, root);
+  registerLinkPreviewPages(app, deps, root);
   app.setNotFoundHandler((request, reply) => {
     const isApi = request.url.startsWith('/api/') || request.url === '/api';
     if (isApi || (request.method !== 'GET' && request.method !== 'HEAD')) {
@@ -315,6 +321,42 @@ function registerServerRenderedPages(app: App, deps: AppDeps, root: string): voi
         .send(html);
     });
   }
+}
+
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Links people share (a post's page, a result's share page) answer the app's page with their
+ * preview in its head, in the visitor's language: messengers' and social networks' bots read the
+ * Open Graph and Twitter card tags there and run no JavaScript. The page itself is the app's, with
+ * its own access rules; a share link its owner stopped sharing answers 410, an unknown one 404.
+ */
+function registerLinkPreviewPages(app: App, deps: AppDeps, root: string): void {
+  const template = readFileSync(path.join(root, 'index.html'), 'utf8');
+  const send = (reply: FastifyReply, html: string, status = 200) =>
+    reply
+      .status(status)
+      .header('cache-control', 'no-cache')
+      .header('vary', 'accept-encoding, accept-language')
+      .type('text/html; charset=utf-8')
+      .send(html);
+  app.get<{ Params: { uuid: string } }>('/post/:uuid/', async (request, reply) => {
+    const language = pickLanguage(request.headers['accept-language']);
+    const { uuid } = request.params;
+    if (!UUID_PATTERN.test(uuid)) return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    return send(
+      reply,
+      pageWithPreview(template, await postLinkPreview(deps, uuid.toLowerCase(), language), language),
+    );
+  });
+  app.get<{ Params: { token: string } }>('/s/:token/', async (request, reply) => {
+    const language = pickLanguage(request.headers['accept-language']);
+    const { token } = request.params;
+    if (!SHARE_TOKEN_PATTERN.test(token))
+      return reply.status(404).header('cache-control', 'no-cache').sendFile('index.html');
+    const { preview, status } = await shareLinkPreview(deps, token, language);
+    return send(reply, pageWithPreview(template, preview, language), status);
+  });
 }
 
 /** The built web app's folder, when it has an index.html. */

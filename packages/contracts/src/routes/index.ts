@@ -11,7 +11,7 @@ import { modelsRoutes } from './models.routes.js';
 import { notificationsRoutes } from './notifications.routes.js';
 import { enginesRoutes, paymentsRoutes } from './payments.routes.js';
 import { partnersRoutes, payoutsRoutes } from './partners.routes.js';
-import { postsRoutes, socialRoutes } from './posts.routes.js';
+import { postsRoutes, sharesRoutes, socialRoutes } from './posts.routes.js';
 import {
   appConfigRoutes,
   authRoutes,
@@ -50,6 +50,7 @@ export const routes = {
   posts: postsRoutes,
   promptHelper: promptHelperRoutes,
   qs: qsRoutes,
+  shares: sharesRoutes,
   social: socialRoutes,
   telegram: telegramRoutes,
   uploads: uploadsRoutes,

@@ -125,6 +125,73 @@ export const postsRoutes = {
   }),
 };
 
+/** Durable links to results: a post's page, or a share page its owner can stop sharing. */
+export const sharesRoutes = {
+  ofGeneration: defineRoute({
+    method: 'GET',
+    path: '/api/generations/:uuid/share/',
+    auth: 'required',
+    tags: ['shares'],
+    summary: 'How one of my results is shared now: its post, its share page, or not at all',
+    params: 'ZUuidParams',
+    response: { 200: 'ZResultShareState' },
+    errors: ['generations.not_found'],
+  }),
+  create: defineRoute({
+    method: 'POST',
+    path: '/api/generations/:uuid/share/',
+    auth: 'required',
+    tags: ['shares'],
+    summary:
+      'A durable link to one of my completed results: its published post’s page, else its share page (the same one until I stop sharing)',
+    params: 'ZUuidParams',
+    response: { 200: 'ZResultShare' },
+    errors: ['generations.not_found', 'shares.not_shareable'],
+  }),
+  revoke: defineRoute({
+    method: 'DELETE',
+    path: '/api/generations/:uuid/share/',
+    auth: 'required',
+    tags: ['shares'],
+    summary: 'Stop sharing a result by its share page: the link answers “no longer shared” from now on',
+    params: 'ZUuidParams',
+    response: { 200: 'ZResultShareState' },
+    errors: ['generations.not_found'],
+  }),
+  get: defineRoute({
+    method: 'GET',
+    path: '/api/shares/:token/',
+    auth: 'none',
+    tags: ['shares'],
+    summary: 'A shared result, for anyone with its link',
+    params: 'ZShareTokenParams',
+    response: { 200: 'ZSharedResult' },
+    errors: ['shares.not_found', 'shares.revoked'],
+  }),
+  image: defineRoute({
+    method: 'GET',
+    path: '/api/shares/:token/image/',
+    auth: 'none',
+    tags: ['shares'],
+    summary:
+      'The shared picture (or a video’s poster) as a JPEG for link previews: a lasting address, unlike signed media URLs',
+    params: 'ZShareTokenParams',
+    replyKind: 'binary',
+    errors: ['shares.not_found', 'shares.revoked'],
+  }),
+  postImage: defineRoute({
+    method: 'GET',
+    path: '/api/posts/:uuid/image/',
+    auth: 'none',
+    tags: ['shares'],
+    summary:
+      'A published post’s picture (or a video’s poster) as a JPEG for link previews: a lasting address, unlike signed media URLs',
+    params: 'ZUuidParams',
+    replyKind: 'binary',
+    errors: ['posts.not_found'],
+  }),
+};
+
 /** People: profiles and subscriptions. */
 export const socialRoutes = {
   profile: defineRoute({

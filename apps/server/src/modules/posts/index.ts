@@ -7,6 +7,8 @@ export type { PostsDeps } from './posts.deps.js';
 export { cannotSubscribeToSelf } from './posts.errors.js';
 export { displayName, profileShareLinks, viewDay } from './posts.models.js';
 export { registerPostsRoutes } from './posts.routes.js';
+export { pageWithPreview } from './link-previews.models.js';
+export { postLinkPreview, shareLinkPreview } from './result-shares.usecases.js';
 export { deleteViewsBefore, findActiveUser, listUserPosts } from './posts.usecases.js';
 export type { PublishedPostCounter } from './published-post-counter.js';
 export {

@@ -16,6 +16,14 @@ import {
   updatePost,
   usePostImage,
 } from './posts.usecases.js';
+import {
+  getResultShare,
+  getSharedResult,
+  postPreviewImage,
+  revokeResultShare,
+  sharePreviewImage,
+  shareResult,
+} from './result-shares.usecases.js';
 
 const r = routes.posts;
 
@@ -45,5 +53,34 @@ export function registerPostsRoutes(app: ZodApp, deps: PostsDeps): void {
   );
   serve(app, r.ofGeneration, async (request) =>
     getPostOfGeneration(deps, requireAuth(request).user, request.params.uuid),
+  );
+  registerSharesRoutes(app, deps);
+}
+
+/**
+ * Durable links to results. Preview pictures are public for as long as what they show is: an
+ * hour in caches, so a post taken back or a share stopped soon stops showing in new previews.
+ */
+function registerSharesRoutes(app: ZodApp, deps: PostsDeps): void {
+  const s = routes.shares;
+  serve(app, s.ofGeneration, async (request) =>
+    getResultShare(deps, requireAuth(request).user, request.params.uuid),
+  );
+  serve(app, s.create, async (request) => shareResult(deps, requireAuth(request).user, request.params.uuid));
+  serve(app, s.revoke, async (request) =>
+    revokeResultShare(deps, requireAuth(request).user, request.params.uuid),
+  );
+  serve(app, s.get, async (request) => getSharedResult(deps, request.params.token));
+  serve(app, s.image, async (request, reply) =>
+    reply
+      .type('image/jpeg')
+      .header('cache-control', 'public, max-age=3600')
+      .send(await sharePreviewImage(deps, request.params.token)),
+  );
+  serve(app, s.postImage, async (request, reply) =>
+    reply
+      .type('image/jpeg')
+      .header('cache-control', 'public, max-age=3600')
+      .send(await postPreviewImage(deps, request.params.uuid)),
   );
 }

@@ -592,6 +592,29 @@ export const posts = pgTable(
   ],
 );
 
+/**
+ * Results shared by link before (or instead of) being published: the token is the share page's
+ * only key. Stopping sharing keeps the row, revoked, so its link answers "no longer shared"
+ * rather than "not found"; sharing again makes a new token. One live token per generation.
+ */
+export const resultShares = pgTable(
+  'result_shares',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    token: text('token').notNull().unique(),
+    generationId: bigint('generation_id', { mode: 'number' })
+      .notNull()
+      .references(() => generations.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('result_shares_live_idx')
+      .on(t.generationId)
+      .where(sql`${t.revokedAt} IS NULL`),
+  ],
+);
+
 /** Who saved which post; the identity orders the saved tab by when each was saved. */
 export const postSaves = pgTable(
   'post_saves',

@@ -56,6 +56,11 @@ const catalogue = {
     'notice.post_restored': 'Your post was reviewed and is visible again.',
     'notice.subscription_renewal_failed':
       'We could not renew your Premium subscription. Check your payment method in Mirra.',
+    'preview.picture_by': 'A picture by {name}',
+    'preview.video_by': 'A video by {name}',
+    'preview.site_description': 'Mirra: AI pictures and videos of yourself.',
+    'preview.revoked_title': 'No longer shared',
+    'preview.revoked_description': 'Its owner stopped sharing this picture on Mirra.',
     'email.notice.subject': 'News from Mirra',
     'email.notice.body':
       'Hello{name},\n\n{text}\n\n{link}\n\nYou get these emails because you turned them on. To choose which notices you get, open {settings}',
@@ -112,6 +117,11 @@ const catalogue = {
     'notice.post_restored': 'Ваш пост проверен и снова виден всем.',
     'notice.subscription_renewal_failed':
       'Не удалось продлить подписку Premium. Проверьте способ оплаты в Mirra.',
+    'preview.picture_by': 'Картинка от {name}',
+    'preview.video_by': 'Видео от {name}',
+    'preview.site_description': 'Mirra: ИИ-фото и видео с вами.',
+    'preview.revoked_title': 'Больше не доступно по ссылке',
+    'preview.revoked_description': 'Автор больше не делится этой картинкой в Mirra.',
     'email.notice.subject': 'Новости Mirra',
     'email.notice.body':
       'Здравствуйте{name}!\n\n{text}\n\n{link}\n\nВы получаете эти письма, потому что включили их. Выбрать, о чём сообщать, можно здесь: {settings}',
@@ -172,6 +182,11 @@ const catalogue = {
     'notice.post_restored': 'Dein Beitrag wurde geprüft und ist wieder sichtbar.',
     'notice.subscription_renewal_failed':
       'Dein Premium-Abo konnte nicht verlängert werden. Prüfe deine Zahlungsmethode in Mirra.',
+    'preview.picture_by': 'Ein Bild von {name}',
+    'preview.video_by': 'Ein Video von {name}',
+    'preview.site_description': 'Mirra: KI-Bilder und -Videos von dir.',
+    'preview.revoked_title': 'Nicht mehr geteilt',
+    'preview.revoked_description': 'Die Person hat aufgehört, dieses Bild auf Mirra zu teilen.',
     'email.notice.subject': 'Neuigkeiten von Mirra',
     'email.notice.body':
       'Hallo{name},\n\n{text}\n\n{link}\n\nDu bekommst diese E-Mails, weil du sie eingeschaltet hast. Welche Benachrichtigungen du bekommst, wählst du hier: {settings}',
@@ -230,6 +245,11 @@ const catalogue = {
     'notice.post_restored': 'Ваш пост перевірено, і він знову видимий.',
     'notice.subscription_renewal_failed':
       'Не вдалося продовжити підписку Premium. Перевірте спосіб оплати в Mirra.',
+    'preview.picture_by': 'Картинка від {name}',
+    'preview.video_by': 'Відео від {name}',
+    'preview.site_description': 'Mirra: ШІ-фото та відео з вами.',
+    'preview.revoked_title': 'Більше не доступно за посиланням',
+    'preview.revoked_description': 'Автор більше не ділиться цією картинкою в Mirra.',
     'email.notice.subject': 'Новини Mirra',
     'email.notice.body':
       'Вітаємо{name}!\n\n{text}\n\n{link}\n\nВи отримуєте ці листи, бо ввімкнули їх. Обрати, про що повідомляти, можна тут: {settings}',
@@ -287,6 +307,11 @@ const catalogue = {
     'notice.post_restored': 'Постыңыз тексерілді және қайта көрінеді.',
     'notice.subscription_renewal_failed':
       'Premium жазылымын ұзарту мүмкін болмады. Mirra-да төлем әдісін тексеріңіз.',
+    'preview.picture_by': '{name} жасаған сурет',
+    'preview.video_by': '{name} жасаған бейне',
+    'preview.site_description': 'Mirra: сіз бейнеленген ЖИ суреттері мен бейнелері.',
+    'preview.revoked_title': 'Енді бөлісілмейді',
+    'preview.revoked_description': 'Авторы бұл суретпен Mirra-да бөлісуді тоқтатты.',
     'email.notice.subject': 'Mirra жаңалықтары',
     'email.notice.body':
       'Сәлеметсіз бе{name}!\n\n{text}\n\n{link}\n\nБұл хаттарды өзіңіз қосқандықтан аласыз. Қандай хабарламалар алатыныңызды мұнда таңдаңыз: {settings}',
@@ -346,6 +371,11 @@ const catalogue = {
     'notice.post_restored': 'Paylaşımınız yoxlanıldı və yenidən görünür.',
     'notice.subscription_renewal_failed':
       'Premium abunəliyinizi uzatmaq mümkün olmadı. Mirra-da ödəniş üsulunu yoxlayın.',
+    'preview.picture_by': '{name} tərəfindən şəkil',
+    'preview.video_by': '{name} tərəfindən video',
+    'preview.site_description': 'Mirra: sizin süni intellektlə yaradılmış şəkil və videolarınız.',
+    'preview.revoked_title': 'Artıq paylaşılmır',
+    'preview.revoked_description': 'Müəllif bu şəkli Mirra-da paylaşmağı dayandırdı.',
     'email.notice.subject': 'Mirra xəbərləri',
     'email.notice.body':
       'Salam{name},\n\n{text}\n\n{link}\n\nBu məktubları özünüz aktiv etdiyiniz üçün alırsınız. Hansı bildirişləri alacağınızı burada seçin: {settings}',
