@@ -41,7 +41,7 @@ describe('premium and the wallet', () => {
     // The test provider keeps a card without charging it: the trial starts with it.
     await page.getByTestId('method-test').click();
     expect(await page.getByTestId('subscription-offer').textContent()).toMatch(
-      /^3 дня бесплатно и 50 кредитов, затем 990\s₽ каждые 30 дн\.$/,
+      /^3 дня бесплатно и 50 кредитов, затем 990\s₽ каждые 30 дней$/,
     );
     await saveScreenshot(page, 'subscription-offer-360-ru-dark', true);
     await page.getByTestId('subscription-get-access').click();
@@ -63,6 +63,12 @@ describe('premium and the wallet', () => {
     const result = page.getByTestId('payment-result');
     await result.waitFor();
     expect(await result.getAttribute('data-status')).toBe('paid');
+    // Its texts are the app's own, whichever page's catalogue is loaded (it read 'credits.balance').
+    expect(await result.locator('.balance-card__label').textContent()).toBe('Баланс кредитов');
+    await expect
+      .poll(() => page.getByTestId('payment-result-balance').textContent())
+      .toBe(String(E2E_SETTINGS.welcomeCredits + 50));
+    await saveScreenshot(page, 'subscription-paid-360-ru-dark');
     await expect.poll(() => page.getByTestId('subscription-status').textContent()).toBe('Пробный период');
     expect(await apiBalance(user)).toBe(E2E_SETTINGS.welcomeCredits + 50);
     expect(await page.getByTestId('subscription-next-charge').textContent()).toMatch(/\d{4}/);
@@ -80,9 +86,49 @@ describe('premium and the wallet', () => {
     // Premium people are not asked to get premium on Home.
     await page.goto(url('/'));
     await page.getByTestId('home-page').waitFor();
-    await page.waitForTimeout(500);
-    expect(await page.getByTestId('home-premium-prompt').count()).toBe(0);
+    // The prompt waits for the premium state, which shares the first moments with the header's requests.
+    await expect.poll(() => page.getByTestId('home-premium-prompt').count(), { timeout: 10_000 }).toBe(0);
     expect(s.errors).toEqual([]);
+  });
+
+  it('credits at any time: the Home header opens the balance dialog, buy a pack, back with the new balance', async () => {
+    for (const [language, label] of [
+      ['en', 'Credit balance'],
+      ['ru', 'Баланс кредитов'],
+    ] as const) {
+      const person = await createActiveUser();
+      s = await openBrowser('phone', { size: NARROW, locale: language });
+      const { page } = s;
+      await signInWithTokens(page, person);
+      await page.goto(url('/'));
+      const chip = page.getByTestId('header-credits');
+      await expect.poll(() => chip.textContent()).toBe(String(E2E_SETTINGS.welcomeCredits));
+      await noSideways(page);
+      await saveScreenshot(page, `home-header-credits-360-${language}-dark`);
+      await chip.click();
+      const dialog = page.getByTestId('credits-dialog');
+      await dialog.waitFor();
+      expect(await dialog.getByTestId('credits-shortfall').count()).toBe(0);
+      await saveScreenshot(page, `credits-dialog-any-time-360-${language}-dark`);
+      await openPurchaseSheet(page);
+      await page.getByTestId('purchase-product-credits_100').click();
+      await page.getByTestId('purchase-method-test').click();
+      await tickConsent(page);
+      await page.getByTestId('purchase-submit').click();
+      await payOnTestCheckout(page);
+      await page.waitForURL((u) => u.pathname === '/' && u.searchParams.has('payment'));
+      const result = page.getByTestId('payment-result');
+      await result.waitFor();
+      expect(await result.locator('.balance-card__label').textContent()).toBe(label);
+      await expect
+        .poll(() => page.getByTestId('payment-result-balance').textContent())
+        .toBe(String(E2E_SETTINGS.welcomeCredits + 100));
+      await page.keyboard.press('Escape');
+      await expect.poll(() => chip.textContent()).toBe(String(E2E_SETTINGS.welcomeCredits + 100));
+      expect(s.errors).toEqual([]);
+      await s.close();
+    }
+    s = await openBrowser('phone', { size: NARROW });
   });
 
   it('wallet: top up on the test checkout, pay a credit pack from the balance, filter the transactions', async () => {
@@ -108,6 +154,12 @@ describe('premium and the wallet', () => {
     await payOnTestCheckout(page);
     await page.waitForURL((u) => u.pathname === '/wallet/transactions/643/' && u.searchParams.has('payment'));
     await page.getByTestId('payment-result').waitFor();
+    // A top-up shows the wallet's money, not the credit balance.
+    expect(await page.locator('[data-testid="payment-result"] .balance-card__label').textContent()).toBe(
+      'Wallet balance',
+    );
+    await expect.poll(() => page.getByTestId('payment-result-balance').textContent()).toBe('₽500');
+    await saveScreenshot(page, 'wallet-topup-paid-360-en-light');
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByTestId('wallet-balance').textContent()).toBe('₽500');
     const topUp = page.getByTestId('wallet-entry').first();

@@ -16,7 +16,11 @@ export const CREDIT_ENTRY_KINDS = [
 ] as const;
 export const ZCreditEntryKind = z.enum(CREDIT_ENTRY_KINDS);
 
-export const ZCreditBalance = z.object({ balance: z.number().int() });
+export const ZCreditBalance = z.object({
+  balance: z.number().int(),
+  /** When the unlimited package (no free-tier pause) ends; null when none is running. */
+  unlimited_until: z.iso.datetime().nullable(),
+});
 
 export const ZCreditEntry = z.object({
   id: z.number().int(),

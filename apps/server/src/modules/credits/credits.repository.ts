@@ -1,6 +1,6 @@
 import { and, desc, eq, lt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../shared/db/client.js';
-import { creditAccounts, creditAuditFindings, creditEntries } from '../../shared/db/schema.js';
+import { creditAccounts, creditAuditFindings, creditEntries, entitlements } from '../../shared/db/schema.js';
 
 export type CreditEntryRow = typeof creditEntries.$inferSelect;
 
@@ -46,6 +46,15 @@ export const creditsRepository = {
       .from(creditAccounts)
       .where(eq(creditAccounts.userId, userId));
     return row?.balance ?? 0;
+  },
+
+  /** The end of the user's unlimited package, if they ever had one (past or future). */
+  async findUnlimitedUntil(db: DbOrTx, userId: number): Promise<Date | null> {
+    const [row] = await db
+      .select({ until: entitlements.until })
+      .from(entitlements)
+      .where(and(eq(entitlements.userId, userId), eq(entitlements.kind, 'unlimited')));
+    return row?.until ?? null;
   },
 
   /** Newest first, keyset-paginated by entry id. */

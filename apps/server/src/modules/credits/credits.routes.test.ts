@@ -1,7 +1,8 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { creditAccounts, creditAuditFindings } from '../../shared/db/schema.js';
+import { creditAccounts, creditAuditFindings, entitlements } from '../../shared/db/schema.js';
 import { bearer, createActiveUser, login, uniqueEmail } from '../../test/factories.js';
+import { buyAndPayWithTestProvider } from '../../test/payments.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { applyCreditChange, reconcileCreditBalances } from './credits.usecases.js';
 
@@ -12,6 +13,27 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe('credits', () => {
+  it('shows when a bought unlimited package ends beside the balance, and nothing once it has ended', async () => {
+    const user = await createActiveUser(t);
+    const { access } = await login(t, user.email!, user.password);
+    const read = async () =>
+      (await t.app.inject({ method: 'GET', url: '/api/credits/', headers: bearer(access) })).json();
+    expect((await read()).unlimited_until).toBeNull();
+
+    const before = Date.now();
+    await buyAndPayWithTestProvider(t, bearer(access), 'unlimited_30');
+    const until = Date.parse((await read()).unlimited_until);
+    const days = (until - before) / 86_400_000;
+    expect(days).toBeGreaterThan(29.9);
+    expect(days).toBeLessThan(30.1);
+
+    await t.deps.db
+      .update(entitlements)
+      .set({ until: new Date(Date.now() - 1000) })
+      .where(and(eq(entitlements.userId, user.id), eq(entitlements.kind, 'unlimited')));
+    expect((await read()).unlimited_until).toBeNull();
+  });
+
   it('gives every new account the welcome grant, once', async () => {
     const email = uniqueEmail();
     const created = (
@@ -42,7 +64,7 @@ describe('credits', () => {
     }
     const { access } = await login(t, user.email!, user.password);
     const balance = await t.app.inject({ method: 'GET', url: '/api/credits/', headers: bearer(access) });
-    expect(balance.json()).toEqual({ balance: 15 });
+    expect(balance.json()).toEqual({ balance: 15, unlimited_until: null });
 
     const first = (
       await t.app.inject({ method: 'GET', url: '/api/credits/history/?limit=2', headers: bearer(access) })

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ZCreditEntryKind, ZCreditHistory } from '@mirra/contracts';
+import type { ZCreditBalance, ZCreditEntryKind, ZCreditHistory } from '@mirra/contracts';
 import type { CreditsDeps } from './credits.deps.js';
 import type { DbOrTx } from '../../shared/db/client.js';
 import { AppError } from '../../shared/errors.js';
@@ -67,8 +67,31 @@ export async function grantWelcomeCredits(tx: DbOrTx, userId: number, amount: nu
   });
 }
 
+/** Whether the ledger holds the entry of this key (an operation done once per key). */
+export async function hasCreditEntry(db: DbOrTx, idempotencyKey: string): Promise<boolean> {
+  return Boolean(await creditsRepository.findEntryByKey(db, idempotencyKey));
+}
+
 export const getCreditBalance = (deps: Pick<CreditsDeps, 'db'>, userId: number) =>
   creditsRepository.findBalance(deps.db, userId);
+
+/**
+ * What a person has to spend: the credit balance, and when their unlimited package ends (null
+ * once it has ended, so the screens never show a date in the past as running).
+ */
+export async function getCreditStanding(
+  deps: Pick<CreditsDeps, 'db' | 'now'>,
+  userId: number,
+): Promise<z.infer<typeof ZCreditBalance>> {
+  const [balance, until] = await Promise.all([
+    creditsRepository.findBalance(deps.db, userId),
+    creditsRepository.findUnlimitedUntil(deps.db, userId),
+  ]);
+  return {
+    balance,
+    unlimited_until: until && until.getTime() > deps.now().getTime() ? until.toISOString() : null,
+  };
+}
 
 export async function getCreditHistory(
   deps: Pick<CreditsDeps, 'db'>,

@@ -11,6 +11,7 @@ export {
   getCreditBalance,
   getCreditHistory,
   grantWelcomeCredits,
+  hasCreditEntry,
   insufficientCredits,
   lockCredits,
 } from './credits.usecases.js';

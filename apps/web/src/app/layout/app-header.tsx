@@ -4,6 +4,7 @@ import { Link, useLocation, useNavigate } from 'react-router';
 import { Button } from '../../components/ui/button';
 import { IconBack } from '../../components/ui/icons';
 import { useAppStore } from '../../lib/app-store';
+import { loadExtraCatalogue } from '../../lib/i18n';
 import { useSession } from '../../lib/session';
 import type { RouteMeta } from '../route-access';
 import { Avatar } from '../../components/ui/avatar';
@@ -11,6 +12,12 @@ import { NAV_ITEMS } from './nav-items';
 
 // Signed-in only, and after the first paint: the bell's polling stays out of the first download.
 const NotificationsBell = lazy(() => import('../../features/notifications/notifications-bell.lazy'));
+// The credit balance (a way to buy credits at any time) on the menu's pages, with its texts.
+const CreditsChip = lazy(() =>
+  Promise.all([import('../../features/credits/credits-chip.lazy'), loadExtraCatalogue('generations')]).then(
+    ([module]) => module,
+  ),
+);
 
 /** Titles longer than this (in characters) are set smaller, so two lines fit a phone's header. */
 const LONG_TITLE = 14;
@@ -90,6 +97,11 @@ export function AppHeader({ meta }: { meta: RouteMeta }) {
           ))}
         </nav>
         <div className="app-header__end">
+          {isLoggedIn && isRoot && (
+            <Suspense fallback={null}>
+              <CreditsChip />
+            </Suspense>
+          )}
           {isLoggedIn && (
             <Suspense fallback={null}>
               <NotificationsBell />

@@ -8,6 +8,7 @@ import { useCreditBalance } from '../hooks/use-credit-balance';
 import { pauseEndsAt, type ReceivedRefusal } from '../charge-errors';
 import { formatCountdown, secondsLeft } from '../../../lib/countdown';
 import { useNow } from '../../../lib/use-now';
+import { formatDay } from '../../../lib/dates';
 import { PurchaseSheet } from '../../payments';
 import { CreditHistorySheet } from './credit-history-sheet';
 
@@ -53,10 +54,11 @@ export function ChargeDialogs({
 }
 
 /**
- * Credit balance dialog: the shortfall ('You don't have enough {difference} credits
- * for generation.'), the balance, buy more, and the history.
+ * Credit balance dialog: the shortfall when a paid action was refused ('You don't have enough
+ * {difference} credits for generation.'), the balance, when a running unlimited package ends, buy
+ * more, and the history. Opened from the header it has no shortfall: packs can be bought any time.
  */
-function CreditsDialog({
+export function CreditsDialog({
   open,
   refusal,
   onClose,
@@ -67,10 +69,11 @@ function CreditsDialog({
   onClose(): void;
   onBuy(): void;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [historyOpen, setHistoryOpen] = useState(false);
   const balance = useCreditBalance({ enabled: open });
   const shownBalance = balance.data?.balance ?? refusal?.balance ?? null;
+  const unlimitedUntil = balance.data?.unlimited_until ?? null;
   return (
     <>
       <Sheet open={open} onClose={onClose} title={t('credits.title')}>
@@ -80,10 +83,17 @@ function CreditsDialog({
             <span className="balance-card__value" data-testid="credits-balance">
               {shownBalance ?? '—'}
             </span>
+            {unlimitedUntil && (
+              <span className="balance-card__label" data-testid="credits-unlimited-until">
+                {t('payments.unlimitedUntil', { date: formatDay(unlimitedUntil, i18n.language) })}
+              </span>
+            )}
           </div>
-          <p className="lead" data-testid="credits-shortfall">
-            {t('messages.notEnoughCredits', { count: refusal?.difference ?? 1 })}
-          </p>
+          {refusal && (
+            <p className="lead" data-testid="credits-shortfall">
+              {t('messages.notEnoughCredits', { count: refusal.difference })}
+            </p>
+          )}
           <Button
             theme="primary"
             size="lg"

@@ -5,7 +5,15 @@ import { useSearchParams } from 'react-router';
 import { Sheet } from '../../../components/ui/sheet';
 import { creditKeys } from '../api/credits.api';
 import { useCreditBalance } from '../hooks/use-credit-balance';
-import { paymentKeys, paymentsApi, subscriptionKeys, walletKeys } from '../../payments';
+import { formatDay } from '../../../lib/dates';
+import {
+  formatMoney,
+  paymentKeys,
+  paymentsApi,
+  subscriptionKeys,
+  walletApi,
+  walletKeys,
+} from '../../payments';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -14,7 +22,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * went and the balance now. Closing it drops the marker from the address.
  */
 export function PaymentReturn() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [params, setParams] = useSearchParams();
   const queryClient = useQueryClient();
   const uuid = params.get('payment');
@@ -42,7 +50,16 @@ export function PaymentReturn() {
       }
     }
   }, [status, queryClient]);
-  const balance = useCreditBalance({ enabled: status === 'paid' });
+  // A top-up adds wallet money, not credits: the sheet shows the balance the payment went to.
+  const isTopUp = order.data?.purpose === 'wallet_topup';
+  const balance = useCreditBalance({ enabled: status === 'paid' && !isTopUp });
+  const wallet = useQuery({
+    queryKey: walletKeys.balances(),
+    queryFn: walletApi.balances,
+    enabled: status === 'paid' && isTopUp,
+  });
+  const walletAvailable = wallet.data?.balances.find((b) => b.currency === order.data?.currency)?.available;
+  const unlimitedUntil = (order.data?.unlimited_days ?? 0) > 0 ? balance.data?.unlimited_until : null;
 
   const close = () =>
     setParams(
@@ -61,12 +78,27 @@ export function PaymentReturn() {
       title={status ? t(`payments.result.${status}`) : ''}
     >
       <div className="stack" data-testid="payment-result" data-status={status}>
-        {status === 'paid' && (
-          <div className="balance-card">
-            <span className="balance-card__label">{t('credits.balance')}</span>
+        {status === 'paid' && isTopUp && (
+          <div className="balance-card" data-kind="wallet">
+            <span className="balance-card__label">{t('payments.balanceWallet')}</span>
+            <span className="balance-card__value" data-testid="payment-result-balance">
+              {walletAvailable === undefined
+                ? '—'
+                : formatMoney(walletAvailable, order.data!.currency, i18n.language)}
+            </span>
+          </div>
+        )}
+        {status === 'paid' && !isTopUp && (
+          <div className="balance-card" data-kind="credits">
+            <span className="balance-card__label">{t('payments.balanceCredits')}</span>
             <span className="balance-card__value" data-testid="payment-result-balance">
               {balance.data?.balance ?? '—'}
             </span>
+            {unlimitedUntil && (
+              <span className="balance-card__label" data-testid="payment-result-unlimited">
+                {t('payments.unlimitedUntil', { date: formatDay(unlimitedUntil, i18n.language) })}
+              </span>
+            )}
           </div>
         )}
         <p className="lead" data-testid="payment-result-text">

@@ -11,6 +11,9 @@ import { creditsApi } from '../api/credits.api';
 import { ChargeDialogs } from './charge-dialogs';
 import { paymentsApi } from '../../payments/api/payments.api';
 import { PaymentReturn } from './payment-return';
+import CreditsChip from './credits-chip';
+import { walletApi } from '../../payments/api/wallet.api';
+import { formatMoney } from '../../payments/money';
 
 const CATALOGUE: TPaymentCatalogue = {
   region: 'intl',
@@ -50,7 +53,7 @@ const chosenProduct = () =>
 describe('ways into the purchase sheet', () => {
   it('opens it with a credit pack chosen from the credit balance dialog’s "buy more"', async () => {
     vi.spyOn(paymentsApi, 'catalogue').mockResolvedValue(CATALOGUE);
-    vi.spyOn(creditsApi, 'balance').mockResolvedValue({ balance: 1 });
+    vi.spyOn(creditsApi, 'balance').mockResolvedValue({ balance: 1, unlimited_until: null });
     wrap(
       <ChargeDialogs
         refusal={{ kind: 'credits', difference: 2, balance: 1, required: 3, at: Date.now() }}
@@ -78,7 +81,115 @@ describe('ways into the purchase sheet', () => {
   });
 });
 
+describe('the generation limit dialog', () => {
+  it('words the pause with the plural rules of the language', async () => {
+    const limit = (seconds: number) => (
+      <ChargeDialogs
+        refusal={{ kind: 'limit', waitSeconds: seconds, first: 5, seconds, at: Date.now() }}
+        onClose={() => {}}
+        onSkip={() => {}}
+      />
+    );
+    wrap(limit(30));
+    expect(screen.getByTestId('limit-text').textContent).toContain('a 30-second pause');
+    cleanup();
+    await i18n.changeLanguage('ru');
+    try {
+      wrap(limit(21));
+      expect(screen.getByTestId('limit-text').textContent).toContain('пауза 21 секунда');
+      cleanup();
+      wrap(limit(30));
+      expect(screen.getByTestId('limit-text').textContent).toContain('пауза 30 секунд');
+    } finally {
+      await i18n.changeLanguage('en');
+    }
+  });
+});
+
+describe('buying credits at any time', () => {
+  it('opens the credit balance dialog from the header without a shortfall, and its "buy more" offers packs', async () => {
+    vi.spyOn(paymentsApi, 'catalogue').mockResolvedValue(CATALOGUE);
+    vi.spyOn(creditsApi, 'balance').mockResolvedValue({ balance: 1234, unlimited_until: null });
+    wrap(<CreditsChip />, '/');
+    const chip = screen.getByTestId('header-credits');
+    await within(chip).findByText('1,234');
+    fireEvent.click(chip);
+    const dialog = await screen.findByTestId('credits-dialog');
+    expect(within(dialog).getByTestId('credits-balance').textContent).toBe('1234');
+    expect(within(dialog).queryByTestId('credits-shortfall')).toBeNull();
+    expect(within(dialog).queryByTestId('credits-unlimited-until')).toBeNull();
+    fireEvent.click(within(dialog).getByTestId('credits-buy-more'));
+    await screen.findByTestId('purchase-sheet');
+    expect(chosenProduct()).toBe('credits_100');
+  });
+
+  it('says until when a running unlimited package lasts', async () => {
+    vi.spyOn(creditsApi, 'balance').mockResolvedValue({
+      balance: 5,
+      unlimited_until: '2026-12-28T10:00:00.000Z',
+    });
+    wrap(<CreditsChip />, '/');
+    fireEvent.click(screen.getByTestId('header-credits'));
+    expect((await screen.findByTestId('credits-unlimited-until')).textContent).toMatch(
+      /^Unlimited until .*28.*2026/,
+    );
+  });
+});
+
 describe('back from the checkout', () => {
+  it('after a wallet top-up shows the wallet money of that currency, not the credits', async () => {
+    vi.spyOn(paymentsApi, 'order').mockResolvedValue({
+      uuid: UUID,
+      product: 'wallet_topup',
+      purpose: 'wallet_topup',
+      status: 'paid',
+      amount: 200000,
+      currency: 643,
+      credits: 0,
+      unlimited_days: 0,
+      created_at: '2026-05-01T00:00:00.000Z',
+    });
+    const credits = vi.spyOn(creditsApi, 'balance').mockResolvedValue({ balance: 7, unlimited_until: null });
+    vi.spyOn(walletApi, 'balances').mockResolvedValue({
+      default_currency: 643,
+      balances: [
+        { currency: 840, available: 500, frozen: 0, pending: 0, reserved: 0 },
+        { currency: 643, available: 250050, frozen: 0, pending: 0, reserved: 0 },
+      ],
+    } as Awaited<ReturnType<typeof walletApi.balances>>);
+    wrap(<PaymentReturn />, `/wallet/transactions/643/?payment=${UUID}`);
+    const result = await screen.findByTestId('payment-result');
+    expect(within(result).getByText('Wallet balance')).toBeTruthy();
+    await expect
+      .poll(() => within(result).getByTestId('payment-result-balance').textContent)
+      .toBe(formatMoney(250050, 643, 'en'));
+    expect(credits).not.toHaveBeenCalled();
+  });
+
+  it('after the unlimited package says until when it runs', async () => {
+    vi.spyOn(paymentsApi, 'order').mockResolvedValue({
+      uuid: UUID,
+      product: 'unlimited_30',
+      purpose: 'product',
+      status: 'paid',
+      amount: 1299,
+      currency: 840,
+      credits: 0,
+      unlimited_days: 30,
+      created_at: '2026-05-01T00:00:00.000Z',
+    });
+    vi.spyOn(creditsApi, 'balance').mockResolvedValue({
+      balance: 3,
+      unlimited_until: '2026-05-31T00:00:00.000Z',
+    });
+    wrap(<PaymentReturn />, `/settings/subscription/?payment=${UUID}`);
+    const result = await screen.findByTestId('payment-result');
+    expect(within(result).getByText('Credit balance')).toBeTruthy();
+    expect((await within(result).findByTestId('payment-result-unlimited')).textContent).toMatch(
+      /^Unlimited until .*2026/,
+    );
+  });
+
   it('shows a paid order with the new balance', async () => {
     vi.spyOn(paymentsApi, 'order').mockResolvedValue({
       uuid: UUID,
@@ -91,7 +202,7 @@ describe('back from the checkout', () => {
       unlimited_days: 0,
       created_at: '2026-05-01T00:00:00.000Z',
     });
-    vi.spyOn(creditsApi, 'balance').mockResolvedValue({ balance: 101 });
+    vi.spyOn(creditsApi, 'balance').mockResolvedValue({ balance: 101, unlimited_until: null });
     wrap(<PaymentReturn />, `/generate/simple/?payment=${UUID}`);
     const result = await screen.findByTestId('payment-result');
     expect(result.getAttribute('data-status')).toBe('paid');

@@ -82,6 +82,20 @@ async function renderView(language = 'en') {
 }
 
 describe('subscription settings', () => {
+  it('words the trial offer with each number’s own plural and the period as the plan line does', async () => {
+    const oneEach = { ...NONE, plan: { ...plan, trial_days: 1, trial_credits: 1, period_days: 31 } };
+    vi.spyOn(subscriptionApi, 'mine').mockResolvedValue(oneEach);
+    await renderView('ru');
+    expect((await screen.findByTestId('subscription-offer')).textContent).toMatch(
+      /^1 день бесплатно и 1 кредит, затем 990\s₽ каждый 31 день$/,
+    );
+    cleanup();
+    await renderView('en');
+    expect((await screen.findByTestId('subscription-offer')).textContent).toMatch(
+      /^1 day free with 1 credit, then ₽990 every 31 days$/,
+    );
+  });
+
   it('offers the trial at the region’s price and needs both boxes before going to pay', async () => {
     vi.spyOn(subscriptionApi, 'mine').mockResolvedValue(NONE);
     const start = vi
@@ -90,7 +104,7 @@ describe('subscription settings', () => {
     const go = vi.spyOn(checkoutNavigation, 'go').mockImplementation(() => {});
     await renderView('ru');
     expect((await screen.findByTestId('subscription-offer')).textContent).toMatch(
-      /^3 дня бесплатно и 50 кредитов, затем 990\s₽ каждые 30 дн\.$/,
+      /^3 дня бесплатно и 50 кредитов, затем 990\s₽ каждые 30 дней$/,
     );
     expect(screen.getByTestId('subscription-status').textContent).toBe('Нет подписки');
     fireEvent.click(screen.getByTestId('subscription-get-access'));

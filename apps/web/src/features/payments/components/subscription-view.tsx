@@ -222,11 +222,12 @@ function GetAccess({ sub }: { sub: TPremiumState }) {
       </div>
       <p className="lead" data-testid="subscription-offer">
         {trial
-          ? t('subscription.trialOffer', {
+          ? // Three numbers, each with its own plural: the trial's days, its credits and the period.
+            t('subscription.trialOffer', {
               count: sub.plan.trial_days,
               price,
-              days: sub.plan.period_days,
-              credits: sub.plan.trial_credits,
+              period: t('subscription.period', { count: sub.plan.period_days }),
+              credits: t('messages.credits', { count: sub.plan.trial_credits }),
             })
           : t('subscription.every', { price, count: sub.plan.period_days })}
       </p>
