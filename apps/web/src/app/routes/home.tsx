@@ -3,10 +3,10 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { ButtonLink } from '../../components/ui/button';
 import { EmptyState } from '../../components/ui/empty-state';
-import { IconCrown, IconGallery, IconRepeat, IconSparkles } from '../../components/ui/icons';
+import { IconCrown, IconGallery, IconRepeat, IconSparkles, IconVideo } from '../../components/ui/icons';
 import { PageFrame, Section } from '../../components/ui/page';
 import { TextInput } from '../../components/ui/text-input';
-import { ModeCard, CREATE_MODES, useModeOffered } from '../../features/generations';
+import { ModeCard, CREATE_MODES, IDEAS, ideaHref, useModeOffered } from '../../features/generations';
 import { loadExtraCatalogue } from '../../lib/i18n';
 import { useSession } from '../../lib/session';
 import './home.css';
@@ -22,15 +22,6 @@ const GenerationsGrid = lazy(() =>
 // The prompt to get premium is for people without it; whether a signed-in person has it is asked
 // by code loaded only for them (until it answers, the prompt shows, as for guests).
 const PremiumGate = lazy(() => import('../../features/payments/premium-gate.lazy'));
-
-const IDEAS = [
-  'ideas.astronaut',
-  'ideas.paris',
-  'ideas.anime',
-  'ideas.renaissance',
-  'ideas.cyberpunk',
-  'ideas.studio',
-];
 
 export function Page() {
   const { t } = useTranslation();
@@ -75,6 +66,17 @@ export function Page() {
           <ButtonLink to="/posts/top/" theme="light" size="lg" icon={<IconRepeat size={20} />}>
             {t('home.repeat')}
           </ButtonLink>
+          {offered('video') && (
+            <ButtonLink
+              to="/generate/video/"
+              theme="light"
+              size="lg"
+              icon={<IconVideo size={20} />}
+              data-testid="home-make-video"
+            >
+              {t('home.video')}
+            </ButtonLink>
+          )}
         </div>
       </section>
 
@@ -107,9 +109,14 @@ export function Page() {
 
       <Section title={t('home.ideasTitle')}>
         <div className="idea-grid">
-          {IDEAS.map((key, index) => (
-            <Link key={key} to="/generate/simple/" className={`idea-card idea-card--${index % 6}`}>
-              <span className="idea-card__text">{t(key)}</span>
+          {IDEAS.filter((idea) => offered(idea.mode)).map((idea) => (
+            <Link
+              key={idea.key}
+              to={ideaHref(idea)}
+              className={`idea-card idea-card--${IDEAS.indexOf(idea) % 6}`}
+              data-testid={`idea-${idea.key}`}
+            >
+              <span className="idea-card__text">{t(`ideas.${idea.key}`)}</span>
             </Link>
           ))}
         </div>

@@ -10,3 +10,4 @@ export { RepeatPostButton } from './components/repeat-post-button';
 export { forgetGenerationDrafts } from './draft-storage';
 export { useLiveGeneration } from './hooks/use-live-generation';
 export { CREATE_MODES, isGenerationMode } from './modes';
+export { IDEAS, ideaHref } from './ideas';

@@ -15,6 +15,7 @@ import { MOVES_WITH_BALANCE, useChargedAction, ChargeDialogs } from '../../credi
 import { generationKeys, generationsApi } from '../api/generations.api';
 import { formatCountdown } from '../../../lib/countdown';
 import { buildCreateBody, draftProblems, modeNeeds, usesPrompt } from '../generation-draft';
+import { ideaFor } from '../ideas';
 import { useGenerationDraft } from '../hooks/use-generation-draft';
 import { usePhotoUpload } from '../hooks/use-photo-upload';
 import { useRetryInputs } from '../hooks/use-retry-inputs';
@@ -65,8 +66,11 @@ export function GenerateForm({
   const openAuthPopup = useAppStore((s) => s.openAuthPopup);
   // A shared link (or a saved query string) may carry a description for an empty field.
   const [searchParams] = useSearchParams();
-  const { draft, update } = useGenerationDraft(location.pathname, {
-    prompt: searchParams.get('prompt')?.slice(0, PROMPT_MAX_LENGTH) ?? '',
+  // An idea from Home (`?idea=`) fills a draft of its own; the mode's plain draft stays as it was.
+  const idea = ideaFor(searchParams.get('idea'), mode);
+  const { draft, update } = useGenerationDraft(location.pathname + (idea ? `?idea=${idea.key}` : ''), {
+    prompt: idea?.prompt ?? searchParams.get('prompt')?.slice(0, PROMPT_MAX_LENGTH) ?? '',
+    style: idea?.style ?? null,
     modelUuid: mode === 'face_swap' ? searchParams.get('model') : null,
   });
   const needs = modeNeeds(mode);

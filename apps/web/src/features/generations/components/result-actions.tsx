@@ -8,7 +8,6 @@ import {
   IconEdit,
   IconFace,
   IconRepeat,
-  IconShare,
   IconUser,
   IconVideo,
 } from '../../../components/ui/icons';
@@ -16,19 +15,19 @@ import { useFormErrors } from '../../../components/ui/use-form-errors';
 import type { TGeneration, TGenerationResult } from '../../../lib/api-types';
 import { useAppStore } from '../../../lib/app-store';
 import { downloadInTelegram, isInTelegram } from '../../../lib/telegram';
-import { useShareLink } from '../../../lib/use-share-link';
 import { useModeOffered } from '../hooks/use-offered-modes';
 import { generationKeys, generationsApi } from '../api/generations.api';
 import { formatCountdown } from '../../../lib/countdown';
 import { isVideoResult } from '../../../lib/image-variants';
 import { useChargedAction, ChargeDialogs } from '../../credits';
-import { PublishAction } from '../../posts';
+import { PublishAction, ResultShareButton, ResultShareNote } from '../../posts';
 import '../generations.css';
 
 /**
  * What I can do with a result: download the original, share it, repeat it (a new result screen),
  * edit it or put my face in it (it becomes the source photo), go to my profile, publish it (a
  * picture or a video; see PublishAction), animate it (a picture becomes the source photo of a video).
+ * A video is downloaded, shared, repeated and published only: the other actions take a picture.
  */
 export function ResultActions({
   generation,
@@ -40,7 +39,6 @@ export function ResultActions({
   const { t } = useTranslation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const share = useShareLink();
   const offered = useModeOffered();
   const errors = useFormErrors([]);
   const repeat = useChargedAction({
@@ -51,10 +49,11 @@ export function ResultActions({
     },
     onError: errors.showError,
   });
+  const video = isVideoResult(result);
   const absolute = (url: string) => new URL(url, window.location.origin).toString();
   const fileName =
     new URL(result.download_url, window.location.origin).searchParams.get('download') ??
-    (isVideoResult(result) ? 'mirra.mp4' : 'mirra.png');
+    (video ? 'mirra.mp4' : 'mirra.png');
 
   async function download(event: React.MouseEvent) {
     if (!isInTelegram()) return;
@@ -82,17 +81,9 @@ export function ResultActions({
           <IconDownload size={20} />
           <span className="btn__label">{t('result.download')}</span>
         </a>
-        <Button
-          theme="light"
-          size="lg"
-          block
-          icon={<IconShare size={20} />}
-          onClick={() => void share(absolute(result.url), t('result.shareText'))}
-          data-testid="result-share"
-        >
-          {t('result.share')}
-        </Button>
+        <ResultShareButton generationUuid={generation.uuid} text={t('result.shareText')} />
       </div>
+      <ResultShareNote generationUuid={generation.uuid} />
       <div className="result-actions__grid">
         {repeat.waitLeft !== null ? (
           <Button theme="light" loading onClick={repeat.cancelWait} data-testid="result-repeat-wait">
@@ -109,30 +100,31 @@ export function ResultActions({
             {t('result.repeat')}
           </Button>
         )}
-        <ButtonLink
-          to={`/generate/editing/generation/${generation.uuid}/`}
-          theme="light"
-          icon={<IconEdit size={18} />}
-          data-testid="result-edit"
-        >
-          {t('result.edit')}
-        </ButtonLink>
-        <ButtonLink
-          to={`/generate/face_swap/generation/${generation.uuid}/`}
-          theme="light"
-          icon={<IconFace size={18} />}
-          data-testid="result-face-swap"
-        >
-          {t('result.faceSwap')}
-        </ButtonLink>
+        {/* Editing, face swap and animating take a picture: a video offers none of them. */}
+        {!video && (
+          <>
+            <ButtonLink
+              to={`/generate/editing/generation/${generation.uuid}/`}
+              theme="light"
+              icon={<IconEdit size={18} />}
+              data-testid="result-edit"
+            >
+              {t('result.edit')}
+            </ButtonLink>
+            <ButtonLink
+              to={`/generate/face_swap/generation/${generation.uuid}/`}
+              theme="light"
+              icon={<IconFace size={18} />}
+              data-testid="result-face-swap"
+            >
+              {t('result.faceSwap')}
+            </ButtonLink>
+          </>
+        )}
         <ButtonLink to="/profile/" theme="light" icon={<IconUser size={18} />} data-testid="result-profile">
           {t('result.toProfile')}
         </ButtonLink>
-        {!offered('video') ? null : isVideoResult(result) ? (
-          <Button theme="light" icon={<IconVideo size={18} />} disabled>
-            {t('result.animate')}
-          </Button>
-        ) : (
+        {offered('video') && !video && (
           <ButtonLink
             to={`/generate/video/generation/${generation.uuid}/`}
             theme="light"

@@ -1,21 +1,26 @@
 import { useCallback, useEffect, useState } from 'react';
 import { draftStorage, DRAFT_KEY_PREFIX as PREFIX } from '../draft-storage';
+import type { TStyle } from '../../../lib/api-types';
 import { EMPTY_DRAFT, readDraft, type GenerationDraft } from '../generation-draft';
 
 /**
  * The generate screen's inputs, kept for the tab's session under the page's address: a trip to
  * sign in, to /upload/, or a reload brings back everything typed and chosen. A description from
- * the link (`?prompt=`) fills the field when it is empty; a model named by the link (`?model=`,
- * e.g. "Create a photo" after training) is the one chosen.
+ * the link (`?prompt=`, or an idea's) fills the field when it is empty, an idea's style is chosen
+ * in a new draft; a model named by the link (`?model=`, e.g. "Create a photo" after training) is the
+ * one chosen.
  */
 export function useGenerationDraft(
   key: string,
-  fromLink: { prompt: string; modelUuid?: string | null } = { prompt: '' },
+  fromLink: { prompt: string; modelUuid?: string | null; style?: TStyle | null } = { prompt: '' },
 ) {
   const [draft, setDraft] = useState<GenerationDraft>(() => {
-    const stored = readDraft(draftStorage()?.getItem(PREFIX + key) ?? null);
+    const raw = draftStorage()?.getItem(PREFIX + key) ?? null;
+    const stored = readDraft(raw);
     const withPrompt = stored.prompt || !fromLink.prompt ? stored : { ...stored, prompt: fromLink.prompt };
-    return fromLink.modelUuid ? { ...withPrompt, modelUuid: fromLink.modelUuid } : withPrompt;
+    // A style from the link (an idea) is the first choice; once the draft is kept, it is the person's.
+    const withStyle = fromLink.style && raw === null ? { ...withPrompt, style: fromLink.style } : withPrompt;
+    return fromLink.modelUuid ? { ...withStyle, modelUuid: fromLink.modelUuid } : withStyle;
   });
   useEffect(() => {
     try {

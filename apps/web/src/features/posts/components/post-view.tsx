@@ -18,6 +18,7 @@ import {
 import { LoadError } from '../../../components/ui/load-error';
 import { Spinner } from '../../../components/ui/spinner';
 import { ApiError } from '../../../lib/api-error';
+import { isVideoResult } from '../../../lib/image-variants';
 import type { TPost } from '../../../lib/api-types';
 import { useShareLink } from '../../../lib/use-share-link';
 import { UserAvatar } from '../../../components/ui/user-avatar';
@@ -155,14 +156,17 @@ function PostDetails({ post, renderRepeat }: { post: TPost; renderRepeat(post: T
         <p className="muted-note">{t('social.post.royaltyNote')}</p>
 
         <div className="post-view__actions">
-          <ButtonLink
-            to={`/generate/face_swap/post/${post.uuid}/`}
-            theme="light"
-            icon={<IconFace size={18} />}
-            data-testid="post-face-swap"
-          >
-            {t('social.post.faceSwap')}
-          </ButtonLink>
+          {/* A face goes onto a picture: a video post offers no face swap. */}
+          {!isVideoResult({ content_type: post.image.content_type ?? '' }) && (
+            <ButtonLink
+              to={`/generate/face_swap/post/${post.uuid}/`}
+              theme="light"
+              icon={<IconFace size={18} />}
+              data-testid="post-face-swap"
+            >
+              {t('social.post.faceSwap')}
+            </ButtonLink>
+          )}
           {post.status === 'published' && (
             <Button
               theme={post.is_saved ? 'primary-outline' : 'light'}
