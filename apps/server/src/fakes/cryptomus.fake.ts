@@ -45,10 +45,16 @@ const signOf = (json: string, key: string) => md5(Buffer.from(json, 'utf8').toSt
  * rest, encoded as PHP encodes it) + API key), first `confirm_check` then the final status.
  */
 export async function startCryptomusFake(
-  options: { host?: string; port?: number } = {},
+  options: {
+    host?: string;
+    port?: number;
+    /** Kept between runs by `npm run fakes`, so the app started with them keeps working. */
+    merchantId?: string;
+    apiKey?: string;
+  } = {},
 ): Promise<CryptomusFake> {
-  const merchantId = randomUUID();
-  const apiKey = randomBytes(48).toString('base64url');
+  const merchantId = options.merchantId ?? randomUUID();
+  const apiKey = options.apiKey ?? randomBytes(48).toString('base64url');
   const invoices = new Map<string, Json>();
   const callbacks: CryptomusFake['callbacks'] = [];
   let base = '';

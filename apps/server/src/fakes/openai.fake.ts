@@ -95,7 +95,9 @@ export interface OpenAiFake {
 export const DEFAULT_CHAT_REPLY =
   'A cinematic photo of a red fox in a snowy pine forest at dawn, soft golden light, highly detailed';
 
-export async function startOpenAiFake(options: { apiKey?: string | null } = {}): Promise<OpenAiFake> {
+export async function startOpenAiFake(
+  options: { apiKey?: string | null; host?: string; port?: number } = {},
+): Promise<OpenAiFake> {
   const apiKey = options.apiKey === undefined ? `sk-fake-${randomBytes(12).toString('hex')}` : options.apiKey;
   const requests: FakeRequest[] = [];
   const scripts: Record<FakeEndpoint, FakeStep[]> = { moderations: [], chat: [], images: [] };
@@ -184,10 +186,10 @@ export async function startOpenAiFake(options: { apiKey?: string | null } = {}):
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
   });
   const { port } = server.address() as AddressInfo;
-  const url = `http://127.0.0.1:${port}`;
+  const url = `http://${options.host ?? '127.0.0.1'}:${port}`;
 
   return {
     url,

@@ -135,12 +135,14 @@ export async function startReplicateFake(
     host?: string;
     port?: number;
     token?: string;
+    /** The account's webhook signing secret; kept between runs by `npm run fakes`. */
+    webhookSecret?: string;
     processingSteps?: number;
     deliverWebhooks?: boolean;
   } = {},
 ): Promise<ReplicateFake> {
   const token = options.token ?? 'r8_fake_token';
-  const secret = `whsec_${randomBytes(24).toString('base64')}`;
+  const secret = options.webhookSecret ?? `whsec_${randomBytes(24).toString('base64')}`;
   const processingSteps = options.processingSteps ?? 1;
   const predictions = new Map<string, ReplicateFakePrediction>();
   const files = new Map<string, { data: Buffer; contentType: string }>();

@@ -86,10 +86,17 @@ const stripeError = (status: number, type: string, message: string, param?: stri
  * `Stripe-Signature: t=…,v1=…`, as Stripe signs them.
  */
 export async function startStripeFake(
-  options: { host?: string; port?: number; webhookUrl?: string | null } = {},
+  options: {
+    host?: string;
+    port?: number;
+    webhookUrl?: string | null;
+    /** Kept between runs by `npm run fakes`, so the app started with them keeps working. */
+    secretKey?: string;
+    webhookSecret?: string;
+  } = {},
 ): Promise<StripeFake> {
-  const secretKey = `sk_test_${randomBytes(24).toString('hex')}`;
-  const webhookSecret = `whsec_${randomBytes(24).toString('base64url')}`;
+  const secretKey = options.secretKey ?? `sk_test_${randomBytes(24).toString('hex')}`;
+  const webhookSecret = options.webhookSecret ?? `whsec_${randomBytes(24).toString('base64url')}`;
   const sessions = new Map<string, Json>();
   const subscriptions = new Map<string, Json>();
   const charges = new Map<string, Json>();

@@ -84,10 +84,17 @@ const error = (status: number, code: string, description: string, parameter?: st
  * (`{type: notification, event, object}`, no signature) posted to the shop's URL.
  */
 export async function startYooKassaFake(
-  options: { host?: string; port?: number; webhookUrl?: string | null } = {},
+  options: {
+    host?: string;
+    port?: number;
+    webhookUrl?: string | null;
+    /** Kept between runs by `npm run fakes`, so the app started with them keeps working. */
+    shopId?: string;
+    secretKey?: string;
+  } = {},
 ): Promise<YooKassaFake> {
-  const shopId = String(100000 + Math.floor(Math.random() * 800000));
-  const secretKey = `test_${randomBytes(24).toString('base64url')}`;
+  const shopId = options.shopId ?? String(100000 + Math.floor(Math.random() * 800000));
+  const secretKey = options.secretKey ?? `test_${randomBytes(24).toString('base64url')}`;
   const payments = new Map<string, FakeYooKassaPayment>();
   const refunds = new Map<string, FakeYooKassaRefund>();
   const idempotence = new Map<string, { body: string; status: number; response: unknown }>();
