@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ZFreeTier, ZModePrices } from './pricing.js';
 import { ZEmail, ZPasswordInput, requiredText } from './fields.js';
 import { GENERATION_MODES } from './generation-constants.js';
+import { ZModeEngines } from './engine-capabilities.js';
 
 export const ZLoginBody = z.object({ email: ZEmail, password: ZPasswordInput });
 export type TLoginBody = z.input<typeof ZLoginBody>;
@@ -64,6 +65,16 @@ export const ZPublicConfig = z.object({
    * does not offer them, and never quotes a price for them.
    */
   unavailable_modes: z.array(z.enum(GENERATION_MODES)),
+  /**
+   * The engine each mode goes to and what it can do, from the engines' own declarations: the app
+   * says it before the price, and does not promise AI where no AI engine serves.
+   */
+  engines: ZModeEngines,
+  /**
+   * How digital models are made here: by a provider's AI training (a model trained on the
+   * photos) or, with none configured, as a face profile built offline from the photos.
+   */
+  model_training: z.object({ ai: z.boolean() }),
   /** Credits per generation by mode (video: per second), as the staff console last set them. */
   prices: ZModePrices,
   /** Free generations a day before the pause, and the pause between generations after them. */

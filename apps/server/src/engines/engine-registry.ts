@@ -1,4 +1,4 @@
-import { routes, type TGenerationMode } from '@mirra/contracts';
+import { routes, type TEngineOffer, type TGenerationMode } from '@mirra/contracts';
 import type { Config } from '../shared/config.js';
 import { AppError } from '../shared/errors.js';
 import type { ThreadPool } from '../shared/thread-pool.js';
@@ -6,7 +6,7 @@ import { createComfyUiEngine } from './comfyui/comfyui.engine.js';
 import { createFalEngine } from './fal/fal.engine.js';
 import { createOpenAiImagesEngine } from './openai/openai-images.engine.js';
 import { createReplicateEngine } from './replicate/replicate.engine.js';
-import type { GenerationEngine } from './engine.types.js';
+import { GENERATIVE_MODEL, type GenerationEngine } from './engine.types.js';
 import { createLocalEngine } from './local/local.engine.js';
 
 /** Picks the engines configured for each mode (ENGINE_SIMPLE=fal,local, …), in order. */
@@ -21,6 +21,8 @@ export interface EngineRegistry {
   isAvailable(mode: TGenerationMode): boolean;
   /** The names of the engines this build has (a configured name outside them is a mistake). */
   engineNames(): string[];
+  /** The engine a new generation of the mode goes to and what it can do; null when none serves. */
+  offerFor(mode: TGenerationMode): TEngineOffer | null;
 }
 
 export function createEngineRegistry(
@@ -48,6 +50,12 @@ export function createEngineRegistry(
     byName: (name) => byName.get(name),
     isAvailable: (mode) => enginesFor(mode).length > 0,
     engineNames: () => [...byName.keys()],
+    offerFor(mode) {
+      const engine = enginesFor(mode)[0];
+      if (!engine) return null;
+      const { ai, abilities } = engine.capability?.(mode) ?? GENERATIVE_MODEL;
+      return { engine: engine.name, ai, abilities: [...abilities] };
+    },
   };
 }
 

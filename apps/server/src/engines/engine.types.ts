@@ -1,4 +1,4 @@
-import type { TGenerationMode, TStyle, TVideoAspect } from '@mirra/contracts';
+import type { TEngineAbility, TGenerationMode, TStyle, TVideoAspect } from '@mirra/contracts';
 import type { EngineError, EngineFaceModel, EngineImage, EngineNote } from '@mirra/imaging';
 
 // The words the local pipelines speak too: defined by @mirra/imaging, the same for every engine.
@@ -68,6 +68,16 @@ export interface EngineContext {
   signal: AbortSignal;
 }
 
+/** What an engine does for one mode: the single declaration the app's wording comes from. */
+export interface EngineCapability {
+  /** Whether a generative AI model makes the result. */
+  ai: boolean;
+  abilities: readonly TEngineAbility[];
+}
+
+/** A provider's generative model: the declaration of every engine that calls one. */
+export const GENERATIVE_MODEL: EngineCapability = { ai: true, abilities: ['ai_model', 'photorealistic'] };
+
 /**
  * One interface for every way of making a result: the offline `local` engine and the real
  * providers (fal, Replicate, ComfyUI, OpenAI). Chosen per mode by configuration.
@@ -75,6 +85,8 @@ export interface EngineContext {
 export interface GenerationEngine {
   readonly name: string;
   supports(mode: TGenerationMode): boolean;
+  /** What it does for a mode it supports; an engine without one calls a generative model. */
+  capability?(mode: TGenerationMode): EngineCapability;
   start(request: EngineRequest, context: EngineContext): Promise<EngineStart>;
   poll?(providerJobId: string, context: EngineContext): Promise<EnginePoll>;
   /** The finished job's output, when a webhook says it is done (no status poll needed). */

@@ -6,8 +6,10 @@
 export { movesToNextEngine } from './engine-fallback.models.js';
 export { createBuiltInEngines, createEngineRegistry, type EngineRegistry } from './engine-registry.js';
 export {
+  type EngineCapability,
   EngineError,
   engineNote,
+  GENERATIVE_MODEL,
   type EngineContext,
   type EngineErrorCode,
   type EngineFaceModel,

@@ -5,8 +5,14 @@ import {
   type PersonSegmenter,
 } from '@mirra/imaging';
 import type { ThreadPool } from '../../shared/thread-pool.js';
-import type { EngineStart, GenerationEngine } from '../engine.types.js';
-import { LOCAL_ENGINE_MODES, runLocalEngine, type LocalVideoOptions } from './local.render.js';
+import type { TGenerationMode } from '@mirra/contracts';
+import type { EngineCapability, EngineStart, GenerationEngine } from '../engine.types.js';
+import {
+  LOCAL_ENGINE_CAPABILITIES,
+  LOCAL_ENGINE_MODES,
+  runLocalEngine,
+  type LocalVideoOptions,
+} from './local.render.js';
 import { renderInThread } from './local.threaded.js';
 
 /**
@@ -30,6 +36,7 @@ export function createLocalEngine(
     return {
       name: 'local',
       supports: (mode) => LOCAL_ENGINE_MODES.has(mode),
+      capability,
       async start(request, context): Promise<EngineStart> {
         return { kind: 'done', output: await renderInThread(threads, request, context, video) };
       },
@@ -42,11 +49,15 @@ export function createLocalEngine(
   return {
     name: 'local',
     supports: (mode) => LOCAL_ENGINE_MODES.has(mode),
+    capability,
     async start(request, context): Promise<EngineStart> {
       const output = await runLocalEngine(request, context, { faceAnalyzer, personSegmenter }, video);
       return { kind: 'done', output };
     },
   };
 }
+
+const capability = (mode: TGenerationMode): EngineCapability =>
+  LOCAL_ENGINE_CAPABILITIES[mode] ?? { ai: false, abilities: [] };
 
 export type { LocalVideoOptions } from './local.render.js';

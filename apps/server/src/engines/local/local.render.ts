@@ -1,5 +1,6 @@
 import { STYLES, type TGenerationMode, type TGenerationNoteCode, type TStyle } from '@mirra/contracts';
 import {
+  type EngineCapability,
   EngineError,
   engineNote,
   type EngineNote,
@@ -44,13 +45,22 @@ import {
   type SceneMotion,
 } from '@mirra/imaging';
 
-export const LOCAL_ENGINE_MODES: ReadonlySet<TGenerationMode> = new Set([
-  'simple',
-  'editing',
-  'styling',
-  'face_swap',
-  'video',
-]);
+/**
+ * What the offline engine does for each mode it serves: image processing and drawing, no AI
+ * model. The create form words these before the price, and the prompt helper writes only words
+ * they honour (no "photorealistic" for a drawing).
+ */
+export const LOCAL_ENGINE_CAPABILITIES: Readonly<Partial<Record<TGenerationMode, EngineCapability>>> = {
+  simple: { ai: false, abilities: ['offline_drawing'] },
+  editing: { ai: false, abilities: ['photo_edits'] },
+  styling: { ai: false, abilities: ['style_filters'] },
+  face_swap: { ai: false, abilities: ['face_paste'] },
+  video: { ai: false, abilities: ['camera_move'] },
+};
+
+export const LOCAL_ENGINE_MODES: ReadonlySet<TGenerationMode> = new Set(
+  Object.keys(LOCAL_ENGINE_CAPABILITIES) as TGenerationMode[],
+);
 
 /** What the local engine loads once per process (or per pool thread) and reuses. */
 export interface LocalEngineTools {

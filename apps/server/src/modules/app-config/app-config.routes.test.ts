@@ -24,3 +24,31 @@ describe('modes no engine can make', () => {
     expect(quote.json().code).toBe('generations.mode_unavailable');
   });
 });
+
+describe('the engine that will serve each mode', () => {
+  it('is declared in the public config with what it can do, before anyone pays', async () => {
+    const { engines, model_training } = (await t.app.inject({ method: 'GET', url: '/api/config/' })).json();
+    // Only the offline engine here: every offered mode says so, and no AI is promised.
+    expect(engines.simple).toEqual({ engine: 'local', ai: false, abilities: ['offline_drawing'] });
+    expect(engines.editing).toEqual({ engine: 'local', ai: false, abilities: ['photo_edits'] });
+    expect(engines.face_swap).toMatchObject({ engine: 'local', ai: false });
+    expect(engines.video).toBeNull();
+    expect(model_training).toEqual({ ai: false });
+
+    const withProvider = await createTestApp({
+      shareDatabaseWith: t,
+      env: { ENGINE_SIMPLE: 'fal,local', FAL_KEY: 'fal-key-never-called' },
+    });
+    try {
+      const config = (await withProvider.app.inject({ method: 'GET', url: '/api/config/' })).json();
+      expect(config.engines.simple).toEqual({
+        engine: 'fal',
+        ai: true,
+        abilities: ['ai_model', 'photorealistic'],
+      });
+      expect(config.engines.styling).toMatchObject({ engine: 'local', ai: false });
+    } finally {
+      await withProvider.close();
+    }
+  });
+});

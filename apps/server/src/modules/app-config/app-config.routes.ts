@@ -1,4 +1,4 @@
-import { GENERATION_MODES, routes } from '@mirra/contracts';
+import { GENERATION_MODES, routes, type TEngineOffer, type TGenerationMode } from '@mirra/contracts';
 import { serve } from '../../shared/http/serve-route.js';
 import type { ZodApp } from '../../shared/http/zod-app.js';
 import type { AppConfigDeps } from './app-config.deps.js';
@@ -22,6 +22,11 @@ export function registerAppConfigRoutes(app: ZodApp, deps: AppConfigDeps): void 
           }
         : null,
       unavailable_modes: GENERATION_MODES.filter((mode) => !deps.engines.isAvailable(mode)),
+      engines: Object.fromEntries(
+        GENERATION_MODES.map((mode) => [mode, deps.engines.offerFor(mode)]),
+      ) as Record<TGenerationMode, TEngineOffer | null>,
+      // Every training builds the offline face profile; a provider's trainer adds an AI model.
+      model_training: { ai: deps.modelTrainers.length > 0 },
       prices: pricing.prices,
       free_tier: pricing.free_tier,
     };

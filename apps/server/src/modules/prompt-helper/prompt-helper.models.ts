@@ -1,4 +1,4 @@
-import { PROMPT_MAX_LENGTH, type TGenerationMode } from '@mirra/contracts';
+import { PROMPT_MAX_LENGTH, type TEngineOffer, type TGenerationMode } from '@mirra/contracts';
 import { isEnglishPrompt } from '../moderation/index.js';
 import {
   PHRASEBOOK,
@@ -265,11 +265,21 @@ const capitalise = (text: string) =>
   /^\p{Ll}+(?:\s|$|[,'-])/u.test(text) ? text.charAt(0).toUpperCase() + text.slice(1) : text;
 
 /**
+ * Whether the engine that will serve honours photographic and quality words ("photorealistic",
+ * "35mm photo", "sharp focus"): a generative model does, the offline drawing does not. Unknown
+ * (no mode given): yes, as before engines declared what they do.
+ */
+export function honoursPhotoWords(offer: TEngineOffer | null | undefined): boolean {
+  return offer ? offer.abilities.includes('photorealistic') : true;
+}
+
+/**
  * Builds a prompt from recognised phrases: subjects with their looks first (Kazakh and
  * Azerbaijani put places before the subject; English wants them after), then places, light and
- * style, with a default light and style when the wish names none, and quality tags.
+ * style, with a default light and style when the wish names none, and quality tags, the last two
+ * only for an engine that honours them (`photoWords`).
  */
-export function composePrompt(chunks: Chunk[], mode: TGenerationMode | undefined): string {
+export function composePrompt(chunks: Chunk[], mode: TGenerationMode | undefined, photoWords = true): string {
   if (mode === 'editing') {
     const edits = chunks.map((c) => c.edit).filter((e): e is string => Boolean(e));
     const text = edits.length
@@ -326,11 +336,12 @@ export function composePrompt(chunks: Chunk[], mode: TGenerationMode | undefined
         : 'a beautiful scene';
   const description = [main, ...unique(attributes), ...unique(settings)].join(' ');
   const parts = [capitalise(description), ...unique(lights)];
-  if (!lights.length && !MENTIONS_LIGHT.test(description)) {
-    parts.push(isArt ? 'soft lighting' : 'soft natural light');
-  }
   if (styles.length) parts.push(...unique(styles));
-  else if (!MENTIONS_STYLE.test(description)) parts.push('photorealistic');
+  if (!photoWords) return parts.join(', ');
+  if (!lights.length && !MENTIONS_LIGHT.test(description)) {
+    parts.splice(1 + unique(lights).length, 0, isArt ? 'soft lighting' : 'soft natural light');
+  }
+  if (!styles.length && !MENTIONS_STYLE.test(description)) parts.push('photorealistic');
   parts.push(isArt ? ART_TAGS : PHOTO_TAGS);
   if (mode === 'video') parts.push('smooth cinematic motion');
   return parts.join(', ');
@@ -342,7 +353,11 @@ const unique = (items: string[]) => [...new Set(items)];
  * The offline prompt helper: a phrasebook and a template, honest about being simpler than a
  * language model. English wishes are kept as written and only expanded.
  */
-export function writeOfflinePrompt(text: string, mode?: TGenerationMode): string {
+export function writeOfflinePrompt(
+  text: string,
+  mode?: TGenerationMode,
+  offer?: TEngineOffer | null,
+): string {
   const clauses = tokenise(text);
   // Latin text nothing recognises stays English unless it is clearly not (German, Azerbaijani).
   const language =
@@ -357,7 +372,7 @@ export function writeOfflinePrompt(text: string, mode?: TGenerationMode): string
   } else {
     chunks = clauses.flatMap((clause) => readClause(clause, language));
   }
-  return clampPrompt(composePrompt(chunks, mode));
+  return clampPrompt(composePrompt(chunks, mode, honoursPhotoWords(offer)));
 }
 
 /** Cuts at the last comma or space that keeps the prompt within the generation limit. */
@@ -369,11 +384,16 @@ export function clampPrompt(prompt: string): string {
 }
 
 /** What the language model is asked to do; it must answer with the prompt and nothing else. */
-export function systemPromptFor(mode: TGenerationMode | undefined): string {
+export function systemPromptFor(mode: TGenerationMode | undefined, offer?: TEngineOffer | null): string {
+  const offline = offer !== null && offer !== undefined && !offer.ai;
   const task =
     mode === 'editing'
-      ? 'Rewrite the wish as one short, clear English instruction for editing the photo (for example "blur the background and make it brighter").'
-      : 'Turn the wish into one vivid English prompt for an image generator: the subject, the setting, the lighting and the style, concrete and visual, at most 60 words.';
+      ? offline
+        ? 'Rewrite the wish as one short, clear English instruction for an offline photo editor that understands only: the sky (sunset, night, stormy, clear), the light of a time of day, fog, rain, snow, a new background place (beach, forest, mountains, city, space), background blur, brightness, contrast, colour, warmth, black and white, sepia, vintage, crop, rotate, flip, sharpen, upscale (for example "make the sky a sunset and add fog").'
+        : 'Rewrite the wish as one short, clear English instruction for editing the photo (for example "blur the background and make it brighter").'
+      : offline
+        ? 'Turn the wish into one short English description for an offline engine that draws scenes with shapes and colours (no AI): the place, the time of day, the weather and the colours, in plain words, at most 30 words. Never add photographic or quality words such as photorealistic, 35mm photo, highly detailed or sharp focus.'
+        : 'Turn the wish into one vivid English prompt for an image generator: the subject, the setting, the lighting and the style, concrete and visual, at most 60 words.';
   return [
     'You write prompts for Mirra, an app that makes pictures of people.',
     'The user describes what they want in any language: often Russian, Ukrainian, German, Kazakh or Azerbaijani.',

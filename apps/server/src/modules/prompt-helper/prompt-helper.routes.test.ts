@@ -19,6 +19,9 @@ beforeAll(async () => {
         PROMPT_HELPER_MODEL: 'fake-model-1',
         PROMPT_HELPER_TIMEOUT_SECONDS: '0.5',
         RATE_LIMIT_PROMPT_HELPER_PER_USER: '3',
+        // Pictures go to a provider's generative model; editing stays with the offline engine.
+        ENGINE_SIMPLE: 'fal,local',
+        FAL_KEY: 'fal-key-never-called',
       },
     }),
     createTestApp(),
@@ -68,7 +71,27 @@ describe('POST /api/prompt-helper/ with a model configured', () => {
     fake.setChatReply('Blur the background and make it brighter');
     const response = await ask(withModel, { text: 'размой фон', mode: 'editing' }, auth);
     expect(response.json()).toEqual({ prompt: 'Blur the background and make it brighter', source: 'llm' });
-    expect(JSON.stringify(fake.requests[0]!.body)).toMatch(/instruction for editing the photo/);
+    // The offline editor serves editing here: the model is told what it understands.
+    expect(JSON.stringify(fake.requests[0]!.body)).toMatch(/instruction for an offline photo editor/);
+  });
+
+  it('asks for plain scene words, never photographic ones, when the offline engine will draw it', async () => {
+    const response = await ask(offline, { text: 'кот', mode: 'simple' }, offlineAuth);
+    expect(response.json().source).toBe('offline');
+    const withLocal = await createTestApp({
+      shareDatabaseWith: withModel,
+      env: { PROMPT_HELPER_BASE_URL: fake.chatBaseUrl, PROMPT_HELPER_API_KEY: fake.apiKey! },
+    });
+    try {
+      const user = await createActiveUser(withLocal);
+      const headers = bearer((await login(withLocal, user.email!, user.password)).access);
+      await ask(withLocal, { text: 'рыжий кот на крыше ночью', mode: 'simple' }, headers);
+      const system = JSON.stringify(fake.requests[0]!.body);
+      expect(system).toMatch(/offline engine that draws scenes/);
+      expect(system).toMatch(/Never add photographic or quality words/);
+    } finally {
+      await withLocal.close();
+    }
   });
 
   it.each([
@@ -97,6 +120,17 @@ describe('POST /api/prompt-helper/ with a model configured', () => {
 });
 
 describe('POST /api/prompt-helper/ without a model', () => {
+  it('adds photographic words only for an engine that honours them', async () => {
+    const wish = { text: 'рыжий кот на крыше ночью', mode: 'simple' };
+    // Only the local engine (it draws offline, no AI): the scene's words and nothing it cannot do.
+    const local = await ask(offline, wish, offlineAuth);
+    expect(local.json()).toEqual({ prompt: 'Ginger cat on a rooftop, at night', source: 'offline' });
+    // A provider's generative model serves the simple mode: the photographic words help it.
+    fake.script('chat', [{ status: 500 }]);
+    const provider = await ask(withModel, wish, auth);
+    expect(provider.json().prompt).toMatch(/photorealistic.*35mm photo/);
+  });
+
   it('answers from the offline phrasebook, saying so', async () => {
     const response = await ask(offline, { text: 'закат на море, в стиле аниме' }, offlineAuth);
     expect(response.statusCode).toBe(200);

@@ -8,7 +8,8 @@ import { cleanModelPrompt, systemPromptFor, writeOfflinePrompt } from './prompt-
 type PromptHelperResult = z.infer<typeof ZPromptHelperResult>;
 
 /**
- * Turns a wish in any of the six languages into an English prompt. A configured OpenAI-compatible
+ * Turns a wish in any of the six languages into an English prompt for the engine that will serve
+ * its mode (no photographic words for an engine that only draws). A configured OpenAI-compatible
  * model writes it; when none is configured, or it fails, times out or answers something unusable,
  * the bundled phrasebook does, and the answer says so (`source: 'offline'`).
  */
@@ -18,6 +19,7 @@ export async function writePrompt(
   wish: { text: string; mode?: TGenerationMode },
 ): Promise<PromptHelperResult> {
   const { rateLimits, promptHelper } = deps.config;
+  const offer = wish.mode ? deps.engines.offerFor(wish.mode) : null;
   // Each call may cost a paid model request.
   await deps.rateLimiter.hit([
     {
@@ -35,7 +37,7 @@ export async function writePrompt(
     });
     try {
       const answer = await model.complete([
-        { role: 'system', content: systemPromptFor(wish.mode) },
+        { role: 'system', content: systemPromptFor(wish.mode, offer) },
         { role: 'user', content: wish.text },
       ]);
       const prompt = cleanModelPrompt(answer);
@@ -51,5 +53,5 @@ export async function writePrompt(
       );
     }
   }
-  return { prompt: writeOfflinePrompt(wish.text, wish.mode), source: 'offline' };
+  return { prompt: writeOfflinePrompt(wish.text, wish.mode, offer), source: 'offline' };
 }

@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { GENERATION_MODES } from './generation-constants.js';
+
+/**
+ * What an engine can do for a mode, as stable codes the app words in the user's language. Each
+ * engine declares its own on the server; /api/config/ carries the declaration of the engine that
+ * will serve each mode, so the create form says it before the price.
+ */
+export const ENGINE_ABILITIES = [
+  /** A generative AI model makes the result from the description or the photo. */
+  'ai_model',
+  /** Photorealistic pictures: words such as "photorealistic" or "35mm photo" are honoured. */
+  'photorealistic',
+  /** Draws a scene from the description's words with shapes and colours, offline, no AI. */
+  'offline_drawing',
+  /** Edits a photo with image processing: sky, light, weather, background, colour, framing. */
+  'photo_edits',
+  /** Restyles a photo with classical filters, one recipe per style. */
+  'style_filters',
+  /** Puts your face onto a photo, or into a drawn scene, with face landmarks and blending. */
+  'face_paste',
+  /** A camera move over your photo, or an animated drawn scene. */
+  'camera_move',
+] as const;
+export type TEngineAbility = (typeof ENGINE_ABILITIES)[number];
+
+/** The engine that will serve a mode and what it can do there. */
+export const ZEngineOffer = z.object({
+  /** The engine's name (`local` is the offline engine; others are providers). */
+  engine: z.string(),
+  /** Whether a generative AI model makes the result. */
+  ai: z.boolean(),
+  abilities: z.array(z.enum(ENGINE_ABILITIES)),
+});
+export type TEngineOffer = z.infer<typeof ZEngineOffer>;
+
+/** Per mode: the engine a new generation goes to first, or null when none serves the mode. */
+export const ZModeEngines = z.object(
+  Object.fromEntries(GENERATION_MODES.map((mode) => [mode, ZEngineOffer.nullable()])) as Record<
+    (typeof GENERATION_MODES)[number],
+    z.ZodNullable<typeof ZEngineOffer>
+  >,
+);
+export type TModeEngines = z.infer<typeof ZModeEngines>;
