@@ -367,3 +367,26 @@ export const ZAdminAuditQuery = z.object({
 });
 export const ZAdminAuditPage = z.object({ results: z.array(ZAdminAuditEntry), next: z.string().nullable() });
 export type TAdminAuditPage = z.infer<typeof ZAdminAuditPage>;
+
+/**
+ * The service's health for the console, read from the same probes as `/readyz` and the same
+ * figures as `/metrics` (webhook errors are this API process's, since it started).
+ */
+export const ZAdminHealth = z.object({
+  status: z.enum(['ok', 'unavailable']),
+  checks: z.record(z.enum(['database', 'queue', 'storage', 'engines']), z.enum(['ok', 'failed'])),
+  failed: z.array(z.string()),
+  providers: z.record(z.string(), z.enum(['ok', 'down', 'configured'])),
+  /** Engines per generation mode, in the order they are tried. */
+  engines: z.record(z.string(), z.array(z.string())),
+  queue: z.object({
+    /** Jobs waiting to be picked up. */
+    depth: z.number().int(),
+    /** Seconds the oldest waiting job has been due; null with none waiting. */
+    oldest_seconds: z.number().nullable(),
+  }),
+  webhook_errors: z.array(z.object({ source: z.string(), reason: z.string(), count: z.number().int() })),
+  storage: z.object({ kind: z.enum(['local', 's3']) }),
+  checked_at: z.iso.datetime(),
+});
+export type TAdminHealth = z.infer<typeof ZAdminHealth>;

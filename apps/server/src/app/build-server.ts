@@ -36,7 +36,7 @@ import { createGenerationStore, registerGenerationsRoutes } from '../modules/gen
 import { registerMediaRoutes } from '../modules/media/index.js';
 import { registerPaymentsRoutes } from '../modules/payments/index.js';
 import { registerPartnersRoutes } from '../modules/partners/index.js';
-import { registerAdminRoutes } from '../modules/admin/index.js';
+import { registerAdminHealthRoute, registerAdminRoutes } from '../modules/admin/index.js';
 import { registerSubscriptionsRoutes } from '../modules/subscriptions/index.js';
 import { registerWalletRoutes } from '../modules/wallet/index.js';
 import { createModelTrainingStore, registerModelsRoutes } from '../modules/models/index.js';
@@ -207,6 +207,7 @@ export async function buildServer(deps: AppDeps): Promise<App> {
   registerModelsRoutes(api, deps);
   registerPostsRoutes(api, deps);
   registerAdminRoutes(api, deps);
+  registerAdminHealthRoute(api, { now: deps.now, readHealth: ops.readHealth });
   registerSocialRoutes(api, deps);
   registerPaymentsRoutes(api, deps);
   registerPartnersRoutes(api, deps);

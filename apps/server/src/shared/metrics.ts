@@ -62,6 +62,18 @@ export function recordWebhookError(source: string, reason: WebhookErrorReason): 
   webhookErrors.inc({ source, reason });
 }
 
+/** The webhook errors this process counted since it started, as `/metrics` reports them. */
+export async function readWebhookErrors(): Promise<Array<{ source: string; reason: string; count: number }>> {
+  const { values } = await webhookErrors.get();
+  return values
+    .filter((value) => value.value > 0)
+    .map((value) => ({
+      source: String(value.labels.source),
+      reason: String(value.labels.reason),
+      count: value.value,
+    }));
+}
+
 const BAD_SIGNATURE_CODES = new Set(['payments.signature_invalid', 'engines.webhook_forbidden']);
 
 /**

@@ -27,6 +27,16 @@ export const adminRoutes = {
       'Counts for the console home: people, generations today, failure rate, queue, revenue, pay-outs, 30 days of charts',
     response: { 200: 'ZAdminDashboard' },
   }),
+  health: defineRoute({
+    method: 'GET',
+    path: '/api/admin/health/',
+    auth: 'required',
+    staff: 'admin',
+    tags,
+    summary:
+      'Readiness, job queue depth and age, engines and providers, webhook errors and storage, from the probes /readyz and /metrics read',
+    response: { 200: 'ZAdminHealth' },
+  }),
   reports: defineRoute({
     method: 'GET',
     path: '/api/admin/reports/',

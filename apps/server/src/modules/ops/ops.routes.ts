@@ -1,13 +1,11 @@
-import { sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { OpsDeps } from './ops.deps.js';
 import { notAuthenticated, notFound } from '../../shared/errors.js';
 import { runWithRequestContext } from '../../shared/request-context.js';
 import { createErrorReporter } from './error-reporting.js';
 import { createAppMetrics, type AppMetrics } from '../../shared/metrics.js';
-import { decideMetricsAccess, statusClass, summarizeReadiness, UNMATCHED_ROUTE } from './ops.models.js';
-import { checkReadiness, createStorageProbe } from './readiness.js';
-import { createProviderProbe } from './provider-probes.js';
+import { decideMetricsAccess, statusClass, UNMATCHED_ROUTE } from './ops.models.js';
+import { createHealthReader, readJobQueue, type HealthReader } from './health.js';
 
 /**
  * What an operator needs around every request (the request id in the response and in the logs of
@@ -18,7 +16,7 @@ import { createProviderProbe } from './provider-probes.js';
 export function registerOpsRoutes(
   app: FastifyInstance,
   deps: OpsDeps,
-): { reportServerError: ServerErrorReport } {
+): { reportServerError: ServerErrorReport; readHealth: HealthReader['health'] } {
   registerRequestContext(app);
   const metrics = createMetricsOf(deps);
   app.addHook('onResponse', async (request, reply) => {
@@ -41,16 +39,14 @@ export function registerOpsRoutes(
     reply.header('cache-control', 'no-store').send({ status: 'ok' }),
   );
 
-  const storageProbe = createStorageProbe(deps);
-  const probeProviders = createProviderProbe(deps.config);
+  const health = createHealthReader(deps);
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
-    const [checks, providers] = await Promise.all([checkReadiness(deps, storageProbe), probeProviders()]);
-    const { isReady, failed } = summarizeReadiness(checks);
+    const ready = await health.readiness();
     // Remote engines' providers are reported, not required: a mode falls back to its next engine.
     return reply
-      .status(isReady ? 200 : 503)
+      .status(ready.status === 'ok' ? 200 : 503)
       .header('cache-control', 'no-store')
-      .send({ status: isReady ? 'ok' : 'unavailable', checks, failed, providers });
+      .send(ready);
   });
 
   app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
@@ -69,6 +65,7 @@ export function registerOpsRoutes(
   return {
     reportServerError: (error, request) =>
       reporter.report(error, { userId: request.auth?.user.id, requestId: request.id }),
+    readHealth: health.health,
   };
 }
 
@@ -79,12 +76,7 @@ export type ServerErrorReport = (error: unknown, request: FastifyRequest) => voi
 export function createMetricsOf(deps: Pick<OpsDeps, 'database' | 'db'>): AppMetrics {
   return createAppMetrics({
     pool: deps.database.pool,
-    countQueuedJobs: async () => {
-      const { rows } = await deps.db.execute<{ n: number }>(
-        sql`SELECT count(*)::int AS n FROM graphile_worker._private_jobs WHERE locked_at IS NULL`,
-      );
-      return rows[0]?.n ?? 0;
-    },
+    countQueuedJobs: async () => (await readJobQueue(deps)).depth,
   });
 }
 

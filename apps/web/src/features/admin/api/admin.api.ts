@@ -14,6 +14,7 @@ export const adminKeys = {
   all: ['admin'] as const,
   me: () => ['admin', 'me'] as const,
   dashboard: () => ['admin', 'dashboard'] as const,
+  health: () => ['admin', 'health'] as const,
   reports: () => ['admin', 'reports'] as const,
   users: (q: string) => ['admin', 'users', q] as const,
   user: (uuid: string) => ['admin', 'user', uuid] as const,
@@ -28,6 +29,7 @@ export const adminKeys = {
 export const adminApi = {
   me: () => api(adminRoutes.me),
   dashboard: () => api(adminRoutes.dashboard),
+  health: () => api(adminRoutes.health),
   reports: () => api(adminRoutes.reports),
   restorePost: (uuid: string, reason: string) =>
     api(adminRoutes.restorePost, { params: { uuid }, body: { reason } }),

@@ -13,6 +13,7 @@ import { useAdminCatalogue } from '../admin-catalogue';
 import { AuditLog } from './audit-log';
 import { Dashboard } from './dashboard';
 import { FailedGenerations } from './failed-generations';
+import { Health } from './health';
 import { PaymentSearch } from './payment-search';
 import { PayoutQueue } from './payout-queue';
 import { PricingEditor } from './pricing-editor';
@@ -24,10 +25,20 @@ import '../admin.css';
 
 /** `home` is the dashboard for admins and the reports queue for moderators. */
 export type AdminSection =
-  'home' | 'reports' | 'users' | 'user' | 'generations' | 'payments' | 'payouts' | 'audit' | 'pricing';
+  | 'home'
+  | 'health'
+  | 'reports'
+  | 'users'
+  | 'user'
+  | 'generations'
+  | 'payments'
+  | 'payouts'
+  | 'audit'
+  | 'pricing';
 
 const SECTIONS: Array<{ to: string; key: string; level: TStaffRole }> = [
   { to: '/admin/', key: 'admin.nav.home', level: 'admin' },
+  { to: '/admin/health/', key: 'admin.nav.health', level: 'admin' },
   { to: '/admin/reports/', key: 'admin.nav.reports', level: 'moderator' },
   { to: '/admin/users/', key: 'admin.nav.users', level: 'admin' },
   { to: '/admin/generations/', key: 'admin.nav.generations', level: 'admin' },
@@ -83,6 +94,7 @@ export function AdminConsole({ section, userUuid }: { section: AdminSection; use
         <span className="admin__role">{t(`admin.roles.${role}`)}</span>
       </nav>
       {isAdmin && section === 'home' && <Dashboard />}
+      {isAdmin && section === 'health' && <Health />}
       {(section === 'reports' || (!isAdmin && section === 'home')) && <ReportQueue canBan={isAdmin} />}
       {isAdmin && section === 'users' && <UserSearch />}
       {isAdmin && section === 'user' && userUuid && <UserDetail uuid={userUuid} />}
