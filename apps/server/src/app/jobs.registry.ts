@@ -16,6 +16,7 @@ import { partnersJobHandlers } from '../modules/partners/index.js';
 import { subscriptionsJobDefinitions, subscriptionsJobHandlers } from '../modules/subscriptions/index.js';
 import { walletJobHandlers } from '../modules/wallet/index.js';
 import { deleteStoredFilesJob, storageJobHandlers } from '../shared/storage/file-deletion.js';
+import { REMEMBERED_DAYS, REMEMBERED_KEY_PREFIX } from '../shared/rate-limiter.js';
 import type { AppDeps } from './deps.js';
 import { recoverWorkOfDeadWorkers } from './worker-recovery.js';
 
@@ -66,8 +67,13 @@ function maintenanceJobHandlers(deps: AppDeps): TaskList {
     'maintenance:cleanup': async () => {
       const now = deps.now();
       await deleteExpiredAuthKeys(deps, new Date(now.getTime() - 24 * 3600 * 1000));
+      // Addresses an account signed in from are kept longer: they stay trusted while a
+      // sign-in attack on the account goes on.
       await deps.db.execute(
-        sql`DELETE FROM rate_limit_counters WHERE window_start < ${new Date(now.getTime() - 24 * 3600 * 1000).toISOString()}::timestamptz`,
+        sql`DELETE FROM rate_limit_counters
+            WHERE window_start < ${new Date(now.getTime() - 24 * 3600 * 1000).toISOString()}::timestamptz
+              AND (key NOT LIKE ${`${REMEMBERED_KEY_PREFIX}%`}
+                   OR window_start < ${new Date(now.getTime() - REMEMBERED_DAYS * 24 * 3600 * 1000).toISOString()}::timestamptz)`,
       );
       await deps.db.execute(
         sql`DELETE FROM refresh_tokens WHERE expires_at < ${now.toISOString()}::timestamptz`,

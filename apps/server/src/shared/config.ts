@@ -185,7 +185,15 @@ const ZEnv = z.object({
   TRUST_PROXY: optionalString,
   /** Requests per window for the sign-in, registration, reset and resend limits. */
   RATE_LIMIT_LOGIN_PER_IP: z.coerce.number().int().min(1).default(20),
+  /** Sign-in attempts on one email from one address: others elsewhere cannot lock its owner out. */
   RATE_LIMIT_LOGIN_PER_EMAIL: z.coerce.number().int().min(1).default(10),
+  /**
+   * Failed sign-ins on one account from all addresses together (guessing spread over many
+   * addresses); over it, only addresses that signed in to the account before may still try.
+   */
+  RATE_LIMIT_LOGIN_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).default(100),
+  /** Checks of a signed-in person's current password (password change, account deletion). */
+  RATE_LIMIT_PASSWORD_CHECK_PER_USER: z.coerce.number().int().min(1).default(10),
   RATE_LIMIT_REGISTER_PER_IP: z.coerce.number().int().min(1).default(10),
   RATE_LIMIT_EMAIL_PER_IP: z.coerce.number().int().min(1).default(10),
   RATE_LIMIT_EMAIL_PER_ADDRESS: z.coerce.number().int().min(1).default(3),
@@ -519,6 +527,8 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
       windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS,
       loginPerIp: e.RATE_LIMIT_LOGIN_PER_IP,
       loginPerEmail: e.RATE_LIMIT_LOGIN_PER_EMAIL,
+      loginFailuresPerAccount: e.RATE_LIMIT_LOGIN_FAILURES_PER_ACCOUNT,
+      passwordCheckPerUser: e.RATE_LIMIT_PASSWORD_CHECK_PER_USER,
       registerPerIp: e.RATE_LIMIT_REGISTER_PER_IP,
       emailPerIp: e.RATE_LIMIT_EMAIL_PER_IP,
       emailPerAddress: e.RATE_LIMIT_EMAIL_PER_ADDRESS,

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createActiveUser, uniqueEmail } from '../../test/factories.js';
+import { bearer, createActiveUser, login, uniqueEmail } from '../../test/factories.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { buildTaskList } from '../../app/jobs.registry.js';
+import { knownAddressKey } from '../users/users.models.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -8,6 +10,8 @@ beforeAll(async () => {
     env: {
       RATE_LIMIT_LOGIN_PER_IP: '6',
       RATE_LIMIT_LOGIN_PER_EMAIL: '3',
+      RATE_LIMIT_LOGIN_FAILURES_PER_ACCOUNT: '5',
+      RATE_LIMIT_PASSWORD_CHECK_PER_USER: '3',
       RATE_LIMIT_REGISTER_PER_IP: '2',
       RATE_LIMIT_EMAIL_PER_IP: '4',
       RATE_LIMIT_EMAIL_PER_ADDRESS: '2',
@@ -20,7 +24,7 @@ afterAll(() => t.close());
 const from = (ip: string) => ({ remoteAddress: ip });
 
 describe('rate limits', () => {
-  it('limits sign-in attempts per email, then per IP, with 429, detail and Retry-After', async () => {
+  it('limits sign-in attempts per email from one address, then per address, with 429, detail and Retry-After', async () => {
     const user = await createActiveUser(t);
     const attempt = (email: string, ip: string) =>
       t.app.inject({
@@ -30,7 +34,7 @@ describe('rate limits', () => {
         ...from(ip),
       });
     for (let i = 0; i < 3; i++) expect((await attempt(user.email!, '10.0.0.1')).statusCode).toBe(401);
-    const blocked = await attempt(user.email!, '10.0.0.2');
+    const blocked = await attempt(user.email!, '10.0.0.1');
     expect(blocked.statusCode).toBe(429);
     expect(blocked.json()).toMatchObject({
       code: 'common.throttled',
@@ -40,8 +44,107 @@ describe('rate limits', () => {
     expect(Number(blocked.headers['retry-after'])).toBeLessThanOrEqual(600);
 
     // Other emails from the first IP still have attempts left, until the IP's own limit (6).
-    for (let i = 0; i < 3; i++) expect((await attempt(uniqueEmail(), '10.0.0.1')).statusCode).toBe(401);
+    for (let i = 0; i < 2; i++) expect((await attempt(uniqueEmail(), '10.0.0.1')).statusCode).toBe(401);
     expect((await attempt(uniqueEmail(), '10.0.0.1')).statusCode).toBe(429);
+  });
+
+  it('another address that used up its attempts on an email does not lock the owner out', async () => {
+    const owner = await createActiveUser(t);
+    const attempt = (password: string, ip: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/token/login/',
+        payload: { email: owner.email, password },
+        ...from(ip),
+      });
+    for (let i = 0; i < 3; i++) expect((await attempt('wrong-password', '10.0.7.1')).statusCode).toBe(401);
+    expect((await attempt('wrong-password', '10.0.7.1')).statusCode).toBe(429);
+    // The owner, elsewhere, signs in at once (never having signed in before), and a typo there is a 401.
+    expect((await attempt('wrong-password', '10.0.7.2')).statusCode).toBe(401);
+    expect((await attempt(owner.password, '10.0.7.2')).statusCode).toBe(200);
+  });
+
+  it('stops guessing spread over many addresses, except from an address the account signed in from', async () => {
+    const owner = await createActiveUser(t);
+    const attempt = (password: string, ip: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/token/login/',
+        payload: { email: owner.email, password },
+        ...from(ip),
+      });
+    expect((await attempt(owner.password, '10.0.8.1')).statusCode).toBe(200);
+    // Five failures on the account (its limit), each from an address of its own.
+    for (let i = 0; i < 5; i++) expect((await attempt('wrong-password', `10.0.9.${i}`)).statusCode).toBe(401);
+    // A new address is refused even with the right password: the guesser cannot go on.
+    const refused = await attempt(owner.password, '10.0.9.100');
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    // The owner's address that signed in before still gets in.
+    expect((await attempt(owner.password, '10.0.8.1')).statusCode).toBe(200);
+    // And the owner's correct sign-ins are not failures: other accounts are untouched.
+    const other = await createActiveUser(t);
+    const fresh = await t.app.inject({
+      method: 'POST',
+      url: '/api/token/login/',
+      payload: { email: other.email, password: other.password },
+      ...from('10.0.9.101'),
+    });
+    expect(fresh.statusCode).toBe(200);
+  });
+
+  it('keeps an address the account signed in from through the daily cleanup, for 90 days', async () => {
+    const owner = await createActiveUser(t);
+    const signIn = await t.app.inject({
+      method: 'POST',
+      url: '/api/token/login/',
+      payload: { email: owner.email, password: owner.password },
+      ...from('10.0.11.1'),
+    });
+    expect(signIn.statusCode).toBe(200);
+    const cleanup = buildTaskList(t.deps)['maintenance:cleanup']!;
+    const isKnownAfter = async (days: number) => {
+      t.setNow(new Date(Date.now() + days * 24 * 3600 * 1000));
+      try {
+        await cleanup({}, {} as never);
+        return await t.deps.rateLimiter.isRemembered(knownAddressKey(owner.id, '10.0.11.1'));
+      } finally {
+        t.setNow(undefined);
+      }
+    };
+    expect(await isKnownAfter(2)).toBe(true);
+    expect(await isKnownAfter(89)).toBe(true);
+    expect(await isKnownAfter(91)).toBe(false);
+  });
+
+  it('limits checks of the current password: changing it and deleting the account', async () => {
+    const user = await createActiveUser(t);
+    const headers = bearer((await login(t, user.email!, user.password)).access);
+    const change = (current: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/users/set_password/',
+        headers,
+        payload: { current_password: current, new_password: 'Quiet-Harbour-93' },
+      });
+    for (let i = 0; i < 3; i++) expect((await change('Wrong-Guess-11')).statusCode).toBe(400);
+    const blocked = await change(user.password);
+    expect(blocked.statusCode).toBe(429);
+    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+
+    const other = await createActiveUser(t);
+    const otherHeaders = bearer((await login(t, other.email!, other.password)).access);
+    const remove = (current: string) =>
+      t.app.inject({
+        method: 'DELETE',
+        url: '/api/users/me/',
+        headers: otherHeaders,
+        payload: { posts: 'delete', current_password: current },
+      });
+    for (let i = 0; i < 3; i++) expect((await remove('Wrong-Guess-11')).statusCode).toBe(400);
+    expect((await remove(other.password)).statusCode).toBe(429);
+    const me = await t.app.inject({ method: 'GET', url: '/api/users/me/', headers: otherHeaders });
+    expect(me.statusCode).toBe(200);
   });
 
   it('opens again when the window has passed', async () => {

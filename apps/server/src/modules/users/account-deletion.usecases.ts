@@ -2,12 +2,14 @@ import type { z } from 'zod';
 import type { ZDeleteAccountBody } from '@mirra/contracts';
 import { fieldError } from '../../shared/errors.js';
 import { addJob } from '../../shared/jobs.js';
-import { revokeUserSessions, verifyPassword } from '../auth/index.js';
+import { revokeUserSessions } from '../auth/index.js';
 import { accountDeletionRepository } from './account-deletion.repository.js';
 import { movedPostFiles, ownerStoragePrefixes } from './account-deletion.models.js';
 import { purgeDeletedAccountFilesJob } from './users.jobs.definitions.js';
 import type { UsersDeps } from './users.deps.js';
 import type { UserRow } from './users.repository.js';
+import type { DbOrTx } from '../../shared/db/client.js';
+import { checkCurrentPassword } from './users.usecases.js';
 
 /**
  * Deletes the signed-in person's account. Personal data, content and sessions go in one
@@ -15,23 +17,56 @@ import type { UserRow } from './users.repository.js';
  * dies right after the answer. A second request finds nothing left to delete and answers the same.
  */
 export async function deleteAccount(
-  deps: Pick<UsersDeps, 'db' | 'now' | 'sessionCache'>,
+  deps: Pick<UsersDeps, 'db' | 'now' | 'sessionCache' | 'config' | 'rateLimiter'>,
   user: UserRow,
   body: z.output<typeof ZDeleteAccountBody>,
 ): Promise<void> {
   await deps.db.transaction(async (tx) => {
     const account = await accountDeletionRepository.lockLiveAccount(tx, user.id);
     if (!account) return;
-    if (account.passwordHash && !(await verifyPassword(account.passwordHash, body.current_password ?? ''))) {
+    if (
+      account.passwordHash &&
+      !(await checkCurrentPassword(
+        deps,
+        { id: user.id, passwordHash: account.passwordHash },
+        body.current_password ?? '',
+      ))
+    ) {
       throw fieldError('users.current_password_invalid', { current_password: ['Invalid password.'] });
     }
-    const at = deps.now();
-    await accountDeletionRepository.removeContent(tx, user.id, body.posts);
-    await accountDeletionRepository.anonymise(tx, user.id, at);
-    await revokeUserSessions(tx, user.id, 'account_deleted', at);
-    await addJob(tx, purgeDeletedAccountFilesJob, { userId: user.id });
+    await removeAccount(tx, user.id, body.posts, deps.now());
   });
   deps.sessionCache.forgetUser(user.id);
+}
+
+/**
+ * Deletes an account in the caller's transaction, as its owner's request does, for staff acting
+ * on the person's request (no password: staff record why in the audit log in the same
+ * transaction). False when the account is already deleted. The caller
+ * forgets the person's cached sessions once the transaction has committed.
+ */
+export async function deleteAccountInTransaction(
+  tx: DbOrTx,
+  userId: number,
+  posts: z.output<typeof ZDeleteAccountBody>['posts'],
+  at: Date,
+): Promise<boolean> {
+  const account = await accountDeletionRepository.lockLiveAccount(tx, userId);
+  if (!account) return false;
+  await removeAccount(tx, userId, posts, at);
+  return true;
+}
+
+async function removeAccount(
+  tx: DbOrTx,
+  userId: number,
+  posts: z.output<typeof ZDeleteAccountBody>['posts'],
+  at: Date,
+): Promise<void> {
+  await accountDeletionRepository.removeContent(tx, userId, posts);
+  await accountDeletionRepository.anonymise(tx, userId, at);
+  await revokeUserSessions(tx, userId, 'account_deleted', at);
+  await addJob(tx, purgeDeletedAccountFilesJob, { userId });
 }
 
 /**

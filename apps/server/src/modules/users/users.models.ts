@@ -40,3 +40,31 @@ export function splitUserRefs(refs: Array<number | string>): { ids: number[]; uu
   }
   return { ids: [...new Set(ids)], uuids: [...new Set(uuids.map((u) => u.toLowerCase()))] };
 }
+
+interface LoginRateLimits {
+  windowSeconds: number;
+  loginPerIp: number;
+  loginPerEmail: number;
+  loginFailuresPerAccount: number;
+}
+
+/**
+ * The sign-in limits of one attempt. Per address and per email-from-that-address count every
+ * attempt; failures per account count failed ones from everywhere (see loginWithPassword). No
+ * limit counts one email from all addresses, so nobody elsewhere can use up its owner's attempts.
+ */
+export function loginLimits(limits: LoginRateLimits, email: string, ip: string) {
+  const windowSeconds = limits.windowSeconds;
+  return {
+    perAddress: { key: `login:ip:${ip}`, limit: limits.loginPerIp, windowSeconds },
+    perEmailAndAddress: { key: `login:email-ip:${email}:${ip}`, limit: limits.loginPerEmail, windowSeconds },
+    failuresPerAccount: {
+      key: `login:failures:${email}`,
+      limit: limits.loginFailuresPerAccount,
+      windowSeconds,
+    },
+  };
+}
+
+/** Remembers that an account signed in from an address (it is trusted while the account is under attack). */
+export const knownAddressKey = (userId: number, ip: string) => `login-address:${userId}:${ip}`;

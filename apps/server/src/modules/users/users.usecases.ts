@@ -24,7 +24,13 @@ import {
   issueSession,
   revokeUserSessions,
 } from '../auth/index.js';
-import { generateReferralCode, normaliseReferralCode, splitUserRefs } from './users.models.js';
+import {
+  generateReferralCode,
+  knownAddressKey,
+  loginLimits,
+  normaliseReferralCode,
+  splitUserRefs,
+} from './users.models.js';
 import { usersRepository, type NewUserRow, type UserRow } from './users.repository.js';
 import { toPublicUserJson, toUserJson } from './users.serializers.js';
 import {
@@ -217,7 +223,7 @@ export async function setPassword(
   familyId: string | null,
   body: z.output<typeof ZSetPasswordBody>,
 ): Promise<void> {
-  if (!(await verifyPassword(user.passwordHash, body.current_password))) {
+  if (!(await checkCurrentPassword(deps, user, body.current_password))) {
     throw fieldError('users.current_password_invalid', { current_password: ['Invalid password.'] });
   }
   const problems = passwordErrors(body.new_password, user);
@@ -230,32 +236,56 @@ export async function setPassword(
   deps.sessionCache.forgetUser(user.id);
 }
 
+/**
+ * Signs in with email and password. Guessing is limited three ways, none of which lets someone
+ * elsewhere lock the owner out: attempts from one address (any emails), attempts on one email
+ * from one address, and failed attempts on one account from everywhere together — which then
+ * refuses only addresses the account has never signed in from, so its owner's usual places
+ * still get in (a new place can reset the password by email).
+ */
 export async function loginWithPassword(
   deps: UsersDeps,
   credentials: { email: string; password: string },
   ip: string,
 ): Promise<TTokenPair> {
-  const { rateLimits } = deps.config;
-  await deps.rateLimiter.hit([
-    { key: `login:ip:${ip}`, limit: rateLimits.loginPerIp, windowSeconds: rateLimits.windowSeconds },
-    {
-      key: `login:email:${credentials.email}`,
-      limit: rateLimits.loginPerEmail,
-      windowSeconds: rateLimits.windowSeconds,
-    },
-  ]);
+  const limits = loginLimits(deps.config.rateLimits, credentials.email, ip);
+  await deps.rateLimiter.hit([limits.perAddress, limits.perEmailAndAddress]);
   const user = await usersRepository.findByEmail(deps.db, credentials.email);
+  const isKnownAddress = user ? await deps.rateLimiter.isRemembered(knownAddressKey(user.id, ip)) : false;
+  if (!isKnownAddress) await deps.rateLimiter.check([limits.failuresPerAccount]);
   const isPasswordRight = await verifyPassword(user?.passwordHash, credentials.password);
   if (!user || !isPasswordRight || !user.isActive) {
+    await deps.rateLimiter.count([limits.failuresPerAccount]);
     throw new AppError({
       code: 'auth.invalid_credentials',
       detail: 'No active account found with the given credentials',
     });
   }
+  await deps.rateLimiter.remember(knownAddressKey(user.id, ip));
   return deps.db.transaction(async (tx) => {
     await usersRepository.update(tx, user.id, deps.now(), { lastLogin: deps.now() });
     return issueSession(deps, tx, user.id);
   });
+}
+
+/**
+ * Checks a signed-in person's current password (changing it, deleting the account): a stolen
+ * session must not be able to guess it, so the checks per account are limited.
+ */
+export async function checkCurrentPassword(
+  deps: Pick<UsersDeps, 'config' | 'rateLimiter'>,
+  user: { id: number; passwordHash: string | null },
+  password: string,
+): Promise<boolean> {
+  const { rateLimits } = deps.config;
+  await deps.rateLimiter.hit([
+    {
+      key: `password-check:user:${user.id}`,
+      limit: rateLimits.passwordCheckPerUser,
+      windowSeconds: rateLimits.windowSeconds,
+    },
+  ]);
+  return verifyPassword(user.passwordHash, password);
 }
 
 export async function updateProfile(
