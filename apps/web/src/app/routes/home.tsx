@@ -6,7 +6,14 @@ import { EmptyState } from '../../components/ui/empty-state';
 import { IconCrown, IconGallery, IconRepeat, IconSparkles, IconVideo } from '../../components/ui/icons';
 import { PageFrame, Section } from '../../components/ui/page';
 import { TextInput } from '../../components/ui/text-input';
-import { ModeCard, CREATE_MODES, IDEAS, ideaHref, useModeOffered } from '../../features/generations';
+import {
+  ModeCard,
+  CREATE_MODES,
+  IDEAS,
+  ideaHref,
+  useAiOffered,
+  useModeOffered,
+} from '../../features/generations';
 import { loadExtraCatalogue } from '../../lib/i18n';
 import { useSession } from '../../lib/session';
 import './home.css';
@@ -26,6 +33,8 @@ const PremiumGate = lazy(() => import('../../features/payments/premium-gate.lazy
 export function Page() {
   const { t } = useTranslation();
   const offered = useModeOffered();
+  // AI is promised only where the server says an AI engine serves some mode.
+  const aiOffered = useAiOffered();
   const navigate = useNavigate();
   const user = useSession((s) => s.user);
   const isLoggedIn = useSession((s) => s.isLoggedIn);
@@ -55,10 +64,19 @@ export function Page() {
       <section className="hero">
         <div className="hero__glow" aria-hidden="true" />
         <p className="hero__eyebrow">
-          {user?.firstName ? t('home.greeting', { name: user.firstName }) : t('home.eyebrow')}
+          {user?.firstName
+            ? t('home.greeting', { name: user.firstName })
+            : t(aiOffered ? 'home.eyebrow' : 'home.eyebrowOffline')}
         </p>
-        <h1 className="hero__title">{t('home.title')}</h1>
+        <h1 className="hero__title" data-testid="home-title">
+          {t(aiOffered ? 'home.title' : 'home.titleOffline')}
+        </h1>
         <p className="hero__text">{t('home.text')}</p>
+        {aiOffered === false && (
+          <p className="hero__text" data-testid="home-offline-note">
+            {t('home.offlineNote')}
+          </p>
+        )}
         <div className="hero__actions">
           <ButtonLink to="/create/" theme="primary" size="lg" icon={<IconSparkles size={20} />}>
             {t('home.create')}

@@ -4,6 +4,7 @@ import { IconFace } from '../../components/ui/icons';
 import { LoadError } from '../../components/ui/load-error';
 import { PageFrame } from '../../components/ui/page';
 import { Spinner } from '../../components/ui/spinner';
+import { usePublicConfig } from '../../features/auth';
 import { ModelDetails, useLiveModel } from '../../features/models';
 import { ApiError } from '../../lib/api-error';
 import { MissingItem } from './missing-item';
@@ -17,10 +18,17 @@ export function Page() {
 function LiveModel({ uuid }: { uuid: string }) {
   const { t } = useTranslation();
   const model = useLiveModel(uuid);
+  // Without a provider's trainer a digital model is the offline face profile: said on its page.
+  const localProfile = usePublicConfig().data?.model_training?.ai === false;
   if (model.data) {
     return (
       <PageFrame width="narrow" testId="model-page">
         <ModelDetails model={model.data} isPolling={model.isPolling} />
+        {localProfile && (
+          <p className="muted-note" data-testid="model-local-profile">
+            {t('model.localProfile')}
+          </p>
+        )}
       </PageFrame>
     );
   }

@@ -23,6 +23,7 @@ import {
 } from '../../components/ui/icons';
 import { PageFrame } from '../../components/ui/page';
 import { usePublicConfig } from '../../features/auth';
+import { useAiOffered } from '../../features/generations';
 import {
   ChangePasswordSheet,
   DeleteAccountSheet,
@@ -85,6 +86,7 @@ export function Page() {
   const user = useSession((s) => s.user);
   const theme = useAppStore((s) => s.theme);
   const config = usePublicConfig();
+  const aiOffered = useAiOffered();
   const [passwordOpen, setPasswordOpen] = useState(false);
   const [deleteOpen, setDeleteOpen] = useState(false);
   const [info, setInfo] = useState<InfoTopic | null>(null);
@@ -184,6 +186,7 @@ export function Page() {
       <InfoSheet
         topic={info}
         onClose={() => setInfo(null)}
+        aiOffered={aiOffered}
         support={
           config.data && {
             telegramUrl: config.data.support_telegram_url,

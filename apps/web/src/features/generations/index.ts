@@ -5,7 +5,7 @@ export { GenerateForm } from './components/generate-form';
 export { GenerationView } from './components/generation-view';
 export { ModeCard } from './components/mode-card';
 export { ModeUnavailable } from './components/mode-unavailable';
-export { useModeOffered } from './hooks/use-offered-modes';
+export { useAiOffered, useModeOffered } from './hooks/use-offered-modes';
 export { RepeatPostButton } from './components/repeat-post-button';
 export { forgetGenerationDrafts } from './draft-storage';
 export { useLiveGeneration } from './hooks/use-live-generation';

@@ -24,6 +24,7 @@ import { usePostRecipe } from '../hooks/use-post-recipe';
 import { MODE_ART, MODE_ICONS } from '../modes';
 import { AdvancedSettings } from './advanced-settings';
 import type { FromFormState } from './generation-failure';
+import { EngineLine } from './engine-line';
 import { ModelPicker } from './model-picker';
 import { PhotoField } from './photo-field';
 import { PriceLine } from './price-line';
@@ -279,6 +280,9 @@ export function GenerateForm({
       />
 
       {errors.alert && <Alert>{errors.alert}</Alert>}
+
+      {/* Said before the price: an offline engine is not discovered after paying. */}
+      <EngineLine mode={mode} />
 
       {/* The server prices it again on submit; a failed quote only needs saying, with a retry. */}
       {price.isError && !price.data ? <LoadError query={price} /> : <PriceLine price={price.data} />}

@@ -10,3 +10,13 @@ export function useModeOffered(): (mode: GenerationMode) => boolean {
   const unavailable = usePublicConfig().data?.unavailable_modes ?? [];
   return (mode) => !unavailable.includes(mode);
 }
+
+/**
+ * Whether some mode is made by an AI model here (the engines' declarations in the config):
+ * undefined until the config has loaded, so nothing claims AI before the server has said so.
+ */
+export function useAiOffered(): boolean | undefined {
+  const engines = usePublicConfig().data?.engines;
+  if (!engines) return undefined;
+  return Object.values(engines).some((offer) => offer?.ai === true);
+}

@@ -17,11 +17,14 @@ export function InfoSheet({
   topic,
   onClose,
   support,
+  aiOffered,
 }: {
   topic: InfoTopic | null;
   onClose(): void;
   /** The server's support contacts; undefined while they are being read. */
   support: SupportContactsConfig | undefined;
+  /** Whether an AI engine serves some mode here; false: the features are said to be made offline. */
+  aiOffered?: boolean;
 }) {
   const { t } = useTranslation();
   return (
@@ -35,6 +38,11 @@ export function InfoSheet({
             </details>
           ))}
         </div>
+      )}
+      {topic === 'features' && aiOffered === false && (
+        <p className="muted-note" data-testid="features-offline-note">
+          {t('features.offlineNote')}
+        </p>
       )}
       {topic === 'features' && (
         <ul className="feature-list">
