@@ -439,6 +439,11 @@ const ZEnv = z.object({
   PARTNER_LEVEL_MIN_PAYING: z.string().default('0,2,3'),
   /** Days a commission stays frozen (the refund window) before it can be spent or paid out. */
   PARTNER_HOLD_DAYS: z.coerce.number().int().min(0).max(365).default(14),
+  /**
+   * Payments through the `test` provider move no money, so they pay no commission. On only where
+   * the partner programme is tried with them and nothing is ever really paid out (a test server).
+   */
+  PARTNER_TEST_PAYMENTS_EARN: bool.default(false),
   /** The smallest pay-out from the wallet, in roubles (643) and in US dollars (840). */
   PAYOUT_MIN_RUB: z.coerce.number().int().min(1).default(500),
   PAYOUT_MIN_USD: z.coerce.number().int().min(1).default(10),
@@ -550,6 +555,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     freeTier: { dailyPhotos: e.FREE_DAILY_PHOTOS, delaySeconds: e.FREE_DELAY_SECONDS },
     partners: {
       ...partnerConfig(e.PARTNER_LEVELS, e.PARTNER_LEVEL_MIN_PAYING, e.PARTNER_HOLD_DAYS),
+      testPaymentsEarn: e.PARTNER_TEST_PAYMENTS_EARN,
       /** Minor units per currency. */
       payoutMin: { 643: e.PAYOUT_MIN_RUB * 100, 840: e.PAYOUT_MIN_USD * 100 } as Record<number, number>,
       creditsPerUnit: { 643: e.WALLET_CREDITS_PER_RUB, 840: e.WALLET_CREDITS_PER_USD } as Record<

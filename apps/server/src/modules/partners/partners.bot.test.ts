@@ -22,6 +22,8 @@ beforeAll(async () => {
       WELCOME_CREDITS: '0',
       PARTNER_LEVELS: '10,5,2',
       PARTNER_LEVEL_MIN_PAYING: '0,0,0',
+      // These purchases go through the test provider: they earn as real ones would.
+      PARTNER_TEST_PAYMENTS_EARN: 'true',
       PARTNER_HOLD_DAYS: '14',
       PAYOUT_MIN_RUB: '5',
       RATE_LIMIT_LOGIN_PER_IP: '10000',

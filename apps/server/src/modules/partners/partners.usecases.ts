@@ -56,8 +56,10 @@ export interface PaidPurchase {
  * Purchases that pay commission: not wallet top-ups, and only in money the wallet holds — a Telegram
  * Stars purchase (XTR) has no wallet currency to pay a share in, and must still be granted.
  */
-const isRewarded = (order: PaymentOrderView) =>
-  order.purpose !== 'wallet_topup' && (WALLET_CURRENCIES as readonly number[]).includes(order.currency);
+const isRewarded = (deps: Deps, order: PaymentOrderView) =>
+  order.purpose !== 'wallet_topup' &&
+  (WALLET_CURRENCIES as readonly number[]).includes(order.currency) &&
+  (order.provider !== 'test' || deps.config.partners.testPaymentsEarn);
 
 const purchaseOf = (order: PaymentOrderView, fallbackPaidAt: Date): PaidPurchase => ({
   orderUuid: order.uuid,
@@ -219,10 +221,10 @@ export async function reversePurchaseCommissions(
 export function createPartnerPaymentListener(deps: Deps): PaymentListener {
   return {
     onPaid: async (tx, order) => {
-      if (isRewarded(order)) await recordPurchaseCommissions(deps, tx, purchaseOf(order, deps.now()));
+      if (isRewarded(deps, order)) await recordPurchaseCommissions(deps, tx, purchaseOf(order, deps.now()));
     },
     onRefunded: async (tx, order) => {
-      if (!isRewarded(order)) return;
+      if (!isRewarded(deps, order)) return;
       // A partial refund claws back the share of each commission the refunded money earned.
       await reversePurchaseCommissions(deps, tx, {
         ...purchaseOf(order, deps.now()),
