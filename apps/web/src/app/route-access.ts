@@ -25,6 +25,11 @@ export interface RouteMeta {
   compact?: boolean;
   /** On wide screens the shell shows the title above the page (pages without their own heading). */
   heading?: boolean;
+  /**
+   * A login-required page that shows a guest its own glimpse behind the sign-in popup (a shared
+   * post: the picture blurred and its author), instead of the bare sign-in screen.
+   */
+  guestView?: boolean;
 }
 
 export interface RouteMetaEntry extends RouteMeta {

@@ -55,6 +55,7 @@ const page = {
     ),
   ),
   feed: lazyPage(withCatalogue('social', () => import('./routes/feed'))),
+  share: lazyPage(withCatalogue('social', () => import('./routes/share'))),
   // The model screens open the credit balance dialog too (its texts are the generations').
   upload: lazyPage(
     withCatalogue(
@@ -158,7 +159,8 @@ export const routeTable: readonly RouteDef[] = [
     title: 'titles.generate',
     page: page.generate,
   },
-  { path: '/post/:uuid/', access: 'login-required', title: 'titles.post', page: page.post },
+  { path: '/post/:uuid/', access: 'login-required', guestView: true, title: 'titles.post', page: page.post },
+  { path: '/s/:token/', access: 'open', title: 'titles.post', page: page.share },
   { path: '/posts/', access: 'open', title: 'titles.feed', redirect: '/posts/top/' },
   { path: '/prompts/top/', access: 'open', title: 'titles.feed', redirect: '/posts/top/' },
   {

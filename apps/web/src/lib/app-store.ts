@@ -13,12 +13,18 @@ interface AppState {
   authPopup: boolean;
   /** Where a cancelled navigation wanted to go; visited after signing in from the popup. */
   authTarget: string | null;
+  /**
+   * What the sign-in gate is keeping from a guest, shown in the popup so it explains itself (a
+   * shared post: its picture, blurred, and who made it); null on other pages.
+   */
+  authGlimpse: { picture: string | null; text: string } | null;
   theme: ThemeSetting;
   setPreloader(on: boolean): void;
   showTopinfo(type: TopinfoType, text?: string): void;
   clearTopinfo(): void;
   openAuthPopup(target?: string | null): void;
   closeAuthPopup(): void;
+  setAuthGlimpse(glimpse: AppState['authGlimpse']): void;
   setTheme(theme: ThemeSetting): void;
 }
 
@@ -30,6 +36,7 @@ export const useAppStore = create<AppState>()((set) => ({
   topinfo: null,
   authPopup: false,
   authTarget: null,
+  authGlimpse: null,
   theme: readThemeSetting(),
   setPreloader: (preloader) => set({ preloader }),
   showTopinfo(type, text = '') {
@@ -44,6 +51,7 @@ export const useAppStore = create<AppState>()((set) => ({
   },
   openAuthPopup: (target = null) => set({ authPopup: true, authTarget: target }),
   closeAuthPopup: () => set({ authPopup: false, authTarget: null }),
+  setAuthGlimpse: (authGlimpse) => set({ authGlimpse }),
   setTheme(theme) {
     setTheme(theme);
     set({ theme });

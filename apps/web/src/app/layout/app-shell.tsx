@@ -71,7 +71,7 @@ export function AppShell() {
         {meta.heading && decision === 'allow' && <h1 className="desktop-title">{t(meta.title)}</h1>}
         {decision === 'home' ? (
           <Navigate to="/" replace />
-        ) : decision === 'sign-in' ? (
+        ) : decision === 'sign-in' && !meta.guestView ? (
           <SignInRequired />
         ) : (
           <KeepAliveOutlet />

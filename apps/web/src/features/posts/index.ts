@@ -5,4 +5,6 @@ export { PostList } from './components/post-list';
 export { PostView } from './components/post-view';
 export { PostsFeed } from './components/posts-feed';
 export { PublishAction } from './components/publish-action';
+export { ResultShareButton, ResultShareNote } from './components/result-share';
+export { PostGuestView, SharedResultView } from './components/shared-views';
 export { tabOfRoute } from './post-tabs';

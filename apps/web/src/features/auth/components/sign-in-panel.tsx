@@ -17,6 +17,8 @@ export function SignInPanel() {
   const closeAuthPopup = useAppStore((s) => s.closeAuthPopup);
   // Where the person started: the page a sign-in gate stopped them from opening, else this one.
   const authTarget = useAppStore((s) => s.authTarget);
+  // On a page that shows a guest a glimpse (a shared post), the popup says what is behind it.
+  const glimpse = useAppStore((s) => s.authGlimpse);
   const location = useLocation();
   const startedAt = authTarget ?? `${location.pathname}${location.search}`;
   const [waiting, setWaiting] = useState(false);
@@ -26,9 +28,13 @@ export function SignInPanel() {
     <div className="sign-in" data-testid="sign-in-panel">
       {!waiting && (
         <div className="sign-in__intro">
-          <span className="sign-in__orb" aria-hidden="true" />
+          {glimpse?.picture ? (
+            <img src={glimpse.picture} alt="" className="sign-in__glimpse" data-testid="sign-in-glimpse" />
+          ) : (
+            <span className="sign-in__orb" aria-hidden="true" />
+          )}
           <h2 className="sign-in__title">{t('auth.welcomeTitle')}</h2>
-          <p className="sign-in__subtitle">{t('auth.welcomeText')}</p>
+          <p className="sign-in__subtitle">{glimpse?.text ?? t('auth.welcomeText')}</p>
         </div>
       )}
       {(googleClientId || hasTelegram) && (

@@ -13,6 +13,8 @@ export const postKeys = {
   byAuthor: (userUuid: string) => ['posts', 'list', 'author', userUuid] as const,
   one: (uuid: string) => ['posts', 'one', uuid] as const,
   ofGeneration: (generationUuid: string) => ['posts', 'of-generation', generationUuid] as const,
+  shareOf: (generationUuid: string) => ['posts', 'share-of', generationUuid] as const,
+  shared: (token: string) => ['posts', 'shared', token] as const,
 };
 
 export const postsApi = {
@@ -37,4 +39,16 @@ export const postsApi = {
   report: (uuid: string, body: TReportBody) => api(routes.posts.report, { params: { uuid }, body }),
   /** The post's picture as one of my uploads (the same upload each time). */
   useImage: (uuid: string) => api(routes.posts.useImage, { params: { uuid } }),
+};
+
+/** Lasting links to my results: the post's page when published, else a share page I can stop. */
+export const sharesApi = {
+  /** How one of my results is shared now (null: not at all). */
+  of: async (generationUuid: string) =>
+    (await api(routes.shares.ofGeneration, { params: { uuid: generationUuid } })).share,
+  create: (generationUuid: string) => api(routes.shares.create, { params: { uuid: generationUuid } }),
+  revoke: async (generationUuid: string) =>
+    (await api(routes.shares.revoke, { params: { uuid: generationUuid } })).share,
+  /** A shared result, as anyone with its link sees it. */
+  get: (token: string) => api(routes.shares.get, { params: { token } }),
 };
