@@ -98,6 +98,11 @@ export const ZPaymentInvoiceState = z.object({
   amount: z.number().int(),
   currency: z.number().int(),
   product: z.string(),
+  /**
+   * Minor units held on the card to check it and released, never taken (a trial's card check:
+   * `amount` is 0); 0 when nothing is held.
+   */
+  held: z.number().int().nonnegative(),
   /** Where to go back to in the app once it is paid. */
   return_path: z.string(),
 });

@@ -167,11 +167,15 @@ export interface PaymentProvider {
   /**
    * Asks the provider to return the money (`refundAmount` of it, minor units; unset: all that is
    * left); the refund itself is applied when its event arrives. `alreadyRefunded` keys the request,
-   * so a retried one never refunds twice and a later partial refund is a request of its own.
+   * so a retried one never refunds twice and a later partial refund is a request of its own. A
+   * provider whose answer means the money is back (`refundsAtOnce`) answers the refund's event,
+   * applied at once.
    */
   refund(
     order: ProviderOrder & { providerPaymentId: string; refundAmount?: number; alreadyRefunded: number },
-  ): Promise<void>;
+  ): Promise<PaymentEvent | void>;
+  /** Its refund is final when it answers (Telegram Stars' `refundStarPayment`), not on a later notice. */
+  refundsAtOnce?: boolean;
   /**
    * Charges a saved method with no buyer present (YooKassa `payment_method_id`), keyed by the new
    * order's uuid. Answers the payment's id and its final event when already final (null while

@@ -243,6 +243,7 @@ describe('YooKassa', () => {
       amount: 19_900,
       currency: 643,
       product: 'credits_100',
+      held: 0,
       return_path: `/generate/simple/?payment=${created.uuid}`,
     });
     for (const wrong of ['', `?key=${'0'.repeat(32)}`]) {
@@ -603,12 +604,31 @@ describe('Telegram Stars', () => {
       (await telegram.payInvoice(created.confirmation_url, telegram.newUser({ ...tgUser }))).status,
     ).toBe('failed');
 
-    // Refund through the Bot API: Telegram answers with refunded_payment.
-    await refundTakesCreditsBack(created.uuid, headers);
+    // Refund through the Bot API: final once Telegram answers, so the order reads refunded the
+    // moment the refund returns (staff see it at once), its credits taken back once; the
+    // refunded_payment message that follows is the same event and changes nothing more.
+    expect(await refundOrder(t.deps, created.uuid)).toBe('refunded');
+    expect((await orderRow(created.uuid)).status).toBe('refunded');
+    expect(await balanceOf(headers)).toBe(0);
     expect(telegram.calls('refundStarPayment').at(-1)!.params).toMatchObject({
       user_id: tgUser.id,
       telegram_payment_charge_id: paid.chargeId,
     });
+    await expect
+      .poll(
+        () =>
+          telegram
+            .deliveries()
+            .find((d) => (d.update.message as { refunded_payment?: unknown })?.refunded_payment)?.status,
+        { timeout: 10_000 },
+      )
+      .toBe(200);
+    const applied = await t.deps.db
+      .select()
+      .from(paymentEvents)
+      .where(eq(paymentEvents.orderUuid, created.uuid));
+    expect(applied.filter((e) => e.type === 'refund.succeeded')).toHaveLength(1);
+    expect(await balanceOf(headers)).toBe(0);
   });
 
   it('finds a paid invoice whose successful_payment was lost in the bot’s Star transactions, once', async () => {

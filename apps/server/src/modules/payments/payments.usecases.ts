@@ -23,6 +23,7 @@ import {
   recordWalletEntry,
   settleWalletEntry,
 } from '../wallet/index.js';
+import { cardCheckHold } from './providers/yookassa.provider.js';
 import {
   providerOfMethod,
   type InboundWebhook,
@@ -521,10 +522,11 @@ export type RecordRefund = (tx: DbOrTx, outcome: 'refunded' | 'requested') => Pr
 
 /**
  * Gives a paid order's money back (`amount` minor units of it; unset: all that is left): a balance
- * payment returns to the wallet at once; a provider's refund is asked for, and applied when its
- * notification arrives. `record` (a staff refund's audit row) is written in the transaction that
- * returns a balance payment; for a provider's refund, in a transaction around the provider's
- * request, so a refused request leaves no row and a row that cannot be written asks nothing.
+ * payment returns to the wallet at once, and so does a Stars payment once Telegram answers; a
+ * provider's refund is asked for, and applied when its notification arrives. `record` (a staff
+ * refund's audit row) is written in the transaction that returns a balance payment; for a
+ * provider's refund, in a transaction around the provider's request, so a refused request leaves
+ * no row and a row that cannot be written asks nothing.
  */
 export async function refundOrder(
   deps: Deps,
@@ -579,15 +581,16 @@ export async function refundOrder(
       ...(amount !== undefined && amount < left ? { refundAmount: amount } : {}),
     });
   // The order is not locked here: the provider may notify the refund while it is being asked.
-  if (record) {
-    await deps.db.transaction(async (tx) => {
-      await record(tx, 'requested');
-      await ask();
-    });
-  } else {
-    await ask();
-  }
-  return 'requested';
+  const done = record
+    ? await deps.db.transaction(async (tx) => {
+        await record(tx, provider.refundsAtOnce ? 'refunded' : 'requested');
+        return ask();
+      })
+    : await ask();
+  if (!done) return 'requested';
+  // Final already (Telegram Stars): applied now, so whoever refunded sees it refunded.
+  await applyEvents(deps, provider.name, [done]);
+  return 'refunded';
 }
 
 /** A person's latest orders as staff see them, newest first. */
@@ -715,6 +718,7 @@ export async function getInvoiceState(
   const current = (await paymentsRepository.findOrder(deps.db, uuid))!;
   return {
     uuid: current.uuid,
+    held: current.provider === 'yookassa' ? cardCheckHold(current) : 0,
     status: current.status,
     amount: current.amount,
     currency: current.currency,

@@ -495,6 +495,26 @@ describe('a trial through YooKassa (a card check: one rouble held, released, nev
   });
 });
 
+describe('a trial through SberPay', () => {
+  it('its invoice page says what the card check holds and returns, not an amount of nothing', async () => {
+    const buyer = await person(undefined, 'RU');
+    const started = await t.app.inject({
+      method: 'POST',
+      url: '/api/subscriptions/',
+      headers: buyer.headers,
+      payload: { method: 'yookassa_sberbank', agree_offer: true, agree_privacy: true },
+    });
+    expect(started.statusCode, started.body).toBe(200);
+    const { uuid } = started.json() as { uuid: string };
+    const payment = yookassa.payments.get((await orderRow(uuid)).providerPaymentId!)!;
+    expect(payment).toMatchObject({ amount: { value: '1.00', currency: 'RUB' }, capture: false });
+    const returnUrl = new URL(payment.confirmation!.return_url);
+    const state = await t.app.inject({ url: `/api/payments/invoices/${uuid}/${returnUrl.search}` });
+    expect(state.statusCode, state.body).toBe(200);
+    expect(state.json()).toMatchObject({ status: 'pending', amount: 0, currency: 643, held: 100 });
+  });
+});
+
 describe('a subscription bought again through another provider in another region', () => {
   it('renews at the price and currency of the last purchase, and the plan reads the same', async () => {
     const buyer = await person();

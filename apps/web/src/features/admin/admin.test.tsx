@@ -13,8 +13,11 @@ import { FailedGenerations } from './components/failed-generations';
 import { PaymentSearch } from './components/payment-search';
 import { PayoutQueue } from './components/payout-queue';
 import { UserDetail } from './components/user-detail';
+import { UserMoney } from './components/user-money';
 
 const UUID = '0b4c2a62-4c43-4a4e-9a55-1f1f0d6f7a10';
+/** Text with the number format's no-break spaces as plain ones. */
+const plain = (text: string | null) => (text ?? '').replace(/\u00a0/g, ' ');
 const DETAIL: TAdminUserDetail = {
   user: {
     uuid: UUID,
@@ -164,7 +167,10 @@ describe('console home', () => {
       failure_rate: 0.5,
     },
     queue: { depth: 7, oldest_age_seconds: 600 },
-    revenue: [{ provider: 'yookassa', currency: 643, today: 49_000, last_30d: 148_000, refunded_30d: 0 }],
+    revenue: [
+      { provider: 'yookassa', currency: 643, today: 49_000, last_30d: 148_000, refunded_30d: 0 },
+      { provider: 'stars', currency: 0, today: 650, last_30d: 1_300, refunded_30d: 650 },
+    ],
     margin: {
       credit_price_usd: 0.03,
       today: [
@@ -197,7 +203,10 @@ describe('console home', () => {
       signups: zeros.map((_, i) => (i === 29 ? 2 : 0)),
       generations: zeros.map((_, i) => (i === 29 ? 4 : 1)),
       failed: zeros.map((_, i) => (i === 29 ? 2 : 0)),
-      revenue: [{ currency: 643, amounts: zeros.map((_, i) => (i === 29 ? 49_000 : 0)) }],
+      revenue: [
+        { currency: 643, amounts: zeros.map((_, i) => (i === 29 ? 49_000 : 0)) },
+        { currency: 0, amounts: zeros.map((_, i) => (i === 29 ? 650 : i === 3 ? 650 : 0)) },
+      ],
     },
   };
 
@@ -240,6 +249,17 @@ describe('console home', () => {
     expect(generations.getAttribute('data-total')).toBe('33');
     expect(generations.querySelectorAll('rect.admin-chart__bar--part')).toHaveLength(1);
     expect(screen.getByTestId('admin-chart-revenue-643').getAttribute('data-total')).toBe('49000');
+    // Telegram Stars are their own currency, whole: 650 Stars, never $6.50.
+    const starsRow = screen.getByText('stars').closest('tr')!;
+    expect([...starsRow.querySelectorAll('td')].map((cell) => plain(cell.textContent))).toEqual([
+      'stars',
+      '★ 650',
+      '★ 1,300',
+      '★ 650',
+    ]);
+    const starsChart = screen.getByTestId('admin-chart-revenue-0');
+    expect(plain(starsChart.textContent)).toContain('★ 1,300');
+    expect(starsChart.textContent).not.toContain('$');
   });
 });
 
@@ -303,6 +323,65 @@ describe("a person's payments", () => {
     fireEvent.click(screen.getByTestId('order-actions-refund'));
     await waitFor(() => expect(refund).toHaveBeenCalledWith(MONEY.orders[0]!.uuid, 'Charged twice'));
     expect(refund).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('a Telegram Stars payment', () => {
+  const STARS_ORDER = {
+    ...MONEY.orders[0]!,
+    uuid: '0b3c6e1d-2f4a-4b5c-8d6e-7f8091a2b3c4',
+    provider: 'stars',
+    method: 'stars',
+    amount: 650,
+    currency: 0,
+  };
+
+  async function showStarsOrder(outcome: 'refunded' | 'requested') {
+    vi.spyOn(adminApi, 'user').mockResolvedValue(DETAIL);
+    vi.spyOn(adminApi, 'userMoney').mockResolvedValue({ ...MONEY, orders: [STARS_ORDER] });
+    const refund = vi.spyOn(adminApi, 'refundOrder').mockResolvedValue({ outcome });
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    render(
+      <QueryClientProvider client={client}>
+        <I18nextProvider i18n={i18n}>
+          <MemoryRouter>
+            <UserMoney uuid={UUID} />
+          </MemoryRouter>
+        </I18nextProvider>
+      </QueryClientProvider>,
+    );
+    await screen.findByTestId('admin-order');
+    return refund;
+  }
+
+  it('reads in Stars on the card and the refund button, and reads refunded in place once refunded', async () => {
+    const refund = await showStarsOrder('refunded');
+    const card = screen.getByTestId('admin-order');
+    expect(plain(card.textContent)).toContain('★ 650');
+    expect(card.textContent).not.toContain('$');
+    expect(plain(screen.getByTestId('order-actions-refund').textContent)).toBe('Refund ★ 650');
+    type('order-actions-reason', 'Asked in the bot');
+    fireEvent.click(screen.getByTestId('order-actions-refund'));
+    await screen.findByTestId('order-actions-confirm');
+    fireEvent.click(screen.getByTestId('order-actions-refund'));
+    await waitFor(() => expect(refund).toHaveBeenCalledWith(STARS_ORDER.uuid, 'Asked in the bot'));
+    // The server still lists it as paid (mocked): the card follows the refund's answer at once.
+    await waitFor(() => expect(card.getAttribute('data-status')).toBe('refunded'));
+    expect(screen.getByTestId('order-status').textContent).toBe('Refunded');
+    expect(screen.queryByTestId('order-actions-refund')).toBeNull();
+  });
+
+  it('a refund the provider confirms later says so instead of offering the button again', async () => {
+    await showStarsOrder('requested');
+    type('order-actions-reason', 'Asked in the bot');
+    fireEvent.click(screen.getByTestId('order-actions-refund'));
+    await screen.findByTestId('order-actions-confirm');
+    fireEvent.click(screen.getByTestId('order-actions-refund'));
+    expect((await screen.findByTestId('order-refund-pending')).textContent).toBe(
+      'Refund requested: the payment reads Refunded once the provider confirms it.',
+    );
+    expect(screen.getByTestId('admin-order').getAttribute('data-status')).toBe('paid');
+    expect(screen.queryByTestId('order-actions-refund')).toBeNull();
   });
 });
 

@@ -1,3 +1,4 @@
+import { CURRENCY_XTR } from '@mirra/contracts';
 import { numberFormat } from '../../lib/locale-fallback';
 
 /** ISO 4217 numeric ids to the codes Intl knows. */
@@ -5,9 +6,22 @@ const CURRENCY_CODES: Record<number, string> = { 643: 'RUB', 840: 'USD' };
 
 /**
  * An amount in minor units (kopecks, cents) in the language's number format, with its currency's
- * sign: "199,00 ₽" or "$2.99". Whole amounts drop the zero decimals.
+ * sign: "199,00 ₽" or "$2.99". Whole amounts drop the zero decimals. Telegram Stars (XTR) are a
+ * currency of their own, counted whole: "650 ★" ("★ 650" where the sign leads), never dollars;
+ * the star is a glyph every font has, unlike the emoji, which needs a colour-emoji font.
  */
 export function formatMoney(amount: number, currency: number, language: string): string {
+  if (currency === CURRENCY_XTR) {
+    return numberFormat(language, {
+      style: 'currency',
+      currency: 'XTR',
+      currencyDisplay: 'code',
+      maximumFractionDigits: 0,
+    })
+      .formatToParts(amount)
+      .map((part) => (part.type === 'currency' ? '★' : part.value))
+      .join('');
+  }
   const code = CURRENCY_CODES[currency] ?? 'USD';
   const major = amount / 100;
   return numberFormat(language, {

@@ -196,9 +196,19 @@ export function createStarsProvider(
       return transaction ? starsTransactionEvent(transaction, order.uuid) : null;
     },
 
+    refundsAtOnce: true,
+
     async refund(order) {
       await bot.call('refundStarPayment', {
         user_id: await buyerId(order.userId),
+        telegram_payment_charge_id: order.providerPaymentId,
+      });
+      // Telegram answers once the Stars are back with the buyer: the refund is final now, as the
+      // `refunded_payment` message that follows says again (the same event, applied once).
+      return starsRefundEvent({
+        currency: 'XTR',
+        total_amount: order.amount,
+        invoice_payload: order.uuid,
         telegram_payment_charge_id: order.providerPaymentId,
       });
     },

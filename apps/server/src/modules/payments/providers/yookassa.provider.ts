@@ -34,6 +34,14 @@ export interface YooKassaConfig {
 /** A card check holds 1.00 (in minor units) — the smallest payment YooKassa takes — and releases it. */
 const CARD_CHECK_AMOUNT = 100;
 
+/**
+ * What a YooKassa order holds on the card and gives back: a trial (nothing to pay now, the card
+ * kept) is a card check of CARD_CHECK_AMOUNT; any other order holds nothing of its own.
+ */
+export function cardCheckHold(order: { amount: number; saveMethod?: boolean | undefined }): number {
+  return order.amount === 0 && order.saveMethod === true ? CARD_CHECK_AMOUNT : 0;
+}
+
 const ZAmount = z.object({ value: z.string(), currency: z.string() });
 const ZPayment = z
   .object({
@@ -218,7 +226,7 @@ export function createYooKassaProvider(
     async createPayment(order) {
       // A trial keeps the card with nothing charged: a card check of the smallest amount YooKassa
       // takes, held (`capture: false`) with the method saved, then released, never captured.
-      const cardCheck = order.amount === 0 && order.saveMethod === true;
+      const cardCheck = cardCheckHold(order) > 0;
       const payment = await call(
         'POST',
         '/payments',

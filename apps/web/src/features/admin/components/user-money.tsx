@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TAdminPaymentOrder } from '@mirra/contracts';
 import { LoadError } from '../../../components/ui/load-error';
@@ -107,9 +107,15 @@ export function UserMoney({ uuid }: { uuid: string }) {
   );
 }
 
+/** How often, and how many times, a refund the provider is still to confirm is looked at again. */
+const REFUND_RECHECK_MS = 3_000;
+const REFUND_RECHECKS = 10;
+
 /**
  * One order with its refund through the provider (shared by a person's money and the payment
- * search); `onRefunded` refreshes whatever lists it.
+ * search); `onRefunded` refreshes whatever lists it. A refund final when the server answers
+ * (the wallet, Telegram Stars) reads refunded at once, in place; one the provider confirms later
+ * (Stripe, YooKassa) says so and is looked at again until it does.
  */
 export function Order({
   order,
@@ -123,11 +129,31 @@ export function Order({
   children?: ReactNode;
 }) {
   const { t, i18n } = useTranslation();
+  const [outcome, setOutcome] = useState<'refunded' | 'requested' | null>(null);
+  const status = outcome === 'refunded' ? 'refunded' : order.status;
+  const awaitingProvider = outcome === 'requested' && order.status === 'paid';
+  // The lists pass a new callback on every render: the re-checks keep their own count regardless.
+  const refresh = useRef(onRefunded);
+  useEffect(() => {
+    refresh.current = onRefunded;
+  });
+  useEffect(() => {
+    if (!awaitingProvider) return;
+    let left = REFUND_RECHECKS;
+    const timer = window.setInterval(() => {
+      refresh.current();
+      if (--left <= 0) window.clearInterval(timer);
+    }, REFUND_RECHECK_MS);
+    return () => window.clearInterval(timer);
+  }, [awaitingProvider]);
   return (
-    <li className="admin__card" data-testid="admin-order" data-order={order.uuid} data-status={order.status}>
+    <li className="admin__card" data-testid="admin-order" data-order={order.uuid} data-status={status}>
       <div className="admin__badges">
-        <span className={`admin__badge${order.status === 'refunded' ? ' admin__badge--hidden' : ''}`}>
-          {t(`admin.money.status.${order.status}`)}
+        <span
+          className={`admin__badge${status === 'refunded' ? ' admin__badge--hidden' : ''}`}
+          data-testid="order-status"
+        >
+          {t(`admin.money.status.${status}`)}
         </span>
         <span className="admin__badge">{order.provider}</span>
         <span className="admin__badge">{order.method}</span>
@@ -172,13 +198,15 @@ export function Order({
           </>
         )}
       </dl>
-      {order.refundable && (
+      {awaitingProvider && (
+        <p className="admin__meta" data-testid="order-refund-pending">
+          {t('admin.money.refundPending')}
+        </p>
+      )}
+      {order.refundable && outcome === null && (
         <ReasonActions
           testId="order-actions"
-          onDone={() => {
-            useAppStore.getState().showTopinfo('success', t('admin.money.refundAsked'));
-            onRefunded();
-          }}
+          onDone={onRefunded}
           actions={[
             {
               id: 'refund',
@@ -189,7 +217,16 @@ export function Order({
               confirm: t('admin.money.refundConfirm', {
                 amount: formatMoney(order.amount, order.currency, i18n.language),
               }),
-              run: (reason) => adminApi.refundOrder(order.uuid, reason),
+              run: async (reason) => {
+                const { outcome: answered } = await adminApi.refundOrder(order.uuid, reason);
+                setOutcome(answered);
+                useAppStore
+                  .getState()
+                  .showTopinfo(
+                    'success',
+                    t(answered === 'refunded' ? 'admin.money.refundDone' : 'admin.money.refundAsked'),
+                  );
+              },
             },
           ]}
         />

@@ -34,17 +34,24 @@ export function SberPayInvoice({
     const status = (invoice.error as { status?: number }).status;
     return status === 404 || status === 400 ? missing : <LoadError query={invoice} />;
   }
-  const { status, amount, currency, return_path: back } = invoice.data;
+  const { status, amount, currency, held, return_path: back } = invoice.data;
+  // A trial's card check charges nothing: what the card sees is the hold, given back at once.
+  const isCardCheck = held > 0;
   return (
     <PageFrame width="narrow" testId="sberpay-page" className="page--center">
       <div className="stack sberpay" data-testid="sberpay-invoice" data-status={status}>
         <h2>{t('sberpay.title')}</h2>
         <div className="balance-card">
-          <span className="balance-card__label">{t('sberpay.amount')}</span>
+          <span className="balance-card__label">{t(isCardCheck ? 'sberpay.held' : 'sberpay.amount')}</span>
           <span className="balance-card__value" data-testid="sberpay-amount">
-            {formatMoney(amount, currency, i18n.language)}
+            {formatMoney(isCardCheck ? held : amount, currency, i18n.language)}
           </span>
         </div>
+        {isCardCheck && (
+          <p data-testid="sberpay-held">
+            {t('sberpay.heldNote', { amount: formatMoney(held, currency, i18n.language) })}
+          </p>
+        )}
         <p className="lead" data-testid="sberpay-status">
           {t(`payments.result.${status}`)}
         </p>
