@@ -79,6 +79,19 @@ export function createRateLimiter(db: Db, clock: () => Date = () => new Date()) 
         ON CONFLICT (key) DO UPDATE SET window_start = ${now}::timestamptz, hits = 1`);
     },
 
+    /**
+     * Marks `key` as used, kept like `remember`: true for the one caller that marked it first
+     * (a single-use link), false for every later or concurrent one.
+     */
+    async claimOnce(key: string): Promise<boolean> {
+      const result = await db.execute(sql`
+        INSERT INTO rate_limit_counters (key, window_start, hits)
+        VALUES (${REMEMBERED_KEY_PREFIX + key}, ${clock().toISOString()}::timestamptz, 1)
+        ON CONFLICT (key) DO NOTHING
+        RETURNING key`);
+      return result.rows.length === 1;
+    },
+
     /** Whether `key` was marked by `remember` within the last REMEMBERED_DAYS. */
     async isRemembered(key: string): Promise<boolean> {
       const result = await db.execute(sql`

@@ -119,7 +119,7 @@ export const usersRoutes = {
     path: '/api/users/me/export/',
     auth: 'required',
     tags,
-    summary: 'A link, valid for 15 minutes, to download my data (JSON and files, one ZIP)',
+    summary: 'A link that works once, for 15 minutes, to download my data (JSON and files, one ZIP)',
     response: { 200: 'ZAccountExportLink' },
   }),
   exportDownload: defineRoute({
@@ -127,7 +127,7 @@ export const usersRoutes = {
     path: '/api/users/me/export/download/',
     auth: 'none',
     tags,
-    summary: 'My data as a ZIP, by the signed key of an export link',
+    summary: 'My data as a ZIP, by the signed key of an export link (used up by the first download)',
     query: 'ZAccountExportQuery',
     replyKind: 'binary',
     errors: ['common.not_found'],

@@ -57,15 +57,37 @@ describe('downloading my data', () => {
     expect(result?.[1].length).toBeGreaterThan(1000);
   });
 
+  it('works once: whoever gets hold of the link after the download finds nothing; a HEAD does not use it up', async () => {
+    const { person } = await personWithData();
+    const link = await exportLink(person.headers);
+    expect((await t.app.inject({ method: 'HEAD', url: link.url })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url: link.url })).statusCode).toBe(200);
+    const again = await t.app.inject({ method: 'GET', url: link.url });
+    expect(again.statusCode).toBe(404);
+    expect(again.headers['content-type']).not.toBe('application/zip');
+    // Two at once: one gets the ZIP, the other nothing.
+    const next = await exportLink(person.headers);
+    const both = await Promise.all([
+      t.app.inject({ method: 'GET', url: next.url }),
+      t.app.inject({ method: 'GET', url: next.url }),
+    ]);
+    expect(both.map((response) => response.statusCode).sort()).toEqual([200, 404]);
+    // A new link works: the person is never stuck.
+    expect(
+      (await t.app.inject({ method: 'GET', url: (await exportLink(person.headers)).url })).statusCode,
+    ).toBe(200);
+  });
+
   it('refuses a forged, altered or expired key, and the key of a deleted account', async () => {
     const { person } = await personWithData();
     const link = await exportLink(person.headers);
     const key = new URL(link.url, 'http://x').searchParams.get('key')!;
-    const [id, expiry] = key.split('.');
+    const [id, expiry, nonce, signature] = key.split('.');
     for (const bad of [
-      `${id}.${expiry}.${'A'.repeat(43)}`,
+      `${id}.${expiry}.${nonce}.${'A'.repeat(43)}`,
       `${Number(id) + 1}.${key.slice(id!.length + 1)}`,
-      `${id}.${Number(expiry) + 3600}.${key.split('.')[2]}`,
+      `${id}.${Number(expiry) + 3600}.${nonce}.${signature}`,
+      `${id}.${expiry}.${'B'.repeat(22)}.${signature}`,
     ]) {
       const response = await t.app.inject({
         method: 'GET',

@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { notFound } from '../../shared/errors.js';
 import { zipStream, type ZipStreamEntry } from '../../shared/zip-stream.js';
@@ -12,26 +12,33 @@ export const EXPORT_LINK_SECONDS = 15 * 60;
 const signature = (secret: string, payload: string) =>
   createHmac('sha256', `${secret}:account-export`).update(payload).digest('base64url');
 
-/** `<user id>.<expiry, unix seconds>.<HMAC>`: the download needs no session (a plain link works in any browser). */
-export function exportKey(secret: string, userId: number, expiresAt: Date): string {
-  const payload = `${userId}.${Math.floor(expiresAt.getTime() / 1000)}`;
+/**
+ * `<user id>.<expiry, unix seconds>.<nonce>.<HMAC>`: the download needs no session (a plain link
+ * works in any browser and in Telegram's download prompt), so the nonce makes each link usable once.
+ */
+export function exportKey(secret: string, userId: number, expiresAt: Date, nonce: string): string {
+  const payload = `${userId}.${Math.floor(expiresAt.getTime() / 1000)}.${nonce}`;
   return `${payload}.${signature(secret, payload)}`;
 }
 
-/** The user a key names while it is valid; null for a forged, altered or expired key. */
-export function userOfExportKey(secret: string, key: string, now: Date): number | null {
-  const match = /^([1-9]\d{0,15})\.(\d{1,12})\.([A-Za-z0-9_-]{43})$/.exec(key);
+/** The user and nonce a key names while it is valid; null for a forged, altered or expired key. */
+export function readExportKey(
+  secret: string,
+  key: string,
+  now: Date,
+): { userId: number; nonce: string } | null {
+  const match = /^([1-9]\d{0,15})\.(\d{1,12})\.([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{43})$/.exec(key);
   if (!match) return null;
-  const expected = Buffer.from(signature(secret, `${match[1]}.${match[2]}`));
-  const given = Buffer.from(match[3]!);
+  const expected = Buffer.from(signature(secret, `${match[1]}.${match[2]}.${match[3]}`));
+  const given = Buffer.from(match[4]!);
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
   if (Number(match[2]) * 1000 < now.getTime()) return null;
-  return Number(match[1]);
+  return { userId: Number(match[1]), nonce: match[3]! };
 }
 
 export function createExportLink(deps: Pick<UsersDeps, 'config' | 'linkSecret' | 'now'>, user: UserRow) {
   const expiresAt = new Date(deps.now().getTime() + EXPORT_LINK_SECONDS * 1000);
-  const key = exportKey(deps.linkSecret, user.id, expiresAt);
+  const key = exportKey(deps.linkSecret, user.id, expiresAt, randomBytes(16).toString('base64url'));
   return {
     url: `/api/users/me/export/download/?key=${encodeURIComponent(key)}`,
     expires_at: expiresAt.toISOString(),
@@ -45,10 +52,17 @@ export function createExportLink(deps: Pick<UsersDeps, 'config' | 'linkSecret' |
  * and results as files. Streamed one file at a time.
  */
 export async function exportAccount(
-  deps: Pick<UsersDeps, 'db' | 'storage' | 'linkSecret' | 'now'>,
+  deps: Pick<UsersDeps, 'db' | 'storage' | 'linkSecret' | 'now' | 'rateLimiter'>,
   key: string,
+  options: { isDownload: boolean },
 ): Promise<{ fileName: string; stream: Readable }> {
-  const userId = userOfExportKey(deps.linkSecret, key, deps.now());
+  const link = readExportKey(deps.linkSecret, key, deps.now());
+  // Whoever else gets hold of a used link (history, a shared screen, a proxy log) finds nothing.
+  // A HEAD (a download manager looking first) does not use it up.
+  if (link && options.isDownload && !(await deps.rateLimiter.claimOnce(`export-link:${link.nonce}`))) {
+    throw notFound();
+  }
+  const userId = link?.userId ?? null;
   const profile = userId === null ? null : await accountExportRepository.profile(deps.db, userId);
   if (userId === null || !profile) throw notFound();
   const json = (name: string, value: unknown): ZipStreamEntry => ({

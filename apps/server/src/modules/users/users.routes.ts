@@ -61,7 +61,9 @@ export function registerUsersRoutes(app: ZodApp, deps: UsersDeps): void {
   });
   serve(app, r.exportMe, async (request) => createExportLink(deps, requireAuth(request).user));
   serve(app, r.exportDownload, async (request, reply) => {
-    const { fileName, stream } = await exportAccount(deps, request.query.key);
+    const { fileName, stream } = await exportAccount(deps, request.query.key, {
+      isDownload: request.method === 'GET',
+    });
     return reply
       .header('content-type', 'application/zip')
       .header('content-disposition', `attachment; filename="${fileName}"`)
