@@ -4,6 +4,7 @@ import { ZGenerationMode, ZGenerationStatus } from './generations.js';
 import { ZPaymentOrderStatus, ZPaymentPurpose } from './payments.js';
 import { ZPost, ZReportReason } from './posts.js';
 import { ZWalletBalance, ZWalletEntry } from './wallet.js';
+import { ACCOUNT_POST_CHOICES } from './users.js';
 
 /** Staff levels: a moderator reviews reports; an admin also manages people, credits and generations. */
 export const STAFF_ROLES = ['moderator', 'admin'] as const;
@@ -390,3 +391,9 @@ export const ZAdminHealth = z.object({
   checked_at: z.iso.datetime(),
 });
 export type TAdminHealth = z.infer<typeof ZAdminHealth>;
+
+/** Staff deleting an account on the person's request: why, and what becomes of the person's posts. */
+export const ZAdminDeleteUserBody = z.object({
+  reason: staffReason,
+  posts: z.enum(ACCOUNT_POST_CHOICES),
+});

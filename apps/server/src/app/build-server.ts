@@ -36,7 +36,11 @@ import { createGenerationStore, registerGenerationsRoutes } from '../modules/gen
 import { registerMediaRoutes } from '../modules/media/index.js';
 import { registerPaymentsRoutes } from '../modules/payments/index.js';
 import { registerPartnersRoutes } from '../modules/partners/index.js';
-import { registerAdminHealthRoute, registerAdminRoutes } from '../modules/admin/index.js';
+import {
+  registerAdminAccountRequestRoutes,
+  registerAdminHealthRoute,
+  registerAdminRoutes,
+} from '../modules/admin/index.js';
 import { registerSubscriptionsRoutes } from '../modules/subscriptions/index.js';
 import { registerWalletRoutes } from '../modules/wallet/index.js';
 import { createModelTrainingStore, registerModelsRoutes } from '../modules/models/index.js';
@@ -208,6 +212,7 @@ export async function buildServer(deps: AppDeps): Promise<App> {
   registerPostsRoutes(api, deps);
   registerAdminRoutes(api, deps);
   registerAdminHealthRoute(api, { now: deps.now, readHealth: ops.readHealth });
+  registerAdminAccountRequestRoutes(api, deps);
   registerSocialRoutes(api, deps);
   registerPaymentsRoutes(api, deps);
   registerPartnersRoutes(api, deps);

@@ -116,6 +116,33 @@ export const adminRoutes = {
     response: { 200: 'ZAdminUserSummary' },
     errors: ['users.not_found', 'auth.permission_denied'],
   }),
+  /** A person's request for their data, answered by staff: the ZIP the person's own export gives. */
+  exportUser: defineRoute({
+    method: 'POST',
+    path: '/api/admin/users/:uuid/export/',
+    auth: 'required',
+    staff: 'admin',
+    tags,
+    summary:
+      'Everything Mirra holds about a person, as the ZIP their own export gives (on their request; audited)',
+    params: 'ZAdminUserParams',
+    body: 'ZStaffReasonBody',
+    replyKind: 'binary',
+    errors: ['users.not_found'],
+  }),
+  /** A person's request to delete their account, carried out by staff (no password; audited). */
+  deleteUser: defineRoute({
+    method: 'POST',
+    path: '/api/admin/users/:uuid/delete/',
+    auth: 'required',
+    staff: 'admin',
+    tags,
+    summary: 'Delete a person’s account on their request, as their own deletion does (audited)',
+    params: 'ZAdminUserParams',
+    body: 'ZAdminDeleteUserBody',
+    response: { 200: 'ZOk' },
+    errors: ['users.not_found', 'auth.permission_denied'],
+  }),
   unbanUser: defineRoute({
     method: 'POST',
     path: '/api/admin/users/:uuid/unban/',

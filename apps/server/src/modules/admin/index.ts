@@ -4,6 +4,7 @@
  * append-only audit log in the change's own transaction.
  */
 export type { AdminDeps } from './admin.deps.js';
+export { registerAdminAccountRequestRoutes } from './admin-account-requests.routes.js';
 export { registerAdminHealthRoute } from './admin-health.routes.js';
 export { registerAdminRoutes } from './admin.routes.js';
 export { grantStaffRole } from './staff-roles.usecases.js';

@@ -8,7 +8,7 @@ import { movedPostFiles, ownerStoragePrefixes } from './account-deletion.models.
 import { purgeDeletedAccountFilesJob } from './users.jobs.definitions.js';
 import type { UsersDeps } from './users.deps.js';
 import type { UserRow } from './users.repository.js';
-import type { DbOrTx } from '../../shared/db/client.js';
+import type { Tx } from '../../shared/db/client.js';
 import { checkCurrentPassword } from './users.usecases.js';
 
 /**
@@ -46,7 +46,7 @@ export async function deleteAccount(
  * forgets the person's cached sessions once the transaction has committed.
  */
 export async function deleteAccountInTransaction(
-  tx: DbOrTx,
+  tx: Tx,
   userId: number,
   posts: z.output<typeof ZDeleteAccountBody>['posts'],
   at: Date,
@@ -58,7 +58,7 @@ export async function deleteAccountInTransaction(
 }
 
 async function removeAccount(
-  tx: DbOrTx,
+  tx: Tx,
   userId: number,
   posts: z.output<typeof ZDeleteAccountBody>['posts'],
   at: Date,

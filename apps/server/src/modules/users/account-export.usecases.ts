@@ -63,8 +63,20 @@ export async function exportAccount(
     throw notFound();
   }
   const userId = link?.userId ?? null;
-  const profile = userId === null ? null : await accountExportRepository.profile(deps.db, userId);
-  if (userId === null || !profile) throw notFound();
+  if (userId === null) throw notFound();
+  return exportAccountOf(deps, userId);
+}
+
+/**
+ * The same ZIP for one account by its id: the person's own link, or staff answering the person's
+ * request for their data (the console, audited). An account deleted already has nothing to give.
+ */
+export async function exportAccountOf(
+  deps: Pick<UsersDeps, 'db' | 'storage' | 'now'>,
+  userId: number,
+): Promise<{ fileName: string; stream: Readable }> {
+  const profile = await accountExportRepository.profile(deps.db, userId);
+  if (!profile) throw notFound();
   const json = (name: string, value: unknown): ZipStreamEntry => ({
     name,
     read: async () => Buffer.from(JSON.stringify(value, null, 2)),
@@ -72,9 +84,9 @@ export async function exportAccount(
   async function* entries(): AsyncGenerator<ZipStreamEntry> {
     yield json('account.json', profile);
     for (const table of accountExportRepository.tables) {
-      yield json(`${table}.json`, await accountExportRepository.rowsOf(deps.db, table, userId!));
+      yield json(`${table}.json`, await accountExportRepository.rowsOf(deps.db, table, userId));
     }
-    for (const file of await accountExportRepository.files(deps.db, userId!)) {
+    for (const file of await accountExportRepository.files(deps.db, userId)) {
       yield { name: file.name, read: async () => (await deps.storage.get(file.key))?.data ?? null };
     }
   }

@@ -14,6 +14,8 @@ export {
   updateUser,
 } from './user-records.usecases.js';
 export type { UsersDeps } from './users.deps.js';
+export { deleteAccountInTransaction } from './account-deletion.usecases.js';
+export { exportAccountOf } from './account-export.usecases.js';
 export { announceNewPartnerJob, usersJobDefinitions } from './users.jobs.definitions.js';
 export { usersJobHandlers } from './users.jobs.js';
 export type { NewUserRow, UserRow } from './users.repository.js';

@@ -106,6 +106,8 @@ const ROUTES: Record<string, RouteProbe> = {
   'GET /api/admin/users/:uuid/': { params: { uuid: 'profile' }, auth: 'optional' },
   'POST /api/admin/users/:uuid/ban/': { params: { uuid: 'profile' }, auth: 'optional' },
   'POST /api/admin/users/:uuid/unban/': { params: { uuid: 'profile' }, auth: 'optional' },
+  'POST /api/admin/users/:uuid/export/': { params: { uuid: 'profile' }, auth: 'optional' },
+  'POST /api/admin/users/:uuid/delete/': { params: { uuid: 'profile' }, auth: 'optional' },
   'POST /api/admin/users/:uuid/credits/': { params: { uuid: 'profile' }, auth: 'optional' },
   'POST /api/admin/generations/:uuid/refund/': { params: { uuid: 'generation' }, auth: 'optional' },
   'POST /api/admin/generations/:uuid/retry/': { params: { uuid: 'generation' }, auth: 'optional' },
