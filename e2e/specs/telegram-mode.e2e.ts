@@ -149,9 +149,8 @@ describe.each(VIEWPORT_NAMES)('inside Telegram (%s)', (viewport) => {
     };
     const shared = new URL(share.path_full, 'https://t.me');
     expect(shared.pathname).toBe('/share/url');
-    expect(shared.searchParams.get('url')).toMatch(
-      /^http:\/\/127\.0\.0\.1:\d+\/api\/media\/[\w-]{40,}\.jpg\?/,
-    );
+    // A lasting link (the result's share page), not the file's signed address.
+    expect(shared.searchParams.get('url')).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/s\/[\w-]{22,}\/$/);
     expect(shared.searchParams.get('text')).toBe('Made with Mirra');
 
     await page.getByTestId('result-download').click();
