@@ -54,7 +54,9 @@ export interface PaidPurchase {
  */
 /**
  * Purchases that pay commission: not wallet top-ups, and only in money the wallet holds — a Telegram
- * Stars purchase (XTR) has no wallet currency to pay a share in, and must still be granted.
+ * Stars purchase (XTR) has no wallet currency to pay a share in, and must still be granted. A
+ * payment through the `test` provider moved no money, so it earns nothing (unless a test server
+ * says otherwise: PARTNER_TEST_PAYMENTS_EARN).
  */
 const isRewarded = (deps: Deps, order: PaymentOrderView) =>
   order.purpose !== 'wallet_topup' &&
