@@ -59,8 +59,13 @@ export const ZModelSummary = z.object({
   min_photos: z.number().int(),
   /** Credits charged for training (0 until training is started). */
   cost: z.number().int(),
-  /** Credits training costs now (PRICE_MODEL_TRAINING), so the screen can say so before charging. */
+  /**
+   * Credits training costs this person now, so the screen can say so before charging: 0 for the
+   * first model of an account (a first-model offer), else PRICE_MODEL_TRAINING.
+   */
   training_price: z.number().int(),
+  /** How long training usually takes on the engine that will train it, in seconds. */
+  training_seconds: z.number().int(),
   /** Preview of the best photo, when there is a good one. */
   cover_url: z.string().nullable(),
   created_at: z.iso.datetime(),

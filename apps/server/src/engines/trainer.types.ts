@@ -26,6 +26,8 @@ export type ModelTrainingPoll =
  */
 export interface ModelTrainer {
   readonly name: string;
+  /** How long its training usually takes, in seconds: what the app tells a person to expect. */
+  readonly typicalSeconds: number;
   submit(request: ModelTrainingRequest, signal: AbortSignal): Promise<string>;
   poll(jobId: string, signal: AbortSignal): Promise<ModelTrainingPoll>;
 }

@@ -351,6 +351,11 @@ const ZEnv = z.object({
   GENERATION_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(3),
   /** Credits charged for training a digital model (refunded if training fails). */
   PRICE_MODEL_TRAINING: z.coerce.number().int().min(0).default(100),
+  /**
+   * The first digital model of an account trains free (a first-model offer), so the welcome
+   * credits stay for the pictures made with it. `false` charges PRICE_MODEL_TRAINING from the first.
+   */
+  FIRST_MODEL_FREE: bool.default(true),
   /** Good photos a digital model needs before it can be trained (15). */
   MODEL_MIN_PHOTOS: z.coerce.number().int().min(1).default(15),
   /** Most photos one model may hold (good or not). */
@@ -660,6 +665,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     generationMaxAttempts: e.GENERATION_MAX_ATTEMPTS,
     models: {
       trainingPrice: e.PRICE_MODEL_TRAINING,
+      isFirstModelFree: e.FIRST_MODEL_FREE,
       minPhotos: e.MODEL_MIN_PHOTOS,
       maxPhotos: e.MODEL_MAX_PHOTOS,
       trainingTimeoutSeconds: e.MODEL_TRAINING_TIMEOUT_SECONDS,

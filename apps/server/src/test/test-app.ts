@@ -61,6 +61,9 @@ export async function createTestApp(
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     PUBLIC_URL: 'http://mirra.test',
     WEB_DIST_DIR: path.join(dataDir, 'no-web'),
+    // Tests of training count its charge from the first model; the first-model offer's own tests
+    // turn it on.
+    FIRST_MODEL_FREE: 'false',
     ...options.env,
   });
   const connectionString =

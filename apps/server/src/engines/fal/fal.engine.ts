@@ -199,6 +199,8 @@ export function createFalTrainer(
   const model = config.models.training;
   return {
     name: 'fal',
+    // fal's fast LoRA training of about 1,000 steps usually finishes in about five minutes.
+    typicalSeconds: 5 * 60,
     async submit(request, signal) {
       const zip = zipStored(request.photos.map((photo) => ({ name: photo.name, data: photo.data })));
       const url = await fal.call((client) =>

@@ -75,6 +75,8 @@ export function createReplicateTrainer(
 
   return {
     name: 'replicate',
+    // A FLUX LoRA training on Replicate (about 1,000 steps on one GPU) usually takes about 20 minutes.
+    typicalSeconds: 20 * 60,
 
     async submit(request, signal) {
       const name = destinationModelName(request.modelUuid);

@@ -3,16 +3,16 @@ import type { ModelsDeps, ProviderLora } from './models.deps.js';
 import type { DbOrTx } from '../../shared/db/client.js';
 import { AppError } from '../../shared/errors.js';
 import { addJob } from '../../shared/jobs.js';
-import { applyCreditChange } from '../credits/index.js';
+import { applyCreditChange, lockCredits } from '../credits/index.js';
 import type { FaceProfile } from '@mirra/imaging';
 import { notifyUser } from '../notifications/index.js';
 import { isUuid } from '../uploads/index.js';
 import { type UserRow, lockUser, updateUser } from '../users/index.js';
-import { isTraining, notEnoughPhotosMessage } from './models.models.js';
+import { firstModelOfferKey, isTraining, notEnoughPhotosMessage } from './models.models.js';
 import { modelsRepository, type ModelRow } from './models.repository.js';
 import { trainModelJob } from './models.jobs.definitions.js';
 import { modelNotFound, trainingInProgress } from './models.errors.js';
-import { modelJson } from './model-json.js';
+import { modelJson, trainingPriceNow } from './model-json.js';
 
 /** Training of a digital model: charged start, completion, failure and its refund, exactly once. */
 
@@ -27,7 +27,7 @@ const refundKey = (model: { uuid: string }, attempt: number) => `model:${model.u
  */
 export async function startTraining(deps: ModelsDeps, user: UserRow, uuid: string): Promise<TModel> {
   if (!isUuid(uuid)) throw modelNotFound();
-  const { minPhotos, trainingPrice } = deps.config.models;
+  const { minPhotos } = deps.config.models;
   const row = await deps.db.transaction(async (tx) => {
     const model = await modelsRepository.lockOwned(tx, user.id, uuid);
     if (!model) throw modelNotFound();
@@ -46,6 +46,9 @@ export async function startTraining(deps: ModelsDeps, user: UserRow, uuid: strin
       });
     }
     const attempt = model.trainingAttempt + 1;
+    // Under the balance lock, so two trainings started at once cannot both take the free one.
+    await lockCredits(tx, user.id);
+    const trainingPrice = await trainingPriceNow(deps, tx, user.id, model.id);
     if (trainingPrice > 0) {
       await applyCreditChange(tx, {
         userId: user.id,
@@ -147,6 +150,16 @@ export async function completeTraining(
       { attempt: model.trainingAttempt },
     );
     if (!completed) return null;
+    if (completed.cost === 0) {
+      // A free training that completed spends the first-model offer (no credits move).
+      await applyCreditChange(tx, {
+        userId: model.userId,
+        delta: 0,
+        kind: 'model_training_charge',
+        ref: model.uuid,
+        idempotencyKey: firstModelOfferKey(model.userId),
+      });
+    }
     for (const row of await modelsRepository.listPhotos(tx, model.id)) {
       const alignedKey = result.alignedKeys.get(row.uuid) ?? null;
       if (row.alignedKey !== alignedKey) await modelsRepository.updatePhoto(tx, row.id, { alignedKey });

@@ -36,6 +36,29 @@ export function modelStatusesAllowedBefore(to: TGenerationStatus): TGenerationSt
   );
 }
 
+/**
+ * The first digital model of an account trains free: it is what the app is about, and the
+ * welcome credits then stay for the pictures made with it. The offer is spent when a free
+ * training completes (a ledger entry under this key, once per account, kept when the model is
+ * deleted); a failed one leaves it. Only one free training runs at a time.
+ */
+export const firstModelOfferKey = (userId: number) => `first-model:${userId}`;
+
+export function trainingPriceFor(
+  configuredPrice: number,
+  state: { isOfferSpent: boolean; isFreeTrainingRunning: boolean },
+): number {
+  return state.isOfferSpent || state.isFreeTrainingRunning ? configuredPrice : 0;
+}
+
+/** What a local face profile usually takes to build, in seconds (no provider trains). */
+export const LOCAL_TRAINING_TYPICAL_SECONDS = 20;
+
+/** How long training usually takes with these providers: the slowest of them, else the local profile. */
+export function typicalTrainingSeconds(trainers: readonly { typicalSeconds: number }[]): number {
+  return Math.max(LOCAL_TRAINING_TYPICAL_SECONDS, ...trainers.map((trainer) => trainer.typicalSeconds));
+}
+
 export const isTraining = (status: number) => status === IN_QUEUE || status === IN_PROGRESS;
 
 // --- Storage -----------------------------------------------------------------------------------

@@ -105,6 +105,23 @@ export const modelsRepository = {
     return row;
   },
 
+  /** Whether another model of the user is training right now without a charge (the first-model offer). */
+  async hasFreeTrainingRunning(db: DbOrTx, userId: number, exceptModelId: number): Promise<boolean> {
+    const [row] = await db
+      .select({ id: models.id })
+      .from(models)
+      .where(
+        and(
+          eq(models.userId, userId),
+          ne(models.id, exceptModelId),
+          inArray(models.status, [GenerationStatus.IN_QUEUE, GenerationStatus.IN_PROGRESS]),
+          eq(models.cost, 0),
+        ),
+      )
+      .limit(1);
+    return Boolean(row);
+  },
+
   async lockOwned(db: DbOrTx, userId: number, uuid: string): Promise<ModelRow | undefined> {
     const [row] = await db
       .select()

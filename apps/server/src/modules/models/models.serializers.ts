@@ -22,6 +22,7 @@ export function toModelSummaryJson(
     now: Date;
     minPhotos: number;
     trainingPrice: number;
+    trainingSeconds: number;
     coverKey: string | null;
   },
 ): TModelSummary {
@@ -36,6 +37,7 @@ export function toModelSummaryJson(
     min_photos: context.minPhotos,
     cost: row.cost,
     training_price: context.trainingPrice,
+    training_seconds: context.trainingSeconds,
     cover_url: context.coverKey ? thumbnailUrl(context.mediaUrls, context.coverKey, context.now) : null,
     created_at: row.createdAt.toISOString(),
     trained_at: row.trainedAt?.toISOString() ?? null,
@@ -59,7 +61,13 @@ export function toModelPhotoJson(row: ModelPhotoSummaryRow, mediaUrls: MediaUrls
 export function toModelJson(
   row: ModelSummaryRow,
   photos: ModelPhotoSummaryRow[],
-  context: { mediaUrls: MediaUrls; now: Date; minPhotos: number; trainingPrice: number },
+  context: {
+    mediaUrls: MediaUrls;
+    now: Date;
+    minPhotos: number;
+    trainingPrice: number;
+    trainingSeconds: number;
+  },
 ): TModel {
   const cover = photos.find((photo) => photo.ok)?.thumbnailKey ?? null;
   return {

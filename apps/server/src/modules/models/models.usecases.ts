@@ -17,7 +17,7 @@ import { modelsRepository, type ModelRow, type ModelSummaryRow } from './models.
 import { toModelJson, toModelSummaryJson } from './models.serializers.js';
 import { refundTraining } from './model-training.usecases.js';
 import { modelNotFound } from './models.errors.js';
-import { context, modelJson } from './model-json.js';
+import { context, modelJson, trainingPriceNow } from './model-json.js';
 import { deleteStoredFilesLater, deleteStoredFilesNow } from '../../shared/storage/file-deletion.js';
 
 async function findOwnedOrThrow(deps: ModelsDeps, userId: number, uuid: string): Promise<ModelSummaryRow> {
@@ -38,7 +38,7 @@ export async function createModel(
     status: GenerationStatus.NEW,
     createdAt: deps.now(),
   });
-  return toModelJson(row, [], context(deps));
+  return toModelJson(row, [], context(deps, await trainingPriceNow(deps, deps.db, user.id, row.id)));
 }
 
 export async function getModel(deps: ModelsDeps, user: UserRow, uuid: string): Promise<TModel> {
@@ -53,7 +53,8 @@ export async function listModels(deps: ModelsDeps, user: UserRow, cursor: string
     deps.db,
     page.map((row) => row.id),
   );
-  const ctx = context(deps);
+  // A model that is not training yet is priced as the next training would be (the first is free).
+  const ctx = context(deps, await trainingPriceNow(deps, deps.db, user.id, 0));
   return {
     results: page.map((row) => toModelSummaryJson(row, { ...ctx, coverKey: covers.get(row.id) ?? null })),
     next,

@@ -122,3 +122,15 @@ export function trainingErrorKey(errorCode: string | null): string | null {
     ? `modelPhotos.trainingErrors.${errorCode.slice('models.'.length)}`
     : null;
 }
+
+/**
+ * What to say about how long training takes, from the time the engine that trains usually needs:
+ * the local face profile is ready in seconds, a provider's LoRA in minutes (rounded up).
+ */
+export function trainingTimeNote(seconds: number): {
+  key: 'model.trainingTimeSeconds' | 'model.trainingTimeMinutes';
+  values: { minutes?: number };
+} {
+  if (seconds <= 60) return { key: 'model.trainingTimeSeconds', values: {} };
+  return { key: 'model.trainingTimeMinutes', values: { minutes: Math.ceil(seconds / 60) } };
+}

@@ -139,6 +139,7 @@ function ModelDraft({ onStartOver }: { onStartOver(): void }) {
             <TrainingProgress
               percent={trainingPercent(model.status, model.progress)}
               isQueued={model.status !== GenerationStatus.IN_PROGRESS}
+              trainingSeconds={model.training_seconds}
             />
           )}
           {phase === 'ready' && (
@@ -170,7 +171,7 @@ function ModelDraft({ onStartOver }: { onStartOver(): void }) {
       {errors.alert && <Alert>{errors.alert}</Alert>}
 
       <ModelList exclude={modelUuid} />
-      <TrainingDialog state={dialog} onClose={closeDialog} />
+      <TrainingDialog state={dialog} trainingSeconds={model?.training_seconds} onClose={closeDialog} />
       <ChargeDialogs refusal={train.refusal} onClose={train.closeRefusal} onSkip={train.skipWait} />
     </>
   );

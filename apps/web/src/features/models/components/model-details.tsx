@@ -67,6 +67,7 @@ export function ModelDetails({ model, isPolling }: { model: TModel; isPolling: b
           <TrainingProgress
             percent={trainingPercent(model.status, model.progress)}
             isQueued={model.status !== GenerationStatus.IN_PROGRESS}
+            trainingSeconds={model.training_seconds}
           />
           {isPolling && <p className="muted-note">{t('model.polling')}</p>}
         </>
@@ -106,7 +107,7 @@ export function ModelDetails({ model, isPolling }: { model: TModel; isPolling: b
       </Button>
 
       <DeleteModelSheet uuid={model.uuid} open={deleteOpen} onClose={() => setDeleteOpen(false)} />
-      <TrainingDialog state={dialog} onClose={closeDialog} />
+      <TrainingDialog state={dialog} trainingSeconds={model.training_seconds} onClose={closeDialog} />
       <ChargeDialogs refusal={train.refusal} onClose={train.closeRefusal} onSkip={train.skipWait} />
     </div>
   );

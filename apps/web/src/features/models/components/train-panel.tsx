@@ -1,14 +1,18 @@
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/ui/button';
 import { IconSparkles } from '../../../components/ui/icons';
+import { Sheet } from '../../../components/ui/sheet';
 import type { TModel } from '../../../lib/api-types';
 import { useCreditBalance } from '../../credits';
-import { canTrain } from '../model-status';
+import { canTrain, trainingTimeNote } from '../model-status';
 import '../models.css';
 
 /**
  * The way to training: what it costs and the balance, said before anything is charged, and the
- * button, which waits for enough good photos and for uploads still on their way.
+ * button, which waits for enough good photos and for uploads still on their way. Training spends
+ * credits, so the button asks first (price, balance and how long it takes) and only the
+ * confirmation starts it.
  */
 export function TrainPanel({
   model,
@@ -24,26 +28,33 @@ export function TrainPanel({
   onTrain(): void;
 }) {
   const { t } = useTranslation();
+  const [isAsking, setAsking] = useState(false);
   const balance = useCreditBalance();
+  const isFree = model.training_price === 0;
   const short = balance.data ? balance.data.balance < model.training_price : false;
-  return (
-    <div className="train-panel" data-testid="train-panel">
-      <div className="price-line">
-        <span>
-          {t('model.price')}{' '}
-          <strong data-testid="training-price">
-            {t('messages.credits', { count: model.training_price })}
+  const priceLine = (
+    <div className="price-line">
+      <span>
+        {t('model.price')}{' '}
+        <strong data-testid="training-price">
+          {isFree ? t('model.priceFree') : t('messages.credits', { count: model.training_price })}
+        </strong>
+      </span>
+      {balance.data && (
+        <span className={short ? 'price-line__short' : undefined}>
+          {t('model.balance')}{' '}
+          <strong data-testid="training-balance">
+            {t('messages.credits', { count: balance.data.balance })}
           </strong>
         </span>
-        {balance.data && (
-          <span className={short ? 'price-line__short' : undefined}>
-            {t('model.balance')}{' '}
-            <strong data-testid="training-balance">
-              {t('messages.credits', { count: balance.data.balance })}
-            </strong>
-          </span>
-        )}
-      </div>
+      )}
+    </div>
+  );
+  const timeNote = trainingTimeNote(model.training_seconds);
+  const priceText = t('messages.credits', { count: model.training_price });
+  return (
+    <div className="train-panel" data-testid="train-panel">
+      {priceLine}
       <Button
         theme="primary"
         size="lg"
@@ -51,12 +62,39 @@ export function TrainPanel({
         loading={pending}
         disabled={!canTrain(model) || isUploading}
         icon={<IconSparkles size={20} />}
-        onClick={onTrain}
+        onClick={() => setAsking(true)}
         data-testid="train-submit"
       >
         {label}
       </Button>
-      <p className="muted-note">{t('model.trainingNote')}</p>
+      <p className="muted-note" data-testid="training-time-note">
+        {t(timeNote.key, timeNote.values)}
+      </p>
+      <Sheet open={isAsking} onClose={() => setAsking(false)} title={t('model.confirmTitle')}>
+        <div className="stack" data-testid="train-confirm-sheet">
+          {priceLine}
+          <p data-testid="train-confirm-text">
+            {isFree ? t('model.confirmFree') : t('model.confirmPaid', { price: priceText })}
+          </p>
+          <p className="muted-note">{t(timeNote.key, timeNote.values)}</p>
+          <Button
+            theme="primary"
+            size="lg"
+            block
+            icon={<IconSparkles size={20} />}
+            onClick={() => {
+              setAsking(false);
+              onTrain();
+            }}
+            data-testid="train-confirm"
+          >
+            {isFree ? t('model.confirmStartFree') : t('model.confirmStart', { price: priceText })}
+          </Button>
+          <Button theme="light" size="lg" block onClick={() => setAsking(false)} data-testid="train-cancel">
+            {t('model.cancel')}
+          </Button>
+        </div>
+      </Sheet>
     </div>
   );
 }

@@ -10,10 +10,19 @@ import { CreatePhotoButton } from './create-photo-button';
 import { ModelFailure } from './model-failure';
 
 /**
- * After "Start training": the progress dialog (up to 30 minutes; closing it, or the page, leaves
- * training running), then the success dialog with a create-photo button, or what went wrong.
+ * After "Start training": the progress dialog (as long as the engine that trains takes; closing
+ * it, or the page, leaves training running), then the success dialog with a create-photo button, or what went wrong.
  */
-export function TrainingDialog({ state, onClose }: { state: DialogState; onClose(): void }) {
+export function TrainingDialog({
+  state,
+  trainingSeconds,
+  onClose,
+}: {
+  state: DialogState;
+  /** How long the engine that trains usually takes (the model's `training_seconds`). */
+  trainingSeconds?: number;
+  onClose(): void;
+}) {
   const { t } = useTranslation();
   const open = isDialogOpen(state);
   // Keep the last content while the sheet plays its closing animation.
@@ -29,7 +38,11 @@ export function TrainingDialog({ state, onClose }: { state: DialogState; onClose
     <Sheet open={open} onClose={onClose} title={title}>
       {shown.step === 'training' && (
         <div className="stack">
-          <TrainingProgress percent={shown.percent} isQueued={shown.isQueued} />
+          <TrainingProgress
+            percent={shown.percent}
+            isQueued={shown.isQueued}
+            trainingSeconds={trainingSeconds}
+          />
           <Button theme="light" size="lg" block onClick={onClose} data-testid="training-hide">
             {t('training.hide')}
           </Button>
@@ -49,7 +62,15 @@ export function TrainingDialog({ state, onClose }: { state: DialogState; onClose
 }
 
 /** The live bar of a training, also shown on the model's page while it trains. */
-export function TrainingProgress({ percent, isQueued }: { percent: number; isQueued: boolean }) {
+export function TrainingProgress({
+  percent,
+  isQueued,
+  trainingSeconds,
+}: {
+  percent: number;
+  isQueued: boolean;
+  trainingSeconds?: number;
+}) {
   const { t, i18n } = useTranslation();
   // The percentage is shown once, beside the phase, written the language's way ("42 %" in German).
   const percentText = numberFormat(i18n.language, { style: 'percent', maximumFractionDigits: 0 }).format(
@@ -72,7 +93,11 @@ export function TrainingProgress({ percent, isQueued }: { percent: number; isQue
         size="lg"
         testId="training-progressbar"
       />
-      <p className="result-wait__note">{t('training.note')}</p>
+      <p className="result-wait__note" data-testid="training-note">
+        {trainingSeconds !== undefined && trainingSeconds <= 60
+          ? t('training.noteSeconds')
+          : t('training.noteMinutes', { minutes: Math.ceil((trainingSeconds ?? 30 * 60) / 60) })}
+      </p>
     </div>
   );
 }
