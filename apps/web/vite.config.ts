@@ -102,8 +102,10 @@ function startApp(): Plugin {
       link.as = 'style';
     } else {
       link.rel = 'modulepreload';
-      link.crossOrigin = '';
     }
+    // The app then asks for each file in CORS mode (modules, and the stylesheet links Vite adds with
+    // crossorigin); a preload in another credentials mode is not reused: fetched twice, and warned about.
+    link.crossOrigin = '';
     link.href = href;
     document.head.appendChild(link);
   }

@@ -27,7 +27,7 @@ const ARGS = [
 export interface Session {
   context: BrowserContext;
   page: Page;
-  /** Browser console errors and page errors seen so far. */
+  /** Browser console errors, console warnings and page errors seen so far. */
   errors: string[];
   close(): Promise<void>;
 }
@@ -91,9 +91,12 @@ export async function openBrowser(
     async close() {
       await context.close();
       await rm(profile, { recursive: true, force: true });
-      // Whatever a spec checks, something the server's Content-Security-Policy blocked is a broken app.
+      // Whatever a spec checks, something the server's Content-Security-Policy blocked is a broken app,
+      // and so is a console warning (a preload nobody used, a deprecated call): each is a real defect.
       const blocked = errors.filter(isCspViolation);
       if (blocked.length) throw new Error(`Content-Security-Policy violations:\n${blocked.join('\n')}`);
+      const warned = errors.filter(isConsoleWarning);
+      if (warned.length) throw new Error(`Console warnings:\n${warned.join('\n')}`);
     },
   };
 }
@@ -102,11 +105,20 @@ export async function openBrowser(
 export const isCspViolation = (error: string) =>
   /Content Security Policy|Content-Security-Policy/i.test(error);
 
+const WARNING_PREFIX = 'console warning: ';
+
+/** A console warning, as collected among a session's errors. */
+export const isConsoleWarning = (error: string) => error.startsWith(WARNING_PREFIX);
+
 function watch(page: Page, errors: string[]) {
   page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
   page.on('console', (message) => {
     if (message.type() === 'error' && !/Failed to load resource/.test(message.text())) {
       errors.push(`console: ${message.text()}`);
+    }
+    if (message.type() === 'warning') {
+      const where = message.location().url;
+      errors.push(`${WARNING_PREFIX}${message.text()}${where ? ` (${where})` : ''}`);
     }
   });
 }

@@ -122,6 +122,70 @@ function measureOverflow(page: Page, width: number) {
   }, width);
 }
 
+/**
+ * What reads badly at 360 px though nothing sticks out: a word broken in the middle (idea tiles, the
+ * Premium card), text squeezed to a word a line (the Premium card), an author's name cut to a few
+ * letters, tabs scrolled off-screen with nothing showing there are more, and a card's title that
+ * cannot be tapped.
+ */
+function readabilityProblems(page: Page) {
+  return page.evaluate(() => {
+    const problems: string[] = [];
+    const all = <T extends Element = HTMLElement>(selector: string) =>
+      Array.from(document.querySelectorAll<T>(selector));
+    const text = (element: Element) => (element.textContent ?? '').trim().slice(0, 40);
+    // A word split over two lines has a box on each: hyphenated compounds may break at their hyphen.
+    for (const element of all(
+      '.idea-card__text, .premium-card__title, .premium-card__text, .premium-card__cta, .post-card__name',
+    )) {
+      const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        for (const match of (node.textContent ?? '').matchAll(/[^\s\-\u2010]+/g)) {
+          const range = document.createRange();
+          range.setStart(node, match.index);
+          range.setEnd(node, match.index + match[0].length);
+          const lines = new Set(Array.from(range.getClientRects(), (rect) => Math.round(rect.top)));
+          if (lines.size > 1) problems.push(`word broken: "${match[0]}" in "${text(element)}"`);
+        }
+      }
+    }
+    for (const body of all('.premium-card__body')) {
+      const width = body.getBoundingClientRect().width;
+      if (width < 150) problems.push(`Premium card text ${Math.round(width)} px wide: "${text(body)}"`);
+    }
+    for (const name of all('.post-card__name')) {
+      const width = name.getBoundingClientRect().width;
+      if (name.scrollWidth > name.clientWidth + 1 && width < 80) {
+        problems.push(`author name cut to ${Math.round(width)} px: "${text(name)}"`);
+      }
+    }
+    for (const row of all('.tabs')) {
+      if (row.scrollWidth <= row.clientWidth + 1) continue;
+      const style = getComputedStyle(row);
+      const mask = style.maskImage || style.getPropertyValue('-webkit-mask-image');
+      if (!row.dataset.more || !mask || mask === 'none') {
+        problems.push(`tabs scroll with nothing showing more: "${text(row)}"`);
+      }
+    }
+    for (const card of all('[data-testid="post-card"]')) {
+      const caption = card.querySelector('.post-card__caption');
+      if (caption && !caption.closest('a[href^="/post/"]')) {
+        problems.push(`card title cannot be tapped: "${text(caption)}"`);
+      }
+    }
+    return problems;
+  });
+}
+
+/** Pages whose cards, tiles and tabs the readability check reads. */
+const readablePaths = (f: Fixture) => [
+  '/',
+  '/posts/top/',
+  '/posts/new/',
+  '/profile/',
+  `/profile/${f.author.uuid}/`,
+];
+
 describe('layout at 360 px in every language (phone)', () => {
   let fixture: Fixture;
   beforeAll(async () => {
@@ -164,6 +228,7 @@ describe('layout at 360 px in every language (phone)', () => {
   it.each(LANGUAGES)('no screen is wider than the window in %s', async (language) => {
     const s = await openBrowser('phone', { size: PHONE_360, locale: language });
     const overflows: string[] = [];
+    const unreadable: string[] = [];
     const resultConsoleErrors: string[] = [];
     try {
       const { page } = s;
@@ -188,6 +253,20 @@ describe('layout at 360 px in every language (phone)', () => {
           overflows.push(`${pathname}: ${overflow.excess}px too wide; ${overflow.sticking.join(' | ')}`);
           await saveScreenshot(page, `overflow-${language}${pathname.replace(/\W+/g, '-')}`, true);
         }
+        if (readablePaths(fixture).includes(pathname)) {
+          if (pathname.startsWith('/profile/')) {
+            // The profile's list is a tab: its cards (or that there are none) come after the page.
+            await page
+              .locator('[data-testid="post-card"], .empty-state, [data-testid="sign-in-panel"]')
+              .first()
+              .waitFor();
+          }
+          const problems = await readabilityProblems(page);
+          unreadable.push(...problems.map((problem) => `${pathname}: ${problem}`));
+          if (problems.length) {
+            await saveScreenshot(page, `unreadable-${language}${pathname.replace(/\W+/g, '-')}`, true);
+          }
+        }
       };
 
       await page.goto(url('/welcome/'));
@@ -207,7 +286,27 @@ describe('layout at 360 px in every language (phone)', () => {
       await s.close();
     }
     expect(overflows).toEqual([]);
+    expect(unreadable).toEqual([]);
     // The result page asks whether the result is posted: "not yet" is an answer, not a logged 404.
     expect(resultConsoleErrors).toEqual([]);
+  });
+});
+
+describe('console at 360 px (phone)', () => {
+  it('landing pages warn of nothing in the console, their preloads included', async () => {
+    // Chromium warns of a preload left unused a few seconds after the load event: each landing page
+    // (the start script preloads their files) is given that long. The session's close fails on any
+    // console warning.
+    const s = await openBrowser('phone', { size: PHONE_360 });
+    try {
+      for (const pathname of ['/', '/create/', '/posts/top/', '/welcome/']) {
+        await s.page.goto(url(pathname), { waitUntil: 'load' });
+        await s.page.locator('[data-testid$="-page"]').first().waitFor();
+        await s.page.waitForTimeout(4_000);
+      }
+      expect(s.errors.filter((error) => /warning/.test(error))).toEqual([]);
+    } finally {
+      await s.close();
+    }
   });
 });

@@ -10,7 +10,7 @@ import '../posts.css';
 /** Each column of the grid is at most this wide, so the browser picks a rendition to match. */
 export const POST_CARD_SIZES = '(max-width: 560px) 50vw, (max-width: 1100px) 33vw, 300px';
 
-/** One post in a grid: the picture (to the post), its author, its title or prompt, and actions. */
+/** One post in a grid: the picture and its title or prompt (both to the post), its author, and actions. */
 export function PostCard({
   post,
   actions,
@@ -43,7 +43,11 @@ export function PostCard({
         )}
       </Link>
       <div className="post-card__body">
-        {caption && <p className="post-card__caption">{caption}</p>}
+        {caption && (
+          <Link to={`/post/${post.uuid}/`} className="post-card__caption" data-testid="post-card-caption">
+            {caption}
+          </Link>
+        )}
         <div className="post-card__foot">
           <Link
             to={`/profile/${post.author.uuid}/`}

@@ -7,6 +7,7 @@ import { EmptyState } from '../../../components/ui/empty-state';
 import { IconBookmark, IconCompass, IconSearch, IconUsers } from '../../../components/ui/icons';
 import { PageHeading } from '../../../components/ui/page';
 import { TextInput } from '../../../components/ui/text-input';
+import { useScrollHint } from '../../../components/ui/use-scroll-hint';
 import { useAppStore } from '../../../lib/app-store';
 import { useSession } from '../../../lib/session';
 import { feedListQuery } from '../feed-query';
@@ -26,6 +27,7 @@ const TAB_ICONS = { saved: IconBookmark, recommended: IconCompass, new: IconComp
  */
 export function PostsFeed({ tab }: { tab: FeedTab }) {
   const { t } = useTranslation();
+  const tabsRef = useScrollHint<HTMLDivElement>();
   const isLoggedIn = useSession((s) => s.isLoggedIn);
   const [params, setParams] = useSearchParams();
   const q = (params.get('q') ?? '').trim();
@@ -53,7 +55,7 @@ export function PostsFeed({ tab }: { tab: FeedTab }) {
   return (
     <>
       <PageHeading title={t('feed.title')} subtitle={t('feed.subtitle')} />
-      <div className="tabs" role="tablist" aria-label={t('feed.title')}>
+      <div className="tabs" role="tablist" aria-label={t('feed.title')} ref={tabsRef}>
         {FEED_TABS.map((name) => (
           <Link
             key={name}

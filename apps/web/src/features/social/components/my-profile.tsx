@@ -11,6 +11,7 @@ import { GenerationsGrid } from '../../generations';
 import { ShareProfileButton } from './profile-actions';
 import { AuthorPosts, MyDrafts } from './profile-posts';
 import { UserAvatar } from '../../../components/ui/user-avatar';
+import { useScrollHint } from '../../../components/ui/use-scroll-hint';
 import '../social.css';
 
 const TABS = ['posts', 'drafts', 'generations'] as const;
@@ -22,6 +23,7 @@ type MyProfileTab = (typeof TABS)[number];
  */
 export function MyProfile() {
   const { t } = useTranslation();
+  const tabsRef = useScrollHint<HTMLDivElement>();
   const user = useSession((s) => s.user)!;
   const profile = useProfile(user.uuid);
   const [tab, setTab] = useState<MyProfileTab>('posts');
@@ -63,7 +65,7 @@ export function MyProfile() {
           </>
         }
       />
-      <div className="tabs tabs--center" role="tablist">
+      <div className="tabs tabs--center" role="tablist" ref={tabsRef}>
         {TABS.map((name) => (
           <button
             key={name}
