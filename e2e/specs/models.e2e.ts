@@ -14,6 +14,7 @@ import {
   type FacePhotoFiles,
 } from '../lib/models.js';
 import { signInWithTokens } from '../lib/session.js';
+import { callApi } from '../lib/accounts.js';
 import { installTelegramHost, miniAppUrl, newTelegramUser, signInitData } from '../lib/telegram.js';
 
 /** Face analysis of 16 photos and a training on a small machine: minutes, not seconds. */
@@ -24,6 +25,16 @@ const SEED = '2';
 const uuidPath = (prefix: string) => new RegExp(`^${prefix}[0-9a-f-]{36}/$`);
 
 let photos: FacePhotoFiles;
+const bearer = (user: Pick<TestUser, 'access'>) => `Bearer ${user.access}`;
+
+/** The statuses of the person's models, newest first. */
+async function apiModelStatuses(user: TestUser): Promise<number[]> {
+  const list = await callApi<{ results: Array<{ status: number }> }>('/api/models/', {
+    authorization: bearer(user),
+  });
+  return list.body.results.map((model) => model.status);
+}
+
 beforeAll(async () => {
   photos = await writeFacePhotos(15);
 }, 180_000);
@@ -98,14 +109,23 @@ describe.each(VIEWPORT_NAMES)('digital model (%s)', (viewport) => {
       await page.waitForTimeout(300);
       await saveScreenshot(page, `upload-checked-${viewport}-${theme}`, true);
 
-      // Training: the price first, then the progress dialog, then success.
-      expect(await upload.getByTestId('training-price').textContent()).toBe(
-        `${E2E_SETTINGS.prices.modelTraining} credits`,
-      );
+      // Training: the price first (the first model is free), a question before anything is
+      // charged, then the progress dialog, then success.
+      expect(await upload.getByTestId('training-price').textContent()).toBe('Free: your first model');
       expect(await upload.getByTestId('training-balance').textContent()).toBe(
         `${E2E_SETTINGS.welcomeCredits} credits`,
       );
+      // The local engine trains here: the screen says seconds, not "up to 30 minutes".
+      expect(await upload.getByTestId('training-time-note').textContent()).toContain('half a minute');
       await upload.getByTestId('train-submit').click();
+      const confirm = page.getByTestId('train-confirm-sheet');
+      await confirm.waitFor();
+      expect(await confirm.getByTestId('train-confirm-text').textContent()).toContain('trains free');
+      await page.waitForTimeout(300);
+      await saveScreenshot(page, `training-confirm-${viewport}-${theme}`);
+      // Nothing starts before the answer.
+      expect(await apiModelStatuses(user)).toEqual([0]);
+      await confirm.getByTestId('train-confirm').click();
       const ready = page.getByTestId('training-ready');
       // The progress dialog, or already its success: local training on few photos is quick.
       await page.getByTestId('training-progress').or(ready).first().waitFor();
@@ -114,9 +134,8 @@ describe.each(VIEWPORT_NAMES)('digital model (%s)', (viewport) => {
       expect((await trainingProgressSeen(page)).length).toBeGreaterThan(0);
       await page.waitForTimeout(300);
       await saveScreenshot(page, `training-ready-${viewport}-${theme}`);
-      await expect
-        .poll(() => apiBalance(user))
-        .toBe(E2E_SETTINGS.welcomeCredits - E2E_SETTINGS.prices.modelTraining);
+      // The first model took nothing from the welcome credits.
+      expect(await apiBalance(user)).toBe(E2E_SETTINGS.welcomeCredits);
 
       // Create a photo: face photo mode with this model chosen; a prompt and no photo.
       await ready.getByTestId('create-photo').click();
@@ -197,6 +216,12 @@ describe.each(VIEWPORT_NAMES)('digital model (%s)', (viewport) => {
 
   it('training without enough credits opens the credit balance dialog, and charges nothing', async () => {
     const { page } = s;
+    // The first model, trained free, spends the first-model offer: the next one costs credits.
+    const first = await apiModelWithPhotos(user, photos.faces, 'First');
+    expect(
+      (await callApi(`/api/models/${first}/train/`, { method: 'POST', authorization: bearer(user) })).status,
+    ).toBe(202);
+    await expect.poll(() => apiModelStatuses(user), { timeout: 60_000 }).toEqual([100]);
     const uuid = await apiModelWithPhotos(user, photos.faces);
     // Spend the welcome credits down to less than training costs.
     const spend = E2E_SETTINGS.welcomeCredits - E2E_SETTINGS.prices.modelTraining + 1;
@@ -219,6 +244,12 @@ describe.each(VIEWPORT_NAMES)('digital model (%s)', (viewport) => {
       .poll(() => details.getByTestId('good-count').textContent())
       .toBe('Good photos: 15 of 15 needed');
     await details.getByTestId('train-submit').click();
+    const confirm = page.getByTestId('train-confirm-sheet');
+    await confirm.waitFor();
+    expect(await confirm.getByTestId('train-confirm').textContent()).toBe(
+      `Train for ${E2E_SETTINGS.prices.modelTraining} credits`,
+    );
+    await confirm.getByTestId('train-confirm').click();
     const dialog = page.getByTestId('credits-dialog');
     await dialog.waitFor();
     expect(await dialog.getByTestId('credits-shortfall').textContent()).toBe(
