@@ -55,6 +55,9 @@ const ROUTES: Record<string, RouteProbe> = {
   'POST /api/generations/:uuid/use_result/': { params: { uuid: 'generation' }, auth: 'required' },
   'GET /api/generations/:uuid/events/': { params: { uuid: 'generation' }, auth: 'required' },
   'GET /api/generations/:uuid/post/': { params: { uuid: 'generation' }, auth: 'required' },
+  'GET /api/generations/:uuid/share/': { params: { uuid: 'generation' }, auth: 'required' },
+  'POST /api/generations/:uuid/share/': { params: { uuid: 'generation' }, auth: 'required' },
+  'DELETE /api/generations/:uuid/share/': { params: { uuid: 'generation' }, auth: 'required' },
   'GET /api/uploads/:uuid/': { params: { uuid: 'upload' }, auth: 'required' },
   'DELETE /api/uploads/:uuid/': { params: { uuid: 'upload' }, auth: 'required' },
   'GET /api/models/:uuid/': { params: { uuid: 'model' }, auth: 'required' },
@@ -71,6 +74,7 @@ const ROUTES: Record<string, RouteProbe> = {
   'POST /api/models/:uuid/train/': { params: { uuid: 'model' }, auth: 'required' },
   'GET /api/models/:uuid/events/': { params: { uuid: 'model' }, auth: 'required' },
   'GET /api/posts/:uuid/': { params: { uuid: 'draftPost' }, auth: 'optional' },
+  'GET /api/posts/:uuid/image/': { params: { uuid: 'draftPost' }, auth: 'optional' },
   'PATCH /api/posts/:uuid/': {
     params: { uuid: 'draftPost' },
     body: () => ({ payload: { title: 'taken over', draft: false } }),
@@ -126,6 +130,13 @@ const ROUTES: Record<string, RouteProbe> = {
 const NOT_A_RESOURCE: Record<string, string> = {
   // A currency code: each person only ever sees their own wallet in it.
   'GET /api/wallet/transactions/:currency/': 'the caller’s own wallet, by ISO currency number',
+  // A share link's random token is the key itself (its owner handed it out, and can revoke it).
+  'GET /api/shares/:token/': 'a shared result, by the unguessable token of its link',
+  'GET /api/shares/:token/image/': 'a shared result’s preview picture, by the token of its link',
+  'GET /s/:token/': 'the web app’s share page, by the token of its link',
+  // The web app's page for any uuid; its preview tags show only a published post (a draft, a hidden
+  // post and no post at all answer the same site preview).
+  'GET /post/:uuid/': 'the web app’s page; the post itself is read through GET /api/posts/:uuid/',
 };
 const PATH_PARAM = /:([A-Za-z_]+)(?=\/|$)/g;
 
