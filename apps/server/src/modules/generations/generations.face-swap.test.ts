@@ -208,6 +208,27 @@ describe('face swap requests', () => {
     expect(await balance(user.headers)).toBe(40);
   });
 
+  it("refuses someone else's model in every mode, also those that do not use a model, before any charge", async () => {
+    const user = await signedInUser();
+    const photo = await createUploadFor(t, user.id, faces.graceHopper);
+    for (const body of [
+      { mode: 'simple', prompt: 'A lighthouse at dawn' },
+      { mode: 'styling', images: [photo.uuid], style: 'oil' },
+      { mode: 'editing', images: [photo.uuid], prompt: 'Make it night' },
+      { mode: 'video', images: [photo.uuid], prompt: 'Waves roll in' },
+    ]) {
+      const response = await create(user.headers, { ...body, model_uuid: modelUuid });
+      expect(response.statusCode, `${body.mode}: ${response.body}`).toBe(400);
+      expect(response.json()).toMatchObject({
+        code: 'generations.model_unavailable',
+        model_uuid: [expect.any(String)],
+      });
+    }
+    const rows = await t.deps.db.query.generations.findMany({ where: (g, { eq }) => eq(g.userId, user.id) });
+    expect(rows).toEqual([]);
+    expect(await balance(user.headers)).toBe(40);
+  });
+
   it('needs a target photo or a prompt', async () => {
     const response = await create(owner.headers, { mode: 'face_swap', model_uuid: modelUuid });
     expect(response.statusCode).toBe(400);

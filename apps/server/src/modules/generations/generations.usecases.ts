@@ -31,7 +31,7 @@ import {
 } from '../credits/index.js';
 import type { UserRow } from '../users/index.js';
 import { generationPriceTable } from '../pricing/index.js';
-import { findTrainedModel } from '../models/index.js';
+import { findTrainedModel, isOwnModel } from '../models/index.js';
 import {
   freeDayStart,
   freeTierWaitSeconds,
@@ -273,6 +273,13 @@ export async function createGeneration(
   context: RequestContext,
   options: { repeatOf?: string } = {},
 ): Promise<TGeneration> {
+  // A model the mode does not use is dropped, not stored; but one that is not the caller's is
+  // refused in every mode, as face swap refuses it, so nobody's model can be named through another.
+  if (request.model_uuid && !(await isOwnModel(deps, user.id, request.model_uuid))) {
+    throw fieldError('generations.model_unavailable', {
+      model_uuid: ['This model was not found or is not trained yet.'],
+    });
+  }
   const body = keepModeFields(request);
   const clientKey = context.idempotencyKey ?? null;
   if (clientKey !== null && !isValidIdempotencyKey(clientKey)) throw idempotencyKeyInvalid();

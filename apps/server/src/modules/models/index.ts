@@ -17,6 +17,7 @@ export { registerModelsRoutes } from './models.routes.js';
 export {
   deleteModelByStaff,
   findTrainedModel,
+  isOwnModel,
   listModelsForStaff,
   loadModelPhoto,
 } from './models.usecases.js';

@@ -152,3 +152,12 @@ export async function loadModelPhoto(
   if (!row) return null;
   return (await deps.storage.get(row.storageKey))?.data ?? null;
 }
+
+/** Whether a model is the user's own, in any state (another person's is as unknown as none). */
+export async function isOwnModel(
+  deps: Pick<ModelsDeps, 'db'>,
+  userId: number,
+  uuid: string,
+): Promise<boolean> {
+  return isUuid(uuid) && (await modelsRepository.findOwned(deps.db, userId, uuid)) !== undefined;
+}
