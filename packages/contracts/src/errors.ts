@@ -148,16 +148,25 @@ export const errorCodes = {
   'payments.order_not_found': 404,
   /** A payment notification whose signature does not verify; nothing was applied. */
   'payments.signature_invalid': 403,
+  /** A correctly signed payment notification Mirra cannot read (no object, no id); nothing was applied. */
+  'payments.notification_invalid': 400,
   /** Only a paid order can be refunded. */
   'payments.not_refundable': 409,
   /** The wallet's available money in that currency is less than the amount. */
   'wallet.insufficient': 400,
   /** A currency the wallet does not hold (only 643 and 840). */
   'wallet.currency_unknown': 400,
-  /** A correctly signed payment notification Mirra cannot read (no object, no id); nothing was applied. */
-  'payments.notification_invalid': 400,
+  /**
+   * Only earned commission is paid out: the wallet holds the amount, but part of it was topped up
+   * (for spending in Mirra). The body names `payable`.
+   */
+  'wallet.not_payable': 400,
   /** A pay-out that was already paid or rejected cannot be decided the other way. */
   'partners.payout_decided': 409,
+  /** Staff cannot approve their own pay-out: another staff member does. */
+  'partners.payout_own': 403,
+  /** The partner's balance is negative (a refund clawed back commission): the pay-out cannot be approved. */
+  'partners.payout_in_debt': 409,
   /** A top-up below the minimum or above the maximum of its currency. */
   'wallet.amount_invalid': 400,
   /** The person already has premium with renewals on. */

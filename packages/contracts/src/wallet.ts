@@ -50,6 +50,11 @@ export const ZWalletBalance = z.object({
   pending: z.number().int(),
   /** Set aside for pay-outs in progress (already left `available`). */
   reserved: z.number().int(),
+  /**
+   * The part of `available` that can be paid out: earned commission only. Money topped up (or
+   * received from another person) is for spending in Mirra, not cash.
+   */
+  payable: z.number().int(),
 });
 export type TWalletBalance = z.infer<typeof ZWalletBalance>;
 

@@ -28,6 +28,8 @@ export async function deliverTestPaymentEvent(
   t: TestApp,
   uuid: string,
   type: 'payment.succeeded' | 'refund.succeeded' = 'payment.succeeded',
+  /** A partial refund: the total refunded so far. */
+  refundedAmount?: number,
 ): Promise<number> {
   const row = (await t.deps.db.select().from(paymentOrders).where(eq(paymentOrders.uuid, uuid)))[0]!;
   const signed = testProviderOf(t.deps).signEvent({
@@ -36,6 +38,7 @@ export async function deliverTestPaymentEvent(
     providerPaymentId: `pay-${uuid}`,
     amount: row.amount,
     currency: row.currency,
+    ...(refundedAmount ? { refundedAmount } : {}),
   });
   const response = await t.app.inject({
     method: 'POST',

@@ -264,11 +264,12 @@ export const adminRoutes = {
     auth: 'required',
     staff: 'admin',
     tags,
-    summary: 'Mark a pay-out paid (the reserved money leaves the wallet); the partner is told',
+    summary:
+      "Mark a pay-out paid (the reserved money leaves the wallet); the partner is told. Not one's own pay-out, and not while the partner's balance is negative",
     params: 'ZAdminPayoutParams',
     body: 'ZAdminPayoutApproveBody',
     response: { 200: 'ZAdminPayout' },
-    errors: ['partners.payout_decided'],
+    errors: ['partners.payout_decided', 'partners.payout_own', 'partners.payout_in_debt'],
   }),
   rejectPayout: defineRoute({
     method: 'POST',

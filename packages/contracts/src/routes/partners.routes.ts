@@ -81,7 +81,7 @@ export const payoutsRoutes = {
     summary: 'Request a pay-out: the money is reserved until it is paid or rejected',
     body: 'ZPayoutBody',
     response: { 201: 'ZPayout' },
-    errors: ['common.validation', 'wallet.insufficient', 'wallet.currency_unknown'],
+    errors: ['common.validation', 'wallet.insufficient', 'wallet.not_payable', 'wallet.currency_unknown'],
   }),
   creditRates: defineRoute({
     method: 'GET',

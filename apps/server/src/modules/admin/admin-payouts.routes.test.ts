@@ -16,7 +16,7 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-/** A partner with roubles in the wallet who asked for part of them to be paid out to a card. */
+/** A partner with earned roubles in the wallet who asked for part of them to be paid out to a card. */
 async function partnerAsking(amount: number) {
   const partner = await signedInPerson(t, { credits: 0 });
   await t.deps.db.transaction((tx) =>
@@ -26,7 +26,7 @@ async function partnerAsking(amount: number) {
         userId: partner.user.id,
         currency: 643,
         amount: 5000,
-        kind: 'adjustment',
+        kind: 'referral_bonus',
         idempotencyKey: `seed:${partner.user.id}`,
       },
       t.deps.now(),

@@ -442,6 +442,7 @@ export async function approvePayout(
     (tx, change) =>
       audit(tx, { before: change.before, after: { ...(change.after as object), reference: body.reference } }),
     body.reference,
+    staff.id,
   );
   return (await toAdminPayouts(deps, [row]))[0]!;
 }

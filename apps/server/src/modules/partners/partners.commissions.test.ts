@@ -242,7 +242,14 @@ describe('pay-outs', () => {
       const { recordWalletEntry } = await import('../wallet/index.js');
       await recordWalletEntry(
         tx,
-        { userId: p.user.id, currency: 643, amount, kind: 'adjustment', idempotencyKey: `seed:${p.user.id}` },
+        // Earned money (only commission can be paid out).
+        {
+          userId: p.user.id,
+          currency: 643,
+          amount,
+          kind: 'referral_bonus',
+          idempotencyKey: `seed:${p.user.id}`,
+        },
         t.deps.now(),
       );
     });

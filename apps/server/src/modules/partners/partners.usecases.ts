@@ -143,8 +143,9 @@ export async function recordPurchaseCommissions(
 /**
  * A refund of (part of) a purchase, inside the refund's transaction: each commission shrinks to
  * its level's share of what the buyer kept. A frozen commission wholly refunded is cancelled in
- * the wallet; otherwise a clawback entry takes the difference back, even below zero — a debt the
- * partner's later income settles first.
+ * the wallet; otherwise a clawback entry takes the difference back — from the frozen money while
+ * the hold lasts, else from the available money even below zero: a debt the partner's later
+ * income settles first.
  */
 export async function reversePurchaseCommissions(
   deps: Deps,
@@ -173,6 +174,9 @@ export async function reversePurchaseCommissions(
           ? (await cancelWalletEntry(tx, commissionKey(c), deps.now())).applied
           : false;
       if (!cancelled) {
+        // During the hold the clawback is held as long as the commission it reduces: the frozen
+        // money shrinks, the available money does not.
+        const held = c.frozenUntil && c.frozenUntil.getTime() > deps.now().getTime() ? c.frozenUntil : null;
         await recordWalletEntry(
           tx,
           {
@@ -180,6 +184,7 @@ export async function reversePurchaseCommissions(
             currency: c.currency,
             amount: -reversal,
             kind: 'clawback',
+            frozenUntil: held,
             ref: c.orderUuid,
             counterpartyUserId: c.buyerId,
             allowNegative: true,

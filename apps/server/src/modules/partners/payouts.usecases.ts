@@ -6,6 +6,8 @@ import { applyCreditChange } from '../credits/index.js';
 import { findUserById } from '../users/index.js';
 import {
   cancelWalletEntry,
+  getWalletBalance,
+  lockWallet,
   recordWalletEntry,
   reserveWalletMoney,
   settleWalletEntry,
@@ -42,8 +44,10 @@ export const serializePayout = (row: PayoutRow) => ({
 /**
  * A pay-out request: requisites checked, the amount at least the currency's minimum, and the
  * money reserved in the wallet in the same transaction — under the wallet's row lock, so requests
- * at once can never together take more than the available balance. The requisites are kept for
- * next time. `clientKey` makes a double submit one request.
+ * at once can never together take more than the available balance. Only earned commission is paid
+ * out: money topped up is for spending in Mirra, so an amount beyond the payable part of the
+ * balance is refused (`wallet.not_payable`) even when the wallet holds it. The requisites are kept
+ * for next time. `clientKey` makes a double submit one request.
  */
 export async function requestPayout(
   deps: Deps,
@@ -71,6 +75,15 @@ export async function requestPayout(
   return deps.db.transaction(async (tx) => {
     const existing = await partnersRepository.findPayoutByClientKey(tx, userId, body.client_key);
     if (existing) return serializePayout(existing);
+    await lockWallet(tx, userId, currency);
+    const balance = await getWalletBalance(tx, userId, currency, deps.now());
+    if (body.amount > balance.payable && body.amount <= balance.available) {
+      throw new AppError({
+        code: 'wallet.not_payable',
+        detail: 'Only earned commission can be paid out; topped-up money is for spending in Mirra.',
+        extra: { payable: balance.payable, available: balance.available, currency },
+      });
+    }
     const row = await partnersRepository.insertPayout(tx, {
       userId,
       currency,
@@ -106,6 +119,7 @@ async function decide(
   reason: string | null,
   record?: RecordStaffChange,
   reference: string | null = null,
+  decidedBy: number | null = null,
 ): Promise<PayoutRow> {
   return deps.db.transaction(async (tx) => {
     const row = await partnersRepository.lockPayout(tx, uuid);
@@ -114,8 +128,29 @@ async function decide(
       if (row.status === decision) return row;
       throw new AppError({ code: 'partners.payout_decided', detail: 'This pay-out was already decided.' });
     }
-    if (decision === 'paid') await settleWalletEntry(tx, payoutKey(uuid));
-    else await cancelWalletEntry(tx, payoutKey(uuid), deps.now());
+    if (decision === 'paid') {
+      // Four eyes on money leaving Mirra: a staff member's own pay-out is approved by another.
+      if (decidedBy !== null && decidedBy === row.userId) {
+        throw new AppError({
+          code: 'partners.payout_own',
+          detail: 'Your own pay-out is approved by another staff member.',
+        });
+      }
+      // A refund clawed back commission after the request: while the wallet is in debt, the
+      // reserved money is not the partner's to take. Refuse it (the money returns and nets the
+      // debt); the partner asks again for what is payable then.
+      await lockWallet(tx, row.userId, row.currency);
+      const balance = await getWalletBalance(tx, row.userId, row.currency, deps.now());
+      if (balance.available < 0) {
+        throw new AppError({
+          code: 'partners.payout_in_debt',
+          detail:
+            "The partner's balance is negative: refuse this pay-out; the debt is taken from later commission.",
+          extra: { debt: -balance.available, currency: row.currency },
+        });
+      }
+      await settleWalletEntry(tx, payoutKey(uuid));
+    } else await cancelWalletEntry(tx, payoutKey(uuid), deps.now());
     const updated = await partnersRepository.updatePayout(tx, uuid, {
       status: decision,
       reason,
@@ -139,10 +174,17 @@ async function decide(
 /**
  * An admin sent the money: the reservation becomes money out, and the transfer's reference (empty:
  * none given) is kept on the pay-out for the partner to see. Repeating it changes nothing.
- * `record` writes the staff audit entry in the decision's transaction (only when it changes).
+ * `record` writes the staff audit entry in the decision's transaction (only when it changes);
+ * `decidedBy`, the staff member, may not be the partner. Refused while the partner's balance is
+ * negative (a refund clawed back commission already requested).
  */
-export const approvePayout = (deps: Deps, uuid: string, record?: RecordStaffChange, reference = '') =>
-  decide(deps, uuid, 'paid', null, record, reference || null);
+export const approvePayout = (
+  deps: Deps,
+  uuid: string,
+  record?: RecordStaffChange,
+  reference = '',
+  decidedBy: number | null = null,
+) => decide(deps, uuid, 'paid', null, record, reference || null, decidedBy);
 
 /** An admin refused the request: the reserved money is available again. */
 export const rejectPayout = (deps: Deps, uuid: string, reason: string, record?: RecordStaffChange) =>

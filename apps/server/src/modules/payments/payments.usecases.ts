@@ -17,13 +17,7 @@ import type { DbOrTx } from '../../shared/db/client.js';
 import { AppError } from '../../shared/errors.js';
 import { applyCreditChange, lockCredits } from '../credits/index.js';
 import { findUserById } from '../users/index.js';
-import {
-  cancelWalletEntry,
-  getWalletBalance,
-  recordWalletEntry,
-  settleWalletEntry,
-} from '../wallet/index.js';
-import { cardCheckHold } from './providers/yookassa.provider.js';
+import { cancelWalletEntry, recordWalletEntry, settleWalletEntry } from '../wallet/index.js';
 import {
   providerOfMethod,
   type InboundWebhook,
@@ -51,6 +45,7 @@ import {
   providerNamed,
   recurringMethods,
 } from './payments.providers.js';
+import { cardCheckHold } from './providers/yookassa.provider.js';
 import { paymentsRepository, type PaymentOrderRow } from './payments.repository.js';
 import { recordPayment, recordWebhookError, type PaymentOutcome } from '../../shared/metrics.js';
 
@@ -718,11 +713,11 @@ export async function getInvoiceState(
   const current = (await paymentsRepository.findOrder(deps.db, uuid))!;
   return {
     uuid: current.uuid,
-    held: current.provider === 'yookassa' ? cardCheckHold(current) : 0,
     status: current.status,
     amount: current.amount,
     currency: current.currency,
     product: current.product,
+    held: current.provider === 'yookassa' ? cardCheckHold(current) : 0,
     return_path: returnUrlFor(current.returnPath, current.uuid),
   };
 }
@@ -1005,23 +1000,22 @@ async function takeBackPurchase(
     }
   }
   const moneyDue = refunded - order.amountRefunded;
-  if (order.purpose === 'wallet_topup') {
-    const wallet = await getWalletBalance(tx, order.userId, order.currency, now);
-    const back = Math.min(moneyDue, Math.max(0, wallet.available));
-    if (back > 0) {
-      await recordWalletEntry(
-        tx,
-        {
-          userId: order.userId,
-          currency: order.currency,
-          amount: -back,
-          kind: 'refund',
-          ref: order.uuid,
-          idempotencyKey: key,
-        },
-        now,
-      );
-    }
+  if (order.purpose === 'wallet_topup' && moneyDue > 0) {
+    // The whole refunded top-up leaves the wallet, even below zero when part of it was spent: the
+    // negative balance is a debt staff see on the person's wallet, paid first by later money in.
+    await recordWalletEntry(
+      tx,
+      {
+        userId: order.userId,
+        currency: order.currency,
+        amount: -moneyDue,
+        kind: 'refund',
+        ref: order.uuid,
+        allowNegative: true,
+        idempotencyKey: key,
+      },
+      now,
+    );
   }
   if (order.provider === 'balance') {
     await recordWalletEntry(

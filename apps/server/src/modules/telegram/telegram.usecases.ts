@@ -99,7 +99,18 @@ export async function handleTelegramUpdate(deps: TelegramDeps, update: TTelegram
 
     if (!start.payload || !isAuthKeyPayload(start.payload)) {
       // Starting the bot allows it to write to the user.
-      const user = await findUserByTelegramId(tx, from.id);
+      let user = await findUserByTelegramId(tx, from.id);
+      if (!user && start.payload?.startsWith('ref_')) {
+        // A partner's bot link (`/start ref_<code>`) is the first sight of this person, as the
+        // Mini App's `startapp=ref_<code>` is: the account starts here, with its referer.
+        user = await upsertTelegramUser(tx, deps.now(), from, {
+          startParam: start.payload,
+          allowsWrite: true,
+          welcomeCredits: deps.config.welcomeCredits,
+        });
+        await reply('bot.welcome', true);
+        return user.id;
+      }
       await reply('bot.welcome', true);
       if (user && !user.telegramAllowsWrite) {
         await updateUser(tx, user.id, deps.now(), { telegramAllowsWrite: true });

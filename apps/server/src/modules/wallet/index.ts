@@ -29,6 +29,7 @@ export {
   getWalletBalance,
   getWalletBalances,
   listRecentWalletEntries,
+  lockWallet,
   recordWalletEntry,
   releaseFrozen,
   reserveWalletMoney,

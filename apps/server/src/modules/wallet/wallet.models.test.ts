@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { canCancel, entryProblem, isFrozen, sumWalletBalance, walletBucket } from './wallet.models.js';
+import {
+  canCancel,
+  entryProblem,
+  isFrozen,
+  payableAmount,
+  sumWalletBalance,
+  walletBucket,
+} from './wallet.models.js';
 
 const now = new Date('2026-03-01T12:00:00Z');
 const later = new Date('2026-03-15T12:00:00Z');
@@ -36,7 +43,28 @@ describe('wallet balance rules', () => {
       frozen: 2_500,
       pending: 50_000,
       reserved: 1_000,
+      payable: 0,
     });
+  });
+
+  it('pays out earned money only, and holds a clawback of held money with it', () => {
+    const entries = [
+      { amount: 100_000, status: 'in' as const, frozenUntil: null, kind: 'pay_in' as const },
+      { amount: 3_000, status: 'in' as const, frozenUntil: earlier, kind: 'referral_bonus' as const },
+      { amount: 2_000, status: 'in' as const, frozenUntil: later, kind: 'referral_bonus' as const },
+      { amount: -500, status: 'out' as const, frozenUntil: later, kind: 'clawback' as const },
+      { amount: -1_000, status: 'pending' as const, frozenUntil: null, kind: 'withdrawal' as const },
+    ];
+    expect(walletBucket(entries[3]!, now)).toBe('frozen');
+    expect(sumWalletBalance(643, entries, now)).toMatchObject({
+      available: 102_000,
+      frozen: 1_500,
+      reserved: 1_000,
+      payable: 2_000,
+    });
+    // Spending takes topped-up money first; a debt leaves nothing payable.
+    expect(payableAmount(1_000, 2_000)).toBe(1_000);
+    expect(payableAmount(-200, 2_000)).toBe(0);
   });
 
   it('refuses entries that cannot be: zero, fractions, unknown currencies, frozen money out', () => {
@@ -46,6 +74,7 @@ describe('wallet balance rules', () => {
     expect(entryProblem({ amount: 1.5, currency: 643 })).toMatch(/whole/);
     expect(entryProblem({ amount: 100, currency: 978 })).toMatch(/currency/);
     expect(entryProblem({ amount: -100, currency: 643, frozenUntil: later })).toMatch(/frozen/);
+    expect(entryProblem({ amount: -100, currency: 643, frozenUntil: later, kind: 'clawback' })).toBeNull();
     expect(entryProblem({ amount: 100, currency: 643, frozenUntil: later, pending: true })).toMatch(
       /pending/,
     );

@@ -13,11 +13,19 @@ export interface WalletEntryState {
   amount: number;
   status: TWalletEntryStatus;
   frozenUntil: Date | null;
+  kind?: TWalletEntryKind;
 }
 
-/** True while money that arrived is held (a commission during its hold). */
+/**
+ * True while settled money is held: a commission during its hold, or the part of it a partial
+ * refund took back during that hold (money out held as long as the money it reduces).
+ */
 export function isFrozen(entry: WalletEntryState, now: Date): boolean {
-  return entry.status === 'in' && entry.frozenUntil !== null && entry.frozenUntil.getTime() > now.getTime();
+  return (
+    (entry.status === 'in' || entry.status === 'out') &&
+    entry.frozenUntil !== null &&
+    entry.frozenUntil.getTime() > now.getTime()
+  );
 }
 
 /**
@@ -32,16 +40,39 @@ export function walletBucket(entry: WalletEntryState, now: Date): WalletBucket {
     case 'pending':
       return entry.amount > 0 ? 'pending' : 'reserved';
     case 'in':
-      return isFrozen(entry, now) ? 'frozen' : 'available';
     case 'out':
-      return 'available';
+      return isFrozen(entry, now) ? 'frozen' : 'available';
   }
+}
+
+/**
+ * The kinds that make up earned money: commissions, what refunds took back of them, and what was
+ * paid out (or is set aside to be). Money topped up or received from another person is for
+ * spending in Mirra, never cash: only the earned part of the available money can be paid out.
+ */
+export const EARNED_KINDS: readonly TWalletEntryKind[] = ['referral_bonus', 'clawback', 'withdrawal'];
+
+/** Whether an entry counts in the earned money a pay-out may take (settled and released, or reserved). */
+export function countsAsEarned(entry: WalletEntryState, now: Date): boolean {
+  if (!entry.kind || !EARNED_KINDS.includes(entry.kind)) return false;
+  const bucket = walletBucket(entry, now);
+  return bucket === 'available' || bucket === 'reserved';
+}
+
+/**
+ * What can be paid out: the earned money not yet paid out, never more than the available money
+ * (spending takes topped-up money first, so earnings stay payable while the wallet holds them).
+ */
+export function payableAmount(available: number, earned: number): number {
+  return Math.max(0, Math.min(available, earned));
 }
 
 /** The balances of one currency from its entries (the SQL in the repository does the same sum). */
 export function sumWalletBalance(currency: number, entries: WalletEntryState[], now: Date): TWalletBalance {
-  const balance: TWalletBalance = { currency, available: 0, frozen: 0, pending: 0, reserved: 0 };
+  const balance: TWalletBalance = { currency, available: 0, frozen: 0, pending: 0, reserved: 0, payable: 0 };
+  let earned = 0;
   for (const entry of entries) {
+    if (countsAsEarned(entry, now)) earned += entry.amount;
     const bucket = walletBucket(entry, now);
     if (bucket === 'available') balance.available += entry.amount;
     else if (bucket === 'frozen') balance.frozen += entry.amount;
@@ -51,6 +82,7 @@ export function sumWalletBalance(currency: number, entries: WalletEntryState[], 
       balance.reserved -= entry.amount;
     }
   }
+  balance.payable = payableAmount(balance.available, earned);
   return balance;
 }
 
@@ -69,11 +101,13 @@ export function entryProblem(entry: {
   currency: number;
   frozenUntil?: Date | null;
   pending?: boolean;
+  kind?: TWalletEntryKind;
 }): string | null {
   if (!Number.isSafeInteger(entry.amount) || entry.amount === 0)
     return 'amount must be a non-zero whole number';
   if (!isWalletCurrency(entry.currency)) return `unknown currency ${entry.currency}`;
-  if (entry.frozenUntil && entry.amount < 0) return 'only money in can be frozen';
+  if (entry.frozenUntil && entry.amount < 0 && entry.kind !== 'clawback')
+    return 'only money in (or a clawback of held money) can be frozen';
   if (entry.frozenUntil && entry.pending) return 'a pending entry cannot be frozen';
   return null;
 }

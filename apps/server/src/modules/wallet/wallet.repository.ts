@@ -1,25 +1,32 @@
-import { and, desc, eq, gt, inArray, isNull, lt, lte, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, lt, lte, sql } from 'drizzle-orm';
 import type { TWalletBalance, TWalletEntryKind } from '@mirra/contracts';
 import type { DbOrTx } from '../../shared/db/client.js';
 import { walletAccounts, walletEntries } from '../../shared/db/schema.js';
+import { EARNED_KINDS, payableAmount } from './wallet.models.js';
 
 export type WalletEntryRow = typeof walletEntries.$inferSelect;
 
 const ts = (at: Date) => sql`${at.toISOString()}::timestamptz`;
 
-/** The balance rules of `walletBucket` (wallet.models.ts) as one aggregate. */
+/** Settled money whose hold has not ended (a commission, or a clawback of it during the hold). */
+const heldAt = (now: Date) =>
+  sql`${walletEntries.status} IN ('in', 'out') AND ${walletEntries.frozenUntil} > ${ts(now)}`;
+
+/** The balance rules of `walletBucket` and `countsAsEarned` (wallet.models.ts) as one aggregate. */
 const balanceColumns = (now: Date) => ({
   currency: walletEntries.currency,
   available: sql<string>`coalesce(sum(${walletEntries.amount}) FILTER (WHERE
-      (${walletEntries.status} = 'out')
-      OR (${walletEntries.status} = 'in' AND (${walletEntries.frozenUntil} IS NULL OR ${walletEntries.frozenUntil} <= ${ts(now)}))
+      (${walletEntries.status} IN ('in', 'out') AND (${walletEntries.frozenUntil} IS NULL OR ${walletEntries.frozenUntil} <= ${ts(now)}))
       OR (${walletEntries.status} = 'pending' AND ${walletEntries.amount} < 0)), 0)`,
-  frozen: sql<string>`coalesce(sum(${walletEntries.amount}) FILTER (WHERE
-      ${walletEntries.status} = 'in' AND ${walletEntries.frozenUntil} > ${ts(now)}), 0)`,
+  frozen: sql<string>`coalesce(sum(${walletEntries.amount}) FILTER (WHERE ${heldAt(now)}), 0)`,
   pending: sql<string>`coalesce(sum(${walletEntries.amount}) FILTER (WHERE
       ${walletEntries.status} = 'pending' AND ${walletEntries.amount} > 0), 0)`,
   reserved: sql<string>`coalesce(-sum(${walletEntries.amount}) FILTER (WHERE
       ${walletEntries.status} = 'pending' AND ${walletEntries.amount} < 0), 0)`,
+  earned: sql<string>`coalesce(sum(${walletEntries.amount}) FILTER (WHERE
+      ${inArray(walletEntries.kind, [...EARNED_KINDS])}
+      AND ((${walletEntries.status} IN ('in', 'out') AND (${walletEntries.frozenUntil} IS NULL OR ${walletEntries.frozenUntil} <= ${ts(now)}))
+        OR (${walletEntries.status} = 'pending' AND ${walletEntries.amount} < 0))), 0)`,
 });
 
 const toBalance = (row: {
@@ -28,12 +35,14 @@ const toBalance = (row: {
   frozen: string;
   pending: string;
   reserved: string;
+  earned: string;
 }): TWalletBalance => ({
   currency: row.currency,
   available: Number(row.available),
   frozen: Number(row.frozen),
   pending: Number(row.pending),
   reserved: Number(row.reserved),
+  payable: payableAmount(Number(row.available), Number(row.earned)),
 });
 
 export const walletRepository = {
@@ -78,7 +87,7 @@ export const walletRepository = {
       .from(walletEntries)
       .where(and(eq(walletEntries.userId, userId), eq(walletEntries.currency, currency)))
       .groupBy(walletEntries.currency);
-    return row ? toBalance(row) : { currency, available: 0, frozen: 0, pending: 0, reserved: 0 };
+    return row ? toBalance(row) : { currency, available: 0, frozen: 0, pending: 0, reserved: 0, payable: 0 };
   },
 
   async balances(db: DbOrTx, userId: number, now: Date): Promise<TWalletBalance[]> {
@@ -105,9 +114,7 @@ export const walletRepository = {
           eq(walletEntries.userId, filter.userId),
           eq(walletEntries.currency, filter.currency),
           filter.kinds ? inArray(walletEntries.kind, filter.kinds) : undefined,
-          filter.frozenAt
-            ? and(eq(walletEntries.status, 'in'), gt(walletEntries.frozenUntil, filter.frozenAt))
-            : undefined,
+          filter.frozenAt ? heldAt(filter.frozenAt) : undefined,
           beforeId ? lt(walletEntries.id, beforeId) : undefined,
         ),
       )

@@ -246,6 +246,7 @@ export async function getWalletBalances(
         frozen: 0,
         pending: 0,
         reserved: 0,
+        payable: 0,
       },
   );
   return { default_currency: DEFAULT_WALLET_CURRENCY, balances };

@@ -69,7 +69,7 @@ const STATISTICS: TPartnerStatistics = {
 };
 const NO_PAYOUTS: TPayouts = {
   results: [],
-  balances: [{ currency: 643, available: 500_000, frozen: 0, pending: 0, reserved: 0 }],
+  balances: [{ currency: 643, available: 500_000, frozen: 0, pending: 0, reserved: 0, payable: 0 }],
   saved: null,
   minimum: { '643': 100_000 },
 };
@@ -225,8 +225,8 @@ describe('pay-out in dollars', () => {
     vi.spyOn(partnersApi, 'payouts').mockResolvedValue({
       ...NO_PAYOUTS,
       balances: [
-        { currency: 643, available: 500_000, frozen: 0, pending: 0, reserved: 0 },
-        { currency: 840, available: 12_345, frozen: 0, pending: 0, reserved: 0 },
+        { currency: 643, available: 500_000, frozen: 0, pending: 0, reserved: 0, payable: 0 },
+        { currency: 840, available: 12_345, frozen: 0, pending: 0, reserved: 0, payable: 0 },
       ],
       minimum: { '643': 100_000, '840': 1_000 },
     });

@@ -51,8 +51,8 @@ beforeEach(() => {
   useSession.setState({ user: { uuid: ME } as TUser, isLoggedIn: true, status: 'ready' });
   answer(routes.wallet.balances, () => ({
     balances: [
-      { currency: 643, available: 150_000, frozen: 20_000, pending: 0, reserved: 0 },
-      { currency: 840, available: 1_000, frozen: 0, pending: 0, reserved: 0 },
+      { currency: 643, available: 150_000, frozen: 20_000, pending: 0, reserved: 0, payable: 0 },
+      { currency: 840, available: 1_000, frozen: 0, pending: 0, reserved: 0, payable: 0 },
     ],
   }));
   answer(routes.payouts.creditRates, () => ({ rates: { '643': 10, '840': 1000 } }));
@@ -249,7 +249,7 @@ describe('transfer to another user', () => {
   it('switches between pay-out and the transfers with the address remembering the choice', async () => {
     answer(routes.payouts.list, () => ({
       results: [],
-      balances: [{ currency: 643, available: 150_000, frozen: 0, pending: 0, reserved: 0 }],
+      balances: [{ currency: 643, available: 150_000, frozen: 0, pending: 0, reserved: 0, payable: 0 }],
       saved: null,
       minimum: { '643': 100_000 },
     }));
@@ -375,7 +375,7 @@ describe('the partner screen in the remembered currency', () => {
       }));
       answer(routes.payouts.list, () => ({
         results: [],
-        balances: [{ currency: 643, available: 0, frozen: 0, pending: 0, reserved: 0 }],
+        balances: [{ currency: 643, available: 0, frozen: 0, pending: 0, reserved: 0, payable: 0 }],
         saved: null,
         minimum: { '643': 100_000 },
       }));

@@ -14,6 +14,8 @@ const ZTestEvent = z.object({
   amount: z.number().int(),
   currency: z.number().int(),
   saved_method_id: z.string().min(1).max(128).optional(),
+  /** A refund's total so far (a partial refund), as YooKassa and Stripe report it; absent: the whole. */
+  refunded_amount: z.number().int().positive().optional(),
 });
 
 /** The test provider's page for an order, served by Mirra itself. */
@@ -33,7 +35,7 @@ export function createTestProvider(signingKey: string): PaymentProvider & {
   signEvent(
     event: Pick<
       PaymentEvent,
-      'type' | 'orderUuid' | 'providerPaymentId' | 'amount' | 'currency' | 'savedMethodId'
+      'type' | 'orderUuid' | 'providerPaymentId' | 'amount' | 'currency' | 'savedMethodId' | 'refundedAmount'
     >,
   ): {
     body: string;
@@ -70,12 +72,13 @@ export function createTestProvider(signingKey: string): PaymentProvider & {
       return [
         {
           type: e.type,
-          eventId: `${e.payment_id}:${e.type}`,
+          eventId: `${e.payment_id}:${e.type}${e.refunded_amount ? `:${e.refunded_amount}` : ''}`,
           orderUuid: e.order_uuid,
           providerPaymentId: e.payment_id,
           amount: e.amount,
           currency: e.currency,
           ...(e.saved_method_id ? { savedMethodId: e.saved_method_id } : {}),
+          ...(e.refunded_amount ? { refundedAmount: e.refunded_amount } : {}),
         },
       ];
     },
@@ -113,6 +116,7 @@ export function createTestProvider(signingKey: string): PaymentProvider & {
         amount: event.amount,
         currency: event.currency,
         ...(event.savedMethodId ? { saved_method_id: event.savedMethodId } : {}),
+        ...(event.refundedAmount ? { refunded_amount: event.refundedAmount } : {}),
       });
       return { body, headers: { 'content-type': 'application/json', [TEST_SIGNATURE_HEADER]: sign(body) } };
     },

@@ -23,8 +23,8 @@ afterEach(() => {
 const balances = {
   default_currency: 643,
   balances: [
-    { currency: 643, available: 150_050, frozen: 40_000, pending: 0, reserved: 0 },
-    { currency: 840, available: 1_250, frozen: 0, pending: 0, reserved: 0 },
+    { currency: 643, available: 150_050, frozen: 40_000, pending: 0, reserved: 0, payable: 0 },
+    { currency: 840, available: 1_250, frozen: 0, pending: 0, reserved: 0, payable: 0 },
   ],
 };
 const CATALOGUE: TPaymentCatalogue = {
