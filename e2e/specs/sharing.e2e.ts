@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { callApi, createActiveUser, type TestUser } from '../lib/accounts.js';
 import { openBrowser, saveScreenshot, url } from '../lib/browser.js';
 import { apiGenerate, apiWaitForGeneration, JPEG_SIGNATURE } from '../lib/generations.js';

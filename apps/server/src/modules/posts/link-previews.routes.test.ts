@@ -206,7 +206,9 @@ describe('sharing a result that is not published', () => {
 
     // Someone else cannot see or stop my sharing.
     const stranger = await signedInPerson(t);
-    expect((await call(stranger, 'DELETE', `/api/generations/${generation.uuid}/share/`)).statusCode).toBe(404);
+    expect((await call(stranger, 'DELETE', `/api/generations/${generation.uuid}/share/`)).statusCode).toBe(
+      404,
+    );
     expect((await call(stranger, 'POST', `/api/generations/${generation.uuid}/share/`)).statusCode).toBe(404);
 
     const revoked = await call(person, 'DELETE', `/api/generations/${generation.uuid}/share/`);
@@ -239,6 +241,8 @@ describe('sharing a result that is not published', () => {
     const page = await botGet('/s/AAAAAAAAAAAAAAAAAAAAAA/');
     expect(page.statusCode).toBe(404);
     expect(metaTags(page.body)['og:image']).toBeUndefined();
-    expect((await call(null, 'GET', '/api/shares/AAAAAAAAAAAAAAAAAAAAAA/')).json().code).toBe('shares.not_found');
+    expect((await call(null, 'GET', '/api/shares/AAAAAAAAAAAAAAAAAAAAAA/')).json().code).toBe(
+      'shares.not_found',
+    );
   });
 });
