@@ -153,8 +153,8 @@ describe('back from the checkout', () => {
     vi.spyOn(walletApi, 'balances').mockResolvedValue({
       default_currency: 643,
       balances: [
-        { currency: 840, available: 500, frozen: 0, pending: 0, reserved: 0 },
-        { currency: 643, available: 250050, frozen: 0, pending: 0, reserved: 0 },
+        { currency: 840, available: 500, frozen: 0, pending: 0, reserved: 0, payable: 0 },
+        { currency: 643, available: 250050, frozen: 0, pending: 0, reserved: 0, payable: 0 },
       ],
     } as Awaited<ReturnType<typeof walletApi.balances>>);
     wrap(<PaymentReturn />, `/wallet/transactions/643/?payment=${UUID}`);
