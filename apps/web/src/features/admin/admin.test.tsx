@@ -69,7 +69,10 @@ const MONEY: TAdminUserMoney = {
       refundable: true,
     },
   ],
-  wallet: { balances: [{ currency: 643, available: 1000, frozen: 0, pending: 0, reserved: 0, payable: 0 }], entries: [] },
+  wallet: {
+    balances: [{ currency: 643, available: 1000, frozen: 0, pending: 0, reserved: 0, payable: 0 }],
+    entries: [],
+  },
   subscription: null,
 };
 
