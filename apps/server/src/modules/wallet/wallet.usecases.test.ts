@@ -209,8 +209,10 @@ describe('wallet ledger (PostgreSQL)', () => {
     expect(wallet).toEqual({
       default_currency: 643,
       balances: [
-        { currency: 643, available: 700, frozen: 400, pending: 0, reserved: 0 },
-        { currency: 840, available: 300, frozen: 0, pending: 0, reserved: 0 },
+        // Nothing is payable: the commission is still frozen, and a pay-in or a staff adjustment
+        // is money for spending, never for paying out.
+        { currency: 643, available: 700, frozen: 400, pending: 0, reserved: 0, payable: 0 },
+        { currency: 840, available: 300, frozen: 0, pending: 0, reserved: 0, payable: 0 },
       ],
     });
     expect((await t.app.inject({ method: 'GET', url: '/api/wallet/' })).statusCode).toBe(401);
