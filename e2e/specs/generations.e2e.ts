@@ -254,7 +254,7 @@ describe.each(VIEWPORT_NAMES)('generations (%s)', (viewport) => {
     await page.getByTestId('generate-submit').click();
     await page.getByTestId('limit-dialog').waitFor();
     expect(await page.getByTestId('limit-text').textContent()).toBe(
-      `The first ${E2E_SETTINGS.freeDailyPhotos} photos a day are made right away; after that there is a ${E2E_SETTINGS.freeDelaySeconds} seconds pause between generations. The limit resets at 00:00.`,
+      `The first ${E2E_SETTINGS.freeDailyPhotos} photos a day are made right away; after that there is a ${E2E_SETTINGS.freeDelaySeconds}-second pause between generations. The limit resets at 00:00.`,
     );
     // Purchase (the unlimited package and the packs) is offered beside skip; the purchase sheet
     // itself is tried in payments.e2e.ts and the dialog's unit tests.
