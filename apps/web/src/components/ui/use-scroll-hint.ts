@@ -26,11 +26,25 @@ export function useScrollHint<T extends HTMLElement>() {
     row.addEventListener('scroll', update, { passive: true });
     // The labels' widths change with the language and the fonts, and the row's overflow with them.
     const resize = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(update);
+    const observeChildren = () => {
+      for (const child of Array.from(row.children)) resize?.observe(child);
+    };
     resize?.observe(row);
-    for (const child of Array.from(row.children)) resize?.observe(child);
+    observeChildren();
+    // Tabs added, removed or relabelled later (a signed-in person's extra tab, the catalogue
+    // arriving) change the overflow without resizing the row itself.
+    const mutations =
+      typeof MutationObserver === 'undefined'
+        ? null
+        : new MutationObserver(() => {
+            observeChildren();
+            update();
+          });
+    mutations?.observe(row, { childList: true, subtree: true, characterData: true });
     stop.current = () => {
       row.removeEventListener('scroll', update);
       resize?.disconnect();
+      mutations?.disconnect();
     };
   }, []);
 }
