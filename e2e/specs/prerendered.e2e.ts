@@ -41,7 +41,7 @@ describe('prerendered landing pages (phone, 360 px)', () => {
       const release = await holdTheApp(s);
       await page.goto(url('/'), { waitUntil: 'commit' });
       const title = page.locator('h1.hero__title');
-      await expect.poll(() => title.textContent()).toBe('Ваши фото, созданные ИИ');
+      await expect.poll(() => title.textContent()).toBe('Ваши фото: правки, стили и анимация');
       expect(await appHasRun(s)).toBe(false);
       // Styled already (the page's own stylesheets are in the head), and not wider than the phone.
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(360);
