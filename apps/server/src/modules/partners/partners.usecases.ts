@@ -14,7 +14,7 @@ import type { DbOrTx } from '../../shared/db/client.js';
 import { sql } from 'drizzle-orm';
 import { AppError } from '../../shared/errors.js';
 import { notifyUser } from '../notifications/index.js';
-import type { PaymentListener, PaymentOrderView } from '../payments/index.js';
+import type { PaidThrough, PaymentListener, PaymentOrderView } from '../payments/index.js';
 import { findUserById, referralLink, type UserRow } from '../users/index.js';
 import { cancelWalletEntry, DEFAULT_WALLET_CURRENCY, recordWalletEntry } from '../wallet/index.js';
 import {
@@ -55,13 +55,13 @@ export interface PaidPurchase {
 /**
  * Purchases that pay commission: not wallet top-ups, and only in money the wallet holds — a Telegram
  * Stars purchase (XTR) has no wallet currency to pay a share in, and must still be granted. A
- * payment through the `test` provider moved no money, so it earns nothing (unless a test server
- * says otherwise: PARTNER_TEST_PAYMENTS_EARN).
+ * payment through a provider that moves no money (the test provider) earns nothing (unless a test
+ * server says otherwise: PARTNER_TEST_PAYMENTS_EARN).
  */
-const isRewarded = (deps: Deps, order: PaymentOrderView) =>
+const isRewarded = (deps: Deps, order: PaymentOrderView, paidThrough: PaidThrough | undefined) =>
   order.purpose !== 'wallet_topup' &&
   (WALLET_CURRENCIES as readonly number[]).includes(order.currency) &&
-  (order.provider !== 'test' || deps.config.partners.testPaymentsEarn);
+  (paidThrough?.movesMoney !== false || deps.config.partners.testPaymentsEarn);
 
 const purchaseOf = (order: PaymentOrderView, fallbackPaidAt: Date): PaidPurchase => ({
   orderUuid: order.uuid,
@@ -227,11 +227,12 @@ export async function reversePurchaseCommissions(
 /** The payments module's listener: commissions on paid purchases, reversals on refunds. */
 export function createPartnerPaymentListener(deps: Deps): PaymentListener {
   return {
-    onPaid: async (tx, order) => {
-      if (isRewarded(deps, order)) await recordPurchaseCommissions(deps, tx, purchaseOf(order, deps.now()));
+    onPaid: async (tx, order, paidThrough) => {
+      if (isRewarded(deps, order, paidThrough))
+        await recordPurchaseCommissions(deps, tx, purchaseOf(order, deps.now()));
     },
-    onRefunded: async (tx, order) => {
-      if (!isRewarded(deps, order)) return;
+    onRefunded: async (tx, order, paidThrough) => {
+      if (!isRewarded(deps, order, paidThrough)) return;
       // A partial refund claws back the share of each commission the refunded money earned.
       await reversePurchaseCommissions(deps, tx, {
         ...purchaseOf(order, deps.now()),

@@ -27,9 +27,15 @@ export type PaymentPurposeHandlers = Partial<Record<'subscription', PaymentEvent
  * period, a renewal — each renewal is an order of its own), `onRefunded` each time more of a paid
  * order's money is refunded or charged back (its access and unspent credits, or their refunded
  * share, are already taken back): `order.amountRefunded` is the total refunded so far, and the
- * status is `refunded` once all of it is.
+ * status is `refunded` once all of it is. `paidThrough` says whether real money moved.
  */
 export interface PaymentListener {
-  onPaid?(tx: DbOrTx, order: PaymentOrderView): Promise<void>;
-  onRefunded?(tx: DbOrTx, order: PaymentOrderView): Promise<void>;
+  onPaid?(tx: DbOrTx, order: PaymentOrderView, paidThrough?: PaidThrough): Promise<void>;
+  onRefunded?(tx: DbOrTx, order: PaymentOrderView, paidThrough?: PaidThrough): Promise<void>;
+}
+
+/** What the way an order was paid says of its money (the provider's capabilities); unset: real money. */
+export interface PaidThrough {
+  /** Money really moved (false: the test provider's payments). */
+  movesMoney: boolean;
 }

@@ -1,7 +1,13 @@
-import type { TPaymentMethod } from '@mirra/contracts';
+import type { TPaymentMethod, TPaymentRegion } from '@mirra/contracts';
 
 /** The payment services Mirra has an adapter for. */
 export type ProviderName = 'test' | 'yookassa' | 'stripe' | 'cryptomus' | 'stars';
+
+/**
+ * Paying from the wallet: a way to pay the buyer picks, and the `provider` of an order so paid, but
+ * no provider — the money moves inside Mirra's own ledger, in one transaction.
+ */
+export const WALLET_BALANCE = 'balance' as const;
 
 /**
  * What a payment is for; decides which module applies its events. `product`: a credit pack or the
@@ -39,8 +45,8 @@ export interface ProviderOrder {
    * cancelled, so the app closes the checkout. Unset: the return URL.
    */
   cancelUrl?: string;
-  /** YooKassa only: which of its methods the buyer chose (bank card, SberPay, SBP). */
-  methodType?: YooKassaMethodType;
+  /** The way to pay the buyer chose, of those the provider serves (YooKassa: card, SberPay, SBP). */
+  method: string;
   /**
    * The first payment of a subscription: YooKassa saves the method (`save_payment_method: true`),
    * Stripe opens Checkout in `subscription` mode, Stars creates a link with `subscription_period`
@@ -144,11 +150,63 @@ export interface InboundWebhook {
 }
 
 /**
+ * How a provider renews a subscription: `saved_method`, Mirra charges a method the first payment
+ * kept (`chargeSavedMethod`); `provider`, the provider runs a subscription of its own, reports each
+ * period (`subscription.renewed`) and stops it on request (`cancelSubscription`); `none`, one-off
+ * payments only, so the plan is not sold through it.
+ */
+export type RecurringKind = 'saved_method' | 'provider' | 'none';
+
+/**
+ * What a provider can do, declared by the provider: the use cases decide by these facts and never
+ * by the provider's name, so a new provider declares its own and changes no use case.
+ */
+export interface ProviderCapabilities {
+  /** The ways to pay it serves, as the buyer picks them, in the order they are offered. */
+  readonly methods: readonly TPaymentMethod[];
+  /** The price regions it is offered in. */
+  readonly regions: readonly TPaymentRegion[];
+  /** The currencies it takes an order in (ISO 4217 numeric; CURRENCY_XTR for Telegram Stars). */
+  readonly currencies: readonly number[];
+  /** Offered only inside the Telegram Mini App, whose own payment sheet takes the payment. */
+  readonly miniAppOnly: boolean;
+  /**
+   * It sends a fiscal receipt of every payment to the buyer's email (54-FZ) and refuses a payment
+   * without one: none is started without an email (the account's, or one typed at checkout).
+   */
+  readonly receiptEmail: boolean;
+  readonly recurring: RecurringKind;
+  /**
+   * The methods a free trial can start with: nothing is charged now and the card is kept for the
+   * first charge when the trial ends (by a card check held and released, a card saved with nothing
+   * charged, or a trial in the provider's own subscription). None: the first period is paid.
+   */
+  readonly trialMethods: readonly TPaymentMethod[];
+  /** It refunds part of a payment; otherwise only all that is left of it. */
+  readonly partialRefunds: boolean;
+  /** Its refund is final when it answers (`refund` returns the refund's event), not on a later notice. */
+  readonly refundsAtOnce: boolean;
+  /** Money really moves (the test provider moves none): its purchases earn partner commissions. */
+  readonly movesMoney: boolean;
+  /**
+   * Methods whose buyer comes back to Mirra's open invoice page (`/sberpay/<order>/?key=`) rather
+   * than to the app: the bank's app may return them to another browser, signed out.
+   */
+  readonly invoicePageMethods: readonly TPaymentMethod[];
+}
+
+/**
  * One payment service. Every provider implements this, and the payments module (and the
  * subscriptions and wallet modules through it) never looks past it.
  */
 export interface PaymentProvider {
   readonly name: ProviderName;
+  readonly capabilities: ProviderCapabilities;
+  /**
+   * Minor units it holds on the buyer's card for an order and releases, never takes (a trial's
+   * card check); absent: it holds nothing of its own.
+   */
+  heldOnCard?(order: { amount: number; saveMethod?: boolean | undefined }): number;
   /** Starts a payment for the order (idempotent per order uuid); returns where to send the buyer. */
   createPayment(order: ProviderOrder): Promise<CheckoutStarted>;
   /**
@@ -168,14 +226,12 @@ export interface PaymentProvider {
    * Asks the provider to return the money (`refundAmount` of it, minor units; unset: all that is
    * left); the refund itself is applied when its event arrives. `alreadyRefunded` keys the request,
    * so a retried one never refunds twice and a later partial refund is a request of its own. A
-   * provider whose answer means the money is back (`refundsAtOnce`) answers the refund's event,
-   * applied at once.
+   * provider whose answer means the money is back (`capabilities.refundsAtOnce`) answers the
+   * refund's event, applied at once.
    */
   refund(
     order: ProviderOrder & { providerPaymentId: string; refundAmount?: number; alreadyRefunded: number },
   ): Promise<PaymentEvent | void>;
-  /** Its refund is final when it answers (Telegram Stars' `refundStarPayment`), not on a later notice. */
-  refundsAtOnce?: boolean;
   /**
    * Charges a saved method with no buyer present (YooKassa `payment_method_id`), keyed by the new
    * order's uuid. Answers the payment's id and its final event when already final (null while
@@ -190,10 +246,4 @@ export interface PaymentProvider {
    * `editUserStarSubscription` is_canceled). Absent: the provider has no subscriptions of its own.
    */
   cancelSubscription?(subscription: { providerSubscriptionId: string; userId: number }): Promise<void>;
-}
-
-/** Which provider serves a payment method the buyer picks. */
-export function providerOfMethod(method: TPaymentMethod): ProviderName {
-  if (method.startsWith('yookassa')) return 'yookassa';
-  return method as ProviderName;
 }

@@ -20,7 +20,7 @@ import {
   type PaymentOrderView,
 } from './index.js';
 import { cryptomusSign, phpJsonEncode } from './providers/cryptomus.provider.js';
-import { reconcilePendingOrders } from './payments.usecases.js';
+import { reconcilePendingOrders } from './provider-events.usecases.js';
 import { freePort } from '../../test/free-port.js';
 
 // Each provider end to end against its local fake: the real adapter, real HTTP both ways, the

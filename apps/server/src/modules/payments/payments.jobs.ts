@@ -1,5 +1,5 @@
 import type { PaymentsDeps } from './payments.deps.js';
-import { reconcilePendingOrders } from './payments.usecases.js';
+import { reconcilePendingOrders } from './provider-events.usecases.js';
 
 export function paymentsJobHandlers(deps: PaymentsDeps) {
   return {

@@ -1,6 +1,6 @@
 import { routes } from '@mirra/contracts';
 import type { FastifyRequest } from 'fastify';
-import { requireAuth } from '../../shared/http/auth-context.js';
+import { requireAuth, viaMiniApp } from '../../shared/http/auth-context.js';
 import { serve } from '../../shared/http/serve-route.js';
 import type { ZodApp } from '../../shared/http/zod-app.js';
 import type { SubscriptionsDeps } from './subscriptions.deps.js';
@@ -13,7 +13,7 @@ export function registerSubscriptionsRoutes(app: ZodApp, deps: SubscriptionsDeps
     userId,
     ip: request.ip,
     headers: request.headers,
-    inMiniApp: requireAuth(request).via === 'telegram',
+    inMiniApp: viaMiniApp(requireAuth(request)),
   });
 
   serve(app, r.mine, async (request) => getSubscription(deps, caller(request, requireAuth(request).user.id)));

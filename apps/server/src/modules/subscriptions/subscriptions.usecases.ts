@@ -15,15 +15,17 @@ import { stopProviderSubscriptionJob } from './subscriptions.jobs.definitions.js
 import { applyCreditChange, lockCredits } from '../credits/index.js';
 import { notifyUser } from '../notifications/index.js';
 import {
-  availableMethods,
-  recurringMethods,
+  WALLET_BALANCE,
   cancelProviderSubscription,
   chargeSavedMethod,
+  chargesInStars,
   guardShownPrice,
   hasPendingCharge,
-  providerOfMethod,
+  recurringMethods,
   regionOf,
   startPayment,
+  subscriptionMethods,
+  trialMethods,
   type Caller,
   type PaymentEvent,
   type PaymentOrderView,
@@ -58,31 +60,13 @@ async function trialAvailable(deps: Pick<SubscriptionsDeps, 'db'>, plan: Premium
   return !(await subscriptionsRepository.anyTrialClaimed(deps.db, subjects));
 }
 
-/**
- * The methods the plan can be bought with: those whose provider renews it (a saved card charged by
- * Mirra, or the provider's own subscription), and the wallet. A one-off method (cryptocurrency)
- * cannot renew.
- */
-function planMethods(deps: SubscriptionsDeps, where: { region: TPaymentRegion; inMiniApp: boolean }) {
-  return availableMethods(deps, where).filter((m) => m === 'balance' || providerOfMethod(m) !== 'cryptomus');
-}
-
-/**
- * The trial charges nothing now and keeps the card for the first charge when it ends: the test
- * provider saves a card with nothing charged, Stripe runs the trial in its own subscription
- * (`trial_period_days`), and YooKassa saves the card by a card check (a held rouble released,
- * never taken) — by card or SberPay, as SBP cannot hold. Telegram Star subscriptions have no
- * trial, and the wallet keeps no card: both take their first period.
- */
-const TRIAL_PROVIDERS: ProviderName[] = ['test', 'stripe'];
-const TRIAL_METHODS: TPaymentMethod[] = ['yookassa_bank_card', 'yookassa_sberbank'];
-const trialMethods = (methods: TPaymentMethod[]) =>
-  methods.filter(
-    (m) => TRIAL_METHODS.includes(m) || (m !== 'balance' && TRIAL_PROVIDERS.includes(providerOfMethod(m))),
-  );
-
-function priceFor(plan: PremiumPlanConfig, region: TPaymentRegion, method: TPaymentMethod) {
-  if (method !== 'stars') return pricePlan(plan, region);
+function priceFor(
+  deps: SubscriptionsDeps,
+  plan: PremiumPlanConfig,
+  region: TPaymentRegion,
+  method: TPaymentMethod,
+) {
+  if (!chargesInStars(deps, method)) return pricePlan(plan, region);
   if (!plan.prices.xtr) {
     throw new AppError({
       code: 'payments.method_unavailable',
@@ -102,7 +86,7 @@ export async function getSubscription(deps: SubscriptionsDeps, caller: Caller): 
   const renewing = Boolean(
     sub && premium && sub.autoRenew && (sub.savedMethodId || sub.providerSubscriptionId),
   );
-  const methods = planMethods(deps, { region, inMiniApp: caller.inMiniApp ?? false });
+  const methods = subscriptionMethods(deps, { region, inMiniApp: caller.inMiniApp ?? false });
   const trial = await trialAvailable(deps, plan, caller.userId);
   return {
     plan: {
@@ -120,7 +104,7 @@ export async function getSubscription(deps: SubscriptionsDeps, caller: Caller): 
     status: visibleStatus(sub, now),
     premium,
     trial_available: trial,
-    trial_methods: trial ? trialMethods(methods) : [],
+    trial_methods: trial ? trialMethods(deps, methods) : [],
     auto_renew: renewing,
     access_until: premium ? (sub!.accessUntil?.toISOString() ?? null) : null,
     next_charge_at: renewing ? (sub!.nextChargeAt?.toISOString() ?? null) : null,
@@ -167,19 +151,19 @@ export async function startSubscription(
       if (resumed) return { uuid: null, confirmation_url: null };
     }
   }
-  const methods = planMethods(deps, { region, inMiniApp: caller.inMiniApp ?? false });
+  const methods = subscriptionMethods(deps, { region, inMiniApp: caller.inMiniApp ?? false });
   if (!methods.includes(body.method)) {
     throw new AppError({
       code: 'payments.method_unavailable',
       detail: 'This payment method is not available.',
     });
   }
-  const price = priceFor(plan, region, body.method);
+  const price = priceFor(deps, plan, region, body.method);
   // The shown price is the plan's (a trial's end charges it too): not what this checkout takes now.
   guardShownPrice(body, price);
   const trial =
     !existing?.accessUntil &&
-    trialMethods(methods).includes(body.method) &&
+    trialMethods(deps, methods).includes(body.method) &&
     (await trialAvailable(deps, plan, caller.userId));
   const sub = await deps.db.transaction((tx) =>
     subscriptionsRepository.lockForUser(tx, caller.userId, {
@@ -213,9 +197,9 @@ export async function startSubscription(
     ...(body.email ? { receiptEmail: body.email } : {}),
     // The period's credits are granted by payments with the order, once.
     credits: trial ? plan.trial_credits : plan.credits,
-    // Mirra charges the kept card where the provider can charge it again (test, YooKassa); Stripe
-    // and Stars renew their own subscription (Stripe running the trial in it too).
-    ...(body.method === 'balance'
+    // Mirra charges the kept card where the provider can charge it again; other providers renew
+    // their own subscription (running the trial in it too, where they have one).
+    ...(body.method === WALLET_BALANCE
       ? {}
       : recurringMethods(deps).includes(body.method)
         ? { saveMethod: true }
@@ -474,7 +458,7 @@ export async function applySubscriptionPayment(
     const accessUntil =
       !isTrial && event.periodEnd && event.periodEnd > now ? event.periodEnd : term.accessUntil;
     const savedMethodId =
-      order.provider === 'balance'
+      order.provider === WALLET_BALANCE
         ? WALLET_METHOD
         : (event.savedMethodId ?? order.savedMethodId ?? sub.savedMethodId ?? null);
     const providerSubscriptionId = event.providerSubscriptionId ?? order.providerSubscriptionId ?? null;
@@ -549,13 +533,13 @@ export async function renewSubscription(deps: SubscriptionsDeps, sub: Subscripti
   if (await hasPendingCharge(deps, sub.uuid)) return;
   const lease = new Date(now.getTime() + deps.config.premium.retryHours * 3_600_000);
   if (!(await subscriptionsRepository.claimAttempt(deps.db, sub.uuid, sub.nextAttemptAt, lease, now))) return;
-  if (sub.provider === 'balance') {
+  if (sub.provider === WALLET_BALANCE) {
     try {
       await startPayment(deps, {
         userId: sub.userId,
         purpose: 'subscription',
         purposeRef: sub.uuid,
-        method: 'balance',
+        method: WALLET_BALANCE,
         product: sub.plan,
         amount: sub.amount,
         currency: sub.currency,

@@ -27,3 +27,8 @@ export function requireAuth(request: FastifyRequest): AuthContext {
   if (!request.auth) throw notAuthenticated();
   return request.auth;
 }
+
+/** Signed in with the Telegram Mini App's init data: the caller is inside the Mini App. */
+export function viaMiniApp(auth: AuthContext): boolean {
+  return auth.via === 'telegram';
+}

@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
+import { CURRENCY_RUB, CURRENCY_USD } from '@mirra/contracts';
 import type { PaymentEvent, PaymentProvider } from '../payment-provider.js';
 import { currencyAlpha, currencyNumeric, decimalToMinor, minorToDecimal } from '../money.js';
 
@@ -126,6 +127,21 @@ export function createCryptomusProvider(
 
   return {
     name: 'cryptomus',
+    capabilities: {
+      methods: ['cryptomus'],
+      // An invoice in either currency, paid in cryptocurrency.
+      regions: ['ru', 'intl'],
+      currencies: [CURRENCY_RUB, CURRENCY_USD],
+      miniAppOnly: false,
+      receiptEmail: false,
+      // A crypto payment is one-off: nothing is kept to charge again.
+      recurring: 'none',
+      trialMethods: [],
+      partialRefunds: false,
+      refundsAtOnce: false,
+      movesMoney: true,
+      invoicePageMethods: [],
+    },
 
     async createPayment(order) {
       const invoice = await invoiceCall('/v1/payment', {

@@ -170,6 +170,22 @@ export function createStarsProvider(
 
   return {
     name: 'stars',
+    capabilities: {
+      methods: ['stars'],
+      // Priced in Stars, the same everywhere, and paid in the Mini App's own payment sheet.
+      regions: ['ru', 'intl'],
+      currencies: [CURRENCY_XTR],
+      miniAppOnly: true,
+      receiptEmail: false,
+      recurring: 'provider',
+      // A Star subscription takes its first period at once: it has no trial.
+      trialMethods: [],
+      // `refundStarPayment` returns the whole payment, and is final when Telegram answers.
+      partialRefunds: false,
+      refundsAtOnce: true,
+      movesMoney: true,
+      invoicePageMethods: [],
+    },
 
     async createPayment(order) {
       const link = await bot.call<string>('createInvoiceLink', {
@@ -195,8 +211,6 @@ export function createStarsProvider(
       const transaction = await findPaymentOf(order.uuid);
       return transaction ? starsTransactionEvent(transaction, order.uuid) : null;
     },
-
-    refundsAtOnce: true,
 
     async refund(order) {
       await bot.call('refundStarPayment', {

@@ -1,5 +1,6 @@
 import Stripe from 'stripe';
 import { z } from 'zod';
+import { CURRENCY_RUB, CURRENCY_USD } from '@mirra/contracts';
 import type { PaymentEvent, PaymentProvider } from '../payment-provider.js';
 import { AppError } from '../../../shared/errors.js';
 import { currencyAlpha, currencyNumeric } from '../money.js';
@@ -275,6 +276,21 @@ export function createStripeProvider(
 
   return {
     name: 'stripe',
+    capabilities: {
+      methods: ['stripe'],
+      // Dollars outside Russia; in Russia YooKassa takes roubles.
+      regions: ['intl'],
+      currencies: [CURRENCY_RUB, CURRENCY_USD],
+      miniAppOnly: false,
+      receiptEmail: false,
+      recurring: 'provider',
+      // Checkout collects the card and the subscription runs the trial (`trial_period_days`).
+      trialMethods: ['stripe'],
+      partialRefunds: true,
+      refundsAtOnce: false,
+      movesMoney: true,
+      invoicePageMethods: [],
+    },
 
     async createPayment(order) {
       const metadata = { order_uuid: order.uuid, user_id: String(order.userId) };

@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
+import { CURRENCY_RUB, CURRENCY_USD } from '@mirra/contracts';
 import type { PaymentEvent, PaymentProvider } from '../payment-provider.js';
 
 export const TEST_SIGNATURE_HEADER = 'x-mirra-test-signature';
@@ -48,6 +49,22 @@ export function createTestProvider(signingKey: string): PaymentProvider & {
     `${testCheckoutPath(orderUuid)}?token=${checkoutToken(orderUuid)}`;
   return {
     name: 'test',
+    capabilities: {
+      methods: ['test'],
+      regions: ['ru', 'intl'],
+      currencies: [CURRENCY_RUB, CURRENCY_USD],
+      miniAppOnly: false,
+      receiptEmail: false,
+      recurring: 'saved_method',
+      // Its checkout saves a card with nothing charged.
+      trialMethods: ['test'],
+      // Its page refunds the whole payment; a partial refund is a notification of its own.
+      partialRefunds: false,
+      refundsAtOnce: false,
+      // No money moves: its purchases earn no commission (unless PARTNER_TEST_PAYMENTS_EARN).
+      movesMoney: false,
+      invoicePageMethods: [],
+    },
     async createPayment(order) {
       return { confirmationUrl: checkoutUrl(order.uuid), providerPaymentId: null };
     },
@@ -126,4 +143,15 @@ export function createTestProvider(signingKey: string): PaymentProvider & {
 /** The test provider's key, derived from the server secret so that nothing else needs configuring. */
 export function testProviderKey(serverSecret: string): string {
   return createHmac('sha256', serverSecret).update('mirra:payments:test-provider').digest('hex');
+}
+
+const testProviders = new Map<string, ReturnType<typeof createTestProvider>>();
+/** The test provider of this server (its key derives from the server secret). */
+export function testProviderOf(deps: { linkSecret: string }) {
+  let provider = testProviders.get(deps.linkSecret);
+  if (!provider) {
+    provider = createTestProvider(testProviderKey(deps.linkSecret));
+    testProviders.set(deps.linkSecret, provider);
+  }
+  return provider;
 }

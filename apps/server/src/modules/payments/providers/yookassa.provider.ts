@@ -1,5 +1,6 @@
 import { BlockList, isIP } from 'node:net';
 import { z } from 'zod';
+import { CURRENCY_RUB, CURRENCY_USD, type TPaymentMethod } from '@mirra/contracts';
 import type {
   PaymentEvent,
   PaymentProvider,
@@ -41,6 +42,11 @@ const CARD_CHECK_AMOUNT = 100;
 export function cardCheckHold(order: { amount: number; saveMethod?: boolean | undefined }): number {
   return order.amount === 0 && order.saveMethod === true ? CARD_CHECK_AMOUNT : 0;
 }
+
+/** The way to pay the buyer picks for each of YooKassa's own methods. */
+const methodOf = (type: YooKassaMethodType): TPaymentMethod => `yookassa_${type}`;
+const typeOf = (method: string): YooKassaMethodType | undefined =>
+  (['bank_card', 'sberbank', 'sbp'] as const).find((type) => methodOf(type) === method);
 
 const ZAmount = z.object({ value: z.string(), currency: z.string() });
 const ZPayment = z
@@ -221,6 +227,23 @@ export function createYooKassaProvider(
 
   return {
     name: 'yookassa',
+    capabilities: {
+      methods: config.methods.map(methodOf),
+      // Roubles for Russia; elsewhere Stripe takes dollars.
+      regions: ['ru'],
+      currencies: [CURRENCY_RUB, CURRENCY_USD],
+      miniAppOnly: false,
+      receiptEmail: true,
+      recurring: 'saved_method',
+      // A trial keeps the card by a card check (a held rouble, released): SBP cannot hold.
+      trialMethods: config.methods.filter((type) => type !== 'sbp').map(methodOf),
+      partialRefunds: true,
+      refundsAtOnce: false,
+      movesMoney: true,
+      // SberPay returns the buyer from its app, often to another browser than the one that paid.
+      invoicePageMethods: [methodOf('sberbank')],
+    },
+    heldOnCard: cardCheckHold,
     isTrustedSource,
 
     async createPayment(order) {
@@ -243,7 +266,7 @@ export function createYooKassaProvider(
             user_id: String(order.userId),
             ...(cardCheck ? { card_check: 'true' } : {}),
           },
-          ...(order.methodType ? { payment_method_data: { type: order.methodType } } : {}),
+          ...(typeOf(order.method) ? { payment_method_data: { type: typeOf(order.method) } } : {}),
           ...(order.recurring || order.saveMethod ? { save_payment_method: true } : {}),
           // Nothing is sold by a card check, so it has no receipt.
           ...(cardCheck ? {} : receiptOf(order)),

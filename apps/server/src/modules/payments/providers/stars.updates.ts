@@ -1,15 +1,15 @@
 import { CURRENCY_XTR } from '@mirra/contracts';
-import type { StarsPaymentUpdates } from '../telegram/index.js';
-import { findUserById } from '../users/index.js';
-import type { PaymentsDeps } from './payments.deps.js';
-import { paymentsRepository } from './payments.repository.js';
-import { applyEvents } from './payments.usecases.js';
+import type { StarsPaymentUpdates } from '../../telegram/index.js';
+import { findUserById } from '../../users/index.js';
+import type { PaymentsDeps } from '../payments.deps.js';
+import { paymentsRepository } from '../payments.repository.js';
+import { applyEvents } from '../provider-events.usecases.js';
 import {
   starsPaymentEvent,
   starsRefundEvent,
   ZStarsRefundedPayment,
   ZStarsSuccessfulPayment,
-} from './providers/stars.provider.js';
+} from './stars.provider.js';
 
 /**
  * Stars payments as the bot receives them: the pre-checkout answer comes from the order alone
