@@ -45,11 +45,25 @@ export const ZPaymentProduct = z.object({
 });
 export type TPaymentProduct = z.infer<typeof ZPaymentProduct>;
 
+/**
+ * What the providers of the offered ways to pay say of them, so the client asks for what each
+ * needs without knowing providers: `receipt_email_methods` send a fiscal receipt to the buyer's
+ * email and take no payment without one (an account with none types it); `stars_methods` are
+ * priced in Telegram Stars and paid in Telegram's own payment sheet (the answer's
+ * `confirmation_url` is an invoice link the Mini App opens).
+ */
+export const ZPaymentMethodFacts = z.object({
+  receipt_email_methods: z.array(ZPaymentMethod),
+  stars_methods: z.array(ZPaymentMethod),
+});
+export type TPaymentMethodFacts = z.infer<typeof ZPaymentMethodFacts>;
+
 export const ZPaymentCatalogue = z.object({
   region: ZPaymentRegion,
   currency: z.number().int(),
   products: z.array(ZPaymentProduct),
   methods: z.array(ZPaymentMethod),
+  ...ZPaymentMethodFacts.shape,
 });
 export type TPaymentCatalogue = z.infer<typeof ZPaymentCatalogue>;
 

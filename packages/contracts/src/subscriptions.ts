@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ZEmail } from './fields.js';
-import { ZPaymentMethod, ZPaymentRegion } from './payments.js';
+import { ZPaymentMethod, ZPaymentMethodFacts, ZPaymentRegion } from './payments.js';
 
 /** Where a premium subscription stands. */
 export const PREMIUM_STATUSES = ['none', 'pending', 'trialing', 'active', 'past_due', 'expired'] as const;
@@ -38,6 +38,7 @@ export const ZPremiumState = z.object({
   trial_available: z.boolean(),
   /** The methods the trial can start with (they keep the card for the first charge after it). */
   trial_methods: z.array(ZPaymentMethod),
+  ...ZPaymentMethodFacts.shape,
   /** Renewals are on (false after cancelling: access runs to `access_until`). */
   auto_renew: z.boolean(),
   access_until: z.iso.datetime().nullable(),

@@ -32,7 +32,13 @@ import {
   safeReturnPath,
   type CatalogueEntry,
 } from './payments.models.js';
-import { availableMethods, chargesInStars, providerNamed, providerOfMethod } from './payments.providers.js';
+import {
+  availableMethods,
+  chargesInStars,
+  methodFacts,
+  providerNamed,
+  providerOfMethod,
+} from './payments.providers.js';
 import { paymentsRepository } from './payments.repository.js';
 import { applyPaymentEvent, reconcileOrder, type EventDeps } from './provider-events.usecases.js';
 
@@ -104,12 +110,8 @@ export async function regionOf(
 export async function getCatalogue(deps: CatalogueDeps, caller: Caller): Promise<TPaymentCatalogue> {
   const region = await regionOf(deps, caller);
   const products = (await catalogueOf(deps)).map((entry) => priceProduct(entry, region));
-  return {
-    region,
-    currency: products[0]!.currency,
-    products,
-    methods: availableMethods(deps, { region, inMiniApp: caller.inMiniApp ?? false }),
-  };
+  const methods = availableMethods(deps, { region, inMiniApp: caller.inMiniApp ?? false });
+  return { region, currency: products[0]!.currency, products, methods, ...methodFacts(deps, methods) };
 }
 
 export async function changeRegion(deps: CatalogueDeps, caller: Caller, region: TPaymentRegion) {

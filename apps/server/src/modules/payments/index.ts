@@ -41,6 +41,7 @@ export type { PaidThrough } from './payment-hooks.js';
 export {
   availableMethods,
   chargesInStars,
+  methodFacts,
   recurringMethods,
   subscriptionMethods,
   testProviderOf,

@@ -147,6 +147,13 @@ describe('the catalogue per region', () => {
     const deCatalogue = (await t.app.inject({ url: '/api/payments/catalogue/', headers: de.headers })).json();
     expect(deCatalogue).toMatchObject({ region: 'intl', currency: 840 });
     expect(deCatalogue.methods).toEqual(['stripe', 'cryptomus', 'test', 'balance']);
+    // What each provider says of its methods: YooKassa sends a receipt to an email it must have.
+    expect(ruCatalogue.receipt_email_methods).toEqual([
+      'yookassa_bank_card',
+      'yookassa_sberbank',
+      'yookassa_sbp',
+    ]);
+    expect(deCatalogue).toMatchObject({ receipt_email_methods: [], stars_methods: [] });
     // Stars are for the Mini App, and Stripe charges dollars: neither is sold to this buyer.
     for (const method of ['stars', 'yookassa_bank_card']) {
       const refused = await t.app.inject({
@@ -567,6 +574,7 @@ describe('Telegram Stars', () => {
     const { tgUser, headers } = await miniAppBuyer();
     const catalogue = (await t.app.inject({ url: '/api/payments/catalogue/', headers })).json();
     expect(catalogue.methods).toContain('stars');
+    expect(catalogue.stars_methods).toEqual(['stars']);
     expect(catalogue.products.find((p: { id: string }) => p.id === 'credits_100').stars).toBe(150);
     const created = await order(headers, 'stars');
     expect(created.confirmation_url).toMatch(/^https:\/\/t\.me\/\$/);

@@ -1,4 +1,10 @@
-import { CURRENCY_XTR, routes, type TPaymentMethod, type TPaymentRegion } from '@mirra/contracts';
+import {
+  CURRENCY_XTR,
+  routes,
+  type TPaymentMethod,
+  type TPaymentMethodFacts,
+  type TPaymentRegion,
+} from '@mirra/contracts';
 import type { ZodApp } from '../../shared/http/zod-app.js';
 import { findUserById } from '../users/index.js';
 import type { PaymentsDeps } from './payments.deps.js';
@@ -171,4 +177,14 @@ export function trialMethods(deps: Deps, methods: TPaymentMethod[]): TPaymentMet
 /** Whether a way to pay charges in Telegram Stars (its price is the product's Stars price). */
 export function chargesInStars(deps: Deps, method: string): boolean {
   return Boolean(providerOfMethod(deps, method)?.capabilities.currencies.includes(CURRENCY_XTR));
+}
+
+/** What the client needs to know of these ways to pay, from their providers' capabilities. */
+export function methodFacts(deps: Deps, methods: TPaymentMethod[]): TPaymentMethodFacts {
+  return {
+    receipt_email_methods: methods.filter(
+      (method) => providerOfMethod(deps, method)?.capabilities.receiptEmail,
+    ),
+    stars_methods: methods.filter((method) => chargesInStars(deps, method)),
+  };
 }

@@ -19,6 +19,8 @@ const CATALOGUE: TPaymentCatalogue = {
   region: 'intl',
   currency: 840,
   methods: ['test'],
+  receipt_email_methods: [],
+  stars_methods: [],
   products: [
     { id: 'credits_100', kind: 'credits', credits: 100, days: 0, amount: 299, currency: 840, stars: 150 },
     { id: 'unlimited_30', kind: 'unlimited', credits: 0, days: 30, amount: 1299, currency: 840, stars: 650 },

@@ -36,12 +36,16 @@ const RU: TPaymentCatalogue = {
   currency: 643,
   products: products(643, 100),
   methods: ['test'],
+  receipt_email_methods: [],
+  stars_methods: [],
 };
 const INTL: TPaymentCatalogue = {
   region: 'intl',
   currency: 840,
   products: products(840, 1),
   methods: ['test'],
+  receipt_email_methods: [],
+  stars_methods: [],
 };
 
 let i18n: I18n;
@@ -133,6 +137,7 @@ describe('purchase sheet', () => {
     vi.spyOn(paymentsApi, 'catalogue').mockResolvedValue({
       ...RU,
       methods: ['yookassa_bank_card', 'test'],
+      receipt_email_methods: ['yookassa_bank_card'],
     });
     const create = vi
       .spyOn(paymentsApi, 'createOrder')
@@ -167,6 +172,20 @@ describe('purchase sheet', () => {
     expect(screen.queryByTestId('purchase-receipt-email')).toBeNull();
   });
 
+  it('asks for the receipt’s email and prices in Stars by what the server says of each way to pay', async () => {
+    // Any method the server lists, whatever its name: the client knows no provider.
+    vi.spyOn(paymentsApi, 'catalogue').mockResolvedValue({ ...RU, receipt_email_methods: ['test'] });
+    signedIn(null);
+    await renderSheet('en');
+    expect(screen.getByTestId('purchase-receipt-email')).toBeTruthy();
+    cleanup();
+    vi.spyOn(paymentsApi, 'catalogue').mockResolvedValue({ ...INTL, stars_methods: ['test'] });
+    await renderSheet('en');
+    expect(
+      within(screen.getByTestId('purchase-product-credits_100')).getByTestId('purchase-price').textContent,
+    ).toBe('150 Stars');
+  });
+
   it('shows the new price instead of paying when the server would charge another one', async () => {
     const catalogue = vi
       .spyOn(paymentsApi, 'catalogue')
@@ -195,7 +214,11 @@ describe('purchase sheet', () => {
   });
 
   it('inside the Mini App sells for Stars through Telegram’s own payment sheet, priced in Stars', async () => {
-    vi.spyOn(paymentsApi, 'catalogue').mockResolvedValue({ ...INTL, methods: ['stars', 'test'] });
+    vi.spyOn(paymentsApi, 'catalogue').mockResolvedValue({
+      ...INTL,
+      methods: ['stars', 'test'],
+      stars_methods: ['stars'],
+    });
     const create = vi
       .spyOn(paymentsApi, 'createOrder')
       .mockResolvedValue({ uuid: 'u-1', confirmation_url: 'https://t.me/$abc' });

@@ -87,14 +87,15 @@ function PurchaseForm({ preferred, onDone }: { preferred: TPaymentProduct['kind'
   const { methods } = catalogue.data;
   // A method of the other region is dropped when the region changes.
   const chosenMethod = method && methods.includes(method) ? method : (methods[0] ?? null);
-  const inStars = chosenMethod === 'stars';
+  // A way to pay priced in Stars opens Telegram's own payment sheet.
+  const inStars = chosenMethod !== null && catalogue.data.stars_methods.includes(chosenMethod);
   // For Stars only what has a price in Stars is on sale.
   const products = catalogue.data.products.filter((p) => !inStars || p.stars > 0);
   const chosen =
     products.find((p) => p.id === productId) ?? products.find((p) => p.kind === preferred) ?? products[0]!;
   const price = (p: TPaymentProduct) =>
     inStars ? t('payments.starsPrice', { count: p.stars }) : formatMoney(p.amount, p.currency, i18n.language);
-  const askEmail = needsReceiptEmail(chosenMethod, accountEmail);
+  const askEmail = needsReceiptEmail(chosenMethod, catalogue.data, accountEmail);
   const walletAvailable =
     wallet.data?.balances.find((b) => b.currency === catalogue.data.currency)?.available ?? null;
 
@@ -124,7 +125,7 @@ function PurchaseForm({ preferred, onDone }: { preferred: TPaymentProduct['kind'
           : { amount: chosen.amount, currency: chosen.currency }),
         ...(receipt?.email ? { email: receipt.email } : {}),
       });
-      if (chosenMethod !== 'stars') {
+      if (!inStars) {
         checkoutNavigation.go(order.confirmation_url);
         return;
       }

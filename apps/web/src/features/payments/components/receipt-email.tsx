@@ -1,4 +1,4 @@
-import { CURRENCY_XTR, ZEmail, type TPaymentMethod } from '@mirra/contracts';
+import { CURRENCY_XTR, ZEmail, type TPaymentMethod, type TPaymentMethodFacts } from '@mirra/contracts';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { TextInput } from '../../../components/ui/text-input';
@@ -6,11 +6,16 @@ import { ApiError } from '../../../lib/api-error';
 import { formatMoney } from '../money';
 
 /**
- * YooKassa fiscalises every payment (54-FZ) and sends the receipt by email: an account without one
- * (signed up through Telegram) is asked for an address, kept on the order only.
+ * A provider that fiscalises every payment (54-FZ) sends the receipt by email (the server lists
+ * its methods in `receipt_email_methods`): an account without one (signed up through Telegram) is
+ * asked for an address, kept on the order only.
  */
-export function needsReceiptEmail(method: TPaymentMethod | null, accountEmail: string | null | undefined) {
-  return Boolean(method?.startsWith('yookassa_')) && !accountEmail;
+export function needsReceiptEmail(
+  method: TPaymentMethod | null,
+  facts: Pick<TPaymentMethodFacts, 'receipt_email_methods'>,
+  accountEmail: string | null | undefined,
+) {
+  return method !== null && facts.receipt_email_methods.includes(method) && !accountEmail;
 }
 
 /** The typed address as the server will take it, or the message to show under the field. */

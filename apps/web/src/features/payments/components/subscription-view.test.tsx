@@ -40,6 +40,8 @@ const NONE: TPremiumState = {
   premium: false,
   trial_available: true,
   trial_methods: ['test'],
+  receipt_email_methods: [],
+  stars_methods: [],
   auto_renew: false,
   access_until: null,
   next_charge_at: null,
@@ -130,11 +132,17 @@ describe('subscription settings', () => {
     useSession.setState({ user: { id: 1, email: null } as TUser });
     const mine = vi
       .spyOn(subscriptionApi, 'mine')
-      .mockResolvedValueOnce({ ...NONE, methods: ['yookassa_bank_card'], trial_methods: [] })
+      .mockResolvedValueOnce({
+        ...NONE,
+        methods: ['yookassa_bank_card'],
+        trial_methods: [],
+        receipt_email_methods: ['yookassa_bank_card'],
+      })
       .mockResolvedValue({
         ...NONE,
         methods: ['yookassa_bank_card'],
         trial_methods: [],
+        receipt_email_methods: ['yookassa_bank_card'],
         plan: { ...plan, amount: 129_000 },
       });
     const start = vi.spyOn(subscriptionApi, 'start').mockRejectedValue(
@@ -200,6 +208,7 @@ describe('subscription settings', () => {
       plan: { ...plan, amount: 1_299, currency: 840 },
       methods: ['stars'],
       trial_methods: [],
+      stars_methods: ['stars'],
     });
     const start = vi.spyOn(subscriptionApi, 'start').mockResolvedValue({
       uuid: '0b9d6c52-6f1e-4a41-9d2b-1f3c2a4b5c6d',

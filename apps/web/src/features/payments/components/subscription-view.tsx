@@ -147,15 +147,16 @@ function GetAccess({ sub }: { sub: TPremiumState }) {
   });
   const chosen = method && sub.methods.includes(method) ? method : (sub.methods[0] ?? null);
   // The plan's price as shown, sent with the checkout: the server charges nothing if it would take another.
+  const inStars = chosen !== null && sub.stars_methods.includes(chosen);
   const shown =
-    chosen === 'stars' && sub.plan.stars
+    inStars && sub.plan.stars
       ? { amount: sub.plan.stars, currency: CURRENCY_XTR }
       : { amount: sub.plan.amount, currency: sub.plan.currency };
   const price = planMoney(t, i18n.language, shown.amount, shown.currency);
   // Renewals switched back on need no payment; a trial is offered to those who never had it.
   const resumes = sub.premium && !sub.auto_renew && sub.status !== 'past_due';
   const trial = !resumes && chosen !== null && sub.trial_methods.includes(chosen) && sub.plan.trial_days > 0;
-  const askEmail = !resumes && needsReceiptEmail(chosen, accountEmail);
+  const askEmail = !resumes && needsReceiptEmail(chosen, sub, accountEmail);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -178,7 +179,7 @@ function GetAccess({ sub }: { sub: TPremiumState }) {
         ...(resumes ? {} : shown),
         ...(receipt?.email ? { email: receipt.email } : {}),
       });
-      if (started.confirmation_url && chosen === 'stars') {
+      if (started.confirmation_url && inStars) {
         // Stars: Telegram's payment sheet opens over the Mini App (its invoice link is no page to
         // leave for); premium comes when the bot hears of the payment, and the return marker shows it.
         const closed = await checkoutNavigation.payInTelegram(started.confirmation_url);

@@ -32,6 +32,8 @@ const CATALOGUE: TPaymentCatalogue = {
   currency: 643,
   products: [],
   methods: ['test', 'balance'],
+  receipt_email_methods: [],
+  stars_methods: [],
 };
 const empty: TWalletTransactions = { results: [], next: null };
 
