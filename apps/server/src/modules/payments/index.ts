@@ -31,6 +31,7 @@ export type {
   ProviderCapabilities,
   ProviderName,
   ProviderOrder,
+  ProviderSubscriptionStatus,
   RecurringKind,
   YooKassaMethodType,
 } from './payment-provider.js';

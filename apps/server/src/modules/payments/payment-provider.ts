@@ -91,6 +91,9 @@ export type PaymentEventType =
   /** The provider's subscription changed (Stripe `customer.subscription.updated`). */
   | 'subscription.updated';
 
+/** Where a provider's own subscription stands: renewing, in its trial, unpaid and retried, or over. */
+export type ProviderSubscriptionStatus = 'active' | 'trialing' | 'past_due' | 'ended' | 'other';
+
 /** A verified notification from a provider, in Mirra's terms. */
 export interface PaymentEvent {
   type: PaymentEventType;
@@ -117,8 +120,12 @@ export interface PaymentEvent {
   providerCustomerId?: string;
   /** The end of the period just paid (Stripe `current_period_end`, Stars `subscription_expiration_date`). */
   periodEnd?: Date;
-  /** Stripe subscription status on `subscription.updated` (`active`, `past_due`, `canceled`…). */
-  subscriptionStatus?: string;
+  /**
+   * On `subscription.updated`: the provider's subscription's state in Mirra's terms, mapped by the
+   * provider (Stripe `past_due`/`unpaid` → `past_due`, `canceled`/`incomplete_expired` → `ended`);
+   * `other`: a state that changes nothing of Mirra's.
+   */
+  subscriptionStatus?: ProviderSubscriptionStatus;
   /** Stripe `cancel_at_period_end` on `subscription.updated`. */
   cancelAtPeriodEnd?: boolean;
   /**

@@ -295,15 +295,10 @@ async function recordFailedRenewal(deps: HandlerDeps, tx: DbOrTx, sub: Subscript
   });
 }
 
-/** Stripe's states of a subscription whose renewals are being retried or have gone unpaid. */
-const PROVIDER_UNPAID = new Set(['past_due', 'unpaid']);
-/** …that has ended (cancelled now or at its period's end, or never paid at all). */
-const PROVIDER_ENDED = new Set(['canceled', 'incomplete_expired']);
-
 /**
- * The provider's own subscription changed (Stripe `customer.subscription.updated` / `deleted`): its
- * state is mirrored, so what the person sees and what Mirra does follow what the provider will do.
- * Cancelled at the period's end (in Stripe's portal, say): renewals are off, access runs to its
+ * The provider's own subscription changed (`subscription.updated` / `cancelled`, its state in
+ * Mirra's terms): it is mirrored, so what the person sees and what Mirra does follow what the
+ * provider will do. Cancelled at the period's end (in the provider's portal): renewals are off, access runs to its
  * date; un-cancelled: renewals are on again with the next charge at the period's end. `past_due`
  * shows as such; `active` again clears it; ended: renewals off, and expired once access ran out.
  * Applying the same state twice changes nothing, and a state older than the last one applied
@@ -320,11 +315,11 @@ async function mirrorProviderSubscription(tx: DbOrTx, sub: SubscriptionRow, even
   }
   if (event.occurredAt && sub.providerStateAt && event.occurredAt < sub.providerStateAt) return;
   const stamp = event.occurredAt ? { providerStateAt: event.occurredAt } : {};
-  const status = event.subscriptionStatus ?? '';
+  const status = event.subscriptionStatus ?? 'other';
   const accessLeft = Boolean(sub.accessUntil && sub.accessUntil > now);
   // Mirra's own decision that access ended (a refund) is not undone by the provider's state.
   const settled = sub.status === 'expired' || sub.status === 'pending';
-  if (event.type === 'subscription.cancelled' || PROVIDER_ENDED.has(status)) {
+  if (event.type === 'subscription.cancelled' || status === 'ended') {
     await subscriptionsRepository.update(tx, sub.uuid, now, {
       ...stamp,
       autoRenew: false,
@@ -338,7 +333,7 @@ async function mirrorProviderSubscription(tx: DbOrTx, sub: SubscriptionRow, even
   const renews = event.cancelAtPeriodEnd !== true;
   const nextStatus = settled
     ? sub.status
-    : PROVIDER_UNPAID.has(status)
+    : status === 'past_due'
       ? ('past_due' as const)
       : status === 'trialing'
         ? ('trialing' as const)

@@ -1,9 +1,18 @@
 import Stripe from 'stripe';
 import { z } from 'zod';
 import { CURRENCY_RUB, CURRENCY_USD } from '@mirra/contracts';
-import type { PaymentEvent, PaymentProvider } from '../payment-provider.js';
+import type { PaymentEvent, PaymentProvider, ProviderSubscriptionStatus } from '../payment-provider.js';
 import { AppError } from '../../../shared/errors.js';
 import { currencyAlpha, currencyNumeric } from '../money.js';
+
+/** Stripe's subscription states in Mirra's terms: retried or unpaid renewals, and ended ones. */
+function subscriptionStatusOf(status: string): ProviderSubscriptionStatus {
+  if (status === 'active' || status === 'trialing') return status;
+  if (status === 'past_due' || status === 'unpaid') return 'past_due';
+  // Cancelled now or at its period's end, or never paid at all.
+  if (status === 'canceled' || status === 'incomplete_expired') return 'ended';
+  return 'other';
+}
 
 export interface StripeConfig {
   secretKey: string;
@@ -224,7 +233,7 @@ export function createStripeProvider(
             amount: item?.price.unit_amount ?? 0,
             currency: currencyNumeric(item?.price.currency ?? ''),
             providerSubscriptionId: subscription.id,
-            subscriptionStatus: subscription.status,
+            subscriptionStatus: subscriptionStatusOf(subscription.status),
             cancelAtPeriodEnd: subscription.cancel_at_period_end ?? false,
             occurredAt: new Date(event.created * 1000),
             ...(item?.current_period_end ? { periodEnd: new Date(item.current_period_end * 1000) } : {}),
