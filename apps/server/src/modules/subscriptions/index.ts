@@ -18,8 +18,5 @@ export { parsePremiumPlan } from './subscriptions.models.js';
 export { subscriptionsJobHandlers } from './subscriptions.jobs.js';
 export { subscriptionsJobDefinitions } from './subscriptions.jobs.definitions.js';
 export { registerSubscriptionsRoutes } from './subscriptions.routes.js';
-export {
-  applySubscriptionPayment,
-  findSubscriptionForStaff,
-  renewDueSubscriptions,
-} from './subscriptions.usecases.js';
+export { applySubscriptionPayment } from './subscription-payments.usecases.js';
+export { findSubscriptionForStaff, renewDueSubscriptions } from './subscriptions.usecases.js';
