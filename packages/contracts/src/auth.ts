@@ -10,6 +10,17 @@ export type TLoginBody = z.input<typeof ZLoginBody>;
 export const ZTokenPair = z.object({ refresh: z.string(), access: z.string() });
 export type TTokenPair = z.infer<typeof ZTokenPair>;
 
+/**
+ * `created` on every sign-in answer: true only for the sign-in that made the account (a first
+ * Google or Telegram sign-in, the activation link of an e-mail sign-up), so the app shows its
+ * onboarding once, to a new person, and never to someone coming back.
+ */
+const ZCreated = z.boolean();
+
+/** Tokens of a sign-in with e-mail and password, or of the activation link. */
+export const ZSignInPair = ZTokenPair.extend({ created: ZCreated });
+export type TSignInPair = z.infer<typeof ZSignInPair>;
+
 export const ZRefreshBody = z.object({ refresh: requiredText(2048) });
 
 export const ZLogoutBody = z
@@ -21,7 +32,12 @@ export const ZLogoutBody = z
  * Token responses of the sign-in exchanges (Google, Telegram): `token` is the refresh token, which
  * the web client stores and refreshes from; the pair is there too so it needs no extra round trip.
  */
-export const ZSignInToken = z.object({ token: z.string(), refresh: z.string(), access: z.string() });
+export const ZSignInToken = z.object({
+  token: z.string(),
+  refresh: z.string(),
+  access: z.string(),
+  created: ZCreated,
+});
 
 export const ZGoogleBody = z.object({ credential: requiredText(8192) });
 /** Google sign-in as sent: the ID token, and the referral code of the link the person came by. */

@@ -16,6 +16,8 @@ export const ZTelegramTokenResponse = z.object({
   token: z.string().nullable(),
   refresh: z.string().nullable(),
   access: z.string().nullable(),
+  /** The Start that confirmed this sign-in made the account (false while pending). */
+  created: z.boolean(),
 });
 
 export const ZSavedQueryString = z.object({ qs: z.string() });

@@ -1,4 +1,4 @@
-import type { TTokenPair } from '@mirra/contracts';
+import type { TSignInPair } from '@mirra/contracts';
 import { hashPassword } from '../modules/auth/password-hashing.js';
 import { createUser } from '../modules/users/users.usecases.js';
 import type { UserRow } from '../modules/users/users.repository.js';
@@ -37,7 +37,7 @@ export async function login(
   t: TestApp,
   email: string,
   password: string = DEFAULT_PASSWORD,
-): Promise<TTokenPair> {
+): Promise<TSignInPair> {
   const response = await t.app.inject({
     method: 'POST',
     url: '/api/token/login/',

@@ -11,7 +11,7 @@ export const usersRoutes = {
     tags: ['auth'],
     summary: 'Sign in with email and password',
     body: 'ZLoginBody',
-    response: { 200: 'ZTokenPair' },
+    response: { 200: 'ZSignInPair' },
     errors: ['auth.invalid_credentials', 'common.throttled'],
   }),
   register: defineRoute({
@@ -31,7 +31,7 @@ export const usersRoutes = {
     tags,
     summary: 'Activate an account from the emailed link and sign its owner in',
     body: 'ZUidTokenBody',
-    response: { 200: 'ZTokenPair' },
+    response: { 200: 'ZSignInPair' },
     errors: ['users.activation_invalid', 'users.activation_stale'],
   }),
   resendActivation: defineRoute({

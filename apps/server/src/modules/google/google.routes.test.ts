@@ -26,7 +26,7 @@ const nowSeconds = () => Math.floor(Date.now() / 1000);
 const INVALID = { detail: 'Invalid Google credential.', code: 'auth.google_invalid' };
 
 describe('first Google sign-in', () => {
-  it('creates an active account from the token and answers {token, refresh, access}', async () => {
+  it('creates an active account from the token and answers {token, refresh, access, created: true}', async () => {
     const email = uniqueEmail('ada');
     const credential = await google.signIdToken({
       sub: '110169484474386276334',
@@ -38,8 +38,10 @@ describe('first Google sign-in', () => {
     const response = await signIn(t, { credential });
     expect(response.statusCode).toBe(200);
     const body = response.json();
-    expect(Object.keys(body).sort()).toEqual(['access', 'refresh', 'token']);
+    expect(Object.keys(body).sort()).toEqual(['access', 'created', 'refresh', 'token']);
     expect(body.token).toBe(body.refresh);
+    // This sign-in made the account: the app shows its onboarding.
+    expect(body.created).toBe(true);
 
     const profile = (await me(body.access)).json();
     expect(profile).toMatchObject({
@@ -66,13 +68,15 @@ describe('first Google sign-in', () => {
     expect(refreshed.statusCode).toBe(200);
   });
 
-  it('signs the same Google account into the same user every time', async () => {
+  it('signs the same Google account into the same user every time, created only the first time', async () => {
     const credential = await google.signIdToken({ email: uniqueEmail('repeat') });
     const first = (await signIn(t, { credential })).json();
+    expect(first.created).toBe(true);
     // A later token for the same person: new iat/jti, same sub, even a changed name.
     const { sub } = JSON.parse(Buffer.from(credential.split('.')[1]!, 'base64url').toString());
     const later = await google.signIdToken({ sub, given_name: 'Changed' });
     const second = (await signIn(t, { credential: later })).json();
+    expect(second.created).toBe(false);
     const [a, b] = [(await me(first.access)).json(), (await me(second.access)).json()];
     expect(b.id).toBe(a.id);
     expect(b.firstName).toBe('Ada');
@@ -153,6 +157,8 @@ describe('an existing email account', () => {
       credential: await google.signIdToken({ email: email.toUpperCase(), given_name: 'Other' }),
     });
     expect(response.statusCode).toBe(200);
+    // The sign-up never started (its link unopened): this first sign-in is where it does.
+    expect(response.json().created).toBe(true);
     const profile = (await me(response.json().access)).json();
     expect(profile).toMatchObject({ id, email, google_linked: true, registered: true, firstName: 'Reg' });
     const rows = await usersWhere('email', email);
@@ -168,6 +174,7 @@ describe('an existing email account', () => {
       credential: await google.signIdToken({ email: existing.email!, email_verified: false }),
     });
     expect(response.statusCode).toBe(200);
+    expect(response.json().created).toBe(true);
     const profile = (await me(response.json().access)).json();
     expect(profile.id).not.toBe(existing.id);
     expect(profile.email).toBeNull();
@@ -183,6 +190,8 @@ describe('linking Google while signed in', () => {
     const credential = await google.signIdToken({ email: uniqueEmail('elsewhere') });
     const response = await signIn(t, { credential }, bearer(access));
     expect(response.statusCode).toBe(200);
+    // Linking made no account: no onboarding for someone who has used the app.
+    expect(response.json().created).toBe(false);
     expect((await me(response.json().access)).json()).toMatchObject({
       id: user.id,
       email: user.email,

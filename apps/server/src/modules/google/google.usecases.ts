@@ -1,4 +1,4 @@
-import type { TTokenPair } from '@mirra/contracts';
+import type { TSignInPair } from '@mirra/contracts';
 import type { GoogleDeps } from './google.deps.js';
 import type { Tx } from '../../shared/db/client.js';
 import { AppError } from '../../shared/errors.js';
@@ -23,12 +23,12 @@ export async function signInWithGoogle(
   credential: string,
   caller: UserRow | null,
   referralCode?: string | null,
-): Promise<TTokenPair> {
+): Promise<TSignInPair> {
   const identity = await verifyCredential(deps, credential);
   for (let attempt = 0; ; attempt++) {
     try {
-      const { pair, linkedUserId } = await deps.db.transaction(async (tx) => {
-        const { user, linked } = await findOrLinkUser(
+      const { pair, linkedUserId, created } = await deps.db.transaction(async (tx) => {
+        const { user, linked, created } = await findOrLinkUser(
           tx,
           identity,
           caller,
@@ -40,12 +40,16 @@ export async function signInWithGoogle(
           throw new AppError({ code: 'auth.invalid_credentials', detail: 'This account is disabled.' });
         }
         await updateUser(tx, user.id, deps.now(), { lastLogin: deps.now() });
-        return { pair: await issueSession(deps, tx, user.id), linkedUserId: linked ? user.id : null };
+        return {
+          pair: await issueSession(deps, tx, user.id),
+          linkedUserId: linked ? user.id : null,
+          created,
+        };
       });
       // The account's existing Bearer sessions are cached in this process with the row from before
       // the link (google_linked false); other processes hear of it through the users trigger.
       if (linkedUserId !== null) deps.sessionCache.forgetUser(linkedUserId);
-      return pair;
+      return { ...pair, created };
     } catch (error) {
       // Two first sign-ins with one Google account at once (One Tap and the button, a double
       // click): the loser hits the unique Google id or email. Once more, it finds the winner's row.
@@ -77,7 +81,10 @@ async function verifyCredential(deps: GoogleDeps, credential: string): Promise<G
   }
 }
 
-/** The account to sign in; `linked` when Google was attached to an account that existed before. */
+/**
+ * The account to sign in; `linked` when Google was attached to an account that existed before,
+ * `created` when this sign-in made it (or opened, for the first time, an e-mail sign-up never activated).
+ */
 async function findOrLinkUser(
   tx: Tx,
   identity: GoogleIdentity,
@@ -85,7 +92,7 @@ async function findOrLinkUser(
   referralCode: string | null | undefined,
   welcomeCredits: number,
   now: Date,
-): Promise<{ user: UserRow; linked: boolean }> {
+): Promise<{ user: UserRow; linked: boolean; created: boolean }> {
   const bySub = await findUserByGoogleSub(tx, identity.sub);
   if (caller) {
     if (bySub && bySub.id !== caller.id) {
@@ -94,20 +101,26 @@ async function findOrLinkUser(
         detail: 'This Google account is already linked to another Mirra account.',
       });
     }
-    if (bySub) return { user: bySub, linked: false };
-    return { user: await updateUser(tx, caller.id, now, { googleSub: identity.sub }), linked: true };
+    if (bySub) return { user: bySub, linked: false, created: false };
+    return {
+      user: await updateUser(tx, caller.id, now, { googleSub: identity.sub }),
+      linked: true,
+      created: false,
+    };
   }
-  if (bySub) return { user: bySub, linked: false };
+  if (bySub) return { user: bySub, linked: false, created: false };
   const byEmail =
     identity.email && identity.emailVerified ? await findUserByEmail(tx, identity.email) : undefined;
   if (byEmail) {
     // Google has verified the address, which is what the activation email would prove.
     const user = await updateUser(tx, byEmail.id, now, { googleSub: identity.sub, isActive: true });
-    return { user, linked: true };
+    // A sign-up whose activation link was never opened had not started: it starts now.
+    return { user, linked: true, created: !byEmail.isActive };
   }
   return {
     user: await createUser(tx, newUserFromGoogle(identity), referralCode, { welcomeCredits }),
     linked: false,
+    created: true,
   };
 }
 

@@ -22,6 +22,18 @@ export async function authenticateTelegramInitData(
   initData: string,
   referralCode: string | null = null,
 ): Promise<UserRow> {
+  return (await signInWithTelegramInitData(deps, initData, referralCode)).user;
+}
+
+/**
+ * `authenticateTelegramInitData`, also saying whether this request made the account: the Mini
+ * App's sign-in exchange answers it, so a new person sees the onboarding once.
+ */
+export async function signInWithTelegramInitData(
+  deps: TelegramDeps,
+  initData: string,
+  referralCode: string | null = null,
+): Promise<{ user: UserRow; created: boolean }> {
   const { botToken, initDataMaxAgeSeconds } = deps.config.telegram;
   if (!botToken) throw telegramUnavailable();
   const checked = checkInitData(initData, botToken, {
@@ -36,7 +48,7 @@ export async function authenticateTelegramInitData(
   if (!checked.user) {
     throw new AppError({ code: 'auth.init_data_invalid', detail: 'Telegram init data has no user.' });
   }
-  const user = await upsertTelegramUser(deps.db, deps.now(), checked.user, {
+  const { user, created } = await findOrCreateTelegramUser(deps.db, deps.now(), checked.user, {
     welcomeCredits: deps.config.welcomeCredits,
     startParam: checked.startParam ?? undefined,
     referralCode,
@@ -47,7 +59,7 @@ export async function authenticateTelegramInitData(
   if (!user.isActive) {
     throw new AppError({ code: 'auth.invalid_credentials', detail: 'User is inactive.' });
   }
-  return user;
+  return { user, created };
 }
 
 /**
@@ -59,13 +71,25 @@ export async function upsertTelegramUser(
   db: DbOrTx,
   now: Date,
   profile: TelegramProfile,
-  options: {
-    startParam?: string;
-    referralCode?: string | null;
-    allowsWrite?: boolean;
-    welcomeCredits?: number;
-  } = {},
+  options: TelegramUserOptions = {},
 ): Promise<UserRow> {
+  return (await findOrCreateTelegramUser(db, now, profile, options)).user;
+}
+
+interface TelegramUserOptions {
+  startParam?: string;
+  referralCode?: string | null;
+  allowsWrite?: boolean;
+  welcomeCredits?: number;
+}
+
+/** `upsertTelegramUser`, with `created` when this call made the account. */
+async function findOrCreateTelegramUser(
+  db: DbOrTx,
+  now: Date,
+  profile: TelegramProfile,
+  options: TelegramUserOptions,
+): Promise<{ user: UserRow; created: boolean }> {
   const existing = await findUserByTelegramId(db, profile.id);
   // A bot message's `from` never has a photo, and Telegram leaves it out when privacy hides it:
   // absent means "unknown", so the last photo we saw is kept.
@@ -78,13 +102,16 @@ export async function upsertTelegramUser(
     const changed = (Object.keys(fromTelegram) as Array<keyof typeof fromTelegram>).some(
       (key) => existing[key] !== fromTelegram[key],
     );
-    return changed ? updateUser(db, existing.id, now, fromTelegram) : existing;
+    return {
+      user: changed ? await updateUser(db, existing.id, now, fromTelegram) : existing,
+      created: false,
+    };
   }
   const referral = options.startParam?.startsWith('ref_')
     ? options.startParam
     : (options.referralCode ?? null);
   try {
-    return await createUser(
+    const user = await createUser(
       db,
       {
         telegramId: profile.id,
@@ -97,10 +124,11 @@ export async function upsertTelegramUser(
       referral,
       { welcomeCredits: options.welcomeCredits },
     );
+    return { user, created: true };
   } catch (error) {
     // Two first requests at once: the other one created the account.
     const again = await findUserByTelegramId(db, profile.id);
-    if (again) return again;
+    if (again) return { user: again, created: false };
     throw error;
   }
 }

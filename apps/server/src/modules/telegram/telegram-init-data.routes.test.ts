@@ -248,13 +248,15 @@ describe('Authorization: TG <initData>', () => {
 });
 
 describe('POST /api/auth/base/', () => {
-  it('exchanges init data in the header for {token, refresh, access}; token is the refresh token', async () => {
+  it('exchanges init data in the header for {token, refresh, access, created}; token is the refresh token', async () => {
     const user = telegramUser();
     const response = await base(t, { headers: tg(initData({ user })) });
     expect(response.statusCode).toBe(200);
     const body = response.json();
-    expect(Object.keys(body).sort()).toEqual(['access', 'refresh', 'token']);
+    expect(Object.keys(body).sort()).toEqual(['access', 'created', 'refresh', 'token']);
     expect(body.token).toBe(body.refresh);
+    // This first sign-in made the account: the Mini App shows its onboarding once.
+    expect(body.created).toBe(true);
 
     const profile = await me(t, bearer(body.access));
     expect(profile.statusCode).toBe(200);
@@ -277,6 +279,9 @@ describe('POST /api/auth/base/', () => {
     const viaHeader = (await base(t, { headers: tg(initData({ user })) })).json();
     const viaBody = await base(t, { payload: { init_data: initData({ user }) } });
     expect(viaBody.statusCode).toBe(200);
+    // The account exists since the first exchange: a returning person is not new.
+    expect(viaHeader.created).toBe(true);
+    expect(viaBody.json().created).toBe(false);
     const [a, b] = [
       (await me(t, bearer(viaHeader.access))).json(),
       (await me(t, bearer(viaBody.json().access))).json(),

@@ -123,7 +123,13 @@ describe('GET /api/tg/get_token/', () => {
     const { uuid } = await startSignIn();
     const response = await getToken(uuid);
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ status: 'pending', token: null, refresh: null, access: null });
+    expect(response.json()).toEqual({
+      status: 'pending',
+      token: null,
+      refresh: null,
+      access: null,
+      created: false,
+    });
   });
 
   it('answers a malformed uuid with a field error and an unknown one with 404', async () => {
@@ -212,6 +218,8 @@ describe('signing in to the web through the bot', () => {
       status: 'confirmed',
       token: expect.any(String),
       access: expect.any(String),
+      // This Start made the account: the web shows its onboarding once.
+      created: true,
     });
     expect(body.token).toBe(body.refresh);
     const profile = (await me(body.access)).json();
@@ -262,7 +270,10 @@ describe('signing in to the web through the bot', () => {
     for (let i = 0; i < 2; i++) {
       const { uuid, key } = await startSignIn();
       await fake.pressStart({ payload: key, user });
-      const profile = (await me((await getToken(uuid)).json().access)).json();
+      const tokens = (await getToken(uuid)).json();
+      // The Mini App made the account before: this web sign-in is not a new person's.
+      expect(tokens.created).toBe(false);
+      const profile = (await me(tokens.access)).json();
       expect(profile).toMatchObject({ id: miniApp.json().id, telegram_allows_write: true });
     }
     const rows = await t.deps.db.select().from(users).where(eq(users.telegramId, user.id));
@@ -349,6 +360,7 @@ describe('linking Telegram to a signed-in account', () => {
     // The poll confirms it too, with a session of the same account.
     const tokens = (await getToken(uuid)).json();
     expect((await me(tokens.access)).json().id).toBe(account.id);
+    expect(tokens.created).toBe(false);
     await runJobs();
     expect(textsTo(user)).toEqual([translate('uk', 'bot.linked')]);
 

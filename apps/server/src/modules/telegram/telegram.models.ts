@@ -24,6 +24,14 @@ export function hashAuthKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
 }
 
+/**
+ * Whether the Start that confirmed a web sign-in made the account: an account that did not exist
+ * when the browser asked for the key was made by that Start (both times are the database's).
+ */
+export function isAccountMadeBySignIn(joinedAt: Date, keyCreatedAt: Date): boolean {
+  return joinedAt.getTime() >= keyCreatedAt.getTime();
+}
+
 export function botStartLink(botUsername: string, payload: string): string {
   return `https://t.me/${botUsername}?start=${payload}`;
 }

@@ -5,7 +5,7 @@ import type { TelegramDeps } from './telegram.deps.js';
 import { AppError } from '../../shared/errors.js';
 import { issueSession } from '../auth/index.js';
 import { pickReferralCode, updateUser } from '../users/index.js';
-import { authenticateTelegramInitData } from './telegram-auth.usecases.js';
+import { signInWithTelegramInitData } from './telegram-auth.usecases.js';
 import { isWebhookSecretValid } from './telegram.models.js';
 import { createAuthKey, handleTelegramUpdate, takeAuthToken } from './telegram.usecases.js';
 
@@ -19,12 +19,16 @@ export function registerTelegramRoutes(app: ZodApp, deps: TelegramDeps): void {
     if (!initData) {
       throw new AppError({ code: 'common.validation', fields: { init_data: ['This field is required.'] } });
     }
-    const user = await authenticateTelegramInitData(deps, initData, pickReferralCode(null, request.cookies));
+    const { user, created } = await signInWithTelegramInitData(
+      deps,
+      initData,
+      pickReferralCode(null, request.cookies),
+    );
     const pair = await deps.db.transaction(async (tx) => {
       await updateUser(tx, user.id, deps.now(), { lastLogin: deps.now() });
       return issueSession(deps, tx, user.id);
     });
-    return { token: pair.refresh, ...pair };
+    return { token: pair.refresh, ...pair, created };
   });
 
   serve(app, r.createAuthKey, async (request) =>

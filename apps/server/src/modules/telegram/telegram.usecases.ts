@@ -12,6 +12,7 @@ import {
   botStartLink,
   generateAuthKey,
   hashAuthKey,
+  isAccountMadeBySignIn,
   isAuthKeyPayload,
   parseStartCommand,
 } from './telegram.models.js';
@@ -64,13 +65,14 @@ export async function takeAuthToken(deps: TelegramDeps, uuid: string) {
     if (row.status === 'consumed') throw keyGone();
     if (row.status === 'pending') {
       if (row.expiresAt <= deps.now()) throw keyGone();
-      return { status: 'pending' as const, token: null, refresh: null, access: null };
+      return { status: 'pending' as const, token: null, refresh: null, access: null, created: false };
     }
     // Confirmed by the bot: hand out the tokens exactly once.
     await telegramRepository.updateAuthKey(tx, row.uuid, { status: 'consumed', consumedAt: deps.now() });
     const pair = await issueSession(deps, tx, row.userId!);
-    await updateUser(tx, row.userId!, deps.now(), { lastLogin: deps.now() });
-    return { status: 'confirmed' as const, token: pair.refresh, ...pair };
+    const user = await updateUser(tx, row.userId!, deps.now(), { lastLogin: deps.now() });
+    const created = isAccountMadeBySignIn(user.dateJoined, row.createdAt);
+    return { status: 'confirmed' as const, token: pair.refresh, ...pair, created };
   });
 }
 

@@ -53,7 +53,8 @@ describe('registration and activation by email', () => {
     // Following the link signs the person in: a session like a password sign-in opens.
     expect(activate.statusCode).toBe(200);
     const session = activate.json();
-    expect(session).toEqual({ access: expect.any(String), refresh: expect.any(String) });
+    // The link is the account's first sign-in: `created` tells the app to show its onboarding.
+    expect(session).toEqual({ access: expect.any(String), refresh: expect.any(String), created: true });
     const activatedMe = await t.app.inject({
       method: 'GET',
       url: '/api/users/me/',
@@ -75,6 +76,8 @@ describe('registration and activation by email', () => {
     expect(again.json()).toEqual({ detail: 'Stale token for given user.', code: 'users.activation_stale' });
 
     const pair = await login(t, email, 'Blue-Otter-73');
+    // A password sign-in afterwards is someone coming back.
+    expect(pair.created).toBe(false);
     const me = await t.app.inject({ method: 'GET', url: '/api/users/me/', headers: bearer(pair.access) });
     expect(me.statusCode).toBe(200);
     expect(me.json()).toMatchObject({

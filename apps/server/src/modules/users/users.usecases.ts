@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type {
   TPublicUser,
-  TTokenPair,
+  TSignInPair,
   TUser,
   ZProfileUpdateBody,
   ZRegisterBody,
@@ -160,12 +160,13 @@ async function userFromLink(
 export async function activateUser(
   deps: UsersDeps,
   body: z.output<typeof ZUidTokenBody>,
-): Promise<TTokenPair> {
+): Promise<TSignInPair> {
   const user = await userFromLink(deps, 'activation', body, 'users.activation_invalid');
   return deps.db.transaction(async (tx) => {
     const activated = await usersRepository.activate(tx, user.id, deps.now());
     if (!activated) throw staleActivation();
-    return issueSession(deps, tx, user.id);
+    // An e-mail account starts here: the sign-up only asked for it, the link makes it usable.
+    return { ...(await issueSession(deps, tx, user.id)), created: true };
   });
 }
 
@@ -247,7 +248,7 @@ export async function loginWithPassword(
   deps: UsersDeps,
   credentials: { email: string; password: string },
   ip: string,
-): Promise<TTokenPair> {
+): Promise<TSignInPair> {
   const limits = loginLimits(deps.config.rateLimits, credentials.email, ip);
   await deps.rateLimiter.hit([limits.perAddress, limits.perEmailAndAddress]);
   const user = await usersRepository.findByEmail(deps.db, credentials.email);
@@ -264,7 +265,8 @@ export async function loginWithPassword(
   await deps.rateLimiter.remember(knownAddressKey(user.id, ip));
   return deps.db.transaction(async (tx) => {
     await usersRepository.update(tx, user.id, deps.now(), { lastLogin: deps.now() });
-    return issueSession(deps, tx, user.id);
+    // A password only opens an account its activation link made.
+    return { ...(await issueSession(deps, tx, user.id)), created: false };
   });
 }
 
