@@ -10,7 +10,9 @@ import {
   STORAGE_KEYS,
   writeStored,
 } from '../lib/storage';
+import { welcomePath } from '../lib/return-path';
 import { applyStartParam, bootTelegram } from '../lib/telegram';
+import { isNewMiniAppAccount } from '../lib/telegram/first-sign-in';
 import { PRELOAD_ERROR_EVENT } from './route-table';
 
 /**
@@ -61,5 +63,16 @@ export async function boot(): Promise<{ i18n: Awaited<ReturnType<typeof initI18n
   ]);
   if (start === 'reloading') return null;
   if (start) window.history.replaceState(null, '', start.path);
+  // A Mini App launch that made the account opens the onboarding, which goes on to the address
+  // Telegram opened. Asked before the first render: no other signed request may make it first.
+  if (
+    launch &&
+    (await isNewMiniAppAccount(launch.initData, (init_data) =>
+      api(routes.telegram.signIn, { body: { init_data } }),
+    ))
+  ) {
+    const { pathname, search, hash } = window.location;
+    window.history.replaceState(null, '', `${welcomePath(`${pathname}${search}`)}${hash}`);
+  }
   return { i18n };
 }

@@ -16,3 +16,9 @@ export function safeReturnPath(value: string | null | undefined): string | null 
 export function welcomeNext(search: string): string {
   return safeReturnPath(new URLSearchParams(search).get('next')) ?? '/';
 }
+
+/** The onboarding, then on to `next` (home when it is not a safe path inside the app). */
+export function welcomePath(next: string | null | undefined): string {
+  const path = safeReturnPath(next);
+  return path && path !== '/' ? `/welcome/?next=${encodeURIComponent(path)}` : '/welcome/';
+}

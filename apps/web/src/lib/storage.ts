@@ -9,6 +9,8 @@ export const STORAGE_KEYS = {
   refresh: 'refresh',
   language: 'django_language',
   tgData: 'tgData',
+  /** The Telegram user whose Mini App sign-in exchange this device made (it runs once per person). */
+  telegramSignedIn: 'tg_signed_in',
   /** Where a person was when they signed up; their activation link signs them in and returns there. */
   activationReturn: 'activation_return',
   /** The wallet currency (ISO 4217 numeric id) last chosen: the wallet and partner screens show money in it. */

@@ -1,7 +1,7 @@
-import { safeReturnPath } from '../../lib/return-path';
+import { safeReturnPath, welcomePath } from '../../lib/return-path';
 import { readStored, STORAGE_KEYS, writeStored } from '../../lib/storage';
 
-export { safeReturnPath };
+export { safeReturnPath, welcomePath };
 
 /** Remembers, at sign-up, where the person started, for the activation link opened later. */
 export function rememberActivationReturn(path: string | null | undefined): void {
@@ -19,10 +19,4 @@ export function takeActivationReturn(): string {
 export function signUpPath(returnTo: string | null | undefined): string {
   const path = safeReturnPath(returnTo);
   return path ? `/sign-up/?next=${encodeURIComponent(path)}` : '/sign-up/';
-}
-
-/** The onboarding, then on to `next` (home when it is not a safe path inside the app). */
-export function welcomePath(next: string | null | undefined): string {
-  const path = safeReturnPath(next);
-  return path && path !== '/' ? `/welcome/?next=${encodeURIComponent(path)}` : '/welcome/';
 }

@@ -13,6 +13,7 @@ import { accessExpiringIn } from '../../test/jwt';
 import { safeReturnPath, signUpPath } from './activation-return';
 import { authApi } from './api/auth.api';
 import { SignUpForm } from './components/sign-up-form';
+import { useFinishSignIn } from './hooks/use-finish-sign-in';
 
 const USER = {
   id: 7,
@@ -157,5 +158,39 @@ describe('remembering where sign-up started', () => {
     for (let i = 0; i < 3; i++) fireEvent.click(screen.getByTestId('welcome-next'));
     fireEvent.click(screen.getByTestId('welcome-start'));
     await waitFor(() => expect(screen.getByTestId('where').textContent).toBe('/'));
+  });
+});
+
+/** Ends a sign-in (Google, Telegram, e-mail) with the server's answer. */
+function FinishSignIn({ created }: { created: boolean }) {
+  const finish = useFinishSignIn();
+  return (
+    <button
+      type="button"
+      data-testid="finish"
+      onClick={() => void finish({ refresh: 'refresh-9', access: accessExpiringIn(300), created })}
+    />
+  );
+}
+
+describe('a sign-in that made the account', () => {
+  it('shows the onboarding once, then goes on to where the sign-in started', async () => {
+    answerActivationWith(json(200, USER));
+    useAppStore.setState({ authTarget: '/post/abc/' });
+    renderAt('/feed/', <FinishSignIn created />, '/feed/');
+    fireEvent.click(screen.getByTestId('finish'));
+    await waitFor(() =>
+      expect(screen.getByTestId('where').textContent).toBe(
+        `/welcome/?next=${encodeURIComponent('/post/abc/')}`,
+      ),
+    );
+  });
+
+  it('takes someone coming back straight where they were going', async () => {
+    answerActivationWith(json(200, USER));
+    useAppStore.setState({ authTarget: '/post/abc/' });
+    renderAt('/feed/', <FinishSignIn created={false} />, '/feed/');
+    fireEvent.click(screen.getByTestId('finish'));
+    await waitFor(() => expect(screen.getByTestId('where').textContent).toBe('/post/abc/'));
   });
 });

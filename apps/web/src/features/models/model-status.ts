@@ -111,6 +111,28 @@ function follow(state: TrainingDialog, model: Observed, isOpen: boolean): Traini
   };
 }
 
+/**
+ * How long the progress stays on screen at least. An engine that trains in about a second (the
+ * local face profile) would otherwise flash the bar for a frame and jump to success: the person
+ * is to see the training go through its stages, so an early success waits, the bar full.
+ */
+export const MIN_TRAINING_PROGRESS_MS = 2500;
+
+/**
+ * The dialog as shown at `now`: a success that came sooner than `MIN_TRAINING_PROGRESS_MS` after
+ * the training started here (`startedAt`) shows the progress, full, until then. A failure is said
+ * at once: a full bar would promise what did not happen.
+ */
+export function holdEarlySuccess(
+  state: TrainingDialog,
+  startedAt: number | null,
+  now: number,
+): TrainingDialog {
+  if (state.step !== 'ready' || startedAt === null) return state;
+  if (now - startedAt >= MIN_TRAINING_PROGRESS_MS) return state;
+  return { step: 'training', uuid: state.uuid, percent: 100, isQueued: false, isOpen: true };
+}
+
 /** Whether the dialog is on screen. */
 export const isDialogOpen = (state: TrainingDialog) =>
   state.step === 'ready' || state.step === 'failed' || (state.step === 'training' && state.isOpen);

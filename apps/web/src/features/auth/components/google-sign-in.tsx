@@ -63,7 +63,7 @@ export function GoogleSignIn({ clientId }: { clientId: string }) {
             authApi
               .google(response.credential)
               .then(async (result) => {
-                await finish({ refresh: result.token, access: result.access });
+                await finish({ refresh: result.token, access: result.access, created: result.created });
                 track('registration-complete', { method: 'google' });
               })
               .catch((error: unknown) => console.warn('Google sign-in failed', error));

@@ -55,7 +55,7 @@ export function useTelegramSignIn() {
           const result = await authApi.getTelegramToken(key.uuid);
           if (!isCurrent()) return;
           if (result.status === 'confirmed' && result.token) {
-            await finish({ refresh: result.token, access: result.access });
+            await finish({ refresh: result.token, access: result.access, created: result.created });
             return;
           }
         } catch (error) {

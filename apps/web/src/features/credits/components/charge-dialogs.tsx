@@ -20,10 +20,13 @@ export function ChargeDialogs({
   refusal,
   onClose,
   onSkip,
+  returnPath,
 }: {
   refusal: ReceivedRefusal | null;
   onClose(): void;
   onSkip(): void;
+  /** Where a purchase made from these dialogs comes back to; the current page when not given. */
+  returnPath?: string;
 }) {
   const [shown, setShown] = useState(refusal);
   const [purchase, setPurchase] = useState<TPaymentProduct['kind'] | null>(null);
@@ -48,6 +51,7 @@ export function ChargeDialogs({
         open={purchase !== null}
         onClose={() => setPurchase(null)}
         preferred={purchase ?? 'credits'}
+        returnPath={returnPath}
       />
     </>
   );

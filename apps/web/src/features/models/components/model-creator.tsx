@@ -17,6 +17,7 @@ import { useLiveModel } from '../hooks/use-live-model';
 import { useModelPhotoUploads } from '../hooks/use-model-photo-uploads';
 import { useTraining } from '../hooks/use-training';
 import { modelPhase, trainingPercent } from '../model-status';
+import { trainReturnPath } from '../train-return';
 import { isUploading } from '../upload-queue';
 import { CategoryPicker } from './category-picker';
 import { CreatePhotoButton } from './create-photo-button';
@@ -172,7 +173,13 @@ function ModelDraft({ onStartOver }: { onStartOver(): void }) {
 
       <ModelList exclude={modelUuid} />
       <TrainingDialog state={dialog} trainingSeconds={model?.training_seconds} onClose={closeDialog} />
-      <ChargeDialogs refusal={train.refusal} onClose={train.closeRefusal} onSkip={train.skipWait} />
+      {/* A purchase to afford the training comes back to this model's page, not a blank form. */}
+      <ChargeDialogs
+        refusal={train.refusal}
+        onClose={train.closeRefusal}
+        onSkip={train.skipWait}
+        returnPath={modelUuid ? trainReturnPath(modelUuid) : undefined}
+      />
     </>
   );
 }

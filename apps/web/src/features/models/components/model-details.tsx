@@ -11,6 +11,7 @@ import { ChargeDialogs } from '../../credits';
 import { useModelPhotoUploads } from '../hooks/use-model-photo-uploads';
 import { useTraining } from '../hooks/use-training';
 import { modelPhase, trainingPercent } from '../model-status';
+import { trainReturnPath } from '../train-return';
 import { isUploading } from '../upload-queue';
 import { CreatePhotoButton } from './create-photo-button';
 import { DeleteModelSheet } from './delete-model-sheet';
@@ -108,7 +109,12 @@ export function ModelDetails({ model, isPolling }: { model: TModel; isPolling: b
 
       <DeleteModelSheet uuid={model.uuid} open={deleteOpen} onClose={() => setDeleteOpen(false)} />
       <TrainingDialog state={dialog} trainingSeconds={model.training_seconds} onClose={closeDialog} />
-      <ChargeDialogs refusal={train.refusal} onClose={train.closeRefusal} onSkip={train.skipWait} />
+      <ChargeDialogs
+        refusal={train.refusal}
+        onClose={train.closeRefusal}
+        onSkip={train.skipWait}
+        returnPath={trainReturnPath(model.uuid)}
+      />
     </div>
   );
 }

@@ -1,18 +1,21 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
 import { Button } from '../../../components/ui/button';
 import { IconSparkles } from '../../../components/ui/icons';
 import { Sheet } from '../../../components/ui/sheet';
 import type { TModel } from '../../../lib/api-types';
 import { useCreditBalance } from '../../credits';
 import { canTrain, trainingTimeNote } from '../model-status';
+import { isTrainReturn, TRAIN_MARKER } from '../train-return';
 import '../models.css';
 
 /**
  * The way to training: what it costs and the balance, said before anything is charged, and the
  * button, which waits for enough good photos and for uploads still on their way. Training spends
  * credits, so the button asks first (price, balance and how long it takes) and only the
- * confirmation starts it.
+ * confirmation starts it. Back from a purchase made to afford it, the question is asked at once
+ * (once the payment's result was seen), so the person goes on where they stopped.
  */
 export function TrainPanel({
   model,
@@ -29,6 +32,23 @@ export function TrainPanel({
 }) {
   const { t } = useTranslation();
   const [isAsking, setAsking] = useState(false);
+  const [params, setParams] = useSearchParams();
+  const isReturn = isTrainReturn(params) && canTrain(model) && !isUploading;
+  const isOpen = isAsking || isReturn;
+  const close = () => {
+    setAsking(false);
+    // The question is asked once per return: a reload does not ask again.
+    if (params.has(TRAIN_MARKER)) {
+      setParams(
+        (current) => {
+          const next = new URLSearchParams(current);
+          next.delete(TRAIN_MARKER);
+          return next;
+        },
+        { replace: true },
+      );
+    }
+  };
   const balance = useCreditBalance();
   const isFree = model.training_price === 0;
   const short = balance.data ? balance.data.balance < model.training_price : false;
@@ -70,7 +90,7 @@ export function TrainPanel({
       <p className="muted-note" data-testid="training-time-note">
         {t(timeNote.key, timeNote.values)}
       </p>
-      <Sheet open={isAsking} onClose={() => setAsking(false)} title={t('model.confirmTitle')}>
+      <Sheet open={isOpen} onClose={close} title={t('model.confirmTitle')}>
         <div className="stack" data-testid="train-confirm-sheet">
           {priceLine}
           <p data-testid="train-confirm-text">
@@ -83,14 +103,14 @@ export function TrainPanel({
             block
             icon={<IconSparkles size={20} />}
             onClick={() => {
-              setAsking(false);
+              close();
               onTrain();
             }}
             data-testid="train-confirm"
           >
             {isFree ? t('model.confirmStartFree') : t('model.confirmStart', { price: priceText })}
           </Button>
-          <Button theme="light" size="lg" block onClick={() => setAsking(false)} data-testid="train-cancel">
+          <Button theme="light" size="lg" block onClick={close} data-testid="train-cancel">
             {t('model.cancel')}
           </Button>
         </div>

@@ -46,21 +46,35 @@ export function PurchaseSheet({
   open,
   onClose,
   preferred = 'credits',
+  returnPath,
 }: {
   open: boolean;
   onClose(): void;
   /** Which kind of product is chosen first: a credit pack, or the unlimited package. */
   preferred?: TPaymentProduct['kind'];
+  /**
+   * Where the checkout sends the buyer back (an app path): the page they are on unless the
+   * purchase was started for something that lives elsewhere (a model waiting to train).
+   */
+  returnPath?: string;
 }) {
   const { t } = useTranslation();
   return (
     <Sheet open={open} onClose={onClose} title={t('payments.title')}>
-      {open && <PurchaseForm preferred={preferred} onDone={onClose} />}
+      {open && <PurchaseForm preferred={preferred} returnTo={returnPath} onDone={onClose} />}
     </Sheet>
   );
 }
 
-function PurchaseForm({ preferred, onDone }: { preferred: TPaymentProduct['kind']; onDone(): void }) {
+function PurchaseForm({
+  preferred,
+  returnTo,
+  onDone,
+}: {
+  preferred: TPaymentProduct['kind'];
+  returnTo: string | undefined;
+  onDone(): void;
+}) {
   const { t, i18n } = useTranslation();
   const location = useLocation();
   const navigate = useNavigate();
@@ -111,7 +125,7 @@ function PurchaseForm({ preferred, onDone }: { preferred: TPaymentProduct['kind'
     setEmailError(receipt?.error ?? null);
     if (receipt?.error) return;
     setBusy(true);
-    const returnPath = currentReturnPath(location.pathname, location.search);
+    const returnPath = returnTo ?? currentReturnPath(location.pathname, location.search);
     try {
       const order = await paymentsApi.createOrder({
         product: chosen.id,
