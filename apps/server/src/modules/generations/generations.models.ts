@@ -96,50 +96,11 @@ export function startOfLocalDay(now: Date, timezoneOffsetMinutes: number): Date 
   return new Date(local.getTime() + timezoneOffsetMinutes * 60_000);
 }
 
-const DAY_MS = 24 * 3600_000;
-
-/**
- * Where the free tier's current day begins: the user's latest local midnight, but never less than
- * 24 h after the start of the day counted before. The offset comes from a cookie the client
- * controls, so without that floor an offset whose midnight falls just after the day's generations
- * would start a new day at will. With a steady offset the day starts at each local midnight; after
- * a move west the day runs a few hours longer once, after a move east it runs until the first local
- * midnight 24 h on (the pause between generations still applies, the allowance waits).
- */
-export function freeDayStart(now: Date, previousDayStart: Date | null, timezoneOffsetMinutes: number): Date {
-  const localMidnight = startOfLocalDay(now, timezoneOffsetMinutes);
-  if (previousDayStart && localMidnight.getTime() < previousDayStart.getTime() + DAY_MS) {
-    return previousDayStart;
-  }
-  return localMidnight;
-}
-
 /** Reads the `timezone` cookie; anything odd counts as UTC. Offsets range from -14 h to +12 h. */
 export function parseTimezoneOffset(cookie: string | undefined): number {
   if (!cookie || !/^-?\d{1,4}$/.test(cookie.trim())) return 0;
   const minutes = Number(cookie);
   return minutes >= -840 && minutes <= 720 ? minutes : 0;
-}
-
-export interface FreeTierState {
-  /** Generations the user started since their local midnight. */
-  generatedToday: number;
-  lastGenerationAt: Date | null;
-  /** Premium or the unlimited package lift the pause. */
-  isUnlimited: boolean;
-  now: Date;
-  dailyFree: number;
-  delaySeconds: number;
-}
-
-/**
- * The free tier: the first `dailyFree` generations a day are unrestricted, then
- * `delaySeconds` must pass between generations. Returns how long to wait (0 = go ahead).
- */
-export function freeTierWaitSeconds(state: FreeTierState): number {
-  if (state.isUnlimited || state.generatedToday < state.dailyFree || !state.lastGenerationAt) return 0;
-  const elapsed = (state.now.getTime() - state.lastGenerationAt.getTime()) / 1000;
-  return Math.max(0, Math.ceil(state.delaySeconds - elapsed));
 }
 
 /** A seed the user did not choose: random, in the 31-bit range every engine accepts. */

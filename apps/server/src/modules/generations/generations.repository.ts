@@ -1,4 +1,4 @@
-import { and, count, desc, eq, getTableColumns, gte, inArray, like, lt, max, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, gte, inArray, like, lt, sql } from 'drizzle-orm';
 import { GenerationStatus, type TGenerationStatus } from '@mirra/contracts';
 import type { DbOrTx } from '../../shared/db/client.js';
 import { jobsWithPayload } from '../../shared/jobs.js';
@@ -239,54 +239,25 @@ export const generationsRepository = {
       .limit(limit);
   },
 
-  /** For the free tier: how many generations since a moment, and when the last one started. */
   /**
-   * What counts against the free tier since `since`: generations that did not fail (a failed one
-   * was refunded and made nothing). The same rule as mirra_accept_generation's.
+   * The free tier's decision for the user at `now` (mirra_free_tier, whose migration states the
+   * rule): how long they must wait (0 = go ahead) and where the day it counts began. The accept
+   * makes the same call under the balance lock, so /price/ announces what a create would do.
    */
-  async usageSince(db: DbOrTx, userId: number, since: Date) {
-    const [row] = await db
-      .select({ started: count(), last: max(generations.createdAt) })
-      .from(generations)
-      .where(
-        and(
-          eq(generations.userId, userId),
-          gte(generations.createdAt, since),
-          gte(generations.status, GenerationStatus.NEW),
-        ),
-      );
-    return { generatedToday: row?.started ?? 0, lastGenerationAt: row?.last ?? null };
-  },
-
-  /** Start of the user's current free-tier day, as last recorded (null before any generation). */
-  async freeDayStartedAt(db: DbOrTx, userId: number): Promise<Date | null> {
-    const [row] = await db
-      .select({ startedAt: users.freeDayStartedAt })
-      .from(users)
-      .where(eq(users.id, userId));
-    return row?.startedAt ?? null;
-  },
-
-  /** Writes only a change: an update of `users` also drops every process's cached session of the user. */
-  async recordFreeDayStart(tx: DbOrTx, userId: number, startedAt: Date): Promise<void> {
-    await tx
-      .update(users)
-      .set({ freeDayStartedAt: startedAt })
-      .where(
-        and(
-          eq(users.id, userId),
-          sql`${users.freeDayStartedAt} IS DISTINCT FROM ${startedAt.toISOString()}::timestamptz`,
-        ),
-      );
-  },
-
-  async hasUnlimited(db: DbOrTx, userId: number, now: Date): Promise<boolean> {
-    const [row] = await db
-      .select({ kind: entitlements.kind })
-      .from(entitlements)
-      .where(and(eq(entitlements.userId, userId), gte(entitlements.until, now)))
-      .limit(1);
-    return Boolean(row);
+  async freeTier(
+    db: DbOrTx,
+    userId: number,
+    terms: { now: Date; localMidnight: Date; dailyFree: number; delaySeconds: number },
+  ): Promise<{ waitSeconds: number; dayStart: Date }> {
+    const result = await db.execute<{ wait_seconds: number; day_start: Date | string }>(
+      sql`SELECT wait_seconds, day_start FROM mirra_free_tier(
+        ${userId}::bigint, ${terms.now.toISOString()}::timestamptz,
+        ${terms.localMidnight.toISOString()}::timestamptz, ${terms.dailyFree}::int,
+        ${terms.delaySeconds}::int
+      )`,
+    );
+    const row = result.rows[0]!;
+    return { waitSeconds: row.wait_seconds, dayStart: new Date(row.day_start) };
   },
 
   /** Whether the user's premium subscription is running (its generations queue ahead). */

@@ -33,8 +33,6 @@ import type { UserRow } from '../users/index.js';
 import { generationPriceTable } from '../pricing/index.js';
 import { findTrainedModel, isOwnModel } from '../models/index.js';
 import {
-  freeDayStart,
-  freeTierWaitSeconds,
   generationJobPriority,
   generationRequestHash,
   isFaceSwapInputValid,
@@ -62,7 +60,7 @@ type CreateBody = z.output<typeof ZCreateGenerationBody>;
 export interface RequestContext {
   /**
    * Minutes, as the browser's getTimezoneOffset() (the `timezone` cookie): where the free tier's
-   * next day starts, never sooner than 24 h after the current one (see freeDayStart).
+   * next day starts, never sooner than 24 h after the current one.
    */
   timezoneOffsetMinutes: number;
   /**
@@ -115,7 +113,7 @@ export async function quoteGeneration(
   if (!user) return { cost, balance: null, wait_seconds: 0 };
   const [balance, wait] = await Promise.all([
     getCreditBalance(deps, user.id),
-    freeTierWait(deps, deps.db, user.id, context, pricing.free_tier),
+    generationsRepository.freeTier(deps.db, user.id, freeTierTerms(deps.now(), context, pricing.free_tier)),
   ]);
   return { cost, balance, wait_seconds: wait.waitSeconds };
 }
@@ -132,37 +130,25 @@ function generationCost(
   return priceGeneration(mode, { durationSeconds: duration }, generationPriceTable(pricing));
 }
 
+/**
+ * What the free tier's decision (mirra_free_tier) is asked with, the same for /price/ and for the
+ * accept: the moment, the latest local midnight by the timezone cookie, and the tier's terms.
+ */
+function freeTierTerms(now: Date, context: RequestContext, freeTier: TFreeTier) {
+  return {
+    now,
+    localMidnight: startOfLocalDay(now, context.timezoneOffsetMinutes),
+    dailyFree: freeTier.daily_photos,
+    delaySeconds: freeTier.delay_seconds,
+  };
+}
+
 function checkVideoDuration(mode: TGenerationMode, duration: number | null | undefined): void {
   if (mode === 'video' && duration != null && !isVideoDuration(duration)) {
     throw fieldError('common.validation', {
       duration: [`Choose ${VIDEO_DURATIONS.join(', ')} seconds.`],
     });
   }
-}
-
-/** How long the free tier makes the user wait, and where the day it counts began. */
-async function freeTierWait(
-  deps: GenerationsDeps,
-  db: DbOrTx,
-  userId: number,
-  context: RequestContext,
-  freeTier: TFreeTier,
-): Promise<{ waitSeconds: number; dayStart: Date }> {
-  const now = deps.now();
-  const previousDayStart = await generationsRepository.freeDayStartedAt(db, userId);
-  const dayStart = freeDayStart(now, previousDayStart, context.timezoneOffsetMinutes);
-  const [usage, isUnlimited] = await Promise.all([
-    generationsRepository.usageSince(db, userId, dayStart),
-    generationsRepository.hasUnlimited(db, userId, now),
-  ]);
-  const waitSeconds = freeTierWaitSeconds({
-    ...usage,
-    isUnlimited,
-    now,
-    dailyFree: freeTier.daily_photos,
-    delaySeconds: freeTier.delay_seconds,
-  });
-  return { waitSeconds, dayStart };
 }
 
 function rateLimited(freeTier: TFreeTier, waitSeconds: number): AppError {
@@ -325,11 +311,7 @@ export async function createGeneration(
       clientKey,
       clientRequestHash: keyed?.requestHash ?? null,
     },
-    freeTier: {
-      localMidnight: startOfLocalDay(now, context.timezoneOffsetMinutes),
-      dailyFree: pricing.free_tier.daily_photos,
-      delaySeconds: pricing.free_tier.delay_seconds,
-    },
+    freeTier: freeTierTerms(now, context, pricing.free_tier),
     charge: { kind: 'generation_charge', idempotencyKey: `gen:${uuid}:charge` },
     job: {
       identifier: runGenerationJob.name,
