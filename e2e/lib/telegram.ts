@@ -1,5 +1,6 @@
 import { sign } from '@telegram-apps/init-data-node';
 import type { Page } from 'playwright-core';
+import { callApi } from './accounts.js';
 import { e2eEnv } from './env.js';
 
 export interface TelegramTestUser {
@@ -28,6 +29,20 @@ export function signInitData(user: TelegramTestUser, startParam?: string, signed
     e2eEnv.botToken,
     signedAt,
   );
+}
+
+/**
+ * The Mini App's sign-in exchange made outside the browser, so the person's account exists before
+ * the page opens, as for someone who used the app before: the first launch of a new account opens
+ * the onboarding instead of the page asked for. `startParam` attributes it as a first launch would.
+ */
+export async function telegramAccountFor(user: TelegramTestUser, startParam?: string): Promise<void> {
+  const response = await callApi<{ created: boolean }>('/api/auth/base/', {
+    body: { init_data: signInitData(user, startParam) },
+  });
+  if (response.status !== 200 || !response.body.created) {
+    throw new Error(`the Telegram account could not be made: ${response.status}`);
+  }
 }
 
 const THEME = {

@@ -13,6 +13,7 @@ import {
   writeFacePhotos,
   type FacePhotoFiles,
 } from '../lib/models.js';
+import { openPurchaseSheet, payOnTestCheckout, tickConsent } from '../lib/payments.js';
 import { signInWithTokens } from '../lib/session.js';
 import { callApi } from '../lib/accounts.js';
 import { installTelegramHost, miniAppUrl, newTelegramUser, signInitData } from '../lib/telegram.js';
@@ -127,10 +128,14 @@ describe.each(VIEWPORT_NAMES)('digital model (%s)', (viewport) => {
       expect(await apiModelStatuses(user)).toEqual([0]);
       await confirm.getByTestId('train-confirm').click();
       const ready = page.getByTestId('training-ready');
-      // The progress dialog, or already its success: local training on few photos is quick.
-      await page.getByTestId('training-progress').or(ready).first().waitFor();
+      // The progress dialog comes first and stays a moment, however quick the engine (the local
+      // one trains in about a second): its stages are seen, never a flash straight to success.
+      await page.getByTestId('training-hide').waitFor();
+      const progressShownAt = Date.now();
+      await page.waitForTimeout(400);
       await saveScreenshot(page, `training-dialog-${viewport}-${theme}`);
       await ready.waitFor(CHECKS);
+      expect(Date.now() - progressShownAt).toBeGreaterThan(1500);
       expect((await trainingProgressSeen(page)).length).toBeGreaterThan(0);
       await page.waitForTimeout(300);
       await saveScreenshot(page, `training-ready-${viewport}-${theme}`);
@@ -215,8 +220,9 @@ describe.each(VIEWPORT_NAMES)('digital model (%s)', (viewport) => {
     },
   );
 
-  it('training without enough credits opens the credit balance dialog, and charges nothing', async () => {
+  it('training without enough credits opens the credit balance dialog, charges nothing, and buying comes back to the model', async () => {
     const { page } = s;
+    if (viewport === 'phone') await page.setViewportSize({ width: 360, height: 780 });
     // The first model, trained free, spends the first-model offer: the next one costs credits.
     const first = await apiModelWithPhotos(user, photos.faces, 'First');
     expect(
@@ -259,6 +265,45 @@ describe.each(VIEWPORT_NAMES)('digital model (%s)', (viewport) => {
     await saveScreenshot(page, `model-train-credits-${viewport}-${theme}`);
     expect(await apiBalance(user)).toBe(balance);
     expect(await details.getByTestId('model-status').textContent()).toBe('Collecting photos');
+
+    // Buying the credits comes back to this model waiting to train (never a blank new-model
+    // form): first how the payment went, then the question to train, ready to answer.
+    await openPurchaseSheet(page);
+    await page.getByTestId('purchase-product-credits_100').click();
+    await page.getByTestId('purchase-method-test').click();
+    await tickConsent(page);
+    await page.getByTestId('purchase-submit').click();
+    await payOnTestCheckout(page);
+    await page.waitForURL(
+      (u) =>
+        u.pathname === `/model/${uuid}/` &&
+        u.searchParams.get('train') === '1' &&
+        u.searchParams.has('payment'),
+    );
+    const paid = page.getByTestId('payment-result');
+    await paid.waitFor();
+    expect(await paid.getAttribute('data-status')).toBe('paid');
+    expect(await page.getByTestId('train-confirm-sheet').count()).toBe(0);
+    await page.waitForTimeout(300);
+    await saveScreenshot(page, `model-train-paid-${viewport}-${theme}`);
+    await page.keyboard.press('Escape');
+    const again = page.getByTestId('train-confirm-sheet');
+    await again.waitFor();
+    expect(await again.getByTestId('train-confirm').textContent()).toBe(
+      `Train for ${E2E_SETTINGS.prices.modelTraining} credits`,
+    );
+    // The model's photos are all still there, and the balance the price line shows is the new one.
+    expect(await details.getByTestId('good-count').textContent()).toBe('Good photos: 15 of 15 needed');
+    await expect
+      .poll(() => again.getByTestId('training-balance').textContent())
+      .toBe(`${balance + 100} credits`);
+    await page.waitForTimeout(300);
+    await saveScreenshot(page, `model-train-again-${viewport}-${theme}`);
+    await again.getByTestId('train-confirm').click();
+    await page.getByTestId('training-ready').waitFor(CHECKS);
+    expect(await apiBalance(user)).toBe(balance + 100 - E2E_SETTINGS.prices.modelTraining);
+    // Answered once: a reload does not ask again.
+    expect(new URL(page.url()).searchParams.has('train')).toBe(false);
   });
 
   it('keeps uploading while /upload/ is hidden, and shows the verdicts on return', async () => {
@@ -304,6 +349,11 @@ describe('digital model inside Telegram on Android', () => {
       await s.page.goto(
         miniAppUrl('/upload/', { initData: signInitData(user), version: '8.0', platform: 'android' }),
       );
+      // The first launch made the account: the onboarding once, then the page Telegram opened.
+      await s.page.getByTestId('welcome-page').waitFor();
+      await saveScreenshot(s.page, 'welcome-telegram-android');
+      await s.page.getByTestId('welcome-skip').click();
+      await s.page.waitForURL((u) => u.pathname === '/upload/');
       const notice = s.page.getByTestId('one-file-notice');
       await notice.waitFor();
       await s.page.getByTestId('upload-tips').waitFor();

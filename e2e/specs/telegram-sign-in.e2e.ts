@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { callApi } from '../lib/accounts.js';
-import { openBrowser, url, VIEWPORT_NAMES, type Session } from '../lib/browser.js';
+import { openBrowser, saveScreenshot, url, VIEWPORT_NAMES, type Session } from '../lib/browser.js';
 import { storedTokens } from '../lib/session.js';
 import { botMessages, newTelegramUser, pressStart } from '../lib/telegram.js';
 
@@ -13,7 +13,7 @@ describe.each(VIEWPORT_NAMES)('messenger sign-in with the fake Telegram bot (%s)
     await s.close();
   });
 
-  it('opens the bot link in a new tab, waits for Start, stores the token and goes home', async () => {
+  it('opens the bot link in a new tab, waits for Start, stores the token, shows a new account the onboarding once and goes on', async () => {
     const { page, context } = s;
     await page.goto(url('/create/'));
     await page.getByTestId('header-sign-in').click();
@@ -27,7 +27,12 @@ describe.each(VIEWPORT_NAMES)('messenger sign-in with the fake Telegram bot (%s)
 
     const user = newTelegramUser({ first_name: 'Nikolai', username: 'nikolai_tg' });
     await pressStart(new URL(link!).searchParams.get('start')!, user);
-    await page.waitForURL(url('/'));
+    // This Start made the account: the onboarding, then the page the sign-in started on.
+    await page.waitForURL((u) => u.pathname === '/welcome/' && u.searchParams.get('next') === '/create/');
+    await page.getByTestId('welcome-page').waitFor();
+    await saveScreenshot(page, `welcome-after-telegram-${viewport}`);
+    await page.getByTestId('welcome-skip').click();
+    await page.waitForURL(url('/create/'));
     await page.getByTestId('header-profile').waitFor();
     await page.getByTestId('sign-in-panel').waitFor({ state: 'detached' });
     const tokens = await storedTokens(page);
