@@ -509,7 +509,7 @@ describe('emailed links', () => {
     const first = await activate(link);
     // Activation signs the person in: the answer carries a fresh pair of tokens.
     expect(first.statusCode).toBe(200);
-    expect(first.json()).toEqual({ refresh: expect.any(String), access: expect.any(String) });
+    expect(first.json()).toEqual({ refresh: expect.any(String), access: expect.any(String), created: true });
     const again = await activate(link);
     expect(again.statusCode).toBe(403);
     expect(again.json()).toEqual({ detail: 'Stale token for given user.', code: 'users.activation_stale' });
