@@ -6,7 +6,13 @@ import { openBrowser, saveScreenshot, url, type Session } from '../lib/browser.j
 import { e2eEnv } from '../lib/env.js';
 import { signInWithTokens } from '../lib/session.js';
 import { grantStaff } from '../lib/staff.js';
-import { installTelegramHost, miniAppUrl, newTelegramUser, signInitData } from '../lib/telegram.js';
+import {
+  installTelegramHost,
+  miniAppUrl,
+  newTelegramUser,
+  signInitData,
+  telegramAccountFor,
+} from '../lib/telegram.js';
 
 const NARROW = { width: 360, height: 780 };
 const DAY_SECONDS = 86_400;
@@ -228,8 +234,9 @@ describe('partner programme', () => {
   }, 300_000);
 
   it('inside Telegram: the ref_ start parameter makes the Mini App user a partner of the link’s owner, who sees the frozen commission and pays out in the Mini App', async () => {
-    // A uses Mirra only inside Telegram: the Mini App creates the account.
+    // A uses Mirra only inside Telegram: the Mini App's sign-in exchange made the account.
     const tgA = newTelegramUser({ first_name: 'Alla', last_name: 'Upline' });
+    await telegramAccountFor(tgA);
     const sa = await openBrowser('phone', { size: NARROW });
     sessions.push(sa);
     await installTelegramHost(sa.page);
@@ -247,6 +254,8 @@ describe('partner programme', () => {
     sessions.push(s);
     await installTelegramHost(s.page);
     const tgUser = newTelegramUser({ first_name: 'Tim', last_name: 'Mini' });
+    // Its first launch, with the link's start parameter (signed in the init data), made elsewhere.
+    await telegramAccountFor(tgUser, startParam);
     await s.page.goto(
       miniAppUrl('/', { initData: signInitData(tgUser, startParam), version: '8.0', startParam }),
     );

@@ -5,7 +5,13 @@ import { openBrowser, saveScreenshot, url, type Session } from '../lib/browser.j
 import { apiBalance, E2E_SETTINGS } from '../lib/generations.js';
 import { tickConsent } from '../lib/payments.js';
 import { signInWithTokens } from '../lib/session.js';
-import { installTelegramHost, miniAppUrl, newTelegramUser, signInitData } from '../lib/telegram.js';
+import {
+  installTelegramHost,
+  miniAppUrl,
+  newTelegramUser,
+  signInitData,
+  telegramAccountFor,
+} from '../lib/telegram.js';
 
 const NARROW = { width: 360, height: 780 };
 /** The built-in plan: three days' trial with 50 credits, then 300 credits every 30 days. */
@@ -125,6 +131,7 @@ describe('premium through each provider (against its local fake)', () => {
     s = await openBrowser('phone', { size: NARROW });
     const { page } = s;
     const tgUser = newTelegramUser({ first_name: 'Stella' });
+    await telegramAccountFor(tgUser);
     await installTelegramHost(page, { payer: tgUser });
     const initData = signInitData(tgUser);
     const authorization = `TG ${initData}`;
