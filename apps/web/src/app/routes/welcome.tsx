@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { Button } from '../../components/ui/button';
 import { IconFace, IconPalette, IconSparkles, IconUsers } from '../../components/ui/icons';
+import { useAiOffered } from '../../features/generations';
 import { welcomeNext } from '../../lib/return-path';
 import './welcome.css';
 
@@ -23,6 +24,13 @@ export function Page() {
   const next = welcomeNext(useLocation().search);
   const [index, setIndex] = useState(0);
   const slide = SLIDES[index]!;
+  // The studio slide promises AI only where the server says an AI engine serves some mode; until
+  // then, and on a server that draws offline, it says what the pictures are made by (as Home does).
+  const aiOffered = useAiOffered();
+  const [title, text] =
+    slide.key === 'studio' && aiOffered !== true
+      ? [t('home.titleOffline'), t('home.offlineNote')]
+      : [t(`welcome.${slide.key}.title`), t(`welcome.${slide.key}.text`)];
   const isLast = index === SLIDES.length - 1;
   return (
     <div className="welcome" data-testid="welcome-page">
@@ -37,8 +45,8 @@ export function Page() {
       </div>
       <div className="welcome__body" key={slide.key}>
         <p className="welcome__step">{t('welcome.step', { current: index + 1, total: SLIDES.length })}</p>
-        <h1 className="welcome__title">{t(`welcome.${slide.key}.title`)}</h1>
-        <p className="welcome__text">{t(`welcome.${slide.key}.text`)}</p>
+        <h1 className="welcome__title">{title}</h1>
+        <p className="welcome__text">{text}</p>
       </div>
       <div className="welcome__dots" role="tablist" aria-label={t('welcome.slides')}>
         {SLIDES.map((s, i) => (
