@@ -118,7 +118,7 @@ async function main(): Promise<number> {
         // Small, so the 'File too big' test sends little.
         UPLOAD_MAX_MB: '2',
         // Partners (e2e/specs/partners.e2e.ts): one 199 ₽ pack earns its referer 19.90 ₽, enough
-        // to pay out; the spec moves the clock past the hold. Its purchases go through the test
+        // to pay out; that test moves the clock past the hold. Its purchases go through the test
         // provider, which by default earns nothing (no money moves): here they earn as real ones.
         PAYOUT_MIN_RUB: '10',
         PARTNER_TEST_PAYMENTS_EARN: 'true',

@@ -257,7 +257,7 @@ describe.each(VIEWPORT_NAMES)('posts and people (%s)', (viewport) => {
       .poll(() => a.page.locator('[data-testid="profile-count-subscribers"] .stat__value').textContent())
       .toBe('1');
 
-    // Search from home: a word of the title finds the post; nonsense gets the spec's message.
+    // Search from home: a word of the title finds the post; nonsense says no posts were found.
     await b.page.goto(url('/'));
     const search = b.page.getByRole('search').getByRole('searchbox');
     await search.fill('lighthouse');

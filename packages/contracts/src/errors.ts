@@ -179,7 +179,7 @@ export type ErrorCode = keyof typeof errorCodes;
 export const ZErrorCode = z.enum(Object.keys(errorCodes) as [ErrorCode, ...ErrorCode[]]);
 
 /**
- * The wire shape of every error (DRF conventions the spec's client expects): a `detail` message
+ * The wire shape of every error (DRF's conventions, which clients parse): a `detail` message
  * or per-field message lists, `non_field_errors` for errors about the whole object, plus `code`.
  */
 export const ZApiError = z

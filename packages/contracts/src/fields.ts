@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** DRF's standard field messages, so form errors read the same as the spec's client expects. */
+/** DRF's standard field messages, word for word: clients match and show them as DRF words them. */
 export const fieldMessages = {
   required: 'This field is required.',
   blank: 'This field may not be blank.',

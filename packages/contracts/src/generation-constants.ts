@@ -5,7 +5,7 @@
 /** Generation modes. `train` builds a digital model and is not created through this API. */
 export const GENERATION_MODES = ['simple', 'face_swap', 'editing', 'styling', 'video'] as const;
 
-/** Task status codes exactly as the spec's second set, plus FAILED from the first. */
+/** Task status codes; fixed numbers, since clients compare them and rows store them. */
 export const GenerationStatus = {
   FAILED: -200,
   ERROR: -100,

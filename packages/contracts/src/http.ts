@@ -11,7 +11,7 @@ export const ZUuidParams = z.object({ uuid: z.uuid({ error: 'Not found.' }) });
 /** The answer of a 204: no body at all. */
 export const ZNoContent = z.null().describe('No content');
 
-/** A bodiless POST that tolerates any JSON (the spec's client sends `{}` or nothing). */
+/** A bodiless POST that tolerates any JSON (clients send `{}` or nothing). */
 export const ZAnyBody = z.unknown().optional();
 
 /** A webhook's acknowledgement. */

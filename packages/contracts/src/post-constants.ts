@@ -8,7 +8,7 @@ export const POST_SEARCH_MAX_LENGTH = 200;
 export const POST_REPORT_COMMENT_MAX_LENGTH = 500;
 
 /**
- * Feed tabs (spec /posts/:type/) plus my drafts. `top` is what /posts/ and /prompts/top/ redirect
+ * Feed tabs (the app's /posts/:type/) plus my drafts. `top` is what /posts/ and /prompts/top/ redirect
  * to; it is the recommended tab.
  */
 export const POST_LIST_TYPES = ['recommended', 'new', 'saved', 'subscribed', 'drafts'] as const;

@@ -7,7 +7,7 @@ export const ZWalletCurrency = z.coerce
   .int()
   .refine((id) => (WALLET_CURRENCIES as readonly number[]).includes(id), { message: 'Unknown currency.' });
 
-/** The spec's transaction statuses: cancelled, pending, out (money left), in (money arrived). */
+/** A wallet entry's status: cancelled, pending, out (money left), in (money arrived). */
 export const WALLET_ENTRY_STATUSES = ['cancelled', 'pending', 'out', 'in'] as const;
 export const ZWalletEntryStatus = z.enum(WALLET_ENTRY_STATUSES);
 export type TWalletEntryStatus = z.infer<typeof ZWalletEntryStatus>;

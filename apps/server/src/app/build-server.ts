@@ -89,7 +89,7 @@ export async function buildServer(deps: AppDeps): Promise<App> {
   trackRoutes(app);
   // First, so every later hook, route and job added runs with the request's id.
   const ops = registerOpsRoutes(app, deps);
-  // The spec's client sends `Content-Type: application/json` on every call, bodiless POSTs too
+  // Clients send `Content-Type: application/json` on every call, bodiless POSTs too
   // (e.g. create_auth_key), so an empty JSON body means "no body", not a parse error.
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {

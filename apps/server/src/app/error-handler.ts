@@ -5,7 +5,7 @@ import { AppError, type FieldErrors } from '../shared/errors.js';
 import { findOutage, OUTAGE_RETRY_AFTER_SECONDS } from '../shared/outages.js';
 
 /**
- * Turns every failure into the DRF-shaped body the spec's client reads (`detail`, per-field
+ * Turns every failure into the DRF-shaped body clients read (`detail`, per-field
  * lists, `non_field_errors`) plus a stable `code`. Bad input is always a 4xx; a 5xx never says
  * what broke (it is logged instead).
  */

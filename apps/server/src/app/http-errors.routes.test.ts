@@ -90,7 +90,7 @@ describe('bad input never causes a 5xx', () => {
     expect(array.json()).toHaveProperty('non_field_errors');
   });
 
-  it('treats an empty JSON body as no body (the spec client sends bodiless POSTs as JSON)', async () => {
+  it('treats an empty JSON body as no body (clients send bodiless POSTs as JSON)', async () => {
     const response = await t.app.inject({
       method: 'POST',
       url: '/api/token/login/',

@@ -72,7 +72,7 @@ describe('the route table', () => {
     expect(routeTable.filter((r) => r.keepAlive).map((r) => r.path)).toEqual(['/upload/', '/profile/']);
   });
 
-  it('shows the bottom menu where the spec does', () => {
+  it('shows the bottom menu on home, create, the feed and my profile only', () => {
     expect(routeTable.filter((r) => r.bottomMenu).map((r) => r.path)).toEqual([
       '/',
       '/create/',

@@ -26,7 +26,7 @@ describe('stored values', () => {
     expect(cleanStoredValue(raw)).toBe(value);
   });
 
-  it('uses the spec keys and never stores "null"', () => {
+  it('uses the app’s storage keys and never stores "null"', () => {
     writeStored('refresh', 'r1');
     expect(localStorage.getItem('refresh')).toBe('r1');
     writeStored('refresh', 'null');

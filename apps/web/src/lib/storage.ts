@@ -96,7 +96,7 @@ export function readCookie(
   return null;
 }
 
-/** Campaign parameters of a landing URL, in the order the spec lists them. */
+/** Campaign parameters of a landing URL, in UTM_PARAMS order. */
 export function pickUtmParams(search: string): Array<[string, string]> {
   const params = new URLSearchParams(search);
   return UTM_PARAMS.flatMap((key) => {

@@ -13,7 +13,7 @@ export function isAcceptedPhoto(file: { type: string; name: string }): boolean {
 }
 
 /**
- * The message for a failed photo upload, in the user's language: the spec's 'File too big' with
+ * The message for a failed photo upload, in the user's language: 'File too big' with
  * the limit ('The file size must not exceed 15 MB'), unsupported or oversized images, the rest as
  * any other error.
  */

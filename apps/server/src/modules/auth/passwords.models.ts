@@ -9,8 +9,8 @@ export interface PasswordContext {
 }
 
 /**
- * Django's default password validators, as the spec's client shows their messages: every problem
- * at once, so the user fixes them in one go.
+ * Django's default password validators, with their messages word for word (clients show them as
+ * they come): every problem at once, so the user fixes them in one go.
  */
 export function findPasswordProblems(password: string, context: PasswordContext = {}): string[] {
   const problems: string[] = [];

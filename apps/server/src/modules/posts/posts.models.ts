@@ -136,7 +136,7 @@ export function decodeCursor(cursor: string): { key: CursorKey; id: number } | n
   }
 }
 
-/** Links to share a profile: the web page, and the Mini App with the spec's `p_<uuid>` start parameter. */
+/** Links to share a profile: the web page, and the Mini App with the `p_<uuid>` start parameter, which the app opens as that profile. */
 export function profileShareLinks(
   options: { publicUrl: string; botUsername?: string; miniAppName?: string },
   userUuid: string,

@@ -27,7 +27,7 @@ import {
 
 const r = routes.posts;
 
-/** Posts and the feed (spec /posts/:type/, /post/:uuid/). */
+/** Posts and the feed (the app's /posts/:type/ and /post/:uuid/ pages). */
 export function registerPostsRoutes(app: ZodApp, deps: PostsDeps): void {
   serve(app, r.create, async (request) => createPost(deps, requireAuth(request).user, request.body));
   serve(app, r.list, async (request) => listPosts(deps, request.auth?.user ?? null, request.query));

@@ -228,7 +228,7 @@ export function unpublishPost(deps: PostsDeps, user: UserRow, uuid: string): Pro
   return updatePost(deps, user, uuid, { draft: true });
 }
 
-/** The feeds (spec /posts/:type/) and my drafts, optionally searched, by keyset pages. */
+/** The feeds (the app's /posts/:type/) and my drafts, optionally searched, by keyset pages. */
 export async function listPosts(
   deps: PostsDeps,
   viewer: UserRow | null,

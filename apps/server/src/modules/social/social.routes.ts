@@ -8,7 +8,7 @@ import { getProfile, subscribe, unsubscribe } from './social.usecases.js';
 
 const r = routes.social;
 
-/** Profiles (spec /profile/:uuid/) and subscriptions. */
+/** Profiles (the app's /profile/:uuid/) and subscriptions. */
 export function registerSocialRoutes(app: ZodApp, deps: SocialDeps): void {
   serve(app, r.profile, async (request) => getProfile(deps, requireAuth(request).user, request.params.uuid));
   serve(app, r.posts, async (request) =>

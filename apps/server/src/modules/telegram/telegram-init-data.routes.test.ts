@@ -294,7 +294,7 @@ describe('POST /api/auth/base/', () => {
       await base(t),
       await base(t, { payload: {} }),
       await base(t, { payload: { init_data: '' } }),
-      // The spec's client sends Content-Type: application/json on bodiless POSTs.
+      // Clients send Content-Type: application/json on bodiless POSTs too.
       await t.app.inject({
         method: 'POST',
         url: '/api/auth/base/',

@@ -50,7 +50,7 @@ export const users = pgTable(
     refererId: bigint('referer_id', { mode: 'number' }).references((): AnyPgColumn => users.id, {
       onDelete: 'set null',
     }),
-    /** True when the user has a trained digital model (the spec's `lora`). */
+    /** True when the user has a trained digital model (the API's `lora`). */
     hasLora: boolean('has_lora').notNull().default(false),
     /**
      * Start of the free tier's current day (the user's local midnight when it began). It moves on
@@ -305,7 +305,7 @@ export const generations = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     mode: text('mode').notNull(),
-    /** The spec's task codes: NEW 0, IN_QUEUE 30, IN_PROGRESS 60, COMPLETED 100, ERROR -100, FAILED -200. */
+    /** Task codes, fixed because clients compare them: NEW 0, IN_QUEUE 30, IN_PROGRESS 60, COMPLETED 100, ERROR -100, FAILED -200. */
     status: integer('status').notNull().default(0),
     progress: integer('progress').notNull().default(0),
     prompt: text('prompt').notNull().default(''),

@@ -1,6 +1,6 @@
 import type { TPostListType } from '@mirra/contracts';
 
-/** The feed's tabs in the spec's order (/posts/:type/). */
+/** The feed's tabs, in the order they are shown (/posts/:type/). */
 export const FEED_TABS = ['saved', 'recommended', 'new', 'subscribed'] as const;
 export type FeedTab = (typeof FEED_TABS)[number];
 export type PostListType = TPostListType;
@@ -14,7 +14,7 @@ export function tabOfRoute(type: string | undefined): FeedTab | null {
   return (FEED_TABS as readonly string[]).includes(type ?? '') ? (type as FeedTab) : null;
 }
 
-/** The address of a tab, keeping the search: the recommended tab keeps the spec's `/posts/top/`. */
+/** The address of a tab, keeping the search: the recommended tab's address stays `/posts/top/`, which links out there already use. */
 export function routeOfTab(tab: FeedTab, q = ''): string {
   const path = `/posts/${tab === 'recommended' ? 'top' : tab}/`;
   const query = q.trim();
@@ -26,7 +26,7 @@ export function isPersonalTab(tab: FeedTab): boolean {
   return tab === 'saved' || tab === 'subscribed';
 }
 
-/** What an empty list says: the spec's message for a search, else the tab's own. */
+/** What an empty list says: 'no posts found' for a search, else the tab's own. */
 export function emptyMessageKey(tab: FeedTab, q: string): string {
   return q.trim() ? 'feed.noResults' : `feed.empty.${tab === 'recommended' ? 'top' : tab}`;
 }

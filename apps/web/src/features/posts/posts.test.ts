@@ -12,7 +12,7 @@ import { draftFromRecipe, isUntouchedDraft, repeatBody } from '../generations/po
 import { emptyMessageKey, FEED_TABS, isPersonalTab, routeOfTab, tabOfRoute } from './post-tabs';
 
 describe('feed tabs and their addresses', () => {
-  it('offers the spec’s four tabs in its order', () => {
+  it('offers the four tabs in their order', () => {
     expect(FEED_TABS).toEqual(['saved', 'recommended', 'new', 'subscribed']);
   });
 
@@ -38,7 +38,7 @@ describe('feed tabs and their addresses', () => {
     expect(FEED_TABS.filter(isPersonalTab)).toEqual(['saved', 'subscribed']);
   });
 
-  it('says the spec’s message for an empty search, else the tab’s own', () => {
+  it('says no posts were found for an empty search, else the tab’s own message', () => {
     expect(emptyMessageKey('new', 'zebra')).toBe('feed.noResults');
     expect(emptyMessageKey('recommended', '')).toBe('feed.empty.top');
     expect(emptyMessageKey('saved', ' ')).toBe('feed.empty.saved');

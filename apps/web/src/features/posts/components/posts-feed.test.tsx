@@ -72,7 +72,7 @@ describe('the feed', () => {
     expect(new Set(cards).size).toBe(3);
   });
 
-  it('searches after typing pauses, keeps the query in the address, and says the spec’s message when nothing matches', async () => {
+  it('searches after typing pauses, keeps the query in the address, and says no posts were found when nothing matches', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     try {
       const list = vi.spyOn(postsApi, 'list').mockResolvedValue({ results: [], next: null });
