@@ -1,4 +1,4 @@
-import { routes, type TPayoutBody } from '@mirra/contracts';
+import { routes, type RouteBody, type RouteQuery, type TPayoutBody } from '@mirra/contracts';
 import { api } from '../../../lib/api-client';
 
 export const partnerKeys = {
@@ -13,12 +13,9 @@ export const partnerKeys = {
   recipient: (uuid: string) => ['users', 'by_id', uuid] as const,
 };
 
-export interface TeamFilters {
-  level?: number;
-  paid?: 'true' | 'false';
-  search?: string;
-  currency: number;
-}
+/** The team list's filters: its route's query without the page cursor. */
+export type TeamFilters = Omit<RouteQuery<typeof routes.partners.team>, 'cursor'>;
+type TopsQuery = RouteQuery<typeof routes.partners.tops>;
 
 export const partnersApi = {
   summary: () => api(routes.partners.me),
@@ -27,7 +24,7 @@ export const partnersApi = {
   statistics: (currency: number) => api(routes.partners.statistics, { query: { currency } }),
   team: (filters: TeamFilters, cursor?: string) =>
     api(routes.partners.team, { query: { ...filters, cursor } }),
-  tops: (period: 'month' | 'all', by: 'income' | 'team', currency: number) =>
+  tops: (period: NonNullable<TopsQuery['period']>, by: NonNullable<TopsQuery['by']>, currency: number) =>
     api(routes.partners.tops, { query: { period, by, currency } }),
   calculator: (partners: string, average: number) =>
     api(routes.partners.calculator, { query: { partners, average } }),
@@ -38,10 +35,8 @@ export const partnersApi = {
   balances: () => api(routes.wallet.balances),
   /** Credits one major unit of each wallet currency buys. */
   creditRates: () => api(routes.payouts.creditRates),
-  toCredits: (body: { currency: number; credits: number; client_key: string }) =>
-    api(routes.payouts.toCredits, { body }),
-  toUser: (body: { currency: number; amount: number; to: string; client_key: string }) =>
-    api(routes.payouts.toUser, { body }),
+  toCredits: (body: RouteBody<typeof routes.payouts.toCredits>) => api(routes.payouts.toCredits, { body }),
+  toUser: (body: RouteBody<typeof routes.payouts.toUser>) => api(routes.payouts.toUser, { body }),
   /** Another user's public profile, to show whom the money goes to before it is sent. */
   recipient: (uuid: string) => api(routes.users.byId, { query: { id: uuid } }),
 };

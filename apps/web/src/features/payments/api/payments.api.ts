@@ -1,4 +1,4 @@
-import { routes, type TPaymentMethod, type TPaymentRegion } from '@mirra/contracts';
+import { routes, type RouteBody, type TPaymentRegion } from '@mirra/contracts';
 import { api } from '../../../lib/api-client';
 
 export const paymentKeys = {
@@ -8,22 +8,8 @@ export const paymentKeys = {
   invoice: (uuid: string) => ['payments', 'invoice', uuid] as const,
 };
 
-export interface OrderRequest {
-  product: string;
-  method: TPaymentMethod;
-  agree_offer: boolean;
-  agree_privacy: boolean;
-  /** Where to come back after paying. */
-  return: string;
-  /**
-   * The price shown (minor units, or whole Stars with CURRENCY_XTR); for a wallet top-up, the
-   * amount to pay in. The server refuses with `payments.price_changed` if it would charge another.
-   */
-  amount?: number;
-  currency?: number;
-  /** The receipt's email when the account has none (YooKassa). */
-  email?: string;
-}
+/** An order as the route declares it (product, method, consent, return path, the price shown). */
+export type OrderRequest = RouteBody<typeof routes.payments.createOrder>;
 
 export const paymentsApi = {
   catalogue: () => api(routes.payments.catalogue),

@@ -1,4 +1,4 @@
-import { routes, type TPaymentMethod } from '@mirra/contracts';
+import { routes, type RouteBody } from '@mirra/contracts';
 import { api } from '../../../lib/api-client';
 
 export const subscriptionKeys = {
@@ -6,17 +6,8 @@ export const subscriptionKeys = {
   mine: () => ['subscription', 'mine'] as const,
 };
 
-export interface SubscriptionCheckoutRequest {
-  method: TPaymentMethod;
-  agree_offer: boolean;
-  agree_privacy: boolean;
-  return: string;
-  /** The plan's price shown (refused with `payments.price_changed` if the server would charge another). */
-  amount?: number;
-  currency?: number;
-  /** The receipt's email when the account has none (YooKassa). */
-  email?: string;
-}
+/** The plan's checkout as the route declares it (method, consent, return path, the price shown). */
+export type SubscriptionCheckoutRequest = RouteBody<typeof routes.subscriptions.start>;
 
 export const subscriptionApi = {
   mine: () => api(routes.subscriptions.mine),
