@@ -11,6 +11,7 @@ import type {
   TAdminPayout,
   TAdminPaymentSearchPage,
   TAdminUserSummary,
+  TPricingSettings,
   TStaffRole,
   ZAdminAuditQuery,
   ZAdminCreditChangeBody,
@@ -42,6 +43,7 @@ import {
   refundOrder as refundPaymentOrder,
   searchOrdersForStaff,
 } from '../payments/index.js';
+import { changePricing } from '../pricing/index.js';
 import { findSubscriptionForStaff } from '../subscriptions/index.js';
 import { getWalletBalances, listRecentWalletEntries } from '../wallet/index.js';
 import { listReportedPosts, removeReportedPost, restoreReportedPost } from '../posts/index.js';
@@ -62,6 +64,27 @@ type AuditQuery = z.output<typeof ZAdminAuditQuery>;
 type PaymentSearchQuery = z.output<typeof ZAdminPaymentSearchQuery>;
 
 const userNotFound = () => new AppError({ code: 'users.not_found', detail: 'Not found.' });
+
+/** The audit log's name for a change of the catalogue and prices, and its (only) target. */
+export const PRICING_AUDIT = {
+  action: 'pricing.change',
+  target: { kind: 'pricing', id: 'catalogue' },
+} as const;
+
+/** The catalogue and prices an admin sets, audited with the reason in the change's transaction. */
+export function changePricingByStaff(
+  deps: AdminDeps,
+  staff: UserRow,
+  wanted: TPricingSettings,
+  reason: string,
+) {
+  return changePricing(
+    deps,
+    staff.id,
+    wanted,
+    auditOf(staff, PRICING_AUDIT.action, PRICING_AUDIT.target, reason),
+  );
+}
 
 /** An audit writer for one action on one target, bound to who did it and why. */
 function auditOf(

@@ -2,6 +2,7 @@ import { isLanguage } from '@mirra/contracts';
 import type { TelegramDeps } from './telegram.deps.js';
 import type { DbOrTx } from '../../shared/db/client.js';
 import { accountBanned, AppError } from '../../shared/errors.js';
+import { issueSession } from '../auth/index.js';
 import { type UserRow, createUser, findUserByTelegramId, updateUser } from '../users/index.js';
 import { checkInitData, type TelegramProfile } from './telegram.models.js';
 
@@ -23,6 +24,20 @@ export async function authenticateTelegramInitData(
   referralCode: string | null = null,
 ): Promise<UserRow> {
   return (await signInWithTelegramInitData(deps, initData, referralCode)).user;
+}
+
+/**
+ * The Mini App's sign-in exchange: the init data's person (made on a first launch), their last
+ * login and a new session written in one transaction, and whether this request made the account.
+ */
+export async function openTelegramSession(deps: TelegramDeps, initData: string, referralCode: string | null) {
+  const { user, created } = await signInWithTelegramInitData(deps, initData, referralCode);
+  const now = deps.now();
+  const pair = await deps.db.transaction(async (tx) => {
+    await updateUser(tx, user.id, now, { lastLogin: now });
+    return issueSession(deps, tx, user.id);
+  });
+  return { ...pair, created };
 }
 
 /**

@@ -3,9 +3,8 @@ import { serve } from '../../shared/http/serve-route.js';
 import type { ZodApp } from '../../shared/http/zod-app.js';
 import type { TelegramDeps } from './telegram.deps.js';
 import { AppError } from '../../shared/errors.js';
-import { issueSession } from '../auth/index.js';
-import { pickReferralCode, updateUser } from '../users/index.js';
-import { signInWithTelegramInitData } from './telegram-auth.usecases.js';
+import { pickReferralCode } from '../users/index.js';
+import { openTelegramSession } from './telegram-auth.usecases.js';
 import { isWebhookSecretValid } from './telegram.models.js';
 import { createAuthKey, handleTelegramUpdate, takeAuthToken } from './telegram.usecases.js';
 
@@ -19,16 +18,8 @@ export function registerTelegramRoutes(app: ZodApp, deps: TelegramDeps): void {
     if (!initData) {
       throw new AppError({ code: 'common.validation', fields: { init_data: ['This field is required.'] } });
     }
-    const { user, created } = await signInWithTelegramInitData(
-      deps,
-      initData,
-      pickReferralCode(null, request.cookies),
-    );
-    const pair = await deps.db.transaction(async (tx) => {
-      await updateUser(tx, user.id, deps.now(), { lastLogin: deps.now() });
-      return issueSession(deps, tx, user.id);
-    });
-    return { token: pair.refresh, ...pair, created };
+    const session = await openTelegramSession(deps, initData, pickReferralCode(null, request.cookies));
+    return { token: session.refresh, ...session };
   });
 
   serve(app, r.createAuthKey, async (request) =>
