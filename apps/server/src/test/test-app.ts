@@ -14,6 +14,7 @@ import { connectDatabase } from '../shared/db/client.js';
 import { createNotificationHub } from '../shared/db/notifications.js';
 import { createLogger } from '../shared/logger.js';
 import { withDatabase } from './global-setup.js';
+import { recordStorageUse, recordStorageUseOf } from './storage-use.js';
 
 export interface TestApp {
   app: App;
@@ -80,6 +81,8 @@ export async function createTestApp(
     notifications,
     overrides: { now: () => fixedNow ?? new Date(), ...options.overrides },
   });
+  // Which test files touch media decides which ones the S3 pass runs (storage-use-guard.ts).
+  recordStorageUseOf(deps);
   await deps.storage.ready?.();
   const app = await buildServer(deps);
   await app.ready();
@@ -109,7 +112,11 @@ export async function createTestApp(
   return {
     app,
     connectionString,
-    storageEnv: s3Env ? withStoragePrefix(s3Env, databaseName) : {},
+    // A child process given these settings uses this app's store.
+    get storageEnv() {
+      recordStorageUse();
+      return s3Env ? withStoragePrefix(s3Env, databaseName) : {};
+    },
     deps,
     async runJobs() {
       await runOnce({ pgPool: database.pool, taskList: buildTaskList(deps), logger: quietWorkerLogger });
