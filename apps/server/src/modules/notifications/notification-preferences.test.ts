@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { users } from '../../shared/db/schema.js';
+import { notifications, users } from '../../shared/db/schema.js';
 import { bearer, createActiveUser, login } from '../../test/factories.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import type { TelegramBotApi } from '../telegram/index.js';
@@ -161,6 +161,12 @@ describe('senders honour the preferences', () => {
     expect(await notifyUser(t.deps.db, notice)).toBe(true);
     // The same event again is still recognised as told, though nothing was listed.
     expect(await notifyUser(t.deps.db, notice)).toBe(false);
+    // Born read, at the moment it was recorded (one clock for both stamps).
+    const [hidden] = await t.deps.db
+      .select({ createdAt: notifications.createdAt, readAt: notifications.readAt })
+      .from(notifications)
+      .where(eq(notifications.dedupeKey, notice.dedupeKey));
+    expect(hidden!.readAt).toEqual(hidden!.createdAt);
     await t.runJobs();
     expect(await listed(headers)).toMatchObject({ results: [], unread: 0 });
     const mails = await outboxTo(user.email!);

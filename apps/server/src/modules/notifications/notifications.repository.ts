@@ -5,11 +5,14 @@ import { notificationPreferences, notifications } from '../../shared/db/schema.j
 export type NotificationRow = typeof notifications.$inferSelect;
 
 export const notificationsRepository = {
-  /** Inserts once per dedupe key; a repeat of the same event inserts nothing (null). */
+  /**
+   * Inserts once per dedupe key; a repeat of the same event inserts nothing (null). One hidden from
+   * the app is born read, at the moment it is created, so the unread badge never counts it.
+   */
   async insert(tx: DbOrTx, values: typeof notifications.$inferInsert): Promise<number | null> {
     const rows = await tx
       .insert(notifications)
-      .values(values)
+      .values(values.inApp === false ? { ...values, readAt: sql`now()` } : values)
       .onConflictDoNothing({ target: notifications.dedupeKey })
       .returning({ id: notifications.id });
     return rows[0]?.id ?? null;

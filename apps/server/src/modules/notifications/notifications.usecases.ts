@@ -47,8 +47,6 @@ export async function notifyUser(
     data: notification.data,
     dedupeKey: notification.dedupeKey,
     inApp: wanted.in_app,
-    // Hidden ones are born read, so the unread badge never counts them.
-    ...(wanted.in_app ? {} : { readAt: new Date() }),
   });
   if (id === null) return false;
   const reachable = user ? reachableChannels(user) : { telegram: false, email: false };
