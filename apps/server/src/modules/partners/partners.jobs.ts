@@ -1,17 +1,15 @@
 import type { PartnersDeps } from './partners.deps.js';
 import { toTask } from '../../shared/jobs.js';
-import { announceNewPartnerJob, findUserById } from '../users/index.js';
+import { announceNewPartnerJob } from '../users/index.js';
 import { announceNewPartner, computeTops, releaseDueCommissions } from './partners.usecases.js';
 import { reconcilePartnerWallets } from './reconcile.usecases.js';
 
 /** The partner programme's jobs: the welcome of a new partner, and the scheduled ones. */
 export function partnersJobHandlers(deps: PartnersDeps) {
   return {
-    [announceNewPartnerJob.name]: toTask(announceNewPartnerJob, async ({ userId }) => {
-      const user = await findUserById(deps.db, userId);
-      if (!user) return;
-      await deps.db.transaction((tx) => announceNewPartner(deps, tx, user));
-    }),
+    [announceNewPartnerJob.name]: toTask(announceNewPartnerJob, ({ userId }) =>
+      announceNewPartner(deps, userId),
+    ),
     /** Commissions whose hold ended become available, and their partners hear of it. */
     'partners:release_commissions': async () => {
       await releaseDueCommissions(deps);

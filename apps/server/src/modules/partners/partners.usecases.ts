@@ -297,20 +297,24 @@ export { tellPartner };
 
 /**
  * Someone joined through a partner's link: they count on every level of the team above them, and
- * the partner hears of it. The notice's key makes a repeated job count them once.
+ * the partner hears of it, in one transaction. The notice's key makes a repeated job count them once.
  */
-export async function announceNewPartner(deps: Deps, tx: DbOrTx, user: UserRow): Promise<void> {
-  if (!user.refererId) return;
-  const told = await tellPartner(deps, tx, user.refererId, {
-    kind: 'partner_joined',
-    dedupeKey: `partner_joined:${user.id}`,
-    userName: displayName(user),
+export async function announceNewPartner(deps: Deps, userId: number): Promise<void> {
+  const user = await findUserById(deps.db, userId);
+  if (!user?.refererId) return;
+  const refererId = user.refererId;
+  await deps.db.transaction(async (tx) => {
+    const told = await tellPartner(deps, tx, refererId, {
+      kind: 'partner_joined',
+      dedupeKey: `partner_joined:${user.id}`,
+      userName: displayName(user),
+    });
+    if (!told) return;
+    const upline = await partnersRepository.findUpline(tx, user.id, deps.config.partners.levels.length);
+    for (const [i, partner] of upline.entries()) {
+      await partnersRepository.addToLevelCount(tx, { userId: partner.userId, level: i + 1 }, { members: 1 });
+    }
   });
-  if (!told) return;
-  const upline = await partnersRepository.findUpline(tx, user.id, deps.config.partners.levels.length);
-  for (const [i, partner] of upline.entries()) {
-    await partnersRepository.addToLevelCount(tx, { userId: partner.userId, level: i + 1 }, { members: 1 });
-  }
 }
 
 /** The Mini App link carrying my `ref_` start parameter; null without a bot. */
