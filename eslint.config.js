@@ -57,7 +57,7 @@ export function serverImportRules(src) {
     {
       target: path.join(srcDir, 'shared'),
       from: modulesDir,
-      message: 'shared/ is plumbing with no feature knowledge: it imports no module.',
+      message: 'shared/ is plumbing every module may use: it imports no module.',
     },
     ...moduleNames.map((name) => ({
       target: path.join(modulesDir, name),
