@@ -1,3 +1,4 @@
+import { WALLET_CURRENCIES } from '@mirra/contracts';
 import type { PayoutRequisites } from '../../shared/db/json-columns.js';
 import { and, asc, desc, eq, lte, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../shared/db/client.js';
@@ -217,10 +218,21 @@ export const partnersRepository = {
     const after = options.after;
     // Members are chosen (filters, keyset, limit) before their turnover is read, unless the paid
     // filter needs it: then it is read per member by index as the rows are filtered.
+    // A member has paid when a purchase of theirs, not wholly refunded, earned this partner a
+    // commission, or was paid in a currency no wallet holds (Telegram Stars): such a purchase
+    // pays no commission but is still a purchase.
+    const walletCurrencies = sql.join(
+      WALLET_CURRENCIES.map((currency) => sql`${currency}::int`),
+      sql`, `,
+    );
     const sales = sql`
       LEFT JOIN LATERAL (
         SELECT coalesce(sum(pc.base_amount - pc.refunded_amount) FILTER (WHERE pc.currency = ${options.currency}), 0) AS turnover,
-          bool_or(pc.refunded_amount < pc.base_amount) AS paid
+          bool_or(pc.refunded_amount < pc.base_amount) OR EXISTS (
+            SELECT 1 FROM payment_orders po
+            WHERE po.user_id = m.id AND po.status = 'paid' AND po.purpose <> 'wallet_topup'
+              AND po.amount_refunded < po.amount AND po.currency NOT IN (${walletCurrencies})
+          ) AS paid
         FROM partner_commissions pc WHERE pc.beneficiary_id = ${userId} AND pc.buyer_id = m.id
       ) s ON true`;
     const members = sql`

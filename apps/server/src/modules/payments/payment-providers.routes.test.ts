@@ -52,6 +52,8 @@ beforeAll(async () => {
       PUBLIC_URL: appUrl,
       GEO_COUNTRY_HEADER: 'x-country',
       WELCOME_CREDITS: '0',
+      // Every buyer here signs in from the same address.
+      RATE_LIMIT_LOGIN_PER_IP: '10000',
     },
   });
   await t.app.listen({ port, host: '127.0.0.1' });
@@ -123,9 +125,13 @@ const stripeSignature = (at: number, body: string, secret = stripe.webhookSecret
   `t=${at},v1=${createHmac('sha256', secret).update(`${at}.${body}`).digest('hex')}`;
 
 /** Init data of a Mini App user, signed with the bot's token a few seconds ago. */
-const miniAppInitData = (tgUser: object) =>
+const miniAppInitData = (tgUser: object, startParam?: string) =>
   sign(
-    { query_id: 'AAHdF6IQAAAAAN0XohDhrOrc', user: tgUser } as Parameters<typeof sign>[0],
+    {
+      query_id: 'AAHdF6IQAAAAAN0XohDhrOrc',
+      user: tgUser,
+      ...(startParam ? { start_param: startParam } : {}),
+    } as Parameters<typeof sign>[0],
     telegram.token,
     new Date(Date.now() - 5000),
   );
@@ -565,9 +571,12 @@ describe('Cryptomus', () => {
 
 describe('Telegram Stars', () => {
   let nextTelegramId = 700_000_000 + Math.floor(Math.random() * 100_000_000);
-  const miniAppBuyer = async () => {
+  const miniAppBuyer = async (startParam?: string) => {
     const tgUser = { id: nextTelegramId++, first_name: 'Ada', language_code: 'en', allows_write_to_pm: true };
-    return { tgUser, headers: { authorization: `TG ${miniAppInitData(tgUser)}`, 'x-country': 'DE' } };
+    return {
+      tgUser,
+      headers: { authorization: `TG ${miniAppInitData(tgUser, startParam)}`, 'x-country': 'DE' },
+    };
   };
 
   it('sells for Stars inside the Mini App: an invoice link, the pre-checkout answered, credits on successful_payment once', async () => {
@@ -682,6 +691,32 @@ describe('Telegram Stars', () => {
       } as never,
     });
     expect(await balanceOf(headers)).toBe(100);
+  });
+
+  it('a partner sees a team member who paid in Stars as paid (Stars earn no commission), until it is refunded', async () => {
+    const partner = await buyer('RU');
+    const { tgUser, headers } = await miniAppBuyer(`ref_${partner.user.referralCode}`);
+    // The buyer's first request makes the account, joined through the partner's link.
+    expect((await t.app.inject({ url: '/api/payments/catalogue/', headers })).statusCode).toBe(200);
+    const team = async (query = '') =>
+      (await t.app.inject({ url: `/api/linear/${query}`, headers: partner.headers })).json()
+        .results as Array<{ name: string; paid: boolean }>;
+    expect(await team()).toEqual([expect.objectContaining({ paid: false })]);
+
+    const created = await order(headers, 'stars');
+    const paid = await telegram.payInvoice(
+      created.confirmation_url,
+      telegram.newUser({ ...tgUser, is_bot: false }),
+    );
+    expect(paid.status).toBe('paid');
+    expect(await team()).toEqual([expect.objectContaining({ paid: true })]);
+    expect(await team('?paid=true')).toHaveLength(1);
+    expect(await team('?paid=false')).toEqual([]);
+
+    // Wholly refunded, the purchase no longer makes them a paying member.
+    expect(await refundOrder(t.deps, created.uuid)).toBe('refunded');
+    expect(await team()).toEqual([expect.objectContaining({ paid: false })]);
+    expect(await team('?paid=true')).toEqual([]);
   });
 
   it('refuses a forged update without the webhook secret', async () => {
