@@ -3,7 +3,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import type { i18n as I18n } from 'i18next';
 import { I18nextProvider } from 'react-i18next';
-import { MemoryRouter } from 'react-router';
+import { MemoryRouter, useLocation } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestI18n } from '../../../test/i18n';
 import { paymentsApi } from '../api/payments.api';
@@ -37,14 +37,21 @@ const CATALOGUE: TPaymentCatalogue = {
 };
 const empty: TWalletTransactions = { results: [], next: null };
 
-async function renderWallet(view: WalletViewName, currency: number, language = 'en') {
+/** The address the wallet is at, as the browser's address bar would show it. */
+function Address() {
+  const location = useLocation();
+  return <output data-testid="address">{location.pathname + location.search}</output>;
+}
+
+async function renderWallet(view: WalletViewName, currency: number, language = 'en', address = '/') {
   await i18n.changeLanguage(language);
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   render(
     <QueryClientProvider client={client}>
       <I18nextProvider i18n={i18n}>
-        <MemoryRouter>
+        <MemoryRouter initialEntries={[address]}>
           <WalletView view={view} currency={currency} />
+          <Address />
         </MemoryRouter>
       </I18nextProvider>
     </QueryClientProvider>,
@@ -93,6 +100,32 @@ describe('wallet', () => {
     expect(entry.textContent).toContain('Referral bonus');
     expect(screen.getByTestId('wallet-entry-amount').textContent).toBe('+₽400');
     expect(list).toHaveBeenLastCalledWith(643, 'frozen', null);
+  });
+
+  it('keeps the history filter in the address, so a reload, back or a shared link shows the same list', async () => {
+    vi.spyOn(walletApi, 'balances').mockResolvedValue(balances);
+    const list = vi.spyOn(walletApi, 'transactions').mockResolvedValue(empty);
+    await renderWallet('transactions', 643, 'en', '/wallet/transactions/643/');
+    fireEvent.click(await screen.findByTestId('wallet-filter-withdrawals'));
+    expect(screen.getByTestId('address').textContent).toBe('/wallet/transactions/643/?filter=withdrawals');
+    await waitFor(() => expect(list).toHaveBeenLastCalledWith(643, 'withdrawals', null));
+    // Another currency keeps the filter; pressing the chosen filter again clears it.
+    expect(screen.getByTestId('wallet-currency-840').getAttribute('href')).toBe(
+      '/wallet/transactions/840/?filter=withdrawals',
+    );
+    fireEvent.click(screen.getByTestId('wallet-filter-withdrawals'));
+    expect(screen.getByTestId('address').textContent).toBe('/wallet/transactions/643/');
+    await waitFor(() => expect(list).toHaveBeenLastCalledWith(643, null, null));
+    cleanup();
+
+    // Opened from the address (a reload, back, a shared link): the filter is on, and asked for.
+    await renderWallet('transactions', 643, 'en', '/wallet/transactions/643/?filter=frozen');
+    await waitFor(() => expect(list).toHaveBeenLastCalledWith(643, 'frozen', null));
+    expect(screen.getByTestId('wallet-filter-frozen').getAttribute('aria-pressed')).toBe('true');
+    cleanup();
+    // A filter the wallet does not have is ignored.
+    await renderWallet('transactions', 643, 'en', '/wallet/transactions/643/?filter=nonsense');
+    await waitFor(() => expect(list).toHaveBeenLastCalledWith(643, null, null));
   });
 
   it('tops up through a provider (never from the balance) with the amount in minor units', async () => {

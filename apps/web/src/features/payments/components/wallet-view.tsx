@@ -9,7 +9,7 @@ import {
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { Alert } from '../../../components/ui/alert';
 import { Button, ButtonLink } from '../../../components/ui/button';
 import { EmptyState } from '../../../components/ui/empty-state';
@@ -32,6 +32,12 @@ export type WalletViewName = 'transactions' | 'payIn' | 'payOut';
 
 const knownCurrency = (value: number) => (WALLET_CURRENCIES as readonly number[]).includes(value);
 
+/** The history's filter, from the address's `?filter=` (an unknown one is no filter). */
+const filterOf = (value: string | null): TWalletFilter | null =>
+  (WALLET_FILTERS as readonly string[]).includes(value ?? '') ? (value as TWalletFilter) : null;
+/** The address's query for a filter: `?filter=frozen`, or nothing. */
+const filterQuery = (filter: TWalletFilter | null) => (filter ? `?filter=${filter}` : '');
+
 /**
  * The wallet (money, not credits): the balance of one currency with what is held and on its way,
  * its transactions with the screen's filters, top-up through a payment provider, and pay-out (the
@@ -48,6 +54,8 @@ export function WalletView({
 }) {
   const { t, i18n } = useTranslation();
   const currency = knownCurrency(asked) ? asked : 643;
+  const [search] = useSearchParams();
+  const filter = filterOf(search.get('filter'));
   const balances = useQuery({ queryKey: walletKeys.balances(), queryFn: walletApi.balances });
   const balance = balances.data?.balances.find((b) => b.currency === currency);
   const money = (amount: number) => formatMoney(amount, currency, i18n.language);
@@ -59,7 +67,7 @@ export function WalletView({
             key={c}
             to={
               view === 'transactions'
-                ? `/wallet/transactions/${c}/`
+                ? `/wallet/transactions/${c}/${filterQuery(filter)}`
                 : `/wallet/${view === 'payIn' ? 'pay-in' : 'pay-out'}/?currency=${c}`
             }
             className={`chip${c === currency ? ' is-active' : ''}`}
@@ -98,7 +106,7 @@ export function WalletView({
       </div>
       <div className="tabs wallet-tabs">
         <Link
-          to={`/wallet/transactions/${currency}/`}
+          to={`/wallet/transactions/${currency}/${filterQuery(filter)}`}
           className={`tabs__tab${view === 'transactions' ? ' is-active' : ''}`}
         >
           {t('wallet.history')}
@@ -113,16 +121,31 @@ export function WalletView({
           {t('titles.payOut')}
         </Link>
       </div>
-      {view === 'transactions' && <Transactions currency={currency} />}
+      {view === 'transactions' && <Transactions currency={currency} filter={filter} />}
       {view === 'payIn' && <PayIn currency={currency} />}
       {view === 'payOut' && (payOut ?? <Alert tone="info">{t('wallet.payOutUnavailable')}</Alert>)}
     </>
   );
 }
 
-function Transactions({ currency }: { currency: number }) {
+/**
+ * The history of one currency. Its filter lives in the address (`?filter=`), so a reload, the back
+ * button and a shared link show the same list; a change replaces the address rather than adding
+ * a step back for each press.
+ */
+function Transactions({ currency, filter }: { currency: number; filter: TWalletFilter | null }) {
   const { t } = useTranslation();
-  const [filter, setFilter] = useState<TWalletFilter | null>(null);
+  const [, setSearch] = useSearchParams();
+  const setFilter = (next: TWalletFilter | null) =>
+    setSearch(
+      (current) => {
+        const search = new URLSearchParams(current);
+        if (next) search.set('filter', next);
+        else search.delete('filter');
+        return search;
+      },
+      { replace: true },
+    );
   const list = useInfiniteQuery({
     queryKey: walletKeys.transactions(currency, filter),
     queryFn: ({ pageParam }) => walletApi.transactions(currency, filter, pageParam),
