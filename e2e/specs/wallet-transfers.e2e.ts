@@ -145,7 +145,7 @@ describe('wallet transfers', () => {
       await page.getByTestId('partner-calculator').scrollIntoViewIfNeeded();
       await saveScreenshot(page, `partners-calculator-360-${language}-${theme}`);
       await page.getByTestId('partner-promo').waitFor();
-      await page.getByTestId('promo-language').selectOption('kk');
+      await page.getByTestId('promo-language-kk').click();
       await page.getByTestId('promo-text1').getByText(/Mirra/).waitFor();
       await page.getByTestId('partner-promo').scrollIntoViewIfNeeded();
       await saveScreenshot(page, `partners-promo-language-360-${language}-${theme}`, true);

@@ -403,13 +403,19 @@ describe('promo texts in another language', () => {
   it('gives the ready-made texts in the language picked, with my link, while the interface stays in its own', async () => {
     vi.spyOn(HTMLCanvasElement.prototype, 'getContext').mockReturnValue(null);
     await show(<PromoMaterials reflink="https://mirra.test/?ref=abc" />, 'ru');
-    const select = (await screen.findByTestId('promo-language')) as HTMLSelectElement;
-    expect(select.value).toBe('ru');
+    // The app's own picker (a row of chips, one choice), not the browser's unstyled select.
+    const picker = await screen.findByRole('radiogroup', {
+      name: i18n.t('partners.promo.language', { lng: 'ru' }),
+    });
+    expect(picker.querySelector('select')).toBeNull();
+    expect(within(picker).getAllByRole('radio')).toHaveLength(6);
+    expect(within(picker).getByRole('radio', { checked: true }).textContent).toBe('Русский');
     expect(screen.getByTestId('promo-text1').textContent).toContain('https://mirra.test/?ref=abc');
     expect(screen.getByTestId('promo-text1').textContent).toContain(
       i18n.t('partners.promo.text1', { lng: 'ru', link: 'https://mirra.test/?ref=abc' }),
     );
-    fireEvent.change(select, { target: { value: 'de' } });
+    fireEvent.click(within(picker).getByRole('radio', { name: 'Deutsch' }));
+    expect(within(picker).getByRole('radio', { checked: true }).textContent).toBe('Deutsch');
     const german = i18n.t('partners.promo.text1', { lng: 'de', link: 'https://mirra.test/?ref=abc' });
     await waitFor(() => expect(screen.getByTestId('promo-text1').textContent).toContain(german));
     expect(german).not.toBe(i18n.t('partners.promo.text1', { lng: 'ru', link: 'x' }));

@@ -54,8 +54,9 @@ export function TrainPanel({
   const short = balance.data ? balance.data.balance < model.training_price : false;
   const priceLine = (
     <div className="price-line">
+      {/* "Training costs" goes with a price only: a free training is said as free, in one phrase. */}
       <span>
-        {t('model.price')}{' '}
+        {isFree ? null : `${t('model.price')} `}
         <strong data-testid="training-price">
           {isFree ? t('model.priceFree') : t('messages.credits', { count: model.training_price })}
         </strong>

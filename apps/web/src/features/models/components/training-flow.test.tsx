@@ -122,6 +122,29 @@ describe('training a model that costs more than the balance', () => {
   });
 });
 
+describe('the training price, before and in the question', () => {
+  it('names a price as "costs N credits", and a free first training only as free (never "costs Free")', async () => {
+    renderDetails(`/model/${UUID}/`, model());
+    const paid = screen.getByTestId('train-panel').querySelector('.price-line')!;
+    expect(paid.textContent).toContain(`${i18n.t('model.price')} 100 credits`);
+    cleanup();
+    for (const language of ['en', 'de']) {
+      await i18n.changeLanguage(language);
+      renderDetails(`/model/${UUID}/`, model({ training_price: 0 }));
+      fireEvent.click(screen.getByTestId('train-submit'));
+      const sheet = await screen.findByTestId('train-confirm-sheet');
+      for (const line of [screen.getByTestId('train-panel'), sheet].map((el) =>
+        el.querySelector('.price-line')!,
+      )) {
+        expect(line.textContent).toContain(i18n.t('model.priceFree'));
+        expect(line.textContent).not.toContain(i18n.t('model.price'));
+      }
+      cleanup();
+    }
+    await i18n.changeLanguage('en');
+  });
+});
+
 describe('a training that ends in about a second', () => {
   it('keeps its progress on screen for a moment, the bar full, then says it is ready', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });

@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { Button } from '../../../components/ui/button';
+import { SegmentedChoice } from '../../../components/ui/segmented-choice';
 import { Spinner } from '../../../components/ui/spinner';
 import { useAppStore } from '../../../lib/app-store';
 import { isInTelegram } from '../../../lib/telegram';
@@ -197,20 +198,18 @@ export function PromoMaterials({
   return (
     <section className="card" data-testid="partner-promo">
       <span className="card__label">{t('partners.promo.title')}</span>
-      <label className="field partner-promo-language">
-        <span className="field__title">{t('partners.promo.language')}</span>
-        <select
-          value={language}
-          onChange={(event) => isLanguage(event.target.value) && setLanguage(event.target.value)}
-          data-testid="promo-language"
-        >
-          {LANGUAGES.map((code) => (
-            <option key={code} value={code} lang={code}>
-              {LANGUAGE_NAMES[code]}
-            </option>
-          ))}
-        </select>
-      </label>
+      {/* Six languages as the app's chips (one choice, wrapping on a phone), each in its own name. */}
+      <SegmentedChoice
+        title={t('partners.promo.language')}
+        value={language}
+        onChange={setLanguage}
+        classes={{ group: 'chips', item: () => 'chip' }}
+        options={LANGUAGES.map((code) => ({
+          value: code,
+          label: <span lang={code}>{LANGUAGE_NAMES[code]}</span>,
+          testId: `promo-language-${code}`,
+        }))}
+      />
       {loadFailed && (
         <div className="partner-actions">
           <span className="partner-muted">{t('partners.promo.languageFailed')}</span>
