@@ -53,6 +53,36 @@ async function takeBackPeriodCredits(tx: DbOrTx, userId: number, credits: number
   });
 }
 
+/**
+ * A wholly refunded period ends now (or where the refund leaves it) and its unspent credits go
+ * back, once per provider payment. Renewals go on from the new end when `nextCharge` says so.
+ */
+async function endRefundedPeriod(
+  tx: DbOrTx,
+  sub: SubscriptionRow,
+  credits: number,
+  providerPaymentId: string,
+  orderUuid: string,
+  now: Date,
+  { nextCharge }: { nextCharge: boolean },
+) {
+  const until = refundedTerm(sub.accessUntil, now, sub.periodDays);
+  await subscriptionsRepository.update(
+    tx,
+    sub.uuid,
+    now,
+    nextCharge ? { accessUntil: until, nextChargeAt: until } : { accessUntil: until },
+  );
+  await subscriptionsRepository.setPremiumUntil(tx, sub.userId, until);
+  await takeBackPeriodCredits(
+    tx,
+    sub.userId,
+    credits,
+    `subscription:${sub.uuid}:payment:${providerPaymentId}:refund`,
+    orderUuid,
+  );
+}
+
 export type HandlerDeps = Pick<SubscriptionsDeps, 'config' | 'now' | 'logger' | 'pricing'>;
 
 export async function recordFailedRenewal(
@@ -201,16 +231,9 @@ export async function applySubscriptionPayment(
     // that period ends and its unspent credits go back; renewals go on. A partial refund of it is
     // a discount on that period: access and credits stay (the partners' share shrinks with it).
     if (order.status !== 'refunded' || before !== 'paid') return;
-    const until = refundedTerm(sub.accessUntil, now, sub.periodDays);
-    await subscriptionsRepository.update(tx, sub.uuid, now, { accessUntil: until, nextChargeAt: until });
-    await subscriptionsRepository.setPremiumUntil(tx, sub.userId, until);
-    await takeBackPeriodCredits(
-      tx,
-      sub.userId,
-      plan.credits,
-      `subscription:${sub.uuid}:payment:${event.providerPaymentId}:refund`,
-      order.uuid,
-    );
+    await endRefundedPeriod(tx, sub, plan.credits, event.providerPaymentId, order.uuid, now, {
+      nextCharge: true,
+    });
     return;
   }
   if (
@@ -220,16 +243,9 @@ export async function applySubscriptionPayment(
     event.providerPaymentId !== order.providerPaymentId
   ) {
     // A period renewed before renewals were orders of their own: the first order stays paid.
-    const until = refundedTerm(sub.accessUntil, now, sub.periodDays);
-    await subscriptionsRepository.update(tx, sub.uuid, now, { accessUntil: until });
-    await subscriptionsRepository.setPremiumUntil(tx, sub.userId, until);
-    await takeBackPeriodCredits(
-      tx,
-      sub.userId,
-      plan.credits,
-      `subscription:${sub.uuid}:payment:${event.providerPaymentId}:refund`,
-      order.uuid,
-    );
+    await endRefundedPeriod(tx, sub, plan.credits, event.providerPaymentId, order.uuid, now, {
+      nextCharge: false,
+    });
     return;
   }
   if (order.status === 'paid' && before !== 'paid') {
