@@ -43,6 +43,11 @@ export const ZPartnerSummary = z.object({
   /** Whether my own downline may see how to contact me. */
   show_contact: z.boolean(),
   paying_first_line: z.number().int(),
+  /**
+   * The calculator's starting average purchase per wallet currency (minor units, keyed by currency
+   * id): the premium plan's price in force, the purchase most partners' people make.
+   */
+  calculator_average: z.record(z.string(), z.number().int()),
 });
 export type TPartnerSummary = z.infer<typeof ZPartnerSummary>;
 
@@ -143,14 +148,18 @@ export const ZTops = z.object({
 });
 export type TTops = z.infer<typeof ZTops>;
 
+/** The calculator's bounds: people per level (seven digits) and the average purchase (minor units). */
+export const CALCULATOR_MAX_PARTNERS = 9_999_999;
+export const CALCULATOR_MAX_AVERAGE = 100_000_000;
+
 export const ZCalculatorQuery = z.object({
-  /** Expected paying partners per level, comma-separated (`5,20,100`). */
+  /** Expected paying partners per level, comma-separated (`5,20,100`), each 0…CALCULATOR_MAX_PARTNERS. */
   partners: z
     .string()
     .max(100)
     .regex(/^\d{1,7}(,\d{1,7}){0,9}$/, 'Whole numbers separated by commas.'),
   /** Average monthly purchase per partner, minor units. */
-  average: z.coerce.number().int().min(0).max(100_000_000),
+  average: z.coerce.number().int().min(0).max(CALCULATOR_MAX_AVERAGE),
 });
 
 export const ZCalculatorResult = z.object({
@@ -163,11 +172,17 @@ export const ZCalculatorResult = z.object({
 export const PAYOUT_METHODS = ['card', 'sbp', 'crypto'] as const;
 export const PAYOUT_NETWORKS = ['TRC20', 'ERC20', 'BEP20', 'TON', 'BTC'] as const;
 
+/** What the server answers for an amount that is not a whole, positive number of minor units. */
+export const PAYOUT_AMOUNT_INVALID = 'Enter an amount above zero with at most two decimals.';
+
 /** POST /api/wallet/payouts/: requisites by method, the holder's name, and the amount. */
 export const ZPayoutBody = z.object({
   currency: z.coerce.number().int(),
-  /** Minor units. */
-  amount: z.number().int().positive(),
+  /** Minor units (a safe integer above zero); anything else answers PAYOUT_AMOUNT_INVALID. */
+  amount: z
+    .number({ error: PAYOUT_AMOUNT_INVALID })
+    .int({ error: PAYOUT_AMOUNT_INVALID })
+    .positive({ error: PAYOUT_AMOUNT_INVALID }),
   method: z.enum(PAYOUT_METHODS),
   card: z.string().max(40).nullish(),
   phone: z.string().max(40).nullish(),

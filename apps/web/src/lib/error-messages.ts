@@ -1,5 +1,11 @@
 import type { TFunction } from 'i18next';
+import { PAYOUT_AMOUNT_INVALID } from '@mirra/contracts';
 import { ApiError, type ParsedApiError } from './api-error';
+
+/** A pattern matching `text` alone, for messages the contracts declare. */
+function exactly(text: string): RegExp {
+  return new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+}
 
 /**
  * Server field messages are DRF's English texts; the known ones are shown in the user's language,
@@ -61,7 +67,7 @@ const FIELD_MESSAGE_RULES: Array<[RegExp, string, (m: RegExpMatchArray) => Recor
   ],
   [
     /^Upload the photo to put your face on, or describe a scene in the prompt\.$/,
-    'generate.needPhotoOrPrompt',
+    'modes.face_swap.photoOrPrompt',
     () => ({}),
   ],
   [
@@ -79,6 +85,7 @@ const FIELD_MESSAGE_RULES: Array<[RegExp, string, (m: RegExpMatchArray) => Recor
   [/^Choose a network\.$/, 'partners.payout.errors.network', () => ({})],
   [/^This is not a (\w+) address\.$/, 'partners.payout.errors.address', (m) => ({ network: m[1] })],
   [/^The minimum pay-out is ([\d.]+)\.$/, 'partners.payout.errors.minimum', (m) => ({ amount: m[1] })],
+  [exactly(PAYOUT_AMOUNT_INVALID), 'partners.payout.errors.amount', () => ({})],
   [/^Choose another Mirra user\.$/, 'partners.payout.errors.recipient', () => ({})],
 ];
 

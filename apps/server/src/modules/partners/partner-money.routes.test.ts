@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CURRENCY_RUB, CURRENCY_USD, PAYOUT_AMOUNT_INVALID } from '@mirra/contracts';
 import { bearer, createActiveUser, login } from '../../test/factories.js';
 import { deliverTestPaymentEvent, orderWithTestProvider } from '../../test/payments.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
@@ -236,5 +237,32 @@ describe('staff and their own pay-out', () => {
     expect(own.json()).toMatchObject({ code: 'partners.payout_own' });
     expect((await decide(admin, asked.json().uuid, 'approve')).json()).toMatchObject({ status: 'paid' });
     t.setNow(undefined);
+  });
+});
+
+describe('a pay-out amount that is not money', () => {
+  it('answers one stable message the web translates, and the minimum for too little', async () => {
+    const partner = await person();
+    // Zero, negative, a third decimal (600.555 ₽ as 60055.5 kopecks), beyond a safe integer, text.
+    for (const amount of [0, -500, 60_055.5, 1e20, '600']) {
+      const response = await askPayout(partner, amount as number);
+      expect(response.statusCode, String(amount)).toBe(400);
+      expect(response.json()).toMatchObject({ code: 'common.validation', amount: [PAYOUT_AMOUNT_INVALID] });
+    }
+    const tooLittle = await askPayout(partner, 500);
+    expect(tooLittle.statusCode).toBe(400);
+    expect(tooLittle.json().amount).toEqual(['The minimum pay-out is 10.00.']);
+  });
+});
+
+describe('the income calculator', () => {
+  it('starts from the plan’s price in each wallet currency', async () => {
+    const partner = await person();
+    const summary = await t.app.inject({ method: 'GET', url: '/api/partners/me/', headers: partner.headers });
+    const { plan } = await t.deps.pricing.current();
+    expect(summary.json().calculator_average).toEqual({
+      [String(CURRENCY_RUB)]: plan.prices.ru,
+      [String(CURRENCY_USD)]: plan.prices.intl,
+    });
   });
 });

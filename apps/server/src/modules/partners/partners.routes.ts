@@ -2,7 +2,7 @@ import { routes } from '@mirra/contracts';
 import { requireAuth } from '../../shared/http/auth-context.js';
 import { serve } from '../../shared/http/serve-route.js';
 import type { ZodApp } from '../../shared/http/zod-app.js';
-import type { PartnersDeps } from './partners.deps.js';
+import type { PartnersRoutesDeps } from './partners.deps.js';
 import { getWalletBalances } from '../wallet/index.js';
 import {
   calculateIncome,
@@ -25,7 +25,7 @@ const r = routes.partners;
 const p = routes.payouts;
 
 /** The partner programme: my place in it, statistics, team, tops, calculator, pay-outs, transfers. */
-export function registerPartnersRoutes(app: ZodApp, deps: PartnersDeps): void {
+export function registerPartnersRoutes(app: ZodApp, deps: PartnersRoutesDeps): void {
   serve(app, r.me, async (request) => getPartnerSummary(deps, requireAuth(request).user));
   serve(app, r.saveSettings, async (request) => {
     const { user } = requireAuth(request);

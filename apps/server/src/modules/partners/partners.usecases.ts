@@ -8,8 +8,8 @@ import type {
   ZTeamQuery,
   ZTopsQuery,
 } from '@mirra/contracts';
-import { WALLET_CURRENCIES } from '@mirra/contracts';
-import type { PartnersDeps } from './partners.deps.js';
+import { CURRENCY_RUB, CURRENCY_USD, WALLET_CURRENCIES } from '@mirra/contracts';
+import type { PartnersDeps, PartnersRoutesDeps } from './partners.deps.js';
 import type { DbOrTx } from '../../shared/db/client.js';
 import { sql } from 'drizzle-orm';
 import { AppError } from '../../shared/errors.js';
@@ -330,12 +330,13 @@ function contactOf(user: UserRow): string | null {
   return null;
 }
 
-export async function getPartnerSummary(deps: Deps, user: UserRow): Promise<TPartnerSummary> {
+export async function getPartnerSummary(deps: PartnersRoutesDeps, user: UserRow): Promise<TPartnerSummary> {
   const rules = deps.config.partners;
-  const [teamByLevel, profile, curatorRow] = await Promise.all([
+  const [teamByLevel, profile, curatorRow, pricing] = await Promise.all([
     partnersRepository.listLevelCounts(deps.db, user.id),
     partnersRepository.findProfile(deps.db, user.id),
     user.refererId ? findUserById(deps.db, user.refererId) : Promise.resolve(undefined),
+    deps.pricing.current(),
   ]);
   const payingFirstLine = teamByLevel.find((row) => row.level === 1)?.paying ?? 0;
   let curator: TPartnerSummary['curator'] = null;
@@ -369,6 +370,12 @@ export async function getPartnerSummary(deps: Deps, user: UserRow): Promise<TPar
     hold_days: rules.holdDays,
     show_contact: profile?.showContact ?? false,
     paying_first_line: payingFirstLine,
+    // The calculator starts from the plan's price in each wallet currency (roubles, dollars): the
+    // figure is declared once, in the plan, so it follows the console's changes and the currency.
+    calculator_average: {
+      [String(CURRENCY_RUB)]: pricing.plan.prices.ru,
+      [String(CURRENCY_USD)]: pricing.plan.prices.intl,
+    },
   };
 }
 

@@ -1,4 +1,10 @@
-import type { TPartnerStatistics, TPartnerSummary, TPayouts, TTeamPage } from '@mirra/contracts';
+import {
+  PAYOUT_AMOUNT_INVALID,
+  type TPartnerStatistics,
+  type TPartnerSummary,
+  type TPayouts,
+  type TTeamPage,
+} from '@mirra/contracts';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import type { i18n as I18n } from 'i18next';
@@ -54,6 +60,7 @@ const SUMMARY: TPartnerSummary = {
   hold_days: 14,
   show_contact: false,
   paying_first_line: 4,
+  calculator_average: { '643': 99_000, '840': 1_299 },
 };
 const STATISTICS: TPartnerStatistics = {
   currency: 643,
@@ -69,7 +76,7 @@ const STATISTICS: TPartnerStatistics = {
 };
 const NO_PAYOUTS: TPayouts = {
   results: [],
-  balances: [{ currency: 643, available: 500_000, frozen: 0, pending: 0, reserved: 0, payable: 0 }],
+  balances: [{ currency: 643, available: 500_000, frozen: 0, pending: 0, reserved: 0, payable: 500_000 }],
   saved: null,
   minimum: { '643': 100_000 },
 };
@@ -96,14 +103,93 @@ describe('income calculator', () => {
     const form = await screen.findByTestId('partner-calculator');
     const inputs = within(form).getAllByRole('textbox');
     expect(inputs.map((input) => (input as HTMLInputElement).value)).toEqual(['5', '20', '100', '990']);
-    // Letters never reach the count; the average keeps its kopecks.
-    fireEvent.input(inputs[1]!, { target: { value: '7x' } });
+    // The average keeps its kopecks.
+    fireEvent.input(inputs[1]!, { target: { value: '7' } });
     fireEvent.input(inputs[3]!, { target: { value: '12.5' } });
     fireEvent.click(within(form).getByRole('button', { name: 'Calculate' }));
     const result = await screen.findByTestId('calculator-result');
     expect(calculator).toHaveBeenCalledWith('5,7,100', 1250);
     expect(result.textContent).toMatch(/2,970/);
     expect(result.textContent).toContain('Level 3: locked');
+  });
+});
+
+describe('income calculator input', () => {
+  afterEach(() => localStorage.removeItem('wallet_currency'));
+  const RESULT = {
+    levels: [
+      { level: 1, income: 99_000, unlocked: true },
+      { level: 2, income: 198_000, unlocked: true },
+      { level: 3, income: 0, unlocked: false },
+    ],
+    total: 297_000,
+    hold_days: 14,
+  };
+  const inputs = (form: HTMLElement) => within(form).getAllByRole('textbox') as HTMLInputElement[];
+
+  it('refuses what is not a whole number of people or an amount, in the person’s language, and never rewrites it', async () => {
+    programmeApi();
+    const calculator = vi.spyOn(partnersApi, 'calculator').mockResolvedValue(RESULT);
+    await show(<PartnerProgramme />, 'ru');
+    const form = await screen.findByTestId('partner-calculator');
+    fireEvent.click(within(form).getByRole('button', { name: 'Рассчитать' }));
+    const result = await screen.findByTestId('calculator-result');
+    expect(result.dataset.stale).toBeUndefined();
+    fireEvent.input(inputs(form)[0]!, { target: { value: '1.5' } });
+    fireEvent.input(inputs(form)[1]!, { target: { value: '-5' } });
+    fireEvent.input(inputs(form)[3]!, { target: { value: '600.555' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Рассчитать' }));
+    await waitFor(() =>
+      expect(within(form).getAllByText(/Введите целое число людей от 0 до/)).toHaveLength(2),
+    );
+    expect(within(form).getByText(/Введите сумму от 0 до .*₽, не больше двух знаков/)).toBeTruthy();
+    expect(inputs(form).map((input) => input.value)).toEqual(['1.5', '-5', '100', '600.555']);
+    expect(calculator).toHaveBeenCalledTimes(1);
+    // The last good result stays, marked as for the previous figures.
+    expect(result.dataset.stale).toBe('true');
+    expect(result.textContent).toContain('Для прежних данных');
+  });
+
+  it('says in the person’s language when the server refuses the figures, keeping the last result as not current', async () => {
+    programmeApi();
+    const calculator = vi
+      .spyOn(partnersApi, 'calculator')
+      .mockResolvedValueOnce(RESULT)
+      .mockRejectedValueOnce(
+        new ApiError(400, {
+          code: 'common.validation',
+          average: ['Too big: expected number to be <=100000000'],
+        }),
+      );
+    await show(<PartnerProgramme />, 'de');
+    const form = await screen.findByTestId('partner-calculator');
+    const calculate = within(form).getByRole('button', { name: 'Berechnen' });
+    fireEvent.click(calculate);
+    const result = await screen.findByTestId('calculator-result');
+    fireEvent.click(calculate);
+    await within(form).findByText(/Für diese Angaben ließ sich das Einkommen nicht berechnen/);
+    expect(calculator).toHaveBeenCalledTimes(2);
+    expect(form.textContent).not.toContain('Too big');
+    expect(result.dataset.stale).toBe('true');
+  });
+
+  it('starts the average at the plan’s price in the chosen currency, with that currency’s sign', async () => {
+    programmeApi();
+    const calculator = vi.spyOn(partnersApi, 'calculator').mockResolvedValue(RESULT);
+    await show(<PartnerProgramme />);
+    const form = await screen.findByTestId('partner-calculator');
+    expect(inputs(form)[3]!.value).toBe(String(SUMMARY.calculator_average['643']! / 100));
+    expect(within(form).getByText('Average purchase per partner a month, ₽')).toBeTruthy();
+    fireEvent.click(within(form).getByTestId('money-currency-840'));
+    await waitFor(() =>
+      expect(inputs(form)[3]!.value).toBe(String(SUMMARY.calculator_average['840']! / 100)),
+    );
+    expect(within(form).getByText('Average purchase per partner a month, $')).toBeTruthy();
+    fireEvent.click(within(form).getByRole('button', { name: 'Calculate' }));
+    await waitFor(() =>
+      expect(calculator).toHaveBeenCalledWith('5,20,100', SUMMARY.calculator_average['840']),
+    );
+    expect((await screen.findByTestId('calculator-result')).textContent).toContain('$2,970');
   });
 });
 
@@ -217,6 +303,82 @@ describe('pay-out form', () => {
   });
 });
 
+describe('pay-out amount', () => {
+  const fill = (name: string, value: string) =>
+    fireEvent.input(document.querySelector(`input[name="${name}"]`)!, { target: { value } });
+  const withBalance = (available: number, payable: number) =>
+    vi.spyOn(partnersApi, 'payouts').mockResolvedValue({
+      ...NO_PAYOUTS,
+      balances: [{ currency: 643, available, frozen: 0, pending: 0, reserved: 0, payable }],
+    });
+
+  it('offers only earned commission: the top-up part is shown apart and an amount beyond it refused', async () => {
+    withBalance(500_000, 200_000);
+    const request = vi.spyOn(partnersApi, 'requestPayout');
+    await show(<PayoutForm />, 'ru');
+    await screen.findByTestId('payout-submit');
+    expect(screen.getByTestId('payout-available').textContent).toMatch(/Можно вывести: 2\s000\s₽/);
+    expect(screen.getByTestId('payout-spend-only').textContent).toMatch(/3\s000\s₽/);
+    expect((document.querySelector('input[name="amount"]') as HTMLInputElement).value).toBe('2000');
+    fill('amount', '3000');
+    fill('card', '4111 1111 1111 1111');
+    fill('holder', 'Иван Петров');
+    fireEvent.click(screen.getByTestId('payout-submit'));
+    await screen.findByText(/Можно вывести не больше 2\s000\s₽/);
+    expect(request).not.toHaveBeenCalled();
+  });
+
+  it('with only topped-up money says it is for spending, not that it is below the minimum', async () => {
+    withBalance(500_000, 0);
+    await show(<PayoutForm />, 'ru');
+    const hint = await screen.findByTestId('payout-no-money');
+    expect(hint.textContent).toMatch(/Пополнения предназначены для трат/);
+    expect(hint.textContent).toMatch(/от 1\s000\s₽/);
+    expect(screen.queryByTestId('payout-submit')).toBeNull();
+  });
+
+  it('refuses a third decimal and too little in the person’s language, the minimum with its sign', async () => {
+    withBalance(500_000, 500_000);
+    const request = vi.spyOn(partnersApi, 'requestPayout');
+    await show(<PayoutForm />, 'ru');
+    await screen.findByTestId('payout-submit');
+    expect(screen.getByText(/Минимальная сумма вывода: 1\s000\s₽/)).toBeTruthy();
+    fill('card', '4111 1111 1111 1111');
+    fill('holder', 'Иван Петров');
+    for (const typed of ['600,555', '0', '-5', 'abc']) {
+      fill('amount', typed);
+      fireEvent.click(screen.getByTestId('payout-submit'));
+      await screen.findByText(/Введите сумму больше нуля, не больше двух знаков после запятой/);
+      expect((document.querySelector('input[name="amount"]') as HTMLInputElement).value).toBe(typed);
+    }
+    fill('amount', '600');
+    fireEvent.click(screen.getByTestId('payout-submit'));
+    await screen.findByText(/Минимальная сумма вывода — 1\s000\s₽\./);
+    expect(request).not.toHaveBeenCalled();
+  });
+
+  it('shows the server’s amount refusal in the person’s language', async () => {
+    withBalance(500_000, 500_000);
+    vi.spyOn(partnersApi, 'requestPayout').mockRejectedValue(
+      new ApiError(400, { code: 'common.validation', amount: [PAYOUT_AMOUNT_INVALID] }),
+    );
+    await show(<PayoutForm />, 'de');
+    await screen.findByTestId('payout-submit');
+    fill('card', '4111 1111 1111 1111');
+    fill('holder', 'Erika Mustermann');
+    fireEvent.click(screen.getByTestId('payout-submit'));
+    await screen.findByText(/Geben Sie einen Betrag über null mit höchstens zwei Nachkommastellen ein/);
+  });
+
+  it('lets the methods wrap as chips, so a long name never widens the page', async () => {
+    vi.spyOn(partnersApi, 'payouts').mockResolvedValue(NO_PAYOUTS);
+    await show(<PayoutForm />, 'ru');
+    const crypto = await screen.findByTestId('payout-method-crypto');
+    expect(crypto.textContent).toBe('Криптовалюта');
+    expect(crypto.parentElement!.className).toBe('chips');
+  });
+});
+
 describe('pay-out in dollars', () => {
   afterEach(() => localStorage.removeItem('wallet_currency'));
 
@@ -226,7 +388,7 @@ describe('pay-out in dollars', () => {
       ...NO_PAYOUTS,
       balances: [
         { currency: 643, available: 500_000, frozen: 0, pending: 0, reserved: 0, payable: 0 },
-        { currency: 840, available: 12_345, frozen: 0, pending: 0, reserved: 0, payable: 0 },
+        { currency: 840, available: 12_345, frozen: 0, pending: 0, reserved: 0, payable: 12_345 },
       ],
       minimum: { '643': 100_000, '840': 1_000 },
     });

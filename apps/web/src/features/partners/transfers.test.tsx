@@ -360,6 +360,7 @@ describe('the partner screen in the remembered currency', () => {
         hold_days: 14,
         show_contact: false,
         paying_first_line: 0,
+        calculator_average: { '643': 99_000, '840': 1_299 },
       }));
       answer(routes.partners.statistics, (options) => ({
         currency: (options as { query: { currency: number } }).query.currency,

@@ -7,7 +7,6 @@ export const partnerKeys = {
   statistics: (currency: number) => ['partners', 'statistics', currency] as const,
   team: (filters: TeamFilters) => ['partners', 'team', filters] as const,
   tops: (period: string, by: string, currency: number) => ['partners', 'tops', period, by, currency] as const,
-  calculator: (partners: string, average: number) => ['partners', 'calculator', partners, average] as const,
   payouts: () => ['partners', 'payouts'] as const,
   creditRates: () => ['partners', 'credit-rates'] as const,
   recipient: (uuid: string) => ['users', 'by_id', uuid] as const,

@@ -8,10 +8,17 @@ const SIGNS: Record<number, string> = { 643: '₽', 840: '$' };
 /** The currency's sign alone: ₽ for roubles, $ for dollars. */
 export const currencySign = (currency: number) => SIGNS[currency] ?? String(currency);
 
-/** ₽ / $: which currency's own sums the screen shows (the choice is remembered for every screen). */
-export function CurrencySwitch() {
+/**
+ * ₽ / $: which currency's own sums the screen shows (the choice is remembered for every screen);
+ * `onChange` hears this switch's own choice (a calculator re-asks in the new currency).
+ */
+export function CurrencySwitch({ onChange }: { onChange?(currency: number): void } = {}) {
   const { t } = useTranslation();
-  const [currency, setCurrency] = useMoneyCurrency();
+  const [currency, chooseCurrency] = useMoneyCurrency();
+  const setCurrency = (next: number) => {
+    chooseCurrency(next);
+    onChange?.(next);
+  };
   return (
     <SegmentedChoice
       className="partner-currency"

@@ -2,18 +2,26 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import type { TPartnerSummary } from '@mirra/contracts';
+import {
+  CALCULATOR_MAX_AVERAGE,
+  CALCULATOR_MAX_PARTNERS,
+  type TCalculatorResult,
+  type TPartnerSummary,
+} from '@mirra/contracts';
+import { Alert } from '../../../components/ui/alert';
 import { Button, ButtonLink } from '../../../components/ui/button';
 import { IconChevron, IconCrown, IconUsers, IconWallet } from '../../../components/ui/icons';
 import { LoadError } from '../../../components/ui/load-error';
 import { Spinner } from '../../../components/ui/spinner';
 import { TextInput } from '../../../components/ui/text-input';
+import { ApiError } from '../../../lib/api-error';
 import { useAppStore } from '../../../lib/app-store';
 import { describeError } from '../../../lib/error-messages';
 import { numberFormat } from '../../../lib/locale-fallback';
 import { useShareLink } from '../../../lib/use-share-link';
 import { formatMoney } from '../../payments';
 import { partnerKeys, partnersApi } from '../api/partners.api';
+import { parseMoney } from '../transfer.models';
 import { IncomeChart } from './income-chart';
 import { useMoneyCurrency } from '../hooks/use-money-currency';
 import { CurrencySwitch, currencySign } from './currency-switch';
@@ -224,29 +232,103 @@ function Levels({ summary }: { summary: TPartnerSummary }) {
   );
 }
 
+interface CalculatorAnswer {
+  result: TCalculatorResult;
+  /** The currency the average was typed in: the result is in it. */
+  currency: number;
+}
+
+/** A whole number of people 0…CALCULATOR_MAX_PARTNERS as typed ("1 200" too); null for anything else. */
+function parsePeople(text: string): number | null {
+  const cleaned = text.replace(/[\s\u00a0]/g, '');
+  if (!/^\d{1,7}$/.test(cleaned)) return null;
+  const people = Number(cleaned);
+  return people <= CALCULATOR_MAX_PARTNERS ? people : null;
+}
+
+/**
+ * Expected income from people per level at an average purchase. What is typed is never rewritten:
+ * a count that is not a whole number of people (1.5, −5) or an average beyond the bounds is refused
+ * under its input, and the server's refusal is said too. The last good result stays, marked as for
+ * the previous figures, so the person sees both what they had and that it is not for what they typed.
+ * The average starts at the plan's price in the chosen currency (the server declares it).
+ */
 function Calculator({ summary }: { summary: TPartnerSummary }) {
   const { t, i18n } = useTranslation();
   const [partners, setPartners] = useState<string[]>(
     summary.levels.map((_, i) => String([5, 20, 100][i] ?? 0)),
   );
   const [currency] = useMoneyCurrency();
-  const [average, setAverage] = useState('990');
-  const [asked, setAsked] = useState<{ partners: string; average: number } | null>(null);
-  const result = useQuery({
-    queryKey: partnerKeys.calculator(asked?.partners ?? '', asked?.average ?? 0),
-    queryFn: () => partnersApi.calculator(asked!.partners, asked!.average),
-    enabled: asked !== null,
+  // null until the person types: the average then follows the currency's starting figure.
+  const [typedAverage, setAverage] = useState<string | null>(null);
+  const averageIn = (of: number) =>
+    typedAverage ?? String((summary.calculator_average[String(of)] ?? 0) / 100);
+  const average = averageIn(currency);
+  const [errors, setErrors] = useState<{ partners: (string | null)[]; average: string | null }>({
+    partners: [],
+    average: null,
   });
+  const [failed, setFailed] = useState<string | null>(null);
+  const [answer, setAnswer] = useState<CalculatorAnswer | null>(null);
+  const [stale, setStale] = useState(false);
+  const [pending, setPending] = useState(false);
+  const whole = (value: number) => numberFormat(i18n.language).format(value);
+
+  const run = async (of: number) => {
+    const counts = partners.map(parsePeople);
+    const minor = parseMoney(averageIn(of));
+    const averageOk = minor !== null && minor <= CALCULATOR_MAX_AVERAGE;
+    const found = {
+      partners: counts.map((count) =>
+        count === null
+          ? t('partners.calculator.errors.partners', { max: whole(CALCULATOR_MAX_PARTNERS) })
+          : null,
+      ),
+      average: averageOk
+        ? null
+        : t('partners.calculator.errors.average', {
+            max: formatMoney(CALCULATOR_MAX_AVERAGE, of, i18n.language),
+          }),
+    };
+    setErrors(found);
+    setFailed(null);
+    if (found.average || found.partners.some(Boolean) || minor === null) {
+      setStale(answer !== null);
+      return;
+    }
+    setPending(true);
+    try {
+      const result = await partnersApi.calculator(counts.join(','), minor);
+      setAnswer({ result, currency: of });
+      setStale(false);
+    } catch (error) {
+      // A refused query (the server's 400) is about the figures; anything else says what happened.
+      const shown =
+        error instanceof ApiError && error.status === 400
+          ? t('partners.calculator.errors.failed')
+          : (describeError(t, error).alert ?? t('partners.calculator.errors.failed'));
+      setFailed(shown);
+      setStale(answer !== null);
+    } finally {
+      setPending(false);
+    }
+  };
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const counts = partners.map((value) => String(Math.max(0, Math.floor(Number(value) || 0))));
-    setAsked({ partners: counts.join(','), average: Math.round(Math.max(0, Number(average) || 0) * 100) });
+    void run(currency);
   };
+  // A result for another currency (chosen on another switch of the screen) is not for these figures.
+  const shownStale = stale || (answer !== null && answer.currency !== currency);
   return (
-    <form className="card" onSubmit={submit} data-testid="partner-calculator">
+    <form className="card" onSubmit={submit} noValidate data-testid="partner-calculator">
       <div className="partner-heading">
         <span className="card__label">{t('partners.calculator.title')}</span>
-        <CurrencySwitch />
+        {/* Another currency re-asks at once when a result is on screen: the figures now mean it. */}
+        <CurrencySwitch
+          onChange={(next) => {
+            if (answer) void run(next);
+          }}
+        />
       </div>
       <div className="partner-calc">
         {summary.levels.map((level, i) => (
@@ -254,37 +336,54 @@ function Calculator({ summary }: { summary: TPartnerSummary }) {
             key={level.level}
             title={t('partners.calculator.partners', { level: level.level })}
             inputMode="numeric"
+            name={`partners-${level.level}`}
             value={partners[i] ?? ''}
-            onValueChange={(value) =>
-              setPartners((current) => current.map((v, j) => (j === i ? value.replace(/\D/g, '') : v)))
-            }
+            error={errors.partners[i] ?? undefined}
+            onValueChange={(value) => {
+              setErrors((current) => ({
+                ...current,
+                partners: current.partners.map((e, j) => (j === i ? null : e)),
+              }));
+              setPartners((current) => current.map((v, j) => (j === i ? value : v)));
+            }}
           />
         ))}
         <TextInput
           title={t('partners.calculator.averageIn', { sign: currencySign(currency) })}
           inputMode="decimal"
+          name="average"
           value={average}
-          onValueChange={(value) => setAverage(value.replace(/[^\d.]/g, ''))}
+          error={errors.average ?? undefined}
+          onValueChange={(value) => {
+            setErrors((current) => ({ ...current, average: null }));
+            setAverage(value);
+          }}
         />
       </div>
-      <Button type="submit" theme="primary" size="sm" loading={result.isFetching}>
+      <Button type="submit" theme="primary" size="sm" loading={pending}>
         {t('partners.calculator.calculate')}
       </Button>
-      {result.data && (
-        <div className="partner-section" data-testid="calculator-result">
+      {failed && <Alert tone="error">{failed}</Alert>}
+      {answer && (
+        <div
+          className={`partner-section${shownStale ? ' partner-calc--stale' : ''}`}
+          data-testid="calculator-result"
+          data-stale={shownStale || undefined}
+        >
           <span className="card__label">{t('partners.calculator.result')}</span>
+          {shownStale && <span className="partner-muted">{t('partners.calculator.stale')}</span>}
           <span className="partner-calc__result">
-            {formatMoney(result.data.total, currency, i18n.language)}
+            {formatMoney(answer.result.total, answer.currency, i18n.language)}
           </span>
-          {result.data.levels.map((level) => (
+          {answer.result.levels.map((level) => (
             <span key={level.level} className="partner-muted">
               {t('partners.levels.level', { level: level.level })}:{' '}
               {level.unlocked
-                ? formatMoney(level.income, currency, i18n.language)
+                ? formatMoney(level.income, answer.currency, i18n.language)
                 : t('partners.calculator.locked')}
             </span>
           ))}
-          <span className="partner-muted">{t('partners.hold', { count: result.data.hold_days })}</span>
+          <span className="partner-muted">{t('partners.hold', { count: answer.result.hold_days })}</span>
         </div>
       )}
     </form>

@@ -13,6 +13,7 @@ import { useAppStore } from '../../../lib/app-store';
 import { formatMoney, walletKeys } from '../../payments';
 import { partnerKeys, partnersApi } from '../api/partners.api';
 import { newClientKey } from '../client-key';
+import { parseMoney } from '../transfer.models';
 import { useMoneyCurrency } from '../hooks/use-money-currency';
 import '../partners.css';
 
@@ -20,11 +21,12 @@ type Method = (typeof PAYOUT_METHODS)[number];
 const FIELDS = ['amount', 'card', 'phone', 'bank', 'network', 'address', 'holder'] as const;
 
 /**
- * `/wallet/pay-out/`: amount (at least the minimum, at most what is available), requisites by
+ * `/wallet/pay-out/`: amount (at least the minimum, at most what can be paid out), requisites by
  * method and the holder's name, filled in from the last pay-out. The money is reserved at once;
  * the list below shows each request's status. Everything follows the money currency chosen on the
  * wallet (roubles or dollars): the balance, the minimum and the currency of the request — each
- * currency is its own ledger, nothing is converted.
+ * currency is its own ledger, nothing is converted. Only earned commission (`payable`) is paid
+ * out: topped-up money is for spending in Mirra, so it is shown apart and never offered.
  */
 export function PayoutForm() {
   const { t, i18n } = useTranslation();
@@ -32,7 +34,10 @@ export function PayoutForm() {
   const payouts = useQuery({ queryKey: partnerKeys.payouts(), queryFn: partnersApi.payouts });
   if (payouts.isPending) return <Spinner />;
   if (payouts.isError) return <LoadError query={payouts} />;
-  const available = payouts.data.balances.find((b) => b.currency === currency)?.available ?? 0;
+  const balance = payouts.data.balances.find((b) => b.currency === currency);
+  const payable = Math.max(0, balance?.payable ?? 0);
+  // Money in the wallet that is not paid out: top-ups and transfers received, for spending.
+  const spendOnly = Math.max(0, (balance?.available ?? 0) - payable);
   const minimum = payouts.data.minimum[String(currency)] ?? 0;
   const money = (amount: number, of = currency) => formatMoney(amount, of, i18n.language);
   return (
@@ -40,14 +45,33 @@ export function PayoutForm() {
       <div className="card">
         <span className="card__label">{t('partners.payout.title')}</span>
         <strong data-testid="payout-available">
-          {t('partners.payout.available', { amount: money(available) })}
+          {t('partners.payout.payable', { amount: money(payable) })}
         </strong>
         <span className="partner-muted">{t('partners.payout.minimum', { amount: money(minimum) })}</span>
-        {available < minimum ? (
-          <Alert tone="info">{t('partners.payout.noMoney')}</Alert>
+        {payable < minimum ? (
+          <Alert tone="info">
+            <span data-testid="payout-no-money">
+              {spendOnly > 0
+                ? t('partners.payout.noMoneyTopUp', { minimum: money(minimum) })
+                : t('partners.payout.noMoney')}
+            </span>
+          </Alert>
         ) : (
-          // A new currency starts a new request (its amount is that currency's balance).
-          <RequestForm key={currency} currency={currency} saved={payouts.data.saved} available={available} />
+          <>
+            {spendOnly > 0 && (
+              <span className="partner-muted" data-testid="payout-spend-only">
+                {t('partners.payout.topUpNote', { amount: money(spendOnly) })}
+              </span>
+            )}
+            {/* A new currency starts a new request (its amount is that currency's payable money). */}
+            <RequestForm
+              key={currency}
+              currency={currency}
+              saved={payouts.data.saved}
+              payable={payable}
+              minimum={minimum}
+            />
+          </>
         )}
       </div>
       {payouts.data.results.length > 0 && (
@@ -82,17 +106,19 @@ export function PayoutForm() {
 function RequestForm({
   currency,
   saved,
-  available,
+  payable,
+  minimum,
 }: {
   currency: number;
   saved: TPayouts['saved'];
-  available: number;
+  payable: number;
+  minimum: number;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const queryClient = useQueryClient();
   const [method, setMethod] = useState<Method>(saved?.method ?? 'card');
   const [values, setValues] = useState({
-    amount: String(Math.floor(available / 100)),
+    amount: String(Math.floor(payable / 100)),
     card: saved?.card ?? '',
     phone: saved?.phone ?? '',
     bank: saved?.bank ?? '',
@@ -105,18 +131,34 @@ function RequestForm({
   // one went through gets a fresh one (else the server would answer with the earlier request).
   const [clientKey, setClientKey] = useState(newClientKey);
   const { alert, fieldErrors, showError, clearField, clear } = useFormErrors(FIELDS);
+  // The amount is checked here, in the person's language and currency, before anything is sent:
+  // a third decimal is refused (never cut), and the bounds are the minimum and the payable money.
+  const [amountError, setAmountError] = useState<string | null>(null);
   const set = (field: keyof typeof values) => (value: string) => {
     clearField(field);
+    if (field === 'amount') setAmountError(null);
     setValues((current) => ({ ...current, [field]: value }));
   };
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     clear();
+    const amount = parseMoney(values.amount);
+    const money = (minor: number) => formatMoney(minor, currency, i18n.language);
+    const refused =
+      amount === null || amount <= 0
+        ? t('partners.payout.errors.amount')
+        : amount < minimum
+          ? t('partners.payout.errors.minimum', { amount: money(minimum) })
+          : amount > payable
+            ? t('partners.payout.errors.tooMuch', { amount: money(payable) })
+            : null;
+    setAmountError(refused);
+    if (refused || amount === null) return;
     setPending(true);
     try {
       await partnersApi.requestPayout({
         currency,
-        amount: Math.round(Number(values.amount.replace(',', '.')) * 100) || 0,
+        amount,
         method,
         card: method === 'card' ? values.card : null,
         phone: method === 'sbp' ? values.phone : null,
@@ -149,12 +191,14 @@ function RequestForm({
         name="amount"
         value={values.amount}
         onValueChange={set('amount')}
-        error={fieldErrors.amount}
+        error={amountError ?? fieldErrors.amount}
       />
+      {/* Chips wrap: the longest method name (ru «Криптовалюта») never widens the page. */}
       <SegmentedChoice
-        label={t('partners.payout.method')}
+        title={t('partners.payout.method')}
         value={method}
         onChange={setMethod}
+        classes={{ group: 'chips', item: () => 'chip' }}
         options={PAYOUT_METHODS.map((m) => ({
           value: m,
           label: t(`partners.payout.methods.${m}`),
