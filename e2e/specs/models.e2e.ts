@@ -151,7 +151,7 @@ describe.each(VIEWPORT_NAMES)('digital model (%s)', (viewport) => {
       expect(await option.count()).toBe(1);
       expect(await option.getAttribute('aria-checked')).toBe('true');
       expect(await option.textContent()).toContain('15 reference photos');
-      await page.getByTestId('face-photo-hint').waitFor();
+      await page.getByTestId('no-photo-hint').waitFor();
       await page.getByTestId('prompt').fill('An astronaut portrait in front of the Moon, cinematic light');
       if ((await page.getByTestId('seed').count()) === 0) await page.getByTestId('advanced-toggle').click();
       await page.getByTestId('seed').fill(SEED);

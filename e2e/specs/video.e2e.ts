@@ -113,7 +113,7 @@ describe('video', () => {
     await signInWithTokens(page, user);
     await page.goto(url('/generate/video/'));
     // No photo: the form says a description will do, and takes one.
-    await page.getByTestId('video-scene-hint').waitFor();
+    await page.getByTestId('no-photo-hint').waitFor();
     await page.getByTestId('prompt').fill('Snowy mountains at night under the stars');
     await page.getByTestId(`video-duration-${SECONDS}`).click();
     await expect.poll(() => page.getByTestId('price-cost').textContent()).toBe('3 credits');
@@ -166,7 +166,7 @@ describe('video', () => {
     try {
       await signInWithTokens(light.page, user);
       await light.page.goto(url('/generate/video/'));
-      await expect.poll(() => light.page.getByTestId('video-scene-hint').textContent()).toMatch(/Нет фото/);
+      await expect.poll(() => light.page.getByTestId('no-photo-hint').textContent()).toMatch(/Нет фото/);
       await light.page.getByTestId('generate-submit').click();
       await light.page.getByText('Загрузите фото для анимации или опишите сцену.').waitFor();
       await saveScreenshot(light.page, 'video-form-ru-light-360', true);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ZFreeTier, ZModePrices } from './pricing.js';
 import { ZEmail, ZPasswordInput, requiredText } from './fields.js';
-import { GENERATION_MODES } from './generation-constants.js';
+import { GENERATION_MODES } from './modes.js';
 import { ZModeEngines } from './engine-capabilities.js';
 
 export const ZLoginBody = z.object({ email: ZEmail, password: ZPasswordInput });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { GENERATION_MODES } from './generation-constants.js';
+import { GENERATION_MODES } from './modes.js';
 
 /**
  * What an engine can do for a mode, as stable codes the app words in the user's language. Each

@@ -2,8 +2,8 @@
  * The generation constants, apart from the zod schemas in `generations.ts`: the web app imports
  * these values, and a module without zod keeps the schema library out of its bundles.
  */
-/** Generation modes. `train` builds a digital model and is not created through this API. */
-export const GENERATION_MODES = ['simple', 'face_swap', 'editing', 'styling', 'video'] as const;
+// Generation modes are declared in modes.ts (`train` builds a digital model and is not created
+// through this API).
 
 /** Task status codes; fixed numbers, since clients compare them and rows store them. */
 export const GenerationStatus = {
@@ -148,17 +148,6 @@ export const GENERATION_NOTE_CODES = [
 ] as const;
 export type TGenerationNoteCode = (typeof GENERATION_NOTE_CODES)[number];
 
-/** Video lengths offered, in seconds (priced per second). */
-export const VIDEO_DURATIONS = [3, 5, 10] as const;
-export const VIDEO_DURATION_DEFAULT = 5;
-/**
- * How long a request renders, in seconds: the length asked for, else the default; null for a mode
- * that makes a picture. The price and the render both read this, so a request without a length
- * is charged for exactly what it gets.
- */
-export function videoSecondsFor(mode: string, duration: number | null | undefined): number | null {
-  return mode === 'video' ? (duration ?? VIDEO_DURATION_DEFAULT) : null;
-}
 /** Video frame shapes offered, width:height. */
 export const VIDEO_ASPECTS = ['9:16', '1:1', '16:9'] as const;
 export type TVideoAspect = (typeof VIDEO_ASPECTS)[number];

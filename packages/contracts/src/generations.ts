@@ -3,7 +3,6 @@ import { plainString } from './fields.js';
 import {
   GENERATION_FAILURE_REASONS,
   GENERATION_NOTE_CODES,
-  GENERATION_MODES,
   GUIDANCE_DEFAULT,
   GUIDANCE_MAX,
   GUIDANCE_MIN,
@@ -11,6 +10,7 @@ import {
   STYLES,
   VIDEO_ASPECTS,
 } from './generation-constants.js';
+import { GENERATION_MODES } from './modes.js';
 
 export const ZGenerationMode = z.enum(GENERATION_MODES, { error: 'Choose a generation mode.' });
 export type TGenerationMode = z.infer<typeof ZGenerationMode>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MODE_PRICE_KEYS, type TModePriceKey } from './modes.js';
 
 /**
  * The catalogue and prices an admin edits in the console: generation prices per mode (credits),
@@ -32,14 +33,13 @@ export const wholeWithin = (bounds: { min: number; max: number }) =>
     .min(bounds.min, { error: `At least ${bounds.min}.` })
     .max(bounds.max, { error: `At most ${bounds.max}.` });
 
-export const ZModePrices = z.object({
-  simple: wholeWithin(PRICING_BOUNDS.modePrice),
-  face_swap: wholeWithin(PRICING_BOUNDS.modePrice),
-  editing: wholeWithin(PRICING_BOUNDS.modePrice),
-  styling: wholeWithin(PRICING_BOUNDS.modePrice),
-  /** Video is priced per second of output. */
-  video_per_second: wholeWithin(PRICING_BOUNDS.modePrice),
-});
+/** A price per mode, by each mode's declared price key (video's is per second of output). */
+export const ZModePrices = z.object(
+  Object.fromEntries(MODE_PRICE_KEYS.map((key) => [key, wholeWithin(PRICING_BOUNDS.modePrice)])) as Record<
+    TModePriceKey,
+    ReturnType<typeof wholeWithin>
+  >,
+);
 export type TModePrices = z.infer<typeof ZModePrices>;
 
 /** This many generations a day with no pause, then `delay_seconds` between generations. */

@@ -7,6 +7,7 @@ export * from './auth.js';
 export * from './telegram.js';
 export * from './limits.js';
 export * from './generation-constants.js';
+export * from './modes.js';
 export * from './engine-capabilities.js';
 export * from './generations.js';
 export * from './credits.js';

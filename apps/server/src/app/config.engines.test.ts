@@ -23,7 +23,7 @@ describe('engine configuration', () => {
     });
     expect(config.engines.simple).toEqual(['fal', 'local']);
     expect(config.fal).toMatchObject({ key: 'k', baseUrl: 'http://127.0.0.1:4610', userId: null });
-    expect(config.fal?.models.simple).toBe('fal-ai/flux/schnell');
+    expect(config.fal?.models.textToImage).toBe('fal-ai/flux/schnell');
     expect(config.providerPrices['fal-ai/flux/dev']).toEqual({ usd: 0.025, perSecond: false });
     expect(config.trainingEngines).toEqual(['local']);
   });

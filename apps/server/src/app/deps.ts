@@ -102,13 +102,7 @@ export interface AppDeps extends SharedDeps {
 /** The catalogue and prices of the configuration: what applies where the console changed nothing. */
 export function pricingDefaults(config: Config) {
   return {
-    prices: {
-      simple: config.prices.simple,
-      face_swap: config.prices.face_swap,
-      editing: config.prices.editing,
-      styling: config.prices.styling,
-      video_per_second: config.prices.videoPerSecond,
-    },
+    prices: config.prices,
     free_tier: { daily_photos: config.freeTier.dailyPhotos, delay_seconds: config.freeTier.delaySeconds },
     catalogue: parseCatalogue(config.payments.catalogueJson),
     plan: parsePremiumPlan(config.premium.planJson),

@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import type { TStyle } from '@mirra/contracts';
+import { modeDeclaration, type TStyle } from '@mirra/contracts';
 import { providerCost, type ProviderPrice } from '../shared/config.js';
 import { EngineError, engineNote, type EngineOutput, type EngineRequest } from './engine.types.js';
 import { providerVideoOutput } from './provider-video.js';
@@ -66,9 +66,9 @@ const STYLE_PROMPTS: Record<TStyle, string> = {
   pop_art: 'Redraw this picture as pop art with halftone dots and saturated colours',
 };
 
-/** The instruction a provider's editing model gets: styling puts the style's words before the user's. */
+/** The instruction a provider's editing model gets: a mode that takes a style puts its words before the user's. */
 export function providerPrompt(request: Pick<EngineRequest, 'mode' | 'style' | 'prompt'>): string {
-  if (request.mode !== 'styling') return request.prompt;
+  if (!modeDeclaration(request.mode).inputs.style) return request.prompt;
   const style = request.style ? STYLE_PROMPTS[request.style] : null;
   return [style ?? 'Restyle this picture', request.prompt].filter(Boolean).join('. ');
 }

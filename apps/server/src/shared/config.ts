@@ -1,5 +1,13 @@
 import path from 'node:path';
-import { PRICING_BOUNDS } from '@mirra/contracts';
+import {
+  GENERATION_MODES,
+  MODE_DECLARATIONS,
+  MODE_PRICE_KEYS,
+  PRICING_BOUNDS,
+  type TGenerationMode,
+  type TModePriceKey,
+  type TModePrices,
+} from '@mirra/contracts';
 import { z } from 'zod';
 import type { StorageConfig } from './storage/create-storage.js';
 import { defaultThreadCount } from './thread-pool.js';
@@ -10,6 +18,41 @@ import { defaultThreadCount } from './thread-pool.js';
  */
 const withinBounds = (bounds: { min: number; max: number }) =>
   z.coerce.number().int().min(bounds.min).max(bounds.max);
+
+/**
+ * Generation prices: PRICE_<KEY> per mode's declared price key (PRICE_VIDEO_PER_SECOND is per
+ * second of output), defaulting to the mode's declared price. The defaults are multiples of 5 so
+ * that the prompt author's 20% of each is a whole credit; other prices still pay exactly 20% over
+ * time (fractions are carried).
+ */
+const modePriceVariable = (key: TModePriceKey) =>
+  `PRICE_${key.toUpperCase()}` as `PRICE_${Uppercase<TModePriceKey>}`;
+const modePriceSchema = (price: number) => withinBounds(PRICING_BOUNDS.modePrice).default(price);
+const MODE_PRICE_ENV = Object.fromEntries(
+  MODE_DECLARATIONS.map((mode) => [modePriceVariable(mode.price.key), modePriceSchema(mode.price.default)]),
+) as Record<`PRICE_${Uppercase<TModePriceKey>}`, ReturnType<typeof modePriceSchema>>;
+
+/**
+ * Which engines serve each mode, in order (ENGINE_<MODE>): `local` (offline, built in) or a
+ * provider's name; `fal,local` tries fal and moves to local when fal is down.
+ */
+const modeEngineVariable = (mode: TGenerationMode) =>
+  `ENGINE_${mode.toUpperCase()}` as `ENGINE_${Uppercase<TGenerationMode>}`;
+const MODE_ENGINE_ENV = Object.fromEntries(
+  GENERATION_MODES.map((mode) => [modeEngineVariable(mode), z.string().default('local')]),
+) as Record<`ENGINE_${Uppercase<TGenerationMode>}`, z.ZodDefault<z.ZodString>>;
+
+function modePricesFrom(e: Record<`PRICE_${Uppercase<TModePriceKey>}`, number>): TModePrices {
+  return Object.fromEntries(MODE_PRICE_KEYS.map((key) => [key, e[modePriceVariable(key)]])) as TModePrices;
+}
+
+function modeEnginesFrom(
+  e: Record<`ENGINE_${Uppercase<TGenerationMode>}`, string>,
+): Record<TGenerationMode, string[]> {
+  return Object.fromEntries(
+    GENERATION_MODES.map((mode) => [mode, parseEngineList(e[modeEngineVariable(mode)])]),
+  ) as Record<TGenerationMode, string[]>;
+}
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -209,16 +252,7 @@ const ZEnv = z.object({
    * and make ten pictures with it, so a fresh `npm start` can be tried end to end before payments.
    */
   WELCOME_CREDITS: z.coerce.number().int().min(0).default(150),
-  /**
-   * Generation prices. The defaults are multiples of 5 so that the prompt author's 20% of each is a
-   * whole credit; other prices still pay exactly 20% over time (fractions are carried).
-   */
-  PRICE_SIMPLE: withinBounds(PRICING_BOUNDS.modePrice).default(5),
-  PRICE_FACE_SWAP: withinBounds(PRICING_BOUNDS.modePrice).default(10),
-  PRICE_EDITING: withinBounds(PRICING_BOUNDS.modePrice).default(5),
-  PRICE_STYLING: withinBounds(PRICING_BOUNDS.modePrice).default(5),
-  /** Video is priced per second of output. */
-  PRICE_VIDEO_PER_SECOND: withinBounds(PRICING_BOUNDS.modePrice).default(5),
+  ...MODE_PRICE_ENV,
   /** Free tier: this many generations a day with no pause, then FREE_DELAY_SECONDS between. */
   FREE_DAILY_PHOTOS: withinBounds(PRICING_BOUNDS.dailyPhotos).default(5),
   FREE_DELAY_SECONDS: withinBounds(PRICING_BOUNDS.delaySeconds).default(30),
@@ -269,15 +303,7 @@ const ZEnv = z.object({
   /** Versions of the offer and the privacy policy people agree to when paying (stored with each order). */
   LEGAL_OFFER_VERSION: z.string().default('2026-01'),
   LEGAL_PRIVACY_VERSION: z.string().default('2026-01'),
-  /**
-   * Which engines serve each mode, in order: `local` (offline, built in) or a provider's name;
-   * `fal,local` tries fal and moves to local when fal is down.
-   */
-  ENGINE_SIMPLE: z.string().default('local'),
-  ENGINE_FACE_SWAP: z.string().default('local'),
-  ENGINE_EDITING: z.string().default('local'),
-  ENGINE_STYLING: z.string().default('local'),
-  ENGINE_VIDEO: z.string().default('local'),
+  ...MODE_ENGINE_ENV,
   /** fal.ai: the engine `fal` exists only with a key. FAL_BASE_URL points it at a local fake. */
   FAL_KEY: z.string().optional(),
   FAL_BASE_URL: z.string().url().optional(),
@@ -550,13 +576,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     sessionCacheSeconds: e.SESSION_CACHE_SECONDS,
     welcomeCredits: e.WELCOME_CREDITS,
-    prices: {
-      simple: e.PRICE_SIMPLE,
-      face_swap: e.PRICE_FACE_SWAP,
-      editing: e.PRICE_EDITING,
-      styling: e.PRICE_STYLING,
-      videoPerSecond: e.PRICE_VIDEO_PER_SECOND,
-    },
+    prices: modePricesFrom(e),
     freeTier: { dailyPhotos: e.FREE_DAILY_PHOTOS, delaySeconds: e.FREE_DELAY_SECONDS },
     partners: {
       ...partnerConfig(e.PARTNER_LEVELS, e.PARTNER_LEVEL_MIN_PAYING, e.PARTNER_HOLD_DAYS),
@@ -610,13 +630,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
       retryHours: e.PREMIUM_RETRY_HOURS,
       renewAttempts: e.PREMIUM_RENEW_ATTEMPTS,
     },
-    engines: {
-      simple: parseEngineList(e.ENGINE_SIMPLE),
-      face_swap: parseEngineList(e.ENGINE_FACE_SWAP),
-      editing: parseEngineList(e.ENGINE_EDITING),
-      styling: parseEngineList(e.ENGINE_STYLING),
-      video: parseEngineList(e.ENGINE_VIDEO),
-    },
+    engines: modeEnginesFrom(e),
     trainingEngines: parseEngineList(e.ENGINE_TRAINING),
     fal: e.FAL_KEY
       ? {
@@ -625,9 +639,9 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
           jwksUrl: e.FAL_JWKS_URL,
           userId: e.FAL_USER_ID ?? null,
           models: {
-            simple: e.FAL_MODEL_SIMPLE,
-            editing: e.FAL_MODEL_EDITING,
-            styling: e.FAL_MODEL_STYLING,
+            textToImage: e.FAL_MODEL_SIMPLE,
+            photoEdit: e.FAL_MODEL_EDITING,
+            restyle: e.FAL_MODEL_STYLING,
             faceSwap: e.FAL_MODEL_FACE_SWAP,
             facePhoto: e.FAL_MODEL_FACE_PHOTO,
             imageToVideo: e.FAL_MODEL_VIDEO,
@@ -642,11 +656,11 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
           baseUrl: e.REPLICATE_BASE_URL.replace(/\/+$/, ''),
           webhookSecret: e.REPLICATE_WEBHOOK_SECRET ?? null,
           models: {
-            simple: e.REPLICATE_MODEL_SIMPLE,
-            editing: e.REPLICATE_MODEL_EDITING,
-            styling: e.REPLICATE_MODEL_STYLING,
-            face_swap: e.REPLICATE_MODEL_FACE_SWAP,
-            video: e.REPLICATE_MODEL_VIDEO,
+            text_to_image: e.REPLICATE_MODEL_SIMPLE,
+            photo_edit: e.REPLICATE_MODEL_EDITING,
+            restyle: e.REPLICATE_MODEL_STYLING,
+            swap_face: e.REPLICATE_MODEL_FACE_SWAP,
+            image_to_video: e.REPLICATE_MODEL_VIDEO,
           },
           training: e.REPLICATE_TRAINING_OWNER
             ? { owner: e.REPLICATE_TRAINING_OWNER, model: e.REPLICATE_MODEL_TRAINING }

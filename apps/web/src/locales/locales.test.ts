@@ -48,7 +48,7 @@ const SAME_AS_ENGLISH = [
   /^profile\.tabs\.generations$/,
   /^model\.missingTitle$/,
   /^nav\.generations$/,
-  /^features\.(video|feed)\.title$/,
+  /^features\.(motion|feed)\.title$/,
   /^structure\.linear$/,
   // German says "Credits" too.
   /^admin\.pricing\.(kinds\.)?credits$/,

@@ -6,7 +6,12 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { fileURLToPath } from 'node:url';
-import { VIDEO_DURATION_DEFAULT, type TGenerationMode, type TVideoAspect } from '@mirra/contracts';
+import {
+  makesVideo,
+  VIDEO_DURATION_DEFAULT,
+  type TGenerationMode,
+  type TVideoAspect,
+} from '@mirra/contracts';
 import {
   EngineError,
   type EngineContext,
@@ -18,8 +23,11 @@ import {
 import type { ProviderPrice } from '../../shared/config.js';
 import { providerFileOutput, providerPrompt } from '../provider-calls.js';
 import { userFacePhoto } from '../face-photo.js';
+import { jobOf, servesMode } from '../engine-jobs.js';
 import {
-  COMFY_MODES,
+  COMFY_WORKFLOWS,
+  jobsOfWorkflows,
+  WORKFLOWS_OF_JOB,
   COMFY_WORKFLOW_NAMES,
   comfyState,
   decodeComfyJob,
@@ -28,7 +36,6 @@ import {
   workflowProblems,
   type ComfyFile,
   type ComfyHistoryEntry,
-  type ComfyMode,
   type ComfyQueue,
   type ComfyWorkflow,
   type ComfyWorkflowName,
@@ -162,15 +169,15 @@ export function createComfyUiEngine(
       prompt: plan.lora ? `${plan.lora.triggerWord} ${request.prompt}` : providerPrompt(request),
       seed: request.seed,
       width: 1024,
-      height: request.mode === 'simple' ? 768 : 1024,
+      height: jobOf(request) === 'text_to_image' ? 768 : 1024,
     };
     const source = request.images[0];
     if (source) values.image = await upload(server, source);
-    if (plan.name === 'face_swap' || plan.name === 'face_photo_instantid') {
+    if ((COMFY_WORKFLOWS[plan.name].required as readonly string[]).includes('face_image')) {
       values.face_image = await upload(server, await userFacePhoto(plan.faceModel!));
     }
     if (plan.lora) values.lora = plan.lora.file;
-    if (plan.name === 'video' || plan.name === 'video_from_text') {
+    if (makesVideo(request.mode)) {
       const seconds = request.durationSeconds ?? VIDEO_DURATION_DEFAULT;
       const size = VIDEO_SIZES[request.aspect ?? '9:16'];
       Object.assign(values, size, {
@@ -251,11 +258,11 @@ export function createComfyUiEngine(
       if (!workflow) throw unavailable(`This server has no ComfyUI workflow ${name}.json.`);
       return { name, workflow, ...extra };
     };
-    if (request.mode === 'video' && request.images.length === 0) return named('video_from_text');
-    if (request.mode !== 'face_swap') return named(request.mode as ComfyWorkflowName);
+    const job = jobOf(request);
+    if (job !== 'swap_face' && job !== 'face_photo') return named(WORKFLOWS_OF_JOB[job][0]!);
     const faceModel = request.faceModel;
     if (!faceModel) throw EngineError.badInput('needs_model', 'Face swap needs your digital model.');
-    if (request.images.length > 0) return named('face_swap', { faceModel });
+    if (job === 'swap_face') return named(WORKFLOWS_OF_JOB.swap_face[0]!, { faceModel });
     if (config.lorasDir && workflows.has('face_photo')) {
       const lora = await reachableLora(faceModel);
       if (lora) return named('face_photo', { faceModel, lora });
@@ -316,10 +323,7 @@ export function createComfyUiEngine(
 
   return {
     name: 'comfyui',
-    supports: (mode: TGenerationMode) =>
-      servers.length > 0 &&
-      (COMFY_MODES as readonly string[]).includes(mode) &&
-      (WORKFLOWS_OF_MODE[mode as ComfyMode] ?? []).some((name) => workflows.has(name)),
+    supports: (mode: TGenerationMode) => servers.length > 0 && servesMode(jobsOfWorkflows(workflows), mode),
 
     async start(request: EngineRequest, context: EngineContext) {
       const plan = await planFor(request);
@@ -408,15 +412,6 @@ export function createComfyUiEngine(
     },
   };
 }
-
-/** The workflows that can make a mode's requests (one of them present: the mode is served). */
-const WORKFLOWS_OF_MODE: Record<ComfyMode, ComfyWorkflowName[]> = {
-  simple: ['simple'],
-  editing: ['editing'],
-  styling: ['styling'],
-  face_swap: ['face_swap', 'face_photo', 'face_photo_instantid'],
-  video: ['video', 'video_from_text'],
-};
 
 interface WorkflowPlan {
   name: ComfyWorkflowName;

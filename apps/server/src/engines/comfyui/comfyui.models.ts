@@ -1,9 +1,5 @@
-import type { TGenerationMode } from '@mirra/contracts';
+import { JOB_KINDS, type TJobKind } from '@mirra/contracts';
 import { EngineError } from '../engine.types.js';
-
-/** The modes the ComfyUI engine serves. */
-export type ComfyMode = Extract<TGenerationMode, 'simple' | 'editing' | 'styling' | 'face_swap' | 'video'>;
-export const COMFY_MODES: readonly ComfyMode[] = ['simple', 'editing', 'styling', 'face_swap', 'video'];
 
 /**
  * The workflow files (`<name>.json`), and the placeholders each must have (without them the
@@ -23,6 +19,26 @@ export const COMFY_WORKFLOWS = {
   video_from_text: { required: ['prompt'] },
 } as const satisfies Record<string, { required: readonly string[] }>;
 export type ComfyWorkflowName = keyof typeof COMFY_WORKFLOWS;
+
+/**
+ * The workflows that run each job, in the order they are preferred: a job is run when one of its
+ * workflow files is present. A face photo prefers the LoRA workflow, which the engine uses only
+ * when the model's LoRA is reachable by the servers.
+ */
+export const WORKFLOWS_OF_JOB: Record<TJobKind, readonly ComfyWorkflowName[]> = {
+  text_to_image: ['simple'],
+  photo_edit: ['editing'],
+  restyle: ['styling'],
+  swap_face: ['face_swap'],
+  face_photo: ['face_photo', 'face_photo_instantid'],
+  image_to_video: ['video'],
+  text_to_video: ['video_from_text'],
+};
+
+/** The jobs a set of present workflow files can run. */
+export function jobsOfWorkflows(present: { has(name: ComfyWorkflowName): boolean }): TJobKind[] {
+  return JOB_KINDS.filter((job) => WORKFLOWS_OF_JOB[job].some((name) => present.has(name)));
+}
 export const COMFY_WORKFLOW_NAMES = Object.keys(COMFY_WORKFLOWS) as ComfyWorkflowName[];
 
 /** Placeholders any workflow may use besides its required ones (the engine always fills these). */

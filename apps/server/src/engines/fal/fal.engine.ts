@@ -11,6 +11,7 @@ import {
 import { providerCost, type ProviderPrice } from '../../shared/config.js';
 import type { ModelTrainer, ModelTrainingPoll } from '../trainer.types.js';
 import { userFacePhoto } from '../face-photo.js';
+import { jobOf, servesMode } from '../engine-jobs.js';
 import { providerFileOutput, retryAfterSeconds, sendWaitingOutRateLimit } from '../provider-calls.js';
 import { zipStored } from '../zip.js';
 import {
@@ -19,7 +20,7 @@ import {
   falFailure,
   falInput,
   falModelFor,
-  FAL_MODES,
+  FAL_JOBS,
   fileOfResult,
   loraOfTrainingResult,
   progressOfStatus,
@@ -136,7 +137,7 @@ export function createFalEngine(
     const file = fileOfResult(result.data);
     const downloaded = await fal.download(file.url, context.signal);
     return providerFileOutput(
-      { data: downloaded.data, isVideo: file.kind === 'video' },
+      { data: downloaded.data, isVideo: file.isVideo },
       { engine: 'fal', model },
       prices,
       options.ffmpegPath,
@@ -145,7 +146,7 @@ export function createFalEngine(
 
   return {
     name: 'fal',
-    supports: (mode: TGenerationMode) => (FAL_MODES as readonly string[]).includes(mode),
+    supports: (mode: TGenerationMode) => servesMode(FAL_JOBS, mode),
 
     async start(request: EngineRequest, context: EngineContext) {
       const model = falModelFor(request, config.models);
@@ -172,10 +173,11 @@ export function createFalEngine(
  * makes it.
  */
 async function faceInputs(request: EngineRequest) {
-  if (request.mode !== 'face_swap') return {};
+  const job = jobOf(request);
+  if (job !== 'swap_face' && job !== 'face_photo') return {};
   const faceModel = request.faceModel;
   if (!faceModel) throw EngineError.badInput('needs_model', 'Face swap needs your trained digital model.');
-  if (request.images.length === 0) {
+  if (job === 'face_photo') {
     const lora = faceModel.providerLoras?.fal;
     if (!lora) {
       throw new EngineError('engine.unavailable', 'This digital model has no LoRA trained at fal.', true);

@@ -96,23 +96,23 @@ describe('fileOfResult', () => {
   it('takes the first image, and calls an image the safety checker flagged a refusal', () => {
     expect(fileOfResult({ images: [{ url: 'u' }], has_nsfw_concepts: [false] })).toEqual({
       url: 'u',
-      kind: 'image',
+      isVideo: false,
     });
     expect(() => fileOfResult({ images: [{ url: 'u' }], has_nsfw_concepts: [true] })).toThrow(
       expect.objectContaining({ code: 'engine.refused' }),
     );
   });
   it('takes the face swap’s image and Kling’s video', () => {
-    expect(fileOfResult({ image: { url: 'f' } })).toEqual({ url: 'f', kind: 'image' });
-    expect(fileOfResult({ video: { url: 'v.mp4' } })).toEqual({ url: 'v.mp4', kind: 'video' });
+    expect(fileOfResult({ image: { url: 'f' } })).toEqual({ url: 'f', isVideo: false });
+    expect(fileOfResult({ video: { url: 'v.mp4' } })).toEqual({ url: 'v.mp4', isVideo: true });
     expect(() => fileOfResult({})).toThrow(expect.objectContaining({ code: 'engine.failed' }));
   });
 });
 
 const models: FalModels = {
-  simple: 'flux',
-  editing: 'kontext',
-  styling: 'kontext-style',
+  textToImage: 'flux',
+  photoEdit: 'kontext',
+  restyle: 'kontext-style',
   faceSwap: 'swap',
   facePhoto: 'flux-lora',
   imageToVideo: 'kling-i2v',

@@ -1,16 +1,18 @@
-import type { TGenerationMode } from '@mirra/contracts';
+import { JOB_KINDS, type TJobKind } from '@mirra/contracts';
 import { EngineError, type EngineRequest } from '../engine.types.js';
+import { jobOf } from '../engine-jobs.js';
 import { providerPrompt } from '../provider-calls.js';
 
-/** The modes the fal engine serves. */
-export type FalMode = Extract<TGenerationMode, 'simple' | 'editing' | 'styling' | 'face_swap' | 'video'>;
-export const FAL_MODES: readonly FalMode[] = ['simple', 'editing', 'styling', 'face_swap', 'video'];
+/** The jobs the fal engine runs: every kind. */
+export const FAL_JOBS: readonly TJobKind[] = JOB_KINDS;
 
 /** The fal model configured for each kind of job (FAL_MODEL_*). */
 export interface FalModels {
-  simple: string;
-  editing: string;
-  styling: string;
+  /** FAL_MODEL_SIMPLE: FLUX for a picture from a description. */
+  textToImage: string;
+  /** FAL_MODEL_EDITING and FAL_MODEL_STYLING: Kontext for an edit and a restyle. */
+  photoEdit: string;
+  restyle: string;
   /** Face swap onto a photo: the target and one photo of the user's face. */
   faceSwap: string;
   /** A face photo from a description: FLUX with the user's LoRA trained at fal. */
@@ -28,20 +30,18 @@ export interface FalLora {
   triggerWord: string;
 }
 
-/** Which fal model a request goes to. */
+/** Which fal model a request goes to: the one configured for its job. */
 export function falModelFor(request: EngineRequest, models: FalModels): string {
-  switch (request.mode) {
-    case 'face_swap':
-      return request.images.length > 0 ? models.faceSwap : models.facePhoto;
-    case 'video':
-      return request.images.length > 0 ? models.imageToVideo : models.textToVideo;
-    case 'editing':
-      return models.editing;
-    case 'styling':
-      return models.styling;
-    default:
-      return models.simple;
-  }
+  const modelOf: Record<TJobKind, string> = {
+    text_to_image: models.textToImage,
+    photo_edit: models.photoEdit,
+    restyle: models.restyle,
+    swap_face: models.faceSwap,
+    face_photo: models.facePhoto,
+    image_to_video: models.imageToVideo,
+    text_to_video: models.textToVideo,
+  };
+  return modelOf[jobOf(request)];
 }
 
 /** Kling makes clips of 5 or 10 seconds: the asked length rounded to one of them. */
@@ -82,28 +82,33 @@ export function falInput(
   extra: { facePhoto?: { data: Buffer; contentType: string }; lora?: FalLora } = {},
 ): Record<string, unknown> {
   const common = { seed: request.seed, num_images: 1, output_format: 'png' };
-  if (request.mode === 'simple') {
-    return { ...common, prompt: request.prompt, image_size: 'landscape_4_3', enable_safety_checker: true };
-  }
-  if (request.mode === 'video') return videoInput(request);
-  if (request.mode === 'face_swap') {
-    const target = request.images[0];
-    if (target) {
+  switch (jobOf(request)) {
+    case 'text_to_image':
+      return { ...common, prompt: request.prompt, image_size: 'landscape_4_3', enable_safety_checker: true };
+    case 'image_to_video':
+    case 'text_to_video':
+      return videoInput(request);
+    case 'swap_face':
       if (!extra.facePhoto) throw EngineError.badInput('needs_model', 'Face swap needs your digital model.');
-      return { base_image_url: dataUri(target), swap_image_url: dataUri(extra.facePhoto) };
-    }
-    if (!extra.lora) throw EngineError.badInput('needs_model', 'A face photo needs your digital model.');
-    return {
-      ...common,
-      prompt: `${extra.lora.triggerWord} ${request.prompt}`.trim(),
-      loras: [{ path: extra.lora.url, scale: 1 }],
-      image_size: 'portrait_4_3',
-      enable_safety_checker: true,
-    };
+      return { base_image_url: dataUri(request.images[0]!), swap_image_url: dataUri(extra.facePhoto) };
+    case 'face_photo':
+      if (!extra.lora) throw EngineError.badInput('needs_model', 'A face photo needs your digital model.');
+      return {
+        ...common,
+        prompt: `${extra.lora.triggerWord} ${request.prompt}`.trim(),
+        loras: [{ path: extra.lora.url, scale: 1 }],
+        image_size: 'portrait_4_3',
+        enable_safety_checker: true,
+      };
+    case 'photo_edit':
+    case 'restyle':
+      return {
+        ...common,
+        prompt: providerPrompt(request),
+        image_url: dataUri(request.images[0]!),
+        safety_tolerance: '2',
+      };
   }
-  const source = request.images[0];
-  if (!source) throw EngineError.badInput('needs_one_photo', 'A photo is needed for this mode.');
-  return { ...common, prompt: providerPrompt(request), image_url: dataUri(source), safety_tolerance: '2' };
 }
 
 /** Kling's input: image-to-video from the photo, or text-to-video in the asked frame shape. */
@@ -197,7 +202,7 @@ export function refusedBySafety(body: unknown): boolean {
  * The file a result is made of: the first image of a FLUX/Kontext result (`images[]`), the face
  * swap's `image`, or Kling's `video`. A result fal's safety checker blacked out is a refusal.
  */
-export function fileOfResult(result: unknown): { url: string; kind: 'image' | 'video' } {
+export function fileOfResult(result: unknown): { url: string; isVideo: boolean } {
   const {
     images,
     image,
@@ -212,10 +217,10 @@ export function fileOfResult(result: unknown): { url: string; kind: 'image' | 'v
   if (Array.isArray(nsfw) && nsfw[0] === true) {
     throw new EngineError('engine.refused', 'fal’s safety checker refused the result.', false);
   }
-  if (typeof video?.url === 'string') return { url: video.url, kind: 'video' };
+  if (typeof video?.url === 'string') return { url: video.url, isVideo: true };
   const url = images?.[0]?.url ?? image?.url;
   if (typeof url !== 'string') throw new EngineError('engine.failed', 'fal returned no image.', true);
-  return { url, kind: 'image' };
+  return { url, isVideo: false };
 }
 
 /** The trained LoRA of a training result (`diffusers_lora_file`). */

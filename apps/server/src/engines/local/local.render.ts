@@ -46,20 +46,50 @@ import {
 } from '@mirra/imaging';
 
 /**
- * What the offline engine does for each mode it serves: image processing and drawing, no AI
- * model. The create form words these before the price, and the prompt helper writes only words
- * they honour (no "photorealistic" for a drawing).
+ * The offline pipeline of each mode the local engine serves (a mode without one is left to the
+ * providers), and what it does there: image processing and drawing, no AI model. The create form
+ * words the capability before the price, and the prompt helper writes only words it honours (no
+ * "photorealistic" for a drawing).
  */
-export const LOCAL_ENGINE_CAPABILITIES: Readonly<Partial<Record<TGenerationMode, EngineCapability>>> = {
-  simple: { ai: false, abilities: ['offline_drawing'] },
-  editing: { ai: false, abilities: ['photo_edits'] },
-  styling: { ai: false, abilities: ['style_filters'] },
-  face_swap: { ai: false, abilities: ['face_paste'] },
-  video: { ai: false, abilities: ['camera_move'] },
+interface LocalPipeline {
+  capability: EngineCapability;
+  run(
+    request: EngineRequest,
+    context: EngineContext,
+    progress: Progress,
+    tools: LocalEngineTools & LocalVideoOptions,
+  ): Promise<EngineOutput>;
+}
+
+const LOCAL_PIPELINES: Readonly<Partial<Record<TGenerationMode, LocalPipeline>>> = {
+  simple: {
+    capability: { ai: false, abilities: ['offline_drawing'] },
+    run: (request, _context, progress) => simple(request, progress),
+  },
+  editing: {
+    capability: { ai: false, abilities: ['photo_edits'] },
+    run: (request, _context, progress, tools) => editing(request, progress, tools.personSegmenter),
+  },
+  styling: {
+    capability: { ai: false, abilities: ['style_filters'] },
+    run: (request, _context, progress) => styling(request, progress),
+  },
+  face_swap: {
+    capability: { ai: false, abilities: ['face_paste'] },
+    run: (request, _context, progress, tools) => faceSwap(request, progress, tools.faceAnalyzer),
+  },
+  video: {
+    capability: { ai: false, abilities: ['camera_move'] },
+    run: (request, context, progress, tools) => animateLocally(request, context, progress, tools),
+  },
 };
 
+/** What the offline engine does for each mode it serves (the create form words it before the price). */
+export const LOCAL_ENGINE_CAPABILITIES: Readonly<Partial<Record<TGenerationMode, EngineCapability>>> =
+  Object.fromEntries(Object.entries(LOCAL_PIPELINES).map(([mode, pipeline]) => [mode, pipeline.capability]));
+
 export const LOCAL_ENGINE_MODES: ReadonlySet<TGenerationMode> = new Set(
-  Object.keys(LOCAL_ENGINE_CAPABILITIES) as TGenerationMode[],
+  Object.keys(LOCAL_PIPELINES) as TGenerationMode[],
 );
 
 /** What the local engine loads once per process (or per pool thread) and reuses. */
@@ -79,24 +109,18 @@ export async function runLocalEngine(
   { faceAnalyzer, personSegmenter }: LocalEngineTools,
   videoOptions: LocalVideoOptions,
 ): Promise<EngineOutput> {
-  const progress = createProgress(context);
-  switch (request.mode) {
-    case 'video':
-      return animateLocally(request, context, progress, { faceAnalyzer, personSegmenter, ...videoOptions });
-    case 'face_swap':
-      return faceSwap(request, progress, faceAnalyzer);
-    case 'simple':
-      return simple(request, progress);
-    case 'editing':
-      return editing(request, progress, personSegmenter);
-    case 'styling':
-      return styling(request, progress);
-    default:
-      throw EngineError.badInput(
-        'mode_unsupported',
-        `The local engine can't do ${String(request.mode).replace('_', ' ')} yet; choose another engine for it.`,
-      );
+  const pipeline = LOCAL_PIPELINES[request.mode];
+  if (!pipeline) {
+    throw EngineError.badInput(
+      'mode_unsupported',
+      `The local engine can't do ${String(request.mode).replace('_', ' ')} yet; choose another engine for it.`,
+    );
   }
+  return pipeline.run(request, context, createProgress(context), {
+    faceAnalyzer,
+    personSegmenter,
+    ...videoOptions,
+  });
 }
 
 async function simple(request: EngineRequest, progress: Progress): Promise<EngineOutput> {

@@ -1,5 +1,5 @@
 import OpenAI, { APIConnectionTimeoutError, APIError, APIUserAbortError, toFile } from 'openai';
-import type { TGenerationMode } from '@mirra/contracts';
+import type { TJobKind } from '@mirra/contracts';
 import {
   EngineError,
   type EngineContext,
@@ -8,6 +8,7 @@ import {
   type GenerationEngine,
 } from '../engine.types.js';
 import type { ProviderPrice } from '../../shared/config.js';
+import { jobServedBy, servesMode } from '../engine-jobs.js';
 import {
   providerFileOutput,
   providerPrompt,
@@ -23,7 +24,8 @@ export interface OpenAiImagesConfig {
   quality: 'low' | 'medium' | 'high' | 'auto';
 }
 
-const OPENAI_MODES: readonly TGenerationMode[] = ['simple', 'editing', 'styling'];
+/** gpt-image makes a picture from a description and edits a photo (an edit or a restyle). */
+const OPENAI_JOBS: readonly TJobKind[] = ['text_to_image', 'photo_edit', 'restyle'];
 /** gpt-image takes tens of seconds at medium quality; past this it is treated as an outage. */
 const REQUEST_TIMEOUT_MS = 180_000;
 
@@ -65,7 +67,7 @@ export function createOpenAiImagesEngine(
   async function generate(request: EngineRequest, context: EngineContext): Promise<EngineOutput> {
     await context.onProgress(5);
     let answer: OpenAI.Images.ImagesResponse;
-    if (request.mode === 'simple') {
+    if (jobServedBy('OpenAI', OPENAI_JOBS, request) === 'text_to_image') {
       answer = await send(
         (signal) =>
           client.images.generate(
@@ -120,7 +122,7 @@ export function createOpenAiImagesEngine(
 
   return {
     name: 'openai',
-    supports: (mode) => OPENAI_MODES.includes(mode),
+    supports: (mode) => servesMode(OPENAI_JOBS, mode),
     async start(request, context) {
       return { kind: 'done', output: await generate(request, context) };
     },

@@ -9,6 +9,7 @@ import {
 } from '../engine.types.js';
 import { providerCost, type ProviderPrice } from '../../shared/config.js';
 import { userFacePhoto } from '../face-photo.js';
+import { jobServedBy, servesMode } from '../engine-jobs.js';
 import { providerFileOutput, sendWaitingOutRateLimit } from '../provider-calls.js';
 import { createReplicateApi } from './replicate.api.js';
 import {
@@ -21,7 +22,8 @@ import {
   replicateFailure,
   replicateInput,
   replicateLoraOf,
-  REPLICATE_MODES,
+  REPLICATE_JOBS,
+  type ReplicateJob,
   TRAINED_MODEL_PRICE_KEY,
   type ReplicateModels,
   type ReplicatePrediction,
@@ -66,14 +68,11 @@ export function createReplicateEngine(
     prediction.status !== 'starting' && prediction.status !== 'processing';
 
   async function create(request: EngineRequest, signal: AbortSignal): Promise<ReplicatePrediction> {
-    if (request.mode === 'face_swap' && request.images.length === 0) {
-      return createFacePhoto(request, signal);
-    }
-    const ref = parseModelRef(config.models[request.mode as keyof ReplicateModels]);
+    const job = jobServedBy('Replicate', REPLICATE_JOBS, request);
+    if (job === 'face_photo') return createFacePhoto(request, signal);
+    const ref = parseModelRef(config.models[job as ReplicateJob]);
     const facePhoto =
-      request.mode === 'face_swap' && request.images.length > 0 && request.faceModel
-        ? await userFacePhoto(request.faceModel)
-        : undefined;
+      job === 'swap_face' && request.faceModel ? await userFacePhoto(request.faceModel) : undefined;
     const pending: Array<{ key: string; blob: Blob }> = [];
     const input = replicateInput(
       request,
@@ -168,7 +167,7 @@ export function createReplicateEngine(
 
   return {
     name: 'replicate',
-    supports: (mode: TGenerationMode) => (REPLICATE_MODES as readonly string[]).includes(mode),
+    supports: (mode: TGenerationMode) => servesMode(REPLICATE_JOBS, mode),
 
     async start(request: EngineRequest, context: EngineContext) {
       const prediction = await create(request, context.signal);

@@ -1,30 +1,33 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { TGenerationMode } from '@mirra/contracts';
+import type { TJobKind } from '@mirra/contracts';
 import { EngineError, type EngineFaceModel, type EngineRequest } from '../engine.types.js';
+import { jobServedBy } from '../engine-jobs.js';
 import { providerPrompt } from '../provider-calls.js';
 
 /**
- * The modes the Replicate engine serves. Face swap without a target photo is a face photo from a
- * description: it needs the digital model's LoRA trained at Replicate (ENGINE_TRAINING=replicate).
+ * The jobs the Replicate engine runs with a model of its own. A face photo from a description runs
+ * on the version Replicate pushed when it trained the digital model's LoRA (ENGINE_TRAINING=replicate),
+ * and Kling at Replicate animates a photo only (a video from a description is left to the next engine).
  */
-export type ReplicateMode = Extract<
-  TGenerationMode,
-  'simple' | 'editing' | 'styling' | 'face_swap' | 'video'
+export type ReplicateJob = Extract<
+  TJobKind,
+  'text_to_image' | 'photo_edit' | 'restyle' | 'swap_face' | 'image_to_video'
 >;
-export const REPLICATE_MODES: readonly ReplicateMode[] = [
-  'simple',
-  'editing',
-  'styling',
-  'face_swap',
-  'video',
+export const REPLICATE_JOBS: readonly TJobKind[] = [
+  'text_to_image',
+  'photo_edit',
+  'restyle',
+  'swap_face',
+  'face_photo',
+  'image_to_video',
 ];
 
 /**
- * Replicate models per mode: `owner/name` runs an official model's latest version
+ * Replicate models per job: `owner/name` runs an official model's latest version
  * (`/v1/models/{owner}/{name}/predictions`), `owner/name:version` that exact version
  * (`/v1/predictions`), as Replicate's client does.
  */
-export type ReplicateModels = Record<ReplicateMode, string>;
+export type ReplicateModels = Record<ReplicateJob, string>;
 
 /** What a Replicate prediction says of itself (`GET /v1/predictions/{id}`, and webhook bodies). */
 export interface ReplicatePrediction {
@@ -54,8 +57,9 @@ export function replicateInput(
   toFile: (image: { data: Buffer; contentType: string }) => ReplicateFile,
   facePhoto?: { data: Buffer; contentType: string },
 ): Record<string, unknown> {
-  switch (request.mode) {
-    case 'simple':
+  const job = jobServedBy('Replicate', REPLICATE_JOBS, request);
+  switch (job) {
+    case 'text_to_image':
       return {
         prompt: request.prompt,
         seed: request.seed,
@@ -63,48 +67,37 @@ export function replicateInput(
         aspect_ratio: '4:3',
         output_format: 'png',
       };
-    case 'editing':
-    case 'styling': {
-      const source = request.images[0];
-      if (!source) throw EngineError.badInput('needs_one_photo', 'A photo is needed for this mode.');
+    case 'photo_edit':
+    case 'restyle':
       return {
         prompt: providerPrompt(request),
-        input_image: toFile(source),
+        input_image: toFile(request.images[0]!),
         seed: request.seed,
         output_format: 'png',
         safety_tolerance: 2,
       };
-    }
-    case 'face_swap': {
-      const target = request.images[0];
-      if (!target || !facePhoto) {
-        // A face photo from a description needs a LoRA trained at Replicate: this engine has none.
-        throw new EngineError('engine.unavailable', 'Replicate makes face photos only with a photo.', true);
-      }
-      return { input_image: toFile(target), swap_image: toFile(facePhoto) };
-    }
-    case 'video': {
-      const source = request.images[0];
-      if (!source) {
-        // Kling v2.1 at Replicate animates a first frame (`start_image` is required): a video from a
-        // description alone is left to the next engine of the list (fal has Kling text-to-video).
-        throw new EngineError(
-          'engine.unavailable',
-          'Replicate’s video model animates a photo; it makes no video from a description alone.',
-          true,
-        );
-      }
+    case 'swap_face':
+      // Without the model's face photo this engine cannot swap: the next engine of the list does.
+      if (!facePhoto)
+        throw new EngineError('engine.unavailable', 'Replicate swaps a face only with a face photo.', true);
+      return { input_image: toFile(request.images[0]!), swap_image: toFile(facePhoto) };
+    case 'image_to_video': {
       const duration = request.durationSeconds !== null && request.durationSeconds > 7 ? 10 : 5;
       return {
         prompt:
           request.prompt.trim() ||
           'Gentle natural motion: the person breathes, blinks and turns their head slightly; a slow camera push-in',
         duration,
-        start_image: toFile(source),
+        start_image: toFile(request.images[0]!),
       };
     }
     default:
-      throw EngineError.badInput('mode_unsupported', `Replicate does not serve ${String(request.mode)}.`);
+      // A face photo runs on the LoRA's own version (facePhotoInput), never through this input.
+      throw new EngineError(
+        'engine.unavailable',
+        `Replicate makes no ${job.replaceAll('_', ' ')} here.`,
+        true,
+      );
   }
 }
 

@@ -1,25 +1,17 @@
-import { videoSecondsFor, type TGenerationMode } from '@mirra/contracts';
-
-export interface PriceTable {
-  simple: number;
-  face_swap: number;
-  editing: number;
-  styling: number;
-  videoPerSecond: number;
-}
+import { billedSeconds, modeDeclaration, type TGenerationMode, type TModePrices } from '@mirra/contracts';
 
 /**
- * What a generation costs in credits, from configuration; video by the second it renders (the
- * default length when none is asked for).
+ * What a generation costs in credits, by its mode's declared price: per run, or per second it
+ * renders (the default length when none is asked for).
  */
 export function priceGeneration(
   mode: TGenerationMode,
   options: { durationSeconds?: number | null },
-  prices: PriceTable,
+  prices: TModePrices,
 ): number {
-  const seconds = videoSecondsFor(mode, options.durationSeconds);
-  if (seconds !== null) return prices.videoPerSecond * seconds;
-  return prices[mode as Exclude<TGenerationMode, 'video'>];
+  const price = prices[modeDeclaration(mode).price.key as keyof TModePrices];
+  const seconds = billedSeconds(mode, options.durationSeconds);
+  return seconds === null ? price : price * seconds;
 }
 
 /** How many credits a user lacks for a price (0 when they can afford it). */

@@ -101,7 +101,7 @@ describe('the price shown is the price charged', () => {
         // Rendered for exactly the seconds it was priced for, and that length is one offered.
         const seconds = engine.calls[0]!.durationSeconds!;
         expect(VIDEO_DURATIONS as readonly number[]).toContain(seconds);
-        expect(quote.json().cost).toBe(seconds * t.deps.config.prices.videoPerSecond);
+        expect(quote.json().cost).toBe(seconds * t.deps.config.prices.video_per_second);
         expect(created.json().duration).toBe(seconds);
         if (duration !== undefined) expect(seconds).toBe(duration);
       }

@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { GenerationStatus, isTerminalStatus } from '@mirra/contracts';
+import { GenerationStatus, isTerminalStatus, modeDeclaration, type TGenerationMode } from '@mirra/contracts';
 import type { GenerationsDeps } from './generations.deps.js';
 import type { DbOrTx } from '../../shared/db/client.js';
 import { toTask, type JobRun } from '../../shared/jobs.js';
@@ -232,9 +232,9 @@ const withEngine = (engine: GenerationEngine, output: EngineOutput | 'finished e
  */
 async function engineRequestOf(deps: GenerationsDeps, generation: GenerationRow): Promise<EngineRequest> {
   const images = await loadInputs(deps, generation);
-  // Only face swap uses the model; other modes keep whatever model_uuid they were sent, unread.
+  // Only a mode that takes a model reads it; others keep whatever model_uuid they were sent, unread.
   const faceModel =
-    generation.mode === 'face_swap' && generation.modelUuid
+    modeDeclaration(generation.mode as TGenerationMode).inputs.model && generation.modelUuid
       ? await loadFaceModel(deps, generation)
       : undefined;
   return {

@@ -1,10 +1,5 @@
 import { createHash } from 'node:crypto';
-import {
-  GenerationStatus,
-  VIDEO_DURATIONS,
-  type TGenerationMode,
-  type TGenerationStatus,
-} from '@mirra/contracts';
+import { GenerationStatus, VIDEO_DURATIONS, type TGenerationStatus } from '@mirra/contracts';
 
 const { NEW, IN_QUEUE, IN_PROGRESS, COMPLETED, ERROR, FAILED } = GenerationStatus;
 
@@ -31,62 +26,6 @@ export function statusesAllowedBefore(to: TGenerationStatus): TGenerationStatus[
   return (Object.keys(allowedTransitions).map(Number) as TGenerationStatus[]).filter((from) =>
     allowedTransitions[from].includes(to),
   );
-}
-
-/**
- * How many photos each mode needs from the user. Face swap takes a target photo, or none with a
- * prompt ("face photo": a scene for the prompt with the user's face); see `isFaceSwapInputValid`.
- */
-export function requiredImageCount(mode: TGenerationMode): { min: number; max: number } {
-  switch (mode) {
-    case 'editing':
-    case 'styling':
-      return { min: 1, max: 1 };
-    case 'face_swap':
-    case 'video':
-      return { min: 0, max: 1 };
-    case 'simple':
-      return { min: 0, max: 0 };
-  }
-}
-
-/** Whether the mode needs a written prompt (editing needs the instruction; styling and face swap do not). */
-export function isPromptRequired(mode: TGenerationMode): boolean {
-  return mode === 'simple' || mode === 'editing';
-}
-
-/** Face swap needs something to put the face on: a target photo, or a prompt for a scene. */
-export function isFaceSwapInputValid(imageCount: number, prompt: string): boolean {
-  return imageCount === 1 || (imageCount === 0 && prompt.trim().length > 0);
-}
-
-/** The fields of a create request that depend on the mode. */
-interface ModeFields {
-  mode: TGenerationMode;
-  prompt: string;
-  images: readonly string[];
-  style?: string | null;
-  model_uuid?: string | null;
-  duration?: number | null;
-  aspect?: string | null;
-}
-
-/**
- * Only what the mode reads is kept, so nothing it ignored is stored, shown or later published as
- * the post's recipe: face swap onto a photo takes no description (the description is for a face
- * photo without one), a style is for styling, a model for face swap, a length and frame shape for
- * video. Dropping rather than refusing lets a form that still holds another mode's value go through.
- */
-export function keepModeFields<T extends ModeFields>(body: T): T {
-  const { mode } = body;
-  return {
-    ...body,
-    prompt: mode === 'face_swap' && body.images.length > 0 ? '' : body.prompt,
-    style: mode === 'styling' ? (body.style ?? null) : null,
-    model_uuid: mode === 'face_swap' ? (body.model_uuid ?? null) : null,
-    duration: mode === 'video' ? (body.duration ?? null) : null,
-    aspect: mode === 'video' ? (body.aspect ?? null) : null,
-  } as T;
 }
 
 /** Midnight of the user's local day, from the browser's `timezone` cookie (minutes, as getTimezoneOffset). */

@@ -11,7 +11,12 @@ import {
   type TUpload,
   VIDEO_ASPECT_DEFAULT,
   VIDEO_DURATIONS,
-  videoSecondsFor,
+  billedSeconds,
+  keepModeInputs,
+  makesVideo,
+  missingInputs,
+  modeDeclaration,
+  photoCountOf,
   type TFreeTier,
 } from '@mirra/contracts';
 import type { GenerationsDeps } from './generations.deps.js';
@@ -30,18 +35,13 @@ import {
   insufficientCredits,
 } from '../credits/index.js';
 import type { UserRow } from '../users/index.js';
-import { generationPriceTable } from '../pricing/index.js';
 import { findTrainedModel, isOwnModel } from '../models/index.js';
 import {
   generationJobPriority,
   generationRequestHash,
-  isFaceSwapInputValid,
   isSameKeyedRequest,
   isValidIdempotencyKey,
-  isPromptRequired,
-  keepModeFields,
   randomSeed,
-  requiredImageCount,
   startOfLocalDay,
   isVideoDuration,
 } from './generations.models.js';
@@ -127,7 +127,7 @@ function generationCost(
   mode: TGenerationMode,
   duration: number | null | undefined,
 ): number {
-  return priceGeneration(mode, { durationSeconds: duration }, generationPriceTable(pricing));
+  return priceGeneration(mode, { durationSeconds: duration }, pricing.prices);
 }
 
 /**
@@ -144,7 +144,7 @@ function freeTierTerms(now: Date, context: RequestContext, freeTier: TFreeTier) 
 }
 
 function checkVideoDuration(mode: TGenerationMode, duration: number | null | undefined): void {
-  if (mode === 'video' && duration != null && !isVideoDuration(duration)) {
+  if (modeDeclaration(mode).inputs.video && duration != null && !isVideoDuration(duration)) {
     throw fieldError('common.validation', {
       duration: [`Choose ${VIDEO_DURATIONS.join(', ')} seconds.`],
     });
@@ -164,18 +164,20 @@ function rateLimited(freeTier: TFreeTier, waitSeconds: number): AppError {
 /** Checks what can be checked before charging: engine, prompt, moderation, photos. */
 async function validateRequest(deps: GenerationsDeps, user: UserRow, body: CreateBody): Promise<void> {
   deps.engines.engineFor(body.mode);
-  if (isPromptRequired(body.mode) && !body.prompt) {
+  const missing = missingInputs(body.mode, {
+    prompt: body.prompt,
+    imageCount: body.images.length,
+    style: body.style,
+  });
+  if (missing.includes('prompt')) {
     throw fieldError('common.validation', { prompt: ['This field may not be blank.'] });
   }
-  if (body.mode === 'styling' && !body.style) {
+  if (missing.includes('style')) {
     throw fieldError('common.validation', { style: ['Choose a style.'] });
   }
-  if (body.mode === 'video' && body.images.length === 0 && !body.prompt.trim()) {
-    // Video animates a photo, or makes a scene from a description: one of the two is needed.
-    throw fieldError('generations.image_required', {
-      images: ['Upload a photo to animate, or describe a scene to make a video of.'],
-    });
-  }
+  // Checked after the model for a mode that takes one, so the model's problem is told first.
+  const { inputs } = modeDeclaration(body.mode);
+  if (missing.includes('images_or_prompt') && !inputs.model) throw photoOrPromptMissing(body.mode);
   checkVideoDuration(body.mode, body.duration);
   if (body.prompt && !isEnglishPrompt(body.prompt)) {
     // Engines read English; the prompt helper turns wishes in any language into an English prompt.
@@ -191,8 +193,9 @@ async function validateRequest(deps: GenerationsDeps, user: UserRow, body: Creat
       });
     }
   }
-  if (body.mode === 'face_swap') await validateFaceSwap(deps, user, body);
-  const { min, max } = requiredImageCount(body.mode);
+  if (inputs.model) await validateModel(deps, user, body);
+  if (missing.includes('images_or_prompt')) throw photoOrPromptMissing(body.mode);
+  const { min, max } = photoCountOf(body.mode);
   if (body.images.length < min || body.images.length > max) {
     throw fieldError('generations.image_required', {
       images: [
@@ -210,11 +213,19 @@ async function validateRequest(deps: GenerationsDeps, user: UserRow, body: Creat
   }
 }
 
-/**
- * Face swap and face photo put the user's own face on a target photo or a scene: they need one of
- * the caller's trained models, and a target photo or a prompt.
- */
-async function validateFaceSwap(deps: GenerationsDeps, user: UserRow, body: CreateBody): Promise<void> {
+/** A mode that takes a photo or a description got neither: worded by what it makes. */
+function photoOrPromptMissing(mode: TGenerationMode): AppError {
+  return fieldError('generations.image_required', {
+    images: [
+      makesVideo(mode)
+        ? 'Upload a photo to animate, or describe a scene to make a video of.'
+        : 'Upload the photo to put your face on, or describe a scene in the prompt.',
+    ],
+  });
+}
+
+/** A mode that works with the user's own face needs one of the caller's trained models with photos. */
+async function validateModel(deps: GenerationsDeps, user: UserRow, body: CreateBody): Promise<void> {
   if (!body.model_uuid) {
     throw fieldError('generations.model_required', {
       model_uuid: ['Choose your digital model. Create one first if you have none.'],
@@ -229,11 +240,6 @@ async function validateFaceSwap(deps: GenerationsDeps, user: UserRow, body: Crea
   if (trained.profile.references.length === 0) {
     throw fieldError('generations.model_unavailable', {
       model_uuid: ['This model has no photos left. Add photos of yourself to it.'],
-    });
-  }
-  if (!isFaceSwapInputValid(body.images.length, body.prompt)) {
-    throw fieldError('generations.image_required', {
-      images: ['Upload the photo to put your face on, or describe a scene in the prompt.'],
     });
   }
 }
@@ -266,7 +272,7 @@ export async function createGeneration(
       model_uuid: ['This model was not found or is not trained yet.'],
     });
   }
-  const body = keepModeFields(request);
+  const body = keepModeInputs(request);
   const clientKey = context.idempotencyKey ?? null;
   if (clientKey !== null && !isValidIdempotencyKey(clientKey)) throw idempotencyKeyInvalid();
   const keyed = clientKey
@@ -300,8 +306,8 @@ export async function createGeneration(
       seedFixed: body.seed != null,
       style: body.style ?? null,
       // The length it renders for and was priced for, stored so every engine reads the same.
-      durationSeconds: videoSecondsFor(body.mode, body.duration),
-      aspect: body.mode === 'video' ? (body.aspect ?? VIDEO_ASPECT_DEFAULT) : null,
+      durationSeconds: billedSeconds(body.mode, body.duration),
+      aspect: modeDeclaration(body.mode).inputs.video ? (body.aspect ?? VIDEO_ASPECT_DEFAULT) : null,
       inputUploads: body.images,
       modelUuid: body.model_uuid ?? null,
       postUuid: source?.postUuid ?? null,

@@ -11,7 +11,6 @@ export {
   generationsJobHandlers,
   requeueGenerationOfDeadRun,
 } from './generations.jobs.js';
-export { requiredImageCount } from './generations.models.js';
 export type { GenerationRow } from './generations.repository.js';
 export { registerGenerationsRoutes } from './generations.routes.js';
 export type { StoredResult } from './generations.serializers.js';

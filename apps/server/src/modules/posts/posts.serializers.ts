@@ -1,6 +1,11 @@
-import type { TGenerationMode, TPost, TPostStatus, TStyle } from '@mirra/contracts';
+import {
+  photoCountOf,
+  type TGenerationMode,
+  type TPost,
+  type TPostStatus,
+  type TStyle,
+} from '@mirra/contracts';
 import type { MediaUrls } from '../../shared/storage/media-urls.js';
-import { requiredImageCount } from '../generations/index.js';
 import { postShareLink } from './posts.models.js';
 import type { PostWithAuthor } from './posts.repository.js';
 
@@ -49,7 +54,7 @@ export function toPostJson(
       style: (post.style as TStyle | null) ?? null,
       seed: post.seed,
       duration: post.durationSeconds,
-      needs_image: requiredImageCount(post.mode as TGenerationMode).min > 0,
+      needs_image: photoCountOf(post.mode as TGenerationMode).min > 0,
     },
     saves_count: post.savesCount,
     views_count: post.viewsCount,

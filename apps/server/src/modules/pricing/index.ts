@@ -6,4 +6,3 @@
 export type { PricingDeps } from './pricing.deps.js';
 export { createPricingSettings, type PricingSettings } from './pricing-settings.js';
 export { changePricing, pricingForStaff } from './pricing.usecases.js';
-export { generationPriceTable } from './pricing.models.js';

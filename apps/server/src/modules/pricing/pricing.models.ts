@@ -20,15 +20,6 @@ export const ZPricingOverrides = z.object({
 });
 export type PricingOverrides = z.infer<typeof ZPricingOverrides>;
 
-/** The same prices in the shape the credits module prices a generation with. */
-export interface GenerationPriceTable {
-  simple: number;
-  face_swap: number;
-  editing: number;
-  styling: number;
-  videoPerSecond: number;
-}
-
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 /** Keys of an object whose value is not undefined (JSON drops the rest anyway). */
@@ -98,12 +89,6 @@ export function readOverrides(stored: unknown): { overrides: PricingOverrides; d
     else dropped.push(key);
   }
   return { overrides, dropped };
-}
-
-/** The mode prices as the credits module's price table. */
-export function generationPriceTable(settings: TPricingSettings): GenerationPriceTable {
-  const { simple, face_swap, editing, styling, video_per_second } = settings.prices;
-  return { simple, face_swap, editing, styling, videoPerSecond: video_per_second };
 }
 
 /** A product as stored and compared: the keys in one order, credits or days only where they count. */

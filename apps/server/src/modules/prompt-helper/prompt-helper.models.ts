@@ -1,4 +1,10 @@
-import { PROMPT_MAX_LENGTH, type TEngineOffer, type TGenerationMode } from '@mirra/contracts';
+import {
+  makesVideo,
+  modeDeclaration,
+  PROMPT_MAX_LENGTH,
+  type TEngineOffer,
+  type TGenerationMode,
+} from '@mirra/contracts';
 import { isEnglishPrompt } from '../moderation/index.js';
 import {
   PHRASEBOOK,
@@ -280,7 +286,7 @@ export function honoursPhotoWords(offer: TEngineOffer | null | undefined): boole
  * only for an engine that honours them (`photoWords`).
  */
 export function composePrompt(chunks: Chunk[], mode: TGenerationMode | undefined, photoWords = true): string {
-  if (mode === 'editing') {
+  if (mode && modeDeclaration(mode).inputs.promptIs === 'edit') {
     const edits = chunks.map((c) => c.edit).filter((e): e is string => Boolean(e));
     const text = edits.length
       ? edits.join(', ')
@@ -343,7 +349,7 @@ export function composePrompt(chunks: Chunk[], mode: TGenerationMode | undefined
   }
   if (!styles.length && !MENTIONS_STYLE.test(description)) parts.push('photorealistic');
   parts.push(isArt ? ART_TAGS : PHOTO_TAGS);
-  if (mode === 'video') parts.push('smooth cinematic motion');
+  if (mode && makesVideo(mode)) parts.push('smooth cinematic motion');
   return parts.join(', ');
 }
 
@@ -387,7 +393,7 @@ export function clampPrompt(prompt: string): string {
 export function systemPromptFor(mode: TGenerationMode | undefined, offer?: TEngineOffer | null): string {
   const offline = offer !== null && offer !== undefined && !offer.ai;
   const task =
-    mode === 'editing'
+    mode && modeDeclaration(mode).inputs.promptIs === 'edit'
       ? offline
         ? 'Rewrite the wish as one short, clear English instruction for an offline photo editor that understands only: the sky (sunset, night, stormy, clear), the light of a time of day, fog, rain, snow, a new background place (beach, forest, mountains, city, space), background blur, brightness, contrast, colour, warmth, black and white, sepia, vintage, crop, rotate, flip, sharpen, upscale (for example "make the sky a sunset and add fog").'
         : 'Rewrite the wish as one short, clear English instruction for editing the photo (for example "blur the background and make it brighter").'

@@ -1,4 +1,5 @@
 import { Navigate, useLocation, useParams } from 'react-router';
+import { modeDeclaration } from '@mirra/contracts';
 import { PageFrame } from '../../components/ui/page';
 import { GenerateForm, isGenerationMode, ModeUnavailable, useModeOffered } from '../../features/generations';
 import { useSession } from '../../lib/session';
@@ -16,7 +17,10 @@ export function Page() {
   const { user, isLoggedIn } = useSession();
   const offered = useModeOffered();
   if (!isGenerationMode(mode)) return <NotFound />;
-  if (mode === 'face_swap' && isLoggedIn && user && !user.lora) return <Navigate to="/upload/" replace />;
+  // A mode that works with the user's face needs a trained digital model first.
+  if (modeDeclaration(mode).inputs.model && isLoggedIn && user && !user.lora) {
+    return <Navigate to="/upload/" replace />;
+  }
   if (!offered(mode)) {
     return (
       <PageFrame width="narrow" testId="generate-page">

@@ -1,4 +1,9 @@
-import { PRICING_BOUNDS, type TCatalogueProduct, type TPricingSettings } from '@mirra/contracts';
+import {
+  MODE_PRICE_KEYS,
+  PRICING_BOUNDS,
+  type TCatalogueProduct,
+  type TPricingSettings,
+} from '@mirra/contracts';
 
 /**
  * The catalogue and prices as the console's form holds them: every number as typed, money in
@@ -36,8 +41,6 @@ export interface FieldProblem {
   key: string;
   values?: Record<string, number | string>;
 }
-
-export const MODE_PRICE_KEYS = ['simple', 'face_swap', 'editing', 'styling', 'video_per_second'] as const;
 
 const major = (minor: number) => (minor / 100).toFixed(2);
 const text = (value: number | undefined) => (value === undefined ? '' : String(value));

@@ -2,7 +2,10 @@ import {
   GUIDANCE_DEFAULT,
   GUIDANCE_MAX,
   GUIDANCE_MIN,
+  missingInputs,
+  modeDeclaration,
   PROMPT_MAX_LENGTH,
+  readsPrompt,
   STYLES,
   VIDEO_ASPECT_DEFAULT,
   VIDEO_ASPECTS,
@@ -50,17 +53,21 @@ export function parseSeed(text: string): number | null {
 }
 
 /**
- * What each mode needs (the server checks the same and answers with field errors). Face swap shows
- * the photo field, but its photo is the target: with a prompt and no photo it makes a face photo.
+ * Which fields the mode's form shows, from its declaration (the server checks the same and answers
+ * with field errors). A photo may be optional: without one, a mode whose description stands in for
+ * it (a face photo, a video of a scene) needs the description instead.
  */
 export function modeNeeds(mode: TGenerationMode) {
+  const { inputs } = modeDeclaration(mode);
   return {
-    prompt: mode === 'simple' || mode === 'editing',
-    photo: mode === 'editing' || mode === 'styling' || mode === 'face_swap' || mode === 'video',
-    style: mode === 'styling',
-    model: mode === 'face_swap',
-    /** Length and frame shape. Video animates the photo, or without one makes a scene of the description. */
-    video: mode === 'video',
+    prompt: inputs.prompt === 'required',
+    photo: inputs.photo !== 'none',
+    style: inputs.style,
+    model: inputs.model,
+    /** A photo or a description, one of the two. */
+    photoOrPrompt: inputs.prompt === 'without_photo',
+    /** Length and frame shape. */
+    video: inputs.video,
   };
 }
 
@@ -69,23 +76,28 @@ export function modeNeeds(mode: TGenerationMode) {
  * description makes a face photo when there is no photo), so the field is hidden and nothing is sent.
  */
 export function usesPrompt(mode: TGenerationMode, draft: Pick<GenerationDraft, 'photo'>): boolean {
-  return !(mode === 'face_swap' && draft.photo);
+  return readsPrompt(mode, draft.photo ? 1 : 0);
 }
+
+const PROBLEM_OF_MISSING = {
+  model_uuid: 'model',
+  images_or_prompt: 'photoOrPrompt',
+  images: 'photo',
+  style: 'style',
+  prompt: 'prompt',
+} as const;
 
 export type DraftProblem =
   'model' | 'prompt' | 'promptTooLong' | 'photo' | 'photoOrPrompt' | 'style' | 'seed';
 
 /** What still stops the draft from being submitted, in the order the form shows its fields. */
 export function draftProblems(mode: TGenerationMode, draft: GenerationDraft): DraftProblem[] {
-  const needs = modeNeeds(mode);
-  const problems: DraftProblem[] = [];
-  if (needs.model && !draft.modelUuid) problems.push('model');
-  if (mode === 'face_swap' || mode === 'video') {
-    // The server's rule: a photo (face swap's target, video's picture to animate), or a prompt for a scene.
-    if (!draft.photo && !draft.prompt.trim()) problems.push('photoOrPrompt');
-  } else if (needs.photo && !draft.photo) problems.push('photo');
-  if (needs.style && !draft.style) problems.push('style');
-  if (needs.prompt && !draft.prompt.trim()) problems.push('prompt');
+  const problems: DraftProblem[] = missingInputs(mode, {
+    prompt: draft.prompt,
+    imageCount: draft.photo ? 1 : 0,
+    style: draft.style,
+    modelUuid: draft.modelUuid,
+  }).map((field) => PROBLEM_OF_MISSING[field]);
   if (usesPrompt(mode, draft) && draft.prompt.trim().length > PROMPT_MAX_LENGTH)
     problems.push('promptTooLong');
   if (Number.isNaN(parseSeed(draft.seed))) problems.push('seed');
@@ -110,7 +122,7 @@ export function buildCreateBody(
     prompt: usesPrompt(mode, draft) ? draft.prompt.trim() : '',
     guidance: clampGuidance(draft.guidance),
     images: needs.photo && draft.photo ? [draft.photo.uuid] : [],
-    model_uuid: mode === 'face_swap' ? draft.modelUuid : null,
+    model_uuid: needs.model ? draft.modelUuid : null,
     post_uuid: extra.postUuid ?? null,
     style: needs.style ? draft.style : null,
     seed: seed === null || Number.isNaN(seed) ? null : seed,

@@ -1,27 +1,30 @@
-import { GENERATION_MODES, type TGenerationMode } from '@mirra/contracts';
+import { GENERATION_MODES, MODE_DECLARATIONS, type TGenerationMode } from '@mirra/contracts';
 import { IconFace, IconImage, IconPalette, IconVideo, IconWand } from '../../components/ui/icons';
 
-/** Generation modes (from the contracts); the first four are the Create screen's. */
+/** Generation modes (declared in the contracts); the Create screen offers those with a card. */
 export type GenerationMode = TGenerationMode;
-export const CREATE_MODES: readonly GenerationMode[] = ['simple', 'face_swap', 'editing', 'styling'];
+export const CREATE_MODES: readonly GenerationMode[] = MODE_DECLARATIONS.filter(
+  (mode) => mode.createCard,
+).map((mode) => mode.id);
 
 export function isGenerationMode(value: unknown): value is GenerationMode {
   return typeof value === 'string' && (GENERATION_MODES as readonly string[]).includes(value);
 }
 
-export const MODE_ICONS = {
-  simple: IconImage,
+/** Each mode's icon; a mode without one of its own shows the picture icon. */
+const ICONS: Partial<Record<GenerationMode, typeof IconImage>> = {
   face_swap: IconFace,
   editing: IconWand,
   styling: IconPalette,
   video: IconVideo,
-} as const;
-
-/** Each mode's card art: a gradient drawn from the brand palette. */
-export const MODE_ART: Record<GenerationMode, string> = {
-  simple: 'var(--gradient-mode-simple)',
-  face_swap: 'var(--gradient-mode-face-swap)',
-  editing: 'var(--gradient-mode-editing)',
-  styling: 'var(--gradient-mode-styling)',
-  video: 'var(--gradient-mode-video)',
 };
+export const MODE_ICONS = Object.fromEntries(
+  GENERATION_MODES.map((mode) => [mode, ICONS[mode] ?? IconImage]),
+) as Record<GenerationMode, typeof IconImage>;
+
+/**
+ * Each mode's card art: its gradient from the brand palette (`--gradient-mode-<id>` in the theme),
+ * the brand gradient for a mode the theme has none for yet.
+ */
+export const modeArt = (mode: GenerationMode) =>
+  `var(--gradient-mode-${mode.replaceAll('_', '-')}, var(--gradient-brand))`;

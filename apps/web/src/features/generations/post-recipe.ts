@@ -1,4 +1,4 @@
-import { GUIDANCE_DEFAULT } from '@mirra/contracts';
+import { GUIDANCE_DEFAULT, modeDeclaration } from '@mirra/contracts';
 import type { TCreateGenerationBody, TGenerationMode, TPost } from '../../lib/api-types';
 import type { GenerationDraft } from './generation-draft';
 
@@ -20,7 +20,7 @@ export function draftFromRecipe(mode: TGenerationMode, recipe: TPost['recipe']):
     prompt: recipe.prompt,
     guidance: recipe.guidance,
     seed: String(recipe.seed),
-    style: mode === 'styling' ? recipe.style : null,
+    style: modeDeclaration(mode).inputs.style ? recipe.style : null,
   };
 }
 

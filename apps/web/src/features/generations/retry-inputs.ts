@@ -1,3 +1,4 @@
+import { modeDeclaration } from '@mirra/contracts';
 import type { TGeneration, TGenerationMode } from '../../lib/api-types';
 import type { GenerationDraft } from './generation-draft';
 import { phaseOf } from './generation-status';
@@ -9,11 +10,12 @@ export function isRetryOf(generation: TGeneration | undefined, mode: TGeneration
 
 /** The failed generation's prompt and settings, as the form's draft (its photo comes apart). */
 export function draftFromFailed(generation: TGeneration): Partial<GenerationDraft> {
+  const { inputs } = modeDeclaration(generation.mode);
   return {
     prompt: generation.prompt,
     guidance: generation.guidance,
     seed: String(generation.seed),
-    style: generation.mode === 'styling' ? generation.style : null,
-    modelUuid: generation.mode === 'face_swap' ? generation.model_uuid : null,
+    style: inputs.style ? generation.style : null,
+    modelUuid: inputs.model ? generation.model_uuid : null,
   };
 }

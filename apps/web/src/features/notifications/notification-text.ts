@@ -1,3 +1,4 @@
+import { GENERATION_MODES } from '@mirra/contracts';
 import type { TNotification, TNotificationKind } from '../../lib/api-types';
 import { formatMoney } from '../payments';
 
@@ -53,7 +54,7 @@ const DESCRIBE: Record<TNotificationKind, Describe> = {
   generation_finished: (data) => ({
     key: 'social.notifications.generationFinished',
     values: {},
-    terms: { mode: `modes.${data.mode ?? 'simple'}.title` },
+    terms: { mode: `modes.${data.mode ?? GENERATION_MODES[0]}.title` },
     href: data.generation_uuid ? `/generation/${data.generation_uuid}/` : null,
   }),
   post_removed: (data) => ({

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { STAFF_REASON_MAX_LENGTH, type TAdminPricing } from '@mirra/contracts';
+import { MODE_DECLARATIONS, STAFF_REASON_MAX_LENGTH, type TAdminPricing } from '@mirra/contracts';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { LoadError } from '../../../components/ui/load-error';
@@ -13,7 +13,6 @@ import { formatDateTime } from '../../../lib/dates';
 import { useAction } from '../../../lib/use-action';
 import { adminPricingApi, adminPricingKeys } from '../api/admin-pricing.api';
 import {
-  MODE_PRICE_KEYS,
   draftOf,
   emptyProduct,
   settingsOfDraft,
@@ -140,10 +139,12 @@ function PricingForm({ pricing }: { pricing: TAdminPricing }) {
         <h2 className="admin__name">{t('admin.pricing.modes')}</h2>
         <p className="admin__meta">{t('admin.pricing.modesHint')}</p>
         <div className="admin__pricing-grid">
-          {MODE_PRICE_KEYS.map((key) =>
+          {MODE_DECLARATIONS.map(({ id, price: { key, per } }) =>
             numberField(
               `prices.${key}`,
-              t(`admin.pricing.mode.${key}`),
+              per === 'second'
+                ? t('admin.pricing.perSecond', { mode: t(`modes.${id}.title`) })
+                : t(`modes.${id}.title`),
               draft.prices[key],
               (value) => edit((d) => ({ ...d, prices: { ...d.prices, [key]: value } })),
               { value: defaults.prices[key], overridden: overridden.has(`prices.${key}`) },

@@ -21,7 +21,7 @@ import { usePhotoUpload } from '../hooks/use-photo-upload';
 import { useRetryInputs } from '../hooks/use-retry-inputs';
 import { useSourceFromGeneration } from '../hooks/use-source-from-generation';
 import { usePostRecipe } from '../hooks/use-post-recipe';
-import { MODE_ART, MODE_ICONS } from '../modes';
+import { MODE_ICONS, modeArt } from '../modes';
 import { AdvancedSettings } from './advanced-settings';
 import type { FromFormState } from './generation-failure';
 import { EngineLine } from './engine-line';
@@ -72,7 +72,7 @@ export function GenerateForm({
   const { draft, update } = useGenerationDraft(location.pathname + (idea ? `?idea=${idea.key}` : ''), {
     prompt: idea?.prompt ?? searchParams.get('prompt')?.slice(0, PROMPT_MAX_LENGTH) ?? '',
     style: idea?.style ?? null,
-    modelUuid: mode === 'face_swap' ? searchParams.get('model') : null,
+    modelUuid: modeNeeds(mode).model ? searchParams.get('model') : null,
   });
   const needs = modeNeeds(mode);
   const errors = useFormErrors(FORM_FIELDS);
@@ -111,11 +111,11 @@ export function GenerateForm({
     update,
     wantsPhoto: needs.photo && !draft.photo && photo.state.status === 'idle',
   });
-  // Starting a plain image from a result: its description is the starting point.
+  // Starting a picture from a description from a result: its description is the starting point.
   const [prefilledFrom, setPrefilledFrom] = useState<string | null>(null);
   if (source.generation && prefilledFrom !== source.generation.uuid) {
     setPrefilledFrom(source.generation.uuid);
-    if (mode === 'simple' && !draft.prompt) update({ prompt: source.generation.prompt });
+    if (!needs.photo && !draft.prompt) update({ prompt: source.generation.prompt });
   }
 
   const price = useQuery({
@@ -167,7 +167,7 @@ export function GenerateForm({
   return (
     <form className="generate" onSubmit={onSubmit} noValidate data-testid="generate-form">
       <div className="generate-head">
-        <span className="generate-head__art" style={{ background: MODE_ART[mode] }}>
+        <span className="generate-head__art" style={{ background: modeArt(mode) }}>
           <Icon size={28} />
         </span>
         <div>
@@ -197,7 +197,7 @@ export function GenerateForm({
               (shown('photo')
                 ? t('generate.needPhoto')
                 : shown('photoOrPrompt')
-                  ? t(mode === 'video' ? 'generate.needPhotoOrScene' : 'generate.needPhotoOrPrompt')
+                  ? t(`modes.${mode}.photoOrPrompt`)
                   : null)
             }
             onChoose={(file) => {
@@ -210,14 +210,9 @@ export function GenerateForm({
             }}
             onRetry={photo.retry}
           />
-          {mode === 'face_swap' && !draft.photo && photo.state.status === 'idle' && !source.isFetching && (
-            <p className="muted-note" data-testid="face-photo-hint">
-              {t('generate.faceSwapPhotoHint')}
-            </p>
-          )}
-          {mode === 'video' && !draft.photo && photo.state.status === 'idle' && !source.isFetching && (
-            <p className="muted-note" data-testid="video-scene-hint">
-              {t('generate.videoSceneHint')}
+          {needs.photoOrPrompt && !draft.photo && photo.state.status === 'idle' && !source.isFetching && (
+            <p className="muted-note" data-testid="no-photo-hint">
+              {t(`modes.${mode}.noPhotoHint`)}
             </p>
           )}
           {((source.isUnavailable && !retry.isRetry) || retry.isUnavailable || fromPost.isUnavailable) &&
@@ -255,8 +250,8 @@ export function GenerateForm({
           onChange={(prompt) => {
             update({ prompt });
             errors.clearField('prompt');
-            // Face swap and video: a prompt is what they need instead of a photo.
-            if (mode === 'face_swap' || mode === 'video') errors.clearField('images');
+            // A mode that takes a photo or a description: the description is what it needs instead.
+            if (needs.photoOrPrompt) errors.clearField('images');
             setHelperNote(null);
           }}
           placeholder={t(`modes.${mode}.placeholder`)}

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { IconChevron } from '../../../components/ui/icons';
-import { MODE_ART, MODE_ICONS, type GenerationMode } from '../modes';
+import { MODE_ICONS, modeArt, type GenerationMode } from '../modes';
 import '../mode-card.css';
 
 export function ModeCard({ mode, compact }: { mode: GenerationMode; compact?: boolean }) {
@@ -13,7 +13,7 @@ export function ModeCard({ mode, compact }: { mode: GenerationMode; compact?: bo
       className={`mode-card${compact ? ' mode-card--compact' : ''}`}
       data-testid={`mode-${mode}`}
     >
-      <span className="mode-card__art" style={{ background: MODE_ART[mode] }}>
+      <span className="mode-card__art" style={{ background: modeArt(mode) }}>
         <Icon size={compact ? 22 : 28} />
       </span>
       <span className="mode-card__body">

@@ -5,7 +5,7 @@ import '../settings.css';
 export type InfoTopic = 'faq' | 'features' | 'support';
 
 const FAQ = ['model', 'time', 'privacy', 'credits'] as const;
-const FEATURES = ['faces', 'styles', 'edit', 'video', 'feed', 'partners'] as const;
+const FEATURES = ['faces', 'styles', 'edit', 'motion', 'feed', 'partners'] as const;
 
 export interface SupportContactsConfig {
   telegramUrl: string | null;

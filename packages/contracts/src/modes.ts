@@ -1,0 +1,269 @@
+/**
+ * Generation modes, each declared once. Everything that differs between modes reads these
+ * declarations: the server's validation, the fields it keeps, the price of `/price/` and of the
+ * charge, the free tier, which provider job the engines run, `/api/config/`, the OpenAPI
+ * document and the web's create form. Adding a mode is: its declaration here, its local pipeline
+ * and provider jobs on the server, its translations (`modes.<id>.*`), its tests
+ * (docs/ADDING_A_MODE.md). Zod-free, so the web can import it without the schema library.
+ */
+
+/**
+ * The kinds of job an engine runs. A mode maps each shape of its request (with a photo, without
+ * one) to a kind; engines declare and implement kinds, never modes, so a new mode made of an
+ * existing kind needs no engine change.
+ */
+export const JOB_KINDS = [
+  /** A picture from a description. */
+  'text_to_image',
+  /** The photo changed as the description says. */
+  'photo_edit',
+  /** The photo redrawn in a style (the style's words lead the description). */
+  'restyle',
+  /** The user's face put onto a target photo. */
+  'swap_face',
+  /** A photo of the user (their digital model) in a scene from the description. */
+  'face_photo',
+  /** The photo animated (camera move, natural motion). */
+  'image_to_video',
+  /** A video from a description alone. */
+  'text_to_video',
+] as const;
+export type TJobKind = (typeof JOB_KINDS)[number];
+
+export interface ModeDeclaration {
+  id: string;
+  /** What one run makes. */
+  result: 'image' | 'video';
+  /** A card of its own on the Create screen (video is reached from a result and from Home). */
+  createCard: boolean;
+  inputs: {
+    /** The description: always needed, optional, or needed only when there is no photo. */
+    prompt: 'required' | 'optional' | 'without_photo';
+    /** With a photo the description is not read, so it is neither shown nor stored. */
+    promptIgnoredWithPhoto: boolean;
+    /** What the description says: a scene to make, or an edit of the photo (the prompt helper writes each its way). */
+    promptIs: 'scene' | 'edit';
+    photo: 'none' | 'required' | 'optional';
+    /** One of STYLES is required. */
+    style: boolean;
+    /** The caller's trained digital model is required. */
+    model: boolean;
+    /** A length (VIDEO_DURATIONS) and frame shape (VIDEO_ASPECTS) are taken. */
+    video: boolean;
+  };
+  /** The provider job that makes a request with a photo and without one (null: not offered). */
+  jobs: { withPhoto: TJobKind | null; withoutPhoto: TJobKind | null };
+  /**
+   * The price: `key` names the console's price (and PRICE_<KEY> its default in the environment),
+   * charged per run or per second rendered.
+   */
+  price: { key: string; per: 'run' | 'second'; default: number };
+  /** Counts toward the free tier's daily allowance and its pause between generations. */
+  freeTier: boolean;
+}
+
+const simple = {
+  id: 'simple',
+  result: 'image',
+  createCard: true,
+  inputs: {
+    prompt: 'required',
+    promptIgnoredWithPhoto: false,
+    promptIs: 'scene',
+    photo: 'none',
+    style: false,
+    model: false,
+    video: false,
+  },
+  jobs: { withPhoto: null, withoutPhoto: 'text_to_image' },
+  price: { key: 'simple', per: 'run', default: 5 },
+  freeTier: true,
+} as const satisfies ModeDeclaration;
+
+/** Onto a photo (the target), or with no photo a face photo of the model in the described scene. */
+const faceSwap = {
+  id: 'face_swap',
+  result: 'image',
+  createCard: true,
+  inputs: {
+    prompt: 'without_photo',
+    promptIgnoredWithPhoto: true,
+    promptIs: 'scene',
+    photo: 'optional',
+    style: false,
+    model: true,
+    video: false,
+  },
+  jobs: { withPhoto: 'swap_face', withoutPhoto: 'face_photo' },
+  price: { key: 'face_swap', per: 'run', default: 10 },
+  freeTier: true,
+} as const satisfies ModeDeclaration;
+
+const editing = {
+  id: 'editing',
+  result: 'image',
+  createCard: true,
+  inputs: {
+    prompt: 'required',
+    promptIgnoredWithPhoto: false,
+    promptIs: 'edit',
+    photo: 'required',
+    style: false,
+    model: false,
+    video: false,
+  },
+  jobs: { withPhoto: 'photo_edit', withoutPhoto: null },
+  price: { key: 'editing', per: 'run', default: 5 },
+  freeTier: true,
+} as const satisfies ModeDeclaration;
+
+const styling = {
+  id: 'styling',
+  result: 'image',
+  createCard: true,
+  inputs: {
+    prompt: 'optional',
+    promptIgnoredWithPhoto: false,
+    promptIs: 'scene',
+    photo: 'required',
+    style: true,
+    model: false,
+    video: false,
+  },
+  jobs: { withPhoto: 'restyle', withoutPhoto: null },
+  price: { key: 'styling', per: 'run', default: 5 },
+  freeTier: true,
+} as const satisfies ModeDeclaration;
+
+/** Animates a photo, or without one makes a scene of the description; priced by the second. */
+const video = {
+  id: 'video',
+  result: 'video',
+  createCard: false,
+  inputs: {
+    prompt: 'without_photo',
+    promptIgnoredWithPhoto: false,
+    promptIs: 'scene',
+    photo: 'optional',
+    style: false,
+    model: false,
+    video: true,
+  },
+  jobs: { withPhoto: 'image_to_video', withoutPhoto: 'text_to_video' },
+  price: { key: 'video_per_second', per: 'second', default: 5 },
+  freeTier: true,
+} as const satisfies ModeDeclaration;
+
+/** Every mode, in the order the app lists them. */
+export const MODE_DECLARATIONS = [simple, faceSwap, editing, styling, video] as const;
+
+export type TGenerationModeId = (typeof MODE_DECLARATIONS)[number]['id'];
+/** The console's price keys (a mode's `price.key`). */
+export type TModePriceKey = (typeof MODE_DECLARATIONS)[number]['price']['key'];
+
+export const GENERATION_MODES = MODE_DECLARATIONS.map((mode) => mode.id) as unknown as readonly [
+  TGenerationModeId,
+  ...TGenerationModeId[],
+];
+export const MODE_PRICE_KEYS = MODE_DECLARATIONS.map((mode) => mode.price.key) as unknown as readonly [
+  TModePriceKey,
+  ...TModePriceKey[],
+];
+
+const BY_ID = new Map<string, ModeDeclaration>(MODE_DECLARATIONS.map((mode) => [mode.id, mode]));
+
+/** The declaration of a mode (a mode the contracts do not declare is a programming error). */
+export function modeDeclaration(mode: TGenerationModeId): ModeDeclaration {
+  const declared = BY_ID.get(mode);
+  if (!declared) throw new Error(`No generation mode ${String(mode)} is declared.`);
+  return declared;
+}
+
+/** Video lengths offered, in seconds (priced per second). */
+export const VIDEO_DURATIONS = [3, 5, 10] as const;
+export const VIDEO_DURATION_DEFAULT = 5;
+
+/**
+ * How many seconds a request is charged for and renders: the length asked for, else the default;
+ * null for a mode priced per run. The price and the render both read this, so a request without
+ * a length is charged for exactly what it gets.
+ */
+export function billedSeconds(mode: TGenerationModeId, duration: number | null | undefined): number | null {
+  return modeDeclaration(mode).price.per === 'second' ? (duration ?? VIDEO_DURATION_DEFAULT) : null;
+}
+
+/** Whether the mode makes a video (a clip to play, priced and checked as one) rather than a picture. */
+export function makesVideo(mode: TGenerationModeId): boolean {
+  return modeDeclaration(mode).result === 'video';
+}
+
+/** The provider job a request makes: by its mode and whether it brings a photo. */
+export function jobKindOf(mode: TGenerationModeId, imageCount: number): TJobKind | null {
+  const { jobs } = modeDeclaration(mode);
+  return imageCount > 0 ? jobs.withPhoto : jobs.withoutPhoto;
+}
+
+/** Every job kind a mode can run (an engine serves the mode when it runs one of them). */
+export function jobKindsOf(mode: TGenerationModeId): TJobKind[] {
+  const { jobs } = modeDeclaration(mode);
+  return [jobs.withPhoto, jobs.withoutPhoto].filter((kind): kind is TJobKind => kind !== null);
+}
+
+/** How many photos a mode takes. */
+export function photoCountOf(mode: TGenerationModeId): { min: number; max: number } {
+  const { photo } = modeDeclaration(mode).inputs;
+  return { min: photo === 'required' ? 1 : 0, max: photo === 'none' ? 0 : 1 };
+}
+
+/** Whether the description is read for a request with this many photos. */
+export function readsPrompt(mode: TGenerationModeId, imageCount: number): boolean {
+  return !(imageCount > 0 && modeDeclaration(mode).inputs.promptIgnoredWithPhoto);
+}
+
+/**
+ * What a request of the mode lacks, as field names: `prompt`, `images`, `images_or_prompt`
+ * (a photo or a description), `style`, `model_uuid`. The server answers these as field errors and
+ * the create form shows them before submitting.
+ */
+export function missingInputs(
+  mode: TGenerationModeId,
+  request: { prompt: string; imageCount: number; style?: string | null; modelUuid?: string | null },
+): Array<'prompt' | 'images' | 'images_or_prompt' | 'style' | 'model_uuid'> {
+  const { inputs } = modeDeclaration(mode);
+  const missing: Array<'prompt' | 'images' | 'images_or_prompt' | 'style' | 'model_uuid'> = [];
+  const hasPrompt = request.prompt.trim().length > 0;
+  if (inputs.model && !request.modelUuid) missing.push('model_uuid');
+  if (inputs.prompt === 'without_photo' && request.imageCount === 0 && !hasPrompt) {
+    missing.push('images_or_prompt');
+  } else if (inputs.photo === 'required' && request.imageCount === 0) missing.push('images');
+  if (inputs.style && !request.style) missing.push('style');
+  if (inputs.prompt === 'required' && !hasPrompt) missing.push('prompt');
+  return missing;
+}
+
+/**
+ * Only what the mode reads is kept, so nothing it ignored is stored, shown or later published as
+ * the post's recipe. Dropping rather than refusing lets a form that still holds another mode's
+ * value go through.
+ */
+export function keepModeInputs<
+  T extends {
+    mode: TGenerationModeId;
+    prompt: string;
+    images: readonly string[];
+    style?: string | null;
+    model_uuid?: string | null;
+    duration?: number | null;
+    aspect?: string | null;
+  },
+>(body: T): T {
+  const { inputs } = modeDeclaration(body.mode);
+  return {
+    ...body,
+    prompt: readsPrompt(body.mode, body.images.length) ? body.prompt : '',
+    style: inputs.style ? (body.style ?? null) : null,
+    model_uuid: inputs.model ? (body.model_uuid ?? null) : null,
+    duration: inputs.video ? (body.duration ?? null) : null,
+    aspect: inputs.video ? (body.aspect ?? null) : null,
+  };
+}
