@@ -1,8 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { VIDEO_DURATION_DEFAULT } from '@mirra/contracts';
+import { MODE_PRICE_KEYS, VIDEO_DURATION_DEFAULT, type TModePrices } from '@mirra/contracts';
 import { priceGeneration, shortfall } from './credits.models.js';
 
-const prices = { simple: 1, face_swap: 2, editing: 1, styling: 3, video_per_second: 2 };
+const prices = {
+  ...(Object.fromEntries(MODE_PRICE_KEYS.map((key) => [key, 1])) as TModePrices),
+  face_swap: 2,
+  styling: 3,
+  video_per_second: 2,
+};
 
 describe('credit rules', () => {
   it('prices each mode from configuration, video by the second', () => {

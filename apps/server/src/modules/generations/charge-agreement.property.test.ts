@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   GENERATION_MODES,
   GenerationStatus,
+  modeDeclaration,
+  readsPrompt,
   STYLES,
   VIDEO_ASPECTS,
   VIDEO_DURATIONS,
@@ -186,28 +188,22 @@ async function setUp(person: Person) {
   return { userId: user.id, headers: bearer(access), image, modelUuid: model!.uuid };
 }
 
+/** A valid request of the mode, drawn from what its declaration says it takes. */
 function drawRequest(random: Random, mode: TGenerationMode, image: string, modelUuid: string) {
+  const { inputs } = modeDeclaration(mode);
   const prompt = random.pick(['a quiet harbour at dawn', 'a red bicycle in the snow']);
-  switch (mode) {
-    case 'simple':
-      return { mode, prompt };
-    case 'editing':
-      return { mode, prompt, images: [image] };
-    case 'styling':
-      return { mode, images: [image], style: random.pick(STYLES) };
-    case 'face_swap':
-      return random.chance(0.5)
-        ? { mode, images: [image], model_uuid: modelUuid }
-        : { mode, prompt, model_uuid: modelUuid };
-    case 'video':
-      return {
-        mode,
-        prompt,
-        ...(random.chance(0.5) ? { images: [image] } : {}),
-        ...(random.chance(0.7) ? { duration: random.pick(VIDEO_DURATIONS) } : {}),
-        ...(random.chance(0.5) ? { aspect: random.pick(VIDEO_ASPECTS) } : {}),
-      };
-  }
+  const withPhoto = inputs.photo === 'required' || (inputs.photo === 'optional' && random.chance(0.5));
+  const needsPrompt = inputs.prompt === 'required' || (inputs.prompt === 'without_photo' && !withPhoto);
+  const givesPrompt = readsPrompt(mode, withPhoto ? 1 : 0) && (needsPrompt || random.chance(0.5));
+  return {
+    mode,
+    ...(givesPrompt ? { prompt } : {}),
+    ...(withPhoto ? { images: [image] } : {}),
+    ...(inputs.style ? { style: random.pick(STYLES) } : {}),
+    ...(inputs.model ? { model_uuid: modelUuid } : {}),
+    ...(inputs.video && random.chance(0.7) ? { duration: random.pick(VIDEO_DURATIONS) } : {}),
+    ...(inputs.video && random.chance(0.5) ? { aspect: random.pick(VIDEO_ASPECTS) } : {}),
+  };
 }
 
 async function ledgerOf(userId: number) {

@@ -1,9 +1,9 @@
-import type { TPricingSettings } from '@mirra/contracts';
+import { MODE_PRICE_KEYS, type TModePrices, type TPricingSettings } from '@mirra/contracts';
 import { describe, expect, it } from 'vitest';
 import { draftOf, emptyProduct, settingsOfDraft } from './pricing-form';
 
 const settings: TPricingSettings = {
-  prices: { simple: 5, face_swap: 10, editing: 5, styling: 5, video_per_second: 5 },
+  prices: { ...(Object.fromEntries(MODE_PRICE_KEYS.map((key) => [key, 5])) as TModePrices), face_swap: 10 },
   free_tier: { daily_photos: 5, delay_seconds: 30 },
   catalogue: [
     {
