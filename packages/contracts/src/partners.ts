@@ -172,6 +172,16 @@ export const ZCalculatorResult = z.object({
 export const PAYOUT_METHODS = ['card', 'sbp', 'crypto'] as const;
 export const PAYOUT_NETWORKS = ['TRC20', 'ERC20', 'BEP20', 'TON', 'BTC'] as const;
 
+/** What the server answers for an amount below the currency's minimum (minor units). */
+export const payoutMinimumMessage = (minimum: number) =>
+  `The minimum pay-out is ${(minimum / 100).toFixed(2)}.`;
+
+/** The minimum (minor units) a `payoutMinimumMessage` names; null for any other message. */
+export function readPayoutMinimum(message: string): number | null {
+  const match = /^The minimum pay-out is (\d+\.\d{2})\.$/.exec(message);
+  return match ? Math.round(Number(match[1]) * 100) : null;
+}
+
 /** What the server answers for an amount that is not a whole, positive number of minor units. */
 export const PAYOUT_AMOUNT_INVALID = 'Enter an amount above zero with at most two decimals.';
 

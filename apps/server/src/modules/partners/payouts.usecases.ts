@@ -1,4 +1,4 @@
-import { WALLET_CURRENCIES } from '@mirra/contracts';
+import { payoutMinimumMessage, WALLET_CURRENCIES } from '@mirra/contracts';
 import type { PartnersDeps } from './partners.deps.js';
 import type { RecordStaffChange } from '../../shared/staff-audit.js';
 import { AppError, fieldError } from '../../shared/errors.js';
@@ -69,7 +69,7 @@ export async function requestPayout(
   const { errors, requisites } = checkRequisites(body);
   const minimum = deps.config.partners.payoutMin[currency] ?? 1;
   if (!Number.isSafeInteger(body.amount) || body.amount < minimum) {
-    errors.amount = [`The minimum pay-out is ${(minimum / 100).toFixed(2)}.`];
+    errors.amount = [payoutMinimumMessage(minimum)];
   }
   if (Object.keys(errors).length || !requisites) throw fieldError('common.validation', errors);
   return deps.db.transaction(async (tx) => {

@@ -1,5 +1,6 @@
 import {
   PAYOUT_AMOUNT_INVALID,
+  payoutMinimumMessage,
   type TPartnerStatistics,
   type TPartnerSummary,
   type TPayouts,
@@ -368,6 +369,19 @@ describe('pay-out amount', () => {
     fill('holder', 'Erika Mustermann');
     fireEvent.click(screen.getByTestId('payout-submit'));
     await screen.findByText(/Geben Sie einen Betrag über null mit höchstens zwei Nachkommastellen ein/);
+  });
+
+  it('shows the server’s minimum with the currency’s sign and the locale’s number format', async () => {
+    withBalance(500_000, 500_000);
+    vi.spyOn(partnersApi, 'requestPayout').mockRejectedValue(
+      new ApiError(400, { code: 'common.validation', amount: [payoutMinimumMessage(150_000)] }),
+    );
+    await show(<PayoutForm />, 'ru');
+    await screen.findByTestId('payout-submit');
+    fill('card', '4111 1111 1111 1111');
+    fill('holder', 'Иван Петров');
+    fireEvent.click(screen.getByTestId('payout-submit'));
+    await screen.findByText(/Минимальная сумма вывода — 1\s500\s₽\./);
   });
 
   it('lets the methods wrap as chips, so a long name never widens the page', async () => {

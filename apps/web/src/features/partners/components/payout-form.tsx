@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { PAYOUT_METHODS, PAYOUT_NETWORKS, type TPayouts } from '@mirra/contracts';
+import { PAYOUT_METHODS, PAYOUT_NETWORKS, readPayoutMinimum, type TPayouts } from '@mirra/contracts';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { LoadError } from '../../../components/ui/load-error';
@@ -9,6 +9,7 @@ import { SegmentedChoice } from '../../../components/ui/segmented-choice';
 import { Spinner } from '../../../components/ui/spinner';
 import { TextInput } from '../../../components/ui/text-input';
 import { useFormErrors } from '../../../components/ui/use-form-errors';
+import { ApiError } from '../../../lib/api-error';
 import { useAppStore } from '../../../lib/app-store';
 import { formatMoney, walletKeys } from '../../payments';
 import { partnerKeys, partnersApi } from '../api/partners.api';
@@ -177,6 +178,17 @@ function RequestForm({
       ]);
     } catch (error) {
       showError(error);
+      // The server's minimum (it may have changed since the page loaded), in this currency's format.
+      const said =
+        error instanceof ApiError && error.parsed.kind === 'fields' ? error.parsed.fields.amount : [];
+      const serverMinimum = readPayoutMinimum(said?.[0] ?? '');
+      if (serverMinimum !== null) {
+        setAmountError(
+          t('partners.payout.errors.minimum', {
+            amount: formatMoney(serverMinimum, currency, i18n.language),
+          }),
+        );
+      }
     } finally {
       setPending(false);
     }
