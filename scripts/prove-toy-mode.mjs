@@ -10,7 +10,7 @@
  *   npm run prove:toy-mode
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,6 +18,8 @@ import { fileURLToPath } from 'node:url';
 const MAX_FILES = 5;
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const tree = mkdtempSync(path.join(tmpdir(), 'mirra-toy-mode-'));
+// Readable by all: as root, the tests' embedded PostgreSQL runs as an unprivileged user.
+chmodSync(tree, 0o755);
 const run = (command, args, cwd = tree) =>
   execFileSync(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
 
