@@ -33,9 +33,19 @@ function insertBefore(file, anchor, text) {
 
 const LANGUAGES = {
   en: ['Mirror', 'Your photo, flipped left to right.', 'No description needed', 'Upload the photo to mirror'],
-  ru: ['Зеркало', 'Ваше фото, отражённое слева направо.', 'Описание не нужно', 'Загрузите фото для отражения'],
+  ru: [
+    'Зеркало',
+    'Ваше фото, отражённое слева направо.',
+    'Описание не нужно',
+    'Загрузите фото для отражения',
+  ],
   de: ['Spiegel', 'Ihr Foto, seitenverkehrt.', 'Keine Beschreibung nötig', 'Foto zum Spiegeln hochladen'],
-  uk: ['Дзеркало', 'Ваше фото, віддзеркалене зліва направо.', 'Опис не потрібен', 'Завантажте фото для віддзеркалення'],
+  uk: [
+    'Дзеркало',
+    'Ваше фото, віддзеркалене зліва направо.',
+    'Опис не потрібен',
+    'Завантажте фото для віддзеркалення',
+  ],
   kk: ['Айна', 'Фотоңыз солдан оңға аударылған.', 'Сипаттама керек емес', 'Айналдыратын фотоны жүктеңіз'],
   az: ['Güzgü', 'Fotonuz soldan sağa çevrilmiş.', 'Təsvir lazım deyil', 'Güzgüləmək üçün foto yükləyin'],
 };
@@ -164,7 +174,9 @@ const mirror = {
     .map((line) => line.slice(3))
     .filter((file) => !/\.test\.tsx?$/.test(file));
   const counted = new Set(
-    changed.map((file) => file.replace(/locales\/(?:([\w-]+)\/)?[a-z]{2}\.json$/, 'locales/$1<language>.json')),
+    changed.map((file) =>
+      file.replace(/locales\/(?:([\w-]+)\/)?[a-z]{2}\.json$/, 'locales/$1<language>.json'),
+    ),
   );
   console.log(`Files changed for the toy mode (tests apart):\n  ${changed.join('\n  ')}`);
   console.log(`Counted (one catalogue's languages as one): ${counted.size} of at most ${MAX_FILES}`);
