@@ -10,9 +10,11 @@ import {
   STYLES,
   VIDEO_ASPECTS,
 } from './generation-constants.js';
-import { GENERATION_MODES } from './modes.js';
+import { describeModes, GENERATION_MODES } from './modes.js';
 
-export const ZGenerationMode = z.enum(GENERATION_MODES, { error: 'Choose a generation mode.' });
+export const ZGenerationMode = z
+  .enum(GENERATION_MODES, { error: 'Choose a generation mode.' })
+  .describe(describeModes());
 export type TGenerationMode = z.infer<typeof ZGenerationMode>;
 
 export const ZGenerationStatus = z.union([

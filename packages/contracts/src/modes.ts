@@ -209,6 +209,31 @@ export function jobKindsOf(mode: TGenerationModeId): TJobKind[] {
   return [jobs.withPhoto, jobs.withoutPhoto].filter((kind): kind is TJobKind => kind !== null);
 }
 
+/**
+ * What each mode takes and makes, in words, from its declaration: the API document describes the
+ * `mode` field with it.
+ */
+export function describeModes(): string {
+  const photo = { none: 'no photo', required: 'one photo', optional: 'a photo or none' } as const;
+  const prompt = {
+    required: 'a description',
+    optional: 'a description if wished',
+    without_photo: 'a description when there is no photo',
+  } as const;
+  return MODE_DECLARATIONS.map((mode) => {
+    const { inputs } = mode;
+    const takes = [
+      photo[inputs.photo],
+      prompt[inputs.prompt],
+      ...(inputs.style ? ['a style'] : []),
+      ...(inputs.model ? ['model_uuid (a trained digital model)'] : []),
+      ...(inputs.video ? ['duration and aspect'] : []),
+    ];
+    const price = mode.price.per === 'second' ? 'per second rendered' : 'per run';
+    return `${mode.id}: makes ${mode.result === 'video' ? 'a video' : 'an image'}; takes ${takes.join(', ')}; priced ${price} (prices.${mode.price.key}).`;
+  }).join('\n');
+}
+
 /** How many photos a mode takes. */
 export function photoCountOf(mode: TGenerationModeId): { min: number; max: number } {
   const { photo } = modeDeclaration(mode).inputs;

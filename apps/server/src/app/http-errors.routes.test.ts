@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GENERATION_MODES } from '@mirra/contracts';
 import { createTestApp, type TestApp } from '../test/test-app.js';
 
 let t: TestApp;
@@ -196,6 +197,14 @@ describe('routing', () => {
     expect(
       doc.paths['/api/token/login/'].post.requestBody.content['application/json'].schema.properties,
     ).toHaveProperty('email');
+    // What each mode takes comes from its declaration.
+    const mode =
+      doc.paths['/api/generations/'].post.requestBody.content['application/json'].schema.properties.mode;
+    expect(mode.enum).toEqual([...GENERATION_MODES]);
+    expect(mode.description).toContain(
+      'face_swap: makes an image; takes a photo or none, a description when there is no photo, model_uuid',
+    );
+    expect(mode.description).toContain('priced per second rendered (prices.video_per_second)');
   });
 
   it('tells the web app which sign-in options exist and where support answers', async () => {
