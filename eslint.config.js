@@ -38,9 +38,14 @@ function noCycle(files) {
  * and packages, never a module or app/ (a module hands an engine what it needs through a port),
  * and modules and app/ reach the engines only through engines/index.ts. Tests sit above the
  * modules like the composition root and may arrange state anywhere.
+ * Tables: each module declares its own in `<module>.tables.ts`, and only its repositories (and
+ * other tables files, for foreign keys) import them; `shared/db/schema.ts` is the index that
+ * re-exports every tables file for drizzle-kit, migrations and tests, and no module imports it.
+ * A repository reads another module's table only where `tableReads` names it (reader module ->
+ * owner modules): a join across modules that is worth one query.
  * Exported for the test that proves each rule on deliberately bad imports.
  */
-export function serverImportRules(src) {
+export function serverImportRules(src, tableReads = {}) {
   const srcDir = path.join(root, src);
   const modulesDir = path.join(srcDir, 'modules');
   const moduleNames = readdirSync(modulesDir, { withFileTypes: true })
@@ -48,7 +53,9 @@ export function serverImportRules(src) {
     .map((entry) => entry.name);
   const enginesDir = path.join(srcDir, 'engines');
   const indexOf = (name) => `./${name}/index.ts`;
-  const zones = [
+  const tablesOf = (name) => `./${name}/${name}.tables.ts`;
+  const schemaIndex = path.join(srcDir, 'shared', 'db', 'schema.ts');
+  const compositionZones = [
     {
       target: [modulesDir, path.join(srcDir, 'shared')],
       from: path.join(srcDir, 'app'),
@@ -59,12 +66,6 @@ export function serverImportRules(src) {
       from: modulesDir,
       message: 'shared/ is plumbing every module may use: it imports no module.',
     },
-    ...moduleNames.map((name) => ({
-      target: path.join(modulesDir, name),
-      from: modulesDir,
-      except: [`./${name}`, ...moduleNames.filter((other) => other !== name).map(indexOf)],
-      message: 'Another module is reached only through its index.ts (its public face).',
-    })),
     {
       target: path.join(srcDir, 'app'),
       from: modulesDir,
@@ -83,15 +84,69 @@ export function serverImportRules(src) {
       except: ['./index.ts'],
       message: 'Modules and the composition root use the engines through engines/index.ts.',
     },
+    {
+      target: [modulesDir, path.join(srcDir, 'app'), enginesDir],
+      from: schemaIndex,
+      message:
+        'A module imports its own tables (<module>.tables.ts); the schema index is for drizzle-kit, migrations and tests.',
+    },
   ];
+  const zones = [
+    ...compositionZones,
+    ...moduleNames.map((name) => ({
+      target: path.join(modulesDir, name),
+      from: modulesDir,
+      except: [
+        `./${name}`,
+        ...moduleNames.filter((other) => other !== name).map(indexOf),
+        ...(tableReads[name] ?? []).map(tablesOf),
+      ],
+      message:
+        'Another module is reached only through its index.ts (its public face); its tables only where tableReads allows the join.',
+    })),
+    {
+      target: `${modulesDir}/*/!(*.repository|*.tables).ts`,
+      from: `${modulesDir}/*/*.tables.ts`,
+      message:
+        "Only a repository touches tables: use cases, routes and jobs go through the module's repository.",
+    },
+  ];
+  const tablesFiles = `${src}/modules/*/*.tables.ts`;
+  const restrictedPaths = (zoneList) => ({
+    plugins: { 'import-x': importX },
+    settings: importSettings,
+    rules: { 'import-x/no-restricted-paths': ['error', { zones: zoneList }] },
+  });
   return [
     noCycle([`${src}/**/*.ts`]),
     {
       files: [`${src}/**/*.ts`],
-      ignores: [`${src}/**/*.test.ts`, `${src}/test/**`],
-      plugins: { 'import-x': importX },
-      settings: importSettings,
-      rules: { 'import-x/no-restricted-paths': ['error', { zones }] },
+      ignores: [`${src}/**/*.test.ts`, `${src}/test/**`, tablesFiles, `${src}/shared/db/schema.ts`],
+      ...restrictedPaths(zones),
+    },
+    {
+      files: [tablesFiles],
+      ...restrictedPaths([
+        ...compositionZones,
+        {
+          target: modulesDir,
+          from: modulesDir,
+          except: moduleNames.map(tablesOf),
+          message:
+            'A tables file declares columns and foreign keys: it imports other tables files and shared/ only.',
+        },
+      ]),
+    },
+    {
+      files: [`${src}/shared/db/schema.ts`],
+      ...restrictedPaths([
+        {
+          target: schemaIndex,
+          from: modulesDir,
+          except: moduleNames.map(tablesOf),
+          message: "The schema index re-exports the modules' tables files and nothing else of a module.",
+        },
+      ]),
     },
     {
       files: [`${src}/modules/*/index.ts`],
@@ -250,6 +305,30 @@ export function webImportRules(src) {
   ];
 }
 
+/**
+ * The joins a repository makes into another module's tables (reader -> owners), each read in
+ * the same query as the reader's own rows. Every other read goes through the owner's index.
+ */
+const serverTableReads = {
+  // The audit log names the staff member who acted.
+  admin: ['users'],
+  // A refresh finds the token with its owner's active and ban flags in one locked query.
+  auth: ['users'],
+  // The signed-in person is read together with their live session family, one query per request.
+  users: ['auth'],
+  // Feeds show each post's author, and the following tab joins whom the viewer follows; a result
+  // share is served from its generation.
+  posts: ['users', 'social', 'generations'],
+  // Staff lists name each generation's owner; a generation's inputs are the owner's uploads; a
+  // premium subscriber's generations queue first (reads the `premium` entitlement).
+  generations: ['users', 'uploads', 'payments'],
+  // The balance answer tells when the person's `unlimited` package ends.
+  credits: ['payments'],
+  // Entitlements are shared by design: payments grants `unlimited`, a premium subscription keeps
+  // `premium` in step with its access; a subscriber's Telegram id is read to message them.
+  subscriptions: ['payments', 'users'],
+};
+
 export default tseslint.config(
   {
     ignores: [
@@ -294,7 +373,7 @@ export default tseslint.config(
       ],
     },
   },
-  ...serverImportRules('apps/server/src'),
+  ...serverImportRules('apps/server/src', serverTableReads),
   ...packageImportRules('packages', 'apps'),
   ...webImportRules('apps/web/src'),
   noCycle(['packages/*/src/**/*.ts']),

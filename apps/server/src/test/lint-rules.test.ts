@@ -16,7 +16,7 @@ type Messages = Record<string, Array<{ ruleId: string | null; line: number }>>;
 
 async function lintFixtures(): Promise<Messages> {
   const configModule = (await import(pathToFileURL(path.join(repoRoot, 'eslint.config.js')).href)) as {
-    serverImportRules: (src: string) => Linter.Config[];
+    serverImportRules: (src: string, tableReads?: Record<string, string[]>) => Linter.Config[];
     packageImportRules: (packages: string, apps: string) => Linter.Config[];
   };
   const eslint = new ESLint({
@@ -24,7 +24,7 @@ async function lintFixtures(): Promise<Messages> {
     overrideConfigFile: true,
     overrideConfig: [
       { files: ['**/*.ts'], languageOptions: { parser: tseslint.parser as Linter.Parser } },
-      ...configModule.serverImportRules(fixtureSrc),
+      ...configModule.serverImportRules(fixtureSrc, { beta: ['alpha'] }),
       ...configModule.packageImportRules(fixturePackages, fixtureSrc),
     ],
   });
@@ -74,6 +74,17 @@ describe('import rules (eslint.config.js)', () => {
     expect(beta).toEqual([]);
     expect(rulesOf('modules/alpha/index.ts')).toEqual([]);
     expect(rulesOf('app/composition.ts')).toEqual([]);
+  });
+
+  it("keeps a module to its own tables, through its repositories, and another's only where table reads allow", () => {
+    expect(rulesOf('modules/beta/imports-schema.repository.ts')).toEqual(['import-x/no-restricted-paths']);
+    expect(rulesOf('modules/gamma/reads-alpha.repository.ts')).toEqual(['import-x/no-restricted-paths']);
+    expect(rulesOf('modules/alpha/imports-tables.ts')).toEqual(['import-x/no-restricted-paths']);
+    expect(rulesOf('modules/alpha/imports-index.tables.ts')).toEqual(['import-x/no-restricted-paths']);
+    expect(rulesOf('modules/alpha/alpha.repository.ts')).toEqual([]);
+    expect(rulesOf('modules/beta/beta.repository.ts')).toEqual([]);
+    expect(rulesOf('modules/beta/beta.tables.ts')).toEqual([]);
+    expect(rulesOf('shared/db/schema.ts')).toEqual([]);
   });
 
   it('refuses an engine that imports a module or the composition root', () => {

@@ -1,6 +1,7 @@
 import { and, desc, eq, gte, like, lt } from 'drizzle-orm';
 import type { DbOrTx } from '../../shared/db/client.js';
-import { staffAuditLog, users } from '../../shared/db/schema.js';
+import { staffAuditLog } from './admin.tables.js';
+import { users } from '../users/users.tables.js';
 
 export type StaffAuditRow = typeof staffAuditLog.$inferSelect;
 

@@ -1,6 +1,7 @@
 import { and, eq, isNull, ne, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../shared/db/client.js';
-import { refreshTokens, tokenFamilies, users } from '../../shared/db/schema.js';
+import { refreshTokens, tokenFamilies } from './auth.tables.js';
+import { users } from '../users/users.tables.js';
 
 export const sessionsRepository = {
   async isBanned(db: DbOrTx, userId: number): Promise<boolean> {

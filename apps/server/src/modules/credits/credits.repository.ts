@@ -1,6 +1,7 @@
 import { and, desc, eq, lt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../shared/db/client.js';
-import { creditAccounts, creditAuditFindings, creditEntries, entitlements } from '../../shared/db/schema.js';
+import { creditAccounts, creditAuditFindings, creditEntries } from './credits.tables.js';
+import { entitlements } from '../payments/payments.tables.js';
 
 export type CreditEntryRow = typeof creditEntries.$inferSelect;
 

@@ -2,7 +2,9 @@ import { and, desc, eq, getTableColumns, gte, inArray, like, lt, sql } from 'dri
 import { GenerationStatus, type TGenerationStatus } from '@mirra/contracts';
 import type { DbOrTx } from '../../shared/db/client.js';
 import { jobsWithPayload } from '../../shared/jobs.js';
-import { entitlements, generations, users } from '../../shared/db/schema.js';
+import { generations } from './generations.tables.js';
+import { entitlements } from '../payments/payments.tables.js';
+import { users } from '../users/users.tables.js';
 import { statusesAllowedBefore } from './generations.models.js';
 
 export type GenerationRow = typeof generations.$inferSelect;

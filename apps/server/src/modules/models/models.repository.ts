@@ -2,7 +2,7 @@ import { and, asc, desc, eq, inArray, like, lt, ne, sql } from 'drizzle-orm';
 import { GenerationStatus, type TGenerationStatus } from '@mirra/contracts';
 import type { DbOrTx } from '../../shared/db/client.js';
 import { jobsWithPayload } from '../../shared/jobs.js';
-import { modelPhotos, models } from '../../shared/db/schema.js';
+import { modelPhotos, models } from './models.tables.js';
 import { modelStatusesAllowedBefore } from './models.models.js';
 
 export type ModelRow = typeof models.$inferSelect;

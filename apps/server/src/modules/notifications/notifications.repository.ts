@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../shared/db/client.js';
-import { notificationPreferences, notifications } from '../../shared/db/schema.js';
+import { notificationPreferences, notifications } from './notifications.tables.js';
 
 export type NotificationRow = typeof notifications.$inferSelect;
 

@@ -10,7 +10,7 @@ import {
   partnerTops,
   payoutRequests,
   payoutRequisites,
-} from '../../shared/db/schema.js';
+} from './partners.tables.js';
 import type { PlannedCommission, Upline } from './partners.models.js';
 
 export type PartnerCommissionRow = typeof partnerCommissions.$inferSelect;

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../shared/db/client.js';
-import { walletAuditFindings } from '../../shared/db/schema.js';
+import { walletAuditFindings } from './partners.tables.js';
 
 export type WalletFinding = typeof walletAuditFindings.$inferInsert;
 

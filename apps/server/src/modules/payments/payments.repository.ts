@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gt, inArray, isNotNull, lt, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../shared/db/client.js';
-import { entitlements, paymentEvents, paymentOrders, paymentRegions } from '../../shared/db/schema.js';
+import { entitlements, paymentEvents, paymentOrders, paymentRegions } from './payments.tables.js';
 import type { TPaymentRegion } from '@mirra/contracts';
 
 export type PaymentOrderRow = typeof paymentOrders.$inferSelect;

@@ -1,16 +1,9 @@
 import { and, desc, eq, getTableColumns, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../shared/db/client.js';
 import { dayNumber, nextSearchLevel, SEARCH_BUCKET_LEVELS, searchWindow } from './posts.models.js';
-import {
-  postGenerations,
-  postReports,
-  posts,
-  postSaves,
-  postViews,
-  royaltyCarries,
-  subscriptions,
-  users,
-} from '../../shared/db/schema.js';
+import { postGenerations, postReports, posts, postSaves, postViews, royaltyCarries } from './posts.tables.js';
+import { subscriptions } from '../social/social.tables.js';
+import { users } from '../users/users.tables.js';
 
 export type PostRow = Omit<typeof posts.$inferSelect, 'search'>;
 export type NewPostRow = typeof posts.$inferInsert;

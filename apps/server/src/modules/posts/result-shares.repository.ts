@@ -1,7 +1,9 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { DbOrTx } from '../../shared/db/client.js';
 import type { StoredResult } from '../../shared/db/json-columns.js';
-import { generations, resultShares, users } from '../../shared/db/schema.js';
+import { resultShares } from './posts.tables.js';
+import { generations } from '../generations/generations.tables.js';
+import { users } from '../users/users.tables.js';
 
 export type ResultShareRow = typeof resultShares.$inferSelect;
 

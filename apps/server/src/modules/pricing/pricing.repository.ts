@@ -1,6 +1,6 @@
 import { desc, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../shared/db/client.js';
-import { pricingSettings } from '../../shared/db/schema.js';
+import { pricingSettings } from './pricing.tables.js';
 
 export type PricingSettingsRow = typeof pricingSettings.$inferSelect;
 

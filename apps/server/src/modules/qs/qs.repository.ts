@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../shared/db/client.js';
-import { savedQueryStrings } from '../../shared/db/schema.js';
+import { savedQueryStrings } from './qs.tables.js';
 
 export type SavedQueryStringRow = typeof savedQueryStrings.$inferSelect;
 

@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../shared/db/client.js';
-import { subscriptions, userCounters } from '../../shared/db/schema.js';
+import { subscriptions, userCounters } from './social.tables.js';
 
 /** Who follows whom, and the profile counters kept beside it. */
 export const socialRepository = {

@@ -1,6 +1,8 @@
 import { and, eq, inArray, isNotNull, lte, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../shared/db/client.js';
-import { entitlements, premiumSubscriptions, premiumTrialClaims, users } from '../../shared/db/schema.js';
+import { premiumSubscriptions, premiumTrialClaims } from './subscriptions.tables.js';
+import { entitlements } from '../payments/payments.tables.js';
+import { users } from '../users/users.tables.js';
 
 export type SubscriptionRow = typeof premiumSubscriptions.$inferSelect;
 

@@ -1,6 +1,6 @@
 import { and, eq, lt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../shared/db/client.js';
-import { telegramAuthKeys, telegramUpdates } from '../../shared/db/schema.js';
+import { telegramAuthKeys, telegramUpdates } from './telegram.tables.js';
 
 export type TelegramAuthKeyRow = typeof telegramAuthKeys.$inferSelect;
 

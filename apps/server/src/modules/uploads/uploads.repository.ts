@@ -1,6 +1,6 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { DbOrTx } from '../../shared/db/client.js';
-import { uploads } from '../../shared/db/schema.js';
+import { uploads } from './uploads.tables.js';
 
 export type UploadRow = typeof uploads.$inferSelect;
 

@@ -1,6 +1,7 @@
 import { and, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../shared/db/client.js';
-import { tokenFamilies, users } from '../../shared/db/schema.js';
+import { users } from './users.tables.js';
+import { tokenFamilies } from '../auth/auth.tables.js';
 
 export type UserRow = typeof users.$inferSelect;
 

@@ -1,7 +1,7 @@
 import { and, desc, eq, inArray, isNull, lt, lte, sql } from 'drizzle-orm';
 import type { TWalletBalance, TWalletEntryKind } from '@mirra/contracts';
 import type { DbOrTx } from '../../shared/db/client.js';
-import { walletAccounts, walletEntries } from '../../shared/db/schema.js';
+import { walletAccounts, walletEntries } from './wallet.tables.js';
 import { EARNED_KINDS, payableAmount } from './wallet.models.js';
 
 export type WalletEntryRow = typeof walletEntries.$inferSelect;

@@ -1,1 +1,3 @@
-export const alphaRepository = { table: 'alpha' };
+import { alphaTable } from './alpha.tables.js';
+
+export const alphaRepository = { table: alphaTable.name };

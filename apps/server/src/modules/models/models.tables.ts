@@ -1,0 +1,92 @@
+import { sql } from 'drizzle-orm';
+import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import type { FaceAnalysis, FaceProfile, StoredProviderLoras } from '../../shared/db/json-columns.js';
+import { createdAt } from '../../shared/db/columns.js';
+import { users } from '../users/users.tables.js';
+
+/**
+ * Personal digital models. Built once from the owner's checked photos; training is a
+ * job like a generation, with the same status codes. `profile` is what the local engine learned
+ * (see @mirra/imaging faces/face-profile.models.ts); provider engines will keep their LoRA's id beside it.
+ */
+export const models = pgTable(
+  'models',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    uuid: uuid('uuid').notNull().unique().defaultRandom(),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    category: text('category').notNull(),
+    /** NEW 0 (collecting photos), IN_QUEUE 30, IN_PROGRESS 60, COMPLETED 100, ERROR -100, FAILED -200. */
+    status: integer('status').notNull().default(0),
+    progress: integer('progress').notNull().default(0),
+    /** Each start of training is an attempt with its own charge and refund keys (a failed one may be retried). */
+    trainingAttempt: integer('training_attempt').notNull().default(0),
+    /** Credits charged for the current attempt. */
+    cost: integer('cost').notNull().default(0),
+    refunded: boolean('refunded').notNull().default(false),
+    engine: text('engine').notNull().default('local'),
+    profile: jsonb('profile').$type<FaceProfile>(),
+    /** LoRAs trained for this model at providers, by engine: `{fal: {url, triggerWord}}`. */
+    providerLoras: jsonb('provider_loras').$type<StoredProviderLoras>(),
+    /** The provider training this attempt and its job id: a rerun resumes it, never submits twice. */
+    trainingProvider: text('training_provider'),
+    trainingJobId: text('training_job_id'),
+    /** Good photos (what the model is built from); kept with the photos in the same transaction. */
+    referenceCount: integer('reference_count').notNull().default(0),
+    photoCount: integer('photo_count').notNull().default(0),
+    errorCode: text('error_code'),
+    errorDetail: text('error_detail'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    trainingStartedAt: timestamp('training_started_at', { withTimezone: true }),
+    trainedAt: timestamp('trained_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('models_user_idx').on(t.userId, t.id),
+    // The training reconciler's scan: only models in training, oldest change first.
+    index('models_training_idx')
+      .on(t.updatedAt)
+      .where(sql`${t.status} IN (30, 60)`),
+  ],
+);
+
+/** The photos of a model: private originals, a preview, and what the face analysis found. */
+export const modelPhotos = pgTable(
+  'model_photos',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    uuid: uuid('uuid').notNull().unique().defaultRandom(),
+    modelId: bigint('model_id', { mode: 'number' })
+      .notNull()
+      .references(() => models.id, { onDelete: 'cascade' }),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    storageKey: text('storage_key').notNull(),
+    thumbnailKey: text('thumbnail_key').notNull(),
+    /** The aligned face crop training made from it (null until trained, or without a usable face). */
+    alignedKey: text('aligned_key'),
+    width: integer('width').notNull(),
+    height: integer('height').notNull(),
+    bytes: integer('bytes').notNull(),
+    /** The face analysis (main face in full, others by box): photos are re-judged without re-analysis. */
+    analysis: jsonb('analysis').$type<FaceAnalysis>().notNull(),
+    ok: boolean('ok').notNull(),
+    problems: text('problems')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    tips: text('tips')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    pose: text('pose'),
+    /** Perceptual fingerprint (faces/photo-fingerprint.models.ts): finds copies of a photo already in the model. */
+    fingerprint: text('fingerprint'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('model_photos_model_idx').on(t.modelId, t.id)],
+);
