@@ -1,11 +1,8 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, render, screen } from '@testing-library/react';
+import { cleanup, screen } from '@testing-library/react';
 import type { i18n as I18n } from 'i18next';
-import { I18nextProvider } from 'react-i18next';
-import { MemoryRouter } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { authKeys } from '../../features/auth/hooks/use-public-config';
 import { createTestI18n } from '../../test/i18n';
+import { renderWithPublicConfig } from '../../test/public-config';
 import { Page as Welcome } from './welcome';
 
 let i18n: I18n;
@@ -15,29 +12,8 @@ beforeAll(async () => {
 afterEach(cleanup);
 
 function renderWelcome(ai: boolean | 'loading') {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Infinity } } });
-  if (ai !== 'loading') {
-    client.setQueryData(authKeys.config, {
-      google_client_id: null,
-      telegram_bot_username: null,
-      telegram_mini_app_name: null,
-      public_url: 'http://mirra.test',
-      support_telegram_url: null,
-      support_email: null,
-      error_reporting: null,
-      unavailable_modes: [],
-      engines: { simple: { engine: ai ? 'fal' : 'local', ai } },
-    });
-  }
-  return render(
-    <QueryClientProvider client={client}>
-      <I18nextProvider i18n={i18n}>
-        <MemoryRouter initialEntries={['/welcome/']}>
-          <Welcome />
-        </MemoryRouter>
-      </I18nextProvider>
-    </QueryClientProvider>,
-  );
+  const config = ai === 'loading' ? null : { engines: { simple: { engine: ai ? 'fal' : 'local', ai } } };
+  return renderWithPublicConfig(<Welcome />, { path: '/welcome/', i18n, config });
 }
 
 describe('the onboarding', () => {
