@@ -1,14 +1,4 @@
 import type { SharedDeps } from '../../shared/deps.js';
-import type { SessionCache, TokenService } from '../auth/index.js';
-import type { TelegramBotApi } from '../telegram/index.js';
 
 /** What the dev module is handed at start: its slice of the app's dependencies. */
-export interface DevDeps extends Pick<
-  SharedDeps,
-  'config' | 'db' | 'logger' | 'linkSecret' | 'mailer' | 'rateLimiter' | 'now'
-> {
-  tokens: TokenService;
-  sessionCache: SessionCache;
-  /** Null when no bot token is configured: Telegram features answer `auth.telegram_unavailable`. */
-  telegramBot: TelegramBotApi | null;
-}
+export type DevDeps = Pick<SharedDeps, 'config' | 'now'>;

@@ -1,9 +1,6 @@
 import type { SharedDeps } from '../../shared/deps.js';
 import type { PricingSettings } from '../pricing/index.js';
-import type { SessionCache, TokenService } from '../auth/index.js';
-import type { FaceAnalyzer } from '@mirra/imaging';
 import type { ImageModerator, PromptModerator } from '../moderation/index.js';
-import type { TelegramBotApi } from '../telegram/index.js';
 import type { EngineRegistry } from '../../engines/index.js';
 import type { GenerationEvents } from './generation-events.js';
 import type { GenerationSources } from './generation-sources.js';
@@ -11,12 +8,8 @@ import type { GenerationSources } from './generation-sources.js';
 /** What the generations module is handed at start: its slice of the app's dependencies. */
 export interface GenerationsDeps extends Pick<
   SharedDeps,
-  'config' | 'db' | 'logger' | 'linkSecret' | 'mailer' | 'rateLimiter' | 'storage' | 'mediaUrls' | 'now'
+  'config' | 'db' | 'logger' | 'storage' | 'mediaUrls' | 'now'
 > {
-  tokens: TokenService;
-  sessionCache: SessionCache;
-  /** Null when no bot token is configured: Telegram features answer `auth.telegram_unavailable`. */
-  telegramBot: TelegramBotApi | null;
   /** Checks prompts before anything is charged. */
   promptModerator: PromptModerator;
   /** Checks results before anyone sees them. */
@@ -27,10 +20,6 @@ export interface GenerationsDeps extends Pick<
   generationEvents: GenerationEvents;
   /** Posts as the sources of generations (repeat/remix and its royalty), provided by posts. */
   generationSources: GenerationSources;
-  /** Live training progress of digital models (same event shape, own channel). */
-  modelEvents: GenerationEvents;
   /** Generation prices and the free tier in force (the configuration's, or the staff console's). */
   pricing: PricingSettings;
-  /** Face detection, mesh and descriptor (models load once per process, on first use). */
-  faceAnalyzer: FaceAnalyzer;
 }

@@ -1,19 +1,15 @@
 import type { ModelTrainer } from '../../engines/index.js';
 import type { SharedDeps } from '../../shared/deps.js';
-import type { SessionCache, TokenService } from '../auth/index.js';
+import type { SessionCache } from '../auth/index.js';
 import type { FaceAnalyzer } from '@mirra/imaging';
 import type { GenerationEvents } from '../generations/index.js';
-import type { TelegramBotApi } from '../telegram/index.js';
 
 /** What the models module is handed at start: its slice of the app's dependencies. */
 export interface ModelsDeps extends Pick<
   SharedDeps,
-  'config' | 'db' | 'logger' | 'linkSecret' | 'mailer' | 'rateLimiter' | 'storage' | 'mediaUrls' | 'now'
+  'config' | 'db' | 'logger' | 'rateLimiter' | 'storage' | 'mediaUrls' | 'now'
 > {
-  tokens: TokenService;
   sessionCache: SessionCache;
-  /** Null when no bot token is configured: Telegram features answer `auth.telegram_unavailable`. */
-  telegramBot: TelegramBotApi | null;
   /** Live training progress of digital models (same event shape, own channel). */
   modelEvents: GenerationEvents;
   /** Face detection, mesh and descriptor (models load once per process, on first use). */

@@ -1,35 +1,8 @@
 import type { SharedDeps } from '../../shared/deps.js';
-import type { SessionCache, TokenService } from '../auth/index.js';
-import type { FaceAnalyzer } from '@mirra/imaging';
-import type { EngineRegistry } from '../../engines/index.js';
-import type { GenerationEvents, GenerationSources } from '../generations/index.js';
-import type { ImageModerator, PromptModerator } from '../moderation/index.js';
-import type { PublishedPostCounter } from '../posts/index.js';
-import type { TelegramBotApi } from '../telegram/index.js';
+import type { PostsDeps } from '../posts/index.js';
 
-/** What the social module is handed at start: its slice of the app's dependencies. */
-export interface SocialDeps extends Pick<
-  SharedDeps,
-  'config' | 'db' | 'logger' | 'linkSecret' | 'mailer' | 'rateLimiter' | 'storage' | 'mediaUrls' | 'now'
-> {
-  tokens: TokenService;
-  sessionCache: SessionCache;
-  /** Null when no bot token is configured: Telegram features answer `auth.telegram_unavailable`. */
-  telegramBot: TelegramBotApi | null;
-  /** Profiles' count of published posts, kept by social and changed by posts. */
-  publishedPostCounter: PublishedPostCounter;
-  /** Checks prompts before anything is charged. */
-  promptModerator: PromptModerator;
-  /** Checks results before anyone sees them. */
-  imageModerator: ImageModerator;
-  /** The engine for each generation mode (configuration). */
-  engines: EngineRegistry;
-  /** Live generation progress for server-sent events. */
-  generationEvents: GenerationEvents;
-  /** Posts as the sources of generations (repeat/remix and its royalty), provided by posts. */
-  generationSources: GenerationSources;
-  /** Live training progress of digital models (same event shape, own channel). */
-  modelEvents: GenerationEvents;
-  /** Face detection, mesh and descriptor (models load once per process, on first use). */
-  faceAnalyzer: FaceAnalyzer;
-}
+/**
+ * What the social module is handed at start: its slice of the app's dependencies. A profile's
+ * posts are listed by the posts module, so it takes what posts needs.
+ */
+export type SocialDeps = Pick<SharedDeps, 'config' | 'db'> & PostsDeps;

@@ -4,7 +4,7 @@ import type { SessionCache, TokenService } from '../auth/index.js';
 /** What the users module is handed at start: its slice of the app's dependencies. */
 export interface UsersDeps extends Pick<
   SharedDeps,
-  'config' | 'db' | 'logger' | 'linkSecret' | 'mailer' | 'rateLimiter' | 'now' | 'storage'
+  'config' | 'db' | 'linkSecret' | 'mailer' | 'rateLimiter' | 'now' | 'storage'
 > {
   tokens: TokenService;
   sessionCache: SessionCache;
