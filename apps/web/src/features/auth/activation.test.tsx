@@ -9,6 +9,7 @@ import { Page as WelcomePage } from '../../app/routes/welcome';
 import { useAppStore } from '../../lib/app-store';
 import { useSession } from '../../lib/session';
 import { createTestI18n } from '../../test/i18n';
+import { jsonResponse } from '../../test/http';
 import { accessExpiringIn } from '../../test/jwt';
 import { safeReturnPath, signUpPath } from './activation-return';
 import { authApi } from './api/auth.api';
@@ -21,8 +22,7 @@ const USER = {
   email: 'ada@example.com',
   firstName: 'Ada',
 };
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const json = jsonResponse;
 
 let i18n: I18n;
 beforeAll(async () => {

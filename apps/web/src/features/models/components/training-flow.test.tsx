@@ -9,6 +9,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../../lib/api-error';
 import type { TModel } from '../../../lib/api-types';
 import { createTestI18n } from '../../../test/i18n';
+import { jsonResponse } from '../../../test/http';
 import { paymentsApi } from '../../payments';
 import { checkoutNavigation } from '../../payments/components/purchase-sheet';
 import { modelsApi } from '../api/models.api';
@@ -46,8 +47,7 @@ const CATALOGUE: TPaymentCatalogue = {
   receipt_email_methods: [],
   stars_methods: [],
 };
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const json = jsonResponse;
 
 let i18n: I18n;
 beforeAll(async () => {
