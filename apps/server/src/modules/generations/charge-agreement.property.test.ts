@@ -17,6 +17,7 @@ import { creditEntries, entitlements, generations, models, users } from '../../s
 import { createEngineRegistry } from '../../engines/index.js';
 import { bearer, createUploadFor } from '../../test/factories.js';
 import { createScriptedEngine } from '../../test/fake-engines.js';
+import { distinctModePrices, everyModeServedBy } from '../../test/mode-env.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { applyCreditChange } from '../credits/credits.usecases.js';
 import { issueSession } from '../auth/sessions.usecases.js';
@@ -58,16 +59,9 @@ beforeAll(async () => {
     env: {
       FREE_DAILY_PHOTOS: String(DAILY_FREE),
       FREE_DELAY_SECONDS: String(DELAY_SECONDS),
-      ENGINE_SIMPLE: 'test',
-      ENGINE_FACE_SWAP: 'test',
-      ENGINE_EDITING: 'test',
-      ENGINE_STYLING: 'test',
-      ENGINE_VIDEO: 'test',
-      PRICE_SIMPLE: '3',
-      PRICE_FACE_SWAP: '7',
-      PRICE_EDITING: '4',
-      PRICE_STYLING: '6',
-      PRICE_VIDEO_PER_SECOND: '2',
+      ...everyModeServedBy('test'),
+      // A different price per mode, so a price applied to the wrong mode shows.
+      ...distinctModePrices({ video_per_second: 2 }),
     },
   });
   t.deps.engines = createEngineRegistry(t.deps.config, [engine]);

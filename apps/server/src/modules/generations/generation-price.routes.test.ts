@@ -7,6 +7,7 @@ import { createEngineRegistry } from '../../engines/index.js';
 import { bearer, createActiveUser, createUploadFor, login } from '../../test/factories.js';
 import { createScriptedEngine } from '../../test/fake-engines.js';
 import { createTrainedModel } from '../../test/models.js';
+import { distinctModePrices, everyModeServedBy } from '../../test/mode-env.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 
 // The price a person is shown (/price/) and the price the create charges come from one function,
@@ -23,16 +24,9 @@ beforeAll(async () => {
   t = await createTestApp({
     env: {
       FREE_DAILY_PHOTOS: '1000',
-      ENGINE_SIMPLE: 'test',
-      ENGINE_FACE_SWAP: 'test',
-      ENGINE_EDITING: 'test',
-      ENGINE_STYLING: 'test',
-      ENGINE_VIDEO: 'test',
-      PRICE_SIMPLE: '3',
-      PRICE_FACE_SWAP: '7',
-      PRICE_EDITING: '4',
-      PRICE_STYLING: '6',
-      PRICE_VIDEO_PER_SECOND: '2',
+      ...everyModeServedBy('test'),
+      // A different price per mode, so a price applied to the wrong mode shows.
+      ...distinctModePrices({ video_per_second: 2 }),
       PRICE_MODEL_TRAINING: '1',
     },
   });
