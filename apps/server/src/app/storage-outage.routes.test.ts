@@ -5,7 +5,7 @@ import { GenerationStatus } from '@mirra/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFalFake, type FalFake } from '../fakes/fal.fake.js';
 import { FAL_WEBHOOK_PATH } from '../engines/fal/fal-webhook.routes.js';
-import { runGeneration } from '../modules/generations/generations.jobs.js';
+import { runGeneration } from '../modules/generations/generation-run.usecases.js';
 import { createLocalStorage } from '../shared/storage/local-storage.js';
 import type { Storage } from '../shared/storage/storage.js';
 import { bearer, createActiveUser, login } from '../test/factories.js';

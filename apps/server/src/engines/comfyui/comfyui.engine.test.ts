@@ -1,7 +1,7 @@
 import { GenerationStatus } from '@mirra/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startComfyUiFake, type ComfyFake } from '../../fakes/comfyui.fake.js';
-import { runGeneration } from '../../modules/generations/generations.jobs.js';
+import { runGeneration } from '../../modules/generations/generation-run.usecases.js';
 import { createUploadFor } from '../../test/factories.js';
 import { generationTestHelpers } from '../../test/generations.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';

@@ -9,7 +9,7 @@ import { GenerationStatus } from '@mirra/contracts';
 import { loadTestFaces } from '@mirra/imaging/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startComfyUiFake, type ComfyFake } from '../../fakes/comfyui.fake.js';
-import { runGeneration } from '../../modules/generations/generations.jobs.js';
+import { runGeneration } from '../../modules/generations/generation-run.usecases.js';
 import { models } from '../../shared/db/schema.js';
 import { createUploadFor } from '../../test/factories.js';
 import { generationTestHelpers } from '../../test/generations.js';

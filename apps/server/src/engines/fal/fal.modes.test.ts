@@ -5,7 +5,7 @@ import { grantWelcomeCredits } from '../../modules/credits/credits.usecases.js';
 import { modelsRepository } from '../../modules/models/models.repository.js';
 import { bearer, createActiveUser, createUploadFor, login } from '../../test/factories.js';
 import { astronautPhotos, createTrainedModel, uploadModelPhotos } from '../../test/models.js';
-import { runModelTraining } from '../../modules/models/models.jobs.js';
+import { runModelTraining } from '../../modules/models/model-training-run.usecases.js';
 import { createSwitchableModerator } from '../../test/posts-factories.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { loadTestFaces } from '@mirra/imaging/testing';

@@ -6,7 +6,7 @@ import {
   type ReplicateFake,
   type ReplicateSignedWebhook,
 } from '../../fakes/replicate.fake.js';
-import { runGeneration } from '../../modules/generations/generations.jobs.js';
+import { runGeneration } from '../../modules/generations/generation-run.usecases.js';
 import { createUploadFor } from '../../test/factories.js';
 import { generationTestHelpers } from '../../test/generations.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';

@@ -9,7 +9,7 @@ import {
   type ReplicateSignedWebhook,
 } from '../../fakes/replicate.fake.js';
 import { grantWelcomeCredits } from '../../modules/credits/credits.usecases.js';
-import { runModelTraining } from '../../modules/models/models.jobs.js';
+import { runModelTraining } from '../../modules/models/model-training-run.usecases.js';
 import { creditEntries, models, notifications } from '../../shared/db/schema.js';
 import { bearer, createActiveUser, createUploadFor, login } from '../../test/factories.js';
 import { loadTestFaces } from '@mirra/imaging/testing';

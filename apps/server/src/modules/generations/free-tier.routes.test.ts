@@ -6,7 +6,7 @@ import { createScriptedEngine } from '../../test/fake-engines.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { applyCreditChange } from '../credits/credits.usecases.js';
 import { createEngineRegistry } from '../../engines/index.js';
-import { runGeneration } from './generations.jobs.js';
+import { runGeneration } from './generation-run.usecases.js';
 import { generationsRepository } from './generations.repository.js';
 
 let t: TestApp;

@@ -1,7 +1,8 @@
 import { GenerationStatus } from '@mirra/contracts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createEngineRegistry } from '../../engines/index.js';
-import { runGeneration, reconcileStuckGenerations } from './generations.jobs.js';
+import { reconcileStuckGenerations } from './generation-finish.usecases.js';
+import { runGeneration } from './generation-run.usecases.js';
 import { generationsRepository } from './generations.repository.js';
 import { reconcileCreditBalances } from '../credits/credits.usecases.js';
 import { bearer, createActiveUser, createUploadFor, login } from '../../test/factories.js';

@@ -6,11 +6,8 @@ export { createGenerationEvents, type GenerationEvents } from './generation-even
 export type { GenerationFromPostRequest, GenerationSources, PostSource } from './generation-sources.js';
 export type { GenerationsDeps } from './generations.deps.js';
 export { generationsJobDefinitions, runGenerationJob } from './generations.jobs.definitions.js';
-export {
-  failOrphanedGenerations,
-  generationsJobHandlers,
-  requeueGenerationOfDeadRun,
-} from './generations.jobs.js';
+export { failOrphanedGenerations } from './generation-finish.usecases.js';
+export { generationsJobHandlers, requeueGenerationOfDeadRun } from './generations.jobs.js';
 export type { GenerationRow } from './generations.repository.js';
 export { registerGenerationsRoutes } from './generations.routes.js';
 export type { StoredResult } from './generations.serializers.js';

@@ -6,7 +6,7 @@ import {
   type ProviderJobOutcome,
 } from '../../engines/index.js';
 import type { GenerationsDeps } from './generations.deps.js';
-import { engineFailureOutcome, finishGeneration } from './generations.jobs.js';
+import { engineFailureOutcome, finishGeneration } from './generation-finish.usecases.js';
 import { generationsRepository } from './generations.repository.js';
 import { failGeneration } from './generations.usecases.js';
 

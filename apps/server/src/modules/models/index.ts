@@ -10,7 +10,8 @@ export type {
   ProviderLora,
 } from './models.deps.js';
 export { modelsJobDefinitions, trainModelJob } from './models.jobs.definitions.js';
-export { failOrphanedTraining, modelsJobHandlers, requeueTrainingOfDeadRun } from './models.jobs.js';
+export { failOrphanedTraining } from './model-training-run.usecases.js';
+export { modelsJobHandlers, requeueTrainingOfDeadRun } from './models.jobs.js';
 export { createModelTrainingStore } from './model-provider-training.usecases.js';
 export { MODEL_EVENTS_CHANNEL } from './models.models.js';
 export { registerModelsRoutes } from './models.routes.js';

@@ -4,7 +4,11 @@ import type { ModelsDeps } from './models.deps.js';
 import { isTraining } from './models.models.js';
 import { modelsRepository } from './models.repository.js';
 import { completeTraining, failTraining } from './model-training.usecases.js';
-import { loraTriggerWord, providerTrainingFailure, storedLocalTraining } from './models.jobs.js';
+import {
+  loraTriggerWord,
+  providerTrainingFailure,
+  storedLocalTraining,
+} from './model-training-run.usecases.js';
 
 /**
  * A provider's webhook says the training it names has ended: its trainer's own status read says

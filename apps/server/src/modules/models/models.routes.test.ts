@@ -17,7 +17,7 @@ import {
   shrinkIntoCanvas,
   type TestFaces,
 } from '@mirra/imaging/testing';
-import { reconcileStuckTraining, runModelTraining } from './models.jobs.js';
+import { reconcileStuckTraining, runModelTraining } from './model-training-run.usecases.js';
 import { modelPhotoKeys } from './models.models.js';
 
 // Real photos through the real face analysis (@mirra/imaging/testing), the real database, jobs as

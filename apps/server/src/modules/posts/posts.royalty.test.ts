@@ -14,7 +14,7 @@ import {
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { createUploadFor } from '../../test/factories.js';
 import { createEngineRegistry } from '../../engines/index.js';
-import { runGeneration } from '../generations/generations.jobs.js';
+import { runGeneration } from '../generations/generation-run.usecases.js';
 import { generationsRepository } from '../generations/generations.repository.js';
 import { completeGeneration } from '../generations/generations.usecases.js';
 import type { StoredResult } from '../generations/generations.serializers.js';
