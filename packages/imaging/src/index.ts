@@ -5,9 +5,8 @@
  */
 export * from './faces/index.js';
 export {
-  EngineError,
   engineNote,
-  type EngineErrorCode,
+  UnusableInputError,
   type EngineFaceModel,
   type EngineImage,
   type EngineNote,

@@ -3,8 +3,8 @@ import type { FaceProfile } from './faces/index.js';
 
 /*
  * What the pipelines take and report, shared with the server's engine interface (which re-exports
- * these): the input images, the notes a result carries, the error of a request that cannot
- * succeed, and the digital model a face pipeline works from.
+ * the data types): the input images, the notes a result carries, the digital model a face pipeline
+ * works from, and the error of an input that cannot succeed (the engine translates it into its own).
  */
 
 /** An image handed to an engine: already normalised (EXIF stripped, orientation applied). */
@@ -44,32 +44,18 @@ export function engineNote(
   return { code, params, text };
 }
 
-export type EngineErrorCode =
-  /** The request cannot succeed as asked (e.g. no face in the photo); never retried. */
-  | 'engine.bad_input'
-  /** A transient failure; the job is retried with backoff. */
-  | 'engine.unavailable'
-  | 'engine.timeout'
-  /** The provider's safety system refused the prompt or its result; never retried elsewhere. */
-  | 'engine.refused'
-  | 'engine.failed';
-
-export class EngineError extends Error {
-  override name = 'EngineError';
+/**
+ * The input cannot make a result as asked (no face in the photo, an unreadable photo, a model with
+ * no usable references): retrying cannot help. `reason` is a code the app words in the user's
+ * language; `message` is the pipeline's own (English) account. The server's engine turns it into
+ * its engine error.
+ */
+export class UnusableInputError extends Error {
+  override name = 'UnusableInputError';
   constructor(
-    readonly code: EngineErrorCode,
+    readonly reason: TGenerationFailureReason,
     message: string,
-    readonly retryable: boolean,
-    /** For bad input: what was wrong, as a code the app words in the user's language. */
-    readonly reason: TGenerationFailureReason | null = null,
-    /** For an outage the provider asked to wait out (429 Retry-After), in seconds. */
-    readonly retryAfterSeconds: number | null = null,
   ) {
     super(message);
-  }
-
-  /** The request cannot succeed as asked; `message` is the engine's own (English) account. */
-  static badInput(reason: TGenerationFailureReason, message: string): EngineError {
-    return new EngineError('engine.bad_input', message, false, reason);
   }
 }

@@ -1,15 +1,10 @@
 import type { TEngineAbility, TGenerationMode, TStyle, TVideoAspect } from '@mirra/contracts';
-import type { EngineError, EngineFaceModel, EngineImage, EngineNote } from '@mirra/imaging';
+import type { EngineFaceModel, EngineImage, EngineNote } from '@mirra/imaging';
+import type { EngineError } from './engine-error.js';
 
-// The words the local pipelines speak too: defined by @mirra/imaging, the same for every engine.
-export {
-  EngineError,
-  engineNote,
-  type EngineErrorCode,
-  type EngineFaceModel,
-  type EngineImage,
-  type EngineNote,
-} from '@mirra/imaging';
+// The data the local pipelines take and report too: defined by @mirra/imaging, the same for every engine.
+export { engineNote, type EngineFaceModel, type EngineImage, type EngineNote } from '@mirra/imaging';
+export { EngineError, type EngineErrorCode } from './engine-error.js';
 
 export interface EngineRequest {
   generationUuid: string;

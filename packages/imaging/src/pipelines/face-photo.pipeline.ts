@@ -7,7 +7,7 @@ import {
   pickReferenceForYaw,
   type RgbImage,
 } from '../faces/index.js';
-import { EngineError, engineNote, type EngineFaceModel, type EngineNote } from '../pipeline.types.js';
+import { engineNote, UnusableInputError, type EngineFaceModel, type EngineNote } from '../pipeline.types.js';
 import { type Rgb, rgbToHex, mixRgb, hexToRgb } from '../raster/colour.js';
 import { createRng, mixSeeds, range } from '../raster/random.js';
 import {
@@ -47,7 +47,7 @@ export async function facePhotoFromPrompt(
   const scene = await renderScene(plan, checkpoint);
   const reference = pickReferenceForYaw(faceModel.profile, 0);
   if (!reference) {
-    throw EngineError.badInput(
+    throw new UnusableInputError(
       'no_usable_references',
       'Your digital model has no usable photos left. Add photos of yourself to it.',
     );

@@ -9,8 +9,8 @@ import {
   type AnalysedFace,
 } from '../faces/index.js';
 import {
-  EngineError,
   engineNote,
+  UnusableInputError,
   type EngineFaceModel,
   type EngineImage,
   type EngineNote,
@@ -43,13 +43,13 @@ export async function faceSwapOnPhoto(
   try {
     image = await decodeRgb(target.data, { maxSide: FACE_SWAP_MAX_SIDE });
   } catch {
-    throw EngineError.badInput('unreadable_photo', 'The photo could not be read as an image.');
+    throw new UnusableInputError('unreadable_photo', 'The photo could not be read as an image.');
   }
   const analysis = await analyzer.analyze(target.data);
   await checkpoint();
   const [face, ...others] = analysis.faces;
   if (!face || face.mesh.length < 468) {
-    throw EngineError.badInput(
+    throw new UnusableInputError(
       'no_face',
       'No face was found in this photo. Choose one where a face is clearly visible, looking roughly at the camera.',
     );
@@ -101,7 +101,7 @@ export async function placeReference(
 ): Promise<{ image: RgbImage; reference: FaceReference }> {
   const reference = pickReferenceForYaw(faceModel.profile, yaw);
   if (!reference) {
-    throw EngineError.badInput(
+    throw new UnusableInputError(
       'no_usable_references',
       'Your digital model has no usable photos left. Add photos of yourself to it.',
     );

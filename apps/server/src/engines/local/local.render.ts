@@ -43,6 +43,7 @@ import {
   type AnimatedPhoto,
   type PersonSegmenter,
   type SceneMotion,
+  UnusableInputError,
 } from '@mirra/imaging';
 
 /**
@@ -216,12 +217,14 @@ async function faceSwap(
         'Upload a photo to put your face on, or describe a scene.',
       );
     }
-    const outcome = await facePhotoFromPrompt(request.prompt, request.seed, faceModel, checkpoint);
+    const outcome = await facePhotoFromPrompt(request.prompt, request.seed, faceModel, checkpoint).catch(
+      asEngineError,
+    );
     await progress.reach(80);
     return finish(outcome.image, LOCAL_ENGINE_DESCRIPTIONS.face_photo, outcome.notes, progress);
   }
   const target = singleImage(request, 'Face swap');
-  const outcome = await faceSwapOnPhoto(target, faceModel, analyzer, checkpoint);
+  const outcome = await faceSwapOnPhoto(target, faceModel, analyzer, checkpoint).catch(asEngineError);
   await progress.reach(80);
   const image: RawImage = {
     data: Buffer.from(outcome.image.data.buffer, outcome.image.data.byteOffset, outcome.image.data.length),
@@ -230,6 +233,12 @@ async function faceSwap(
     channels: 3,
   };
   return finish(image, LOCAL_ENGINE_DESCRIPTIONS.face_swap, outcome.notes, progress);
+}
+
+/** A pipeline's refusal of its input is the engine's bad input; anything else goes on as it is. */
+function asEngineError(error: unknown): never {
+  if (error instanceof UnusableInputError) throw EngineError.badInput(error.reason, error.message);
+  throw error;
 }
 
 export interface LocalVideoOptions {
