@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadTestFaces, makePhotoSet } from '../testing/test-faces.js';
 import { createFaceAnalyzer } from '../faces/face-analyzer.js';
 import { buildFaceProfile } from '../faces/face-profile.models.js';
-import type { EngineFaceModel } from '../pipeline.types.js';
+import { UnusableInputError, type EngineFaceModel } from '../pipeline.types.js';
 import { facePhotoFromPrompt } from './face-photo.pipeline.js';
 import type { RawImage } from '../raster/raster.js';
 import { planScene } from '../scene/scene.models.js';
@@ -92,4 +92,13 @@ describe('face photo from a prompt', () => {
       expect(found.faces).toHaveLength(1);
     },
   );
+
+  it('refuses a model with no usable reference photos as unusable input, with its reason', async () => {
+    const empty: EngineFaceModel = { ...faceModel, profile: { ...faceModel.profile, references: [] } };
+    const error = await facePhotoFromPrompt('a city at night', 7, empty, async () => {}).catch(
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(UnusableInputError);
+    expect(error).toMatchObject({ reason: 'no_usable_references' });
+  });
 });
