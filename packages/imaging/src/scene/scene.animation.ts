@@ -19,7 +19,8 @@ import {
   type SvgPart,
   svgOf,
 } from './scene.render.js';
-import { rainLayer, skyLayer, sunLayer } from './scene.svg.js';
+import { rainLayer } from './scene.svg-weather.js';
+import { skyLayer, sunLayer } from './scene.svg.js';
 
 /** What moves in an animated scene, as the notes tell it. */
 export type SceneMotion = 'light' | 'clouds' | 'stars' | 'water' | 'rain' | 'snow' | 'camera';

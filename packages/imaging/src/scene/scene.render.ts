@@ -14,28 +14,19 @@ import {
   meshGradient,
   reflect,
 } from './scene.pixels.js';
+import { type AbstractKind, abstractLayer } from './scene.svg-abstract.js';
+import { beachLayer, palmsLayer } from './scene.svg-coast.js';
 import {
-  type AbstractKind,
-  abstractLayer,
-  beachLayer,
   cityLayer,
   dunesLayer,
-  flowersLayer,
   forestLayer,
   foregroundSlopes,
   groundLayer,
   hillsLayer,
-  type Layout,
   mountainLayer,
-  neonGridLayer,
-  palmsLayer,
-  planetLayer,
-  rainLayer,
-  skyLayer,
-  sunLayer,
-  svgDocument,
-  waterHighlights,
-} from './scene.svg.js';
+} from './scene.svg-land.js';
+import { flowersLayer, neonGridLayer, rainLayer, waterHighlights } from './scene.svg-weather.js';
+import { type Layout, planetLayer, skyLayer, sunLayer, svgDocument } from './scene.svg.js';
 
 export type SvgPart = { defs: string[]; body: string[] };
 
