@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { measureSwapColour } from '../testing/face-swap-colour.js';
 import { loadTestFaces, type TestFaces } from '../testing/test-faces.js';
 import { createFaceAnalyzer } from './face-analyzer.js';
-import { chromaScale, localMeanColour, toLab, transferLocalColour } from './face-blend.models.js';
+import { chromaScale, localMeanColour, toLab, transferLocalColour } from './face-colour.models.js';
 import type { Point2 } from './face-geometry.models.js';
 import { decodeRgb } from './face-images.js';
 import { swapFace } from './face-swap.models.js';

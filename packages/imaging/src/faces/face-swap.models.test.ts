@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { labStats, poissonBlend, solveMembrane, transferColour } from './face-blend.models.js';
+import { poissonBlend, solveMembrane } from './face-blend.models.js';
+import { labStats, transferColour } from './face-colour.models.js';
 import {
   type Affine,
   applyAffine,

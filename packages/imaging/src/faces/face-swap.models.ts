@@ -1,13 +1,11 @@
+import { distanceInside, erode, poissonBlend } from './face-blend.models.js';
 import {
   chromaScale,
-  distanceInside,
-  erode,
   localMeanColour,
-  poissonBlend,
   skinPixels,
   toLab,
   transferLocalColour,
-} from './face-blend.models.js';
+} from './face-colour.models.js';
 import {
   applyAffine,
   convexHull,

@@ -4,7 +4,8 @@
  * about 2 is a just-noticeable difference and above 10 two clearly different colours). Used by the
  * face swap tests and bench/face-swap-colour.bench.ts.
  */
-import { distanceInside, rgbToLab } from '../faces/face-blend.models.js';
+import { distanceInside } from '../faces/face-blend.models.js';
+import { rgbToLab } from '../faces/face-colour.models.js';
 import type { Region, RgbImage } from '../faces/face-warp.models.js';
 
 export interface SwapColourMeasurement {
