@@ -100,6 +100,13 @@ describe('staff console', () => {
 
     const consentCard = cardOf(page, consent.uuid);
     await consentCard.getByTestId('report-actions-reason').fill('A real person, no consent');
+    // Removing asks first, in place; only the second press removes.
+    await consentCard.getByTestId('report-actions-remove').click();
+    await consentCard.getByTestId('report-actions-confirm').getByText('Remove this publication?').waitFor();
+    expect((await callApi(`/api/posts/${consent.uuid}/`, { authorization: bearer(moderator) })).status).toBe(
+      200,
+    );
+    await saveScreenshot(page, 'admin-report-confirm-375', true);
     await consentCard.getByTestId('report-actions-remove').click();
     await consentCard.waitFor({ state: 'detached' });
     expect((await callApi(`/api/posts/${consent.uuid}/`, { authorization: bearer(moderator) })).status).toBe(

@@ -6,6 +6,8 @@ import { I18nextProvider } from 'react-i18next';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestI18n } from '../../test/i18n';
+import { ApiError } from '../../lib/api-error';
+import { useSession } from '../../lib/session';
 import { adminApi } from './api/admin.api';
 import { AuditLog } from './components/audit-log';
 import { Dashboard } from './components/dashboard';
@@ -464,6 +466,97 @@ describe('pay-out queue', () => {
     expect(approve).not.toHaveBeenCalled();
     fireEvent.click(screen.getByTestId('payout-actions-approve'));
     await waitFor(() => expect(approve).toHaveBeenCalledWith(UUID, 'Sent by card', 'SBER-42'));
+  });
+
+  it("refuses only after confirming, and does not offer marking one's own pay-out paid", async () => {
+    const OWN = '22222222-2222-4222-8222-222222222222';
+    useSession.setState({ user: { uuid: OWN } as never });
+    const base = {
+      user_email: 'rosa@example.com',
+      amount: 300_000,
+      currency: 643,
+      method: 'card' as const,
+      requisites: { card: '4111111111111111', holder: 'ROSA' },
+      status: 'pending' as const,
+      reason: null,
+      reference: null,
+      created_at: '2030-03-15T10:00:00.000Z',
+    };
+    vi.spyOn(adminApi, 'payouts').mockResolvedValue({
+      results: [
+        { ...base, uuid: UUID, user_uuid: UUID },
+        { ...base, uuid: OWN, user_uuid: OWN },
+      ],
+    });
+    const reject = vi.spyOn(adminApi, 'rejectPayout').mockResolvedValue(undefined as never);
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    render(
+      <QueryClientProvider client={client}>
+        <I18nextProvider i18n={i18n}>
+          <MemoryRouter>
+            <PayoutQueue />
+          </MemoryRouter>
+        </I18nextProvider>
+      </QueryClientProvider>,
+    );
+    const cards = await screen.findAllByTestId('admin-payout');
+    const own = cards.find((card) => card.dataset.payout === OWN)!;
+    const other = cards.find((card) => card.dataset.payout === UUID)!;
+    expect(own.querySelector('[data-testid="payout-actions-approve"]')).toBeNull();
+    expect(own.textContent).toContain(i18n.t('admin.payouts.ownNote'));
+    expect(other.querySelector('[data-testid="payout-actions-approve"]')).not.toBeNull();
+    expect(other.querySelector('[data-testid="payout-own"]')).toBeNull();
+    const reason = other.querySelector<HTMLInputElement>('[data-testid="payout-actions-reason"]')!;
+    fireEvent.input(reason, { target: { value: 'Wrong card' } });
+    fireEvent.click(other.querySelector('[data-testid="payout-actions-reject"]')!);
+    await waitFor(() => expect(other.querySelector('[data-testid="payout-actions-confirm"]')).not.toBeNull());
+    expect(reject).not.toHaveBeenCalled();
+    fireEvent.click(other.querySelector('[data-testid="payout-actions-reject"]')!);
+    await waitFor(() => expect(reject).toHaveBeenCalledWith(UUID, 'Wrong card'));
+    useSession.setState({ user: null });
+  });
+
+  it("says the server's refusal of one's own pay-out in the person's language", async () => {
+    vi.spyOn(adminApi, 'payouts').mockResolvedValue({
+      results: [
+        {
+          uuid: UUID,
+          user_uuid: UUID,
+          user_email: 'rosa@example.com',
+          amount: 300_000,
+          currency: 643,
+          method: 'card',
+          requisites: { card: '4111111111111111', holder: 'ROSA' },
+          status: 'pending',
+          reason: null,
+          reference: null,
+          created_at: '2030-03-15T10:00:00.000Z',
+        },
+      ],
+    });
+    vi.spyOn(adminApi, 'approvePayout').mockRejectedValue(
+      new ApiError(403, {
+        code: 'partners.payout_own',
+        detail: 'Your own pay-out is approved by another staff member.',
+      } as never),
+    );
+    const ru = await createTestI18n('ru');
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    render(
+      <QueryClientProvider client={client}>
+        <I18nextProvider i18n={ru}>
+          <MemoryRouter>
+            <PayoutQueue />
+          </MemoryRouter>
+        </I18nextProvider>
+      </QueryClientProvider>,
+    );
+    await screen.findByTestId('admin-payout');
+    type('payout-actions-reason', 'Sent');
+    fireEvent.click(screen.getByTestId('payout-actions-approve'));
+    fireEvent.click(await screen.findByTestId('payout-actions-approve'));
+    await screen.findByText(ru.t('errors.partners.payout_own'));
+    expect(ru.t('errors.partners.payout_own')).not.toMatch(/staff member/);
   });
 });
 

@@ -9,6 +9,7 @@ import { LoadError } from '../../../components/ui/load-error';
 import { Spinner } from '../../../components/ui/spinner';
 import { TextInput } from '../../../components/ui/text-input';
 import { useAppStore } from '../../../lib/app-store';
+import { useSession } from '../../../lib/session';
 import { formatDateTime } from '../../../lib/dates';
 import { formatMoney } from '../../payments';
 import { adminApi, adminKeys } from '../api/admin.api';
@@ -36,6 +37,8 @@ function Payout({ payout }: { payout: TAdminPayout }) {
   const { t, i18n } = useTranslation();
   const client = useQueryClient();
   const [reference, setReference] = useState('');
+  // One's own pay-out is approved by someone else (the server refuses it too): not offered here.
+  const own = useSession((state) => state.user?.uuid === payout.user_uuid);
   const amount = formatMoney(payout.amount, payout.currency, i18n.language);
   return (
     <li className="admin__card" data-testid="admin-payout" data-payout={payout.uuid}>
@@ -54,13 +57,20 @@ function Payout({ payout }: { payout: TAdminPayout }) {
       <Link className="admin__meta" to={`/admin/users/${payout.user_uuid}/`}>
         {t('admin.generations.owner')}
       </Link>
-      <TextInput
-        title={t('admin.payouts.reference')}
-        value={reference}
-        onValueChange={setReference}
-        maxLength={200}
-        data-testid="payout-reference"
-      />
+      {own && (
+        <p className="admin__meta" data-testid="payout-own">
+          {t('admin.payouts.ownNote')}
+        </p>
+      )}
+      {!own && (
+        <TextInput
+          title={t('admin.payouts.reference')}
+          value={reference}
+          onValueChange={setReference}
+          maxLength={200}
+          data-testid="payout-reference"
+        />
+      )}
       <ReasonActions
         testId="payout-actions"
         onDone={(id) => {
@@ -73,17 +83,22 @@ function Payout({ payout }: { payout: TAdminPayout }) {
           void client.invalidateQueries({ queryKey: adminKeys.payouts() });
         }}
         actions={[
-          {
-            id: 'approve',
-            label: t('admin.payouts.approve'),
-            theme: 'primary',
-            confirm: t('admin.payouts.approveConfirm', { amount }),
-            run: (reason) => adminApi.approvePayout(payout.uuid, reason, reference.trim()),
-          },
+          ...(own
+            ? []
+            : [
+                {
+                  id: 'approve',
+                  label: t('admin.payouts.approve'),
+                  theme: 'primary' as const,
+                  confirm: t('admin.payouts.approveConfirm', { amount }),
+                  run: (reason: string) => adminApi.approvePayout(payout.uuid, reason, reference.trim()),
+                },
+              ]),
           {
             id: 'reject',
             label: t('admin.payouts.reject'),
             theme: 'danger',
+            confirm: t('admin.payouts.rejectConfirm', { amount }),
             run: (reason) => adminApi.rejectPayout(payout.uuid, reason),
           },
         ]}

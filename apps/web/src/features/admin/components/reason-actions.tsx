@@ -11,7 +11,7 @@ export interface ReasonAction {
   id: string;
   label: string;
   theme: ButtonTheme;
-  /** Asked before the action runs (money leaving): the button must be pressed a second time. */
+  /** Asked before an action that cannot be taken back (money leaving, a refusal, a removal): the button must be pressed a second time. */
   confirm?: string;
   run(reason: string): Promise<unknown>;
 }

@@ -92,6 +92,7 @@ function ReportedPostCard({ entry, canBan }: { entry: TAdminReportedPost; canBan
             id: 'remove',
             label: t('admin.reports.remove'),
             theme: 'danger',
+            confirm: t('admin.reports.removeConfirm'),
             run: (reason) => adminApi.removePost(post.uuid, reason),
           },
           ...(canBan
@@ -100,6 +101,7 @@ function ReportedPostCard({ entry, canBan }: { entry: TAdminReportedPost; canBan
                   id: 'removeAndBan',
                   label: t('admin.reports.removeAndBan'),
                   theme: 'danger' as const,
+                  confirm: t('admin.reports.removeAndBanConfirm'),
                   run: (reason: string) => adminApi.removePostAndBan(post.uuid, reason),
                 },
               ]
