@@ -586,3 +586,68 @@ describe('audit log', () => {
     expect(audit.mock.calls[1]![0]).toMatchObject({ staff: UUID, action: 'payout.', target: '' });
   });
 });
+
+describe("a person's requests", () => {
+  it('exports after a reason and a confirmation, and deletes only once the e-mail is typed', async () => {
+    const exportUser = vi.spyOn(adminApi, 'exportUser').mockResolvedValue(undefined);
+    const deleteUser = vi
+      .spyOn(adminApi, 'deleteUser')
+      .mockRejectedValueOnce(
+        new ApiError(403, { code: 'auth.permission_denied', detail: 'You do not have permission.' }),
+      )
+      .mockResolvedValueOnce({ ok: true } as never);
+    await showUser();
+
+    fireEvent.click(screen.getByTestId('export-actions-export'));
+    await screen.findByText(i18n.t('admin.reasonRequired'));
+    type('export-actions-reason', 'Asked by e-mail');
+    fireEvent.click(screen.getByTestId('export-actions-export'));
+    await screen.findByTestId('export-actions-confirm');
+    expect(exportUser).not.toHaveBeenCalled();
+    fireEvent.click(screen.getByTestId('export-actions-export'));
+    await waitFor(() => expect(exportUser).toHaveBeenCalledWith(UUID, 'Asked by e-mail'));
+
+    type('delete-account-reason', 'Asked by e-mail');
+    fireEvent.click(screen.getByTestId('delete-account-posts-delete'));
+    const submit = screen.getByTestId('delete-account-submit') as HTMLButtonElement;
+    expect(submit.disabled).toBe(true);
+    type('delete-account-phrase', 'ann@example.co');
+    expect(submit.disabled).toBe(true);
+    type('delete-account-phrase', 'ann@example.com');
+    expect(submit.disabled).toBe(false);
+    fireEvent.click(submit);
+    await waitFor(() => expect(deleteUser).toHaveBeenCalledWith(UUID, 'Asked by e-mail', 'delete'));
+    await screen.findByText(i18n.t('errors.auth.permission_denied'));
+    fireEvent.click(submit);
+    await screen.findByTestId('admin-user-deleted');
+    screen.getByText(i18n.t('admin.users.deleted'));
+  });
+
+  it("downloads the ZIP the server answers, and says the server's refusal", async () => {
+    const fetchMock = vi
+      .spyOn(globalThis, 'fetch')
+      .mockResolvedValueOnce(
+        new Response('PK', { status: 200, headers: { 'Content-Type': 'application/zip' } }),
+      )
+      .mockResolvedValueOnce(
+        new Response(JSON.stringify({ code: 'users.not_found', detail: 'Not found.' }), {
+          status: 404,
+          headers: { 'Content-Type': 'application/json' },
+        }),
+      );
+    const created: Blob[] = [];
+    URL.createObjectURL = (blob: Blob) => (created.push(blob), 'blob:zip');
+    URL.revokeObjectURL = () => {};
+    const clicks: string[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      clicks.push(this.download);
+    });
+    await adminApi.exportUser(UUID, 'Asked by e-mail');
+    const [path, init] = fetchMock.mock.calls[0]!;
+    expect(path).toBe(`/api/admin/users/${UUID}/export/`);
+    expect(JSON.parse(String(init!.body))).toEqual({ reason: 'Asked by e-mail' });
+    expect(created).toHaveLength(1);
+    expect(clicks[0]).toMatch(/\.zip$/);
+    await expect(adminApi.exportUser(UUID, 'x')).rejects.toMatchObject({ code: 'users.not_found' });
+  });
+});

@@ -1,5 +1,6 @@
-import { adminRoutes } from '@mirra/contracts';
-import { api } from '../../../lib/api-client';
+import { adminRoutes, routePath, type AccountPostChoice } from '@mirra/contracts';
+import { api, readResponseBody } from '../../../lib/api-client';
+import { ApiError } from '../../../lib/api-error';
 
 /** The audit log's filters as the form holds them (empty: not filtered). */
 export interface AuditFilter {
@@ -48,6 +49,9 @@ export const adminApi = {
   unban: (uuid: string, reason: string) => api(adminRoutes.unbanUser, { params: { uuid }, body: { reason } }),
   changeCredits: (uuid: string, body: { delta: number; reason: string; idempotency_key: string }) =>
     api(adminRoutes.changeCredits, { params: { uuid }, body }),
+  deleteUser: (uuid: string, reason: string, posts: AccountPostChoice) =>
+    api(adminRoutes.deleteUser, { params: { uuid }, body: { reason, posts } }),
+  exportUser,
   deleteModel: (uuid: string, reason: string) =>
     api(adminRoutes.deleteModel, { params: { uuid }, body: { reason } }),
   failedGenerations: () => api(adminRoutes.failedGenerations),
@@ -68,3 +72,30 @@ export const adminApi = {
   refundGeneration: (uuid: string, reason: string) =>
     api(adminRoutes.refundGeneration, { params: { uuid }, body: { reason } }),
 };
+
+/**
+ * A person's data as the ZIP the server answers in the body (not a link: staff are signed in and the
+ * file never passes through a URL someone else could open), handed to the browser as a download.
+ */
+async function exportUser(uuid: string, reason: string): Promise<void> {
+  const path = routePath(adminRoutes.exportUser, { uuid });
+  const response = await fetch(path, {
+    method: 'POST',
+    credentials: 'include',
+    headers: { ...(await api.authorizedHeaders(path)), 'Content-Type': 'application/json' },
+    body: JSON.stringify({ reason }),
+  });
+  if (!response.ok) {
+    const { json, text } = await readResponseBody(response);
+    throw new ApiError(response.status, json, text);
+  }
+  const url = URL.createObjectURL(await response.blob());
+  const anchor = document.createElement('a');
+  anchor.href = url;
+  anchor.download = `mirra-data-${uuid}.zip`;
+  document.body.append(anchor);
+  anchor.click();
+  anchor.remove();
+  // The click has handed the file to the browser; the object URL is no longer needed.
+  setTimeout(() => URL.revokeObjectURL(url), 0);
+}

@@ -13,6 +13,7 @@ import { useAppStore } from '../../../lib/app-store';
 import { formatDateTime } from '../../../lib/dates';
 import { useAction } from '../../../lib/use-action';
 import { adminApi, adminKeys } from '../api/admin.api';
+import { AccountRequests } from './account-requests';
 import { GenerationFacts } from './generation-facts';
 import { ReasonActions } from './reason-actions';
 import { UserMoney } from './user-money';
@@ -21,7 +22,20 @@ import { UserMoney } from './user-money';
 export function UserDetail({ uuid }: { uuid: string }) {
   const { t, i18n } = useTranslation();
   const client = useQueryClient();
-  const detail = useQuery({ queryKey: adminKeys.user(uuid), queryFn: () => adminApi.user(uuid) });
+  const [deleted, setDeleted] = useState(false);
+  const detail = useQuery({
+    queryKey: adminKeys.user(uuid),
+    queryFn: () => adminApi.user(uuid),
+    enabled: !deleted,
+  });
+  if (deleted) {
+    return (
+      <div className="admin__card" data-testid="admin-user-deleted">
+        <h2 className="admin__name">{t('admin.users.deleted')}</h2>
+        <p className="admin__meta">{t('admin.users.deletedNote')}</p>
+      </div>
+    );
+  }
   if (detail.isPending) return <Spinner size={28} />;
   if (detail.isError) return <LoadError query={detail} />;
   const { user } = detail.data;
@@ -83,6 +97,17 @@ export function UserDetail({ uuid }: { uuid: string }) {
           />
         )}
       </div>
+
+      <Section title={t('admin.users.requests')}>
+        <AccountRequests
+          uuid={uuid}
+          email={user.email}
+          onDeleted={() => {
+            setDeleted(true);
+            client.removeQueries({ queryKey: adminKeys.user(uuid) });
+          }}
+        />
+      </Section>
 
       <Section title={t('admin.credits.title')}>
         <CreditChangeForm uuid={uuid} onDone={() => refresh(t('admin.credits.done'))} />
