@@ -119,7 +119,7 @@ describe('staff console', () => {
     await author.page.getByText('Your publication was removed after review').waitFor();
   });
 
-  it('an admin bans a person, who then cannot sign in; and grants credits the person sees', async () => {
+  it('an admin bans a person, who then cannot sign in; grants credits the person sees; exports and deletes the account on request', async () => {
     const admin = await createActiveUser({ firstName: 'Ad', lastName: 'Min' });
     await grant(admin, 'admin');
     const person = await createActiveUser({ firstName: 'Pat', lastName: 'Person' });
@@ -166,6 +166,25 @@ describe('staff console', () => {
     await panel.getByRole('button', { name: 'Sign in', exact: true }).click();
     await panel.getByRole('alert').getByText('This account has been banned').waitFor();
     await saveScreenshot(guest.page, 'admin-banned-sign-in-375-dark');
+
+    // On the person's request: their data downloads as a ZIP after a reason and a confirmation.
+    await page.getByTestId('export-actions-reason').fill('Asked by e-mail');
+    await page.getByTestId('export-actions-export').click();
+    await page.getByTestId('export-actions-confirm').waitFor();
+    const download = page.waitForEvent('download');
+    await page.getByTestId('export-actions-export').click();
+    expect((await download).suggestedFilename()).toMatch(/\.zip$/);
+
+    // Deleting works only once the e-mail is typed; the page then reads deleted.
+    await page.getByTestId('delete-account-reason').fill('Asked by e-mail');
+    const submit = page.getByTestId('delete-account-submit');
+    expect(await submit.isDisabled()).toBe(true);
+    await page.getByTestId('delete-account-phrase').fill(person.email);
+    await page.getByTestId('delete-account').scrollIntoViewIfNeeded();
+    await saveScreenshot(page, 'admin-delete-account-375-light');
+    await submit.click();
+    await page.getByTestId('admin-user-deleted').waitFor();
+    await saveScreenshot(page, 'admin-user-deleted-375-light');
   });
 });
 
