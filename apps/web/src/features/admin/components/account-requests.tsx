@@ -82,7 +82,7 @@ function DeleteAccountForm({ uuid, phrase, onDeleted }: { uuid: string; phrase: 
         error={errors.fieldErrors.reason}
         data-testid="delete-account-reason"
       />
-      <fieldset className="admin__buttons">
+      <fieldset className="admin__buttons admin__choices">
         <legend className="admin__meta">{t('admin.users.deletePosts')}</legend>
         {ACCOUNT_POST_CHOICES.map((choice) => (
           <label key={choice}>
