@@ -60,6 +60,14 @@ describe('home entries (360 px)', () => {
     await page.waitForURL((u) => u.searchParams.has('idea'));
     const ideaUrl = page.url();
     await page.getByTestId('prompt').fill('A quiet harbour at dawn');
+    // The draft is written to the tab's storage after the render; leave only once it is there.
+    await expect
+      .poll(() =>
+        page.evaluate(() =>
+          Object.values(sessionStorage).some((value) => value.includes('A quiet harbour at dawn')),
+        ),
+      )
+      .toBe(true);
     await page.goto(url(new URL(ideaUrl).pathname));
     expect(await page.getByTestId('prompt').inputValue()).toBe('');
     await page.goto(ideaUrl);
