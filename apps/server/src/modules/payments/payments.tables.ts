@@ -1,3 +1,4 @@
+import { PAYMENT_ORDER_STATUSES } from '@mirra/contracts';
 import { sql } from 'drizzle-orm';
 import {
   bigint,
@@ -48,9 +49,7 @@ export const paymentOrders = pgTable(
     recurringDays: integer('recurring_days'),
     /** Stripe `sub_…`, or the first Stars payment's charge id of a Stars subscription. */
     providerSubscriptionId: text('provider_subscription_id'),
-    status: text('status', { enum: ['pending', 'paid', 'failed', 'cancelled', 'refunded'] })
-      .notNull()
-      .default('pending'),
+    status: text('status', { enum: PAYMENT_ORDER_STATUSES }).notNull().default('pending'),
     /** In minor units of the currency (kopecks, cents). */
     amount: integer('amount').notNull(),
     /** ISO 4217 numeric: 643 roubles, 840 US dollars. */

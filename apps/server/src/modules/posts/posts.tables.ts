@@ -1,3 +1,4 @@
+import { POST_STATUSES } from '@mirra/contracts';
 import { sql } from 'drizzle-orm';
 import {
   bigint,
@@ -62,9 +63,7 @@ export const posts = pgTable(
       .references(() => generations.id, { onDelete: 'cascade' }),
     /** The generation's public id, shown to the author only. */
     generationUuid: uuid('generation_uuid').notNull(),
-    status: text('status', { enum: ['draft', 'published', 'hidden'] })
-      .notNull()
-      .default('draft'),
+    status: text('status', { enum: POST_STATUSES }).notNull().default('draft'),
     title: text('title').notNull().default(''),
     prompt: text('prompt').notNull().default(''),
     mode: text('mode').notNull(),

@@ -1,3 +1,4 @@
+import { STAFF_ROLES } from '@mirra/contracts';
 import { sql } from 'drizzle-orm';
 import {
   bigint,
@@ -46,7 +47,7 @@ export const users = pgTable(
     googleSub: text('google_sub').unique(),
     lastLogin: timestamp('last_login', { withTimezone: true }),
     /** Staff level: `moderator` reviews reports; `admin` also manages people, credits and generations. */
-    staffRole: text('staff_role', { enum: ['moderator', 'admin'] }),
+    staffRole: text('staff_role', { enum: STAFF_ROLES }),
     /** Set while the account is banned: no session works and every way of signing in is refused. */
     bannedAt: timestamp('banned_at', { withTimezone: true }),
     /**

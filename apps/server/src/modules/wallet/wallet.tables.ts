@@ -1,3 +1,4 @@
+import { WALLET_ENTRY_KINDS, WALLET_ENTRY_STATUSES } from '@mirra/contracts';
 import { sql } from 'drizzle-orm';
 import { bigint, check, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import { createdAt } from '../../shared/db/columns.js';
@@ -34,19 +35,8 @@ export const walletEntries = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     currency: integer('currency').notNull(),
     amount: bigint('amount', { mode: 'number' }).notNull(),
-    status: text('status', { enum: ['cancelled', 'pending', 'out', 'in'] }).notNull(),
-    kind: text('kind', {
-      enum: [
-        'pay_in',
-        'purchase',
-        'transfer',
-        'withdrawal',
-        'referral_bonus',
-        'refund',
-        'clawback',
-        'adjustment',
-      ],
-    }).notNull(),
+    status: text('status', { enum: WALLET_ENTRY_STATUSES }).notNull(),
+    kind: text('kind', { enum: WALLET_ENTRY_KINDS }).notNull(),
     /** Money in that cannot be spent before this time (a partner's commission during its hold). */
     frozenUntil: timestamp('frozen_until', { withTimezone: true }),
     /** When the release job noticed the hold had ended (the balance itself follows `frozen_until`). */
