@@ -25,6 +25,8 @@ export { LOCAL_ENGINE_DESCRIPTIONS, readExifLabel, withLocalEngineLabel } from '
 export { countDistinctColours, decodePhoto, encodePng, rawFrom, type RawImage } from './raster/raster.js';
 export { describeScene, planScene } from './scene/scene.models.js';
 export { renderScene } from './scene/scene.render.js';
+export { subjectCoverage, subjectPlacements, type SubjectCoverage } from './scene/subjects.check.js';
+export type { SubjectSpec } from './scene/subjects.models.js';
 export {
   animateScene,
   shapeForFrame,

@@ -40,8 +40,15 @@ describe('simple-mode prompt understanding', () => {
     expect(planScene('pink flowers', 5).palette.accents[0]).toBe('#ff5fa2');
   });
 
-  it('falls back to a seeded abstract composition when nothing is drawable', () => {
+  it('draws the things a prompt names, and lists the words it cannot draw', () => {
     const plan = planScene('my cat Barsik wearing a tiny hat', 9);
+    expect(plan.subjects.map((subject) => subject.noun)).toContain('cat');
+    expect(plan.features.has('abstract')).toBe(false);
+    expect(plan.undrawn).toEqual(expect.arrayContaining(['barsik', 'wearing']));
+  });
+
+  it('falls back to a seeded abstract composition when nothing is drawable', () => {
+    const plan = planScene('my birthday wish', 9);
     expect(plan.keywords).toEqual([]);
     expect(plan.features.has('abstract')).toBe(true);
     expect(describeScene(plan).map((note) => note.text)).toEqual([

@@ -1,6 +1,8 @@
 import { engineNote, type EngineNote } from '../pipeline.types.js';
 import { hsl, mixHex, shiftHex } from '../raster/colour.js';
 import { createRng, hashText, mixSeeds, pick, range } from '../raster/random.js';
+import { subjectVocabulary } from './subjects.art.js';
+import { parseSubjects, type SubjectSpec, undrawnWords } from './subjects.models.js';
 
 /**
  * The simple mode's "understanding" of a prompt: which words the procedural renderer can draw and
@@ -32,6 +34,8 @@ export type SceneFeature =
   | 'bokeh'
   | 'beach'
   | 'palms'
+  | 'interior'
+  | 'cafe'
   | 'abstract';
 
 export type Mood = 'neon' | 'pastel' | 'dark' | 'vintage' | 'minimal';
@@ -66,6 +70,10 @@ export interface ScenePlan {
   keywords: string[];
   /** Seed for every random choice in rendering: the request's seed mixed with the prompt. */
   renderSeed: number;
+  /** The things the prompt asks for, drawn from emoji art into the scene (composeSubjects places them). */
+  subjects: SubjectSpec[];
+  /** The prompt's words that neither the scene nor a subject draws, in prompt order. */
+  undrawn: string[];
 }
 
 interface LexiconEntry {
@@ -110,8 +118,21 @@ const LEXICON: LexiconEntry[] = [
     pattern: /^(tropical|tropics|island|islands|palms?|palm trees?|paradise|caribbean|hawaii|maldives)$/,
     features: ['sea', 'beach', 'palms'],
   },
-  { pattern: /^(lake|lakes|river|rivers|pond|water|reflections?|lagoon|fjord)$/, features: ['lake'] },
-  { pattern: /^(forest|forests|trees?|woods|woodland|jungle|pines?|taiga|grove)$/, features: ['forest'] },
+  { pattern: /^(lake|lakes|river|rivers|pond|water|lagoon|fjord)$/, features: ['lake'] },
+  // A single tree is a subject (drawn from the art); trees and woods are the scene's forest.
+  { pattern: /^(forest|forests|trees|woods|woodland|jungle|pines?|taiga|grove)$/, features: ['forest'] },
+  {
+    pattern: /^(cafe|café|coffeehouse|coffeeshop|restaurant|bistro|bar|pub|bakery)$/,
+    features: ['interior', 'cafe'],
+  },
+  {
+    pattern: /^(room|bedroom|livingroom|kitchen|interior|indoors|office|library|studio)$/,
+    features: ['interior'],
+  },
+  {
+    pattern: /^(paris|london|tokyo|newyork|berlin|moscow|rome|venice|baku|almaty|kyiv)$/,
+    features: ['city'],
+  },
   {
     pattern:
       /^(city|cities|skyline|town|urban|buildings?|downtown|metropolis|skyscrapers?|street|cyberpunk)$/,
@@ -169,7 +190,10 @@ const PHRASES: Array<[RegExp, string]> = [
   [/\bfull moon\b/g, 'full moon'],
   [/\bfairy lights\b/g, 'fairy lights'],
   [/\blavender fields?\b/g, 'lavender field'],
-  [/\bpalm trees?\b/g, 'palm trees'],
+  [/\bpalm trees\b/g, 'palm trees'],
+  [/\bliving room\b/g, 'livingroom'],
+  [/\bcoffee (shop|house)\b/g, 'coffeeshop'],
+  [/\bnew york\b/g, 'newyork'],
 ];
 
 const GROUND_FEATURES: SceneFeature[] = [
@@ -190,8 +214,28 @@ const SHAPE_SIZES: Record<Shape, [number, number]> = {
   wide: [1024, 576],
 };
 
+/** Furniture means a room unless the prompt names somewhere outdoors. */
+const INDOOR_ART =
+  /^(couch-and-lamp|bed|chair|bathtub|toilet|window|door|mantelpiece-clock|framed-picture|table)$/;
+const OUTDOOR: SceneFeature[] = [
+  'mountains',
+  'hills',
+  'sea',
+  'lake',
+  'forest',
+  'city',
+  'desert',
+  'snow',
+  'beach',
+  'space',
+  'flowers',
+];
+
 export function planScene(prompt: string, seed: number): ScenePlan {
-  let text = prompt.toLowerCase();
+  const subjects = parseSubjects(prompt, subjectVocabulary());
+  // The subjects' words ("three red balloons") are theirs: their colour tints them, not the sky.
+  let text = ` ${prompt.toLowerCase()} `;
+  for (const subject of subjects) text = text.replace(subject.phrase, ' ');
   const phraseTokens: string[] = [];
   for (const [pattern, token] of PHRASES) {
     text = text.replace(pattern, () => {
@@ -223,6 +267,22 @@ export function planScene(prompt: string, seed: number): ScenePlan {
 
   const renderSeed = mixSeeds(seed, hashText(prompt.trim().toLowerCase()));
   const rng = createRng(renderSeed);
+  if (
+    subjects.some((subject) => INDOOR_ART.test(subject.art.icon)) &&
+    !OUTDOOR.some((feature) => features.has(feature))
+  ) {
+    features.add('interior');
+  }
+  if (features.has('cafe')) addCafeProps(subjects);
+  // Things asked for make a scene of their own: a meadow to stand on, not an abstract.
+  if (
+    subjects.length > 0 &&
+    !features.has('space') &&
+    !features.has('snow') &&
+    !GROUND_FEATURES.some((feature) => features.has(feature))
+  ) {
+    features.add('hills');
+  }
   const scenic = [...features].some((feature) => feature !== 'abstract' && feature !== 'bokeh');
   // Nothing drawable named (a person, a cat, "my birthday"): a seeded abstract composition, which is
   // pleasant and honest rather than a failed attempt at the subject.
@@ -260,6 +320,7 @@ export function planScene(prompt: string, seed: number): ScenePlan {
   }
 
   const [width, height] = SHAPE_SIZES[shape];
+  const drawnWords = new Set([...keywords, ...subjects.flatMap((s) => s.phrase.split(' '))]);
   return {
     width,
     height,
@@ -270,7 +331,40 @@ export function planScene(prompt: string, seed: number): ScenePlan {
     palette: buildPalette(time, moods, colours, features, rng),
     keywords,
     renderSeed,
+    subjects,
+    undrawn: undrawnWords(prompt, (word) => drawnWords.has(word)),
   };
+}
+
+/** A cafe has a table with a coffee and a croissant on it, unless the prompt put its own there. */
+function addCafeProps(subjects: SubjectSpec[]) {
+  const vocabulary = subjectVocabulary();
+  let table = subjects.findIndex((s) => s.art.icon === 'table');
+  if (table < 0) {
+    subjects.push({
+      noun: 'table',
+      art: vocabulary.get('table')!,
+      count: 1,
+      colour: null,
+      relation: null,
+      phrase: '',
+      prop: true,
+    });
+    table = subjects.length - 1;
+  }
+  for (const noun of ['coffee', 'croissant']) {
+    const art = vocabulary.get(noun)!;
+    if (subjects.some((s) => s.art.icon === art.icon)) continue;
+    subjects.push({
+      noun,
+      art,
+      count: 1,
+      colour: null,
+      relation: { kind: 'on', to: table },
+      phrase: '',
+      prop: true,
+    });
+  }
 }
 
 const displayWord = (word: string) =>

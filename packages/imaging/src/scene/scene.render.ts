@@ -26,7 +26,9 @@ import {
   mountainLayer,
 } from './scene.svg-land.js';
 import { flowersLayer, neonGridLayer, rainLayer, waterHighlights } from './scene.svg-weather.js';
+import { interiorLayer } from './scene.svg-interior.js';
 import { type Layout, planetLayer, skyLayer, sunLayer, svgDocument } from './scene.svg.js';
+import { composeSubjects, subjectsPart } from './subjects.compose.js';
 
 export type SvgPart = { defs: string[]; body: string[] };
 
@@ -69,7 +71,10 @@ export function layoutFor(plan: ScenePlan, rng: Rng): Layout {
   else if (features.has('hills') && !features.has('mountains')) horizonShare = 0.64;
   if (plan.shape === 'portrait') horizonShare += 0.04;
   if (plan.shape === 'wide') horizonShare += 0.04;
-  const horizon = groundless ? height : Math.round(height * (horizonShare + range(rng, -0.03, 0.03)));
+  let horizon = groundless ? height : Math.round(height * (horizonShare + range(rng, -0.03, 0.03)));
+  // Seen through a room's window the land sits low in the glass; the floor starts below it.
+  const floor = features.has('interior') ? Math.round(height * 0.66) : undefined;
+  if (floor !== undefined) horizon = Math.round(height * 0.5);
 
   let sun: Layout['sun'] = null;
   if (features.has('sun') && plan.time !== 'night' && plan.time !== 'dusk') {
@@ -96,7 +101,7 @@ export function layoutFor(plan: ScenePlan, rng: Rng): Layout {
           r: width * 0.05,
         }
       : null;
-  return { width, height, horizon, sun, moon, hasWater: water };
+  return { width, height, horizon, sun, moon, hasWater: water, ...(floor ? { floor } : {}) };
 }
 
 async function renderLandscape(
@@ -131,13 +136,32 @@ async function renderLandscape(
 
   // Pass C: foreground.
   const front = foregroundParts(plan, layout, stream);
-  if (features.has('rain')) front.push(rainLayer(layout, stream('rain')));
+  const indoors = features.has('interior');
+  // Indoors the rain falls outside the window; outdoors it falls in front of everything.
+  if (features.has('rain') && indoors) front.push(rainLayer(layout, stream('rain')));
+  front.push(...roomAndSubjects(plan, layout, stream));
+  if (features.has('rain') && !indoors) front.push(rainLayer(layout, stream('rain')));
   if (front.length > 0) image = await composite(plan, image, front);
 
-  if (features.has('snow')) drawSnowfall(image, stream('snowfall'));
+  if (features.has('snow') && !indoors) drawSnowfall(image, stream('snowfall'));
   const bokeh = bokehCount(plan);
   if (bokeh > 0) drawBokeh(image, stream('bokeh'), [palette.lights, ...palette.accents], bokeh);
   return image;
+}
+
+/**
+ * The room around the viewer (interiors) and the prompt's subjects standing in the scene. A plan
+ * with its subjects emptied draws the same scene without them (each layer has its own stream).
+ */
+export function roomAndSubjects(plan: ScenePlan, layout: Layout, stream: (name: string) => Rng): SvgPart[] {
+  const parts: SvgPart[] = [];
+  if (plan.features.has('interior')) {
+    const window = !plan.subjects.some((subject) => subject.art.icon === 'window');
+    parts.push(interiorLayer(plan, layout, stream('interior'), { window }));
+  }
+  const placements = composeSubjects(plan, layout);
+  if (placements.length > 0) parts.push(subjectsPart(plan, layout, placements));
+  return parts;
 }
 
 /** The sky drawn per pixel over its gradient: gas of space, stars (unless the caller draws them), galaxy, aurora. */

@@ -16,6 +16,8 @@ export interface Layout {
   sun: { x: number; y: number; r: number } | null;
   moon: { x: number; y: number; r: number } | null;
   hasWater: boolean;
+  /** y where a room's floor meets its back wall (interiors only). */
+  floor?: number;
 }
 
 export const n = (value: number) => Math.round(value * 10) / 10;

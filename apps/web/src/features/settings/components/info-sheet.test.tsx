@@ -41,3 +41,16 @@ describe('the Support sheet', () => {
     expect(screen.queryAllByRole('link')).toEqual([]);
   });
 });
+
+describe('the Features sheet', () => {
+  it('credits the emoji art the offline drawings use, with its licence', async () => {
+    render(
+      <I18nextProvider i18n={i18n}>
+        <InfoSheet topic="features" onClose={() => undefined} support={undefined} />
+      </I18nextProvider>,
+    );
+    const credits = (await screen.findByTestId('features-art-credits')).textContent ?? '';
+    expect(credits).toMatch(/Fluent Emoji/);
+    expect(credits).toMatch(/MIT/);
+  });
+});

@@ -54,6 +54,11 @@ export function InfoSheet({
           ))}
         </ul>
       )}
+      {topic === 'features' && (
+        <p className="muted-note" data-testid="features-art-credits">
+          {t('features.artCredits')}
+        </p>
+      )}
       {topic === 'support' && <SupportContacts contacts={support} />}
     </Sheet>
   );
