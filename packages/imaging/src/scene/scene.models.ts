@@ -534,5 +534,38 @@ export function describeScene(plan: ScenePlan): EngineNote[] {
   if (plan.features.has('abstract') && plan.keywords.length > 0 && plan.features.size === 1) {
     notes.push(engineNote('scene.abstract', 'Abstract composition in the prompt’s colours and mood.'));
   }
+  notes.push(...describeSubjects(plan));
+  return notes;
+}
+
+/** The art the subjects come from, as the notes credit it. */
+export const SUBJECT_ART_CREDIT = 'Fluent Emoji by Microsoft (MIT licence)';
+
+/**
+ * What of the prompt was drawn as a thing and from which art, and which words were not drawn.
+ * Subjects are named with their emoji beside the English word, which reads in any language.
+ */
+export function describeSubjects(plan: Pick<ScenePlan, 'subjects' | 'undrawn'>): EngineNote[] {
+  const notes: EngineNote[] = [];
+  const asked = plan.subjects.filter((subject) => !subject.prop);
+  if (asked.length > 0) {
+    const subjects = asked
+      .map((s) => `${s.art.emoji ? `${s.art.emoji} ` : ''}${s.noun}${s.count > 1 ? ` ×${s.count}` : ''}`)
+      .join(', ');
+    notes.push(
+      engineNote('scene.subjects', `Drawn from emoji art (${SUBJECT_ART_CREDIT}): ${subjects}.`, {
+        subjects,
+        art: SUBJECT_ART_CREDIT,
+      }),
+    );
+  }
+  if (plan.undrawn.length > 0) {
+    const words = plan.undrawn.join(', ');
+    notes.push(
+      engineNote('scene.not_drawn', `Not drawn (the offline engine cannot show these words): ${words}.`, {
+        words,
+      }),
+    );
+  }
   return notes;
 }

@@ -15,6 +15,8 @@ export interface SubjectArt {
   source: 'fluent-emoji' | 'mirra';
   /** The emoji group: how big the thing is in the world and whether it flies come from it. */
   group: SubjectGroup;
+  /** The emoji character it shows (none for our own drawings): the notes show it beside the word. */
+  emoji?: string;
 }
 
 export type SubjectGroup = 'person' | 'animal' | 'plant' | 'food' | 'place' | 'vehicle' | 'object';
@@ -28,6 +30,7 @@ interface IconifySet {
 
 interface EmojibaseEntry {
   label: string;
+  unicode?: string;
   group?: number;
   tags?: string[];
   skins?: unknown;
@@ -273,7 +276,7 @@ export function subjectVocabulary(): Map<string, SubjectArt> {
   const exists = (name: string) => Boolean(icons.icons[name] ?? icons.aliases?.[name]);
   const map = new Map<string, SubjectArt>();
   const entries = require('emojibase-data/en/compact.json') as EmojibaseEntry[];
-  const byIcon = new Map<string, SubjectGroup>();
+  const byIcon = new Map<string, SubjectArt>();
   const fromLabel = new Map<string, SubjectArt>();
   const fromHead = new Map<string, SubjectArt>();
   for (const entry of entries) {
@@ -281,8 +284,13 @@ export function subjectVocabulary(): Map<string, SubjectArt> {
     if (!group) continue;
     const icon = slug(entry.label);
     if (!exists(icon)) continue;
-    const art: SubjectArt = { icon, source: 'fluent-emoji', group: groupOf(icon, group) };
-    byIcon.set(icon, art.group);
+    const art: SubjectArt = {
+      icon,
+      source: 'fluent-emoji',
+      group: groupOf(icon, group),
+      ...(entry.unicode ? { emoji: entry.unicode } : {}),
+    };
+    byIcon.set(icon, art);
     const label = entry.label.toLowerCase();
     if (!label.includes(':') && !fromLabel.has(label)) fromLabel.set(label, art);
     // "red apple" is also an apple, "hot beverage" a beverage; "bridge at night" is no night.
@@ -296,7 +304,7 @@ export function subjectVocabulary(): Map<string, SubjectArt> {
       const own = OWN_ART[icon.slice(6)]!;
       map.set(word, { icon: icon.slice(6), source: 'mirra', group: own.group });
     } else if (exists(icon)) {
-      map.set(word, { icon, source: 'fluent-emoji', group: byIcon.get(icon) ?? groupOf(icon, 'object') });
+      map.set(word, byIcon.get(icon) ?? { icon, source: 'fluent-emoji', group: groupOf(icon, 'object') });
     }
   }
   for (const word of NOT_SUBJECTS) map.delete(word);
