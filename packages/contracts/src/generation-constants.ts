@@ -39,6 +39,8 @@ export const GENERATION_FAILURE_REASONS = [
   'needs_photo_or_scene',
   'needs_one_photo',
   'photo_too_small',
+  'no_person',
+  'empty_mask',
 ] as const;
 export type TGenerationFailureReason = (typeof GENERATION_FAILURE_REASONS)[number];
 
@@ -148,6 +150,14 @@ export const GENERATION_NOTE_CODES = [
   'video.scene_rain',
   'video.scene_snow',
   'video.scene_camera',
+  'background.cut_out',
+  'background.removed',
+  'background.colour',
+  'background.blurred',
+  'inpaint.filled',
+  'inpaint.not_drawn',
+  'outpaint.extended',
+  'outpaint.nothing',
 ] as const;
 export type TGenerationNoteCode = (typeof GENERATION_NOTE_CODES)[number];
 
@@ -156,8 +166,45 @@ export const VIDEO_ASPECTS = ['9:16', '1:1', '16:9'] as const;
 export type TVideoAspect = (typeof VIDEO_ASPECTS)[number];
 export const VIDEO_ASPECT_DEFAULT: TVideoAspect = '9:16';
 
+/**
+ * Picture sizes offered, width:height: square, the feed's portrait shapes, the story's 9:16 and the
+ * screen's 16:9. A picture mode without one asked for keeps its own shape (a photo's, or square).
+ */
+export const IMAGE_ASPECTS = ['1:1', '4:5', '3:4', '2:3', '9:16', '16:9'] as const;
+export type TImageAspect = (typeof IMAGE_ASPECTS)[number];
+/** Pictures made by one run of a mode that takes a count: each is charged and refunded on its own. */
+export const IMAGE_COUNT_MAX = 4;
+
+/** Enlargement factors of the upscale tool. */
+export const UPSCALE_FACTORS = [2, 4] as const;
+export type TUpscaleFactor = (typeof UPSCALE_FACTORS)[number];
+
+/** What the background tool puts behind the person: nothing (a PNG with transparency), a colour, the photo blurred, or a described scene. */
+export const BACKGROUND_KINDS = ['transparent', 'colour', 'blur', 'scene'] as const;
+export type TBackgroundKind = (typeof BACKGROUND_KINDS)[number];
+
+/** Where the extend tool adds canvas (or to an aspect, all round). */
+export const EXTEND_DIRECTIONS = ['left', 'right', 'up', 'down', 'all'] as const;
+export type TExtendDirection = (typeof EXTEND_DIRECTIONS)[number];
+
 export const PROMPT_MAX_LENGTH = 1000;
 /** Guidance strength slider (advanced settings). */
 export const GUIDANCE_MIN = 1;
 export const GUIDANCE_MAX = 20;
 export const GUIDANCE_DEFAULT = 7;
+
+/**
+ * The pixel size of a frame shape with its longer side `longSide`, both sides rounded to a
+ * multiple of `multiple` (diffusion models work in blocks of 8 or 16 pixels).
+ */
+export function aspectSize(
+  aspect: string,
+  longSide: number,
+  multiple = 16,
+): { width: number; height: number } {
+  const [w, h] = aspect.split(':').map(Number) as [number, number];
+  const round = (value: number) => Math.max(multiple, Math.round(value / multiple) * multiple);
+  return w >= h
+    ? { width: round(longSide), height: round((longSide * h) / w) }
+    : { width: round((longSide * w) / h), height: round(longSide) };
+}

@@ -8,7 +8,10 @@ import {
   GUIDANCE_MIN,
   PROMPT_MAX_LENGTH,
   STYLES,
-  VIDEO_ASPECTS,
+  BACKGROUND_KINDS,
+  EXTEND_DIRECTIONS,
+  IMAGE_ASPECTS,
+  IMAGE_COUNT_MAX,
 } from './generation-constants.js';
 import { describeModes, GENERATION_MODES } from './modes.js';
 
@@ -28,6 +31,18 @@ export const ZGenerationStatus = z.union([
 
 export const ZStyle = z.enum(STYLES, { error: 'Choose a style.' });
 export type TStyle = z.infer<typeof ZStyle>;
+
+export const ZToolSettings = z.strictObject({
+  scale: z.union([z.literal(2), z.literal(4)], { error: 'Choose ×2 or ×4.' }).optional(),
+  background: z.enum(BACKGROUND_KINDS, { error: 'Choose what goes behind the person.' }).optional(),
+  colour: z
+    .string()
+    .regex(/^#[0-9a-fA-F]{6}$/, { error: 'Choose a colour like #1a2b3c.' })
+    .optional(),
+  mask: z.uuid().optional(),
+  extend: z.enum(EXTEND_DIRECTIONS, { error: 'Choose where to add canvas.' }).optional(),
+  garment: z.uuid().optional(),
+});
 
 export const ZCreateGenerationBody = z.object({
   mode: ZGenerationMode,
@@ -50,8 +65,20 @@ export const ZCreateGenerationBody = z.object({
     .nullish(),
   /** Video length in seconds (video mode). */
   duration: z.number().int().min(2).max(10).nullish(),
-  /** Video frame shape (video mode); 9:16 when not given. */
-  aspect: z.enum(VIDEO_ASPECTS, { error: 'Choose 9:16, 1:1 or 16:9.' }).nullish(),
+  /**
+   * Frame shape, width:height: a video's (9:16 when not given) or a picture's in the modes that
+   * take one (the photo's own shape, or square, when not given).
+   */
+  aspect: z.enum(IMAGE_ASPECTS, { error: `Choose ${IMAGE_ASPECTS.join(', ')}.` }).nullish(),
+  /** Pictures to make in one run (modes that take a count): each is its own generation, priced and refunded on its own. */
+  count: z
+    .number()
+    .int()
+    .min(1, { error: `Choose 1 to ${IMAGE_COUNT_MAX} pictures.` })
+    .max(IMAGE_COUNT_MAX, { error: `Choose 1 to ${IMAGE_COUNT_MAX} pictures.` })
+    .nullish(),
+  /** The tools' settings (TOOL_SETTINGS); each mode reads only those it declares. */
+  settings: ZToolSettings.nullish(),
 });
 export type TCreateGenerationBody = z.input<typeof ZCreateGenerationBody>;
 
@@ -99,7 +126,15 @@ export const ZGeneration = z.object({
   style: ZStyle.nullable(),
   /** Video: length in seconds and frame shape (null for pictures). */
   duration: z.number().int().nullish(),
-  aspect: z.enum(VIDEO_ASPECTS).nullish(),
+  aspect: z.enum(IMAGE_ASPECTS).nullish(),
+  /** The tools' settings it was made with (only those its mode reads). */
+  settings: ZToolSettings.nullish(),
+  /**
+   * One of the pictures made together by one run: the run's set (its first generation's uuid),
+   * where this one stands in it (from 0) and how many it has; `GET /api/generations/?set=<uuid>`
+   * lists them. Null for a run of one.
+   */
+  set: z.object({ uuid: z.uuid(), index: z.number().int(), size: z.number().int() }).nullish(),
   images: z.array(z.uuid()),
   model_uuid: z.uuid().nullable(),
   post_uuid: z.uuid().nullable(),
@@ -131,10 +166,17 @@ export const ZCursorQuery = z.object({
   limit: queryInt(1, 50).optional(),
 });
 
+export const ZGenerationListQuery = ZCursorQuery.extend({
+  /** Only the pictures of this set (one run of several), in their order, on one page. */
+  set: z.uuid().optional(),
+});
+
 export const ZPriceQuery = z.object({
   mode: ZGenerationMode,
   style: ZStyle.optional(),
   duration: queryInt(2, 10).optional(),
+  /** Pictures in the run (modes that take a count): the price is per picture. */
+  count: queryInt(1, IMAGE_COUNT_MAX).optional(),
 });
 export const ZPrice = z.object({
   cost: z.number().int(),

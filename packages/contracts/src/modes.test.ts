@@ -37,7 +37,23 @@ describe('mode declarations', () => {
       editing: ['images', 'prompt'],
       styling: ['images', 'style'],
       video: ['images_or_prompt'],
+      upscale: ['settings.scale', 'images'],
+      restore: ['images'],
+      background: ['settings.background', 'images'],
+      inpaint: ['settings.mask', 'images'],
+      outpaint: ['settings.extend', 'images'],
+      try_on: ['settings.garment', 'images'],
     });
+    // What goes behind a person needs its colour or its scene's description.
+    const photo = { ...empty, imageCount: 1 };
+    expect(missingInputs('background', { ...photo, settings: { background: 'colour' } })).toEqual([
+      'settings.colour',
+    ]);
+    expect(missingInputs('background', { ...photo, settings: { background: 'scene' } })).toEqual(['prompt']);
+    expect(missingInputs('background', { ...photo, settings: { background: 'blur' } })).toEqual([]);
+    // Canvas is added in a direction or to a frame shape.
+    expect(missingInputs('outpaint', { ...photo, aspect: '16:9' })).toEqual([]);
+    expect(missingInputs('outpaint', { ...photo, settings: { extend: 'left' } })).toEqual([]);
     // A photo or a description: either one is enough.
     expect(missingInputs('video', { ...empty, prompt: 'waves at dusk' })).toEqual([]);
     expect(missingInputs('face_swap', { ...empty, imageCount: 1, modelUuid: 'm' })).toEqual([]);
@@ -58,9 +74,33 @@ describe('mode declarations', () => {
       style: null,
       model_uuid: null,
       duration: null,
-      aspect: null,
+      // A picture's frame shape is kept for a mode that makes pictures in one.
+      aspect: '1:1',
+      count: 1,
+      settings: {},
     });
     expect(keepModeInputs({ ...body, mode: 'styling' })).toMatchObject({ style: 'oil', model_uuid: null });
+    // A picture's shape a video does not offer is dropped; a tool keeps only its own settings.
+    expect(keepModeInputs({ ...body, mode: 'video', aspect: '4:5' }).aspect).toBeNull();
+    expect(
+      keepModeInputs({
+        ...body,
+        mode: 'upscale',
+        images: ['p'],
+        count: 3,
+        settings: { scale: 4, mask: 'm' },
+      }),
+    ).toMatchObject({ prompt: '', aspect: null, count: 1, settings: { scale: 4 } });
+    expect(keepModeInputs({ ...body, mode: 'simple', count: 4 }).count).toBe(4);
+    // A background tool reads the description only for a scene, and a colour only for a colour.
+    const background = { ...body, mode: 'background' as const, images: ['p'] };
+    expect(
+      keepModeInputs({ ...background, settings: { background: 'blur', colour: '#ffffff' } }),
+    ).toMatchObject({
+      prompt: '',
+      settings: { background: 'blur' },
+    });
+    expect(keepModeInputs({ ...background, settings: { background: 'scene' } }).prompt).toBe('a cabin');
     expect(keepModeInputs({ ...body, mode: 'video' })).toMatchObject({
       duration: 10,
       aspect: '1:1',

@@ -1,3 +1,12 @@
+import {
+  IMAGE_ASPECTS,
+  IMAGE_COUNT_MAX,
+  VIDEO_ASPECTS,
+  type TBackgroundKind,
+  type TExtendDirection,
+  type TUpscaleFactor,
+} from './generation-constants.js';
+
 /**
  * Generation modes, each declared once. Everything that differs between modes reads these
  * declarations: the server's validation, the fields it keeps, the price of `/price/` and of the
@@ -27,8 +36,30 @@ export const JOB_KINDS = [
   'image_to_video',
   /** A video from a description alone. */
   'text_to_video',
+  /** The photo enlarged ×2 or ×4 with detail added (super-resolution). */
+  'super_resolution',
+  /** An old or damaged photo repaired: noise, scratches and dust, faded colour, soft faces. */
+  'photo_repair',
+  /** The person cut out of the photo, with a transparent background or another one behind them. */
+  'cut_out',
+  /** The painted part of the photo changed as the description says (removed when it says nothing). */
+  'masked_fill',
+  /** Canvas added around the photo in a direction or to a frame shape, filled to match. */
+  'canvas_fill',
+  /** The person of the photo dressed in the garment of a second photo. */
+  'garment_swap',
 ] as const;
 export type TJobKind = (typeof JOB_KINDS)[number];
+
+/**
+ * Settings of the tools, kept in a generation's `settings`: the upscale factor, what goes behind a
+ * cut-out person and its colour, the painted mask of an inpaint (an upload, white where to change),
+ * where an outpaint adds canvas, and the garment of a try-on (an upload).
+ */
+export const TOOL_SETTINGS = ['scale', 'background', 'colour', 'mask', 'extend', 'garment'] as const;
+export type TToolSetting = (typeof TOOL_SETTINGS)[number];
+/** Tool settings that name one of the caller's uploads. */
+export const UPLOAD_SETTINGS = ['mask', 'garment'] as const satisfies readonly TToolSetting[];
 
 export interface ModeDeclaration {
   id: string;
@@ -36,6 +67,11 @@ export interface ModeDeclaration {
   result: 'image' | 'video';
   /** A card of its own on the Create screen (video is reached from a result and from Home). */
   createCard: boolean;
+  /**
+   * A tool offered on every finished picture (a result, a post's picture being remixed): it
+   * starts this mode with that picture as its photo.
+   */
+  pictureAction: boolean;
   inputs: {
     /** The description: always needed, optional, or needed only when there is no photo. */
     prompt: 'required' | 'optional' | 'without_photo';
@@ -48,8 +84,14 @@ export interface ModeDeclaration {
     style: boolean;
     /** The caller's trained digital model is required. */
     model: boolean;
-    /** A length (VIDEO_DURATIONS) and frame shape (VIDEO_ASPECTS) are taken. */
+    /** A length (VIDEO_DURATIONS) is taken. */
     video: boolean;
+    /** The frame shape taken: a picture's (IMAGE_ASPECTS), a video's (VIDEO_ASPECTS), or none. */
+    aspect: 'image' | 'video' | 'none';
+    /** 1 to IMAGE_COUNT_MAX pictures a run, each charged (and refunded) as one generation. */
+    count: boolean;
+    /** The tool settings it takes (TOOL_SETTINGS), each required or optional. */
+    settings: Partial<Record<TToolSetting, 'required' | 'optional'>>;
   };
   /** The provider job that makes a request with a photo and without one (null: not offered). */
   jobs: { withPhoto: TJobKind | null; withoutPhoto: TJobKind | null };
@@ -66,6 +108,7 @@ const simple = {
   id: 'simple',
   result: 'image',
   createCard: true,
+  pictureAction: false,
   inputs: {
     prompt: 'required',
     promptIgnoredWithPhoto: false,
@@ -74,6 +117,9 @@ const simple = {
     style: false,
     model: false,
     video: false,
+    aspect: 'image',
+    count: true,
+    settings: {},
   },
   jobs: { withPhoto: null, withoutPhoto: 'text_to_image' },
   price: { key: 'simple', per: 'run', default: 5 },
@@ -85,6 +131,7 @@ const faceSwap = {
   id: 'face_swap',
   result: 'image',
   createCard: true,
+  pictureAction: false,
   inputs: {
     prompt: 'without_photo',
     promptIgnoredWithPhoto: true,
@@ -93,6 +140,9 @@ const faceSwap = {
     style: false,
     model: true,
     video: false,
+    aspect: 'image',
+    count: true,
+    settings: {},
   },
   jobs: { withPhoto: 'swap_face', withoutPhoto: 'face_photo' },
   price: { key: 'face_swap', per: 'run', default: 10 },
@@ -103,6 +153,7 @@ const editing = {
   id: 'editing',
   result: 'image',
   createCard: true,
+  pictureAction: false,
   inputs: {
     prompt: 'required',
     promptIgnoredWithPhoto: false,
@@ -111,6 +162,9 @@ const editing = {
     style: false,
     model: false,
     video: false,
+    aspect: 'image',
+    count: true,
+    settings: {},
   },
   jobs: { withPhoto: 'photo_edit', withoutPhoto: null },
   price: { key: 'editing', per: 'run', default: 5 },
@@ -121,6 +175,7 @@ const styling = {
   id: 'styling',
   result: 'image',
   createCard: true,
+  pictureAction: false,
   inputs: {
     prompt: 'optional',
     promptIgnoredWithPhoto: false,
@@ -129,6 +184,9 @@ const styling = {
     style: true,
     model: false,
     video: false,
+    aspect: 'image',
+    count: true,
+    settings: {},
   },
   jobs: { withPhoto: 'restyle', withoutPhoto: null },
   price: { key: 'styling', per: 'run', default: 5 },
@@ -140,6 +198,7 @@ const video = {
   id: 'video',
   result: 'video',
   createCard: false,
+  pictureAction: false,
   inputs: {
     prompt: 'without_photo',
     promptIgnoredWithPhoto: false,
@@ -148,14 +207,170 @@ const video = {
     style: false,
     model: false,
     video: true,
+    aspect: 'video',
+    count: false,
+    settings: {},
   },
   jobs: { withPhoto: 'image_to_video', withoutPhoto: 'text_to_video' },
   price: { key: 'video_per_second', per: 'second', default: 5 },
   freeTier: true,
 } as const satisfies ModeDeclaration;
 
+/** A picture enlarged ×2 or ×4 with detail added: for a result to print or a small old photo. */
+const upscale = {
+  id: 'upscale',
+  result: 'image',
+  createCard: true,
+  pictureAction: true,
+  inputs: {
+    prompt: 'optional',
+    promptIgnoredWithPhoto: true,
+    promptIs: 'edit',
+    photo: 'required',
+    style: false,
+    model: false,
+    video: false,
+    aspect: 'none',
+    count: false,
+    settings: { scale: 'required' },
+  },
+  jobs: { withPhoto: 'super_resolution', withoutPhoto: null },
+  price: { key: 'upscale', per: 'run', default: 3 },
+  freeTier: true,
+} as const satisfies ModeDeclaration;
+
+/** An old or damaged photo repaired. */
+const restore = {
+  id: 'restore',
+  result: 'image',
+  createCard: true,
+  pictureAction: true,
+  inputs: {
+    prompt: 'optional',
+    promptIgnoredWithPhoto: true,
+    promptIs: 'edit',
+    photo: 'required',
+    style: false,
+    model: false,
+    video: false,
+    aspect: 'none',
+    count: false,
+    settings: {},
+  },
+  jobs: { withPhoto: 'photo_repair', withoutPhoto: null },
+  price: { key: 'restore', per: 'run', default: 4 },
+  freeTier: true,
+} as const satisfies ModeDeclaration;
+
+/**
+ * The background removed (a PNG with transparency) or replaced by a colour, the photo blurred or a
+ * described scene; the description is read only for a scene.
+ */
+const background = {
+  id: 'background',
+  result: 'image',
+  createCard: true,
+  pictureAction: true,
+  inputs: {
+    prompt: 'optional',
+    promptIgnoredWithPhoto: false,
+    promptIs: 'scene',
+    photo: 'required',
+    style: false,
+    model: false,
+    video: false,
+    aspect: 'none',
+    count: false,
+    settings: { background: 'required', colour: 'optional' },
+  },
+  jobs: { withPhoto: 'cut_out', withoutPhoto: null },
+  price: { key: 'background', per: 'run', default: 3 },
+  freeTier: true,
+} as const satisfies ModeDeclaration;
+
+/** The painted part changed as described; with no description what is painted is removed. */
+const inpaint = {
+  id: 'inpaint',
+  result: 'image',
+  createCard: false,
+  pictureAction: true,
+  inputs: {
+    prompt: 'optional',
+    promptIgnoredWithPhoto: false,
+    promptIs: 'edit',
+    photo: 'required',
+    style: false,
+    model: false,
+    video: false,
+    aspect: 'none',
+    count: false,
+    settings: { mask: 'required' },
+  },
+  jobs: { withPhoto: 'masked_fill', withoutPhoto: null },
+  price: { key: 'inpaint', per: 'run', default: 5 },
+  freeTier: true,
+} as const satisfies ModeDeclaration;
+
+/** Canvas added in a direction or to a frame shape; a description says what the new part shows. */
+const outpaint = {
+  id: 'outpaint',
+  result: 'image',
+  createCard: false,
+  pictureAction: true,
+  inputs: {
+    prompt: 'optional',
+    promptIgnoredWithPhoto: false,
+    promptIs: 'scene',
+    photo: 'required',
+    style: false,
+    model: false,
+    video: false,
+    aspect: 'image',
+    count: false,
+    settings: { extend: 'optional' },
+  },
+  jobs: { withPhoto: 'canvas_fill', withoutPhoto: null },
+  price: { key: 'outpaint', per: 'run', default: 5 },
+  freeTier: true,
+} as const satisfies ModeDeclaration;
+
+/** The person's photo dressed in a garment from a second photo. */
+const tryOn = {
+  id: 'try_on',
+  result: 'image',
+  createCard: true,
+  pictureAction: true,
+  inputs: {
+    prompt: 'optional',
+    promptIgnoredWithPhoto: true,
+    promptIs: 'edit',
+    photo: 'required',
+    style: false,
+    model: false,
+    video: false,
+    aspect: 'none',
+    count: false,
+    settings: { garment: 'required' },
+  },
+  jobs: { withPhoto: 'garment_swap', withoutPhoto: null },
+  price: { key: 'try_on', per: 'run', default: 10 },
+  freeTier: true,
+} as const satisfies ModeDeclaration;
+
 /** Every mode, in the order the app lists them. */
-export const MODE_DECLARATIONS = [simple, faceSwap, editing, styling, video] as const;
+export const MODE_DECLARATIONS = [
+  simple,
+  faceSwap,
+  editing,
+  styling,
+  video,
+  upscale,
+  restore,
+  background,
+  inpaint,
+  outpaint,
+  tryOn,
+] as const;
 
 export type TGenerationModeId = (typeof MODE_DECLARATIONS)[number]['id'];
 /** The console's price keys (a mode's `price.key`). */
@@ -177,6 +392,17 @@ export function modeDeclaration(mode: TGenerationModeId): ModeDeclaration {
   const declared = BY_ID.get(mode);
   if (!declared) throw new Error(`No generation mode ${String(mode)} is declared.`);
   return declared;
+}
+
+/** The frame shapes a mode takes (none for a mode that keeps the photo's). */
+export function aspectsOf(mode: TGenerationModeId): readonly string[] {
+  const { aspect } = modeDeclaration(mode).inputs;
+  return aspect === 'image' ? IMAGE_ASPECTS : aspect === 'video' ? VIDEO_ASPECTS : [];
+}
+
+/** How many pictures a request makes: its count where the mode takes one, else one. */
+export function imageCountOf(mode: TGenerationModeId, count: number | null | undefined): number {
+  return modeDeclaration(mode).inputs.count ? Math.min(Math.max(count ?? 1, 1), IMAGE_COUNT_MAX) : 1;
 }
 
 /** Video lengths offered, in seconds (priced per second). */
@@ -227,7 +453,10 @@ export function describeModes(): string {
       prompt[inputs.prompt],
       ...(inputs.style ? ['a style'] : []),
       ...(inputs.model ? ['model_uuid (a trained digital model)'] : []),
-      ...(inputs.video ? ['duration and aspect'] : []),
+      ...(inputs.video ? ['duration'] : []),
+      ...(inputs.aspect !== 'none' ? [`aspect (${aspectsOf(mode.id).join(', ')})`] : []),
+      ...(inputs.count ? [`count (1-${IMAGE_COUNT_MAX} pictures, each priced and refunded on its own)`] : []),
+      ...Object.entries(inputs.settings).map(([name, need]) => `settings.${name} (${need})`),
     ];
     const price = mode.price.per === 'second' ? 'per second rendered' : 'per run';
     return `${mode.id}: makes ${mode.result === 'video' ? 'a video' : 'an image'}; takes ${takes.join(', ')}; priced ${price} (prices.${mode.price.key}).`;
@@ -250,13 +479,34 @@ export function readsPrompt(mode: TGenerationModeId, imageCount: number): boolea
  * (a photo or a description), `style`, `model_uuid`. The server answers these as field errors and
  * the create form shows them before submitting.
  */
+export type TMissingInput =
+  'prompt' | 'images' | 'images_or_prompt' | 'style' | 'model_uuid' | `settings.${TToolSetting}`;
+
 export function missingInputs(
   mode: TGenerationModeId,
-  request: { prompt: string; imageCount: number; style?: string | null; modelUuid?: string | null },
-): Array<'prompt' | 'images' | 'images_or_prompt' | 'style' | 'model_uuid'> {
+  request: {
+    prompt: string;
+    imageCount: number;
+    style?: string | null;
+    modelUuid?: string | null;
+    aspect?: string | null;
+    settings?: ToolSettings | null;
+  },
+): TMissingInput[] {
   const { inputs } = modeDeclaration(mode);
-  const missing: Array<'prompt' | 'images' | 'images_or_prompt' | 'style' | 'model_uuid'> = [];
+  const missing: TMissingInput[] = [];
   const hasPrompt = request.prompt.trim().length > 0;
+  const settings = request.settings ?? {};
+  for (const [name, need] of Object.entries(inputs.settings) as Array<[TToolSetting, string]>) {
+    if (need === 'required' && settings[name] == null) missing.push(`settings.${name}`);
+  }
+  // A replaced background needs what to replace it with: a colour, or a scene's description.
+  if (inputs.settings.background && settings.background === 'colour' && !settings.colour) {
+    missing.push('settings.colour');
+  }
+  if (inputs.settings.background && settings.background === 'scene' && !hasPrompt) missing.push('prompt');
+  // Canvas is added in a direction or to a frame shape; one of them says where.
+  if (inputs.settings.extend && !settings.extend && !request.aspect) missing.push('settings.extend');
   if (inputs.model && !request.modelUuid) missing.push('model_uuid');
   if (inputs.prompt === 'without_photo' && request.imageCount === 0 && !hasPrompt) {
     missing.push('images_or_prompt');
@@ -280,15 +530,44 @@ export function keepModeInputs<
     model_uuid?: string | null;
     duration?: number | null;
     aspect?: string | null;
+    count?: number | null;
+    settings?: ToolSettings | null;
   },
 >(body: T): T {
   const { inputs } = modeDeclaration(body.mode);
+  const settings: ToolSettings = {};
+  for (const name of Object.keys(inputs.settings) as TToolSetting[]) {
+    const value = body.settings?.[name];
+    if (value != null) (settings as Record<string, unknown>)[name] = value;
+  }
+  // A colour is kept only for a colour background.
+  if (settings.background !== 'colour') delete settings.colour;
   return {
     ...body,
-    prompt: readsPrompt(body.mode, body.images.length) ? body.prompt : '',
+    // A background tool reads the description only for a scene.
+    prompt:
+      readsPrompt(body.mode, body.images.length) &&
+      !(inputs.settings.background && settings.background !== 'scene')
+        ? body.prompt
+        : '',
     style: inputs.style ? (body.style ?? null) : null,
     model_uuid: inputs.model ? (body.model_uuid ?? null) : null,
     duration: inputs.video ? (body.duration ?? null) : null,
-    aspect: inputs.video ? (body.aspect ?? null) : null,
+    aspect: aspectsOf(body.mode).includes(body.aspect ?? '') ? (body.aspect ?? null) : null,
+    count: imageCountOf(body.mode, body.count),
+    settings,
   };
+}
+
+/** The tool settings a request carries (each read only by the modes that declare it). */
+export interface ToolSettings {
+  scale?: TUpscaleFactor;
+  background?: TBackgroundKind;
+  /** `#rrggbb`. */
+  colour?: string;
+  /** An upload uuid: a PNG, white where the picture is to change. */
+  mask?: string;
+  extend?: TExtendDirection;
+  /** An upload uuid: a photo of the garment. */
+  garment?: string;
 }

@@ -25,6 +25,22 @@ export { LOCAL_ENGINE_DESCRIPTIONS, readExifLabel, withLocalEngineLabel } from '
 export { countDistinctColours, decodePhoto, encodePng, rawFrom, type RawImage } from './raster/raster.js';
 export { describeScene, planScene } from './scene/scene.models.js';
 export { renderScene } from './scene/scene.render.js';
+export {
+  BACKGROUND_MAX_SIDE,
+  cutOutPerson,
+  replaceBackground,
+  type BackgroundChoice,
+  type BackgroundOptions,
+} from './tools/background.js';
+export { inpaint, INPAINT_MAX_SIDE, type InpaintOptions } from './tools/inpaint.js';
+export {
+  outpaint,
+  OUTPAINT_MAX_SIDE,
+  planCanvas,
+  type OutpaintOptions,
+  type OutpaintTarget,
+} from './tools/outpaint.js';
+export type { ToolProgress, ToolResult } from './tools/tool.types.js';
 export { subjectCoverage, subjectPlacements, type SubjectCoverage } from './scene/subjects.check.js';
 export type { SubjectSpec } from './scene/subjects.models.js';
 export {
@@ -51,3 +67,5 @@ export {
   type AnimatedPhoto,
   type PhotoMotion,
 } from './video/video.pipeline.js';
+export { extendedCanvas, type ExtendedCanvas } from './tools/canvas.models.js';
+export { canvasWithMask } from './tools/canvas.js';

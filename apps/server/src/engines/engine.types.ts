@@ -1,10 +1,17 @@
-import type { TEngineAbility, TGenerationMode, TStyle, TVideoAspect } from '@mirra/contracts';
+import type { TEngineAbility, TGenerationMode, TImageAspect, TStyle, ToolSettings } from '@mirra/contracts';
 import type { EngineFaceModel, EngineImage, EngineNote } from '@mirra/imaging';
 import type { EngineError } from './engine-error.js';
 
 // The data the local pipelines take and report too: defined by @mirra/imaging, the same for every engine.
 export { engineNote, type EngineFaceModel, type EngineImage, type EngineNote } from '@mirra/imaging';
 export { EngineError, type EngineErrorCode } from './engine-error.js';
+
+/** A tool's settings as an engine gets them: a mask or a garment as an image, not an upload's uuid. */
+export interface EngineToolSettings extends Omit<ToolSettings, 'mask' | 'garment'> {
+  /** A PNG, white where the picture is to change (scaled to the photo by the engine). */
+  mask?: EngineImage;
+  garment?: EngineImage;
+}
 
 export interface EngineRequest {
   generationUuid: string;
@@ -16,8 +23,13 @@ export interface EngineRequest {
   seed: number;
   style: TStyle | null;
   durationSeconds: number | null;
-  /** Video frame shape; null for pictures (the engine's default then). */
-  aspect?: TVideoAspect | null;
+  /**
+   * Frame shape: a video's, or a picture's asked for (IMAGE_ASPECTS); null for a picture that
+   * keeps its photo's shape (or the engine's default without a photo).
+   */
+  aspect?: TImageAspect | null;
+  /** The tools' settings, with the uploads they name (the mask, the garment) loaded. */
+  settings?: EngineToolSettings;
   /** Source photo for editing and styling; the target for face swap. */
   images: EngineImage[];
   /** The user's trained digital model, for face swap and face photos (`model_uuid`). */

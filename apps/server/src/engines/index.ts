@@ -18,6 +18,7 @@ export {
   type EngineOutput,
   type EnginePoll,
   type EngineRequest,
+  type EngineToolSettings,
   type EngineStart,
   type GenerationEngine,
   type GenerationStore,

@@ -170,6 +170,12 @@ export const ZEnv = z.object({
   FAL_MODEL_FACE_PHOTO: z.string().default('fal-ai/flux-lora'),
   FAL_MODEL_VIDEO: z.string().default('fal-ai/kling-video/v2.1/standard/image-to-video'),
   FAL_MODEL_TEXT_TO_VIDEO: z.string().default('fal-ai/kling-video/v2.1/standard/text-to-video'),
+  FAL_MODEL_UPSCALE: z.string().default('fal-ai/clarity-upscaler'),
+  FAL_MODEL_RESTORE: z.string().default('fal-ai/codeformer'),
+  FAL_MODEL_BACKGROUND: z.string().default('fal-ai/birefnet/v2'),
+  FAL_MODEL_INPAINT: z.string().default('fal-ai/flux-pro/v1/fill'),
+  FAL_MODEL_OUTPAINT: z.string().default('fal-ai/flux-pro/v1/fill'),
+  FAL_MODEL_TRY_ON: z.string().default('fashn/tryon/v1.6'),
   FAL_MODEL_TRAINING: z.string().default('fal-ai/flux-lora-fast-training'),
   /** Replicate: the engine `replicate` exists only with a token. REPLICATE_BASE_URL points it at a fake. */
   REPLICATE_API_TOKEN: optionalString,
@@ -253,6 +259,14 @@ export const ZEnv = z.object({
   RATE_LIMIT_TELEGRAM_AUTH_KEY_PER_IP: z.coerce.number().int().min(1).default(30),
   /** Saved query strings (POST /api/qs/) per person and window. */
   RATE_LIMIT_QS_PER_USER: z.coerce.number().int().min(1).default(60),
+  /** Files checked on the verify page (POST /api/verify/, open to anyone) per address and window. */
+  RATE_LIMIT_VERIFY_PER_IP: z.coerce.number().int().min(1).default(30),
+  /**
+   * The operator's C2PA signing certificate (PEM: the certificate, then its intermediates) and its
+   * ECDSA P-256 key (PEM, PKCS#8). Unset: a development pair is made once in DATA_DIR.
+   */
+  C2PA_CERT_FILE: optionalString,
+  C2PA_KEY_FILE: optionalString,
   /** Check results with the bundled NSFW classifier before anyone sees them. */
   MODERATION_IMAGES: bool.default(true),
   /** A result is refused when Porn + Hentai scores exceed this… */

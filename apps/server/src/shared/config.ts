@@ -110,6 +110,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
       emailPerIp: e.RATE_LIMIT_EMAIL_PER_IP,
       emailPerAddress: e.RATE_LIMIT_EMAIL_PER_ADDRESS,
       uploadsPerUser: e.RATE_LIMIT_UPLOADS_PER_USER,
+      verifyPerIp: e.RATE_LIMIT_VERIFY_PER_IP,
       promptHelperPerUser: e.RATE_LIMIT_PROMPT_HELPER_PER_USER,
       telegramAuthKeyPerIp: e.RATE_LIMIT_TELEGRAM_AUTH_KEY_PER_IP,
       qsPerUser: e.RATE_LIMIT_QS_PER_USER,
@@ -187,6 +188,12 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
             facePhoto: e.FAL_MODEL_FACE_PHOTO,
             imageToVideo: e.FAL_MODEL_VIDEO,
             textToVideo: e.FAL_MODEL_TEXT_TO_VIDEO,
+            upscale: e.FAL_MODEL_UPSCALE,
+            restore: e.FAL_MODEL_RESTORE,
+            cutOut: e.FAL_MODEL_BACKGROUND,
+            inpaint: e.FAL_MODEL_INPAINT,
+            outpaint: e.FAL_MODEL_OUTPAINT,
+            tryOn: e.FAL_MODEL_TRY_ON,
             training: e.FAL_MODEL_TRAINING,
           },
         }
@@ -225,6 +232,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
       maxPhotos: e.MODEL_MAX_PHOTOS,
       trainingTimeoutSeconds: e.MODEL_TRAINING_TIMEOUT_SECONDS,
     },
+    provenance: { certFile: e.C2PA_CERT_FILE, keyFile: e.C2PA_KEY_FILE },
     uploads: {
       maxMegabytes: e.UPLOAD_MAX_MB,
       maxBytes: Math.floor(e.UPLOAD_MAX_MB * 1024 * 1024),

@@ -1,4 +1,13 @@
-import { GENERATION_MODES, MODE_DECLARATIONS } from '@mirra/contracts';
+import {
+  EXTEND_DIRECTIONS,
+  GENERATION_MODES,
+  MODE_DECLARATIONS,
+  modeDeclaration,
+  UPSCALE_FACTORS,
+  type TGenerationMode,
+  type ToolSettings,
+  type TToolSetting,
+} from '@mirra/contracts';
 
 /** ENGINE_<MODE> for every declared mode: each served by `engines` (a list, as the setting takes). */
 export function everyModeServedBy(engines: string): Record<string, string> {
@@ -16,4 +25,25 @@ export function distinctModePrices(overrides: Record<string, number> = {}): Reco
       String(overrides[mode.price.key] ?? index + 3),
     ]),
   );
+}
+
+/**
+ * Valid tool settings for a mode, from what its declaration takes: `upload` stands for the mask
+ * and the garment (any of the caller's uploads), `pick` chooses among the allowed values.
+ */
+export function settingsFor(
+  mode: TGenerationMode,
+  upload: string,
+  pick: <T>(values: readonly T[]) => T = (values) => values[0]!,
+): ToolSettings {
+  const settings: ToolSettings = {};
+  const declared = modeDeclaration(mode).inputs.settings as Partial<Record<TToolSetting, string>>;
+  if (declared.scale) settings.scale = pick(UPSCALE_FACTORS);
+  // A scene would need a description; the other backgrounds stand alone.
+  if (declared.background) settings.background = pick(['transparent', 'colour', 'blur'] as const);
+  if (settings.background === 'colour') settings.colour = '#336699';
+  if (declared.mask) settings.mask = upload;
+  if (declared.extend) settings.extend = pick(EXTEND_DIRECTIONS);
+  if (declared.garment) settings.garment = upload;
+  return settings;
 }

@@ -49,8 +49,8 @@ export const generationsRoutes = {
     path: '/api/generations/',
     auth: 'required',
     tags,
-    summary: 'My generations, newest first',
-    query: 'ZCursorQuery',
+    summary: 'My generations, newest first (or the pictures of one run, in their order)',
+    query: 'ZGenerationListQuery',
     response: { 200: 'ZGenerationList' },
   }),
   get: defineRoute({

@@ -7,6 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { fileURLToPath } from 'node:url';
 import {
+  aspectSize,
   makesVideo,
   VIDEO_DURATION_DEFAULT,
   type TGenerationMode,
@@ -168,8 +169,10 @@ export function createComfyUiEngine(
     const values: Record<string, string | number> = {
       prompt: plan.lora ? `${plan.lora.triggerWord} ${request.prompt}` : providerPrompt(request),
       seed: request.seed,
-      width: 1024,
-      height: jobOf(request) === 'text_to_image' ? 768 : 1024,
+      // The latent's size: the picture's asked frame shape, else 4:3 for a scene and square otherwise.
+      ...(request.aspect && !makesVideo(request.mode)
+        ? aspectSize(request.aspect, 1024, 8)
+        : { width: 1024, height: jobOf(request) === 'text_to_image' ? 768 : 1024 }),
     };
     const source = request.images[0];
     if (source) values.image = await upload(server, source);
@@ -179,7 +182,7 @@ export function createComfyUiEngine(
     if (plan.lora) values.lora = plan.lora.file;
     if (makesVideo(request.mode)) {
       const seconds = request.durationSeconds ?? VIDEO_DURATION_DEFAULT;
-      const size = VIDEO_SIZES[request.aspect ?? '9:16'];
+      const size = VIDEO_SIZES[(request.aspect ?? '9:16') as keyof typeof VIDEO_SIZES];
       Object.assign(values, size, {
         seconds,
         fps: VIDEO_FPS,

@@ -33,6 +33,13 @@ export const WORKFLOWS_OF_JOB: Record<TJobKind, readonly ComfyWorkflowName[]> = 
   face_photo: ['face_photo', 'face_photo_instantid'],
   image_to_video: ['video'],
   text_to_video: ['video_from_text'],
+  // The tools run at ComfyUI only from workflow files an operator provides for them (none yet).
+  super_resolution: [],
+  photo_repair: [],
+  cut_out: [],
+  masked_fill: [],
+  canvas_fill: [],
+  garment_swap: [],
 };
 
 /** The jobs a set of present workflow files can run. */

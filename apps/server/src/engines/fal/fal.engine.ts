@@ -11,6 +11,7 @@ import {
 import { providerCost, type ProviderPrice } from '../../shared/config.js';
 import type { ModelTrainer, ModelTrainingPoll } from '../trainer.types.js';
 import { userFacePhoto } from '../face-photo.js';
+import { canvasWithMask, extendedCanvas } from '@mirra/imaging';
 import { jobOf, servesMode } from '../engine-jobs.js';
 import { providerFileOutput, retryAfterSeconds, sendWaitingOutRateLimit } from '../provider-calls.js';
 import { zipStored } from '../zip.js';
@@ -150,7 +151,7 @@ export function createFalEngine(
 
     async start(request: EngineRequest, context: EngineContext) {
       const model = falModelFor(request, config.models);
-      const input = falInput(request, await faceInputs(request));
+      const input = falInput(request, { ...(await faceInputs(request)), ...(await outpaintCanvas(request)) });
       const submitted = await fal.submit(model, input, webhookUrl, context.signal);
       return { kind: 'pending' as const, providerJobId: encodeFalJob(submitted.request_id, model) };
     },
@@ -163,6 +164,17 @@ export function createFalEngine(
 
     fetchResult: resultOf,
   };
+}
+
+/** An outpaint's photo on its larger canvas with the mask of the new part (FLUX Fill fills white). */
+async function outpaintCanvas(request: EngineRequest) {
+  const photo = request.images[0];
+  if (jobOf(request) !== 'canvas_fill' || !photo) return {};
+  const canvas = extendedCanvas(photo.width, photo.height, {
+    aspect: request.aspect,
+    direction: request.settings?.extend,
+  });
+  return { canvas: await canvasWithMask(photo.data, canvas) };
 }
 
 /**

@@ -117,6 +117,12 @@ const models: FalModels = {
   facePhoto: 'flux-lora',
   imageToVideo: 'kling-i2v',
   textToVideo: 'kling-t2v',
+  upscale: 'clarity-upscaler',
+  restore: 'codeformer',
+  cutOut: 'birefnet',
+  inpaint: 'flux-fill',
+  outpaint: 'flux-fill-out',
+  tryOn: 'fashn-tryon',
   training: 'trainer',
 };
 const photo = { data: Buffer.from('x'), contentType: 'image/png', width: 1, height: 1 };

@@ -1,4 +1,4 @@
-import { JOB_KINDS, type TJobKind } from '@mirra/contracts';
+import { aspectSize, JOB_KINDS, type TJobKind } from '@mirra/contracts';
 import { EngineError, type EngineRequest } from '../engine.types.js';
 import { jobOf } from '../engine-jobs.js';
 import { providerPrompt } from '../provider-calls.js';
@@ -20,6 +20,13 @@ export interface FalModels {
   /** Video from a photo (Kling image-to-video) and from a description alone (text-to-video). */
   imageToVideo: string;
   textToVideo: string;
+  /** The tools: clarity-upscaler, CodeFormer, BiRefNet (portrait), FLUX Fill (inpaint and outpaint), FASHN try-on. */
+  upscale: string;
+  restore: string;
+  cutOut: string;
+  inpaint: string;
+  outpaint: string;
+  tryOn: string;
   /** LoRA training of a digital model. */
   training: string;
 }
@@ -40,6 +47,12 @@ export function falModelFor(request: EngineRequest, models: FalModels): string {
     face_photo: models.facePhoto,
     image_to_video: models.imageToVideo,
     text_to_video: models.textToVideo,
+    super_resolution: models.upscale,
+    photo_repair: models.restore,
+    cut_out: models.cutOut,
+    masked_fill: models.inpaint,
+    canvas_fill: models.outpaint,
+    garment_swap: models.tryOn,
   };
   return modelOf[jobOf(request)];
 }
@@ -79,12 +92,82 @@ export function dataUri(image: { data: Buffer; contentType: string }): string {
  */
 export function falInput(
   request: EngineRequest,
-  extra: { facePhoto?: { data: Buffer; contentType: string }; lora?: FalLora } = {},
+  extra: {
+    facePhoto?: { data: Buffer; contentType: string };
+    lora?: FalLora;
+    /** An outpaint's photo on its larger canvas, and the mask of the new part. */
+    canvas?: { image: Buffer; mask: Buffer };
+  } = {},
 ): Record<string, unknown> {
+  // One picture a call: the pictures of a run are generations of their own, each with its seed.
   const common = { seed: request.seed, num_images: 1, output_format: 'png' };
+  const photo = request.images[0];
+  const settings = request.settings ?? {};
   switch (jobOf(request)) {
     case 'text_to_image':
-      return { ...common, prompt: request.prompt, image_size: 'landscape_4_3', enable_safety_checker: true };
+      return {
+        ...common,
+        prompt: request.prompt,
+        image_size: falImageSize(request.aspect, 'landscape_4_3'),
+        enable_safety_checker: true,
+      };
+    case 'super_resolution':
+      return {
+        image_url: dataUri(photo!),
+        upscale_factor: settings.scale ?? 2,
+        seed: request.seed,
+        // Close to the photo: an upscale adds detail, it does not change the person.
+        creativity: 0.2,
+        resemblance: 0.8,
+        enable_safety_checker: true,
+      };
+    case 'photo_repair':
+      return {
+        image_url: dataUri(photo!),
+        fidelity: 0.7,
+        upscaling: 2,
+        face_upscale: true,
+        seed: request.seed,
+      };
+    case 'cut_out':
+      // The person cut out; what goes behind them is composed by Mirra from the settings.
+      return {
+        image_url: dataUri(photo!),
+        model: 'Portrait',
+        operating_resolution: '1024x1024',
+        output_format: 'png',
+        refine_foreground: true,
+      };
+    case 'masked_fill':
+      if (!settings.mask) throw EngineError.badInput('photo_deleted', 'The painted mask was deleted.');
+      return {
+        ...common,
+        prompt: request.prompt.trim() || REMOVE_PROMPT,
+        image_url: dataUri(photo!),
+        mask_url: dataUri(settings.mask),
+        safety_tolerance: '2',
+      };
+    case 'canvas_fill':
+      if (!extra.canvas) throw new EngineError('engine.failed', 'The outpaint canvas was not made.', false);
+      return {
+        ...common,
+        prompt: request.prompt.trim() || EXTEND_PROMPT,
+        image_url: dataUri({ data: extra.canvas.image, contentType: 'image/png' }),
+        mask_url: dataUri({ data: extra.canvas.mask, contentType: 'image/png' }),
+        safety_tolerance: '2',
+      };
+    case 'garment_swap':
+      if (!settings.garment)
+        throw EngineError.badInput('photo_deleted', 'The photo of the garment was deleted.');
+      return {
+        model_image: dataUri(photo!),
+        garment_image: dataUri(settings.garment),
+        category: 'auto',
+        mode: 'balanced',
+        seed: request.seed,
+        num_samples: 1,
+        output_format: 'png',
+      };
     case 'image_to_video':
     case 'text_to_video':
       return videoInput(request);
@@ -97,7 +180,7 @@ export function falInput(
         ...common,
         prompt: `${extra.lora.triggerWord} ${request.prompt}`.trim(),
         loras: [{ path: extra.lora.url, scale: 1 }],
-        image_size: 'portrait_4_3',
+        image_size: falImageSize(request.aspect, 'portrait_4_3'),
         enable_safety_checker: true,
       };
     case 'photo_edit':
@@ -107,8 +190,28 @@ export function falInput(
         prompt: providerPrompt(request),
         image_url: dataUri(request.images[0]!),
         safety_tolerance: '2',
+        // Kontext takes the frame shape as a ratio; without one it keeps the photo's.
+        ...(request.aspect ? { aspect_ratio: request.aspect } : {}),
       };
   }
+}
+
+/** What FLUX Fill is told when the person painted a part and wrote nothing: take it away. */
+export const REMOVE_PROMPT =
+  'Remove the painted object; continue the background naturally, seamless, photorealistic';
+/** An outpaint without words: continue the picture. */
+export const EXTEND_PROMPT =
+  'Continue the scene naturally beyond the frame, matching light, perspective and style';
+
+/**
+ * fal's `image_size`: the asked frame shape as pixels (FLUX takes any size in blocks of 16), or
+ * the job's own preset when none was asked for.
+ */
+export function falImageSize(
+  aspect: string | null | undefined,
+  preset: string,
+): string | { width: number; height: number } {
+  return aspect ? aspectSize(aspect, 1024) : preset;
 }
 
 /** Kling's input: image-to-video from the photo, or text-to-video in the asked frame shape. */

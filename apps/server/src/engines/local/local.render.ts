@@ -1,4 +1,13 @@
-import { STYLES, type TGenerationMode, type TGenerationNoteCode, type TStyle } from '@mirra/contracts';
+import sharp from 'sharp';
+import {
+  aspectSize,
+  makesVideo,
+  STYLES,
+  type TGenerationMode,
+  type TGenerationNoteCode,
+  type TStyle,
+  type TVideoAspect,
+} from '@mirra/contracts';
 import {
   type EngineCapability,
   EngineError,
@@ -117,15 +126,42 @@ export async function runLocalEngine(
       `The local engine can't do ${String(request.mode).replace('_', ' ')} yet; choose another engine for it.`,
     );
   }
-  return pipeline.run(request, context, createProgress(context), {
+  const output = await pipeline.run(request, context, createProgress(context), {
     faceAnalyzer,
     personSegmenter,
     ...videoOptions,
   });
+  return inAskedShape(request, output);
+}
+
+/**
+ * A picture asked for in a frame shape (a story's 9:16, a post's 4:5) that its pipeline made in
+ * the photo's own shape is cropped to it around what draws the eye, and the notes say so. A scene
+ * is drawn in the shape to begin with.
+ */
+async function inAskedShape(request: EngineRequest, output: EngineOutput): Promise<EngineOutput> {
+  if (!request.aspect || makesVideo(request.mode) || !output.contentType.startsWith('image/')) return output;
+  const [w, h] = request.aspect.split(':').map(Number) as [number, number];
+  if (Math.abs(output.width / output.height - w / h) < 0.01) return output;
+  const width = Math.min(output.width, Math.round((output.height * w) / h));
+  const height = Math.min(output.height, Math.round((output.width * h) / w));
+  const data = await sharp(output.data)
+    .resize(width, height, { fit: 'cover', position: sharp.strategy.attention })
+    // The local engine's label (EXIF) stays on the cropped picture.
+    .keepMetadata()
+    .png()
+    .toBuffer();
+  const note = engineNote('edit.cropped_aspect', `cropped to ${w}:${h}`, { width: w, height: h });
+  return { ...output, data, width, height, notes: [...output.notes, note] };
 }
 
 async function simple(request: EngineRequest, progress: Progress): Promise<EngineOutput> {
-  const plan = planScene(request.prompt, request.seed);
+  const planned = planScene(request.prompt, request.seed);
+  // Drawn in the asked frame shape, at the scene's own long side.
+  const frame = request.aspect
+    ? aspectSize(request.aspect, Math.max(planned.width, planned.height), 8)
+    : null;
+  const plan = frame ? { ...planned, ...frame, shape: shapeForFrame(frame.width, frame.height) } : planned;
   await progress.reach(10);
   const image = await renderScene(plan, progress.stages(10, 80, 4));
   await progress.reach(80);
@@ -281,7 +317,7 @@ async function animateLocally(
   try {
     animated = await animatePhoto({
       photo: source.data,
-      aspect: request.aspect,
+      aspect: request.aspect as TVideoAspect | null | undefined,
       durationSeconds: request.durationSeconds,
       faceAnalyzer: options.faceAnalyzer,
       personSegmenter: options.personSegmenter,
@@ -370,7 +406,7 @@ async function sceneVideo(
   progress: Progress,
   options: LocalVideoOptions & { ffmpegPath: string },
 ): Promise<EngineOutput> {
-  const frame = videoFrameSize(request.aspect);
+  const frame = videoFrameSize(request.aspect as TVideoAspect | null | undefined);
   const plan = {
     ...planScene(request.prompt, request.seed),
     width: frame.width,

@@ -9,6 +9,7 @@ import {
   readsPrompt,
   STYLES,
   VIDEO_ASPECTS,
+  IMAGE_ASPECTS,
   VIDEO_DURATIONS,
   type TGenerationMode,
 } from '@mirra/contracts';
@@ -17,7 +18,7 @@ import { creditEntries, entitlements, generations, models, users } from '../../s
 import { createEngineRegistry } from '../../engines/index.js';
 import { bearer, createUploadFor } from '../../test/factories.js';
 import { createScriptedEngine } from '../../test/fake-engines.js';
-import { distinctModePrices, everyModeServedBy } from '../../test/mode-env.js';
+import { distinctModePrices, everyModeServedBy, settingsFor } from '../../test/mode-env.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { applyCreditChange } from '../credits/credits.usecases.js';
 import { issueSession } from '../auth/sessions.usecases.js';
@@ -197,6 +198,11 @@ function drawRequest(random: Random, mode: TGenerationMode, image: string, model
     ...(inputs.model ? { model_uuid: modelUuid } : {}),
     ...(inputs.video && random.chance(0.7) ? { duration: random.pick(VIDEO_DURATIONS) } : {}),
     ...(inputs.video && random.chance(0.5) ? { aspect: random.pick(VIDEO_ASPECTS) } : {}),
+    ...(inputs.aspect === 'image' && random.chance(0.5) ? { aspect: random.pick(IMAGE_ASPECTS) } : {}),
+    ...(inputs.count && random.chance(0.6) ? { count: random.pick([1, 2, 3, 4]) } : {}),
+    ...(Object.keys(inputs.settings).length
+      ? { settings: settingsFor(mode, image, (values) => random.pick(values)) }
+      : {}),
   };
 }
 
@@ -223,6 +229,8 @@ describe('the price shown, the price charged and the free-tier decision agree', 
         const query = new URLSearchParams({ mode });
         if ('duration' in request && request.duration !== undefined)
           query.set('duration', String(request.duration));
+        if ('count' in request && request.count !== undefined) query.set('count', String(request.count));
+        const pictures = ('count' in request && request.count) || 1;
 
         const quoted = await t.app.inject({
           method: 'GET',
@@ -260,13 +268,16 @@ describe('the price shown, the price charged and the free-tier decision agree', 
         } else {
           seen.accepted++;
           expect(created.statusCode, `${context} ${created.body}`).toBe(201);
-          expect(created.json().cost, context).toBe(quote.cost);
+          // The quote is the run's; each picture is charged its share, in its own entry.
+          expect(created.json().cost * pictures, context).toBe(quote.cost);
           expect(
             charges.map((entry) => -entry.delta),
             context,
-          ).toEqual([quote.cost]);
-          expect(charges[0]!.balanceAfter, context).toBe(person.balance - quote.cost);
-          expect(made.length, context).toBe(person.past.length + 1);
+          ).toEqual(Array.from({ length: pictures }, () => quote.cost / pictures));
+          expect(Math.min(...charges.map((entry) => entry.balanceAfter)), context).toBe(
+            person.balance - quote.cost,
+          );
+          expect(made.length, context).toBe(person.past.length + pictures);
           continue;
         }
         // Refused: nothing charged, nothing made.

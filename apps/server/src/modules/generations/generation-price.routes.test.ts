@@ -7,7 +7,7 @@ import { createEngineRegistry } from '../../engines/index.js';
 import { bearer, createActiveUser, createUploadFor, login } from '../../test/factories.js';
 import { createScriptedEngine } from '../../test/fake-engines.js';
 import { createTrainedModel } from '../../test/models.js';
-import { distinctModePrices, everyModeServedBy } from '../../test/mode-env.js';
+import { distinctModePrices, everyModeServedBy, settingsFor } from '../../test/mode-env.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 
 // The price a person is shown (/price/) and the price the create charges come from one function,
@@ -49,7 +49,9 @@ function requestFor(mode: TGenerationMode, duration: number | undefined): Record
   if (mode === 'styling') return { mode, images: [photo], style: STYLES[0] };
   if (mode === 'face_swap') return { mode, images: [photo], model_uuid: modelUuid };
   if (mode === 'video') return { ...base, ...(duration === undefined ? {} : { duration }) };
-  return base;
+  if (mode === 'simple') return base;
+  // A tool: the photo and the settings its declaration takes.
+  return { ...base, images: [photo], settings: settingsFor(mode, photo) };
 }
 
 async function charged(uuid: string): Promise<number> {
@@ -101,6 +103,92 @@ describe('the price shown is the price charged', () => {
       }
     },
   );
+
+  it('a run of four pictures at 9:16: priced per picture, each its own generation of one set, a failed one refunded alone', async () => {
+    const quote = await t.app.inject({
+      method: 'GET',
+      url: '/api/generations/price/?mode=simple&count=4',
+      headers,
+    });
+    expect(quote.statusCode, quote.body).toBe(200);
+    expect(quote.json().cost).toBe(4 * t.deps.config.prices.simple);
+
+    engine.calls.length = 0;
+    // The third picture fails at the engine for good; the others are made.
+    engine.script(
+      { kind: 'succeed' },
+      { kind: 'succeed' },
+      { kind: 'throw', code: 'engine.failed', retryable: false },
+      { kind: 'succeed' },
+    );
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/generations/',
+      headers,
+      payload: { mode: 'simple', prompt: 'a quiet harbour at dawn', count: 4, aspect: '9:16' },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const first = created.json();
+    expect(first.cost).toBe(t.deps.config.prices.simple);
+    expect(first.set).toEqual({ uuid: first.uuid, index: 0, size: 4 });
+    const listed = await t.app.inject({ method: 'GET', url: `/api/generations/?set=${first.uuid}`, headers });
+    const members = listed.json().results as Array<{
+      uuid: string;
+      seed: number;
+      aspect: string;
+      set: unknown;
+    }>;
+    expect(members.map((member) => member.set)).toEqual(
+      [0, 1, 2, 3].map((index) => ({ uuid: first.uuid, index, size: 4 })),
+    );
+    expect(new Set(members.map((member) => member.seed)).size).toBe(4);
+    expect(members.every((member) => member.aspect === '9:16')).toBe(true);
+    for (const member of members) expect(await charged(member.uuid)).toBe(t.deps.config.prices.simple);
+
+    await t.runJobs();
+    expect(engine.calls).toHaveLength(4);
+    expect(engine.calls.every((call) => call.aspect === '9:16')).toBe(true);
+    const ended = await Promise.all(
+      members.map(async (member) =>
+        (await t.app.inject({ method: 'GET', url: `/api/generations/${member.uuid}/`, headers })).json(),
+      ),
+    );
+    const failed = ended.filter((generation) => generation.status < 0);
+    expect(failed).toHaveLength(1);
+    expect(failed[0].refunded).toBe(true);
+    expect(ended.filter((generation) => generation.status === 100)).toHaveLength(3);
+    // The failed picture's charge came back; the three made stay paid.
+    const refunds = await t.deps.db
+      .select()
+      .from(creditEntries)
+      .where(and(eq(creditEntries.userId, userId), eq(creditEntries.kind, 'generation_refund')));
+    expect(refunds.filter((entry) => members.some((member) => member.uuid === entry.ref))).toEqual([
+      expect.objectContaining({ ref: failed[0].uuid, delta: t.deps.config.prices.simple }),
+    ]);
+  });
+
+  it('refuses a run the balance cannot pay for whole, naming its whole price, and charges nothing', async () => {
+    const poor = await createActiveUser(t);
+    await t.deps.db.transaction((tx) =>
+      applyCreditChange(tx, {
+        userId: poor.id,
+        delta: 3 * t.deps.config.prices.simple,
+        kind: 'adjustment',
+        idempotencyKey: `price-poor-${poor.id}`,
+      }),
+    );
+    const poorHeaders = bearer((await login(t, poor.email!, poor.password)).access);
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/generations/',
+      headers: poorHeaders,
+      payload: { mode: 'simple', prompt: 'a quiet harbour at dawn', count: 4 },
+    });
+    expect(created.statusCode, created.body).toBe(402);
+    expect(created.json()).toMatchObject({ required: 4 * t.deps.config.prices.simple });
+    const listed = await t.app.inject({ method: 'GET', url: '/api/generations/', headers: poorHeaders });
+    expect(listed.json().results).toEqual([]);
+  });
 
   it('quotes no price for a length that is not offered, as the create refuses it', async () => {
     const quote = await t.app.inject({

@@ -8,6 +8,7 @@ import {
   type EngineImage,
   type EngineOutput,
   type EngineRequest,
+  type EngineToolSettings,
   type GenerationEngine,
   movesToNextEngine,
 } from '../../engines/index.js';
@@ -158,6 +159,7 @@ const withEngine = (engine: GenerationEngine, output: EngineOutput | 'finished e
  */
 async function engineRequestOf(deps: GenerationsDeps, generation: GenerationRow): Promise<EngineRequest> {
   const images = await loadInputs(deps, generation);
+  const settings = await loadSettings(deps, generation);
   // Only a mode that takes a model reads it; others keep whatever model_uuid they were sent, unread.
   const faceModel =
     modeDeclaration(generation.mode as TGenerationMode).inputs.model && generation.modelUuid
@@ -172,8 +174,24 @@ async function engineRequestOf(deps: GenerationsDeps, generation: GenerationRow)
     style: generation.style as never,
     durationSeconds: generation.durationSeconds,
     aspect: generation.aspect as never,
+    settings,
     images,
     faceModel,
+  };
+}
+
+/** The tool's settings with the uploads they name (a mask, a garment) loaded as images. */
+async function loadSettings(deps: GenerationsDeps, generation: GenerationRow): Promise<EngineToolSettings> {
+  const { mask, garment, ...plain } = generation.settings ?? {};
+  const [maskImage, garmentImage] = await Promise.all(
+    [mask, garment].map((uuid) =>
+      uuid ? loadUploads(deps, generation.userId, [uuid]).then((found) => found[0]) : undefined,
+    ),
+  );
+  return {
+    ...plain,
+    ...(maskImage ? { mask: maskImage } : {}),
+    ...(garmentImage ? { garment: garmentImage } : {}),
   };
 }
 
@@ -238,15 +256,15 @@ async function callEngine(
   return started.output;
 }
 
-async function loadInputs(deps: GenerationsDeps, generation: GenerationRow): Promise<EngineImage[]> {
-  const rows = await uploadsForGenerationRepository.findOwned(
-    deps.db,
-    generation.userId,
-    generation.inputUploads,
-  );
+const loadInputs = (deps: GenerationsDeps, generation: GenerationRow): Promise<EngineImage[]> =>
+  loadUploads(deps, generation.userId, generation.inputUploads);
+
+/** The user's uploads as images, in order; one deleted since it was asked for → bad input. */
+async function loadUploads(deps: GenerationsDeps, userId: number, uuids: string[]): Promise<EngineImage[]> {
+  const rows = await uploadsForGenerationRepository.findOwned(deps.db, userId, uuids);
   const byUuid = new Map(rows.map((row) => [row.uuid, row]));
   const images: EngineImage[] = [];
-  for (const uuid of generation.inputUploads) {
+  for (const uuid of uuids) {
     const row = byUuid.get(uuid);
     const file = row ? await deps.storage.get(row.storageKey) : null;
     if (!row || !file)

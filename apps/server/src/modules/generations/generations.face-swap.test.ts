@@ -250,7 +250,8 @@ describe('face swap requests', () => {
       aspect: '9:16',
     });
     expect(swapped.statusCode, swapped.body).toBe(201);
-    expect(swapped.json()).toMatchObject({ prompt: '', style: null, duration: null, aspect: null });
+    // 9:16 is a picture's frame shape as well as a video's: the swapped picture is made in it.
+    expect(swapped.json()).toMatchObject({ prompt: '', style: null, duration: null, aspect: '9:16' });
     const stored = await t.app.inject({
       method: 'GET',
       url: `/api/generations/${swapped.json().uuid}/`,
@@ -266,7 +267,7 @@ describe('face swap requests', () => {
     });
     expect(facePhoto.json()).toMatchObject({ prompt: 'A woman on a beach at sunset' });
 
-    // A plain picture takes no style, model or video settings.
+    // A plain picture takes no style, model or video length (its frame shape it does take).
     const plain = await create(owner.headers, {
       mode: 'simple',
       prompt: 'A lighthouse at dawn',
@@ -281,7 +282,7 @@ describe('face swap requests', () => {
       style: null,
       model_uuid: null,
       duration: null,
-      aspect: null,
+      aspect: '9:16',
     });
     await t.runJobs();
   });

@@ -1,5 +1,5 @@
 import { and, desc, eq, getTableColumns, gte, inArray, like, lt, sql } from 'drizzle-orm';
-import { GenerationStatus, type TGenerationStatus } from '@mirra/contracts';
+import { GenerationStatus, type TGenerationStatus, type ToolSettings } from '@mirra/contracts';
 import type { DbOrTx } from '../../shared/db/client.js';
 import { jobsWithPayload } from '../../shared/jobs.js';
 import { generations } from './generations.tables.js';
@@ -32,7 +32,16 @@ export interface AcceptGenerationInput {
     engine: string;
     clientKey: string | null;
     clientRequestHash: string | null;
+    settings: ToolSettings;
+    setUuid: string | null;
+    setIndex: number | null;
+    setSize: number | null;
   };
+  /**
+   * The run this picture belongs to: what all of it costs, and whether this is its first picture,
+   * which checks the free tier and the whole price for the run (the later ones come in with it).
+   */
+  run: { cost: number; first: boolean };
   freeTier: { localMidnight: Date; dailyFree: number; delaySeconds: number };
   charge: { kind: string; idempotencyKey: string };
   job: {
@@ -79,7 +88,7 @@ export const generationsRepository = {
    * refusal is thrown (read it with acceptRefusalOf) and nothing is written.
    */
   async accept(db: DbOrTx, input: AcceptGenerationInput): Promise<GenerationRow> {
-    const { row, freeTier, charge, job } = input;
+    const { row, run, freeTier, charge, job } = input;
     const result = await db.execute<Record<string, unknown>>(
       sql`SELECT * FROM mirra_accept_generation(
         ${row.userId}::bigint, ${row.uuid}::uuid, ${row.createdAt.toISOString()}::timestamptz,
@@ -90,7 +99,8 @@ export const generationsRepository = {
         ${row.repeatOf}::uuid, ${row.cost}::int, ${row.engine}::text, ${row.clientKey}::text,
         ${row.clientRequestHash}::text, ${charge.kind}::text, ${charge.idempotencyKey}::text,
         ${job.identifier}::text, ${JSON.stringify(job.payload)}::jsonb, ${job.maxAttempts}::int,
-        ${job.premiumPriority}::int, ${job.standardPriority}::int
+        ${job.premiumPriority}::int, ${job.standardPriority}::int, ${JSON.stringify(row.settings)}::jsonb,
+        ${row.setUuid}::uuid, ${row.setIndex}::int, ${row.setSize}::int, ${run.cost}::int, ${run.first}::boolean
       )`,
     );
     return generationFromDatabaseRow(result.rows[0]!);
@@ -116,6 +126,15 @@ export const generationsRepository = {
     return db.query.generations.findFirst({
       where: and(eq(generations.provider, provider), like(generations.providerJobId, `${jobIdPrefix}%`)),
     });
+  },
+
+  /** The generations of a set (pictures of one run), in their order. */
+  async listSet(db: DbOrTx, userId: number, setUuid: string): Promise<GenerationRow[]> {
+    return db
+      .select()
+      .from(generations)
+      .where(and(eq(generations.userId, userId), eq(generations.setUuid, setUuid)))
+      .orderBy(generations.setIndex);
   },
 
   async findByClientKey(db: DbOrTx, userId: number, clientKey: string): Promise<GenerationRow | undefined> {

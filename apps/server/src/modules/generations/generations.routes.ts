@@ -10,6 +10,7 @@ import {
   createGeneration,
   getGeneration,
   listGenerations,
+  listGenerationSet,
   quoteGeneration,
   repeatGeneration,
   type RequestContext,
@@ -35,7 +36,9 @@ export function registerGenerationsRoutes(app: ZodApp, deps: GenerationsDeps): v
     createGeneration(deps, requireAuth(request).user, request.body, contextOf(request)),
   );
   serve(app, r.list, async (request) =>
-    listGenerations(deps, requireAuth(request).user, request.query.cursor, request.query.limit ?? 20),
+    request.query.set
+      ? listGenerationSet(deps, requireAuth(request).user, request.query.set)
+      : listGenerations(deps, requireAuth(request).user, request.query.cursor, request.query.limit ?? 20),
   );
   serve(app, r.get, async (request) => getGeneration(deps, requireAuth(request).user, request.params.uuid));
   serve(app, r.useResult, async (request) =>

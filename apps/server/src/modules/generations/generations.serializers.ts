@@ -8,7 +8,7 @@ import {
   type TGenerationNoteCode,
   type TGenerationStatus,
   type TStyle,
-  type TVideoAspect,
+  type TImageAspect,
 } from '@mirra/contracts';
 import type { MediaUrls } from '../../shared/storage/media-urls.js';
 import type { EngineNote } from '../../engines/index.js';
@@ -51,7 +51,12 @@ export function toGenerationJson(row: GenerationRow, mediaUrls: MediaUrls, now: 
     seed: row.seed,
     style: (row.style as TStyle | null) ?? null,
     duration: row.durationSeconds,
-    aspect: (row.aspect as TVideoAspect | null) ?? null,
+    aspect: (row.aspect as TImageAspect | null) ?? null,
+    settings: row.settings ?? {},
+    set:
+      row.setUuid && row.setIndex != null && row.setSize != null
+        ? { uuid: row.setUuid, index: row.setIndex, size: row.setSize }
+        : null,
     images: row.inputUploads,
     model_uuid: row.modelUuid,
     post_uuid: row.postUuid,

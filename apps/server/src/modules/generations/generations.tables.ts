@@ -12,6 +12,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import type { ToolSettings } from '@mirra/contracts';
 import type { StoredResult } from '../../shared/db/json-columns.js';
 import { createdAt } from '../../shared/db/columns.js';
 import { users } from '../users/users.tables.js';
@@ -38,8 +39,20 @@ export const generations = pgTable(
     seedFixed: boolean('seed_fixed').notNull().default(false),
     style: text('style'),
     durationSeconds: integer('duration_seconds'),
-    /** Video frame shape (VIDEO_ASPECTS: 9:16, 1:1, 16:9); null for pictures. */
+    /**
+     * Frame shape: a video's (VIDEO_ASPECTS), or a picture's asked for (IMAGE_ASPECTS); null for a
+     * picture that keeps its photo's shape.
+     */
     aspect: text('aspect'),
+    /** The tools' settings its mode reads (ToolSettings: upscale factor, background, mask, ...). */
+    settings: jsonb('settings').$type<ToolSettings>().notNull().default({}),
+    /**
+     * Pictures made together by one run share a set: the uuid of its first generation, and this
+     * one's place in it, of how many. Each is charged, run and refunded on its own; null for a run of one.
+     */
+    setUuid: uuid('set_uuid'),
+    setIndex: integer('set_index'),
+    setSize: integer('set_size'),
     inputUploads: uuid('input_uploads')
       .array()
       .notNull()
@@ -83,6 +96,10 @@ export const generations = pgTable(
     uniqueIndex('generations_user_client_key_unique')
       .on(t.userId, t.clientKey)
       .where(sql`${t.clientKey} IS NOT NULL`),
+    // A set's pictures, read together for its result screen.
+    index('generations_set_idx')
+      .on(t.setUuid)
+      .where(sql`${t.setUuid} IS NOT NULL`),
     // The free tier counts a user's generations since their local midnight.
     index('generations_user_created_idx').on(t.userId, t.createdAt),
     // The reconciler's scan: only unfinished generations, oldest change first.

@@ -11,8 +11,11 @@ import {
   type TUpload,
   VIDEO_ASPECT_DEFAULT,
   VIDEO_DURATIONS,
+  aspectsOf,
   billedSeconds,
+  imageCountOf,
   keepModeInputs,
+  UPLOAD_SETTINGS,
   makesVideo,
   missingInputs,
   modeDeclaration,
@@ -97,11 +100,14 @@ async function findKeyedGeneration(
 
 export const generationNotFound = () => new AppError({ code: 'generations.not_found', detail: 'Not found.' });
 
-/** The price of a mode for the caller, their balance, and how long the free tier makes them wait. */
+/**
+ * The price of a request for the caller (every picture of a run: the price is per picture), their
+ * balance, and how long the free tier makes them wait.
+ */
 export async function quoteGeneration(
   deps: GenerationsDeps,
   user: UserRow | null,
-  query: { mode: TGenerationMode; duration?: number },
+  query: { mode: TGenerationMode; duration?: number; count?: number },
   context: RequestContext,
 ) {
   // No price for a mode that cannot run, or a length that is not offered: it answers as starting
@@ -109,7 +115,7 @@ export async function quoteGeneration(
   deps.engines.engineFor(query.mode);
   checkVideoDuration(query.mode, query.duration);
   const pricing = await deps.pricing.current();
-  const cost = generationCost(pricing, query.mode, query.duration);
+  const cost = generationCost(pricing, query.mode, query.duration) * imageCountOf(query.mode, query.count);
   if (!user) return { cost, balance: null, wait_seconds: 0 };
   const [balance, wait] = await Promise.all([
     getCreditBalance(deps, user.id),
@@ -143,6 +149,16 @@ function freeTierTerms(now: Date, context: RequestContext, freeTier: TFreeTier) 
   };
 }
 
+/**
+ * The frame shape stored: a video's (9:16 when none is asked for), or a picture's that was asked
+ * for; null for a picture that keeps its photo's shape.
+ */
+function storedAspect(mode: TGenerationMode, aspect: string | null | undefined): string | null {
+  const { inputs } = modeDeclaration(mode);
+  if (inputs.video) return aspect ?? VIDEO_ASPECT_DEFAULT;
+  return aspectsOf(mode).length > 0 ? (aspect ?? null) : null;
+}
+
 function checkVideoDuration(mode: TGenerationMode, duration: number | null | undefined): void {
   if (modeDeclaration(mode).inputs.video && duration != null && !isVideoDuration(duration)) {
     throw fieldError('common.validation', {
@@ -168,7 +184,18 @@ async function validateRequest(deps: GenerationsDeps, user: UserRow, body: Creat
     prompt: body.prompt,
     imageCount: body.images.length,
     style: body.style,
+    aspect: body.aspect,
+    settings: body.settings,
   });
+  const missingSettings = missing.filter((field) => field.startsWith('settings.'));
+  if (missingSettings.length) {
+    throw fieldError(
+      'common.validation',
+      Object.fromEntries(
+        missingSettings.map((field) => [field, [SETTING_MISSING[field] ?? 'This field is required.']]),
+      ),
+    );
+  }
   if (missing.includes('prompt')) {
     throw fieldError('common.validation', { prompt: ['This field may not be blank.'] });
   }
@@ -210,6 +237,35 @@ async function validateRequest(deps: GenerationsDeps, user: UserRow, body: Creat
         images: ['This photo was not found. Upload it again.'],
       });
     }
+  }
+  // A mask or a garment is one of the caller's uploads, as the photo is.
+  for (const name of UPLOAD_SETTINGS) {
+    const upload = body.settings?.[name];
+    if (!upload) continue;
+    const owned = await uploadsForGenerationRepository.findOwned(deps.db, user.id, [upload]);
+    if (owned.length !== 1) {
+      throw fieldError('generations.image_required', {
+        [`settings.${name}`]: ['This photo was not found. Upload it again.'],
+      });
+    }
+  }
+}
+
+/** What a request lacking a tool's setting is told, by the setting. */
+const SETTING_MISSING: Record<string, string> = {
+  'settings.scale': 'Choose ×2 or ×4.',
+  'settings.background': 'Choose what goes behind the person.',
+  'settings.colour': 'Choose a colour.',
+  'settings.mask': 'Paint over the part of the picture to change.',
+  'settings.extend': 'Choose where to add canvas, or a frame shape.',
+  'settings.garment': 'Upload a photo of the garment.',
+};
+
+/** A frame shape the mode does not offer (a picture's shape for a video) is refused, not dropped. */
+function checkAspect(mode: TGenerationMode, aspect: string | null | undefined): void {
+  const offered = aspectsOf(mode);
+  if (aspect && offered.length > 0 && !offered.includes(aspect)) {
+    throw fieldError('common.validation', { aspect: [`Choose ${offered.join(', ')}.`] });
   }
 }
 
@@ -272,6 +328,7 @@ export async function createGeneration(
       model_uuid: ['This model was not found or is not trained yet.'],
     });
   }
+  checkAspect(request.mode, request.aspect);
   const body = keepModeInputs(request);
   const clientKey = context.idempotencyKey ?? null;
   if (clientKey !== null && !isValidIdempotencyKey(clientKey)) throw idempotencyKeyInvalid();
@@ -291,9 +348,14 @@ export async function createGeneration(
   // console changes meanwhile.
   const pricing = await deps.pricing.current();
   const cost = generationCost(pricing, body.mode, body.duration);
-  const uuid = randomUUID();
+  const count = imageCountOf(body.mode, body.count);
   const now = deps.now();
-  const input: AcceptGenerationInput = {
+  // The pictures of a run: each its own generation (its own seed, job, charge and refund), so a
+  // picture that fails is refunded by itself and the others are kept; the first one's uuid names
+  // the set.
+  const uuids = Array.from({ length: count }, () => randomUUID());
+  const firstSeed = body.seed ?? randomSeed();
+  const inputOf = (uuid: string, index: number): AcceptGenerationInput => ({
     row: {
       uuid,
       // From the app's clock, which the free tier's day and pause are measured against.
@@ -302,21 +364,28 @@ export async function createGeneration(
       mode: body.mode,
       prompt: body.prompt,
       guidance: body.guidance,
-      seed: body.seed ?? randomSeed(),
+      // A chosen seed makes the run's pictures with seeds that follow it, so it is repeatable.
+      seed: index === 0 ? firstSeed : body.seed != null ? (firstSeed + index) % 2 ** 31 : randomSeed(),
       seedFixed: body.seed != null,
       style: body.style ?? null,
       // The length it renders for and was priced for, stored so every engine reads the same.
       durationSeconds: billedSeconds(body.mode, body.duration),
-      aspect: modeDeclaration(body.mode).inputs.video ? (body.aspect ?? VIDEO_ASPECT_DEFAULT) : null,
+      aspect: storedAspect(body.mode, body.aspect),
       inputUploads: body.images,
       modelUuid: body.model_uuid ?? null,
       postUuid: source?.postUuid ?? null,
       repeatOf: options.repeatOf ?? null,
       cost,
       engine: engine.name,
-      clientKey,
-      clientRequestHash: keyed?.requestHash ?? null,
+      // The key names the run: a resend finds its first picture, and with it the set.
+      clientKey: index === 0 ? clientKey : null,
+      clientRequestHash: index === 0 ? (keyed?.requestHash ?? null) : null,
+      settings: body.settings ?? {},
+      setUuid: count > 1 ? uuids[0]! : null,
+      setIndex: count > 1 ? index : null,
+      setSize: count > 1 ? count : null,
     },
+    run: { cost: cost * count, first: index === 0 },
     freeTier: freeTierTerms(now, context, pricing.free_tier),
     charge: { kind: 'generation_charge', idempotencyKey: `gen:${uuid}:charge` },
     job: {
@@ -326,20 +395,27 @@ export async function createGeneration(
       premiumPriority: generationJobPriority(true),
       standardPriority: generationJobPriority(false),
     },
-  };
+  });
   let row: GenerationRow;
   try {
-    // One statement: a generation from a post also records the use of the post, in the same
-    // transaction, and only when this request made the generation (not on a keyed resend).
-    row = source
-      ? await deps.db.transaction(async (tx) => {
-          const accepted = await generationsRepository.accept(tx, input);
-          if (accepted.uuid === uuid) await deps.generationSources.record(tx, accepted.id, source);
-          return accepted;
-        })
-      : await generationsRepository.accept(deps.db, input);
+    // One transaction: every picture of the run is accepted and charged, or none is; a generation
+    // from a post also records the use of the post, only when this request made it (not on a
+    // keyed resend, which answers with the run's first picture).
+    // A single picture not from a post is one statement, no transaction needed.
+    row =
+      count === 1 && !source
+        ? await generationsRepository.accept(deps.db, inputOf(uuids[0]!, 0))
+        : await deps.db.transaction(async (tx) => {
+            const first = await generationsRepository.accept(tx, inputOf(uuids[0]!, 0));
+            if (first.uuid !== uuids[0]) return first;
+            for (let index = 1; index < count; index += 1) {
+              await generationsRepository.accept(tx, inputOf(uuids[index]!, index));
+            }
+            if (source) await deps.generationSources.record(tx, first.id, source);
+            return first;
+          });
   } catch (error) {
-    throw acceptRefusalError(pricing.free_tier, error, cost);
+    throw acceptRefusalError(pricing.free_tier, error, cost * count);
   }
   return toGenerationJson(row, deps.mediaUrls, deps.now());
 }
@@ -408,6 +484,13 @@ export async function useGenerationResult(
   );
   if (!upload) throw generationNotFound();
   return upload;
+}
+
+/** The pictures of one of my runs, in their order, on one page (a run has at most IMAGE_COUNT_MAX). */
+export async function listGenerationSet(deps: GenerationsDeps, user: UserRow, setUuid: string) {
+  const rows = await generationsRepository.listSet(deps.db, user.id, setUuid);
+  const now = deps.now();
+  return { results: rows.map((row) => toGenerationJson(row, deps.mediaUrls, now)), next: null };
 }
 
 export async function listGenerations(

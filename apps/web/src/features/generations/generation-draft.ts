@@ -11,6 +11,7 @@ import {
   VIDEO_ASPECTS,
   VIDEO_DURATION_DEFAULT,
   VIDEO_DURATIONS,
+  type TMissingInput,
   type TVideoAspect,
 } from '@mirra/contracts';
 import type { TCreateGenerationBody, TGenerationMode, TStyle, TUpload } from '../../lib/api-types';
@@ -85,10 +86,15 @@ const PROBLEM_OF_MISSING = {
   images: 'photo',
   style: 'style',
   prompt: 'prompt',
-} as const;
+  'settings.scale': 'scale',
+  'settings.background': 'background',
+  'settings.colour': 'colour',
+  'settings.mask': 'mask',
+  'settings.extend': 'extend',
+  'settings.garment': 'garment',
+} as const satisfies Record<TMissingInput, string>;
 
-export type DraftProblem =
-  'model' | 'prompt' | 'promptTooLong' | 'photo' | 'photoOrPrompt' | 'style' | 'seed';
+export type DraftProblem = (typeof PROBLEM_OF_MISSING)[TMissingInput] | 'promptTooLong' | 'seed';
 
 /** What still stops the draft from being submitted, in the order the form shows its fields. */
 export function draftProblems(mode: TGenerationMode, draft: GenerationDraft): DraftProblem[] {
