@@ -12,7 +12,7 @@ export const LOCAL_ENGINE_DESCRIPTIONS = {
   styling: 'Styled by Mirra local engine: classical image-processing filter, offline',
   face_swap: 'Face swapped by Mirra local engine: mesh warp and gradient-domain blend, offline',
   face_photo:
-    'Face photo by Mirra local engine: procedural scene and portrait template with your face, offline',
+    'Face photo by Mirra local engine: your photo cut out and set into a procedural scene, offline',
   video:
     'Animated by Mirra local engine: a camera move over the photo, not a generative video model, offline',
   video_scene:

@@ -54,6 +54,7 @@ import {
   type SceneMotion,
   UnusableInputError,
 } from '@mirra/imaging';
+import { backgroundLocally, inpaintLocally, outpaintLocally } from './local.tools.js';
 
 /**
  * The offline pipeline of each mode the local engine serves (a mode without one is left to the
@@ -86,11 +87,24 @@ const LOCAL_PIPELINES: Readonly<Partial<Record<TGenerationMode, LocalPipeline>>>
   },
   face_swap: {
     capability: { ai: false, abilities: ['face_paste'] },
-    run: (request, _context, progress, tools) => faceSwap(request, progress, tools.faceAnalyzer),
+    run: (request, _context, progress, tools) =>
+      faceSwap(request, progress, tools.faceAnalyzer, tools.personSegmenter),
   },
   video: {
     capability: { ai: false, abilities: ['camera_move'] },
     run: (request, context, progress, tools) => animateLocally(request, context, progress, tools),
+  },
+  background: {
+    capability: { ai: false, abilities: ['photo_edits'] },
+    run: (request, _context, progress, tools) => backgroundLocally(request, progress, tools.personSegmenter),
+  },
+  inpaint: {
+    capability: { ai: false, abilities: ['photo_edits'] },
+    run: (request, _context, progress) => inpaintLocally(request, progress),
+  },
+  outpaint: {
+    capability: { ai: false, abilities: ['photo_edits'] },
+    run: (request, _context, progress) => outpaintLocally(request, progress),
   },
 };
 
@@ -239,6 +253,7 @@ async function faceSwap(
   request: EngineRequest,
   progress: Progress,
   analyzer: FaceAnalyzer,
+  personSegmenter: PersonSegmenter,
 ): Promise<EngineOutput> {
   const faceModel = request.faceModel;
   if (!faceModel) {
@@ -253,9 +268,13 @@ async function faceSwap(
         'Upload a photo to put your face on, or describe a scene.',
       );
     }
-    const outcome = await facePhotoFromPrompt(request.prompt, request.seed, faceModel, checkpoint).catch(
-      asEngineError,
-    );
+    const outcome = await facePhotoFromPrompt(
+      request.prompt,
+      request.seed,
+      faceModel,
+      checkpoint,
+      personSegmenter,
+    ).catch(asEngineError);
     await progress.reach(80);
     return finish(outcome.image, LOCAL_ENGINE_DESCRIPTIONS.face_photo, outcome.notes, progress);
   }
