@@ -26,3 +26,4 @@ export * from './partners.js';
 export * from './admin.js';
 export * from './pricing.js';
 export * from './admin-pricing.js';
+export * from './provenance.js';

@@ -57,6 +57,7 @@ import { registerPromptHelperRoutes } from '../modules/prompt-helper/index.js';
 import { registerQsRoutes } from '../modules/qs/index.js';
 import { registerTelegramRoutes } from '../modules/telegram/index.js';
 import { registerUploadsRoutes } from '../modules/uploads/index.js';
+import { registerProvenanceRoutes } from '../modules/provenance/index.js';
 import { registerUsersRoutes } from '../modules/users/index.js';
 import { notFound } from '../shared/errors.js';
 import { errorResponsesOf, otherReplyOf } from '../shared/http/openapi-errors.js';
@@ -206,6 +207,7 @@ export async function buildServer(deps: AppDeps): Promise<App> {
   registerSubscriptionsRoutes(api, deps);
   registerGenerationsRoutes(api, deps);
   registerUploadsRoutes(api, deps);
+  registerProvenanceRoutes(api, deps);
   registerPromptHelperRoutes(api, deps);
   registerNotificationsRoutes(api, deps);
   registerModelsRoutes(api, deps);

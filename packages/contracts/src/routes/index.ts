@@ -23,6 +23,7 @@ import {
   usersRoutes,
 } from './users.routes.js';
 import { subscriptionsRoutes, walletRoutes } from './wallet.routes.js';
+import { verifyRoutes } from './provenance.routes.js';
 
 export * from './define-route.js';
 
@@ -55,6 +56,7 @@ export const routes = {
   telegram: telegramRoutes,
   uploads: uploadsRoutes,
   users: usersRoutes,
+  verify: verifyRoutes,
 };
 
 export type Routes = typeof routes;

@@ -9,6 +9,7 @@ import { generationsRepository, type GenerationRow } from './generations.reposit
 import type { StoredResult } from './generations.serializers.js';
 import { completeGeneration, failGeneration } from './generations.usecases.js';
 import { encodeResultOriginal } from './result-encoding.js';
+import { markOutput, outputFacts, recordOutputHash } from '../provenance/index.js';
 
 /*
  * How a generation ends, whoever ends it: the worker that ran or polled its engine, a provider's
@@ -64,6 +65,8 @@ export async function finishGeneration(
     });
   }
   const completed = await completeGeneration(deps, generation, result);
+  // Its look is kept so the verify page finds copies stripped of the manifest.
+  if (completed && still) await recordOutputHash(deps, { generationId: generation.id, still, mode: generation.mode });
   // Ended meanwhile (the reconciler gave up on it, or the other finisher won): nobody will show these files.
   if (!completed) {
     const keys = [result.original.key, ...result.variants.map((variant) => variant.key)];
@@ -105,7 +108,9 @@ async function storeResult(
   finisher: 'worker' | 'webhook',
 ): Promise<StoredResult> {
   const prefix = finisher === 'worker' ? resultPrefix(generation) : `${resultPrefix(generation)}/${finisher}`;
-  const original = await encodeResultOriginal(output.data, output.contentType);
+  // Marked as made by AI (XMP and a signed C2PA manifest) once, as stored: every download carries it.
+  const encoded = await encodeResultOriginal(output.data, output.contentType);
+  const original = await markOutput(deps, encoded, outputFacts(generation));
   const extension =
     original.contentType === 'video/mp4' ? 'mp4' : original.contentType === 'image/jpeg' ? 'jpg' : 'png';
   const originalKey = `${prefix}/original.${extension}`;

@@ -21,3 +21,4 @@ export * from '../../modules/admin/admin.tables.js';
 export * from '../../modules/wallet/wallet.tables.js';
 export * from '../../modules/subscriptions/subscriptions.tables.js';
 export * from '../../modules/pricing/pricing.tables.js';
+export * from '../../modules/provenance/provenance.tables.js';

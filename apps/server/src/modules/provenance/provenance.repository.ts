@@ -1,0 +1,55 @@
+import { eq, or, sql } from 'drizzle-orm';
+import type { Db } from '../../shared/db/client.js';
+import { fromSigned, hammingDistance, hashBands, toSigned } from './perceptual-hash.js';
+import { outputHashes } from './provenance.tables.js';
+
+export const provenanceRepository = {
+  async record(db: Db, row: { generationId: number; hash: bigint; mode: string; createdAt: Date }) {
+    const [band0, band1, band2, band3] = hashBands(row.hash);
+    await db.insert(outputHashes).values({
+      generationId: row.generationId,
+      hash: toSigned(row.hash),
+      band0,
+      band1,
+      band2,
+      band3,
+      mode: row.mode,
+      createdAt: row.createdAt,
+    });
+  },
+
+  /** The closest output within `maxDistance` bits: candidates sharing a band exactly, checked bit by bit. */
+  async nearest(db: Db, hash: bigint, maxDistance: number) {
+    const [band0, band1, band2, band3] = hashBands(hash);
+    const candidates = await db
+      .select({ hash: outputHashes.hash, mode: outputHashes.mode, createdAt: outputHashes.createdAt })
+      .from(outputHashes)
+      .where(
+        or(
+          eq(outputHashes.band0, band0),
+          eq(outputHashes.band1, band1),
+          eq(outputHashes.band2, band2),
+          eq(outputHashes.band3, band3),
+        ),
+      )
+      .limit(5000);
+    let best: { mode: string; createdAt: Date; distance: number } | null = null;
+    for (const candidate of candidates) {
+      const distance = hammingDistance(hash, fromSigned(candidate.hash));
+      if (distance <= maxDistance && (!best || distance < best.distance)) {
+        best = { mode: candidate.mode, createdAt: candidate.createdAt, distance };
+      }
+    }
+    return best;
+  },
+
+  /** The same search by a full scan (bit_count of the XOR over every row): the baseline the bench compares with. */
+  async nearestByScan(db: Db, hash: bigint, maxDistance: number) {
+    const rows = await db
+      .select({ distance: sql<number>`bit_count(int8send(${outputHashes.hash} # ${toSigned(hash)}))::int` })
+      .from(outputHashes)
+      .where(sql`bit_count(int8send(${outputHashes.hash} # ${toSigned(hash)})) <= ${maxDistance}`)
+      .limit(1);
+    return rows[0] ?? null;
+  },
+};

@@ -1,0 +1,185 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import { GenerationStatus } from '@mirra/contracts';
+import { bundledFfmpegPath } from '@mirra/imaging';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { grantWelcomeCredits } from '../credits/credits.usecases.js';
+import { bearer, createActiveUser, createUploadFor, login } from '../../test/factories.js';
+import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { readC2paManifest } from './c2pa-reader.js';
+import { markOutput, provenanceSigner } from './provenance.usecases.js';
+
+const AI = 'http://cv.iptc.org/newscodes/digitalsourcetype/trainedAlgorithmicMedia';
+
+let t: TestApp;
+let headers: Record<string, string>;
+let userId: number;
+beforeAll(async () => {
+  t = await createTestApp({ env: { FREE_DAILY_PHOTOS: '1000', PRICE_SIMPLE: '1', PRICE_EDITING: '1' } });
+  const user = await createActiveUser(t);
+  userId = user.id;
+  await grantWelcomeCredits(t.deps.db, user.id, 20);
+  headers = bearer((await login(t, user.email!, user.password)).access);
+});
+afterAll(() => t.close());
+
+async function generate(body: object) {
+  const created = await t.app.inject({ method: 'POST', url: '/api/generations/', headers, payload: body });
+  expect(created.statusCode, created.body).toBe(201);
+  await t.runJobs();
+  const done = (
+    await t.app.inject({ method: 'GET', url: `/api/generations/${created.json().uuid}/`, headers })
+  ).json();
+  expect(done.status, done.error_detail).toBe(GenerationStatus.COMPLETED);
+  const file = await t.fetchMedia(done.result.download_url);
+  expect(file.statusCode).toBe(200);
+  return { data: file.rawPayload, contentType: file.headers['content-type']! };
+}
+
+/** The development root this app signs under: the only anchor the reader trusts. */
+const anchors = async () => (await provenanceSigner(t.deps.config, new Date())).developmentRootPem;
+
+async function verify(data: Buffer) {
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(data)]), 'picture');
+  const request = new Request('http://x/', { method: 'POST', body: form });
+  const response = await t.app.inject({
+    method: 'POST',
+    url: '/api/verify/',
+    headers: { 'content-type': request.headers.get('content-type')! },
+    payload: Buffer.from(await request.arrayBuffer()),
+  });
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json();
+}
+
+describe('provenance of outputs', () => {
+  it(
+    'a downloaded result carries a signed C2PA manifest (created, AI source type) an independent reader trusts',
+    { timeout: 60_000 },
+    async () => {
+      const made = await generate({ mode: 'simple', prompt: 'a red lighthouse by the sea', seed: 7 });
+      expect(made.contentType).toBe('image/jpeg');
+      const manifest = await readC2paManifest(made.data, made.contentType, await anchors());
+      expect(manifest?.validationState).toBe('Trusted');
+      expect(manifest?.failures).toEqual([]);
+      expect(manifest?.actions[0]).toMatchObject({ action: 'c2pa.created', digitalSourceType: AI });
+      expect(manifest?.actions[0]?.parameters).toMatchObject({ mode: 'simple', engine: 'local' });
+      // The IPTC mark in XMP as well.
+      const xmp = (await sharp(made.data).metadata()).xmp?.toString('utf8') ?? '';
+      expect(xmp).toContain(AI);
+    },
+  );
+
+  it('a changed uploaded photo says c2pa.edited', { timeout: 60_000 }, async () => {
+    const photo = await sharp({
+      create: { width: 480, height: 320, channels: 3, background: { r: 90, g: 140, b: 200 } },
+    })
+      .jpeg()
+      .toBuffer();
+    const upload = await createUploadFor(t, userId, photo);
+    const made = await generate({
+      mode: 'editing',
+      prompt: 'make it black and white',
+      images: [upload.uuid],
+    });
+    const manifest = await readC2paManifest(made.data, made.contentType, await anchors());
+    expect(manifest?.validationState).toBe('Trusted');
+    expect(manifest?.actions[0]).toMatchObject({ action: 'c2pa.edited', digitalSourceType: AI });
+  });
+
+  it(
+    'a transparent PNG and an MP4 are signed too, and the video still plays',
+    { timeout: 60_000 },
+    async () => {
+      const facts = { action: 'created', engine: 'local', mode: 'simple' } as const;
+      const png = await sharp({
+        create: { width: 64, height: 48, channels: 4, background: { r: 9, g: 9, b: 9, alpha: 0.5 } },
+      })
+        .png()
+        .toBuffer();
+      const signedPng = await markOutput(t.deps, { data: png, contentType: 'image/png' }, facts);
+      const readPng = await readC2paManifest(signedPng.data, 'image/png', await anchors());
+      expect(readPng?.validationState).toBe('Trusted');
+      expect(readPng?.actions[0]?.digitalSourceType).toBe(AI);
+
+      const dir = mkdtempSync(path.join(tmpdir(), 'mirra-c2pa-'));
+      const ffmpeg = bundledFfmpegPath();
+      execFileSync(ffmpeg, [
+        '-loglevel',
+        'error',
+        '-f',
+        'lavfi',
+        '-i',
+        'testsrc=size=96x64:rate=10',
+        '-t',
+        '1',
+        '-pix_fmt',
+        'yuv420p',
+        '-movflags',
+        '+faststart',
+        path.join(dir, 'a.mp4'),
+      ]);
+      const mp4 = readFileSync(path.join(dir, 'a.mp4'));
+      const signedMp4 = await markOutput(t.deps, { data: mp4, contentType: 'video/mp4' }, facts);
+      const readMp4 = await readC2paManifest(signedMp4.data, 'video/mp4', await anchors());
+      expect(readMp4?.validationState).toBe('Trusted');
+      expect(readMp4?.actions[0]).toMatchObject({ action: 'c2pa.created', digitalSourceType: AI });
+      writeFileSync(path.join(dir, 'b.mp4'), signedMp4.data);
+      const frames = (file: string) =>
+        execFileSync(ffmpeg, ['-loglevel', 'error', '-i', path.join(dir, file), '-f', 'md5', '-']).toString();
+      expect(frames('b.mp4')).toBe(frames('a.mp4'));
+    },
+  );
+});
+
+describe('POST /api/verify/', () => {
+  it(
+    'recognises a result by its manifest, a stripped resized copy by its look, and not an unrelated picture',
+    { timeout: 60_000 },
+    async () => {
+      const made = await generate({ mode: 'simple', prompt: 'a yellow house in a green field', seed: 11 });
+
+      const original = await verify(made.data);
+      expect(original.verdict).toBe('mirra');
+      expect(original.manifest).toMatchObject({
+        signedByMirra: true,
+        valid: true,
+        changedSinceSigned: false,
+      });
+      expect(original.manifest.actions).toContain('c2pa.created');
+      expect(original.match).toMatchObject({ mode: 'simple' });
+
+      const { width } = await sharp(made.data).metadata();
+      const stripped = await sharp(made.data)
+        .resize({ width: Math.round(width! * 0.9) })
+        .jpeg({ quality: 80 })
+        .toBuffer();
+      expect(await readC2paManifest(stripped, 'image/jpeg', await anchors())).toBeNull();
+      const copy = await verify(stripped);
+      expect(copy.verdict).toBe('mirra_changed');
+      expect(copy.manifest).toBeNull();
+      expect(copy.match).toMatchObject({ mode: 'simple' });
+
+      const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="300" height="200"><rect width="300" height="200" fill="#123"/><circle cx="90" cy="80" r="60" fill="#fc0"/><rect x="170" y="60" width="100" height="120" fill="#3a8"/></svg>`;
+      const unrelated = await verify(await sharp(Buffer.from(svg)).png().toBuffer());
+      expect(unrelated).toMatchObject({ verdict: 'unknown', manifest: null, match: null });
+    },
+  );
+
+  it('refuses what is not a picture or a video', async () => {
+    const form = new FormData();
+    form.append('file', new Blob(['hello, not a picture at all']), 'x.txt');
+    const request = new Request('http://x/', { method: 'POST', body: form });
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/verify/',
+      headers: { 'content-type': request.headers.get('content-type')! },
+      payload: Buffer.from(await request.arrayBuffer()),
+    });
+    expect(response.statusCode).toBe(415);
+  });
+});

@@ -1,0 +1,34 @@
+import { bigint, index, integer, pgTable, text } from 'drizzle-orm/pg-core';
+import { createdAt } from '../../shared/db/columns.js';
+import { generations } from '../generations/generations.tables.js';
+
+/**
+ * The perceptual hash of every output, kept at creation so a copy without its metadata is still
+ * recognised. Looked up by multi-index hashing: the 64 bits split into four 16-bit bands, each with
+ * its own btree; a copy within 3 bits shares at least one band exactly, and the candidates a band
+ * finds are then checked bit by bit. Gone with the generation.
+ */
+export const outputHashes = pgTable(
+  'output_hashes',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    generationId: bigint('generation_id', { mode: 'number' })
+      .notNull()
+      .references(() => generations.id, { onDelete: 'cascade' }),
+    /** The 64-bit pHash, as a signed bigint. */
+    hash: bigint('hash', { mode: 'bigint' }).notNull(),
+    band0: integer('band0').notNull(),
+    band1: integer('band1').notNull(),
+    band2: integer('band2').notNull(),
+    band3: integer('band3').notNull(),
+    mode: text('mode').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('output_hashes_band0_idx').on(t.band0),
+    index('output_hashes_band1_idx').on(t.band1),
+    index('output_hashes_band2_idx').on(t.band2),
+    index('output_hashes_band3_idx').on(t.band3),
+    index('output_hashes_generation_idx').on(t.generationId),
+  ],
+);
