@@ -1,4 +1,5 @@
 import sharp from 'sharp';
+import { LOCAL_ENGINE_DESCRIPTIONS, withLocalEngineLabel } from '../raster/image-label.js';
 import { engineNote, UnusableInputError, type EngineNote } from '../pipeline.types.js';
 import { clampedBuffer, decodePhoto, encodePng, type RawImage, rawFrom, toSharp } from '../raster/raster.js';
 import { describeScene, planScene } from '../scene/scene.models.js';
@@ -215,7 +216,7 @@ export async function replaceBackground(
       rgba[i * 4 + 2] = foreground.data[i * 3 + 2]!;
       rgba[i * 4 + 3] = Math.round(alpha[i]! * 255);
     }
-    const png = await encodePng({ data: rgba, width, height, channels: 4 }).toBuffer();
+    const png = await labelled({ data: rgba, width, height, channels: 4 }).toBuffer();
     return {
       data: png,
       contentType: 'image/png',
@@ -257,7 +258,7 @@ export async function replaceBackground(
     backdrop,
     wrap,
   );
-  const png = await encodePng(composed).toBuffer();
+  const png = await labelled(composed).toBuffer();
   return { data: png, contentType: 'image/png', width, height, notes: [cutNote, ...notes] };
 }
 
@@ -416,4 +417,9 @@ function composite(foreground: RawImage, alpha: Float32Array, backdrop: RawImage
     }
   }
   return { data: buffer, width, height, channels: 3 };
+}
+
+/** The PNG with the local engine's label (EXIF and XMP): what made it, offline. */
+function labelled(image: RawImage) {
+  return withLocalEngineLabel(encodePng(image), LOCAL_ENGINE_DESCRIPTIONS.background);
 }

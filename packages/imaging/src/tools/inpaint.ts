@@ -1,4 +1,5 @@
 import sharp from 'sharp';
+import { LOCAL_ENGINE_DESCRIPTIONS, withLocalEngineLabel } from '../raster/image-label.js';
 import { engineNote, UnusableInputError, type EngineNote } from '../pipeline.types.js';
 import { decodePhoto, encodePng, MAX_INPUT_PIXELS, type RawImage } from '../raster/raster.js';
 import { fillHole } from './patch-fill.models.js';
@@ -40,7 +41,7 @@ export async function inpaint(data: Buffer, mask: Buffer, options: InpaintOption
   }
   await step(0.05);
   const filled = await fillRaw(image, hole, { seed: options.seed, step: (done) => step(0.05 + 0.9 * done) });
-  const png = await encodePng(filled).toBuffer();
+  const png = await labelled(filled).toBuffer();
   const percent = Math.max(1, Math.round(share * 100));
   const notes: EngineNote[] = [
     engineNote(
@@ -158,4 +159,9 @@ export function wordsNotDrawn(prompt: string): string[] {
     .map((part) => part.trim())
     .filter((part) => part.length > 0)
     .filter((part) => !REMOVAL.some((pattern) => pattern.test(part.toLowerCase())));
+}
+
+/** The PNG with the local engine's label (EXIF and XMP): what made it, offline. */
+function labelled(image: RawImage) {
+  return withLocalEngineLabel(encodePng(image), LOCAL_ENGINE_DESCRIPTIONS.inpaint);
 }

@@ -1,4 +1,5 @@
 import type { TExtendDirection, TImageAspect } from '@mirra/contracts';
+import { LOCAL_ENGINE_DESCRIPTIONS, withLocalEngineLabel } from '../raster/image-label.js';
 import { engineNote } from '../pipeline.types.js';
 import { encodePng, type RawImage, rawFrom, toSharp } from '../raster/raster.js';
 import { decodeOrRefuse } from './inpaint.js';
@@ -96,7 +97,7 @@ export async function outpaint(
     plan = planCanvas(image.width, image.height, target);
   }
   if (plan.width === image.width && plan.height === image.height) {
-    const png = await encodePng(image).toBuffer();
+    const png = await labelled(image).toBuffer();
     return {
       data: png,
       contentType: 'image/png',
@@ -106,7 +107,7 @@ export async function outpaint(
     };
   }
   const filled = await extendByMirror(image, plan, step);
-  const png = await encodePng(filled).toBuffer();
+  const png = await labelled(filled).toBuffer();
   const added = Math.round((1 - (image.width * image.height) / (plan.width * plan.height)) * 100);
   return {
     data: png,
@@ -180,4 +181,9 @@ async function extendByMirror(image: RawImage, plan: CanvasPlan, step: Step): Pr
     }
   }
   return { data: out, width, height, channels: 3 };
+}
+
+/** The PNG with the local engine's label (EXIF and XMP): what made it, offline. */
+function labelled(image: RawImage) {
+  return withLocalEngineLabel(encodePng(image), LOCAL_ENGINE_DESCRIPTIONS.outpaint);
 }

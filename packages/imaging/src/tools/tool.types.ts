@@ -11,8 +11,11 @@ export interface ToolResult {
 
 /** Progress and stopping, as the upscale and restore tools take them. */
 export interface ToolProgress {
-  /** The share done, 0–1, after each heavy step. */
-  onProgress?: (fraction: number) => void;
+  /**
+   * The share done, 0–1, after each heavy step; awaited, so it may throw to stop the work (the
+   * server's progress reporter throws its own error for a cancelled job).
+   */
+  onProgress?: (fraction: number) => void | Promise<void>;
   /** Aborting stops the work at the next step, throwing the signal's reason. */
   signal?: AbortSignal;
 }
@@ -26,7 +29,7 @@ export type Step = (fraction: number) => Promise<void>;
 export function stepOf(options: ToolProgress): Step {
   return async (fraction) => {
     options.signal?.throwIfAborted();
-    options.onProgress?.(Math.min(1, Math.max(0, fraction)));
+    await options.onProgress?.(Math.min(1, Math.max(0, fraction)));
     await new Promise((resolve) => setImmediate(resolve));
     options.signal?.throwIfAborted();
   };

@@ -54,6 +54,7 @@ import {
   type SceneMotion,
   UnusableInputError,
 } from '@mirra/imaging';
+import { backgroundLocally, inpaintLocally, outpaintLocally } from './local.tools.js';
 
 /**
  * The offline pipeline of each mode the local engine serves (a mode without one is left to the
@@ -92,6 +93,18 @@ const LOCAL_PIPELINES: Readonly<Partial<Record<TGenerationMode, LocalPipeline>>>
   video: {
     capability: { ai: false, abilities: ['camera_move'] },
     run: (request, context, progress, tools) => animateLocally(request, context, progress, tools),
+  },
+  background: {
+    capability: { ai: false, abilities: ['photo_edits'] },
+    run: (request, _context, progress, tools) => backgroundLocally(request, progress, tools.personSegmenter),
+  },
+  inpaint: {
+    capability: { ai: false, abilities: ['photo_edits'] },
+    run: (request, _context, progress) => inpaintLocally(request, progress),
+  },
+  outpaint: {
+    capability: { ai: false, abilities: ['photo_edits'] },
+    run: (request, _context, progress) => outpaintLocally(request, progress),
   },
 };
 

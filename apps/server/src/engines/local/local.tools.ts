@@ -1,0 +1,122 @@
+import {
+  cutOutPerson,
+  inpaint,
+  outpaint,
+  type PersonSegmenter,
+  replaceBackground,
+  type ToolProgress,
+  type ToolResult,
+  UnusableInputError,
+} from '@mirra/imaging';
+import {
+  EngineError,
+  engineNote,
+  type EngineImage,
+  type EngineOutput,
+  type EngineRequest,
+} from '../engine.types.js';
+
+/**
+ * The local engine's picture tools (@mirra/imaging's tools/): the background removed or replaced,
+ * the painted part removed, canvas added. Each reads its settings from the request, reports
+ * progress through `reach` (which throws the engine's own error when the job was cancelled) and
+ * hands back the tool's labelled PNG.
+ */
+
+/** Progress as the local engine reports it: a percentage, awaited, throwing when cancelled. */
+export interface ToolReporter {
+  reach(percent: number): Promise<void>;
+}
+
+/** Tool progress from 5 % to 95 %: the engine reports 100 when the result is stored. */
+function toolProgress(progress: ToolReporter): ToolProgress {
+  return { onProgress: (fraction) => progress.reach(5 + 90 * fraction) };
+}
+
+function onePhoto(request: EngineRequest, what: string): EngineImage {
+  const [image] = request.images;
+  if (!image || request.images.length !== 1) {
+    throw EngineError.badInput(
+      'needs_one_photo',
+      `${what} needs exactly one photo; this request has ${request.images.length}.`,
+    );
+  }
+  return image;
+}
+
+/** The tool's picture as the engine's output, progress at 100 once it is ready. */
+async function finished(result: ToolResult, progress: ToolReporter): Promise<EngineOutput> {
+  await progress.reach(100);
+  return { ...result, procedural: false };
+}
+
+/** A pipeline's refusal of its input is the engine's bad input; anything else goes on as it is. */
+function asEngineError(error: unknown): never {
+  if (error instanceof UnusableInputError) throw EngineError.badInput(error.reason, error.message);
+  throw error;
+}
+
+/** The person cut out (transparent, the default) or put in front of a colour, a blur or a scene. */
+export async function backgroundLocally(
+  request: EngineRequest,
+  progress: ToolReporter,
+  segmenter: PersonSegmenter,
+): Promise<EngineOutput> {
+  const photo = onePhoto(request, 'The background tool');
+  const kind = request.settings?.background ?? 'transparent';
+  const options = { segmenter, ...toolProgress(progress) };
+  const run = () => {
+    switch (kind) {
+      case 'colour':
+        return replaceBackground(
+          photo.data,
+          { kind, colour: request.settings?.colour ?? '#ffffff' },
+          options,
+        );
+      case 'blur':
+        return replaceBackground(photo.data, { kind }, options);
+      case 'scene':
+        return replaceBackground(photo.data, { kind, prompt: request.prompt, seed: request.seed }, options);
+      default:
+        return cutOutPerson(photo.data, options);
+    }
+  };
+  return finished(await run().catch(asEngineError), progress);
+}
+
+/** The painted part of the photo removed (filled from the rest); words it cannot draw are noted. */
+export async function inpaintLocally(request: EngineRequest, progress: ToolReporter): Promise<EngineOutput> {
+  const photo = onePhoto(request, 'Inpainting');
+  const mask = request.settings?.mask;
+  if (!mask) throw EngineError.badInput('empty_mask', 'Inpainting needs a painted mask.');
+  const result = await inpaint(photo.data, mask.data, {
+    prompt: request.prompt,
+    seed: request.seed,
+    ...toolProgress(progress),
+  }).catch(asEngineError);
+  return finished(result, progress);
+}
+
+/** Canvas added to the asked frame shape or in the asked direction (half the photo's side). */
+export async function outpaintLocally(request: EngineRequest, progress: ToolReporter): Promise<EngineOutput> {
+  const photo = onePhoto(request, 'Extending');
+  const target = {
+    ...(request.aspect ? { aspect: request.aspect } : {}),
+    ...(request.settings?.extend ? { direction: request.settings.extend } : {}),
+  };
+  const result = await outpaint(photo.data, target, { seed: request.seed, ...toolProgress(progress) }).catch(
+    asEngineError,
+  );
+  const asked = request.prompt.trim();
+  if (asked) {
+    // The new canvas continues the photo; what the description asks to show there is not drawn.
+    result.notes.push(
+      engineNote(
+        'inpaint.not_drawn',
+        `Not drawn: ${asked}. The offline engine can only remove things and fill the area from the photo’s surroundings.`,
+        { parts: asked },
+      ),
+    );
+  }
+  return finished(result, progress);
+}
