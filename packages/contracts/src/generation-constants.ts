@@ -158,6 +158,16 @@ export const GENERATION_NOTE_CODES = [
   'inpaint.not_drawn',
   'outpaint.extended',
   'outpaint.nothing',
+  'upscale.network',
+  'upscale.network_capped',
+  'upscale.classical',
+  'upscale.classical_capped',
+  'restore.defects',
+  'restore.denoised',
+  'restore.levels',
+  'restore.colour_cast',
+  'restore.faces',
+  'restore.nothing',
 ] as const;
 export type TGenerationNoteCode = (typeof GENERATION_NOTE_CODES)[number];
 

@@ -41,6 +41,9 @@ export {
   type OutpaintTarget,
 } from './tools/outpaint.js';
 export type { ToolProgress, ToolResult } from './tools/tool.types.js';
+export { RESTORE_MAX_SIDE, restoreOldPhoto, type RestoreOptions, SMALL_PHOTO_SIDE } from './tools/restore.js';
+export type { LocalToolOptions, LocalToolResult } from './tools/tool-io.js';
+export { MAX_NETWORK_INPUT_PIXELS, planUpscale, type UpscaleFactor, upscaleImage } from './tools/upscale.js';
 export { subjectCoverage, subjectPlacements, type SubjectCoverage } from './scene/subjects.check.js';
 export type { SubjectSpec } from './scene/subjects.models.js';
 export {

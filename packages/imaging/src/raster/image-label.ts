@@ -20,6 +20,9 @@ export const LOCAL_ENGINE_DESCRIPTIONS = {
     'Animated by Mirra local engine: a camera move over the photo, not a generative video model, offline',
   video_scene:
     'Made by Mirra local engine: a procedural scene from prompt keywords, animated, not a generative video model, offline',
+  upscale: 'Upscaled by Mirra local engine: ESRGAN super-resolution network, offline',
+  restore:
+    'Restored by Mirra local engine: scratch and dust fill, denoise, levels and colour balance, face sharpening, offline',
 } as const;
 
 /**
