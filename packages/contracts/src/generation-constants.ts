@@ -106,6 +106,7 @@ export const GENERATION_NOTE_CODES = [
   'edit.vintage',
   'styling.intro',
   'styling.worked_at',
+  'styling.faces_kept',
   // One per step of each style's recipe, in order (styling.pipeline.ts).
   'styling.cartoon.1',
   'styling.cartoon.2',
@@ -187,6 +188,7 @@ export const IMAGE_COUNT_MAX = 4;
 
 /** Enlargement factors of the upscale tool. */
 export const UPSCALE_FACTORS = [2, 4] as const;
+export const UPSCALE_FACTOR_DEFAULT = 2;
 export type TUpscaleFactor = (typeof UPSCALE_FACTORS)[number];
 
 /** What the background tool puts behind the person: nothing (a PNG with transparency), a colour, the photo blurred, or a described scene. */

@@ -37,9 +37,9 @@ describe('mode declarations', () => {
       editing: ['images', 'prompt'],
       styling: ['images', 'style'],
       video: ['images_or_prompt'],
-      upscale: ['settings.scale', 'images'],
+      upscale: ['images'],
       restore: ['images'],
-      background: ['settings.background', 'images'],
+      background: ['images'],
       inpaint: ['settings.mask', 'images'],
       outpaint: ['settings.extend', 'images'],
       try_on: ['settings.garment', 'images'],
@@ -92,6 +92,8 @@ describe('mode declarations', () => {
       }),
     ).toMatchObject({ prompt: '', aspect: null, count: 1, settings: { scale: 4 } });
     expect(keepModeInputs({ ...body, mode: 'simple', count: 4 }).count).toBe(4);
+    // An optional setting left out is stored as what the tool does without it.
+    expect(keepModeInputs({ ...body, mode: 'upscale', images: ['p'] }).settings).toEqual({ scale: 2 });
     // A background tool reads the description only for a scene, and a colour only for a colour.
     const background = { ...body, mode: 'background' as const, images: ['p'] };
     expect(

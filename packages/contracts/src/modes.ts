@@ -1,6 +1,7 @@
 import {
   IMAGE_ASPECTS,
   IMAGE_COUNT_MAX,
+  UPSCALE_FACTOR_DEFAULT,
   VIDEO_ASPECTS,
   type TBackgroundKind,
   type TExtendDirection,
@@ -58,6 +59,9 @@ export type TJobKind = (typeof JOB_KINDS)[number];
  */
 export const TOOL_SETTINGS = ['scale', 'background', 'colour', 'mask', 'extend', 'garment'] as const;
 export type TToolSetting = (typeof TOOL_SETTINGS)[number];
+/** What a tool does when its optional setting is not chosen: ×2, and no background (transparency). */
+const SETTING_DEFAULTS: Partial<ToolSettings> = { scale: UPSCALE_FACTOR_DEFAULT, background: 'transparent' };
+
 /** Tool settings that name one of the caller's uploads. */
 export const UPLOAD_SETTINGS = ['mask', 'garment'] as const satisfies readonly TToolSetting[];
 
@@ -232,7 +236,8 @@ const upscale = {
     video: false,
     aspect: 'none',
     count: false,
-    settings: { scale: 'required' },
+    // ×2 unless another factor is chosen.
+    settings: { scale: 'optional' },
   },
   jobs: { withPhoto: 'super_resolution', withoutPhoto: null },
   price: { key: 'upscale', per: 'run', default: 3 },
@@ -281,7 +286,8 @@ const background = {
     video: false,
     aspect: 'none',
     count: false,
-    settings: { background: 'required', colour: 'optional' },
+    // Removed (a PNG with transparency) unless something else is chosen.
+    settings: { background: 'optional', colour: 'optional' },
   },
   jobs: { withPhoto: 'cut_out', withoutPhoto: null },
   price: { key: 'background', per: 'run', default: 3 },
@@ -338,7 +344,7 @@ const outpaint = {
 const tryOn = {
   id: 'try_on',
   result: 'image',
-  createCard: true,
+  createCard: false,
   pictureAction: true,
   inputs: {
     prompt: 'optional',
@@ -537,7 +543,7 @@ export function keepModeInputs<
   const { inputs } = modeDeclaration(body.mode);
   const settings: ToolSettings = {};
   for (const name of Object.keys(inputs.settings) as TToolSetting[]) {
-    const value = body.settings?.[name];
+    const value = body.settings?.[name] ?? SETTING_DEFAULTS[name];
     if (value != null) (settings as Record<string, unknown>)[name] = value;
   }
   // A colour is kept only for a colour background.

@@ -136,6 +136,9 @@ export async function startFalFake(
     };
   }
 
+  /** The tools' models (upscale, restore, background, fill, try-on): their own inputs and answers. */
+  const TOOL_MODEL = /clarity-upscaler|aura-sr|esrgan|codeformer|birefnet|rembg|\/fill|tryon/;
+
   async function render(job: FalFakeJob): Promise<void> {
     const validation = validate(job);
     if (validation) {
@@ -144,6 +147,7 @@ export async function startFalFake(
     }
     if (job.model.includes('lora-fast-training')) return renderTraining(job);
     if (job.model.includes('face-swap')) return renderFaceSwap(job);
+    if (TOOL_MODEL.test(job.model)) return renderTool(job);
     const prompt = String(job.input.prompt ?? '');
     const refused = prompt.toLowerCase().includes(REFUSED_WORD);
     // Kontext and Kling end a refused request with a content-policy error; FLUX blacks the image out.
@@ -185,6 +189,98 @@ export async function startFalFake(
     };
   }
 
+  /**
+   * The tools, each answering as its model does: clarity-upscaler and CodeFormer `{ image }` at the
+   * asked factor; BiRefNet `{ image }`, a PNG whose alpha keeps the middle (a person, for a
+   * portrait); FLUX Fill and FASHN `{ images: [...] }`, the photo with the masked part (or the
+   * upper body) recoloured, so a test sees what was changed where.
+   */
+  async function renderTool(job: FalFakeJob): Promise<void> {
+    const source = fromDataUri(String(job.input.image_url ?? job.input.model_image ?? ''));
+    if (!source) {
+      job.error = {
+        status: 422,
+        body: {
+          detail: [
+            { loc: ['body', 'image_url'], msg: 'Could not read the image.', type: 'image_load_error' },
+          ],
+        },
+      };
+      return;
+    }
+    const photo = sharp(source);
+    const { width = 256, height = 256 } = await photo.metadata();
+    const name = `${job.requestId}.png`;
+    if (/clarity-upscaler|aura-sr|esrgan|codeformer/.test(job.model)) {
+      const factor = Number(job.input.upscale_factor ?? job.input.upscaling ?? job.input.scale ?? 2) || 2;
+      const data = await photo
+        .resize(width * factor, height * factor, { kernel: 'lanczos3' })
+        .png()
+        .toBuffer();
+      job.output = {
+        image: { ...publish(name, data, 'image/png'), width: width * factor, height: height * factor },
+      };
+      return;
+    }
+    if (/birefnet|rembg|background/.test(job.model)) {
+      const ellipse = Buffer.from(
+        `<svg width="${width}" height="${height}"><ellipse cx="${width / 2}" cy="${height / 2}" rx="${width / 3}" ry="${height / 2.2}" fill="#fff"/></svg>`,
+      );
+      const alpha = await sharp(ellipse).ensureAlpha().extractChannel(3).raw().toBuffer();
+      const data = await sharp(await photo.removeAlpha().toBuffer())
+        .joinChannel(alpha, { raw: { width, height, channels: 1 } })
+        .png()
+        .toBuffer();
+      job.output = { image: { ...publish(name, data, 'image/png'), width, height } };
+      return;
+    }
+    let overlay: Buffer;
+    if (/fill/.test(job.model)) {
+      const mask = fromDataUri(String(job.input.mask_url ?? ''));
+      if (!mask) {
+        job.error = {
+          status: 422,
+          body: {
+            detail: [{ loc: ['body', 'mask_url'], msg: 'field required', type: 'value_error.missing' }],
+          },
+        };
+        return;
+      }
+      // Magenta where the mask is white.
+      const maskAlpha = await sharp(mask).resize(width, height, { fit: 'fill' }).greyscale().raw().toBuffer();
+      overlay = await sharp({ create: { width, height, channels: 3, background: '#ff00ff' } })
+        .joinChannel(maskAlpha, { raw: { width, height, channels: 1 } })
+        .png()
+        .toBuffer();
+    } else {
+      const garment = fromDataUri(String(job.input.garment_image ?? ''));
+      if (!garment) {
+        job.error = {
+          status: 422,
+          body: {
+            detail: [{ loc: ['body', 'garment_image'], msg: 'field required', type: 'value_error.missing' }],
+          },
+        };
+        return;
+      }
+      // The garment over the lower two thirds.
+      overlay = await sharp(garment)
+        .resize(width, Math.round((height * 2) / 3), { fit: 'cover' })
+        .extend({ top: height - Math.round((height * 2) / 3), background: { r: 0, g: 0, b: 0, alpha: 0 } })
+        .png()
+        .toBuffer();
+    }
+    const data = await photo
+      .composite([{ input: overlay }])
+      .png()
+      .toBuffer();
+    job.output = {
+      images: [{ ...publish(name, data, 'image/png'), width, height }],
+      has_nsfw_concepts: [false],
+      seed: job.input.seed ?? 42,
+    };
+  }
+
   /** What fal's input validation says of a job's input (422 `detail[]`), or null when it is whole. */
   function validate(job: FalFakeJob): { loc: string[]; msg: string; type: string } | null {
     const missing = (field: string) => ({
@@ -192,6 +288,11 @@ export async function startFalFake(
       msg: 'field required',
       type: 'value_error.missing',
     });
+    if (TOOL_MODEL.test(job.model)) {
+      if (job.model.includes('tryon'))
+        return typeof job.input.model_image === 'string' ? null : missing('model_image');
+      return typeof job.input.image_url === 'string' ? null : missing('image_url');
+    }
     if (job.model.includes('lora-fast-training')) {
       const url = job.input.images_data_url;
       if (typeof url !== 'string') return missing('images_data_url');

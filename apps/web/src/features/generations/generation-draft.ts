@@ -87,7 +87,7 @@ const PROBLEM_OF_MISSING = {
   style: 'style',
   prompt: 'prompt',
   'settings.scale': 'scale',
-  'settings.background': 'background',
+  'settings.background': 'backgroundKind',
   'settings.colour': 'colour',
   'settings.mask': 'mask',
   'settings.extend': 'extend',
