@@ -9,10 +9,14 @@
  * ratio p99 during / p99 idle (goal: ≤ 1.5 for every layout with the pool) and jobs per minute.
  * Run: `npm run bench:api-jobs`. BENCH_REPEATS (3) runs of each layout, judged on the median
  * ratio; BENCH_LAYOUTS=true:1 runs one layout only; BENCH_CONNECTIONS sets the sampler's
- * concurrent requests (1); WORKER_CONCURRENCY passes through to the server.
+ * concurrent requests (1); WORKER_CONCURRENCY passes through to the server. BENCH_MODE picks the
+ * jobs: `simple` (a drawn scene, the default), `background` (a 1024 px portrait's background
+ * removed) or `inpaint` (a 1024 px portrait with a painted square removed).
  */
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
+import sharp from 'sharp';
+import { loadTestFaces } from '@mirra/imaging/testing';
 import { callApi, createActiveUser, type TestUser } from '../e2e/lib/accounts.js';
 import { startBuiltServer } from '../e2e/lib/server.js';
 import { startBenchPostgres } from './lib/postgres.js';
@@ -20,6 +24,8 @@ import { createLogger } from '../apps/server/src/shared/logger.js';
 import { runLoad, stopSignal, type LoadResult } from './load.js';
 
 const JOBS = Number(process.env.BENCH_JOBS ?? 20);
+const MODE = (process.env.BENCH_MODE ?? 'simple') as 'simple' | 'background' | 'inpaint';
+if (!['simple', 'background', 'inpaint'].includes(MODE)) throw new Error(`BENCH_MODE: ${MODE}?`);
 const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 1);
 /**
@@ -126,9 +132,56 @@ function meanOf(a: LoadResult, b: LoadResult): LoadResult {
   };
 }
 
+/** The portrait (1024 px on the long side) and the painted square for the photo tools' jobs. */
+const toolInputs =
+  MODE === 'simple'
+    ? null
+    : await (async () => {
+        const faces = await loadTestFaces();
+        const photo = await sharp(faces.graceHopper).resize(1024, 1024, { fit: 'inside' }).png().toBuffer();
+        const { width = 0, height = 0 } = await sharp(photo).metadata();
+        const mask = await sharp({ create: { width, height, channels: 3, background: '#000000' } })
+          .composite([
+            {
+              input: { create: { width: 100, height: 100, channels: 3, background: '#ffffff' } },
+              left: 700,
+              top: 170,
+            },
+          ])
+          .png()
+          .toBuffer();
+        return { photo, mask };
+      })();
+/** Upload uuids of the portrait and the mask, per person (the bench signs up one per layout). */
+const uploaded = new Map<string, { photo: string; mask: string }>();
+
+async function upload(user: TestUser, data: Buffer): Promise<string> {
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(data)], { type: 'image/png' }), 'photo.png');
+  const response = await fetch(new URL('/api/uploads/', process.env.E2E_BASE_URL), {
+    method: 'POST',
+    headers: { authorization: `Bearer ${user.access}` },
+    body: form,
+  });
+  if (response.status !== 201) throw new Error(`upload: ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { uuid: string }).uuid;
+}
+
+async function jobBody(user: TestUser, seed: number): Promise<Record<string, unknown>> {
+  if (!toolInputs) return { mode: 'simple', prompt: 'A lighthouse on a cliff at dusk, oil painting', seed };
+  let uploads = uploaded.get(user.access);
+  if (!uploads) {
+    uploads = { photo: await upload(user, toolInputs.photo), mask: await upload(user, toolInputs.mask) };
+    uploaded.set(user.access, uploads);
+  }
+  return MODE === 'background'
+    ? { mode: 'background', images: [uploads.photo], seed }
+    : { mode: 'inpaint', images: [uploads.photo], settings: { mask: uploads.mask }, seed };
+}
+
 async function generate(user: TestUser, seed: number): Promise<string> {
   const created = await callApi<{ uuid: string }>('/api/generations/', {
-    body: { mode: 'simple', prompt: 'A lighthouse on a cliff at dusk, oil painting', seed },
+    body: await jobBody(user, seed),
     authorization: `Bearer ${user.access}`,
   });
   if (created.status !== 201) throw new Error(`generate: ${created.status} ${JSON.stringify(created.body)}`);
@@ -166,7 +219,7 @@ try {
 
 const ms = (value: number) => value.toFixed(2).padStart(7);
 console.log(
-  `\nAPI latency (/api/config/, ${CONNECTIONS} connection${CONNECTIONS === 1 ? '' : 's'}) idle vs during ${JOBS} local generations`,
+  `\nAPI latency (/api/config/, ${CONNECTIONS} connection${CONNECTIONS === 1 ? '' : 's'}) idle vs during ${JOBS} local generations (${MODE})`,
 );
 console.log(
   `${'layout'.padEnd(34)}${'idle p50'.padStart(9)}${'idle p99'.padStart(9)}${'jobs p50'.padStart(9)}${'jobs p99'.padStart(9)}${'p99 ratio'.padStart(10)}${'requests'.padStart(16)}${'jobs s'.padStart(8)}${'jobs/min'.padStart(9)}`,

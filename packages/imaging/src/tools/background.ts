@@ -5,7 +5,7 @@ import { clampedBuffer, decodePhoto, encodePng, type RawImage, rawFrom, toSharp 
 import { describeScene, planScene } from '../scene/scene.models.js';
 import { renderScene } from '../scene/scene.render.js';
 import { createPersonSegmenter, type PersonSegmenter } from '../video/person-segmentation.js';
-import { boxMean, estimateForeground, refineAlpha, smoothstep } from './matting.models.js';
+import { boxMean, estimateForeground, halve, refineAlpha, smoothstep } from './matting.models.js';
 import { type Step, stepOf, type ToolProgress, type ToolResult } from './tool.types.js';
 
 /**
@@ -289,12 +289,21 @@ function solid(width: number, height: number, [r, g, b]: [number, number, number
  */
 async function blurredPlate(image: RawImage, alpha: Float32Array): Promise<RawImage> {
   const { width, height } = image;
-  const n = width * height;
-  const radius = Math.max(4, Math.round(Math.max(width, height) / 45));
+  // Worked out at half size: the plate is blurred anyway, and it is four times less work.
+  const small = halve(image.data, width, height, 3);
+  const half: RawImage = {
+    data: Buffer.from(small.data.map((v) => Math.round(v))),
+    width: small.width,
+    height: small.height,
+    channels: 3,
+  };
+  const n = half.width * half.height;
+  const smallAlpha = halve(alpha, width, height, 1).data;
+  const radius = Math.max(2, Math.round(Math.max(half.width, half.height) / 45));
   const weight = new Float32Array(n);
-  for (let i = 0; i < n; i++) weight[i] = (1 - alpha[i]!) ** 2;
-  const fine = normalisedBlur(image, weight, radius);
-  const wide = normalisedBlur(image, weight, radius * 5);
+  for (let i = 0; i < n; i++) weight[i] = (1 - smallAlpha[i]!) ** 2;
+  const fine = normalisedBlur(half, weight, radius);
+  const wide = normalisedBlur(half, weight, radius * 5);
   const out = Buffer.alloc(n * 3);
   for (let i = 0; i < n; i++) {
     // Where the narrow window saw almost no background (behind the person), the wide one fills in.
@@ -304,7 +313,9 @@ async function blurredPlate(image: RawImage, alpha: Float32Array): Promise<RawIm
     }
   }
   return rawFrom(
-    toSharp({ data: out, width, height, channels: 3 }).blur(Math.max(1, Math.max(width, height) / 110)),
+    toSharp({ data: out, width: half.width, height: half.height, channels: 3 })
+      .resize(width, height, { fit: 'fill' })
+      .blur(Math.max(1, Math.max(width, height) / 110)),
   );
 }
 
