@@ -21,6 +21,7 @@ export { applyEdits } from './pipelines/editing.pipeline.js';
 export { facePhotoFromPrompt } from './pipelines/face-photo.pipeline.js';
 export { faceSwapOnPhoto } from './pipelines/face-swap.pipeline.js';
 export { applyStyle, STYLE_NAMES, STYLING_MAX_SIDE } from './pipelines/styling.pipeline.js';
+export { FACE_KEEPING_STYLES, type StyleFace } from './pipelines/styling.faces.js';
 export { LOCAL_ENGINE_DESCRIPTIONS, readExifLabel, withLocalEngineLabel } from './raster/image-label.js';
 export { countDistinctColours, decodePhoto, encodePng, rawFrom, type RawImage } from './raster/raster.js';
 export { describeScene, planScene } from './scene/scene.models.js';

@@ -22,6 +22,7 @@ import {
   toSharp,
   vignette,
 } from '../raster/raster.js';
+import { FACE_KEEPING_STYLES, keepFaces, type StyleFace } from './styling.faces.js';
 
 /** Styling works on at most this many pixels on the long side: detail enough, and fast on 2 cores. */
 export const STYLING_MAX_SIDE = 1536;
@@ -30,6 +31,8 @@ export interface StyleResult {
   image: RawImage;
   /** What the pipeline did, in plain words, for the user. */
   steps: string[];
+  /** Faces styled again at their own scale so their features stay legible (0 or absent: none). */
+  facesKept?: number;
 }
 
 export const STYLE_NAMES: Record<TStyle, string> = {
@@ -42,7 +45,8 @@ export const STYLE_NAMES: Record<TStyle, string> = {
 };
 
 /**
- * Classical image-processing looks; no npm package ships style-transfer weights (research/offline-ml),
+ * Classical image-processing looks (faces given: those of the cartoon, toy and oil styles are
+ * styled again at the face's own scale, see keepFaces); no npm package ships style-transfer weights (research/offline-ml),
  * so each style is a hand-built pipeline. Every random texture is seeded from the generation's seed.
  * `checkpoint` runs between stages so a cancelled job stops early.
  */
@@ -51,6 +55,19 @@ export async function applyStyle(
   style: TStyle,
   seed: number,
   checkpoint: Checkpoint = async () => {},
+  faces: StyleFace[] = [],
+): Promise<StyleResult> {
+  const result = await styleWhole(photo, style, seed, checkpoint);
+  if (!FACE_KEEPING_STYLES.has(style) || faces.length === 0) return result;
+  const image = await keepFaces(photo, result.image, style, faces, checkpoint);
+  return { ...result, image, facesKept: Math.min(6, faces.length) };
+}
+
+async function styleWhole(
+  photo: RawImage,
+  style: TStyle,
+  seed: number,
+  checkpoint: Checkpoint,
 ): Promise<StyleResult> {
   switch (style) {
     case 'cartoon':

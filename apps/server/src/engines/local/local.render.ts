@@ -35,6 +35,8 @@ import {
   planScene,
   renderScene,
   applyStyle,
+  FACE_KEEPING_STYLES,
+  type StyleFace,
   STYLE_NAMES,
   STYLING_MAX_SIDE,
   assertExecutable,
@@ -83,7 +85,7 @@ const LOCAL_PIPELINES: Readonly<Partial<Record<TGenerationMode, LocalPipeline>>>
   },
   styling: {
     capability: { ai: false, abilities: ['style_filters'] },
-    run: (request, _context, progress) => styling(request, progress),
+    run: (request, _context, progress, tools) => styling(request, progress, tools.faceAnalyzer),
   },
   face_swap: {
     capability: { ai: false, abilities: ['face_paste'] },
@@ -212,7 +214,11 @@ async function editing(
   return finish(result.image, LOCAL_ENGINE_DESCRIPTIONS.editing, notes, progress);
 }
 
-async function styling(request: EngineRequest, progress: Progress): Promise<EngineOutput> {
+async function styling(
+  request: EngineRequest,
+  progress: Progress,
+  analyzer: FaceAnalyzer,
+): Promise<EngineOutput> {
   const style = request.style;
   if (!style || !(STYLES as readonly string[]).includes(style)) {
     throw EngineError.badInput('style_missing', `Choose a style: ${STYLES.join(', ')}.`);
@@ -220,7 +226,9 @@ async function styling(request: EngineRequest, progress: Progress): Promise<Engi
   const source = singleImage(request, 'Styling');
   const photo = await decode(source, STYLING_MAX_SIDE);
   await progress.reach(10);
-  const result = await applyStyle(photo, style as TStyle, request.seed, progress.stages(10, 80, 4));
+  // Faces are styled again at their own scale (cartoon, toy, oil), so they are found first.
+  const faces = FACE_KEEPING_STYLES.has(style as TStyle) ? await facesIn(photo, analyzer) : [];
+  const result = await applyStyle(photo, style as TStyle, request.seed, progress.stages(10, 80, 4), faces);
   await progress.reach(80);
   const notes = [
     engineNote(
@@ -232,6 +240,15 @@ async function styling(request: EngineRequest, progress: Progress): Promise<Engi
       engineNote(`styling.${style}.${index + 1}` as TGenerationNoteCode, step),
     ),
   ];
+  if (result.facesKept) {
+    notes.push(
+      engineNote(
+        'styling.faces_kept',
+        `Faces found (${result.facesKept}) were styled again at their own scale, so eyes, nose and mouth stay legible.`,
+        { count: result.facesKept },
+      ),
+    );
+  }
   if (photo.width < source.width || photo.height < source.height) {
     const { width, height } = photo;
     notes.push(
@@ -243,6 +260,18 @@ async function styling(request: EngineRequest, progress: Progress): Promise<Engi
     );
   }
   return finish(result.image, LOCAL_ENGINE_DESCRIPTIONS.styling, notes, progress);
+}
+
+/** The faces in a decoded photo, in its pixels (the analyser works on its own, smaller copy). */
+async function facesIn(photo: RawImage, analyzer: FaceAnalyzer): Promise<StyleFace[]> {
+  const analysis = await analyzer.analyze(await encodePng(photo).toBuffer());
+  const scale = photo.width / analysis.image.width;
+  return analysis.faces.map(({ box }) => ({
+    x: Math.round(box.x * scale),
+    y: Math.round(box.y * scale),
+    width: Math.round(box.width * scale),
+    height: Math.round(box.height * scale),
+  }));
 }
 
 /**
