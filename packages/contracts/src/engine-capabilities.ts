@@ -21,6 +21,10 @@ export const ENGINE_ABILITIES = [
   'face_paste',
   /** A camera move over your photo, or an animated drawn scene. */
   'camera_move',
+  /** Enlarges a picture with a small super-resolution network (no new content invented). */
+  'super_resolution',
+  /** Repairs an old photo: scratches and dust, grain, faded tones and colour cast, faces. */
+  'photo_repair',
 ] as const;
 export type TEngineAbility = (typeof ENGINE_ABILITIES)[number];
 

@@ -56,7 +56,7 @@ import {
   type SceneMotion,
   UnusableInputError,
 } from '@mirra/imaging';
-import { backgroundLocally, inpaintLocally, outpaintLocally } from './local.tools.js';
+import { backgroundLocally, inpaintLocally, outpaintLocally, REPAIR_PIPELINES } from './local.tools.js';
 
 /**
  * The offline pipeline of each mode the local engine serves (a mode without one is left to the
@@ -106,8 +106,9 @@ const LOCAL_PIPELINES: Readonly<Partial<Record<TGenerationMode, LocalPipeline>>>
   },
   outpaint: {
     capability: { ai: false, abilities: ['photo_edits'] },
-    run: (request, _context, progress) => outpaintLocally(request, progress),
+    run: (request, _context, progress, tools) => outpaintLocally(request, progress, tools.personSegmenter),
   },
+  ...REPAIR_PIPELINES,
 };
 
 /** What the offline engine does for each mode it serves (the create form words it before the price). */

@@ -1,14 +1,18 @@
 import {
   cutOutPerson,
+  type FaceAnalyzer,
   inpaint,
   outpaint,
   type PersonSegmenter,
   replaceBackground,
+  restoreOldPhoto,
   type ToolProgress,
   type ToolResult,
   UnusableInputError,
+  upscaleImage,
 } from '@mirra/imaging';
 import {
+  type EngineCapability,
   EngineError,
   engineNote,
   type EngineImage,
@@ -98,15 +102,21 @@ export async function inpaintLocally(request: EngineRequest, progress: ToolRepor
 }
 
 /** Canvas added to the asked frame shape or in the asked direction (half the photo's side). */
-export async function outpaintLocally(request: EngineRequest, progress: ToolReporter): Promise<EngineOutput> {
+export async function outpaintLocally(
+  request: EngineRequest,
+  progress: ToolReporter,
+  segmenter: PersonSegmenter,
+): Promise<EngineOutput> {
   const photo = onePhoto(request, 'Extending');
   const target = {
     ...(request.aspect ? { aspect: request.aspect } : {}),
     ...(request.settings?.extend ? { direction: request.settings.extend } : {}),
   };
-  const result = await outpaint(photo.data, target, { seed: request.seed, ...toolProgress(progress) }).catch(
-    asEngineError,
-  );
+  const result = await outpaint(photo.data, target, {
+    seed: request.seed,
+    segmenter,
+    ...toolProgress(progress),
+  }).catch(asEngineError);
   const asked = request.prompt.trim();
   if (asked) {
     // The new canvas continues the photo; what the description asks to show there is not drawn.
@@ -120,3 +130,46 @@ export async function outpaintLocally(request: EngineRequest, progress: ToolRepo
   }
   return finished(result, progress);
 }
+
+/** Enlarged ×2 (the default) or ×4 by the bundled super-resolution network. */
+export async function upscaleLocally(request: EngineRequest, progress: ToolReporter): Promise<EngineOutput> {
+  const photo = onePhoto(request, 'Upscaling');
+  const result = await upscaleImage(photo.data, request.settings?.scale ?? 2, toolProgress(progress)).catch(
+    asEngineError,
+  );
+  return finished(result, progress);
+}
+
+/** An old photo repaired: scratches, dust, grain, faded tones and cast, the faces sharpened. */
+export async function restoreLocally(
+  request: EngineRequest,
+  progress: ToolReporter,
+  faces: FaceAnalyzer,
+): Promise<EngineOutput> {
+  const photo = onePhoto(request, 'Restoring');
+  const result = await restoreOldPhoto(photo.data, { faces, ...toolProgress(progress) }).catch(asEngineError);
+  return finished(result, progress);
+}
+
+const REPAIR_CAPABILITIES: Record<'upscale' | 'restore', EngineCapability> = {
+  upscale: { ai: false, abilities: ['super_resolution'] },
+  restore: { ai: false, abilities: ['photo_repair'] },
+};
+
+/** The upscale and restore modes as local pipelines (entries of the table in local.render.ts). */
+export const REPAIR_PIPELINES = {
+  upscale: {
+    capability: REPAIR_CAPABILITIES.upscale,
+    run: (request: EngineRequest, _context: unknown, progress: ToolReporter) =>
+      upscaleLocally(request, progress),
+  },
+  restore: {
+    capability: REPAIR_CAPABILITIES.restore,
+    run: (
+      request: EngineRequest,
+      _context: unknown,
+      progress: ToolReporter,
+      tools: { faceAnalyzer: FaceAnalyzer },
+    ) => restoreLocally(request, progress, tools.faceAnalyzer),
+  },
+};
