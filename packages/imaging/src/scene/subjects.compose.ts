@@ -136,6 +136,16 @@ export function composeSubjects(plan: ScenePlan, layout: Layout): Placement[] {
     }
     const sibling = relation && relation.kind === 'on' ? (siblings.get(relation.to) ?? 0) : 0;
     if (relation) siblings.set(relation.to, sibling + 1);
+    // A root's slot across the picture and its depth, shared by its copies.
+    const slot = rootSlots.get(index) ?? 0;
+    const slots = roots.length;
+    const centre = slots === 1 ? range(rng, 0.38, 0.62) : (slot + 0.5) / slots + range(rng, -0.04, 0.04);
+    const rootDepth =
+      subject.art.group === 'place'
+        ? range(rng, 0.1, 0.3)
+        : slot === 0
+          ? range(rng, 0.6, 0.8)
+          : range(rng, 0.35, 0.7);
     for (let copy = 0; copy < subject.count; copy++) {
       let depth: number;
       let baseY: number;
@@ -208,9 +218,6 @@ export function composeSubjects(plan: ScenePlan, layout: Layout): Placement[] {
         }
         if (!target.grounded && relation.kind !== 'over' && relation.kind !== 'under') grounded = false;
       } else {
-        const slot = rootSlots.get(index) ?? 0;
-        const slots = roots.length;
-        const centre = slots === 1 ? range(rng, 0.38, 0.62) : (slot + 0.5) / slots + range(rng, -0.04, 0.04);
         if (flies(subject) || !ground || (plan.features.has('interior') && ON_WALL.test(subject.art.icon))) {
           grounded = false;
           depth = 0.6;
@@ -223,9 +230,7 @@ export function composeSubjects(plan: ScenePlan, layout: Layout): Placement[] {
           z = 0;
         } else {
           // Nearest first root; buildings stand further back, where they still fit.
-          const far = subject.art.group === 'place';
-          depth = far ? range(rng, 0.1, 0.3) : slot === 0 ? range(rng, 0.6, 0.8) : range(rng, 0.35, 0.7);
-          if (copy > 0) depth = Math.max(0, Math.min(1, depth + range(rng, -0.15, 0.1)));
+          depth = copy === 0 ? rootDepth : Math.max(0, Math.min(1, rootDepth + range(rng, -0.12, 0.08)));
           scale = depthScale(depth);
           baseY = ground.top + (ground.bottom - ground.top) * (0.1 + 0.85 * depth);
           // Copies stand side by side around the slot's centre.
