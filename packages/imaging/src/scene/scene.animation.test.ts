@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { animateScene, shapeForFrame } from './scene.animation.js';
 import { planScene } from './scene.models.js';
+import { subjectPlacements } from './subjects.check.js';
 
 // Small frames keep the test quick; the drawing scales with the frame.
 async function sceneOf(prompt: string, width = 180, height = 320) {
@@ -42,5 +43,23 @@ describe('an animated scene from a description', () => {
     const { animation } = await sceneOf('my birthday party', 160, 160);
     expect(animation.motions).toContain('camera');
     expect(difference(animation.frameAt(0, 3), animation.frameAt(3, 3), 160, 0, 160)).toBeGreaterThan(2);
+  });
+
+  it("draws the prompt's subjects into the video too, where the still has them", async () => {
+    const { plan, animation } = await sceneOf('a red fox in the snow');
+    const bare = await animateScene({ ...plan, subjects: [] }, 3);
+    const [fox] = subjectPlacements(plan);
+    const { x, y, w, h } = fox!.box;
+    const a = animation.frameAt(0, 3);
+    const b = bare.frameAt(0, 3);
+    let changed = 0;
+    for (let row = Math.max(0, y); row < Math.min(plan.height, y + h); row++) {
+      for (let col = Math.max(0, x); col < Math.min(plan.width, x + w); col++) {
+        const i = (row * plan.width + col) * 3;
+        if (Math.abs(a[i]! - b[i]!) + Math.abs(a[i + 1]! - b[i + 1]!) + Math.abs(a[i + 2]! - b[i + 2]!) > 30)
+          changed++;
+      }
+    }
+    expect(changed).toBeGreaterThan(w * h * 0.2);
   });
 });

@@ -16,6 +16,7 @@ import {
   layoutFor,
   rasterise,
   renderScene,
+  roomAndSubjects,
   type SvgPart,
   svgOf,
 } from './scene.render.js';
@@ -93,13 +94,16 @@ export async function animateScene(plan: ScenePlan, durationSeconds: number): Pr
     : null;
   if (water) motions.add('water');
 
-  // The foreground, in front of the water.
-  const front = foregroundParts(plan, layout, stream);
+  // The foreground, in front of the water; then the room around the viewer and the prompt's subjects.
+  const front = [...foregroundParts(plan, layout, stream), ...roomAndSubjects(plan, layout, stream)];
+  // Indoors, rain and snow fall outside: the still shows them through the window, the video does not.
+  const indoors = features.has('interior');
   const frontLayer = front.length > 0 ? await rasteriseRgba(plan, front) : null;
 
-  const rain = features.has('rain') ? await rasteriseRgba(plan, [rainLayer(layout, stream('rain'))]) : null;
+  const rain =
+    features.has('rain') && !indoors ? await rasteriseRgba(plan, [rainLayer(layout, stream('rain'))]) : null;
   if (rain) motions.add('rain');
-  const snow = features.has('snow') ? snowflakes(width, height, stream('snowfall')) : null;
+  const snow = features.has('snow') && !indoors ? snowflakes(width, height, stream('snowfall')) : null;
   if (snow) motions.add('snow');
   let bokeh: RawImage | null = null;
   const bokehLights = bokehCount(plan);
