@@ -147,6 +147,11 @@ export async function mattePerson(
       `The photo could not be read: ${(error as Error).message}`,
     );
   }
+  return matteOf(image, segmenter, step);
+}
+
+/** The matte of a decoded photo (see mattePerson). */
+export async function matteOf(image: RawImage, segmenter: PersonSegmenter, step: Step): Promise<PersonMatte> {
   const { width, height } = image;
   const whole = await segmentBothWays(segmenter, image);
   await step(0.2);
@@ -287,7 +292,7 @@ function solid(width: number, height: number, [r, g, b]: [number, number, number
  * into a glow around them; behind the person the surrounding background is spread in from a wider
  * window, and the whole plate is blurred like a lens at a wide aperture.
  */
-async function blurredPlate(image: RawImage, alpha: Float32Array): Promise<RawImage> {
+export async function blurredPlate(image: RawImage, alpha: Float32Array): Promise<RawImage> {
   const { width, height } = image;
   // Worked out at half size: the plate is blurred anyway, and it is four times less work.
   const small = halve(image.data, width, height, 3);

@@ -1,7 +1,9 @@
 import type { TExtendDirection, TImageAspect } from '@mirra/contracts';
 import { LOCAL_ENGINE_DESCRIPTIONS, withLocalEngineLabel } from '../raster/image-label.js';
-import { engineNote } from '../pipeline.types.js';
+import { engineNote, UnusableInputError } from '../pipeline.types.js';
 import { encodePng, type RawImage, rawFrom, toSharp } from '../raster/raster.js';
+import type { PersonSegmenter } from '../video/person-segmentation.js';
+import { blurredPlate, matteOf } from './background.js';
 import { decodeOrRefuse } from './inpaint.js';
 import { type Step, stepOf, type ToolProgress, type ToolResult } from './tool.types.js';
 
@@ -24,6 +26,11 @@ export interface OutpaintTarget {
 
 export interface OutpaintOptions extends ToolProgress {
   seed: number;
+  /**
+   * The selfie segmentation: with it the person is left out of what is mirrored (no upside-down
+   * head above a portrait, no second pair of shoulders beside it); without it everything is.
+   */
+  segmenter?: PersonSegmenter;
   /** The longest side of the result; the photo is scaled down first when the canvas would be larger. */
   maxSide?: number;
 }
@@ -106,7 +113,8 @@ export async function outpaint(
       notes: [engineNote('outpaint.nothing', 'Nothing added: the photo already has that shape.')],
     };
   }
-  const filled = await extendByMirror(image, plan, step);
+  const withoutPerson = options.segmenter ? await personRemoved(image, options.segmenter, step) : null;
+  const filled = await extendByMirror(image, withoutPerson, plan, step);
   const png = await labelled(filled).toBuffer();
   const added = Math.round((1 - (image.width * image.height) / (plan.width * plan.height)) * 100);
   return {
@@ -130,9 +138,17 @@ export async function outpaint(
  * like a background out of focus, so the mirrored details (a second flag, a mirrored shoulder) do
  * not read as a copy. The photo's own pixels are not touched.
  */
-async function extendByMirror(image: RawImage, plan: CanvasPlan, step: Step): Promise<RawImage> {
+async function extendByMirror(
+  image: RawImage,
+  withoutPerson: RawImage | null,
+  plan: CanvasPlan,
+  step: Step,
+): Promise<RawImage> {
   const { width, height, left, top } = plan;
   const mirrored = Buffer.alloc(width * height * 3);
+  // The person fades out of the reflection within a few pixels of the edge: continuous at the
+  // edge itself, the background's reflection beyond.
+  const fade = Math.max(3, Math.max(width, height) / 150);
   // Mirrored only within a band beside the edge, then held (the band's last line stretched out):
   // a full reflection would bring the far side of the photo, a second person, into the new part.
   const band = (size: number) => Math.max(2, Math.round(size * 0.18));
@@ -143,12 +159,16 @@ async function extendByMirror(image: RawImage, plan: CanvasPlan, step: Step): Pr
   };
   for (let y = 0; y < height; y++) {
     const sy = reflect(y - top, image.height);
+    const dy = Math.max(0, top - y, y - (top + image.height - 1));
     for (let x = 0; x < width; x++) {
       const s = (sy * image.width + reflect(x - left, image.width)) * 3;
       const i = (y * width + x) * 3;
-      mirrored[i] = image.data[s]!;
-      mirrored[i + 1] = image.data[s + 1]!;
-      mirrored[i + 2] = image.data[s + 2]!;
+      const dx = Math.max(0, left - x, x - (left + image.width - 1));
+      const own = withoutPerson ? Math.exp(-Math.sqrt(dx * dx + dy * dy) / fade) : 1;
+      for (let c = 0; c < 3; c++) {
+        const clean = withoutPerson ? withoutPerson.data[s + c]! : 0;
+        mirrored[i + c] = Math.round(image.data[s + c]! * own + clean * (1 - own));
+      }
     }
   }
   const long = Math.max(width, height);
@@ -186,4 +206,29 @@ async function extendByMirror(image: RawImage, plan: CanvasPlan, step: Step): Pr
 /** The PNG with the local engine's label (EXIF and XMP): what made it, offline. */
 function labelled(image: RawImage) {
   return withLocalEngineLabel(encodePng(image), LOCAL_ENGINE_DESCRIPTIONS.outpaint);
+}
+
+/**
+ * The photo with the person replaced by the background around them (the blurred background
+ * plate of the background tool), or null when there is no person.
+ */
+async function personRemoved(
+  image: RawImage,
+  segmenter: PersonSegmenter,
+  step: Step,
+): Promise<RawImage | null> {
+  const matte = await matteOf(image, segmenter, async () => {}).catch((error: unknown) => {
+    if (error instanceof UnusableInputError) return null;
+    throw error;
+  });
+  await step(0.15);
+  if (!matte) return null;
+  const plate = await blurredPlate(image, matte.alpha);
+  const out = Buffer.alloc(image.data.length);
+  for (let i = 0; i < matte.alpha.length; i++) {
+    const a = Math.min(1, matte.alpha[i]! * 1.5);
+    for (let c = 0; c < 3; c++)
+      out[i * 3 + c] = Math.round(image.data[i * 3 + c]! * (1 - a) + plate.data[i * 3 + c]! * a);
+  }
+  return { data: out, width: image.width, height: image.height, channels: 3 };
 }
