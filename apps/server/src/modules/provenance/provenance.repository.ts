@@ -22,7 +22,12 @@ export const provenanceRepository = {
   async nearest(db: Db, hash: bigint, maxDistance: number) {
     const [band0, band1, band2, band3] = hashBands(hash);
     const candidates = await db
-      .select({ hash: outputHashes.hash, mode: outputHashes.mode, createdAt: outputHashes.createdAt })
+      // As text: the pool reads int8 as a JavaScript number, which keeps only 53 of the 64 bits.
+      .select({
+        hash: sql<string>`${outputHashes.hash}::text`,
+        mode: outputHashes.mode,
+        createdAt: outputHashes.createdAt,
+      })
       .from(outputHashes)
       .where(
         or(
@@ -35,7 +40,7 @@ export const provenanceRepository = {
       .limit(5000);
     let best: { mode: string; createdAt: Date; distance: number } | null = null;
     for (const candidate of candidates) {
-      const distance = hammingDistance(hash, fromSigned(candidate.hash));
+      const distance = hammingDistance(hash, fromSigned(BigInt(candidate.hash)));
       if (distance <= maxDistance && (!best || distance < best.distance)) {
         best = { mode: candidate.mode, createdAt: candidate.createdAt, distance };
       }
@@ -43,13 +48,10 @@ export const provenanceRepository = {
     return best;
   },
 
-  /** The same search by a full scan (bit_count of the XOR over every row): the baseline the bench compares with. */
+  /** The same search by a full scan (the distance to every row, the nearest kept): the baseline the bench compares with. */
   async nearestByScan(db: Db, hash: bigint, maxDistance: number) {
-    const rows = await db
-      .select({ distance: sql<number>`bit_count(int8send(${outputHashes.hash} # ${toSigned(hash)}))::int` })
-      .from(outputHashes)
-      .where(sql`bit_count(int8send(${outputHashes.hash} # ${toSigned(hash)})) <= ${maxDistance}`)
-      .limit(1);
-    return rows[0] ?? null;
+    const distance = sql<number>`bit_count(int8send(${outputHashes.hash} # ${toSigned(hash)}))::int`;
+    const rows = await db.select({ distance }).from(outputHashes).orderBy(distance).limit(1);
+    return rows[0] && rows[0].distance <= maxDistance ? rows[0] : null;
   },
 };

@@ -5,7 +5,9 @@ import { phaseOf } from '../generation-status';
 import { GenerationFailure } from './generation-failure';
 import { GenerationProgress } from './generation-progress';
 import { ResultActions } from './result-actions';
+import { AiMarked } from '../../provenance';
 import { ResultImage } from './result-image';
+import { GenerationSet } from './generation-set';
 import { formatDateTime } from '../../../lib/dates';
 import '../generations.css';
 
@@ -27,11 +29,15 @@ export function GenerationView({ generation, isPolling }: { generation: TGenerat
         </p>
       </header>
 
+      <GenerationSet generation={generation} />
+
       {phase === 'failed' ? (
         <GenerationFailure generation={generation} />
       ) : result ? (
         <>
-          <ResultImage result={result} alt={generation.prompt || t(`modes.${generation.mode}.title`)} />
+          <AiMarked>
+            <ResultImage result={result} alt={generation.prompt || t(`modes.${generation.mode}.title`)} />
+          </AiMarked>
           <ResultActions generation={generation} result={result} />
           {result.notes.length > 0 && (
             <section className="result-notes" data-testid="result-notes">

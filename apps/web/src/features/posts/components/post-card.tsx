@@ -5,6 +5,7 @@ import type { TPost } from '../../../lib/api-types';
 import { UserAvatar } from '../../../components/ui/user-avatar';
 import { authorName } from '../post-text';
 import { PostImage } from './post-image';
+import { AiMark } from '../../provenance';
 import '../posts.css';
 
 /** Each column of the grid is at most this wide, so the browser picks a rendition to match. */
@@ -38,6 +39,7 @@ export function PostCard({
           eager={eager}
           className="post-card__img"
         />
+        <AiMark />
         {post.status !== 'published' && (
           <span className="post-card__badge">{t(`social.post.status.${post.status}`)}</span>
         )}

@@ -26,6 +26,7 @@ import { postKeys, postsApi } from '../api/posts.api';
 import { usePostMutations } from '../hooks/use-post-mutations';
 import { authorName, compactCount } from '../post-text';
 import { remixPath } from './post-actions';
+import { AiMarked } from '../../provenance';
 import { PostImage } from './post-image';
 import { ReportSheet } from './report-sheet';
 import '../posts.css';
@@ -94,14 +95,16 @@ function PostDetails({ post, renderRepeat }: { post: TPost; renderRepeat(post: T
   return (
     <article className="post-view" data-testid="post-view" data-status={post.status}>
       <div className="post-view__picture">
-        <PostImage
-          image={post.image}
-          alt={caption}
-          sizes={POST_IMAGE_SIZES}
-          eager
-          className="post-view__img"
-          testId="post-image"
-        />
+        <AiMarked>
+          <PostImage
+            image={post.image}
+            alt={caption}
+            sizes={POST_IMAGE_SIZES}
+            eager
+            className="post-view__img"
+            testId="post-image"
+          />
+        </AiMarked>
       </div>
       <div className="post-view__info">
         <Link to={`/profile/${post.author.uuid}/`} className="post-view__author" data-testid="post-author">

@@ -1,0 +1,5 @@
+import { VerifyPage } from '../../features/provenance';
+
+export function Page() {
+  return <VerifyPage />;
+}
