@@ -233,9 +233,14 @@ const OUTDOOR: SceneFeature[] = [
 
 export function planScene(prompt: string, seed: number): ScenePlan {
   const subjects = parseSubjects(prompt, subjectVocabulary());
-  // The subjects' words ("three red balloons") are theirs: their colour tints them, not the sky.
+  // The subjects' words ("three red balloons") are theirs: their colour tints them, not the sky
+  // (it is still a keyword the picture used).
   let text = ` ${prompt.toLowerCase()} `;
-  for (const subject of subjects) text = text.replace(subject.phrase, ' ');
+  const subjectColours: string[] = [];
+  for (const subject of subjects) {
+    text = text.replace(subject.phrase, subject.colour ? ` ${subject.colour.word} ` : ' ');
+    if (subject.colour) subjectColours.push(subject.colour.word);
+  }
   const phraseTokens: string[] = [];
   for (const [pattern, token] of PHRASES) {
     text = text.replace(pattern, () => {
@@ -262,7 +267,9 @@ export function planScene(prompt: string, seed: number): ScenePlan {
     for (const feature of entry.features ?? []) features.add(feature);
     if (entry.mood) moods.add(entry.mood);
     if (entry.shape) shape = entry.shape;
-    if (entry.colour && !colours.includes(entry.colour)) colours.push(entry.colour);
+    const ownedBySubject = entry.colour ? subjectColours.indexOf(word) : -1;
+    if (ownedBySubject >= 0) subjectColours.splice(ownedBySubject, 1);
+    else if (entry.colour && !colours.includes(entry.colour)) colours.push(entry.colour);
   }
 
   const renderSeed = mixSeeds(seed, hashText(prompt.trim().toLowerCase()));
