@@ -76,7 +76,7 @@ const rows: Array<[string, number]> = [
   ],
   [`inpaint, ${BRUSH} px square`, await median(() => inpaint(photo, brushMask, { seed: 3 }))],
   [`inpaint, ${LARGE} px square`, await median(() => inpaint(photo, largeMask, { seed: 3 }))],
-  ['outpaint to 16:9', await median(() => outpaint(photo, { aspect: '16:9' }, { seed: 3 }))],
+  ['outpaint to 16:9', await median(() => outpaint(photo, { aspect: '16:9' }, { seed: 3, segmenter }))],
 ];
 
 console.log(`Local picture tools on a ${width}×${height} portrait, median of ${REPEATS} runs:`);
