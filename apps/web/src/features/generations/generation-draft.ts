@@ -11,7 +11,14 @@ import {
   VIDEO_ASPECTS,
   VIDEO_DURATION_DEFAULT,
   VIDEO_DURATIONS,
+  IMAGE_ASPECTS,
+  IMAGE_COUNT_MAX,
+  UPSCALE_FACTORS,
+  BACKGROUND_KINDS,
+  EXTEND_DIRECTIONS,
+  type TImageAspect,
   type TMissingInput,
+  type ToolSettings,
   type TVideoAspect,
 } from '@mirra/contracts';
 import type { TCreateGenerationBody, TGenerationMode, TStyle, TUpload } from '../../lib/api-types';
@@ -29,6 +36,15 @@ export interface GenerationDraft {
   /** Video: seconds (one of VIDEO_DURATIONS) and frame shape. */
   duration: number;
   aspect: TVideoAspect;
+  /** Pictures a run makes (modes that take a count), 1 to IMAGE_COUNT_MAX. */
+  count: number;
+  /** A picture's frame shape (IMAGE_ASPECTS); null keeps the photo's own (or the engine's). */
+  pictureAspect: TImageAspect | null;
+  /** The tools' plain settings (upscale factor, background, colour, where to extend). */
+  settings: Pick<ToolSettings, 'scale' | 'background' | 'colour' | 'extend'>;
+  /** The painted mask (an inpaint) and the garment's photo (a try-on), as uploads. */
+  mask: TUpload | null;
+  garment: TUpload | null;
 }
 
 export const EMPTY_DRAFT: GenerationDraft = {
@@ -40,6 +56,11 @@ export const EMPTY_DRAFT: GenerationDraft = {
   photo: null,
   duration: VIDEO_DURATION_DEFAULT,
   aspect: VIDEO_ASPECT_DEFAULT,
+  count: 1,
+  pictureAspect: null,
+  settings: {},
+  mask: null,
+  garment: null,
 };
 
 export const SEED_MAX = 2 ** 31 - 1;
@@ -69,6 +90,15 @@ export function modeNeeds(mode: TGenerationMode) {
     photoOrPrompt: inputs.prompt === 'without_photo',
     /** Length and frame shape. */
     video: inputs.video,
+    /** Several pictures a run. */
+    count: inputs.count,
+    /** A picture's frame shape. */
+    pictureAspect: inputs.aspect === 'image',
+    scale: 'scale' in inputs.settings,
+    background: 'background' in inputs.settings,
+    mask: 'mask' in inputs.settings,
+    extend: 'extend' in inputs.settings,
+    garment: 'garment' in inputs.settings,
   };
 }
 
@@ -76,7 +106,13 @@ export function modeNeeds(mode: TGenerationMode) {
  * Whether the mode reads the description with this draft: face swap onto a photo does not (the
  * description makes a face photo when there is no photo), so the field is hidden and nothing is sent.
  */
-export function usesPrompt(mode: TGenerationMode, draft: Pick<GenerationDraft, 'photo'>): boolean {
+export function usesPrompt(
+  mode: TGenerationMode,
+  draft: Pick<GenerationDraft, 'photo'> & Partial<Pick<GenerationDraft, 'settings'>>,
+): boolean {
+  // The background tool reads a description only for a scene behind the person.
+  if ('background' in modeDeclaration(mode).inputs.settings && draft.settings?.background !== 'scene')
+    return false;
   return readsPrompt(mode, draft.photo ? 1 : 0);
 }
 
@@ -103,6 +139,8 @@ export function draftProblems(mode: TGenerationMode, draft: GenerationDraft): Dr
     imageCount: draft.photo ? 1 : 0,
     style: draft.style,
     modelUuid: draft.modelUuid,
+    aspect: draft.pictureAspect,
+    settings: settingsOf(mode, draft),
   }).map((field) => PROBLEM_OF_MISSING[field]);
   if (usesPrompt(mode, draft) && draft.prompt.trim().length > PROMPT_MAX_LENGTH)
     problems.push('promptTooLong');
@@ -133,11 +171,52 @@ export function buildCreateBody(
     style: needs.style ? draft.style : null,
     seed: seed === null || Number.isNaN(seed) ? null : seed,
     ...(needs.video ? { duration: draft.duration, aspect: draft.aspect } : {}),
+    ...(needs.pictureAspect && draft.pictureAspect ? { aspect: draft.pictureAspect } : {}),
+    ...(needs.count && draft.count > 1 ? { count: draft.count } : {}),
+    ...(Object.keys(modeDeclaration(mode).inputs.settings).length
+      ? { settings: settingsOf(mode, draft) }
+      : {}),
+  };
+}
+
+/**
+ * The tool settings a draft sends: its plain settings and the uploads it painted or chose. An
+ * extend not pointed anywhere adds canvas all round, as its picker shows.
+ */
+function settingsOf(mode: TGenerationMode, draft: GenerationDraft): ToolSettings {
+  const extendsCanvas = 'extend' in modeDeclaration(mode).inputs.settings;
+  return {
+    ...draft.settings,
+    ...(extendsCanvas && !draft.settings.extend ? { extend: 'all' as const } : {}),
+    ...(draft.mask ? { mask: draft.mask.uuid } : {}),
+    ...(draft.garment ? { garment: draft.garment.uuid } : {}),
   };
 }
 
 const isStyle = (value: unknown): value is TStyle =>
   typeof value === 'string' && (STYLES as readonly string[]).includes(value);
+
+function readUpload(value: unknown): TUpload | null {
+  const upload = value as TUpload | null | undefined;
+  return upload && typeof upload.uuid === 'string' && typeof upload.url === 'string' ? upload : null;
+}
+
+/** Stored settings read back: a value the contracts do not offer is dropped. */
+function readSettings(value: unknown): GenerationDraft['settings'] {
+  const stored = (value && typeof value === 'object' ? value : {}) as Record<string, unknown>;
+  const one = <T>(allowed: readonly T[], v: unknown) => (allowed.includes(v as T) ? { value: v as T } : null);
+  const scale = one(UPSCALE_FACTORS, stored.scale);
+  const background = one(BACKGROUND_KINDS, stored.background);
+  const extend = one(EXTEND_DIRECTIONS, stored.extend);
+  const colour =
+    typeof stored.colour === 'string' && /^#[0-9a-f]{6}$/i.test(stored.colour) ? stored.colour : null;
+  return {
+    ...(scale ? { scale: scale.value } : {}),
+    ...(background ? { background: background.value } : {}),
+    ...(colour ? { colour } : {}),
+    ...(extend ? { extend: extend.value } : {}),
+  };
+}
 
 /** A stored draft read back defensively: anything odd falls back to the empty draft's value. */
 export function readDraft(raw: string | null): GenerationDraft {
@@ -158,6 +237,16 @@ export function readDraft(raw: string | null): GenerationDraft {
       aspect: (VIDEO_ASPECTS as readonly unknown[]).includes(value.aspect)
         ? (value.aspect as TVideoAspect)
         : VIDEO_ASPECT_DEFAULT,
+      count:
+        typeof value.count === 'number' && value.count >= 1 && value.count <= IMAGE_COUNT_MAX
+          ? Math.round(value.count)
+          : 1,
+      pictureAspect: (IMAGE_ASPECTS as readonly unknown[]).includes(value.pictureAspect)
+        ? (value.pictureAspect as TImageAspect)
+        : null,
+      settings: readSettings(value.settings),
+      mask: readUpload(value.mask),
+      garment: readUpload(value.garment),
     };
   } catch {
     return EMPTY_DRAFT;

@@ -1,5 +1,16 @@
 import { GENERATION_MODES, MODE_DECLARATIONS, type TGenerationMode } from '@mirra/contracts';
-import { IconFace, IconImage, IconPalette, IconVideo, IconWand } from '../../components/ui/icons';
+import {
+  IconBrush,
+  IconCutout,
+  IconExpand,
+  IconFace,
+  IconImage,
+  IconPalette,
+  IconRestore,
+  IconShirt,
+  IconVideo,
+  IconWand,
+} from '../../components/ui/icons';
 
 /** Generation modes (declared in the contracts); the Create screen offers those with a card. */
 export type GenerationMode = TGenerationMode;
@@ -17,6 +28,12 @@ const ICONS: Partial<Record<GenerationMode, typeof IconImage>> = {
   editing: IconWand,
   styling: IconPalette,
   video: IconVideo,
+  upscale: IconExpand,
+  restore: IconRestore,
+  background: IconCutout,
+  inpaint: IconBrush,
+  outpaint: IconExpand,
+  try_on: IconShirt,
 };
 export const MODE_ICONS = Object.fromEntries(
   GENERATION_MODES.map((mode) => [mode, ICONS[mode] ?? IconImage]),

@@ -140,3 +140,43 @@ export const IconInfo = (p: IconProps) => (
     <path d="M12 11v5.5M12 7.5h.01" />
   </Svg>
 );
+
+/** Enlarge: corners pulled outward. */
+export const IconExpand = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M15 3h6v6M9 21H3v-6M21 3l-7 7M3 21l7-7" />
+  </Svg>
+);
+
+/** Restore: a photo with a spark of repair. */
+export const IconRestore = (p: IconProps) => (
+  <Svg {...p}>
+    <rect x="3" y="5" width="14" height="14" rx="2" />
+    <path d="M3 15l4-4 3 3 2-2 5 5" />
+    <path d="M19.5 2.5l.6 1.4 1.4.6-1.4.6-.6 1.4-.6-1.4-1.4-.6 1.4-.6z" />
+  </Svg>
+);
+
+/** Background: a person before a plane. */
+export const IconCutout = (p: IconProps) => (
+  <Svg {...p}>
+    <rect x="3" y="3" width="18" height="18" rx="2" strokeDasharray="3 3" />
+    <circle cx="12" cy="10" r="3" />
+    <path d="M6.5 19c1-3 3-4.5 5.5-4.5s4.5 1.5 5.5 4.5" />
+  </Svg>
+);
+
+/** Paint to change: a brush. */
+export const IconBrush = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M9.5 14.5L20 4" />
+    <path d="M9 15c-2 0-3.5 1.5-3.5 3.5 0 1-1 1.5-2.5 1.5 1 1 2.5 1.5 4 1.5 2.5 0 4-2 4-4 0-1.3-.9-2.5-2-2.5z" />
+  </Svg>
+);
+
+/** Try on: a shirt. */
+export const IconShirt = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M8 3l-5 3 2 4 3-1v12h8V9l3 1 2-4-5-3c-.5 1.5-2 2.5-4 2.5S8.5 4.5 8 3z" />
+  </Svg>
+);

@@ -9,21 +9,28 @@ export const generationKeys = {
   one: (uuid: string) => ['generations', 'one', uuid] as const,
   /** Every price line: each shows the balance too, so any change of balance refreshes them. */
   prices: () => ['generations', 'price'] as const,
-  price: (mode: TGenerationMode, style: TStyle | null, signedIn: boolean, duration: number | null = null) =>
-    [...generationKeys.prices(), mode, style, signedIn, duration] as const,
+  price: (
+    mode: TGenerationMode,
+    style: TStyle | null,
+    signedIn: boolean,
+    duration: number | null = null,
+    count = 1,
+  ) => [...generationKeys.prices(), mode, style, signedIn, duration, count] as const,
 };
 
 const idempotencyHeaders = (key: string | undefined) => (key ? { 'Idempotency-Key': key } : undefined);
 
 export const generationsApi = {
-  /** Video is priced per second: its `duration` goes along. */
-  price: (mode: TGenerationMode, style: TStyle | null, duration: number | null = null) =>
-    api(routes.generations.price, { query: { mode, style, duration } }),
+  /** Video is priced per second (its `duration` goes along), a run of pictures per picture (its `count`). */
+  price: (mode: TGenerationMode, style: TStyle | null, duration: number | null = null, count = 1) =>
+    api(routes.generations.price, { query: { mode, style, duration, count: count > 1 ? count : null } }),
   /** `idempotencyKey` makes a resend after a lost answer return the same generation, charged once. */
   create: (body: TCreateGenerationBody, idempotencyKey?: string) =>
     api(routes.generations.create, { body, headers: idempotencyHeaders(idempotencyKey) }),
   get: (uuid: string) => api(routes.generations.get, { params: { uuid } }),
   list: (cursor: string | null) => api(routes.generations.list, { query: { cursor, limit: 24 } }),
+  /** The pictures of one run, in their order. */
+  listSet: (set: string) => api(routes.generations.list, { query: { set } }),
   repeat: (uuid: string, idempotencyKey?: string) =>
     api(routes.generations.repeat, { params: { uuid }, headers: idempotencyHeaders(idempotencyKey) }),
   /** My result copied into my uploads by the server, to start a new generation from it. */

@@ -32,6 +32,9 @@ import { PromptField } from './prompt-field';
 import { PromptHelperSheet } from './prompt-helper-sheet';
 import { StylePicker } from './style-picker';
 import { VideoSettings } from './video-settings';
+import { MaskPainter } from './mask-painter';
+import { PictureSettings } from './picture-settings';
+import { ToolSettings } from './tool-settings';
 import '../generations.css';
 
 const FORM_FIELDS = [
@@ -43,6 +46,13 @@ const FORM_FIELDS = [
   'model_uuid',
   'duration',
   'aspect',
+  'count',
+  'settings.scale',
+  'settings.background',
+  'settings.colour',
+  'settings.mask',
+  'settings.extend',
+  'settings.garment',
 ] as const;
 
 /**
@@ -87,6 +97,21 @@ export function GenerateForm({
       errors.clearField('images');
     },
   });
+  // The tools' second inputs: the painted mask (an upload made from the painting) and a garment.
+  const maskUpload = usePhotoUpload({
+    isLoggedIn,
+    onUploaded: (upload) => {
+      update({ mask: upload });
+      errors.clearField('settings.mask');
+    },
+  });
+  const garment = usePhotoUpload({
+    isLoggedIn,
+    onUploaded: (upload) => {
+      update({ garment: upload });
+      errors.clearField('settings.garment');
+    },
+  });
   const source = useSourceFromGeneration({
     uuid: sourceGenerationUuid,
     enabled: needs.photo && !draft.photo && photo.state.status === 'idle',
@@ -118,16 +143,27 @@ export function GenerateForm({
     if (!needs.photo && !draft.prompt) update({ prompt: source.generation.prompt });
   }
 
+  const count = needs.count ? draft.count : 1;
   const price = useQuery({
-    queryKey: generationKeys.price(mode, draft.style, isLoggedIn, needs.video ? draft.duration : null),
+    queryKey: generationKeys.price(mode, draft.style, isLoggedIn, needs.video ? draft.duration : null, count),
     meta: MOVES_WITH_BALANCE,
     queryFn: () =>
-      generationsApi.price(mode, needs.style ? draft.style : null, needs.video ? draft.duration : null),
+      generationsApi.price(
+        mode,
+        needs.style ? draft.style : null,
+        needs.video ? draft.duration : null,
+        count,
+      ),
   });
 
   const problems = draftProblems(mode, draft);
   const busyPhoto =
-    photo.state.status === 'uploading' || source.isFetching || fromPost.isPreparing || retry.isPreparing;
+    photo.state.status === 'uploading' ||
+    maskUpload.state.status === 'uploading' ||
+    garment.state.status === 'uploading' ||
+    source.isFetching ||
+    fromPost.isPreparing ||
+    retry.isPreparing;
 
   const submit = useChargedAction({
     action: (key) => generationsApi.create(buildCreateBody(mode, draft, { postUuid }), key),
@@ -206,7 +242,9 @@ export function GenerateForm({
             }}
             onRemove={() => {
               photo.reset();
-              update({ photo: null });
+              // A mask was painted over this photo: it goes with it.
+              maskUpload.reset();
+              update({ photo: null, mask: null });
             }}
             onRetry={photo.retry}
           />
@@ -232,6 +270,79 @@ export function GenerateForm({
             errors.clearField('style');
           }}
           error={errors.fieldErrors.style?.[0] ?? (shown('style') ? t('generate.needStyle') : null)}
+        />
+      )}
+
+      {needs.mask && draft.photo && (
+        <MaskPainter
+          src={draft.photo.url}
+          width={draft.photo.width}
+          height={draft.photo.height}
+          onChange={(mask) => {
+            if (!mask) {
+              maskUpload.reset();
+              update({ mask: null });
+              return;
+            }
+            maskUpload.choose(new File([mask], 'mask.png', { type: 'image/png' }));
+          }}
+          error={
+            errors.fieldErrors['settings.mask']?.[0] ??
+            (shown('mask')
+              ? t('tools.needMask')
+              : maskUpload.state.status === 'failed'
+                ? maskUpload.state.message
+                : null)
+          }
+        />
+      )}
+
+      {needs.garment && (
+        <PhotoField
+          mode={mode}
+          label={t('tools.garment')}
+          testIdPrefix="garment"
+          photo={draft.garment}
+          upload={garment.state}
+          error={
+            errors.fieldErrors['settings.garment']?.[0] ?? (shown('garment') ? t('tools.needGarment') : null)
+          }
+          onChoose={(file) => {
+            errors.clearField('settings.garment');
+            garment.choose(file);
+          }}
+          onRemove={() => {
+            garment.reset();
+            update({ garment: null });
+          }}
+          onRetry={garment.retry}
+        />
+      )}
+
+      {(needs.scale || needs.background || needs.extend) && (
+        <ToolSettings
+          needs={needs}
+          settings={draft.settings}
+          onChange={(settings) => {
+            update({ settings });
+            errors.clearField('settings.colour');
+          }}
+          error={
+            errors.fieldErrors['settings.colour']?.[0] ?? (shown('colour') ? t('tools.needColour') : null)
+          }
+        />
+      )}
+
+      {needs.pictureAspect && (
+        <PictureSettings
+          count={needs.count ? draft.count : undefined}
+          onCount={needs.count ? (value) => update({ count: value }) : undefined}
+          aspect={draft.pictureAspect}
+          onAspect={(pictureAspect) => {
+            update({ pictureAspect });
+            errors.clearField('settings.extend');
+          }}
+          autoLabel={needs.photo ? t('generate.pictureAspectPhoto') : t('generate.pictureAspectAuto')}
         />
       )}
 

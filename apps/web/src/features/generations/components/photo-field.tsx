@@ -18,6 +18,10 @@ interface PhotoFieldProps {
   onChoose(file: File): void;
   onRemove(): void;
   onRetry(): void;
+  /** The drop zone's title, when not the mode's photo (a try-on's garment). */
+  label?: string;
+  /** Prefix of the test ids (`photo` unless a second photo field is on the form). */
+  testIdPrefix?: string;
 }
 
 /** The source photo: a drop zone, then an upload with a real progress bar, then the photo itself. */
@@ -30,6 +34,8 @@ export function PhotoField({
   onChoose,
   onRemove,
   onRetry,
+  label,
+  testIdPrefix = 'photo',
 }: PhotoFieldProps) {
   const { t } = useTranslation();
   const input = (
@@ -37,7 +43,7 @@ export function PhotoField({
       type="file"
       accept={PHOTO_ACCEPT}
       className="visually-hidden"
-      data-testid="photo-input"
+      data-testid={`${testIdPrefix}-input`}
       onChange={(event) => {
         const file = event.target.files?.[0];
         event.target.value = '';
@@ -50,7 +56,7 @@ export function PhotoField({
     const percent = upload.status === 'uploading' ? Math.round(upload.progress * 100) : 0;
     const preview = upload.status === 'idle' || upload.status === 'failed' ? null : upload.preview;
     return (
-      <div className="photo-field" data-testid="photo-uploading">
+      <div className="photo-field" data-testid={`${testIdPrefix}-uploading`}>
         <div className="photo-field__frame">
           {preview ? (
             <img src={preview} alt="" className="photo-field__img photo-field__img--dim" />
@@ -77,7 +83,7 @@ export function PhotoField({
   return (
     <div className="photo-field">
       {photo ? (
-        <div className="photo-field__chosen" data-testid="photo-preview">
+        <div className="photo-field__chosen" data-testid={`${testIdPrefix}-preview`}>
           <img
             src={photo.url}
             alt={t('generate.photoAlt')}
@@ -96,15 +102,15 @@ export function PhotoField({
           </div>
         </div>
       ) : (
-        <label className="dropzone" data-testid="photo-dropzone">
+        <label className="dropzone" data-testid={`${testIdPrefix}-dropzone`}>
           {input}
           <IconUpload size={28} />
-          <span className="dropzone__title">{t(`modes.${mode}.photo`)}</span>
+          <span className="dropzone__title">{label ?? t(`modes.${mode}.photo`)}</span>
           <span className="dropzone__text">{t('generate.photoHint')}</span>
         </label>
       )}
       {upload.status === 'failed' && (
-        <div data-testid="photo-error">
+        <div data-testid={`${testIdPrefix}-error`}>
           <Alert>{upload.message}</Alert>
           {upload.canRetry && (
             <Button theme="light" size="sm" onClick={onRetry} className="photo-field__retry">
