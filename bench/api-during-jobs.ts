@@ -11,12 +11,14 @@
  * ratio; BENCH_LAYOUTS=true:1 runs one layout only; BENCH_CONNECTIONS sets the sampler's
  * concurrent requests (1); WORKER_CONCURRENCY passes through to the server. BENCH_MODE picks the
  * jobs: `simple` (a drawn scene, the default), `background` (a 1024 px portrait's background
- * removed) or `inpaint` (a 1024 px portrait with a painted square removed).
+ * removed), `inpaint` (a 1024 px portrait with a painted square removed), `upscale` (a 512 px
+ * portrait made 2048 px by the super-resolution network) or `restore` (a 1024 px portrait aged like
+ * an old print, repaired).
  */
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import sharp from 'sharp';
-import { loadTestFaces } from '@mirra/imaging/testing';
+import { ageLikeOldPrint, loadTestFaces } from '@mirra/imaging/testing';
 import { callApi, createActiveUser, type TestUser } from '../e2e/lib/accounts.js';
 import { startBuiltServer } from '../e2e/lib/server.js';
 import { startBenchPostgres } from './lib/postgres.js';
@@ -24,8 +26,9 @@ import { createLogger } from '../apps/server/src/shared/logger.js';
 import { runLoad, stopSignal, type LoadResult } from './load.js';
 
 const JOBS = Number(process.env.BENCH_JOBS ?? 20);
-const MODE = (process.env.BENCH_MODE ?? 'simple') as 'simple' | 'background' | 'inpaint';
-if (!['simple', 'background', 'inpaint'].includes(MODE)) throw new Error(`BENCH_MODE: ${MODE}?`);
+const MODES = ['simple', 'background', 'inpaint', 'upscale', 'restore'] as const;
+const MODE = (process.env.BENCH_MODE ?? 'simple') as (typeof MODES)[number];
+if (!MODES.includes(MODE)) throw new Error(`BENCH_MODE: ${MODE}?`);
 const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 1);
 /**
@@ -138,7 +141,17 @@ const toolInputs =
     ? null
     : await (async () => {
         const faces = await loadTestFaces();
-        const photo = await sharp(faces.graceHopper).resize(1024, 1024, { fit: 'inside' }).png().toBuffer();
+        const side = MODE === 'upscale' ? 512 : 1024;
+        let photo = await sharp(faces.graceHopper).resize(side, side, { fit: 'inside' }).png().toBuffer();
+        if (MODE === 'restore') {
+          const { data, info } = await sharp(photo).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+          const aged = ageLikeOldPrint({ data, width: info.width, height: info.height });
+          photo = await sharp(aged.image.data, {
+            raw: { width: info.width, height: info.height, channels: 3 },
+          })
+            .png()
+            .toBuffer();
+        }
         const { width = 0, height = 0 } = await sharp(photo).metadata();
         const mask = await sharp({ create: { width, height, channels: 3, background: '#000000' } })
           .composite([
@@ -174,9 +187,16 @@ async function jobBody(user: TestUser, seed: number): Promise<Record<string, unk
     uploads = { photo: await upload(user, toolInputs.photo), mask: await upload(user, toolInputs.mask) };
     uploaded.set(user.access, uploads);
   }
-  return MODE === 'background'
-    ? { mode: 'background', images: [uploads.photo], seed }
-    : { mode: 'inpaint', images: [uploads.photo], settings: { mask: uploads.mask }, seed };
+  switch (MODE) {
+    case 'background':
+      return { mode: 'background', images: [uploads.photo], seed };
+    case 'upscale':
+      return { mode: 'upscale', images: [uploads.photo], settings: { scale: 4 }, seed };
+    case 'restore':
+      return { mode: 'restore', images: [uploads.photo], seed };
+    default:
+      return { mode: 'inpaint', images: [uploads.photo], settings: { mask: uploads.mask }, seed };
+  }
 }
 
 async function generate(user: TestUser, seed: number): Promise<string> {
