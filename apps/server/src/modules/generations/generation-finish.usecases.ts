@@ -108,9 +108,10 @@ async function storeResult(
   finisher: 'worker' | 'webhook',
 ): Promise<StoredResult> {
   const prefix = finisher === 'worker' ? resultPrefix(generation) : `${resultPrefix(generation)}/${finisher}`;
-  // Marked as made by AI (XMP and a signed C2PA manifest) once, as stored: every download carries it.
+  // Marked as made by AI (XMP and a signed C2PA manifest) once, as stored: every download carries it;
+  // a manifest the engine's own file carries is kept as its ingredient.
   const encoded = await encodeResultOriginal(output.data, output.contentType);
-  const original = await markOutput(deps, encoded, outputFacts(generation));
+  const original = await markOutput(deps, encoded, outputFacts(generation), output);
   const extension =
     original.contentType === 'video/mp4' ? 'mp4' : original.contentType === 'image/jpeg' ? 'jpg' : 'png';
   const originalKey = `${prefix}/original.${extension}`;

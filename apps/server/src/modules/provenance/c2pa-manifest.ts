@@ -1,13 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { BMFF, JPEG, PNG } from '@trustnxt/c2pa-ts/asset';
 import type { Signer } from '@trustnxt/c2pa-ts/cose';
+import { SuperBox } from '@trustnxt/c2pa-ts/jumbf';
 import {
   ActionAssertion,
   ActionType,
   BMFFHashAssertion,
   DataHashAssertion,
   DigitalSourceType,
+  IngredientAssertion,
   ManifestStore,
+  RelationshipType,
 } from '@trustnxt/c2pa-ts/manifest';
 import { shiftChunkOffsets } from './bmff-chunk-offsets.js';
 
@@ -42,6 +45,7 @@ export async function embedC2paManifest(
   contentType: (typeof SIGNABLE_TYPES)[number],
   facts: OutputFacts,
   signer: Signer,
+  source?: { data: Buffer; contentType: string },
 ): Promise<Buffer> {
   const bytes = new Uint8Array(data);
   const asset =
@@ -51,6 +55,10 @@ export async function embedC2paManifest(
         ? new PNG(bytes)
         : new JPEG(bytes);
   const store = new ManifestStore();
+  // A manifest the engine's file already carries (OpenAI's images have one) is kept: its manifests
+  // come first in the store, and ours names its active one as the parent ingredient.
+  const prior = source ? priorManifests(source) : [];
+  for (const kept of prior) store.manifests.push(kept);
   const manifest = store.createManifest({
     assetFormat: contentType,
     instanceID: `xmp:iid:${randomUUID()}`,
@@ -68,6 +76,14 @@ export async function embedC2paManifest(
     },
   ];
   manifest.addAssertion(actions);
+  const parent = prior.at(-1);
+  if (source && parent?.label) {
+    const ingredient = IngredientAssertion.createV2('engine output', source.contentType);
+    ingredient.relationship = RelationshipType.ParentOf;
+    ingredient.instanceID = `xmp:iid:${randomUUID()}`;
+    ingredient.c2pa_manifest = manifest.createHashedReference(`/c2pa/${parent.label}`);
+    manifest.addAssertion(ingredient);
+  }
   const hash =
     contentType === 'video/mp4'
       ? BMFFHashAssertion.createV3('jumbf manifest', 'SHA-256')
@@ -88,4 +104,16 @@ export async function embedC2paManifest(
   await manifest.sign(signer);
   await asset.writeManifestJUMBF(store.getBytes());
   return Buffer.from(await asset.getDataRange());
+}
+
+/** The manifests a JPEG or PNG already carries (none for other formats, or when unreadable). */
+function priorManifests(source: { data: Buffer; contentType: string }) {
+  try {
+    const bytes = new Uint8Array(source.data);
+    const asset = JPEG.canRead(bytes) ? new JPEG(bytes) : PNG.canRead(bytes) ? new PNG(bytes) : null;
+    const jumbf = asset?.getManifestJUMBF();
+    return jumbf ? ManifestStore.read(SuperBox.fromBuffer(new Uint8Array(jumbf))).manifests : [];
+  } catch {
+    return [];
+  }
 }

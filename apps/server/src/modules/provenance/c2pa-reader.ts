@@ -28,6 +28,8 @@ export interface ReadManifest {
     softwareAgent?: { name?: string };
     parameters?: Record<string, unknown>;
   }[];
+  /** Ingredients of the active manifest (a provider's own manifest kept as the parent). */
+  ingredients: { relationship?: string; active_manifest?: string; title?: string }[];
   /** The signing certificate's issuer and the signature's time, as the reader reports them. */
   signature: { issuer?: string; common_name?: string; time?: string } | null;
 }
@@ -62,6 +64,7 @@ export async function readC2paManifest(
           claim_generator_info?: { name?: string }[];
           assertions?: { label: string; data: { actions?: ReadManifest['actions'] } }[];
           signature_info?: ReadManifest['signature'];
+          ingredients?: ReadManifest['ingredients'];
         }
       | undefined;
     if (!manifest) return null;
@@ -77,6 +80,7 @@ export async function readC2paManifest(
       failures: [...new Set(failures)],
       generator: manifest.claim_generator_info?.[0]?.name ?? manifest.claim_generator ?? null,
       actions,
+      ingredients: manifest.ingredients ?? [],
       signature: manifest.signature_info ?? null,
     };
   } finally {

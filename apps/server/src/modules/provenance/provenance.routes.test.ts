@@ -10,6 +10,7 @@ import { grantWelcomeCredits } from '../credits/credits.usecases.js';
 import { bearer, createActiveUser, createUploadFor, login } from '../../test/factories.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { readC2paManifest } from './c2pa-reader.js';
+import { embedC2paManifest } from './c2pa-manifest.js';
 import { markOutput, provenanceSigner } from './provenance.usecases.js';
 
 const AI = 'http://cv.iptc.org/newscodes/digitalsourcetype/trainedAlgorithmicMedia';
@@ -134,6 +135,35 @@ describe('provenance of outputs', () => {
       expect(frames('b.mp4')).toBe(frames('a.mp4'));
     },
   );
+});
+
+describe("a manifest already in the engine's file", () => {
+  it('is kept as the parent ingredient, not overwritten', async () => {
+    const { signer } = await provenanceSigner(t.deps.config, new Date());
+    const picture = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#468' } })
+      .jpeg()
+      .toBuffer();
+    // A provider's signed picture (signed here with this app's key: only its presence matters).
+    const fromProvider = await embedC2paManifest(
+      picture,
+      'image/jpeg',
+      { action: 'created', engine: 'provider', mode: 'simple' },
+      signer,
+    );
+    const reencoded = await sharp(fromProvider).jpeg({ quality: 92 }).toBuffer();
+    const marked = await markOutput(
+      t.deps,
+      { data: reencoded, contentType: 'image/jpeg' },
+      { action: 'created', engine: 'fal', mode: 'simple' },
+      { data: fromProvider, contentType: 'image/jpeg' },
+    );
+    const manifest = await readC2paManifest(marked.data, 'image/jpeg', await anchors());
+    expect(manifest?.validationState).toBe('Trusted');
+    expect(manifest?.failures).toEqual([]);
+    expect(manifest?.ingredients).toHaveLength(1);
+    expect(manifest?.ingredients[0]?.relationship).toBe('parentOf');
+    expect(manifest?.ingredients[0]?.active_manifest).toBeTruthy();
+  });
 });
 
 describe('POST /api/verify/', () => {

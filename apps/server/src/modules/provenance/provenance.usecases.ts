@@ -36,6 +36,8 @@ export async function markOutput(
   deps: Pick<ProvenanceDeps, 'config' | 'now'>,
   original: { data: Buffer; contentType: string },
   facts: OutputFacts,
+  /** The engine's own file, when `original` is its re-encoding: a manifest it carries becomes the ingredient. */
+  source?: { data: Buffer; contentType: string },
 ): Promise<{ data: Buffer; contentType: string }> {
   let { data, contentType } = original;
   if (contentType === 'image/webp') {
@@ -51,7 +53,10 @@ export async function markOutput(
   }
   const { signer } = await provenanceSigner(deps.config, deps.now());
   const marked = withXmp(data, contentType, xmpPacket(`Mirra (${facts.engine}, ${facts.mode})`));
-  return { data: await embedC2paManifest(marked, contentType, facts, signer), contentType };
+  return {
+    data: await embedC2paManifest(marked, contentType, facts, signer, source ?? original),
+    contentType,
+  };
 }
 
 /**
