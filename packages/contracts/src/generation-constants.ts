@@ -107,7 +107,6 @@ export const GENERATION_NOTE_CODES = [
   'styling.intro',
   'styling.worked_at',
   'styling.faces_kept',
-  'styling.faces_kept',
   // One per step of each style's recipe, in order (styling.pipeline.ts).
   'styling.cartoon.1',
   'styling.cartoon.2',
