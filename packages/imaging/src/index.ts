@@ -71,5 +71,4 @@ export {
   type AnimatedPhoto,
   type PhotoMotion,
 } from './video/video.pipeline.js';
-export { extendedCanvas, type ExtendedCanvas } from './tools/canvas.models.js';
 export { canvasWithMask } from './tools/canvas.js';

@@ -1,14 +1,14 @@
 import sharp from 'sharp';
-import type { ExtendedCanvas } from './canvas.models.js';
+import type { CanvasPlan } from './outpaint.js';
 
 /**
- * A photo set on a larger canvas for a model that fills masked parts (an outpaint at a provider):
+ * A photo set on a larger canvas (planCanvas) for a model that fills masked parts (an outpaint at a provider):
  * the new canvas mirrors the photo's edges, which fill models continue better than a flat colour,
  * and the mask is white where the canvas is new (the part to draw) and black over the photo.
  */
 export async function canvasWithMask(
   photo: Buffer,
-  canvas: ExtendedCanvas,
+  canvas: CanvasPlan,
 ): Promise<{ image: Buffer; mask: Buffer; width: number; height: number }> {
   const { width = 0, height = 0 } = await sharp(photo).metadata();
   const edges = {

@@ -11,7 +11,7 @@ import {
 import { providerCost, type ProviderPrice } from '../../shared/config.js';
 import type { ModelTrainer, ModelTrainingPoll } from '../trainer.types.js';
 import { userFacePhoto } from '../face-photo.js';
-import { canvasWithMask, extendedCanvas } from '@mirra/imaging';
+import { canvasWithMask, planCanvas } from '@mirra/imaging';
 import { jobOf, servesMode } from '../engine-jobs.js';
 import { providerFileOutput, retryAfterSeconds, sendWaitingOutRateLimit } from '../provider-calls.js';
 import { zipStored } from '../zip.js';
@@ -170,8 +170,9 @@ export function createFalEngine(
 async function outpaintCanvas(request: EngineRequest) {
   const photo = request.images[0];
   if (jobOf(request) !== 'canvas_fill' || !photo) return {};
-  const canvas = extendedCanvas(photo.width, photo.height, {
-    aspect: request.aspect,
+  // The same canvas the local outpaint makes: exactly the asked shape, the photo kept whole.
+  const canvas = planCanvas(photo.width, photo.height, {
+    aspect: request.aspect ?? undefined,
     direction: request.settings?.extend,
   });
   return { canvas: await canvasWithMask(photo.data, canvas) };

@@ -27,11 +27,7 @@ export function GenerationSet({ generation }: { generation: TGeneration }) {
   if (!set) return null;
   const shown = members.data?.results ?? [];
   return (
-    <nav
-      className="generation-set"
-      aria-label={t('result.setTitle', { count: set.size })}
-      data-testid="generation-set"
-    >
+    <nav className="generation-set" aria-label={t('result.setTitle')} data-testid="generation-set">
       {shown.map((member) => {
         const phase = phaseOf(member.status);
         const thumb = member.result ? smallestVariant(member.result.variants) : null;
@@ -43,7 +39,7 @@ export function GenerationSet({ generation }: { generation: TGeneration }) {
             replace
             className={`generation-set__item${current ? ' generation-set__item--current' : ''}`}
             aria-current={current ? 'page' : undefined}
-            aria-label={t('result.setItem', { index: (member.set?.index ?? 0) + 1, count: set.size })}
+            aria-label={t('result.setItem', { index: (member.set?.index ?? 0) + 1, total: set.size })}
             data-testid="generation-set-item"
             data-status={member.status}
           >

@@ -37,13 +37,14 @@ export function PictureSettings({
             value,
             label: String(value),
             testId: `picture-count-${value}`,
-            ariaLabel: t('generate.pictureCountOption', { count: value }),
+            ariaLabel: t('generate.pictureCountOption', { n: value }),
           }))}
         />
       )}
       <SegmentedChoice
         title={t('generate.pictureAspect')}
         className="picture-aspects"
+        itemClassName="picture-aspects__item"
         value={aspect ?? AUTO}
         onChange={(value) => onAspect(value === AUTO ? null : (value as TImageAspect))}
         options={[
