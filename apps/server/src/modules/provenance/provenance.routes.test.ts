@@ -19,7 +19,9 @@ let t: TestApp;
 let headers: Record<string, string>;
 let userId: number;
 beforeAll(async () => {
-  t = await createTestApp({ env: { FREE_DAILY_PHOTOS: '1000', PRICE_SIMPLE: '1', PRICE_EDITING: '1' } });
+  t = await createTestApp({
+    env: { FREE_DAILY_PHOTOS: '1000', PRICE_SIMPLE: '1', PRICE_EDITING: '1', RATE_LIMIT_VERIFY_PER_IP: '5' },
+  });
   const user = await createActiveUser(t);
   userId = user.id;
   await grantWelcomeCredits(t.deps.db, user.id, 20);
@@ -211,5 +213,28 @@ describe('POST /api/verify/', () => {
       payload: Buffer.from(await request.arrayBuffer()),
     });
     expect(response.statusCode).toBe(415);
+  });
+
+  it('is limited like other public uploads: by size, and per address', async () => {
+    const send = async (payload: Buffer, remoteAddress: string) => {
+      const form = new FormData();
+      form.append('file', new Blob([new Uint8Array(payload)]), 'x.bin');
+      const request = new Request('http://x/', { method: 'POST', body: form });
+      return t.app.inject({
+        method: 'POST',
+        url: '/api/verify/',
+        remoteAddress,
+        headers: { 'content-type': request.headers.get('content-type')! },
+        payload: Buffer.from(await request.arrayBuffer()),
+      });
+    };
+    const tooBig = await send(Buffer.alloc(t.deps.config.uploads.maxBytes + 1024), '10.0.0.7');
+    expect(tooBig.statusCode).toBe(413);
+    const small = Buffer.from('not a picture, but small');
+    // The one above counted; four more are let through to the file check, the next is refused.
+    for (let i = 0; i < 4; i++) expect((await send(small, '10.0.0.7')).statusCode).toBe(415);
+    expect((await send(small, '10.0.0.7')).statusCode).toBe(429);
+    // Another address is not held back.
+    expect((await send(small, '10.0.0.8')).statusCode).toBe(415);
   });
 });
