@@ -21,6 +21,7 @@ beforeAll(async () => {
       ENGINE_SIMPLE: 'openai,local',
       ENGINE_EDITING: 'openai,local',
       ENGINE_STYLING: 'openai,local',
+      ENGINE_INPAINT: 'openai',
       OPENAI_API_KEY: openai.apiKey!,
       OPENAI_BASE_URL: openai.url,
       PRICE_SIMPLE: '2',
@@ -180,6 +181,60 @@ describe('what the fake receives over HTTP from the SDK', () => {
     expect(files).toHaveLength(1);
     expect(files[0]!.type).toBe('image/jpeg');
     expect(files[0]!.file.equals(photo)).toBe(true);
+  });
+
+  it('sizes by the asked frame shape, one picture a call; an inpaint sends the mask with the part to change transparent', async () => {
+    const { user, headers } = await signedInUser();
+    openai.reset();
+    const run = await helpers.create(headers, {
+      mode: 'simple',
+      prompt: 'a harbour',
+      count: 2,
+      aspect: '9:16',
+    });
+    await t.runJobs();
+    expect((await helpers.shown(run.uuid, headers)).status).toBe(GenerationStatus.COMPLETED);
+    expect(imageRequests().map((request) => [request.body.size, request.body.n])).toEqual([
+      ['1024x1536', 1],
+      ['1024x1536', 1],
+    ]);
+
+    const photo = await sharp({ create: { width: 200, height: 100, channels: 3, background: '#48c' } })
+      .jpeg()
+      .toBuffer();
+    // White over the left half: the part to change.
+    const maskPng = await sharp({ create: { width: 200, height: 100, channels: 3, background: '#000' } })
+      .composite([
+        {
+          input: await sharp({ create: { width: 100, height: 100, channels: 3, background: '#fff' } })
+            .png()
+            .toBuffer(),
+          left: 0,
+          top: 0,
+        },
+      ])
+      .png()
+      .toBuffer();
+    const [upload, mask] = [
+      await createUploadFor(t, user.id, photo),
+      await createUploadFor(t, user.id, maskPng),
+    ];
+    openai.reset();
+    const { shown } = await createAndRun(headers, {
+      mode: 'inpaint',
+      prompt: 'a red boat',
+      images: [upload.uuid],
+      settings: { mask: mask.uuid },
+    });
+    expect(shown.status, shown.error_detail).toBe(GenerationStatus.COMPLETED);
+    const [request] = imageRequests();
+    expect(request!.path).toBe('/v1/images/edits');
+    const [sent] = request!.body.mask as Array<{ file: Buffer; type: string }>;
+    expect(sent!.type).toBe('image/png');
+    const { data, info } = await sharp(sent!.file).raw().toBuffer({ resolveWithObject: true });
+    expect([info.width, info.height, info.channels]).toEqual([200, 100, 4]);
+    expect(data[(50 * 200 + 20) * 4 + 3]).toBeLessThan(10); // painted: editable
+    expect(data[(50 * 200 + 180) * 4 + 3]).toBeGreaterThan(245); // kept
   });
 });
 

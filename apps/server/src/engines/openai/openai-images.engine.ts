@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import OpenAI, { APIConnectionTimeoutError, APIError, APIUserAbortError, toFile } from 'openai';
 import type { TJobKind } from '@mirra/contracts';
 import {
@@ -25,7 +26,30 @@ export interface OpenAiImagesConfig {
 }
 
 /** gpt-image makes a picture from a description and edits a photo (an edit or a restyle). */
-const OPENAI_JOBS: readonly TJobKind[] = ['text_to_image', 'photo_edit', 'restyle'];
+const OPENAI_JOBS: readonly TJobKind[] = ['text_to_image', 'photo_edit', 'restyle', 'masked_fill'];
+
+/**
+ * GPT image models make three sizes: the asked frame shape's nearest (landscape, portrait or
+ * square), else square for a scene and the photo's own for an edit (`auto`).
+ */
+export function openAiSize(aspect: string | null | undefined, otherwise: 'auto' | '1024x1024') {
+  if (!aspect) return otherwise;
+  const [w, h] = aspect.split(':').map(Number) as [number, number];
+  return w > h ? '1536x1024' : w < h ? '1024x1536' : '1024x1024';
+}
+
+/**
+ * OpenAI's edit mask: a PNG of the photo's size whose transparent pixels (alpha 0) are the part to
+ * change. Mirra's masks are white where to change, so white becomes transparent.
+ */
+export async function openAiMask(mask: Buffer, width: number, height: number): Promise<Buffer> {
+  const grey = await sharp(mask).resize(width, height, { fit: 'fill' }).greyscale().raw().toBuffer();
+  const alpha = Buffer.from(grey.map((value) => 255 - value));
+  return sharp({ create: { width, height, channels: 3, background: '#000000' } })
+    .joinChannel(alpha, { raw: { width, height, channels: 1 } })
+    .png()
+    .toBuffer();
+}
 /** gpt-image takes tens of seconds at medium quality; past this it is treated as an outage. */
 const REQUEST_TIMEOUT_MS = 180_000;
 
@@ -74,8 +98,9 @@ export function createOpenAiImagesEngine(
             {
               model: config.model,
               prompt: request.prompt,
+              // One picture a call: the pictures of a run are generations of their own.
               n: 1,
-              size: '1024x1024',
+              size: openAiSize(request.aspect, '1024x1024'),
               quality: config.quality,
               output_format: 'png',
               moderation: 'auto',
@@ -90,6 +115,12 @@ export function createOpenAiImagesEngine(
       if (!source) throw EngineError.badInput('needs_one_photo', 'A photo is needed for this mode.');
       const prompt = providerPrompt(request);
       const extension = source.contentType.split('/')[1] ?? 'png';
+      const mask = request.settings?.mask;
+      const maskFile = mask
+        ? await toFile(await openAiMask(mask.data, source.width, source.height), 'mask.png', {
+            type: 'image/png',
+          })
+        : undefined;
       answer = await send(
         async (signal) =>
           client.images.edit(
@@ -97,9 +128,10 @@ export function createOpenAiImagesEngine(
               // A list, sent as `image[]`: gpt-image models take up to 16 pictures.
               image: [await toFile(source.data, `photo.${extension}`, { type: source.contentType })],
               prompt,
+              ...(maskFile ? { mask: maskFile } : {}),
               model: config.model,
               n: 1,
-              size: 'auto',
+              size: openAiSize(request.aspect, 'auto'),
               quality: config.quality,
               output_format: 'png',
               user: request.generationUuid,

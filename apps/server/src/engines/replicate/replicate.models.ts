@@ -63,8 +63,9 @@ export function replicateInput(
       return {
         prompt: request.prompt,
         seed: request.seed,
+        // One picture a call: the pictures of a run are generations of their own.
         num_outputs: 1,
-        aspect_ratio: '4:3',
+        aspect_ratio: request.aspect ?? '4:3',
         output_format: 'png',
       };
     case 'photo_edit':
@@ -75,6 +76,8 @@ export function replicateInput(
         seed: request.seed,
         output_format: 'png',
         safety_tolerance: 2,
+        // Kontext keeps the photo's shape unless one is asked for.
+        ...(request.aspect ? { aspect_ratio: request.aspect } : {}),
       };
     case 'swap_face':
       // Without the model's face photo this engine cannot swap: the next engine of the list does.
@@ -110,7 +113,7 @@ export function facePhotoInput(request: EngineRequest, triggerWord: string): Rec
     prompt: `${triggerWord} ${request.prompt}`.trim(),
     seed: request.seed,
     num_outputs: 1,
-    aspect_ratio: '3:4',
+    aspect_ratio: request.aspect ?? '3:4',
     output_format: 'png',
     lora_scale: 1,
   };

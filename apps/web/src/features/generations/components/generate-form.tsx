@@ -225,6 +225,7 @@ export function GenerateForm({
         <>
           <PhotoField
             mode={mode}
+            compact={needs.mask}
             photo={draft.photo}
             upload={photo.state}
             preparing={source.isFetching || fromPost.isPreparing || retry.isPreparing}

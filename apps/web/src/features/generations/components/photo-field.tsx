@@ -22,6 +22,8 @@ interface PhotoFieldProps {
   label?: string;
   /** Prefix of the test ids (`photo` unless a second photo field is on the form). */
   testIdPrefix?: string;
+  /** A small preview: the photo is shown large below it (painted over for an inpaint). */
+  compact?: boolean;
 }
 
 /** The source photo: a drop zone, then an upload with a real progress bar, then the photo itself. */
@@ -36,6 +38,7 @@ export function PhotoField({
   onRetry,
   label,
   testIdPrefix = 'photo',
+  compact = false,
 }: PhotoFieldProps) {
   const { t } = useTranslation();
   const input = (
@@ -83,7 +86,10 @@ export function PhotoField({
   return (
     <div className="photo-field">
       {photo ? (
-        <div className="photo-field__chosen" data-testid={`${testIdPrefix}-preview`}>
+        <div
+          className={compact ? 'photo-field__chosen photo-field__chosen--compact' : 'photo-field__chosen'}
+          data-testid={`${testIdPrefix}-preview`}
+        >
           <img
             src={photo.url}
             alt={t('generate.photoAlt')}
