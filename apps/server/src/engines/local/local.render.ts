@@ -1,7 +1,5 @@
-import sharp from 'sharp';
 import {
   aspectSize,
-  makesVideo,
   STYLES,
   type TGenerationMode,
   type TGenerationNoteCode,
@@ -36,7 +34,6 @@ import {
   renderScene,
   applyStyle,
   FACE_KEEPING_STYLES,
-  type StyleFace,
   STYLE_NAMES,
   STYLING_MAX_SIDE,
   assertExecutable,
@@ -56,6 +53,7 @@ import {
   type SceneMotion,
   UnusableInputError,
 } from '@mirra/imaging';
+import { facesIn, inAskedShape } from './local.pictures.js';
 import { backgroundLocally, inpaintLocally, outpaintLocally, REPAIR_PIPELINES } from './local.tools.js';
 
 /**
@@ -151,27 +149,6 @@ export async function runLocalEngine(
   return inAskedShape(request, output);
 }
 
-/**
- * A picture asked for in a frame shape (a story's 9:16, a post's 4:5) that its pipeline made in
- * the photo's own shape is cropped to it around what draws the eye, and the notes say so. A scene
- * is drawn in the shape to begin with.
- */
-async function inAskedShape(request: EngineRequest, output: EngineOutput): Promise<EngineOutput> {
-  if (!request.aspect || makesVideo(request.mode) || !output.contentType.startsWith('image/')) return output;
-  const [w, h] = request.aspect.split(':').map(Number) as [number, number];
-  if (Math.abs(output.width / output.height - w / h) < 0.01) return output;
-  const width = Math.min(output.width, Math.round((output.height * w) / h));
-  const height = Math.min(output.height, Math.round((output.width * h) / w));
-  const data = await sharp(output.data)
-    .resize(width, height, { fit: 'cover', position: sharp.strategy.attention })
-    // The local engine's label (EXIF) stays on the cropped picture.
-    .keepMetadata()
-    .png()
-    .toBuffer();
-  const note = engineNote('edit.cropped_aspect', `cropped to ${w}:${h}`, { width: w, height: h });
-  return { ...output, data, width, height, notes: [...output.notes, note] };
-}
-
 async function simple(request: EngineRequest, progress: Progress): Promise<EngineOutput> {
   const planned = planScene(request.prompt, request.seed);
   // Drawn in the asked frame shape, at the scene's own long side.
@@ -261,18 +238,6 @@ async function styling(
     );
   }
   return finish(result.image, LOCAL_ENGINE_DESCRIPTIONS.styling, notes, progress);
-}
-
-/** The faces in a decoded photo, in its pixels (the analyser works on its own, smaller copy). */
-async function facesIn(photo: RawImage, analyzer: FaceAnalyzer): Promise<StyleFace[]> {
-  const analysis = await analyzer.analyze(await encodePng(photo).toBuffer());
-  const scale = photo.width / analysis.image.width;
-  return analysis.faces.map(({ box }) => ({
-    x: Math.round(box.x * scale),
-    y: Math.round(box.y * scale),
-    width: Math.round(box.width * scale),
-    height: Math.round(box.height * scale),
-  }));
 }
 
 /**
