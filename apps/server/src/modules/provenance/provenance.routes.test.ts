@@ -11,7 +11,8 @@ import { bearer, createActiveUser, createUploadFor, login } from '../../test/fac
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { readC2paManifest } from './c2pa-reader.js';
 import { embedC2paManifest } from './c2pa-manifest.js';
-import { markOutput, provenanceSigner } from './provenance.usecases.js';
+import { generations } from '../generations/generations.tables.js';
+import { markOutput, provenanceSigner, recordOutputHash } from './provenance.usecases.js';
 
 const AI = 'http://cv.iptc.org/newscodes/digitalsourcetype/trainedAlgorithmicMedia';
 
@@ -20,7 +21,7 @@ let headers: Record<string, string>;
 let userId: number;
 beforeAll(async () => {
   t = await createTestApp({
-    env: { FREE_DAILY_PHOTOS: '1000', PRICE_SIMPLE: '1', PRICE_EDITING: '1', RATE_LIMIT_VERIFY_PER_IP: '5' },
+    env: { FREE_DAILY_PHOTOS: '1000', PRICE_SIMPLE: '1', PRICE_EDITING: '1', RATE_LIMIT_VERIFY_PER_IP: '10' },
   });
   const user = await createActiveUser(t);
   userId = user.id;
@@ -202,6 +203,60 @@ describe('POST /api/verify/', () => {
     },
   );
 
+  it(
+    'recognises a video by its manifest, and a re-encoded copy without it by its first frame',
+    { timeout: 60_000 },
+    async () => {
+      const dir = mkdtempSync(path.join(tmpdir(), 'mirra-verify-'));
+      const ffmpeg = bundledFfmpegPath();
+      const run = (...args: string[]) => execFileSync(ffmpeg, ['-loglevel', 'error', '-y', ...args]);
+      run(
+        '-f',
+        'lavfi',
+        '-i',
+        'testsrc2=size=160x120:rate=10',
+        '-t',
+        '1',
+        '-pix_fmt',
+        'yuv420p',
+        path.join(dir, 'a.mp4'),
+      );
+      run('-i', path.join(dir, 'a.mp4'), '-frames:v', '1', path.join(dir, 'poster.png'));
+      const signed = await markOutput(
+        t.deps,
+        { data: readFileSync(path.join(dir, 'a.mp4')), contentType: 'video/mp4' },
+        { action: 'created', engine: 'local', mode: 'video' },
+      );
+      // Kept as a video generation keeps it: the hash of its poster.
+      await generate({ mode: 'simple', prompt: 'a blue boat', seed: 5 });
+      const [generation] = await t.deps.db.select({ id: generations.id }).from(generations).limit(1);
+      await recordOutputHash(t.deps, {
+        generationId: generation!.id,
+        still: readFileSync(path.join(dir, 'poster.png')),
+        mode: 'video',
+      });
+
+      expect(await verify(signed.data)).toMatchObject({
+        verdict: 'mirra',
+        manifest: { signedByMirra: true },
+      });
+      writeFileSync(path.join(dir, 'signed.mp4'), signed.data);
+      run(
+        '-i',
+        path.join(dir, 'signed.mp4'),
+        '-map_metadata',
+        '-1',
+        '-vf',
+        'scale=144:108',
+        '-pix_fmt',
+        'yuv420p',
+        path.join(dir, 'copy.mp4'),
+      );
+      const copy = await verify(readFileSync(path.join(dir, 'copy.mp4')));
+      expect(copy).toMatchObject({ verdict: 'mirra_changed', manifest: null, match: { mode: 'video' } });
+    },
+  );
+
   it('refuses what is not a picture or a video', async () => {
     const form = new FormData();
     form.append('file', new Blob(['hello, not a picture at all']), 'x.txt');
@@ -231,8 +286,10 @@ describe('POST /api/verify/', () => {
     const tooBig = await send(Buffer.alloc(t.deps.config.uploads.maxBytes + 1024), '10.0.0.7');
     expect(tooBig.statusCode).toBe(413);
     const small = Buffer.from('not a picture, but small');
-    // The one above counted; four more are let through to the file check, the next is refused.
-    for (let i = 0; i < 4; i++) expect((await send(small, '10.0.0.7')).statusCode).toBe(415);
+    // The one above counted; the rest of the allowance is let through to the file check, the next is refused.
+    for (let i = 1; i < t.deps.config.rateLimits.verifyPerIp; i++) {
+      expect((await send(small, '10.0.0.7')).statusCode).toBe(415);
+    }
     expect((await send(small, '10.0.0.7')).statusCode).toBe(429);
     // Another address is not held back.
     expect((await send(small, '10.0.0.8')).statusCode).toBe(415);

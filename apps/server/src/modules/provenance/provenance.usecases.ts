@@ -1,4 +1,5 @@
 import sharp from 'sharp';
+import { bundledFfmpegPath, sampleVideoFrames } from '@mirra/imaging';
 import type { TVerifyResult } from '@mirra/contracts';
 import type { Config } from '../../shared/config.js';
 import { embedC2paManifest, type OutputFacts } from './c2pa-manifest.js';
@@ -96,9 +97,9 @@ export function outputFacts(generation: {
 const READABLE = new Set(['image/jpeg', 'image/png', 'image/webp', 'video/mp4']);
 
 /**
- * Was this file made by Mirra? Its C2PA manifest when it carries one, and its look (pHash of the
- * picture, or of a video's first frame when ffmpeg is not asked for: videos are found by manifest).
- * Nothing of the file is kept.
+ * Was this file made by Mirra? Its C2PA manifest when it carries one, and its look: the pHash of
+ * the picture, or of a video's first frame (a video's kept hash is its poster's). Nothing of the
+ * file is kept.
  */
 export async function verifyFile(
   deps: ProvenanceDeps,
@@ -113,14 +114,34 @@ export async function verifyFile(
     : null;
   const manifest = read ? describeManifest(read) : null;
   let match: TVerifyResult['match'] = null;
-  if (file.contentType.startsWith('image/')) {
+  const still = file.contentType === 'video/mp4' ? await firstFrame(file.data) : file.data;
+  if (still) {
     const found = await provenanceRepository.nearest(
       deps.db,
-      await perceptualHash(file.data),
+      await perceptualHash(still),
       MATCH_MAX_DISTANCE,
     );
     if (found)
       match = { createdAt: found.createdAt.toISOString(), mode: found.mode, distance: found.distance };
   }
   return { verdict: verdictOf(manifest, match), manifest, match };
+}
+
+/** Longest the first frame of a dropped video may take to decode. */
+const FRAME_TIMEOUT_MS = 20_000;
+
+/** A video's first frame (what a video's kept hash is of: its poster), or null when it cannot be read. */
+async function firstFrame(mp4: Buffer): Promise<Buffer | null> {
+  try {
+    const [frame] = await sampleVideoFrames({
+      path: bundledFfmpegPath(),
+      mp4,
+      seconds: 0,
+      count: 1,
+      timeoutMs: FRAME_TIMEOUT_MS,
+    });
+    return frame ?? null;
+  } catch {
+    return null;
+  }
 }
