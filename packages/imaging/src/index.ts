@@ -72,3 +72,4 @@ export {
   type PhotoMotion,
 } from './video/video.pipeline.js';
 export { canvasWithMask } from './tools/canvas.js';
+export { composeBehindCutOut } from './tools/compose-behind.js';

@@ -127,6 +127,28 @@ describe('fal makes runs of several pictures and the tools', () => {
     expect(data[centre + 3]).toBe(255);
   });
 
+  it('background in a colour: BiRefNet cuts out, Mirra puts the colour behind, the same for any provider', async () => {
+    const photo = await createUploadFor(t, owner.id, await photoOf(200, 240));
+    const run = await createAndRun({
+      mode: 'background',
+      images: [photo.uuid],
+      settings: { background: 'colour', colour: '#ff0000' },
+    });
+    const made = await shown(run.uuid);
+    expect(made.status).toBe(100);
+    expect(made.settings).toEqual({ background: 'colour', colour: '#ff0000' });
+    const { data, info } = await sharp(await original(run.uuid))
+      .removeAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    // The corner: red (kept as a JPEG, so within a few levels).
+    expect(data[0]).toBeGreaterThan(235);
+    expect(Math.max(data[1]!, data[2]!)).toBeLessThan(20);
+    const centre = ((info.height >> 1) * info.width + (info.width >> 1)) * 3;
+    expect(data[centre]).toBeLessThan(200); // the person (the photo's blue-grey) in front
+    expect(made.result.notes.map((note: { code: string }) => note.code)).toContain('background.colour');
+  });
+
   it('inpaint: FLUX Fill gets the photo and the painted mask, and changes only what was painted', async () => {
     const photo = await createUploadFor(t, owner.id, await photoOf(200, 200));
     // White over the right half: the part to change.

@@ -9,6 +9,7 @@ import { generationsRepository, type GenerationRow } from './generations.reposit
 import type { StoredResult } from './generations.serializers.js';
 import { completeGeneration, failGeneration } from './generations.usecases.js';
 import { encodeResultOriginal } from './result-encoding.js';
+import { withChosenBackground } from './generation-background.js';
 import { markOutput, outputFacts, recordOutputHash } from '../provenance/index.js';
 
 /*
@@ -36,6 +37,7 @@ export async function finishGeneration(
   output: EngineOutput,
   finisher: 'worker' | 'webhook' = 'worker',
 ) {
+  output = await withChosenBackground(deps, generation, output);
   // A video is checked by its poster (its first frame: the photo it animates).
   // A provider's video also by frames spread over it: its later frames are the provider's own.
   const still = stillOf(output);
@@ -66,7 +68,8 @@ export async function finishGeneration(
   }
   const completed = await completeGeneration(deps, generation, result);
   // Its look is kept so the verify page finds copies stripped of the manifest.
-  if (completed && still) await recordOutputHash(deps, { generationId: generation.id, still, mode: generation.mode });
+  if (completed && still)
+    await recordOutputHash(deps, { generationId: generation.id, still, mode: generation.mode });
   // Ended meanwhile (the reconciler gave up on it, or the other finisher won): nobody will show these files.
   if (!completed) {
     const keys = [result.original.key, ...result.variants.map((variant) => variant.key)];

@@ -150,7 +150,9 @@ describe('face swap on the local engine', () => {
       seed: 11,
     });
     expect(done.status, done.error_detail).toBe(GenerationStatus.COMPLETED);
-    expect(noteTexts(done.result.notes).join(' ')).toMatch(/Face photo by the offline local engine/);
+    expect(noteTexts(done.result.notes).join(' ')).toMatch(
+      /cut out of your best photo by the offline selfie segmentation/,
+    );
     const result = await download(done.result.download_url);
     expect(readExifLabel((await sharp(result).metadata()).exif).imageDescription).toMatch(
       /^Face photo by Mirra local engine/,

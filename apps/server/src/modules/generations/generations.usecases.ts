@@ -10,16 +10,11 @@ import {
   type TGenerationFailureReason,
   type TUpload,
   VIDEO_ASPECT_DEFAULT,
-  VIDEO_DURATIONS,
   aspectsOf,
   billedSeconds,
   imageCountOf,
   keepModeInputs,
-  UPLOAD_SETTINGS,
-  makesVideo,
-  missingInputs,
   modeDeclaration,
-  photoCountOf,
   type TFreeTier,
 } from '@mirra/contracts';
 import type { GenerationsDeps } from './generations.deps.js';
@@ -27,7 +22,6 @@ import type { DbOrTx } from '../../shared/db/client.js';
 import { AppError, fieldError } from '../../shared/errors.js';
 import { jobContextFields } from '../../shared/jobs.js';
 import { readIdCursorPage } from '../../shared/id-cursor-paging.js';
-import { isEnglishPrompt } from '../moderation/index.js';
 import { recordGenerationEnded } from '../../shared/metrics.js';
 import { notifyUser } from '../notifications/index.js';
 import { copyStoredImageAsUpload } from '../uploads/index.js';
@@ -38,7 +32,7 @@ import {
   insufficientCredits,
 } from '../credits/index.js';
 import type { UserRow } from '../users/index.js';
-import { findTrainedModel, isOwnModel } from '../models/index.js';
+import { isOwnModel } from '../models/index.js';
 import {
   generationJobPriority,
   generationRequestHash,
@@ -46,7 +40,6 @@ import {
   isValidIdempotencyKey,
   randomSeed,
   startOfLocalDay,
-  isVideoDuration,
 } from './generations.models.js';
 import {
   acceptRefusalOf,
@@ -56,7 +49,7 @@ import {
 } from './generations.repository.js';
 import { toGenerationJson, type StoredResult } from './generations.serializers.js';
 import { runGenerationJob } from './generations.jobs.definitions.js';
-import { uploadsForGenerationRepository } from './generation-inputs.repository.js';
+import { checkAspect, checkVideoDuration, validateRequest } from './generation-validation.js';
 
 type CreateBody = z.output<typeof ZCreateGenerationBody>;
 
@@ -159,14 +152,6 @@ function storedAspect(mode: TGenerationMode, aspect: string | null | undefined):
   return aspectsOf(mode).length > 0 ? (aspect ?? null) : null;
 }
 
-function checkVideoDuration(mode: TGenerationMode, duration: number | null | undefined): void {
-  if (modeDeclaration(mode).inputs.video && duration != null && !isVideoDuration(duration)) {
-    throw fieldError('common.validation', {
-      duration: [`Choose ${VIDEO_DURATIONS.join(', ')} seconds.`],
-    });
-  }
-}
-
 function rateLimited(freeTier: TFreeTier, waitSeconds: number): AppError {
   const { daily_photos: dailyPhotos, delay_seconds: delaySeconds } = freeTier;
   return new AppError({
@@ -175,129 +160,6 @@ function rateLimited(freeTier: TFreeTier, waitSeconds: number): AppError {
     extra: { wait_seconds: waitSeconds, first: dailyPhotos, seconds: delaySeconds },
     headers: { 'retry-after': String(waitSeconds) },
   });
-}
-
-/** Checks what can be checked before charging: engine, prompt, moderation, photos. */
-async function validateRequest(deps: GenerationsDeps, user: UserRow, body: CreateBody): Promise<void> {
-  deps.engines.engineFor(body.mode);
-  const missing = missingInputs(body.mode, {
-    prompt: body.prompt,
-    imageCount: body.images.length,
-    style: body.style,
-    aspect: body.aspect,
-    settings: body.settings,
-  });
-  const missingSettings = missing.filter((field) => field.startsWith('settings.'));
-  if (missingSettings.length) {
-    throw fieldError(
-      'common.validation',
-      Object.fromEntries(
-        missingSettings.map((field) => [field, [SETTING_MISSING[field] ?? 'This field is required.']]),
-      ),
-    );
-  }
-  if (missing.includes('prompt')) {
-    throw fieldError('common.validation', { prompt: ['This field may not be blank.'] });
-  }
-  if (missing.includes('style')) {
-    throw fieldError('common.validation', { style: ['Choose a style.'] });
-  }
-  // Checked after the model for a mode that takes one, so the model's problem is told first.
-  const { inputs } = modeDeclaration(body.mode);
-  if (missing.includes('images_or_prompt') && !inputs.model) throw photoOrPromptMissing(body.mode);
-  checkVideoDuration(body.mode, body.duration);
-  if (body.prompt && !isEnglishPrompt(body.prompt)) {
-    // Engines read English; the prompt helper turns wishes in any language into an English prompt.
-    throw fieldError('generations.prompt_not_english', { prompt: ['Only in English'] });
-  }
-  if (body.prompt) {
-    const verdict = await deps.promptModerator.check(body.prompt);
-    if (verdict.flagged) {
-      throw new AppError({
-        code: 'generations.prompt_moderated',
-        detail: 'Moderation failed: this prompt is not allowed.',
-        fields: { prompt: ['Moderation failed: this prompt is not allowed.'] },
-      });
-    }
-  }
-  if (inputs.model) await validateModel(deps, user, body);
-  if (missing.includes('images_or_prompt')) throw photoOrPromptMissing(body.mode);
-  const { min, max } = photoCountOf(body.mode);
-  if (body.images.length < min || body.images.length > max) {
-    throw fieldError('generations.image_required', {
-      images: [
-        min === max ? `Upload ${min} photo for this mode.` : `Upload up to ${max} photo for this mode.`,
-      ],
-    });
-  }
-  if (body.images.length) {
-    const owned = await uploadsForGenerationRepository.findOwned(deps.db, user.id, body.images);
-    if (owned.length !== new Set(body.images).size) {
-      throw fieldError('generations.image_required', {
-        images: ['This photo was not found. Upload it again.'],
-      });
-    }
-  }
-  // A mask or a garment is one of the caller's uploads, as the photo is.
-  for (const name of UPLOAD_SETTINGS) {
-    const upload = body.settings?.[name];
-    if (!upload) continue;
-    const owned = await uploadsForGenerationRepository.findOwned(deps.db, user.id, [upload]);
-    if (owned.length !== 1) {
-      throw fieldError('generations.image_required', {
-        [`settings.${name}`]: ['This photo was not found. Upload it again.'],
-      });
-    }
-  }
-}
-
-/** What a request lacking a tool's setting is told, by the setting. */
-const SETTING_MISSING: Record<string, string> = {
-  'settings.scale': 'Choose ×2 or ×4.',
-  'settings.background': 'Choose what goes behind the person.',
-  'settings.colour': 'Choose a colour.',
-  'settings.mask': 'Paint over the part of the picture to change.',
-  'settings.extend': 'Choose where to add canvas, or a frame shape.',
-  'settings.garment': 'Upload a photo of the garment.',
-};
-
-/** A frame shape the mode does not offer (a picture's shape for a video) is refused, not dropped. */
-function checkAspect(mode: TGenerationMode, aspect: string | null | undefined): void {
-  const offered = aspectsOf(mode);
-  if (aspect && offered.length > 0 && !offered.includes(aspect)) {
-    throw fieldError('common.validation', { aspect: [`Choose ${offered.join(', ')}.`] });
-  }
-}
-
-/** A mode that takes a photo or a description got neither: worded by what it makes. */
-function photoOrPromptMissing(mode: TGenerationMode): AppError {
-  return fieldError('generations.image_required', {
-    images: [
-      makesVideo(mode)
-        ? 'Upload a photo to animate, or describe a scene to make a video of.'
-        : 'Upload the photo to put your face on, or describe a scene in the prompt.',
-    ],
-  });
-}
-
-/** A mode that works with the user's own face needs one of the caller's trained models with photos. */
-async function validateModel(deps: GenerationsDeps, user: UserRow, body: CreateBody): Promise<void> {
-  if (!body.model_uuid) {
-    throw fieldError('generations.model_required', {
-      model_uuid: ['Choose your digital model. Create one first if you have none.'],
-    });
-  }
-  const trained = await findTrainedModel(deps, user.id, body.model_uuid);
-  if (!trained) {
-    throw fieldError('generations.model_unavailable', {
-      model_uuid: ['This model was not found or is not trained yet.'],
-    });
-  }
-  if (trained.profile.references.length === 0) {
-    throw fieldError('generations.model_unavailable', {
-      model_uuid: ['This model has no photos left. Add photos of yourself to it.'],
-    });
-  }
 }
 
 /** The answer to a refusal of mirra_accept_generation; any other error as it came. */
