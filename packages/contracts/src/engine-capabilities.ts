@@ -25,6 +25,12 @@ export const ENGINE_ABILITIES = [
   'super_resolution',
   /** Repairs an old photo: scratches and dust, grain, faded tones and colour cast, faces. */
   'photo_repair',
+  /** Cuts a person out with a selfie segmentation (a photo without a person is refused). */
+  'person_cut_out',
+  /** Removes what is painted and fills it from the photo around it; it draws nothing new. */
+  'fill_from_surroundings',
+  /** Extends the picture by continuing its edges, mirrored and softened; nothing new is drawn. */
+  'extend_edges',
 ] as const;
 export type TEngineAbility = (typeof ENGINE_ABILITIES)[number];
 

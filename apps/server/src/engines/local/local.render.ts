@@ -95,15 +95,15 @@ const LOCAL_PIPELINES: Readonly<Partial<Record<TGenerationMode, LocalPipeline>>>
     run: (request, context, progress, tools) => animateLocally(request, context, progress, tools),
   },
   background: {
-    capability: { ai: false, abilities: ['photo_edits'] },
+    capability: { ai: false, abilities: ['person_cut_out'] },
     run: (request, _context, progress, tools) => backgroundLocally(request, progress, tools.personSegmenter),
   },
   inpaint: {
-    capability: { ai: false, abilities: ['photo_edits'] },
+    capability: { ai: false, abilities: ['fill_from_surroundings'] },
     run: (request, _context, progress) => inpaintLocally(request, progress),
   },
   outpaint: {
-    capability: { ai: false, abilities: ['photo_edits'] },
+    capability: { ai: false, abilities: ['extend_edges'] },
     run: (request, _context, progress, tools) => outpaintLocally(request, progress, tools.personSegmenter),
   },
   ...REPAIR_PIPELINES,
