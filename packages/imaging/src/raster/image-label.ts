@@ -11,8 +11,7 @@ export const LOCAL_ENGINE_DESCRIPTIONS = {
   editing: 'Edited by Mirra local engine: classical image operations, offline',
   styling: 'Styled by Mirra local engine: classical image-processing filter, offline',
   face_swap: 'Face swapped by Mirra local engine: mesh warp and gradient-domain blend, offline',
-  face_photo:
-    'Face photo by Mirra local engine: your photo cut out and set into a procedural scene, offline',
+  face_photo: 'Face photo by Mirra local engine: your photo cut out and set into a procedural scene, offline',
   background: 'Background by Mirra local engine: selfie segmentation refined on the photo colours, offline',
   inpaint: 'Inpainted by Mirra local engine: patch-based fill from the photo itself, offline',
   outpaint: 'Extended by Mirra local engine: the photo edges mirrored outwards and softened, offline',
