@@ -539,7 +539,7 @@ export function keepModeInputs<
     count?: number | null;
     settings?: ToolSettings | null;
   },
->(body: T): T {
+>(body: T): T & { count: number; settings: ToolSettings } {
   const { inputs } = modeDeclaration(body.mode);
   const settings: ToolSettings = {};
   for (const name of Object.keys(inputs.settings) as TToolSetting[]) {
