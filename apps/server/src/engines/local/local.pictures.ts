@@ -1,7 +1,13 @@
 import sharp from 'sharp';
 import { makesVideo } from '@mirra/contracts';
 import { encodePng, type FaceAnalyzer, type RawImage, type StyleFace } from '@mirra/imaging';
-import { engineNote, type EngineOutput, type EngineRequest } from '../engine.types.js';
+import {
+  EngineError,
+  engineNote,
+  type EngineImage,
+  type EngineOutput,
+  type EngineRequest,
+} from '../engine.types.js';
 
 /** Picture helpers of the local engine's pipelines (local.render.ts): frame shapes and faces. */
 
@@ -36,4 +42,16 @@ export async function facesIn(photo: RawImage, analyzer: FaceAnalyzer): Promise<
     width: Math.round(box.width * scale),
     height: Math.round(box.height * scale),
   }));
+}
+
+/** The one photo a pipeline works on; any other number of photos is the request's mistake. */
+export function singleImage(request: EngineRequest, what: string): EngineImage {
+  const [image] = request.images;
+  if (!image || request.images.length !== 1) {
+    throw EngineError.badInput(
+      'needs_one_photo',
+      `${what} needs exactly one photo; this request has ${request.images.length}.`,
+    );
+  }
+  return image;
 }

@@ -53,7 +53,7 @@ import {
   type SceneMotion,
   UnusableInputError,
 } from '@mirra/imaging';
-import { facesIn, inAskedShape } from './local.pictures.js';
+import { facesIn, inAskedShape, singleImage } from './local.pictures.js';
 import { backgroundLocally, inpaintLocally, outpaintLocally, REPAIR_PIPELINES } from './local.tools.js';
 
 /**
@@ -514,17 +514,6 @@ async function finish(
     notes,
     procedural: options.procedural ?? false,
   };
-}
-
-function singleImage(request: EngineRequest, what: string): EngineImage {
-  const [image] = request.images;
-  if (!image || request.images.length !== 1) {
-    throw EngineError.badInput(
-      'needs_one_photo',
-      `${what} needs exactly one photo; this request has ${request.images.length}.`,
-    );
-  }
-  return image;
 }
 
 async function decode(image: EngineImage, maxSide: number): Promise<RawImage> {

@@ -15,10 +15,10 @@ import {
   type EngineCapability,
   EngineError,
   engineNote,
-  type EngineImage,
   type EngineOutput,
   type EngineRequest,
 } from '../engine.types.js';
+import { singleImage } from './local.pictures.js';
 
 /**
  * The local engine's picture tools (@mirra/imaging's tools/): the background removed or replaced,
@@ -35,17 +35,6 @@ export interface ToolReporter {
 /** Tool progress from 5 % to 95 %: the engine reports 100 when the result is stored. */
 function toolProgress(progress: ToolReporter): ToolProgress {
   return { onProgress: (fraction) => progress.reach(5 + 90 * fraction) };
-}
-
-function onePhoto(request: EngineRequest, what: string): EngineImage {
-  const [image] = request.images;
-  if (!image || request.images.length !== 1) {
-    throw EngineError.badInput(
-      'needs_one_photo',
-      `${what} needs exactly one photo; this request has ${request.images.length}.`,
-    );
-  }
-  return image;
 }
 
 /** The tool's picture as the engine's output, progress at 100 once it is ready. */
@@ -66,7 +55,7 @@ export async function backgroundLocally(
   progress: ToolReporter,
   segmenter: PersonSegmenter,
 ): Promise<EngineOutput> {
-  const photo = onePhoto(request, 'The background tool');
+  const photo = singleImage(request, 'The background tool');
   const kind = request.settings?.background ?? 'transparent';
   const options = { segmenter, ...toolProgress(progress) };
   const run = () => {
@@ -90,7 +79,7 @@ export async function backgroundLocally(
 
 /** The painted part of the photo removed (filled from the rest); words it cannot draw are noted. */
 export async function inpaintLocally(request: EngineRequest, progress: ToolReporter): Promise<EngineOutput> {
-  const photo = onePhoto(request, 'Inpainting');
+  const photo = singleImage(request, 'Inpainting');
   const mask = request.settings?.mask;
   if (!mask) throw EngineError.badInput('empty_mask', 'Inpainting needs a painted mask.');
   const result = await inpaint(photo.data, mask.data, {
@@ -107,7 +96,7 @@ export async function outpaintLocally(
   progress: ToolReporter,
   segmenter: PersonSegmenter,
 ): Promise<EngineOutput> {
-  const photo = onePhoto(request, 'Extending');
+  const photo = singleImage(request, 'Extending');
   const target = {
     ...(request.aspect ? { aspect: request.aspect } : {}),
     ...(request.settings?.extend ? { direction: request.settings.extend } : {}),
@@ -133,7 +122,7 @@ export async function outpaintLocally(
 
 /** Enlarged ×2 (the default) or ×4 by the bundled super-resolution network. */
 export async function upscaleLocally(request: EngineRequest, progress: ToolReporter): Promise<EngineOutput> {
-  const photo = onePhoto(request, 'Upscaling');
+  const photo = singleImage(request, 'Upscaling');
   const result = await upscaleImage(photo.data, request.settings?.scale ?? 2, toolProgress(progress)).catch(
     asEngineError,
   );
@@ -146,7 +135,7 @@ export async function restoreLocally(
   progress: ToolReporter,
   faces: FaceAnalyzer,
 ): Promise<EngineOutput> {
-  const photo = onePhoto(request, 'Restoring');
+  const photo = singleImage(request, 'Restoring');
   const result = await restoreOldPhoto(photo.data, { faces, ...toolProgress(progress) }).catch(asEngineError);
   return finished(result, progress);
 }
