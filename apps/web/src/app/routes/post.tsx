@@ -1,6 +1,6 @@
 import { useParams } from 'react-router';
 import { PageFrame } from '../../components/ui/page';
-import { RepeatPostButton } from '../../features/generations';
+import { PictureToolLinks, RepeatPostButton } from '../../features/generations';
 import { PostGuestView, PostView } from '../../features/posts';
 import { useSession } from '../../lib/session';
 
@@ -11,7 +11,12 @@ export function Page() {
   return (
     <PageFrame width="wide" testId="post-page">
       {isLoggedIn ? (
-        <PostView key={uuid} uuid={uuid} renderRepeat={(post) => <RepeatPostButton post={post} />} />
+        <PostView
+          key={uuid}
+          uuid={uuid}
+          renderRepeat={(post) => <RepeatPostButton post={post} />}
+          renderTools={(post) => <PictureToolLinks from={`post/${post.uuid}`} testIdPrefix="post" />}
+        />
       ) : (
         <PostGuestView key={uuid} uuid={uuid} />
       )}

@@ -7,6 +7,7 @@ export { ModeCard } from './components/mode-card';
 export { ModeUnavailable } from './components/mode-unavailable';
 export { useAiOffered, useModeOffered } from './hooks/use-offered-modes';
 export { RepeatPostButton } from './components/repeat-post-button';
+export { PictureToolLinks } from './components/picture-tool-links';
 export { forgetGenerationDrafts } from './draft-storage';
 export { useLiveGeneration } from './hooks/use-live-generation';
 export { CREATE_MODES, isGenerationMode } from './modes';

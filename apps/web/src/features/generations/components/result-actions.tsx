@@ -1,7 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { MODE_DECLARATIONS } from '@mirra/contracts';
 import { Alert } from '../../../components/ui/alert';
 import { Button, ButtonLink, buttonClass } from '../../../components/ui/button';
 import {
@@ -22,10 +21,8 @@ import { formatCountdown } from '../../../lib/countdown';
 import { isVideoResult } from '../../../lib/image-variants';
 import { useChargedAction, ChargeDialogs } from '../../credits';
 import { PublishAction, ResultShareButton, ResultShareNote } from '../../posts';
-import { MODE_ICONS } from '../modes';
+import { PictureToolLinks } from './picture-tool-links';
 import '../generations.css';
-
-const PICTURE_TOOLS = MODE_DECLARATIONS.filter((mode) => mode.pictureAction).map((mode) => mode.id);
 
 /**
  * What I can do with a result: download the original, share it, repeat it (a new result screen),
@@ -139,21 +136,7 @@ export function ResultActions({
           </ButtonLink>
         )}
         {/* The tools offered on a picture (enlarge, restore, background, paint, extend, try on). */}
-        {!video &&
-          PICTURE_TOOLS.filter((mode) => offered(mode)).map((mode) => {
-            const Icon = MODE_ICONS[mode];
-            return (
-              <ButtonLink
-                key={mode}
-                to={`/generate/${mode}/generation/${generation.uuid}/`}
-                theme="light"
-                icon={<Icon size={18} />}
-                data-testid={`result-tool-${mode}`}
-              >
-                {t(`modes.${mode}.title`)}
-              </ButtonLink>
-            );
-          })}
+        {!video && <PictureToolLinks from={`generation/${generation.uuid}`} testIdPrefix="result" />}
         <PublishAction generation={generation} />
       </div>
       {errors.alert && <Alert>{errors.alert}</Alert>}

@@ -39,11 +39,21 @@ const COUNTS = ['saves', 'views', 'repeats', 'remixes'] as const;
  * supplies the Repeat action (`renderRepeat`): repeating makes a generation, which is the
  * generations feature's to do.
  */
-export function PostView({ uuid, renderRepeat }: { uuid: string; renderRepeat(post: TPost): ReactNode }) {
+export function PostView({
+  uuid,
+  renderRepeat,
+  renderTools,
+}: {
+  uuid: string;
+  renderRepeat(post: TPost): ReactNode;
+  /** The picture tools, started with the post's picture (supplied by the route, as Repeat is). */
+  renderTools?(post: TPost): ReactNode;
+}) {
   const { t } = useTranslation();
   const post = useQuery({ queryKey: postKeys.one(uuid), queryFn: () => postsApi.get(uuid) });
   useCountedView(post.data);
-  if (post.data) return <PostDetails post={post.data} renderRepeat={renderRepeat} />;
+  if (post.data)
+    return <PostDetails post={post.data} renderRepeat={renderRepeat} renderTools={renderTools} />;
   if (post.error instanceof ApiError && (post.error.status === 404 || post.error.status === 400)) {
     return (
       <div className="page--center post-missing" data-testid="post-missing">
@@ -85,7 +95,15 @@ function useCountedView(post: TPost | undefined) {
   }, [shouldCount, uuid]);
 }
 
-function PostDetails({ post, renderRepeat }: { post: TPost; renderRepeat(post: TPost): ReactNode }) {
+function PostDetails({
+  post,
+  renderRepeat,
+  renderTools,
+}: {
+  post: TPost;
+  renderRepeat(post: TPost): ReactNode;
+  renderTools?(post: TPost): ReactNode;
+}) {
   const { t, i18n } = useTranslation();
   const share = useShareLink();
   const { save, unpublish, publish } = usePostMutations();
@@ -170,6 +188,7 @@ function PostDetails({ post, renderRepeat }: { post: TPost; renderRepeat(post: T
               {t('social.post.faceSwap')}
             </ButtonLink>
           )}
+          {!isVideoResult({ content_type: post.image.content_type ?? '' }) && renderTools?.(post)}
           {post.status === 'published' && (
             <Button
               theme={post.is_saved ? 'primary-outline' : 'light'}
