@@ -162,4 +162,34 @@ describe('picture tools at 360 px', () => {
     await saveScreenshot(page, 'tools-extended-360');
     expect(s.errors).toEqual([]);
   }, 600_000);
+
+  for (const { language, theme } of [
+    { language: 'ru', theme: 'light' },
+    { language: 'de', theme: 'dark' },
+  ] as const) {
+    it(`${language}, ${theme}: the tools' forms fit 360 px in the person's language`, async () => {
+      await s.close();
+      s = await openBrowser('phone', {
+        size: { width: 360, height: 780 },
+        locale: language,
+        theme,
+        colorScheme: theme,
+      });
+      const { page } = s;
+      await signInWithTokens(page, user);
+      for (const mode of ['simple', 'background', 'outpaint', 'upscale']) {
+        await page.goto(url(`/generate/${mode}/`));
+        await page.getByTestId('generate-submit').waitFor();
+        const width = await page.evaluate(() => document.documentElement.scrollWidth);
+        expect(width, mode).toBeLessThanOrEqual(360);
+        await saveScreenshot(page, `tools-form-${mode}-${language}-${theme}-360`, true);
+      }
+      // Worded in the language: the size choice and, on the background form, what goes behind.
+      await page.goto(url('/generate/background/'));
+      expect(await page.getByTestId('tool-background-blur').textContent()).toBe(
+        language === 'ru' ? 'Размытие' : 'Unschärfe',
+      );
+      expect(s.errors).toEqual([]);
+    });
+  }
 });

@@ -178,6 +178,7 @@ beforeAll(async () => {
       ENGINE_SIMPLE: 'test',
       ENGINE_EDITING: 'test',
       ENGINE_FACE_SWAP: 'test',
+      ENGINE_INPAINT: 'test',
       FREE_DAILY_PHOTOS: '1000',
     },
     overrides: { imageModerator: createSwitchableModerator() },
@@ -421,6 +422,10 @@ const REFERENCES: Record<string, ReferenceProbe> = {
     capability:
       'the poll handle of a sign-in through the bot: only the browser that asked for the key gets it, and the tokens are handed out once',
   },
+  'GET /api/generations/ set': {
+    capability:
+      'a filter of the caller’s own generations (a run’s pictures): another person’s set lists nothing (tested below)',
+  },
   'GET /api/admin/audit/ staff': {
     capability:
       'a staff filter of the audit log: the route answers 404 to anyone below admin, and admins read the whole log',
@@ -494,6 +499,50 @@ describe('every uuid in a request body or query string', () => {
       expect(forTheOwner.statusCode, forTheOwner.body).toBe(201);
     },
   );
+});
+
+describe('uuids inside a request', () => {
+  it('a stranger naming the owner’s run lists nothing, and the owner’s upload as a mask is answered as a missing one', async () => {
+    const run = await t.app.inject({
+      method: 'POST',
+      url: '/api/generations/',
+      headers: owner.headers,
+      payload: { mode: 'simple', prompt: PRIVATE_PROMPT, count: 2 },
+    });
+    expect(run.statusCode, run.body).toBe(201);
+    const setUuid = run.json().set.uuid as string;
+    const strangers = await t.app.inject({
+      method: 'GET',
+      url: `/api/generations/?set=${setUuid}`,
+      headers: stranger.headers,
+    });
+    expect(strangers.json()).toEqual({ results: [], next: null });
+    const owners = await t.app.inject({
+      method: 'GET',
+      url: `/api/generations/?set=${setUuid}`,
+      headers: owner.headers,
+    });
+    expect(owners.json().results).toHaveLength(2);
+
+    const photo = (await createUploadFor(t, stranger.user.id)).uuid;
+    const creditsBefore = await balanceOf(t, stranger.user.id);
+    // The mask (and the garment, checked by the same loop over UPLOAD_SETTINGS) is an upload.
+    const send = (uuid: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/generations/',
+        headers: stranger.headers,
+        payload: { mode: 'inpaint', images: [photo], settings: { mask: uuid } },
+      });
+    const forOwners = await send(ids.upload);
+    const forNothing = await send(randomUUID());
+    expect(forOwners.statusCode, forOwners.body).toBe(400);
+    expect(forOwners.body).toBe(forNothing.body);
+    // The stranger's own upload as the mask is taken: the refusal was for not owning it.
+    const ownMask = await send(photo);
+    expect(ownMask.statusCode, ownMask.body).toBe(201);
+    expect(await balanceOf(t, stranger.user.id)).toBe(creditsBefore - ownMask.json().cost);
+  });
 });
 
 describe('idempotency keys', () => {
