@@ -1,6 +1,5 @@
 import { createPrivateKey, sign as signBytes, webcrypto, type KeyObject } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import path from 'node:path';
+import { readFile } from 'node:fs/promises';
 import * as x509 from '@peculiar/x509';
 import { CoseAlgorithmIdentifier, type Signer } from '@trustnxt/c2pa-ts/cose';
 
@@ -12,8 +11,21 @@ export interface SignerSource {
   certFile?: string | undefined;
   /** PEM: the certificate's ECDSA P-256 private key (PKCS#8). */
   keyFile?: string | undefined;
-  /** Where the development pair is kept when no files are configured (DATA_DIR). */
-  dataDir: string;
+  /** Where the development pair is kept when no files are configured (the database, one for all nodes). */
+  development: DevelopmentPairStore;
+}
+
+/** A development signing pair in PEM. */
+export interface DevelopmentPair {
+  rootPem: string;
+  leafPem: string;
+  keyPem: string;
+}
+
+/** Keeps the one development pair: `keep` stores it unless one is there, and answers the one kept. */
+export interface DevelopmentPairStore {
+  read(): Promise<DevelopmentPair | null>;
+  keep(pair: DevelopmentPair): Promise<DevelopmentPair>;
 }
 
 /** A C2PA signer, and the root a reader must trust for "signed by Mirra" (the development CA, or none). */
@@ -26,10 +38,9 @@ export interface ProvenanceSigner {
 const ECDSA = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
 /** C2PA wants end-entity certificates with one of these purposes: e-mail protection (id-kp-emailProtection). */
 const EMAIL_PROTECTION = '1.3.6.1.5.5.7.3.4';
-const DEV_FILE = 'c2pa-development.json';
 
 /**
- * Loads the operator's certificate, or makes (once, kept in DATA_DIR, never in the repository) a
+ * Loads the operator's certificate, or makes (once, kept in the database, never in the repository) a
  * development CA and an ES256 signing certificate under it with the extensions C2PA validators
  * check: digitalSignature key usage (critical), an extended key usage, not a CA, key identifiers.
  * A self-signed end-entity certificate is refused by validators, hence the two levels.
@@ -44,31 +55,15 @@ export async function loadProvenanceSigner(source: SignerSource, now: Date): Pro
     const key = createPrivateKey(await readFile(source.keyFile, 'utf8'));
     return { signer: es256Signer(leaf, chain, key), developmentRootPem: null };
   }
-  const file = path.join(source.dataDir, DEV_FILE);
-  let stored: { rootPem: string; leafPem: string; keyPem: string } | null = null;
-  try {
-    stored = JSON.parse(await readFile(file, 'utf8')) as typeof stored;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
-  if (!stored) {
-    stored = await makeDevelopmentPair(now);
-    try {
-      await mkdir(source.dataDir, { recursive: true });
-      await writeFile(file, JSON.stringify(stored, null, 2), { mode: 0o600, flag: 'wx' });
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      // Another process made one meanwhile: use theirs, so every output chains to one root.
-      if (code === 'EEXIST') stored = JSON.parse(await readFile(file, 'utf8')) as typeof stored;
-      // A read-only DATA_DIR: this process signs with a pair of its own (development only).
-      else if (code !== 'EROFS' && code !== 'EACCES') throw error;
-    }
-  }
-  const root = new x509.X509Certificate(stored!.rootPem);
-  const leaf = new x509.X509Certificate(stored!.leafPem);
+  // Made once: a node that loses the race to keep its pair signs with the winner's, so every
+  // output chains to one root.
+  const stored =
+    (await source.development.read()) ?? (await source.development.keep(await makeDevelopmentPair(now)));
+  const root = new x509.X509Certificate(stored.rootPem);
+  const leaf = new x509.X509Certificate(stored.leafPem);
   return {
-    signer: es256Signer(leaf, [root], createPrivateKey(stored!.keyPem)),
-    developmentRootPem: stored!.rootPem,
+    signer: es256Signer(leaf, [root], createPrivateKey(stored.keyPem)),
+    developmentRootPem: stored.rootPem,
   };
 }
 

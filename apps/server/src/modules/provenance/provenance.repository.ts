@@ -1,7 +1,8 @@
 import { eq, or, sql } from 'drizzle-orm';
 import type { Db } from '../../shared/db/client.js';
 import { fromSigned, hammingDistance, hashBands, toSigned } from './perceptual-hash.js';
-import { outputHashes } from './provenance.tables.js';
+import type { DevelopmentPair, DevelopmentPairStore } from './provenance-signer.js';
+import { outputHashes, provenanceDevelopmentPair } from './provenance.tables.js';
 
 export const provenanceRepository = {
   async record(db: Db, row: { generationId: number; hash: bigint; mode: string; createdAt: Date }) {
@@ -55,3 +56,28 @@ export const provenanceRepository = {
     return rows[0] && rows[0].distance <= maxDistance ? rows[0] : null;
   },
 };
+
+/** The one development signing pair, in the database so every node signs under one root. */
+export function developmentPairStore(db: Db): DevelopmentPairStore {
+  const read = async (): Promise<DevelopmentPair | null> => {
+    const [row] = await db
+      .select({
+        rootPem: provenanceDevelopmentPair.rootPem,
+        leafPem: provenanceDevelopmentPair.leafPem,
+        keyPem: provenanceDevelopmentPair.keyPem,
+      })
+      .from(provenanceDevelopmentPair)
+      .where(eq(provenanceDevelopmentPair.id, 1));
+    return row ?? null;
+  };
+  return {
+    read,
+    async keep(pair) {
+      await db
+        .insert(provenanceDevelopmentPair)
+        .values({ id: 1, ...pair })
+        .onConflictDoNothing();
+      return (await read())!;
+    },
+  };
+}

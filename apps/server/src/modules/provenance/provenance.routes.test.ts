@@ -44,7 +44,7 @@ async function generate(body: object) {
 }
 
 /** The development root this app signs under: the only anchor the reader trusts. */
-const anchors = async () => (await provenanceSigner(t.deps.config, new Date())).developmentRootPem;
+const anchors = async () => (await provenanceSigner(t.deps, new Date())).developmentRootPem;
 
 async function verify(data: Buffer) {
   const form = new FormData();
@@ -142,7 +142,7 @@ describe('provenance of outputs', () => {
 
 describe("a manifest already in the engine's file", () => {
   it('is kept as the parent ingredient, not overwritten', async () => {
-    const { signer } = await provenanceSigner(t.deps.config, new Date());
+    const { signer } = await provenanceSigner(t.deps, new Date());
     const picture = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#468' } })
       .jpeg()
       .toBuffer();

@@ -1,4 +1,4 @@
-import { bigint, index, integer, pgTable, text } from 'drizzle-orm/pg-core';
+import { bigint, index, integer, pgTable, smallint, text } from 'drizzle-orm/pg-core';
 import { createdAt } from '../../shared/db/columns.js';
 import { generations } from '../generations/generations.tables.js';
 
@@ -32,3 +32,17 @@ export const outputHashes = pgTable(
     index('output_hashes_generation_idx').on(t.generationId),
   ],
 );
+
+/**
+ * The development signing pair (a CA and an ES256 certificate under it) made at first start when
+ * no operator certificate is configured: one row, shared by every node, so every output chains to
+ * one root and no node writes it into its data folder. Production signs with C2PA_CERT_FILE.
+ */
+export const provenanceDevelopmentPair = pgTable('provenance_development_pair', {
+  /** Always 1: there is one pair. */
+  id: smallint('id').primaryKey(),
+  rootPem: text('root_pem').notNull(),
+  leafPem: text('leaf_pem').notNull(),
+  keyPem: text('key_pem').notNull(),
+  createdAt: createdAt(),
+});

@@ -2,26 +2,30 @@ import sharp from 'sharp';
 import { bundledFfmpegPath, sampleVideoFrames } from '@mirra/imaging';
 import type { TVerifyResult } from '@mirra/contracts';
 import type { Config } from '../../shared/config.js';
+import type { Db } from '../../shared/db/client.js';
 import { embedC2paManifest, type OutputFacts } from './c2pa-manifest.js';
 import { readC2paManifest } from './c2pa-reader.js';
 import { perceptualHash } from './perceptual-hash.js';
 import type { ProvenanceDeps } from './provenance.deps.js';
 import { describeManifest, MATCH_MAX_DISTANCE, verdictOf } from './provenance.models.js';
-import { provenanceRepository } from './provenance.repository.js';
+import { developmentPairStore, provenanceRepository } from './provenance.repository.js';
 import { loadProvenanceSigner, type ProvenanceSigner } from './provenance-signer.js';
 import { withXmp, xmpPacket } from './xmp-source-type.js';
 
 export type { OutputFacts } from './c2pa-manifest.js';
 
-/** One signer per data directory and certificate, loaded (or made) on first use and kept. */
-const signers = new Map<string, Promise<ProvenanceSigner>>();
-export function provenanceSigner(config: Pick<Config, 'dataDir' | 'provenance'>, now: Date) {
-  const key = `${config.dataDir}\0${config.provenance.certFile ?? ''}\0${config.provenance.keyFile ?? ''}`;
-  let signer = signers.get(key);
+/** One signer per database and certificate, loaded (or made) on first use and kept. */
+const signers = new WeakMap<object, Map<string, Promise<ProvenanceSigner>>>();
+export function provenanceSigner(deps: { config: Pick<Config, 'provenance'>; db: Db }, now: Date) {
+  const { config, db } = deps;
+  const key = `${config.provenance.certFile ?? ''}\0${config.provenance.keyFile ?? ''}`;
+  let ofDb = signers.get(db);
+  if (!ofDb) signers.set(db, (ofDb = new Map()));
+  let signer = ofDb.get(key);
   if (!signer) {
-    signer = loadProvenanceSigner({ ...config.provenance, dataDir: config.dataDir }, now);
-    signers.set(key, signer);
-    signer.catch(() => signers.delete(key));
+    signer = loadProvenanceSigner({ ...config.provenance, development: developmentPairStore(db) }, now);
+    ofDb.set(key, signer);
+    signer.catch(() => ofDb.delete(key));
   }
   return signer;
 }
@@ -34,7 +38,7 @@ export function provenanceSigner(config: Pick<Config, 'dataDir' | 'provenance'>,
  * back unchanged.
  */
 export async function markOutput(
-  deps: Pick<ProvenanceDeps, 'config' | 'now'>,
+  deps: Pick<ProvenanceDeps, 'config' | 'db' | 'now'>,
   original: { data: Buffer; contentType: string },
   facts: OutputFacts,
   /** The engine's own file, when `original` is its re-encoding: a manifest it carries becomes the ingredient. */
@@ -52,7 +56,7 @@ export async function markOutput(
   if (contentType !== 'image/jpeg' && contentType !== 'image/png' && contentType !== 'video/mp4') {
     return { data, contentType };
   }
-  const { signer } = await provenanceSigner(deps.config, deps.now());
+  const { signer } = await provenanceSigner(deps, deps.now());
   const marked = withXmp(data, contentType, xmpPacket(`Mirra (${facts.engine}, ${facts.mode})`));
   return {
     data: await embedC2paManifest(marked, contentType, facts, signer, source ?? original),
@@ -105,7 +109,7 @@ export async function verifyFile(
   deps: ProvenanceDeps,
   file: { data: Buffer; contentType: string },
 ): Promise<TVerifyResult> {
-  const { signer, developmentRootPem } = await provenanceSigner(deps.config, deps.now());
+  const { signer, developmentRootPem } = await provenanceSigner(deps, deps.now());
   const anchors =
     developmentRootPem ??
     [signer.certificate, ...signer.chainCertificates].map((c) => c.toString('pem')).join('\n');
