@@ -1,16 +1,12 @@
+import { GENERATION_MODES } from '@mirra/contracts';
 import { describe, expect, it } from 'vitest';
 import { parseConfig, parseProviderPrices, providerCost } from '../shared/config.js';
 
 describe('engine configuration', () => {
   it('keeps local as the only engine of every mode, and no fal engine, without settings', () => {
     const config = parseConfig({ NODE_ENV: 'test' });
-    expect(config.engines).toEqual({
-      simple: ['local'],
-      face_swap: ['local'],
-      editing: ['local'],
-      styling: ['local'],
-      video: ['local'],
-    });
+    expect(config.engines).toEqual(Object.fromEntries(GENERATION_MODES.map((mode) => [mode, ['local']])));
+    expect(Object.keys(config.engines)).toContain('upscale');
     expect(config.fal).toBeNull();
   });
 
