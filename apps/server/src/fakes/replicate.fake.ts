@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -120,6 +121,7 @@ const KNOWN_MODELS = [
   'black-forest-labs/flux-schnell',
   'black-forest-labs/flux-dev',
   'black-forest-labs/flux-kontext-pro',
+  'black-forest-labs/flux-fill-pro',
   'kwaivgi/kling-v2.1',
 ];
 const KNOWN_VERSIONS: Record<string, string> = {
@@ -235,6 +237,11 @@ export async function startReplicateFake(
       const still = start ?? (await drawScene(prompt, seed)).data;
       const mp4 = await encodeStillVideo(still, Number(p.input.duration ?? 5));
       p.output = publish(`${p.id}.mp4`, mp4, 'video/mp4');
+    } else if (p.model === 'black-forest-labs/flux-fill-pro') {
+      // FLUX Fill: magenta where the mask is white, the picture elsewhere, so a test sees where.
+      const [source, mask] = [await fileBytes(p.input.image), await fileBytes(p.input.mask)];
+      if (!source || !mask) return fail(p, 'Could not load image or mask.');
+      p.output = publish(`${p.id}.png`, await paintMasked(source, mask), 'image/png');
     } else if (p.model.includes('kontext')) {
       const source = await fileBytes(p.input.input_image);
       if (!source) return fail(p, 'Could not load input_image.');
@@ -243,6 +250,19 @@ export async function startReplicateFake(
       p.output = [publish(`${p.id}.png`, (await drawScene(prompt, seed)).data, 'image/png')];
     }
     p.status = 'succeeded';
+  }
+
+  async function paintMasked(source: Buffer, mask: Buffer): Promise<Buffer> {
+    const { width = 64, height = 64 } = await sharp(source).metadata();
+    const alpha = await sharp(mask).resize(width, height, { fit: 'fill' }).greyscale().raw().toBuffer();
+    const magenta = await sharp({ create: { width, height, channels: 3, background: '#ff00ff' } })
+      .joinChannel(alpha, { raw: { width, height, channels: 1 } })
+      .png()
+      .toBuffer();
+    return sharp(source)
+      .composite([{ input: magenta }])
+      .png()
+      .toBuffer();
   }
 
   function fail(p: ReplicateFakePrediction, error: string) {

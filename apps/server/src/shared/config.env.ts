@@ -189,6 +189,8 @@ export const ZEnv = z.object({
     .string()
     .default('cdingram/face-swap:d1d6ea8c8be89d664a07a457526f7128109dee7030fdac424788d762c71ed111'),
   REPLICATE_MODEL_VIDEO: z.string().default('kwaivgi/kling-v2.1'),
+  REPLICATE_MODEL_INPAINT: z.string().default('black-forest-labs/flux-fill-pro'),
+  REPLICATE_MODEL_OUTPAINT: z.string().default('black-forest-labs/flux-fill-pro'),
   /** The FLUX LoRA trainer (`owner/name:version`, or `owner/name` for its latest version). */
   REPLICATE_MODEL_TRAINING: z.string().default('ostris/flux-dev-lora-trainer'),
   /**

@@ -209,6 +209,8 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
             restyle: e.REPLICATE_MODEL_STYLING,
             swap_face: e.REPLICATE_MODEL_FACE_SWAP,
             image_to_video: e.REPLICATE_MODEL_VIDEO,
+            masked_fill: e.REPLICATE_MODEL_INPAINT,
+            canvas_fill: e.REPLICATE_MODEL_OUTPAINT,
           },
           training: e.REPLICATE_TRAINING_OWNER
             ? { owner: e.REPLICATE_TRAINING_OWNER, model: e.REPLICATE_MODEL_TRAINING }

@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import { GenerationStatus } from '@mirra/contracts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
@@ -29,6 +30,8 @@ beforeAll(async () => {
       ENGINE_EDITING: 'replicate',
       ENGINE_STYLING: 'replicate,local',
       ENGINE_VIDEO: 'replicate,local',
+      ENGINE_INPAINT: 'replicate',
+      ENGINE_OUTPAINT: 'replicate',
       REPLICATE_API_TOKEN: replicate.token,
       REPLICATE_BASE_URL: replicate.url,
       PRICE_SIMPLE: '2',
@@ -88,6 +91,59 @@ describe('the Replicate engine, polled by the worker', () => {
     const prediction = replicate.predictions.get((await rowOf(uuid)).providerJobId!)!;
     expect(prediction.model).toBe('black-forest-labs/flux-kontext-pro');
     expect(String(prediction.input.input_image)).toMatch(new RegExp(`^${replicate.url}/files/`));
+  });
+
+  it('inpaints and extends with FLUX Fill: the photo and its mask uploaded, only the painted part (or the new canvas) changed', async () => {
+    const { user, headers } = await signedInUser();
+    const photo = await sharp({ create: { width: 180, height: 180, channels: 3, background: '#6688aa' } })
+      .jpeg()
+      .toBuffer();
+    const upload = await createUploadFor(t, user.id, photo);
+    // White over the right half: the part to change.
+    const maskPng = await sharp({ create: { width: 180, height: 180, channels: 3, background: '#000' } })
+      .composite([
+        {
+          input: await sharp({ create: { width: 90, height: 180, channels: 3, background: '#fff' } })
+            .png()
+            .toBuffer(),
+          left: 90,
+          top: 0,
+        },
+      ])
+      .png()
+      .toBuffer();
+    const mask = await createUploadFor(t, user.id, maskPng);
+    const pixel = async (uuid: string, x: number, y: number) => {
+      const row = await rowOf(uuid);
+      const file = (await t.deps.storage.get(row.result!.original.key))!.data;
+      const { data, info } = await sharp(file).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+      return [...data.subarray((y * info.width + x) * 3, (y * info.width + x) * 3 + 3)];
+    };
+
+    const inpaint = await create(headers, {
+      mode: 'inpaint',
+      prompt: 'a red boat',
+      images: [upload.uuid],
+      settings: { mask: mask.uuid },
+    });
+    await t.runJobs();
+    expect((await shown(inpaint.uuid, headers)).status).toBe(GenerationStatus.COMPLETED);
+    const filled = replicate.predictions.get((await rowOf(inpaint.uuid)).providerJobId!)!;
+    expect(filled.model).toBe('black-forest-labs/flux-fill-pro');
+    expect(filled.input).toMatchObject({ prompt: 'a red boat', output_format: 'png' });
+    for (const field of ['image', 'mask']) {
+      expect(String(filled.input[field])).toMatch(new RegExp(`^${replicate.url}/files/`));
+    }
+    expect((await pixel(inpaint.uuid, 150, 90))[1]).toBeLessThan(60); // painted: the fake's magenta
+    expect((await pixel(inpaint.uuid, 30, 90))[1]).toBeGreaterThan(100); // untouched
+
+    const extend = await create(headers, { mode: 'outpaint', images: [upload.uuid], aspect: '16:9' });
+    await t.runJobs();
+    const extended = await shown(extend.uuid, headers);
+    expect(extended.status, extended.error_detail).toBe(GenerationStatus.COMPLETED);
+    expect([extended.result.width, extended.result.height]).toEqual([320, 180]);
+    expect((await pixel(extend.uuid, 10, 90))[1]).toBeLessThan(60); // the new canvas was filled
+    expect((await pixel(extend.uuid, 160, 90))[1]).toBeGreaterThan(100); // the photo kept
   });
 
   it('animates a photo with Kling: an MP4 with its poster', async () => {

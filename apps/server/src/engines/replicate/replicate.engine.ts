@@ -1,3 +1,4 @@
+import { canvasWithMask, planCanvas } from '@mirra/imaging';
 import type { TGenerationMode } from '@mirra/contracts';
 import {
   EngineError,
@@ -74,10 +75,23 @@ export function createReplicateEngine(
     const facePhoto =
       job === 'swap_face' && request.faceModel ? await userFacePhoto(request.faceModel) : undefined;
     const pending: Array<{ key: string; blob: Blob }> = [];
+    const photo = request.images[0];
+    // An extend: the photo on the canvas the local tool plans too, with the new part masked.
+    const canvas =
+      job === 'canvas_fill' && photo
+        ? await canvasWithMask(
+            photo.data,
+            planCanvas(photo.width, photo.height, {
+              aspect: request.aspect ?? undefined,
+              direction: request.settings?.extend,
+            }),
+          )
+        : undefined;
     const input = replicateInput(
       request,
       (image) => new Blob([new Uint8Array(image.data)], { type: image.contentType }),
       facePhoto,
+      canvas,
     );
     for (const [key, value] of Object.entries(input)) {
       if (value instanceof Blob) pending.push({ key, blob: value });

@@ -11,7 +11,7 @@ import { providerPrompt } from '../provider-calls.js';
  */
 export type ReplicateJob = Extract<
   TJobKind,
-  'text_to_image' | 'photo_edit' | 'restyle' | 'swap_face' | 'image_to_video'
+  'text_to_image' | 'photo_edit' | 'restyle' | 'swap_face' | 'image_to_video' | 'masked_fill' | 'canvas_fill'
 >;
 export const REPLICATE_JOBS: readonly TJobKind[] = [
   'text_to_image',
@@ -20,6 +20,9 @@ export const REPLICATE_JOBS: readonly TJobKind[] = [
   'swap_face',
   'face_photo',
   'image_to_video',
+  // FLUX Fill: the painted part (an inpaint), or the new canvas around a photo (an extend).
+  'masked_fill',
+  'canvas_fill',
 ];
 
 /**
@@ -56,9 +59,34 @@ export function replicateInput(
   request: EngineRequest,
   toFile: (image: { data: Buffer; contentType: string }) => ReplicateFile,
   facePhoto?: { data: Buffer; contentType: string },
+  /** An extend's photo on its larger canvas, and the mask of the new part. */
+  canvas?: { image: Buffer; mask: Buffer },
 ): Record<string, unknown> {
   const job = jobServedBy('Replicate', REPLICATE_JOBS, request);
   switch (job) {
+    case 'masked_fill': {
+      const mask = request.settings?.mask;
+      if (!mask) throw EngineError.badInput('photo_deleted', 'The painted mask was deleted.');
+      return {
+        image: toFile(request.images[0]!),
+        // FLUX Fill repaints where the mask is white, as Mirra's masks are.
+        mask: toFile(mask),
+        prompt: request.prompt.trim() || REPLICATE_REMOVE_PROMPT,
+        seed: request.seed,
+        output_format: 'png',
+        safety_tolerance: 2,
+      };
+    }
+    case 'canvas_fill':
+      if (!canvas) throw new EngineError('engine.failed', 'The extend canvas was not made.', false);
+      return {
+        image: toFile({ data: canvas.image, contentType: 'image/png' }),
+        mask: toFile({ data: canvas.mask, contentType: 'image/png' }),
+        prompt: request.prompt.trim() || REPLICATE_EXTEND_PROMPT,
+        seed: request.seed,
+        output_format: 'png',
+        safety_tolerance: 2,
+      };
     case 'text_to_image':
       return {
         prompt: request.prompt,
@@ -103,6 +131,13 @@ export function replicateInput(
       );
   }
 }
+
+/** What FLUX Fill is told when the person painted a part and wrote nothing: take it away. */
+const REPLICATE_REMOVE_PROMPT =
+  'Remove the painted object; continue the background naturally, seamless, photorealistic';
+/** An extend without words: continue the picture. */
+const REPLICATE_EXTEND_PROMPT =
+  'Continue the scene naturally beyond the frame, matching light, perspective and style';
 
 /**
  * A face photo's input for the version Replicate pushed when it trained the LoRA (the FLUX
