@@ -43,8 +43,8 @@ export function PictureSettings({
       )}
       <SegmentedChoice
         title={t('generate.pictureAspect')}
-        className="picture-aspects"
-        itemClassName="picture-aspects__item"
+        className="choice-grid"
+        itemClassName="choice-grid__item"
         value={aspect ?? AUTO}
         onChange={(value) => onAspect(value === AUTO ? null : (value as TImageAspect))}
         options={[

@@ -100,6 +100,8 @@ export function ToolSettings({
       {needs.extend && (
         <SegmentedChoice
           title={t('tools.extend')}
+          className="choice-grid choice-grid--3"
+          itemClassName="choice-grid__item"
           value={settings.extend ?? 'all'}
           onChange={(extend: TExtendDirection) => onChange({ ...settings, extend })}
           options={EXTEND_DIRECTIONS.map((direction) => ({
