@@ -46,7 +46,7 @@ describe('home entries (360 px)', () => {
       expect(prompt, title).toMatch(/^[A-Za-z][\x20-\x7e]{10,}$/);
       if (mode === 'styling') {
         // A look idea chooses its style; the photo is the person's own.
-        expect(await page.locator('[role="radio"][aria-checked="true"]').count(), title).toBe(1);
+        expect(await page.locator('[data-testid^="style-"][aria-checked="true"]').count(), title).toBe(1);
       }
       if (index === 0) await saveScreenshot(page, 'home-idea-form-360');
     }
@@ -74,7 +74,7 @@ describe('home entries (360 px)', () => {
     expect(await page.getByTestId('prompt').inputValue()).toBe('A quiet harbour at dawn');
   });
 
-  it('Home offers a video beside Create and Repeat; Create keeps its four picture modes', async () => {
+  it('Home offers a video beside Create and Repeat; Create keeps its four picture modes and offers the tools', async () => {
     const { page } = s;
     await page.goto(url('/'));
     const actions = page.locator('.hero__actions a');
@@ -99,7 +99,16 @@ describe('home entries (360 px)', () => {
     const modes = await page
       .locator('[data-testid^="mode-"]')
       .evaluateAll((cards) => cards.map((card) => card.getAttribute('data-testid')));
-    expect(modes).toEqual(['mode-simple', 'mode-face_swap', 'mode-editing', 'mode-styling']);
+    // The four picture modes, then the tools with a card of their own (the offline engine runs them).
+    expect(modes).toEqual([
+      'mode-simple',
+      'mode-face_swap',
+      'mode-editing',
+      'mode-styling',
+      'mode-upscale',
+      'mode-restore',
+      'mode-background',
+    ]);
   });
 
   it(
