@@ -358,3 +358,23 @@ describe('server field errors of generations', () => {
     expect(describeError(t, noEngine, ['prompt']).alert).toBe('This mode is not available right now.');
   });
 });
+
+describe('the tools’ field errors', () => {
+  let ru: TFunction;
+  beforeAll(async () => {
+    ru = (await createTestI18n('ru')).t;
+  });
+
+  it('are shown in the person’s language, not as the server’s English', async () => {
+    const { translateFieldMessage } = await import('../../lib/error-messages');
+    const cases: Array<[string, string]> = [
+      ['Choose ×2 or ×4.', 'Выберите ×2 или ×4.'],
+      ['Paint over the part of the picture to change.', 'Закрасьте часть картинки, которую нужно изменить.'],
+      ['Choose a colour like #1a2b3c.', 'Выберите цвет.'],
+      ['Choose 1 to 4 pictures.', 'Выберите от 1 до 4 картинок.'],
+      ['Choose 1:1, 4:5, 3:4, 2:3, 9:16, 16:9.', 'Выберите один из предложенных размеров.'],
+      ['Choose where to add canvas, or a frame shape.', 'Выберите, где добавить холст, или размер.'],
+    ];
+    for (const [server, shown] of cases) expect(translateFieldMessage(ru, server)).toBe(shown);
+  });
+});
