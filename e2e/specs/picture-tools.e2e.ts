@@ -165,6 +165,8 @@ describe('picture tools at 360 px', () => {
 
   for (const { language, theme } of [
     { language: 'ru', theme: 'light' },
+    { language: 'ru', theme: 'dark' },
+    { language: 'de', theme: 'light' },
     { language: 'de', theme: 'dark' },
   ] as const) {
     it(`${language}, ${theme}: the tools' forms fit 360 px in the person's language`, async () => {

@@ -110,9 +110,12 @@ export function usesPrompt(
   mode: TGenerationMode,
   draft: Pick<GenerationDraft, 'photo'> & Partial<Pick<GenerationDraft, 'settings'>>,
 ): boolean {
+  const { inputs } = modeDeclaration(mode);
   // The background tool reads a description only for a scene behind the person.
-  if ('background' in modeDeclaration(mode).inputs.settings && draft.settings?.background !== 'scene')
-    return false;
+  if ('background' in inputs.settings && draft.settings?.background !== 'scene') return false;
+  // A mode that always takes a photo and then reads no description (upscale, restore, try-on)
+  // shows no description field, even before the photo is chosen.
+  if (inputs.photo === 'required' && inputs.promptIgnoredWithPhoto) return false;
   return readsPrompt(mode, draft.photo ? 1 : 0);
 }
 

@@ -378,3 +378,14 @@ describe('the tools’ field errors', () => {
     for (const [server, shown] of cases) expect(translateFieldMessage(ru, server)).toBe(shown);
   });
 });
+
+describe('the description field', () => {
+  it('is not offered by a tool that never reads one, with or without its photo', async () => {
+    const { usesPrompt } = await import('./generation-draft');
+    for (const mode of ['upscale', 'restore', 'try_on'] as const) {
+      expect(usesPrompt(mode, { photo: null }), mode).toBe(false);
+    }
+    expect(usesPrompt('editing', { photo: null })).toBe(true);
+    expect(usesPrompt('background', { photo: null, settings: { background: 'scene' } })).toBe(true);
+  });
+});
