@@ -64,6 +64,7 @@ export {
 } from './video/ffmpeg.js';
 export { createPersonSegmenter, type PersonSegmenter } from './video/person-segmentation.js';
 export { frameCount, VIDEO_FPS, videoFrameSize } from './video/video.models.js';
+export { sceneWithCameraMove } from './video/camera-moves.models.js';
 export {
   animatePhoto,
   encodeFrames,
@@ -71,5 +72,7 @@ export {
   type AnimatedPhoto,
   type PhotoMotion,
 } from './video/video.pipeline.js';
+export { talkingPhoto, type TalkingPhoto } from './video/talking-photo.pipeline.js';
+export { SPEECH_VOICES, synthesiseSpeech } from './video/speech.js';
 export { canvasWithMask } from './tools/canvas.js';
 export { composeBehindCutOut } from './tools/compose-behind.js';
