@@ -31,6 +31,8 @@ export const ENGINE_ABILITIES = [
   'fill_from_surroundings',
   /** Extends the picture by continuing its edges, mirrored and softened; nothing new is drawn. */
   'extend_edges',
+  /** Says the text with a synthesised voice (or plays the recording) and moves the mouth to it. */
+  'speaking_mouth',
 ] as const;
 export type TEngineAbility = (typeof ENGINE_ABILITIES)[number];
 

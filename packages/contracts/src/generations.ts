@@ -13,7 +13,8 @@ import {
   IMAGE_ASPECTS,
   IMAGE_COUNT_MAX,
 } from './generation-constants.js';
-import { describeModes, GENERATION_MODES } from './modes.js';
+import { LANGUAGES } from './limits.js';
+import { describeModes, GENERATION_MODES, SPEECH_MAX_SECONDS } from './modes.js';
 
 export const ZGenerationMode = z
   .enum(GENERATION_MODES, { error: 'Choose a generation mode.' })
@@ -42,6 +43,8 @@ export const ZToolSettings = z.strictObject({
   mask: z.uuid().optional(),
   extend: z.enum(EXTEND_DIRECTIONS, { error: 'Choose where to add canvas.' }).optional(),
   garment: z.uuid().optional(),
+  voice: z.uuid().optional(),
+  language: z.enum(LANGUAGES, { error: `Choose ${LANGUAGES.join(', ')}.` }).optional(),
 });
 
 export const ZCreateGenerationBody = z.object({
@@ -63,8 +66,11 @@ export const ZCreateGenerationBody = z.object({
     .min(0)
     .max(2 ** 31 - 1)
     .nullish(),
-  /** Video length in seconds (video mode). */
-  duration: z.number().int().min(2).max(10).nullish(),
+  /**
+   * Video length in seconds (video mode); a talking photo's recorded voice, its length (the
+   * length of a spoken text is the server's own reckoning).
+   */
+  duration: z.number().int().min(1).max(SPEECH_MAX_SECONDS).nullish(),
   /**
    * Frame shape, width:height: a video's (9:16 when not given) or a picture's in the modes that
    * take one (the photo's own shape, or square, when not given).
@@ -174,7 +180,7 @@ export const ZGenerationListQuery = ZCursorQuery.extend({
 export const ZPriceQuery = z.object({
   mode: ZGenerationMode,
   style: ZStyle.optional(),
-  duration: queryInt(2, 10).optional(),
+  duration: queryInt(1, SPEECH_MAX_SECONDS).optional(),
   /** Pictures in the run (modes that take a count): the price is per picture. */
   count: queryInt(1, IMAGE_COUNT_MAX).optional(),
 });

@@ -7,6 +7,7 @@ import {
   type TExtendDirection,
   type TUpscaleFactor,
 } from './generation-constants.js';
+import type { TLanguage } from './limits.js';
 
 /**
  * Generation modes, each declared once. Everything that differs between modes reads these
@@ -49,6 +50,8 @@ export const JOB_KINDS = [
   'canvas_fill',
   /** The person of the photo dressed in the garment of a second photo. */
   'garment_swap',
+  /** The person of the photo saying a text (or a recorded voice), the mouth moving with the speech. */
+  'talking_video',
 ] as const;
 export type TJobKind = (typeof JOB_KINDS)[number];
 
@@ -57,7 +60,17 @@ export type TJobKind = (typeof JOB_KINDS)[number];
  * cut-out person and its colour, the painted mask of an inpaint (an upload, white where to change),
  * where an outpaint adds canvas, and the garment of a try-on (an upload).
  */
-export const TOOL_SETTINGS = ['scale', 'background', 'colour', 'mask', 'extend', 'garment'] as const;
+export const TOOL_SETTINGS = [
+  'scale',
+  'background',
+  'colour',
+  'mask',
+  'extend',
+  'garment',
+  // A talking photo's recorded voice (an upload) and the language its text is spoken in.
+  'voice',
+  'language',
+] as const;
 export type TToolSetting = (typeof TOOL_SETTINGS)[number];
 /** What a tool does when its optional setting is not chosen: ×2, and no background (transparency). */
 const SETTING_DEFAULTS: Partial<ToolSettings> = { scale: UPSCALE_FACTOR_DEFAULT, background: 'transparent' };
@@ -81,8 +94,12 @@ export interface ModeDeclaration {
     prompt: 'required' | 'optional' | 'without_photo';
     /** With a photo the description is not read, so it is neither shown nor stored. */
     promptIgnoredWithPhoto: boolean;
-    /** What the description says: a scene to make, or an edit of the photo (the prompt helper writes each its way). */
-    promptIs: 'scene' | 'edit';
+    /**
+     * What the description says: a scene to make, or an edit of the photo (the prompt helper writes
+     * each its way), or words to be spoken, in the language of `settings.language` (kept as typed,
+     * not turned into English; a recorded voice stands in for them).
+     */
+    promptIs: 'scene' | 'edit' | 'speech';
     photo: 'none' | 'required' | 'optional';
     /** One of STYLES is required. */
     style: boolean;
@@ -363,6 +380,32 @@ const tryOn = {
   freeTier: true,
 } as const satisfies ModeDeclaration;
 
+/**
+ * The person of a portrait saying a text in one of the app's languages, or a recorded voice; the
+ * length follows the speech (spokenSeconds), priced by the second.
+ */
+const talkingPhoto = {
+  id: 'talking_photo',
+  result: 'video',
+  createCard: true,
+  pictureAction: true,
+  inputs: {
+    prompt: 'required',
+    promptIgnoredWithPhoto: false,
+    promptIs: 'speech',
+    photo: 'required',
+    style: false,
+    model: false,
+    video: false,
+    aspect: 'video',
+    count: false,
+    settings: { voice: 'optional', language: 'optional' },
+  },
+  jobs: { withPhoto: 'talking_video', withoutPhoto: null },
+  price: { key: 'talking_photo_per_second', per: 'second', default: 5 },
+  freeTier: true,
+} as const satisfies ModeDeclaration;
+
 /** Every mode, in the order the app lists them. */
 export const MODE_DECLARATIONS = [
   simple,
@@ -376,6 +419,7 @@ export const MODE_DECLARATIONS = [
   inpaint,
   outpaint,
   tryOn,
+  talkingPhoto,
 ] as const;
 
 export type TGenerationModeId = (typeof MODE_DECLARATIONS)[number]['id'];
@@ -422,6 +466,36 @@ export const VIDEO_DURATION_DEFAULT = 5;
  */
 export function billedSeconds(mode: TGenerationModeId, duration: number | null | undefined): number | null {
   return modeDeclaration(mode).price.per === 'second' ? (duration ?? VIDEO_DURATION_DEFAULT) : null;
+}
+
+/** The longest speech a talking video says, in seconds (a recording is cut there too). */
+export const SPEECH_MAX_SECONDS = 15;
+/** The most text a talking video says: what the slowest of the six voices says in SPEECH_MAX_SECONDS. */
+export const SPEECH_MAX_CHARACTERS = 140;
+
+/**
+ * How many seconds a text takes to say: the synthesised voices speak 10–15 characters a second
+ * (Ukrainian the slowest), so 10 a second and half a second of pauses leaves room; the render
+ * speeds a longer speech up to fit, so the length charged is the length made.
+ */
+export function speechSecondsOf(text: string): number {
+  const characters = text.trim().length;
+  return Math.min(SPEECH_MAX_SECONDS, Math.max(2, Math.ceil(0.5 + characters / 10)));
+}
+
+/**
+ * The length a spoken request renders and is charged for: the text's (speechSecondsOf), or a
+ * recording's own length as the form measured it, whole seconds, at most SPEECH_MAX_SECONDS.
+ */
+export function spokenSeconds(request: {
+  prompt: string;
+  duration?: number | null;
+  settings?: ToolSettings | null;
+}): number {
+  if (request.settings?.voice) {
+    return Math.min(SPEECH_MAX_SECONDS, Math.max(1, Math.ceil(request.duration ?? SPEECH_MAX_SECONDS)));
+  }
+  return speechSecondsOf(request.prompt);
 }
 
 /** Whether the mode makes a video (a clip to play, priced and checked as one) rather than a picture. */
@@ -518,7 +592,9 @@ export function missingInputs(
     missing.push('images_or_prompt');
   } else if (inputs.photo === 'required' && request.imageCount === 0) missing.push('images');
   if (inputs.style && !request.style) missing.push('style');
-  if (inputs.prompt === 'required' && !hasPrompt) missing.push('prompt');
+  // A recorded voice stands in for the words to say.
+  const spoken = Boolean(inputs.settings.voice && settings.voice);
+  if (inputs.prompt === 'required' && !hasPrompt && !spoken) missing.push('prompt');
   return missing;
 }
 
@@ -558,7 +634,12 @@ export function keepModeInputs<
         : '',
     style: inputs.style ? (body.style ?? null) : null,
     model_uuid: inputs.model ? (body.model_uuid ?? null) : null,
-    duration: inputs.video ? (body.duration ?? null) : null,
+    // A spoken mode's length is its speech's, never one asked for.
+    duration: inputs.video
+      ? (body.duration ?? null)
+      : inputs.promptIs === 'speech'
+        ? spokenSeconds({ ...body, settings })
+        : null,
     aspect: aspectsOf(body.mode).includes(body.aspect ?? '') ? (body.aspect ?? null) : null,
     count: imageCountOf(body.mode, body.count),
     settings,
@@ -576,4 +657,8 @@ export interface ToolSettings {
   extend?: TExtendDirection;
   /** An upload uuid: a photo of the garment. */
   garment?: string;
+  /** An upload uuid: the person's recorded voice, said by the talking photo instead of a text. */
+  voice?: string;
+  /** The language the text is spoken in (one of the app's languages). */
+  language?: TLanguage;
 }

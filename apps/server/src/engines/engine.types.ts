@@ -7,10 +7,12 @@ export { engineNote, type EngineFaceModel, type EngineImage, type EngineNote } f
 export { EngineError, type EngineErrorCode } from './engine-error.js';
 
 /** A tool's settings as an engine gets them: a mask or a garment as an image, not an upload's uuid. */
-export interface EngineToolSettings extends Omit<ToolSettings, 'mask' | 'garment'> {
+export interface EngineToolSettings extends Omit<ToolSettings, 'mask' | 'garment' | 'voice'> {
   /** A PNG, white where the picture is to change (scaled to the photo by the engine). */
   mask?: EngineImage;
   garment?: EngineImage;
+  /** A talking photo's recorded voice (audio/webm, ogg, mp4 or wav; no width or height). */
+  voice?: EngineImage;
 }
 
 export interface EngineRequest {

@@ -25,7 +25,8 @@ import { json, readBody } from './provider-fake-http.js';
  *   training ZIPs go; the LoRA trainer reads its `images_data_url` from there (at least 4 images,
  *   else 422), and FLUX LoRA loads only a LoRA this fake trained (else 422, as fal cannot fetch it).
  * Models are told apart by name: `face-swap` (`base_image_url` + `swap_image_url` → `image`),
- * `flux-lora` (`loras[]`), `kling-video` (image- or text-to-video → `video`), `lora-fast-training`
+ * `flux-lora` (`loras[]`), `kling-video` (image- or text-to-video → `video`), `fabric` (VEED's
+ * talking photo: `image_url` + `audio_url`, or `text` at `/text` → `video`), `lora-fast-training`
  * (→ `diffusers_lora_file`), `kontext` (editing), anything else text to image.
  * A prompt containing REFUSED_WORD is refused by the "safety checker" (FLUX blacks the image out
  * and flags it; Kontext ends the request with a content-policy error). Outages are scripted:
@@ -148,6 +149,7 @@ export async function startFalFake(
     if (job.model.includes('lora-fast-training')) return renderTraining(job);
     if (job.model.includes('face-swap')) return renderFaceSwap(job);
     if (TOOL_MODEL.test(job.model)) return renderTool(job);
+    if (job.model.includes('fabric')) return renderTalking(job);
     const prompt = String(job.input.prompt ?? '');
     const refused = prompt.toLowerCase().includes(REFUSED_WORD);
     // Kontext and Kling end a refused request with a content-policy error; FLUX blacks the image out.
@@ -332,6 +334,14 @@ export async function startFalFake(
   function publish(name: string, data: Buffer, contentType: string) {
     files.set(name, data);
     return {
+    if (job.model.includes('fabric')) {
+      // VEED Fabric: the portrait and a resolution, with the voice (audio_url) or, at /text, the words.
+      if (typeof job.input.image_url !== 'string') return missing('image_url');
+      if (job.input.resolution !== '720p' && job.input.resolution !== '480p') return missing('resolution');
+      const spoken = job.model.endsWith('/text') ? 'text' : 'audio_url';
+      if (typeof job.input[spoken] !== 'string' || !job.input[spoken]) return missing(spoken);
+      return null;
+    }
       url: `${base}/files/${name}`,
       content_type: contentType,
       file_name: name,
@@ -430,6 +440,45 @@ export async function startFalFake(
     if (started.kind !== 'done') throw new Error('the local engine did not draw');
     const png = await sharp(started.output.data).png().toBuffer();
     return { data: png, width: started.output.width, height: started.output.height };
+  /**
+   * VEED Fabric: the sent portrait as a still MP4 as long as the speech (its text at about 12
+   * characters a second, or 3 s of a recording); words with the refused word end in a
+   * content-policy error, as fal's text checks do.
+   */
+  async function renderTalking(job: FalFakeJob): Promise<void> {
+    const text = typeof job.input.text === 'string' ? job.input.text : null;
+    if (text?.toLowerCase().includes(REFUSED_WORD)) {
+      job.error = {
+        status: 422,
+        body: {
+          detail: [
+            {
+              loc: ['body', 'text'],
+              msg: 'The text was flagged by the content checker.',
+              type: 'content_policy_violation',
+            },
+          ],
+        },
+      };
+      return;
+    }
+    const source = fromDataUri(String(job.input.image_url));
+    if (!source) {
+      job.error = {
+        status: 422,
+        body: {
+          detail: [
+            { loc: ['body', 'image_url'], msg: 'Could not read the image.', type: 'image_load_error' },
+          ],
+        },
+      };
+      return;
+    }
+    const seconds = text ? Math.max(1, Math.ceil(text.length / 12)) : 3;
+    const mp4 = await encodeStillVideo(source, seconds);
+    job.output = { video: publish(`${job.requestId}.mp4`, mp4, 'video/mp4') };
+  }
+
   }
 
   async function advance(job: FalFakeJob, toEnd: boolean): Promise<void> {

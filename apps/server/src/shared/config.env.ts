@@ -176,6 +176,8 @@ export const ZEnv = z.object({
   FAL_MODEL_INPAINT: z.string().default('fal-ai/flux-pro/v1/fill'),
   FAL_MODEL_OUTPAINT: z.string().default('fal-ai/flux-pro/v1/fill'),
   FAL_MODEL_TRY_ON: z.string().default('fashn/tryon/v1.6'),
+  FAL_MODEL_TALKING_PHOTO: z.string().default('veed/fabric-1.0'),
+  FAL_MODEL_TALKING_PHOTO_TEXT: z.string().default('veed/fabric-1.0/text'),
   FAL_MODEL_TRAINING: z.string().default('fal-ai/flux-lora-fast-training'),
   /** Replicate: the engine `replicate` exists only with a token. REPLICATE_BASE_URL points it at a fake. */
   REPLICATE_API_TOKEN: optionalString,

@@ -195,6 +195,8 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
             outpaint: e.FAL_MODEL_OUTPAINT,
             tryOn: e.FAL_MODEL_TRY_ON,
             training: e.FAL_MODEL_TRAINING,
+            talkingFromVoice: e.FAL_MODEL_TALKING_PHOTO,
+            talkingFromText: e.FAL_MODEL_TALKING_PHOTO_TEXT,
           },
         }
       : null,

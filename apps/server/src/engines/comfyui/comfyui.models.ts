@@ -38,6 +38,7 @@ export const WORKFLOWS_OF_JOB: Record<TJobKind, readonly ComfyWorkflowName[]> = 
   photo_repair: [],
   cut_out: [],
   masked_fill: [],
+  talking_video: [],
   canvas_fill: [],
   garment_swap: [],
 };

@@ -123,6 +123,8 @@ const models: FalModels = {
   inpaint: 'flux-fill',
   outpaint: 'flux-fill-out',
   tryOn: 'fashn-tryon',
+  talkingFromVoice: 'fabric',
+  talkingFromText: 'fabric-text',
   training: 'trainer',
 };
 const photo = { data: Buffer.from('x'), contentType: 'image/png', width: 1, height: 1 };

@@ -27,6 +27,12 @@ export interface FalModels {
   inpaint: string;
   outpaint: string;
   tryOn: string;
+  /**
+   * A talking photo (VEED Fabric): the portrait with a recorded voice, and the portrait with the
+   * text, said by the model's own voice (its text-to-speech picks a voice from the face).
+   */
+  talkingFromVoice: string;
+  talkingFromText: string;
   /** LoRA training of a digital model. */
   training: string;
 }
@@ -53,6 +59,7 @@ export function falModelFor(request: EngineRequest, models: FalModels): string {
     masked_fill: models.inpaint,
     canvas_fill: models.outpaint,
     garment_swap: models.tryOn,
+    talking_video: request.settings?.voice ? models.talkingFromVoice : models.talkingFromText,
   };
   return modelOf[jobOf(request)];
 }
@@ -171,6 +178,8 @@ export function falInput(
     case 'image_to_video':
     case 'text_to_video':
       return videoInput(request);
+    case 'talking_video':
+      return talkingInput(request);
     case 'swap_face':
       if (!extra.facePhoto) throw EngineError.badInput('needs_model', 'Face swap needs your digital model.');
       return { base_image_url: dataUri(request.images[0]!), swap_image_url: dataUri(extra.facePhoto) };
@@ -212,6 +221,19 @@ export function falImageSize(
   preset: string,
 ): string | { width: number; height: number } {
   return aspect ? aspectSize(aspect, 1024) : preset;
+}
+
+/**
+ * VEED Fabric's input: the portrait with the recording (`audio_url`, inline like the photo, so the
+ * voice never gets a public link) or with the text its own voice says; 720p. The clip's length is
+ * the speech's.
+ */
+function talkingInput(request: EngineRequest): Record<string, unknown> {
+  const photo = request.images[0];
+  if (!photo) throw EngineError.badInput('needs_one_photo', 'A talking photo needs a portrait.');
+  const voice = request.settings?.voice;
+  const common = { image_url: dataUri(photo), resolution: '720p' };
+  return voice ? { ...common, audio_url: dataUri(voice) } : { ...common, text: request.prompt };
 }
 
 /** Kling's input: image-to-video from the photo, or text-to-video in the asked frame shape. */

@@ -54,6 +54,7 @@ import {
   UnusableInputError,
 } from '@mirra/imaging';
 import { facesIn, inAskedShape, singleImage } from './local.pictures.js';
+import { talkingLocally } from './local.talking.js';
 import { backgroundLocally, inpaintLocally, outpaintLocally, REPAIR_PIPELINES } from './local.tools.js';
 
 /**
@@ -93,6 +94,10 @@ const LOCAL_PIPELINES: Readonly<Partial<Record<TGenerationMode, LocalPipeline>>>
   video: {
     capability: { ai: false, abilities: ['camera_move'] },
     run: (request, context, progress, tools) => animateLocally(request, context, progress, tools),
+  },
+  talking_photo: {
+    capability: { ai: false, abilities: ['speaking_mouth'] },
+    run: (request, context, progress, tools) => talkingLocally(request, context, progress, tools),
   },
   background: {
     capability: { ai: false, abilities: ['person_cut_out'] },

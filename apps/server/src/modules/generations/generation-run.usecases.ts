@@ -1,6 +1,7 @@
 import { GenerationStatus, isTerminalStatus, modeDeclaration, type TGenerationMode } from '@mirra/contracts';
 import type { JobRun } from '../../shared/jobs.js';
 import { findTrainedModel, loadModelPhoto } from '../models/index.js';
+import { deleteRecording } from '../uploads/index.js';
 import {
   EngineError,
   engineNote,
@@ -57,6 +58,7 @@ export async function runGeneration(deps: GenerationsDeps, generationId: number,
     }
     deps.logger.warn({ generation: generation.uuid, err: engineError }, 'generation failed');
     await failGeneration(deps, generation, engineFailureOutcome(engineError));
+    await forgetRecording(deps, generation);
     return;
   }
   if (made === 'finished elsewhere') return;
@@ -68,6 +70,7 @@ export async function runGeneration(deps: GenerationsDeps, generationId: number,
 
   try {
     await finishGeneration(deps, generation, output);
+    await forgetRecording(deps, generation);
   } catch (error) {
     // Checking, storing or completing broke (the classifier, storage or the database): the
     // claim must not outlive this run, or the retry would find it IN_PROGRESS, do nothing, and
@@ -86,7 +89,17 @@ export async function runGeneration(deps: GenerationsDeps, generationId: number,
     deps.logger.warn({ generation: generation.uuid, err: error }, 'generation failed after the engine');
     const failed = await failGeneration(deps, generation, OUR_FAILURE);
     if (failed) await deps.storage.deletePrefix(resultPrefix(generation));
+    await forgetRecording(deps, generation);
   }
+}
+
+/**
+ * A recorded voice serves only the engine of its generation: once the generation is done (made or
+ * failed for good) the recording and its file are deleted.
+ */
+async function forgetRecording(deps: GenerationsDeps, generation: GenerationRow): Promise<void> {
+  const voice = generation.settings?.voice;
+  if (voice) await deleteRecording(deps, generation.userId, voice);
 }
 
 /**
@@ -182,9 +195,9 @@ async function engineRequestOf(deps: GenerationsDeps, generation: GenerationRow)
 
 /** The tool's settings with the uploads they name (a mask, a garment) loaded as images. */
 async function loadSettings(deps: GenerationsDeps, generation: GenerationRow): Promise<EngineToolSettings> {
-  const { mask, garment, ...plain } = generation.settings ?? {};
-  const [maskImage, garmentImage] = await Promise.all(
-    [mask, garment].map((uuid) =>
+  const { mask, garment, voice, ...plain } = generation.settings ?? {};
+  const [maskImage, garmentImage, voiceRecording] = await Promise.all(
+    [mask, garment, voice].map((uuid) =>
       uuid ? loadUploads(deps, generation.userId, [uuid]).then((found) => found[0]) : undefined,
     ),
   );
@@ -192,6 +205,7 @@ async function loadSettings(deps: GenerationsDeps, generation: GenerationRow): P
     ...plain,
     ...(maskImage ? { mask: maskImage } : {}),
     ...(garmentImage ? { garment: garmentImage } : {}),
+    ...(voiceRecording ? { voice: voiceRecording } : {}),
   };
 }
 

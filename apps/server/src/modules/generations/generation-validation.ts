@@ -5,6 +5,8 @@ import {
   missingInputs,
   modeDeclaration,
   photoCountOf,
+  SPEECH_MAX_CHARACTERS,
+  SPEECH_MAX_SECONDS,
   UPLOAD_SETTINGS,
   VIDEO_DURATIONS,
   type TGenerationMode,
@@ -63,7 +65,10 @@ export async function validateRequest(deps: GenerationsDeps, user: UserRow, body
   const { inputs } = modeDeclaration(body.mode);
   if (missing.includes('images_or_prompt') && !inputs.model) throw photoOrPromptMissing(body.mode);
   checkVideoDuration(body.mode, body.duration);
-  if (body.prompt && !isEnglishPrompt(body.prompt)) {
+  const spoken = inputs.promptIs === 'speech';
+  if (spoken) checkSpeech(body);
+  // Words to be spoken are said in their own language; only descriptions must be English.
+  if (body.prompt && !spoken && !isEnglishPrompt(body.prompt)) {
     // Engines read English; the prompt helper turns wishes in any language into an English prompt.
     throw fieldError('generations.prompt_not_english', { prompt: ['Only in English'] });
   }
@@ -95,6 +100,17 @@ export async function validateRequest(deps: GenerationsDeps, user: UserRow, body
       });
     }
   }
+  // A recorded voice is one of the caller's recordings.
+  if (body.settings?.voice) {
+    const [recording] = await uploadsForGenerationRepository.findOwned(deps.db, user.id, [
+      body.settings.voice,
+    ]);
+    if (!recording?.contentType.startsWith('audio/')) {
+      throw fieldError('common.validation', {
+        'settings.voice': ['This recording was not found. Record it again.'],
+      });
+    }
+  }
   // A mask or a garment is one of the caller's uploads, as the photo is.
   for (const name of UPLOAD_SETTINGS) {
     const upload = body.settings?.[name];
@@ -105,6 +121,15 @@ export async function validateRequest(deps: GenerationsDeps, user: UserRow, body
         [`settings.${name}`]: ['This photo was not found. Upload it again.'],
       });
     }
+  }
+}
+
+/** Words to be spoken fit in the longest talking video, in one of the six voices. */
+function checkSpeech(body: CreateBody): void {
+  if (body.prompt.length > SPEECH_MAX_CHARACTERS) {
+    throw fieldError('common.validation', {
+      prompt: [`At most ${SPEECH_MAX_CHARACTERS} characters: about ${SPEECH_MAX_SECONDS} seconds of speech.`],
+    });
   }
 }
 

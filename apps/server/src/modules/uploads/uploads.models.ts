@@ -40,6 +40,43 @@ export function detectImageType(bytes: Uint8Array): UploadImageType | null {
   return null;
 }
 
+/**
+ * A recorded voice (a talking photo's), recognised by its first bytes: what browsers'
+ * MediaRecorder writes (WebM/Opus in Chromium and Firefox, MP4/AAC in Safari, Ogg/Opus) or a WAV.
+ */
+export type UploadAudioType = 'webm' | 'ogg' | 'mp4' | 'wav';
+
+export const AUDIO_CONTENT_TYPES: Record<UploadAudioType, string> = {
+  webm: 'audio/webm',
+  ogg: 'audio/ogg',
+  mp4: 'audio/mp4',
+  wav: 'audio/wav',
+};
+
+/** The most a recording may weigh: 15 s of the richest browser audio is well under 1 MB. */
+export const AUDIO_MAX_BYTES = 2 * 1024 * 1024;
+
+export function detectAudioType(bytes: Uint8Array): UploadAudioType | null {
+  if (bytes.length >= 4 && bytes[0] === 0x1a && bytes[1] === 0x45 && bytes[2] === 0xdf && bytes[3] === 0xa3) {
+    return 'webm';
+  }
+  if (bytes.length >= 4 && ascii(bytes, 0, 4) === 'OggS') return 'ogg';
+  if (bytes.length >= 12 && ascii(bytes, 0, 4) === 'RIFF' && ascii(bytes, 8, 12) === 'WAVE') return 'wav';
+  // An MP4 whose brand says audio (M4A), or the brands Safari's recorder writes.
+  if (
+    bytes.length >= 12 &&
+    ascii(bytes, 4, 8) === 'ftyp' &&
+    /^(M4A |mp4[12]|isom|iso[2-6])$/.test(ascii(bytes, 8, 12))
+  ) {
+    return 'mp4';
+  }
+  return null;
+}
+
+export function audioStorageKey(userId: number, uuid: string, type: UploadAudioType): string {
+  return `uploads/${userId}/${uuid}.${type === 'mp4' ? 'm4a' : type}`;
+}
+
 /** Uploads are stored as JPEG (photos) or PNG (only when transparency is really used). */
 export type StoredImageFormat = 'jpeg' | 'png';
 

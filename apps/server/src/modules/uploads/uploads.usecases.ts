@@ -10,7 +10,17 @@ import {
   uploadTooBig,
   uploadUnsupported,
 } from './uploads.errors.js';
-import { derivedUploadUuid, detectImageType, isUuid, uploadStorageKey } from './uploads.models.js';
+import {
+  AUDIO_CONTENT_TYPES,
+  AUDIO_MAX_BYTES,
+  audioStorageKey,
+  derivedUploadUuid,
+  detectAudioType,
+  detectImageType,
+  isUuid,
+  uploadStorageKey,
+  type UploadAudioType,
+} from './uploads.models.js';
 import { uploadsRepository } from './uploads.repository.js';
 import { toUploadJson } from './uploads.serializers.js';
 import { deleteStoredFilesLater, deleteStoredFilesNow } from '../../shared/storage/file-deletion.js';
@@ -42,7 +52,11 @@ export async function createUpload(
   if (file.data.length === 0) throw emptyFileSubmitted();
   if (file.data.length > limits.maxBytes) throw uploadTooBig(limits.maxMegabytes);
   const type = detectImageType(file.data);
-  if (!type) throw uploadUnsupported();
+  if (!type) {
+    const audio = detectAudioType(file.data);
+    if (!audio) throw uploadUnsupported();
+    return storeRecording(deps, userId, file.data, audio);
+  }
   const image = await normaliseUploadImage(file.data, type, {
     maxPixels: limits.maxPixels,
     maxSide: limits.maxSide,
@@ -71,6 +85,62 @@ export async function createUpload(
 /** One of my uploads; anyone else's is answered exactly like one that does not exist. */
 export async function getUpload(deps: UploadsDeps, userId: number, uuid: string): Promise<TUpload> {
   const row = isUuid(uuid) ? await uploadsRepository.findOwned(deps.db, userId, uuid) : undefined;
+/**
+ * Stores a recorded voice as it came (no width or height): private to its owner like a photo,
+ * read only by the engine of the talking photo that names it, and deleted when that generation is
+ * done (deleteRecording).
+ */
+async function storeRecording(
+  deps: UploadsDeps,
+  userId: number,
+  data: Buffer,
+  type: UploadAudioType,
+): Promise<TUpload> {
+  if (data.length > AUDIO_MAX_BYTES) throw uploadTooBig(AUDIO_MAX_BYTES / 1024 / 1024);
+  const uuid = randomUUID();
+  const storageKey = audioStorageKey(userId, uuid, type);
+  const contentType = AUDIO_CONTENT_TYPES[type];
+  await deps.storage.put(storageKey, data, contentType);
+  try {
+    const row = await uploadsRepository.insert(deps.db, {
+      uuid,
+      userId,
+      contentType,
+      width: 0,
+      height: 0,
+      bytes: data.length,
+      storageKey,
+    });
+    return toUploadJson(deps, row);
+  } catch (error) {
+    await deps.storage.delete(storageKey).catch(() => undefined);
+    throw error;
+  }
+}
+
+/**
+ * Deletes a recorded voice once the generation that said it is done (made or failed for good): it
+ * was needed only by that generation's engine. Its file goes at once and, should the store fail,
+ * by the retried deletion job added in the same transaction.
+ */
+export async function deleteRecording(
+  deps: Pick<UploadsDeps, 'db' | 'storage'>,
+  userId: number,
+  uuid: string,
+): Promise<void> {
+  const files = await deps.db.transaction(async (tx) => {
+    // Only a recording: a photo named in its place is the caller's to keep.
+    const found = await uploadsRepository.findOwned(tx, userId, uuid);
+    if (!found || !found.contentType.startsWith('audio/')) return null;
+    const row = await uploadsRepository.deleteOwned(tx, userId, uuid);
+    if (!row) return null;
+    const files = { keys: [row.storageKey] };
+    await deleteStoredFilesLater(tx, files);
+    return files;
+  });
+  if (files) await deleteStoredFilesNow(deps.storage, files);
+}
+
   if (!row) throw uploadNotFound();
   return toUploadJson(deps, row);
 }
