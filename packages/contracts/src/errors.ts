@@ -93,6 +93,8 @@ export const errorCodes = {
   'generations.model_required': 400,
   /** The model named by `model_uuid` is not mine, does not exist, or is not trained yet. */
   'generations.model_unavailable': 400,
+  /** The photo pack named by `settings.pack` is not on sale (unknown or retired). */
+  'generations.pack_unavailable': 400,
   /** The post does not exist, or is a draft or hidden post of someone else. */
   'posts.not_found': 404,
   /** This result already has a post; `post_uuid` names it. */

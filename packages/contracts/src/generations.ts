@@ -45,6 +45,7 @@ export const ZToolSettings = z.strictObject({
   garment: z.uuid().optional(),
   voice: z.uuid().optional(),
   language: z.enum(LANGUAGES, { error: `Choose ${LANGUAGES.join(', ')}.` }).optional(),
+  pack: z.uuid({ error: 'Choose a photo pack.' }).optional(),
 });
 
 export const ZCreateGenerationBody = z.object({
@@ -183,6 +184,8 @@ export const ZPriceQuery = z.object({
   duration: queryInt(1, SPEECH_MAX_SECONDS).optional(),
   /** Pictures in the run (modes that take a count): the price is per picture. */
   count: queryInt(1, IMAGE_COUNT_MAX).optional(),
+  /** The photo pack of a `pack` run: the price is the whole pack's. */
+  pack: z.uuid().optional(),
 });
 export const ZPrice = z.object({
   cost: z.number().int(),

@@ -43,6 +43,7 @@ describe('mode declarations', () => {
       inpaint: ['settings.mask', 'images'],
       outpaint: ['settings.extend', 'images'],
       try_on: ['settings.garment', 'images'],
+      photo_pack: ['settings.pack', 'model_uuid'],
     });
     // What goes behind a person needs its colour or its scene's description.
     const photo = { ...empty, imageCount: 1 };

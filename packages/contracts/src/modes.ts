@@ -58,7 +58,8 @@ export type TJobKind = (typeof JOB_KINDS)[number];
 /**
  * Settings of the tools, kept in a generation's `settings`: the upscale factor, what goes behind a
  * cut-out person and its colour, the painted mask of an inpaint (an upload, white where to change),
- * where an outpaint adds canvas, and the garment of a try-on (an upload).
+ * where an outpaint adds canvas, the garment of a try-on (an upload), and the photo pack a pack run
+ * makes (a pack's uuid: its prompts, frame shape and price).
  */
 export const TOOL_SETTINGS = [
   'scale',
@@ -67,6 +68,7 @@ export const TOOL_SETTINGS = [
   'mask',
   'extend',
   'garment',
+  'pack',
   // A talking photo's recorded voice (an upload) and the language its text is spoken in.
   'voice',
   'language',
@@ -90,8 +92,11 @@ export interface ModeDeclaration {
    */
   pictureAction: boolean;
   inputs: {
-    /** The description: always needed, optional, or needed only when there is no photo. */
-    prompt: 'required' | 'optional' | 'without_photo';
+    /**
+     * The description: always needed, optional, needed only when there is no photo, or never read
+     * (a photo pack brings its own).
+     */
+    prompt: 'required' | 'optional' | 'without_photo' | 'none';
     /** With a photo the description is not read, so it is neither shown nor stored. */
     promptIgnoredWithPhoto: boolean;
     /**
@@ -406,6 +411,34 @@ const talkingPhoto = {
   freeTier: true,
 } as const satisfies ModeDeclaration;
 
+/**
+ * A photo pack: a themed set of prompts staff made (settings.pack) becomes one picture of the
+ * person per prompt, from their digital model, all in one set. The pack sets the frame shape and
+ * the price of the whole pack; each picture is charged its share and refunded by it alone.
+ */
+const photoPack = {
+  id: 'photo_pack',
+  result: 'image',
+  createCard: false,
+  pictureAction: false,
+  inputs: {
+    prompt: 'none',
+    promptIgnoredWithPhoto: false,
+    promptIs: 'scene',
+    photo: 'none',
+    style: false,
+    model: true,
+    video: false,
+    aspect: 'none',
+    count: false,
+    settings: { pack: 'required' },
+  },
+  jobs: { withPhoto: null, withoutPhoto: 'face_photo' },
+  // Per picture of a pack whose own price staff left unset.
+  price: { key: 'pack_picture', per: 'run', default: 3 },
+  freeTier: false,
+} as const satisfies ModeDeclaration;
+
 /** Every mode, in the order the app lists them. */
 export const MODE_DECLARATIONS = [
   simple,
@@ -420,6 +453,7 @@ export const MODE_DECLARATIONS = [
   outpaint,
   tryOn,
   talkingPhoto,
+  photoPack,
 ] as const;
 
 export type TGenerationModeId = (typeof MODE_DECLARATIONS)[number]['id'];
@@ -525,6 +559,7 @@ export function describeModes(): string {
     required: 'a description',
     optional: 'a description if wished',
     without_photo: 'a description when there is no photo',
+    none: 'no description',
   } as const;
   return MODE_DECLARATIONS.map((mode) => {
     const { inputs } = mode;
@@ -551,7 +586,9 @@ export function photoCountOf(mode: TGenerationModeId): { min: number; max: numbe
 
 /** Whether the description is read for a request with this many photos. */
 export function readsPrompt(mode: TGenerationModeId, imageCount: number): boolean {
-  return !(imageCount > 0 && modeDeclaration(mode).inputs.promptIgnoredWithPhoto);
+  const { inputs } = modeDeclaration(mode);
+  if (inputs.prompt === 'none') return false;
+  return !(imageCount > 0 && inputs.promptIgnoredWithPhoto);
 }
 
 /**
@@ -661,4 +698,6 @@ export interface ToolSettings {
   voice?: string;
   /** The language the text is spoken in (one of the app's languages). */
   language?: TLanguage;
+  /** A photo pack's uuid. */
+  pack?: string;
 }

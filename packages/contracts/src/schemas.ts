@@ -27,3 +27,4 @@ export * from './admin.js';
 export * from './pricing.js';
 export * from './admin-pricing.js';
 export * from './provenance.js';
+export * from './photo-packs.js';

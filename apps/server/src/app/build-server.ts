@@ -58,6 +58,7 @@ import { registerQsRoutes } from '../modules/qs/index.js';
 import { registerTelegramRoutes } from '../modules/telegram/index.js';
 import { registerUploadsRoutes } from '../modules/uploads/index.js';
 import { registerProvenanceRoutes } from '../modules/provenance/index.js';
+import { registerPhotoPackRoutes } from '../modules/photo-packs/index.js';
 import { registerUsersRoutes } from '../modules/users/index.js';
 import { notFound } from '../shared/errors.js';
 import { errorResponsesOf, otherReplyOf } from '../shared/http/openapi-errors.js';
@@ -208,6 +209,7 @@ export async function buildServer(deps: AppDeps): Promise<App> {
   registerGenerationsRoutes(api, deps);
   registerUploadsRoutes(api, deps);
   registerProvenanceRoutes(api, deps);
+  registerPhotoPackRoutes(api, deps);
   registerPromptHelperRoutes(api, deps);
   registerNotificationsRoutes(api, deps);
   registerModelsRoutes(api, deps);

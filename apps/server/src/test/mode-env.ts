@@ -27,6 +27,14 @@ export function distinctModePrices(overrides: Record<string, number> = {}): Reco
   );
 }
 
+/** A photo pack every installation starts with (migration 0043): ten pictures, priced per picture. */
+export const SEEDED_PHOTO_PACK = { uuid: '5a170000-0000-4000-8000-000000000001', pictures: 10 } as const;
+
+/** How many pictures a request makes: a photo pack's pictures, or its count, or one. */
+export function picturesOf(request: { count?: number | null; settings?: ToolSettings | null }): number {
+  return request.settings?.pack ? SEEDED_PHOTO_PACK.pictures : (request.count ?? 1);
+}
+
 /**
  * Valid tool settings for a mode, from what its declaration takes: `upload` stands for the mask
  * and the garment (any of the caller's uploads), `pick` chooses among the allowed values.
@@ -45,5 +53,6 @@ export function settingsFor(
   if (declared.mask) settings.mask = upload;
   if (declared.extend) settings.extend = pick(EXTEND_DIRECTIONS);
   if (declared.garment) settings.garment = upload;
+  if (declared.pack) settings.pack = SEEDED_PHOTO_PACK.uuid;
   return settings;
 }

@@ -24,6 +24,7 @@ import {
 } from './users.routes.js';
 import { subscriptionsRoutes, walletRoutes } from './wallet.routes.js';
 import { verifyRoutes } from './provenance.routes.js';
+import { adminPhotoPacksRoutes, generationSetsRoutes, photoPacksRoutes } from './photo-packs.routes.js';
 
 export * from './define-route.js';
 
@@ -38,6 +39,7 @@ export const routes = {
   dev: devRoutes,
   engines: enginesRoutes,
   generations: generationsRoutes,
+  generationSets: generationSetsRoutes,
   geo: geoRoutes,
   google: googleRoutes,
   media: mediaRoutes,
@@ -48,6 +50,7 @@ export const routes = {
   wallet: walletRoutes,
   payments: paymentsRoutes,
   payouts: payoutsRoutes,
+  photoPacks: photoPacksRoutes,
   posts: postsRoutes,
   promptHelper: promptHelperRoutes,
   qs: qsRoutes,
@@ -65,4 +68,4 @@ export type Routes = typeof routes;
  * The staff console's routes stay out of `routes`, so the web app's first page, which carries
  * `routes`, does not grow with screens only staff open. Every declaration: `{ ...routes, admin: adminRoutes }`.
  */
-export const adminRoutes = { ...adminConsoleRoutes, ...adminPricingRoutes };
+export const adminRoutes = { ...adminConsoleRoutes, ...adminPricingRoutes, ...adminPhotoPacksRoutes };

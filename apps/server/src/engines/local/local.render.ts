@@ -91,6 +91,12 @@ const LOCAL_PIPELINES: Readonly<Partial<Record<TGenerationMode, LocalPipeline>>>
     run: (request, _context, progress, tools) =>
       faceSwap(request, progress, tools.faceAnalyzer, tools.personSegmenter),
   },
+  // A pack's pictures are face photos from the model, one per prompt of the pack.
+  photo_pack: {
+    capability: { ai: false, abilities: ['face_paste'] },
+    run: (request, _context, progress, tools) =>
+      faceSwap(request, progress, tools.faceAnalyzer, tools.personSegmenter),
+  },
   video: {
     capability: { ai: false, abilities: ['camera_move'] },
     run: (request, context, progress, tools) => animateLocally(request, context, progress, tools),

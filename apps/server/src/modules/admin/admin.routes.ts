@@ -1,5 +1,6 @@
 import { adminRoutes } from '@mirra/contracts';
 import type { AdminDeps } from './admin.deps.js';
+import { registerAdminPhotoPackRoutes } from './admin-photo-packs.routes.js';
 import { registerAdminPricingRoutes } from './admin-pricing.routes.js';
 import { requireAuth } from '../../shared/http/auth-context.js';
 import { serve } from '../../shared/http/serve-route.js';
@@ -89,4 +90,5 @@ export function registerAdminRoutes(app: ZodApp, deps: AdminDeps): void {
   );
   serve(app, r.audit, async (request) => auditLog(deps, request.query));
   registerAdminPricingRoutes(app, deps);
+  registerAdminPhotoPackRoutes(app, deps);
 }

@@ -87,7 +87,7 @@ export function changePricingByStaff(
 }
 
 /** An audit writer for one action on one target, bound to who did it and why. */
-function auditOf(
+export function auditOf(
   staff: UserRow,
   action: string,
   target: { kind: string; id: string },

@@ -18,7 +18,7 @@ import { creditEntries, entitlements, generations, models, users } from '../../s
 import { createEngineRegistry } from '../../engines/index.js';
 import { bearer, createUploadFor } from '../../test/factories.js';
 import { createScriptedEngine } from '../../test/fake-engines.js';
-import { distinctModePrices, everyModeServedBy, settingsFor } from '../../test/mode-env.js';
+import { distinctModePrices, everyModeServedBy, picturesOf, settingsFor } from '../../test/mode-env.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { applyCreditChange } from '../credits/credits.usecases.js';
 import { issueSession } from '../auth/sessions.usecases.js';
@@ -230,7 +230,8 @@ describe('the price shown, the price charged and the free-tier decision agree', 
         if ('duration' in request && request.duration !== undefined)
           query.set('duration', String(request.duration));
         if ('count' in request && request.count !== undefined) query.set('count', String(request.count));
-        const pictures = ('count' in request && request.count) || 1;
+        if ('settings' in request && request.settings?.pack) query.set('pack', request.settings.pack);
+        const pictures = picturesOf(request);
 
         const quoted = await t.app.inject({
           method: 'GET',

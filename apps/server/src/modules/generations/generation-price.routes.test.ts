@@ -1,5 +1,11 @@
 import { and, eq } from 'drizzle-orm';
-import { GENERATION_MODES, STYLES, VIDEO_DURATIONS, type TGenerationMode } from '@mirra/contracts';
+import {
+  GENERATION_MODES,
+  STYLES,
+  VIDEO_DURATIONS,
+  type TGenerationMode,
+  type ToolSettings,
+} from '@mirra/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { creditEntries } from '../../shared/db/schema.js';
 import { applyCreditChange } from '../credits/credits.usecases.js';
@@ -7,7 +13,7 @@ import { createEngineRegistry } from '../../engines/index.js';
 import { bearer, createActiveUser, createUploadFor, login } from '../../test/factories.js';
 import { createScriptedEngine } from '../../test/fake-engines.js';
 import { createTrainedModel } from '../../test/models.js';
-import { distinctModePrices, everyModeServedBy, settingsFor } from '../../test/mode-env.js';
+import { distinctModePrices, everyModeServedBy, picturesOf, settingsFor } from '../../test/mode-env.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 
 // The price a person is shown (/price/) and the price the create charges come from one function,
@@ -50,8 +56,14 @@ function requestFor(mode: TGenerationMode, duration: number | undefined): Record
   if (mode === 'face_swap') return { mode, images: [photo], model_uuid: modelUuid };
   if (mode === 'video') return { ...base, ...(duration === undefined ? {} : { duration }) };
   if (mode === 'simple') return base;
+  if (mode === 'photo_pack') return { mode, model_uuid: modelUuid, settings: settingsFor(mode, photo) };
   // A tool: the photo and the settings its declaration takes.
   return { ...base, images: [photo], settings: settingsFor(mode, photo) };
+}
+
+/** The price query names the photo pack a pack run buys. */
+function settingsQuery(settings: ToolSettings): Record<string, string> {
+  return settings.pack ? { pack: settings.pack } : {};
 }
 
 async function charged(uuid: string): Promise<number> {
@@ -73,9 +85,12 @@ describe('the price shown is the price charged', () => {
   it.each(cases)(
     '$mode, length $duration: quoted, charged and rendered alike',
     async ({ mode, duration }) => {
+      const request = requestFor(mode, duration);
+      const pictures = picturesOf(request);
       const query = new URLSearchParams({
         mode,
         ...(duration === undefined ? {} : { duration: String(duration) }),
+        ...(request.settings ? settingsQuery(request.settings as ToolSettings) : {}),
       });
       const quote = await t.app.inject({ method: 'GET', url: `/api/generations/price/?${query}`, headers });
       expect(quote.statusCode, quote.body).toBe(200);
@@ -85,14 +100,15 @@ describe('the price shown is the price charged', () => {
         method: 'POST',
         url: '/api/generations/',
         headers,
-        payload: requestFor(mode, duration),
+        payload: request,
       });
       expect(created.statusCode, created.body).toBe(201);
-      expect(created.json().cost).toBe(quote.json().cost);
-      expect(await charged(created.json().uuid)).toBe(quote.json().cost);
+      // A run of several pictures (a photo pack) is quoted whole and charged picture by picture.
+      expect(created.json().cost * pictures).toBe(quote.json().cost);
+      expect(await charged(created.json().uuid)).toBe(quote.json().cost / pictures);
 
       await t.runJobs();
-      expect(engine.calls).toHaveLength(1);
+      expect(engine.calls).toHaveLength(pictures);
       if (mode === 'video') {
         // Rendered for exactly the seconds it was priced for, and that length is one offered.
         const seconds = engine.calls[0]!.durationSeconds!;

@@ -141,6 +141,7 @@ const SETTING_MISSING: Record<string, string> = {
   'settings.mask': 'Paint over the part of the picture to change.',
   'settings.extend': 'Choose where to add canvas, or a frame shape.',
   'settings.garment': 'Upload a photo of the garment.',
+  'settings.pack': 'Choose a photo pack.',
 };
 
 /** A frame shape the mode does not offer (a picture's shape for a video) is refused, not dropped. */

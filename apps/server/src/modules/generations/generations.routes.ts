@@ -16,6 +16,7 @@ import {
   type RequestContext,
   useGenerationResult,
 } from './generations.usecases.js';
+import { archiveOfSet, createArchiveLink } from './generation-archive.usecases.js';
 
 const r = routes.generations;
 
@@ -28,7 +29,18 @@ const contextOf = (request: FastifyRequest): RequestContext => {
   };
 };
 
-export function registerGenerationsRoutes(app: ZodApp, deps: GenerationsDeps): void {
+export function registerGenerationsRoutes(app: ZodApp, deps: GenerationsDeps & { linkSecret: string }): void {
+  serve(app, routes.generationSets.archiveLink, async (request) =>
+    createArchiveLink(deps, requireAuth(request).user, request.params.uuid),
+  );
+  serve(app, routes.generationSets.archive, async (request, reply) => {
+    const { fileName, stream } = await archiveOfSet(deps, request.query.key);
+    return reply
+      .header('content-type', 'application/zip')
+      .header('content-disposition', `attachment; filename="${fileName}"`)
+      .header('cache-control', 'no-store')
+      .send(stream);
+  });
   serve(app, r.price, async (request) =>
     quoteGeneration(deps, request.auth?.user ?? null, request.query, contextOf(request)),
   );

@@ -33,6 +33,7 @@ import {
 } from '../credits/index.js';
 import type { UserRow } from '../users/index.js';
 import { isOwnModel } from '../models/index.js';
+import { photoPackRun } from '../photo-packs/index.js';
 import {
   generationJobPriority,
   generationRequestHash,
@@ -100,7 +101,7 @@ export const generationNotFound = () => new AppError({ code: 'generations.not_fo
 export async function quoteGeneration(
   deps: GenerationsDeps,
   user: UserRow | null,
-  query: { mode: TGenerationMode; duration?: number; count?: number },
+  query: { mode: TGenerationMode; duration?: number; count?: number; pack?: string },
   context: RequestContext,
 ) {
   // No price for a mode that cannot run, or a length that is not offered: it answers as starting
@@ -108,7 +109,10 @@ export async function quoteGeneration(
   deps.engines.engineFor(query.mode);
   checkVideoDuration(query.mode, query.duration);
   const pricing = await deps.pricing.current();
-  const cost = generationCost(pricing, query.mode, query.duration) * imageCountOf(query.mode, query.count);
+  const cost =
+    modeDeclaration(query.mode).inputs.settings.pack && query.pack
+      ? (await photoPackRun(deps, query.pack)).price
+      : generationCost(pricing, query.mode, query.duration) * imageCountOf(query.mode, query.count);
   if (!user) return { cost, balance: null, wait_seconds: 0 };
   const [balance, wait] = await Promise.all([
     getCreditBalance(deps, user.id),
@@ -127,6 +131,32 @@ function generationCost(
   duration: number | null | undefined,
 ): number {
   return priceGeneration(mode, { durationSeconds: duration }, pricing.prices);
+}
+
+/**
+ * What a run makes: each picture's description, frame shape and charge, and what the whole run
+ * costs. A photo pack makes a picture per prompt of the pack, in its frame shape, each charged its
+ * share of the pack's price; any other run makes its count of the same request at the mode's price.
+ */
+async function planRun(
+  deps: GenerationsDeps,
+  body: ReturnType<typeof keepModeInputs<CreateBody>>,
+  cost: number,
+): Promise<{ pictures: Array<{ prompt: string; aspect: string | null; cost: number }>; total: number }> {
+  if (body.settings.pack) {
+    const pack = await photoPackRun(deps, body.settings.pack);
+    return {
+      pictures: pack.prompts.map((prompt, index) => ({
+        prompt,
+        aspect: pack.aspect,
+        cost: pack.shares[index]!,
+      })),
+      total: pack.price,
+    };
+  }
+  const count = imageCountOf(body.mode, body.count);
+  const picture = { prompt: body.prompt, aspect: storedAspect(body.mode, body.aspect), cost };
+  return { pictures: Array.from({ length: count }, () => picture), total: cost * count };
 }
 
 /**
@@ -209,8 +239,8 @@ export async function createGeneration(
   // Read once: the generation is accepted, charged and later refunded at this price, whatever the
   // console changes meanwhile.
   const pricing = await deps.pricing.current();
-  const cost = generationCost(pricing, body.mode, body.duration);
-  const count = imageCountOf(body.mode, body.count);
+  const plan = await planRun(deps, body, generationCost(pricing, body.mode, body.duration));
+  const count = plan.pictures.length;
   const now = deps.now();
   // The pictures of a run: each its own generation (its own seed, job, charge and refund), so a
   // picture that fails is refunded by itself and the others are kept; the first one's uuid names
@@ -219,12 +249,12 @@ export async function createGeneration(
   const firstSeed = body.seed ?? randomSeed();
   const inputOf = (uuid: string, index: number): AcceptGenerationInput => ({
     row: {
+      ...plan.pictures[index]!,
       uuid,
       // From the app's clock, which the free tier's day and pause are measured against.
       createdAt: now,
       userId: user.id,
       mode: body.mode,
-      prompt: body.prompt,
       guidance: body.guidance,
       // A chosen seed makes the run's pictures with seeds that follow it, so it is repeatable.
       seed: index === 0 ? firstSeed : body.seed != null ? (firstSeed + index) % 2 ** 31 : randomSeed(),
@@ -232,12 +262,10 @@ export async function createGeneration(
       style: body.style ?? null,
       // The length it renders for and was priced for, stored so every engine reads the same.
       durationSeconds: billedSeconds(body.mode, body.duration),
-      aspect: storedAspect(body.mode, body.aspect),
       inputUploads: body.images,
       modelUuid: body.model_uuid ?? null,
       postUuid: source?.postUuid ?? null,
       repeatOf: options.repeatOf ?? null,
-      cost,
       engine: engine.name,
       // The key names the run: a resend finds its first picture, and with it the set.
       clientKey: index === 0 ? clientKey : null,
@@ -247,7 +275,7 @@ export async function createGeneration(
       setIndex: count > 1 ? index : null,
       setSize: count > 1 ? count : null,
     },
-    run: { cost: cost * count, first: index === 0 },
+    run: { cost: plan.total, first: index === 0 },
     freeTier: freeTierTerms(now, context, pricing.free_tier),
     charge: { kind: 'generation_charge', idempotencyKey: `gen:${uuid}:charge` },
     job: {
@@ -277,7 +305,7 @@ export async function createGeneration(
             return first;
           });
   } catch (error) {
-    throw acceptRefusalError(pricing.free_tier, error, cost * count);
+    throw acceptRefusalError(pricing.free_tier, error, plan.total);
   }
   return toGenerationJson(row, deps.mediaUrls, deps.now());
 }

@@ -108,6 +108,10 @@ const ROUTES: Record<string, RouteProbe> = {
   'POST /api/admin/reports/:uuid/remove/': { params: { uuid: 'draftPost' }, auth: 'optional' },
   'POST /api/admin/reports/:uuid/remove-and-ban/': { params: { uuid: 'draftPost' }, auth: 'optional' },
   'GET /api/admin/users/:uuid/': { params: { uuid: 'profile' }, auth: 'optional' },
+  // A staff route: anyone below admin is answered as if it did not exist (no pack is anyone's).
+  'PUT /api/admin/photo_packs/:uuid/': { params: { uuid: 'generation' }, auth: 'optional' },
+  // A run's set is named by its first generation's uuid.
+  'POST /api/generations/sets/:uuid/archive/': { params: { uuid: 'generation' }, auth: 'required' },
   'POST /api/admin/users/:uuid/ban/': { params: { uuid: 'profile' }, auth: 'optional' },
   'POST /api/admin/users/:uuid/unban/': { params: { uuid: 'profile' }, auth: 'optional' },
   'POST /api/admin/users/:uuid/export/': { params: { uuid: 'profile' }, auth: 'optional' },
@@ -425,6 +429,18 @@ const REFERENCES: Record<string, ReferenceProbe> = {
   'GET /api/generations/ set': {
     capability:
       'a filter of the caller’s own generations (a run’s pictures): another person’s set lists nothing (tested below)',
+  },
+  'GET /api/generations/price/ pack': {
+    capability:
+      'a photo pack on sale: the catalogue lists every one to anyone, and nothing of a person is read',
+  },
+  'POST /api/admin/photo_packs/ cover_upload': {
+    capability:
+      'the staff member’s own upload as a pack’s cover: the route answers 404 to anyone below admin, and only the caller’s uploads are read',
+  },
+  'PUT /api/admin/photo_packs/{uuid}/ cover_upload': {
+    capability:
+      'the staff member’s own upload as a pack’s cover: the route answers 404 to anyone below admin, and only the caller’s uploads are read',
   },
   'GET /api/admin/audit/ staff': {
     capability:

@@ -131,6 +131,8 @@ const PROBLEM_OF_MISSING = {
   'settings.mask': 'mask',
   'settings.extend': 'extend',
   'settings.garment': 'garment',
+  // A pack is chosen in the pack catalogue, never on the create form.
+  'settings.pack': 'pack',
 } as const satisfies Record<TMissingInput, string>;
 
 export type DraftProblem = (typeof PROBLEM_OF_MISSING)[TMissingInput] | 'promptTooLong' | 'seed';
