@@ -130,6 +130,13 @@ export const errorCodes = {
   /** The model holds as many photos as allowed (`max_photos`). */
   'models.too_many_photos': 400,
   'models.photo_not_found': 404,
+  /**
+   * Training needs a passed live check of the person whose face the photos show; `reason` is
+   * `missing`, `refused` (the latest check failed) or `outdated` (the photos changed since).
+   */
+  'models.live_check_required': 409,
+  /** The live check compares the face with the model's good photos: there are none yet. */
+  'models.live_check_needs_photos': 400,
   /** The offer and privacy boxes were not both ticked; nothing was ordered. */
   'payments.consent_required': 400,
   /** No such product in the catalogue. */

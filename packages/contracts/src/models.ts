@@ -79,6 +79,11 @@ export type TModelSummary = z.infer<typeof ZModelSummary>;
 export const ZModel = ZModelSummary.extend({
   /** Oldest first. */
   photos: z.array(ZModelPhoto),
+  /**
+   * The latest live check: `passed` lets training start; `refused` asks for another try; null
+   * when there is none (or the photos changed since, so it no longer counts).
+   */
+  live_check: z.enum(['passed', 'refused']).nullable(),
 });
 export type TModel = z.infer<typeof ZModel>;
 
@@ -102,3 +107,23 @@ export const ZModelEvent = z.object({
 /** A model named in a path (any other string is answered like a missing model). */
 export const ZModelParams = z.object({ uuid: z.string().max(64) });
 export const ZModelPhotoParams = z.object({ uuid: z.string().max(64), photo_uuid: z.string().max(64) });
+
+/** The live check's frames, as multipart file fields, in the order the person is asked for them. */
+export const LIVE_CHECK_FRAME_NAMES = ['straight', 'left', 'right'] as const;
+
+/** Why a live check was refused (every reason found is listed). */
+export const LIVE_CHECK_PROBLEMS = [
+  'face.none',
+  'face.multiple',
+  'pose.not_straight',
+  'pose.no_turn',
+  'spoof.flat',
+  'face.different_person',
+] as const;
+export type TLiveCheckProblem = (typeof LIVE_CHECK_PROBLEMS)[number];
+
+export const ZLiveCheckResult = z.object({
+  passed: z.boolean(),
+  problems: z.array(z.enum(LIVE_CHECK_PROBLEMS)),
+});
+export type TLiveCheckResult = z.infer<typeof ZLiveCheckResult>;

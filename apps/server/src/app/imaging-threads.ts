@@ -6,6 +6,7 @@ import type * as ThreadTasks from './imaging.thread.js';
 /** The task names are the thread entry's export names (checked here at compile time). */
 const TASKS = {
   analyzeFaces: 'analyzeFaces',
+  analyzeLiveFrame: 'analyzeLiveFrame',
   warmUpFaces: 'warmUpFaces',
   classifyImage: 'classifyImage',
 } as const satisfies { [K in keyof typeof ThreadTasks]?: K };
@@ -25,7 +26,8 @@ export function createImagingThreads(threads: number): ThreadPool {
 /** A FaceAnalyzer whose analysis runs on the pool (same results as createFaceAnalyzer's). */
 export function pooledFaceAnalyzer(pool: ThreadPool): FaceAnalyzer {
   return {
-    analyze: (image) => pool.run<FaceAnalysis>(TASKS.analyzeFaces, image),
+    analyze: (image, options) =>
+      pool.run<FaceAnalysis>(options?.spoofScores ? TASKS.analyzeLiveFrame : TASKS.analyzeFaces, image),
     warmUp: () => pool.run<void>(TASKS.warmUpFaces, null),
   };
 }

@@ -5,5 +5,5 @@ import { register } from 'tsx/esm/api';
 
 register();
 
-export const { renderLocally, analyzeFaces, warmUpFaces, classifyImage } =
+export const { renderLocally, analyzeFaces, analyzeLiveFrame, warmUpFaces, classifyImage } =
   await import('./imaging.thread.ts');

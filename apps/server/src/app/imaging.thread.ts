@@ -16,6 +16,11 @@ export function analyzeFaces(image: Uint8Array): Promise<FaceAnalysis> {
   return faceAnalyzer.analyze(asBuffer(image));
 }
 
+/** A live-check camera frame: the analysis with the antispoof and liveness scores. */
+export function analyzeLiveFrame(image: Uint8Array): Promise<FaceAnalysis> {
+  return faceAnalyzer.analyze(asBuffer(image), { spoofScores: true });
+}
+
 export function warmUpFaces(): Promise<void> {
   return faceAnalyzer.warmUp();
 }

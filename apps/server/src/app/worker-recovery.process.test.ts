@@ -6,7 +6,7 @@ import { GenerationStatus } from '@mirra/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { grantWelcomeCredits } from '../modules/credits/credits.usecases.js';
 import { bearer, createActiveUser, login } from '../test/factories.js';
-import { astronautPhotos, uploadModelPhotos } from '../test/models.js';
+import { astronautPhotos, passLiveCheck, uploadModelPhotos } from '../test/models.js';
 import { createTestApp, type TestApp } from '../test/test-app.js';
 
 /**
@@ -132,6 +132,7 @@ describe('a job worker killed mid-job', () => {
     const photos = (await astronautPhotos()).slice(0, 3).map((data) => ({ data }));
     const uploaded = await uploadModelPhotos(t, headers, modelUuid, photos);
     expect(uploaded.statusCode, uploaded.body).toBe(201);
+    await passLiveCheck(t, modelUuid);
     const train = await t.app.inject({ method: 'POST', url: `/api/models/${modelUuid}/train/`, headers });
     expect(train.statusCode, train.body).toBe(202);
     const uuids = [...generationUuids, modelUuid];

@@ -1,6 +1,9 @@
+import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
+import { averageDescriptor } from '@mirra/imaging';
 import { multipartBody } from './images.js';
 import { astronautPhotos } from '@mirra/imaging/testing';
+import { modelLiveChecks, modelPhotos, models } from '../shared/db/schema.js';
 import type { TestApp } from './test-app.js';
 
 export { astronautPhotos };
@@ -28,6 +31,32 @@ export function uploadModelPhotos(
   });
 }
 
+/**
+ * Records a passed live check for a model whose photos are uploaded, as if its owner had taken it
+ * (the frames' descriptor is the photos' own): for tests about what comes after the check. The
+ * check itself is tested through its route in live-check.routes.test.ts.
+ */
+export async function passLiveCheck(t: TestApp, modelUuid: string): Promise<void> {
+  const [model] = await t.deps.db.select().from(models).where(eq(models.uuid, modelUuid));
+  if (!model) throw new Error(`passLiveCheck: no model ${modelUuid}`);
+  const photos = await t.deps.db.select().from(modelPhotos).where(eq(modelPhotos.modelId, model.id));
+  const descriptor = averageDescriptor(
+    photos.filter((photo) => photo.ok).map((photo) => photo.analysis.faces[0]?.descriptor ?? []),
+  );
+  const measures = { yaws: [0, 0.3, -0.3], similarity: 1, nonPlanarMotion: 0.1, real: [], live: [] };
+  await t.deps.db
+    .insert(modelLiveChecks)
+    .values({
+      modelId: model.id,
+      userId: model.userId,
+      passed: true,
+      measures,
+      descriptor,
+      checkedAt: t.deps.now(),
+    })
+    .onConflictDoUpdate({ target: modelLiveChecks.modelId, set: { passed: true, descriptor } });
+}
+
 /** Creates a model through the API, uploads the 15 astronaut photos, trains it, runs the job. */
 export async function createTrainedModel(
   t: TestApp,
@@ -50,6 +79,7 @@ export async function createTrainedModel(
   );
   expect(uploaded.statusCode, uploaded.body).toBe(201);
   expect(uploaded.json().reference_count).toBe(15);
+  await passLiveCheck(t, uuid);
   const trained = await t.app.inject({ method: 'POST', url: `/api/models/${uuid}/train/`, headers });
   expect(trained.statusCode, trained.body).toBe(202);
   await t.runJobs();

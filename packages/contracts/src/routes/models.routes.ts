@@ -81,15 +81,39 @@ export const modelsRoutes = {
     auth: 'required',
     tags,
     summary:
-      'Train the model: charges PRICE_MODEL_TRAINING credits and queues training (refunded if it fails)',
+      'Train the model (after a passed live check): charges PRICE_MODEL_TRAINING credits and queues training (refunded if it fails)',
     params: 'ZModelParams',
     response: { 202: 'ZModel' },
     errors: [
       'models.not_found',
       'models.not_enough_photos',
+      'models.live_check_required',
       'models.training_in_progress',
       'models.already_trained',
       'credits.insufficient',
+    ],
+  }),
+  liveCheck: defineRoute({
+    method: 'POST',
+    path: '/api/models/:uuid/live-check/',
+    auth: 'required',
+    tags,
+    summary: 'The live check before training: three camera frames (straight, left, right), judged at once',
+    description:
+      'Multipart with the files `straight`, `left` and `right` (JPEG, PNG or WebP). Passes when each frame ' +
+      'shows one face, the straight one looks ahead, the other two turn to opposite sides, the motion is ' +
+      "a head's (not a flat picture moved: `spoof.flat`) and the face matches the model's good photos " +
+      '(`face.different_person`). The frames are analysed in memory and never stored; the verdict replaces ' +
+      "the model's previous one. Training (`train`) needs a passed check.",
+    params: 'ZModelParams',
+    requestKind: 'multipart',
+    response: { 200: 'ZLiveCheckResult' },
+    errors: [
+      'models.not_found',
+      'models.live_check_needs_photos',
+      'models.training_in_progress',
+      'models.already_trained',
+      'common.throttled',
     ],
   }),
   events: defineRoute({

@@ -21,9 +21,17 @@ export const ANALYSIS_MAX_SIDE = 1024;
 /** Enough for "somebody else is in the photo"; the check only needs to know there is more than one. */
 const MAX_FACES = 10;
 
+export interface AnalyzeOptions {
+  /**
+   * Also run Human's antispoof and liveness models (each face gets `real` and `live`, 0–1). Off
+   * for ordinary photos: those scores only mean something on a camera frame of a person.
+   */
+  spoofScores?: boolean;
+}
+
 export interface FaceAnalyzer {
   /** Every face in the photo, largest first, with what the photo checks and the face profile need. */
-  analyze(image: Buffer): Promise<FaceAnalysis>;
+  analyze(image: Buffer, options?: AnalyzeOptions): Promise<FaceAnalysis>;
   /** Loads the models ahead of the first photo (e.g. when a worker starts). */
   warmUp(): Promise<void>;
 }
@@ -38,10 +46,10 @@ export function createFaceAnalyzer(): FaceAnalyzer {
     async warmUp() {
       await loadHumanOnce();
     },
-    async analyze(image) {
+    async analyze(image, options = {}) {
       const decoded = await decodeForAnalysis(image);
       const human = await loadHumanOnce();
-      const faces = await detectFaces(human, decoded);
+      const faces = await detectFaces(human, decoded, options.spoofScores === true);
       const analysed = await Promise.all(faces.map((face) => describeFace(face, decoded)));
       analysed.sort((a, b) => b.box.width * b.box.height - a.box.width * a.box.height);
       return {
@@ -90,11 +98,14 @@ async function decodeForAnalysis(image: Buffer): Promise<DecodedImage> {
   return { rgb: data, width: info.width, height: info.height, originalWidth, originalHeight };
 }
 
-async function detectFaces(human: Human, decoded: DecodedImage): Promise<FaceResult[]> {
+async function detectFaces(human: Human, decoded: DecodedImage, spoofScores: boolean): Promise<FaceResult[]> {
   const tf = human.tf as typeof Tf;
   const input = tf.tensor3d(new Int32Array(decoded.rgb), [decoded.height, decoded.width, 3], 'int32');
   try {
-    const result = await human.detect(input);
+    const result = await human.detect(
+      input,
+      spoofScores ? { face: { antispoof: { enabled: true }, liveness: { enabled: true } } } : undefined,
+    );
     if (result.error) throw new Error(`face analysis failed: ${result.error}`);
     return result.face;
   } finally {
@@ -119,6 +130,8 @@ async function describeFace(face: FaceResult, decoded: DecodedImage) {
     yaw: angle.yaw,
     pitch: angle.pitch,
     roll: angle.roll,
+    ...(face.real === undefined ? {} : { real: face.real }),
+    ...(face.live === undefined ? {} : { live: face.live }),
     crop: {
       meanLuminance: meanLuminance(crop),
       sharpness: normalisedSharpness(crop, FACE_CROP_SIZE, FACE_CROP_SIZE),

@@ -55,6 +55,10 @@ export interface AnalysedFace {
   yaw: number;
   pitch: number;
   roll: number;
+  /** Human's antispoof score, 0–1 (1: a real face, not a screen or print); only when asked for. */
+  real?: number;
+  /** Human's liveness score, 0–1; only when asked for. */
+  live?: number;
   crop: FaceCropStats;
 }
 

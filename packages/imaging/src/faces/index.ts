@@ -2,8 +2,8 @@
  * The public face of the faces module: the only file other modules and the composition root
  * import from it. Anything not exported here is the module's own business.
  */
-export { createFaceAnalyzer, type FaceAnalyzer } from './face-analyzer.js';
-export { descriptorSimilarity } from './face-descriptors.models.js';
+export { type AnalyzeOptions, createFaceAnalyzer, type FaceAnalyzer } from './face-analyzer.js';
+export { averageDescriptor, descriptorSimilarity } from './face-descriptors.models.js';
 export { FACE_OVAL, type Point2 } from './face-geometry.models.js';
 export { alignedFaceCrop, decodeRgb, encodeRgb } from './face-images.js';
 export {

@@ -4,7 +4,7 @@ import { startFalFake, type FalFake, REFUSED_WORD } from '../../fakes/fal.fake.j
 import { grantWelcomeCredits } from '../../modules/credits/credits.usecases.js';
 import { modelsRepository } from '../../modules/models/models.repository.js';
 import { bearer, createActiveUser, createUploadFor, login } from '../../test/factories.js';
-import { astronautPhotos, createTrainedModel, uploadModelPhotos } from '../../test/models.js';
+import { astronautPhotos, createTrainedModel, passLiveCheck, uploadModelPhotos } from '../../test/models.js';
 import { runModelTraining } from '../../modules/models/model-training-run.usecases.js';
 import { createSwitchableModerator } from '../../test/posts-factories.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
@@ -111,6 +111,7 @@ describe('a digital model trained at fal', () => {
       const uuid = created.json().uuid as string;
       const photos = (await astronautPhotos()).map((data) => ({ data }));
       expect((await uploadModelPhotos(t, user.headers, uuid, photos)).statusCode).toBe(201);
+      await passLiveCheck(t, uuid);
       expect(
         (await t.app.inject({ method: 'POST', url: `/api/models/${uuid}/train/`, headers: user.headers }))
           .statusCode,
@@ -150,6 +151,7 @@ describe('fal’s webhook for a training', () => {
     const uuid = created.json().uuid as string;
     const photos = (await astronautPhotos()).map((data) => ({ data }));
     expect((await uploadModelPhotos(t, user.headers, uuid, photos)).statusCode).toBe(201);
+    await passLiveCheck(t, uuid);
     const train = await t.app.inject({
       method: 'POST',
       url: `/api/models/${uuid}/train/`,

@@ -13,7 +13,7 @@ import { runModelTraining } from '../../modules/models/model-training-run.usecas
 import { creditEntries, models, notifications } from '../../shared/db/schema.js';
 import { bearer, createActiveUser, createUploadFor, login } from '../../test/factories.js';
 import { loadTestFaces } from '@mirra/imaging/testing';
-import { astronautPhotos, createTrainedModel, uploadModelPhotos } from '../../test/models.js';
+import { astronautPhotos, createTrainedModel, passLiveCheck, uploadModelPhotos } from '../../test/models.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { unzipStored } from '../zip.js';
 import { REPLICATE_WEBHOOK_PATH } from './replicate-webhook.routes.js';
@@ -86,6 +86,7 @@ async function startedModel(user: { headers: Record<string, string> }, name: str
   const uuid = created.json().uuid as string;
   const photos = (await astronautPhotos()).map((data) => ({ data }));
   expect((await uploadModelPhotos(t, user.headers, uuid, photos)).statusCode).toBe(201);
+  await passLiveCheck(t, uuid);
   const started = await t.app.inject({
     method: 'POST',
     url: `/api/models/${uuid}/train/`,

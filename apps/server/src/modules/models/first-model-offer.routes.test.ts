@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { grantWelcomeCredits } from '../credits/credits.usecases.js';
 import { bearer, createActiveUser, login } from '../../test/factories.js';
-import { astronautPhotos, uploadModelPhotos } from '../../test/models.js';
+import { astronautPhotos, passLiveCheck, uploadModelPhotos } from '../../test/models.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 
 // The first digital model of an account trains free; the price shown before training is the
@@ -53,6 +53,7 @@ async function modelReadyToTrain(headers: Record<string, string>, name: string) 
 async function train(headers: Record<string, string>, uuid: string) {
   const shown = (await api('GET', `/api/models/${uuid}/`, headers)).json().training_price as number;
   const before = await balance(headers);
+  await passLiveCheck(t, uuid);
   const started = await api('POST', `/api/models/${uuid}/train/`, headers);
   expect(started.statusCode, started.body).toBe(202);
   // What the screen said is what was taken.

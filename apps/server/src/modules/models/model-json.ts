@@ -5,6 +5,7 @@ import { hasCreditEntry } from '../credits/index.js';
 import { firstModelOfferKey, trainingPriceFor, typicalTrainingSeconds } from './models.models.js';
 import { modelsRepository, type ModelSummaryRow } from './models.repository.js';
 import { toModelJson } from './models.serializers.js';
+import { liveCheckState } from './live-check.usecases.js';
 
 /**
  * What training a model of this user costs now: the price the screen shows and the charge
@@ -35,9 +36,10 @@ export const context = (deps: ModelsDeps, trainingPrice: number) => ({
 });
 
 export async function modelJson(deps: ModelsDeps, db: DbOrTx, row: ModelSummaryRow): Promise<TModel> {
-  const [photos, price] = await Promise.all([
+  const [photos, price, liveCheck] = await Promise.all([
     modelsRepository.listPhotos(db, row.id),
     trainingPriceNow(deps, db, row.userId, row.id),
+    liveCheckState(db, row.id),
   ]);
-  return toModelJson(row, photos, context(deps, price));
+  return toModelJson(row, photos, { ...context(deps, price), liveCheck });
 }

@@ -13,6 +13,7 @@ import { modelsRepository, type ModelRow } from './models.repository.js';
 import { trainModelJob } from './models.jobs.definitions.js';
 import { modelNotFound, trainingInProgress } from './models.errors.js';
 import { modelJson, trainingPriceNow } from './model-json.js';
+import { liveCheckProblem, liveCheckRequired } from './live-check.usecases.js';
 
 /** Training of a digital model: charged start, completion, failure and its refund, exactly once. */
 
@@ -22,7 +23,7 @@ const refundKey = (model: { uuid: string }, attempt: number) => `model:${model.u
 
 /**
  * Starts training, in one transaction with the model locked: at least MODEL_MIN_PHOTOS good
- * photos, the charge (`model_training_charge`, once per attempt), IN_QUEUE, and the job — so a
+ * photos, a passed live check that still matches them, the charge (`model_training_charge`, once per attempt), IN_QUEUE, and the job — so a
  * crash can never leave a charge without a job, or a job without its charge.
  */
 export async function startTraining(deps: ModelsDeps, user: UserRow, uuid: string): Promise<TModel> {
@@ -45,6 +46,9 @@ export async function startTraining(deps: ModelsDeps, user: UserRow, uuid: strin
         extra: { reference_count: model.referenceCount, min_photos: minPhotos },
       });
     }
+    // A model is of the person who proved, live in front of a camera, that the photos are theirs.
+    const checkProblem = await liveCheckProblem(tx, model.id);
+    if (checkProblem) throw liveCheckRequired(checkProblem);
     const attempt = model.trainingAttempt + 1;
     // Under the balance lock, so two trainings started at once cannot both take the free one.
     await lockCredits(tx, user.id);

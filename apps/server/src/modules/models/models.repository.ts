@@ -2,11 +2,12 @@ import { and, asc, desc, eq, inArray, like, lt, ne, sql } from 'drizzle-orm';
 import { GenerationStatus, type TGenerationStatus } from '@mirra/contracts';
 import type { DbOrTx } from '../../shared/db/client.js';
 import { jobsWithPayload } from '../../shared/jobs.js';
-import { modelPhotos, models } from './models.tables.js';
+import { modelLiveChecks, modelPhotos, models } from './models.tables.js';
 import { modelStatusesAllowedBefore } from './models.models.js';
 
 export type ModelRow = typeof models.$inferSelect;
 export type ModelPhotoRow = typeof modelPhotos.$inferSelect;
+export type LiveCheckRow = typeof modelLiveChecks.$inferSelect;
 
 /** Every column but the profile, which is large and only training and face swap read. */
 const summaryColumns = {
@@ -285,6 +286,19 @@ export const modelsRepository = {
       )
       .limit(1);
     return Boolean(row);
+  },
+
+  // --- Live checks ---
+
+  /** The model's latest live check replaces the one before. */
+  async saveLiveCheck(db: DbOrTx, values: typeof modelLiveChecks.$inferInsert): Promise<void> {
+    const { modelId: _modelId, ...changes } = values;
+    await db.insert(modelLiveChecks).values(values).onConflictDoUpdate({ target: modelLiveChecks.modelId, set: changes });
+  },
+
+  async findLiveCheck(db: DbOrTx, modelId: number): Promise<LiveCheckRow | undefined> {
+    const [row] = await db.select().from(modelLiveChecks).where(eq(modelLiveChecks.modelId, modelId));
+    return row;
   },
 
   // --- Photos ---

@@ -7,7 +7,7 @@ import { creditEntries, modelPhotos, models, notifications, users } from '../../
 import { grantWelcomeCredits } from '../credits/credits.usecases.js';
 import { descriptorSimilarity, type FaceProfile } from '@mirra/imaging';
 import { bearer, createActiveUser, login } from '../../test/factories.js';
-import { astronautPhotos, uploadModelPhotos } from '../../test/models.js';
+import { astronautPhotos, passLiveCheck, uploadModelPhotos } from '../../test/models.js';
 import { createTestApp, mediaUrlExpiry, mediaUrlPattern, type TestApp } from '../../test/test-app.js';
 import {
   blurPhoto,
@@ -376,6 +376,7 @@ describe('training', () => {
       uuid,
       photos.map((data) => ({ data })),
     );
+    await passLiveCheck(t, uuid);
     const response = await api('POST', `/api/models/${uuid}/train/`, headers);
     expect(response.statusCode).toBe(402);
     expect(response.json()).toMatchObject({ code: 'credits.insufficient', required: PRICE, difference: 4 });
@@ -397,6 +398,7 @@ describe('training', () => {
       );
       expect(uploaded.json()).toMatchObject({ reference_count: 15, min_photos: 15 });
 
+      await passLiveCheck(t, uuid);
       const started = await api('POST', `/api/models/${uuid}/train/`, headers);
       expect(started.statusCode, started.body).toBe(202);
       expect(started.json()).toMatchObject({ status: GenerationStatus.IN_QUEUE, cost: PRICE });
@@ -503,6 +505,7 @@ describe('training', () => {
       uuid,
       photos.map((data) => ({ data })),
     );
+    await passLiveCheck(t, uuid);
     await api('POST', `/api/models/${uuid}/train/`, headers);
     await t.runJobs();
     expect((await getModel(uuid, headers)).status).toBe(GenerationStatus.COMPLETED);
@@ -521,6 +524,7 @@ describe('training', () => {
         uuid,
         photos.map((data) => ({ data })),
       );
+      await passLiveCheck(t, uuid);
       await api('POST', `/api/models/${uuid}/train/`, headers);
       expect(await balance(headers)).toBe(20 - PRICE);
 
@@ -563,6 +567,7 @@ describe('training', () => {
       uuid,
       photos.map((data) => ({ data })),
     );
+    await passLiveCheck(t, uuid);
     await api('POST', `/api/models/${uuid}/train/`, headers);
     const id = await modelId(uuid);
     // A photo vanished from storage: a fault on our side, retried until the attempts run out.
@@ -595,6 +600,7 @@ describe('training progress', () => {
         uuid,
         photos.map((data) => ({ data })),
       );
+      await passLiveCheck(t, uuid);
       await api('POST', `/api/models/${uuid}/train/`, headers);
       const port = (t.app.server.address() as { port: number }).port;
       const response = await fetch(`http://127.0.0.1:${port}/api/models/${uuid}/events/`, { headers });
@@ -654,6 +660,7 @@ describe('deleting a model', () => {
       uuid,
       photos.map((data) => ({ data })),
     );
+    await passLiveCheck(t, uuid);
     await api('POST', `/api/models/${uuid}/train/`, headers);
     await t.runJobs();
     expect((await api('GET', '/api/users/me/', headers)).json().lora).toBe(true);
@@ -683,6 +690,7 @@ describe('deleting a model', () => {
       uuid,
       photos.map((data) => ({ data })),
     );
+    await passLiveCheck(t, uuid);
     await api('POST', `/api/models/${uuid}/train/`, headers);
     expect(await balance(headers)).toBe(20 - PRICE);
     expect((await api('DELETE', `/api/models/${uuid}/`, headers)).statusCode).toBe(204);

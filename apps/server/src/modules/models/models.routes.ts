@@ -1,4 +1,4 @@
-import { MODEL_PHOTOS_PER_REQUEST, routes } from '@mirra/contracts';
+import { LIVE_CHECK_FRAME_NAMES, MODEL_PHOTOS_PER_REQUEST, routes } from '@mirra/contracts';
 import type { FastifyRequest } from 'fastify';
 import { requireAuth } from '../../shared/http/auth-context.js';
 import { serve } from '../../shared/http/serve-route.js';
@@ -10,6 +10,7 @@ import { notAFile } from '../uploads/index.js';
 import { addModelPhotos, deleteModelPhoto, type IncomingPhoto } from './model-photos.usecases.js';
 import { createModel, deleteModel, getModel, listModels } from './models.usecases.js';
 import { startTraining } from './model-training.usecases.js';
+import { takeLiveCheck, type LiveCheckFrame } from './live-check.usecases.js';
 
 const r = routes.models;
 
@@ -35,6 +36,14 @@ export function registerModelsRoutes(app: ZodApp, deps: ModelsDeps): void {
   serve(app, r.removePhoto, async (request) =>
     deleteModelPhoto(deps, requireAuth(request).user, request.params.uuid, request.params.photo_uuid),
   );
+  serve(app, r.liveCheck, async (request) =>
+    takeLiveCheck(
+      deps,
+      requireAuth(request).user,
+      request.params.uuid,
+      () => readFrameParts(request, deps.config.uploads.maxBytes),
+    ),
+  );
   serve(app, r.train, async (request) => startTraining(deps, requireAuth(request).user, request.params.uuid));
   serve(app, r.events, async (request, reply) => {
     const user = requireAuth(request).user;
@@ -46,6 +55,32 @@ export function registerModelsRoutes(app: ZodApp, deps: ModelsDeps): void {
       reread: () => getModel(deps, user, current.uuid),
     });
   });
+}
+
+/** The live check's three frames (file fields named as LIVE_CHECK_FRAME_NAMES), read whole. */
+async function readFrameParts(request: FastifyRequest, maxBytes: number): Promise<LiveCheckFrame[]> {
+  if (!request.isMultipart()) throw notAFile();
+  const count = LIVE_CHECK_FRAME_NAMES.length;
+  const frames: LiveCheckFrame[] = [];
+  try {
+    const options = {
+      limits: { files: count, fileSize: maxBytes, fields: 10, parts: count + 10 },
+      throwFileSizeLimit: false,
+    } as Parameters<typeof request.parts>[0];
+    for await (const part of request.parts(options)) {
+      if (part.type !== 'file') continue;
+      const data = await part.toBuffer();
+      frames.push({ name: part.fieldname, data, truncated: part.file.truncated });
+    }
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    const code = (error as { code?: string }).code;
+    if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT') {
+      throw fieldError('common.validation', { files: [`Send exactly ${count} camera frames.`] });
+    }
+    throw notAFile();
+  }
+  return frames;
 }
 
 /**

@@ -67,11 +67,13 @@ export function toModelJson(
     minPhotos: number;
     trainingPrice: number;
     trainingSeconds: number;
+    liveCheck: TModel['live_check'];
   },
 ): TModel {
   const cover = photos.find((photo) => photo.ok)?.thumbnailKey ?? null;
   return {
     ...toModelSummaryJson(row, { ...context, coverKey: cover }),
     photos: photos.map((photo) => toModelPhotoJson(photo, context.mediaUrls, context.now)),
+    live_check: context.liveCheck,
   };
 }

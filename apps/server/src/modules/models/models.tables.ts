@@ -90,3 +90,37 @@ export const modelPhotos = pgTable(
   },
   (t) => [index('model_photos_model_idx').on(t.modelId, t.id)],
 );
+
+/**
+ * The latest live check of a model (one row per model, replaced by each new check): the verdict,
+ * its measures, and the mean descriptor of the frames, which training compares with the model's
+ * photos again (photos may change after the check). The frames themselves are never stored: they
+ * are analysed in memory and dropped once the verdict is made. Deleted with the model.
+ */
+export const modelLiveChecks = pgTable('model_live_checks', {
+  id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+  modelId: bigint('model_id', { mode: 'number' })
+    .notNull()
+    .unique()
+    .references(() => models.id, { onDelete: 'cascade' }),
+  userId: bigint('user_id', { mode: 'number' })
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  passed: boolean('passed').notNull(),
+  problems: text('problems')
+    .array()
+    .notNull()
+    .default(sql`'{}'::text[]`),
+  /** Yaws, similarity, non-planar motion and Human's antispoof/liveness scores of the frames. */
+  measures: jsonb('measures').$type<LiveCheckMeasures>().notNull(),
+  descriptor: jsonb('descriptor').$type<number[]>().notNull(),
+  checkedAt: timestamp('checked_at', { withTimezone: true }).notNull(),
+});
+
+export interface LiveCheckMeasures {
+  yaws: (number | null)[];
+  similarity: number;
+  nonPlanarMotion: number;
+  real: (number | null)[];
+  live: (number | null)[];
+}

@@ -38,7 +38,10 @@ export async function createModel(
     status: GenerationStatus.NEW,
     createdAt: deps.now(),
   });
-  return toModelJson(row, [], context(deps, await trainingPriceNow(deps, deps.db, user.id, row.id)));
+  return toModelJson(row, [], {
+    ...context(deps, await trainingPriceNow(deps, deps.db, user.id, row.id)),
+    liveCheck: null,
+  });
 }
 
 export async function getModel(deps: ModelsDeps, user: UserRow, uuid: string): Promise<TModel> {

@@ -72,6 +72,7 @@ const ROUTES: Record<string, RouteProbe> = {
     auth: 'required',
   },
   'POST /api/models/:uuid/train/': { params: { uuid: 'model' }, auth: 'required' },
+  'POST /api/models/:uuid/live-check/': { params: { uuid: 'model' }, auth: 'required' },
   'GET /api/models/:uuid/events/': { params: { uuid: 'model' }, auth: 'required' },
   'GET /api/posts/:uuid/': { params: { uuid: 'draftPost' }, auth: 'optional' },
   'GET /api/posts/:uuid/image/': { params: { uuid: 'draftPost' }, auth: 'optional' },

@@ -35,6 +35,7 @@ const model = (overrides: Partial<TModel> = {}): TModel => ({
   error_code: null,
   error_detail: null,
   photos: [],
+  live_check: 'passed',
   ...overrides,
 });
 const CATALOGUE: TPaymentCatalogue = {
