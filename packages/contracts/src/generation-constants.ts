@@ -202,6 +202,36 @@ export type TBackgroundKind = (typeof BACKGROUND_KINDS)[number];
 export const EXTEND_DIRECTIONS = ['left', 'right', 'up', 'down', 'all'] as const;
 export type TExtendDirection = (typeof EXTEND_DIRECTIONS)[number];
 
+/**
+ * The named camera moves a video takes (`settings.camera`): the local engine moves its camera over
+ * the photo or scene this way, and a provider gets the move as its model's camera parameter or, for
+ * a model without one, in the words of CAMERA_MOVE_WORDS. Without one, the engine chooses.
+ */
+export const CAMERA_MOVES = [
+  'zoom_in',
+  'zoom_out',
+  'pan_left',
+  'pan_right',
+  'orbit',
+  'dolly_in',
+  'handheld',
+  'crane_up',
+  'parallax',
+] as const;
+export type TCameraMove = (typeof CAMERA_MOVES)[number];
+/** How a video model without a camera parameter is told each move (English, as prompts are). */
+export const CAMERA_MOVE_WORDS: Record<TCameraMove, string> = {
+  zoom_in: 'Camera: a slow, steady zoom in towards the subject.',
+  zoom_out: 'Camera: a slow zoom out revealing more of the scene.',
+  pan_left: 'Camera: a smooth pan to the left.',
+  pan_right: 'Camera: a smooth pan to the right.',
+  orbit: 'Camera: a slow orbit around the subject.',
+  dolly_in: 'Camera: a dolly in, moving forward towards the subject.',
+  handheld: 'Camera: handheld, with a gentle natural sway.',
+  crane_up: 'Camera: a crane shot rising upwards.',
+  parallax: 'Camera: a sideways parallax move, the subject separating from the background.',
+};
+
 export const PROMPT_MAX_LENGTH = 1000;
 /** Guidance strength slider (advanced settings). */
 export const GUIDANCE_MIN = 1;

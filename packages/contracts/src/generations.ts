@@ -9,6 +9,7 @@ import {
   PROMPT_MAX_LENGTH,
   STYLES,
   BACKGROUND_KINDS,
+  CAMERA_MOVES,
   EXTEND_DIRECTIONS,
   IMAGE_ASPECTS,
   IMAGE_COUNT_MAX,
@@ -46,6 +47,7 @@ export const ZToolSettings = z.strictObject({
   voice: z.uuid().optional(),
   language: z.enum(LANGUAGES, { error: `Choose ${LANGUAGES.join(', ')}.` }).optional(),
   pack: z.uuid({ error: 'Choose a photo pack.' }).optional(),
+  camera: z.enum(CAMERA_MOVES, { error: 'Choose a camera move.' }).optional(),
 });
 
 export const ZCreateGenerationBody = z.object({

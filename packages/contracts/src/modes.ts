@@ -4,6 +4,7 @@ import {
   UPSCALE_FACTOR_DEFAULT,
   VIDEO_ASPECTS,
   type TBackgroundKind,
+  type TCameraMove,
   type TExtendDirection,
   type TUpscaleFactor,
 } from './generation-constants.js';
@@ -72,6 +73,8 @@ export const TOOL_SETTINGS = [
   // A talking photo's recorded voice (an upload) and the language its text is spoken in.
   'voice',
   'language',
+  // A video's named camera move (CAMERA_MOVES).
+  'camera',
 ] as const;
 export type TToolSetting = (typeof TOOL_SETTINGS)[number];
 /** What a tool does when its optional setting is not chosen: ×2, and no background (transparency). */
@@ -235,7 +238,7 @@ const video = {
     video: true,
     aspect: 'video',
     count: false,
-    settings: {},
+    settings: { camera: 'optional' },
   },
   jobs: { withPhoto: 'image_to_video', withoutPhoto: 'text_to_video' },
   price: { key: 'video_per_second', per: 'second', default: 5 },
@@ -700,4 +703,6 @@ export interface ToolSettings {
   language?: TLanguage;
   /** A photo pack's uuid. */
   pack?: string;
+  /** A video's camera move; without one the engine chooses. */
+  camera?: TCameraMove;
 }

@@ -283,6 +283,31 @@ export async function startFalFake(
     };
   }
 
+  /**
+   * Kling's camera control: only Kling 1.0's text-to-video takes it (other versions refuse the
+   * field), one movement of a known axis by a whole amount from -10 to 10.
+   */
+  function cameraControlProblem(job: FalFakeJob): { loc: string[]; msg: string; type: string } | null {
+    const loc = ['body', 'advanced_camera_control'];
+    if (!/kling-video\/v1\/(standard|pro)\/text-to-video$/.test(job.model))
+      return { loc, msg: 'extra fields not permitted', type: 'value_error.extra' };
+    const control = job.input.advanced_camera_control as {
+      movement_type?: unknown;
+      movement_value?: unknown;
+    };
+    const axes = ['horizontal', 'vertical', 'pan', 'tilt', 'roll', 'zoom'];
+    if (!axes.includes(String(control?.movement_type)))
+      return {
+        loc: [...loc, 'movement_type'],
+        msg: `value is not one of ${axes.join(', ')}`,
+        type: 'type_error.enum',
+      };
+    const value = control.movement_value;
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < -10 || value > 10)
+      return { loc: [...loc, 'movement_value'], msg: 'a whole number from -10 to 10', type: 'value_error' };
+    return null;
+  }
+
   /** What fal's input validation says of a job's input (422 `detail[]`), or null when it is whole. */
   function validate(job: FalFakeJob): { loc: string[]; msg: string; type: string } | null {
     const missing = (field: string) => ({
@@ -328,6 +353,7 @@ export async function startFalFake(
     }
     if (job.model.includes('image-to-video') && typeof job.input.image_url !== 'string')
       return missing('image_url');
+    if (job.input.advanced_camera_control !== undefined) return cameraControlProblem(job);
     return null;
   }
 

@@ -58,6 +58,7 @@ const FIELD_MESSAGE_RULES: Array<[RegExp, string, (m: RegExpMatchArray) => Recor
   [/^Upload a photo of the garment\.$/, 'fieldErrors.garmentPhoto', () => ({})],
   [/^Choose 1 to (\d+) pictures\.$/, 'fieldErrors.chooseCount', (m) => ({ max: Number(m[1]) })],
   [/^Choose (\d+:\d+, )+\d+:\d+\.$/, 'fieldErrors.chooseAspect', () => ({})],
+  [/^Choose a camera move\.$/, 'fieldErrors.chooseCamera', () => ({})],
   [/^This server has no engine for \w+ yet\.$/, 'errors.generations.mode_unavailable', () => ({})],
   [/^Upload a valid image\./, 'errors.uploads.unsupported_type', () => ({})],
   [/^Upload one file at a time\.$/, 'fieldErrors.oneFile', () => ({})],

@@ -90,6 +90,8 @@ export async function animateScene(plan: ScenePlan, durationSeconds: number): Pr
         calm: features.has('lake') && !features.has('sea'),
         colour: hexToRgb(palette.water),
         ripple: fractalLine(stream('reflection'), height, { cell: 3, octaves: 2 }),
+        // Where the foam of each rolling wave is thick or thin along its crest.
+        foam: fractalLine(stream('surf'), width + 512, { cell: 24, octaves: 3 }),
       }
     : null;
   if (water) motions.add('water');
@@ -151,7 +153,10 @@ export async function animateScene(plan: ScenePlan, durationSeconds: number): Pr
       // Cloud shadows pass over the land below the horizon.
       if (clouds && !water) shadeByClouds(out, width, height, horizon, clouds, drift);
     }
-    if (water && waves) reflectWater(out, width, height, horizon, water, waves, t);
+    if (water && waves) {
+      reflectWater(out, width, height, horizon, water, waves, t);
+      if (!water.calm) rollWaves(out, width, height, horizon, water.foam, waves.roll, t);
+    }
     if (frontLayer) blendRgba(out, frontLayer, 0, height);
     if (rain) blendRgbaShifted(out, width, height, rain, (t * height * 1.6) % height);
     if (bokeh) {
@@ -435,7 +440,80 @@ function waveField(width: number, height: number, horizon: number, calm: boolean
       cos[(y - horizon) * width + x] = Math.cos(angle);
     }
   }
-  return { sin, cos };
+  return { sin, cos, roll: rollField(width, height, horizon) };
+}
+
+/** Rolling waves: crests per unit of distance over the water, and how fast they come in (per second). */
+const WAVE_CRESTS = 0.7;
+const WAVE_SPEED = 0.42;
+/** The share of a wave's period its foam (behind the crest) and its dark face (before it) take. */
+const WAVE_FOAM = 0.3;
+const WAVE_FACE = 0.35;
+
+/**
+ * Each water pixel's wave phase at time 0: the distance to the water seen at that row (near the
+ * horizon a row spans far more water than near the viewer, so crests crowd together and thin out
+ * there) times the crests per unit, the crests gently bowed along their length.
+ */
+function rollField(width: number, height: number, horizon: number): Float32Array {
+  const rows = Math.max(0, height - horizon);
+  const roll = new Float32Array(rows * width);
+  for (let y = horizon; y < height; y++) {
+    const depth = (y - horizon + 1) / Math.max(1, rows);
+    const distance = 1 / (depth + 0.05);
+    for (let x = 0; x < width; x++) {
+      const u = x / width;
+      const bow = 0.18 * Math.sin(u * 5.1 + 0.6) + 0.09 * Math.sin(u * 11.3 + 2.2);
+      roll[(y - horizon) * width + x] = distance * WAVE_CRESTS + bow;
+    }
+  }
+  return roll;
+}
+
+/**
+ * Waves rolling in towards the viewer (onto the beach when there is one): each crest is a band of
+ * broken white foam with its foam trailing behind it and the darker face of the wave before it,
+ * all travelling shorewards as the phase advances with time; faint near the horizon, strong near.
+ */
+function rollWaves(
+  out: Float32Array,
+  width: number,
+  height: number,
+  horizon: number,
+  foam: Float32Array,
+  roll: Float32Array,
+  t: number,
+) {
+  const rows = Math.max(1, height - horizon);
+  const advance = t * WAVE_SPEED;
+  for (let y = horizon; y < height; y++) {
+    const depth = (y - horizon) / rows;
+    const strength = Math.min(1, depth * 5) * (0.6 + 0.4 * depth);
+    if (strength <= 0) continue;
+    const row = (y - horizon) * width;
+    for (let x = 0; x < width; x++) {
+      const phase = roll[row + x]! + advance;
+      const crest = Math.floor(phase);
+      const f = phase - crest;
+      const i = (y * width + x) * 3;
+      if (f < WAVE_FOAM) {
+        // Broken foam: thick in places, gaps in others, different for every crest.
+        const patch = foam[(x + ((crest * 97) % 512) + 512) % (width + 512)]!;
+        const cover = Math.max(0, Math.min(1, (patch - 0.12) * 3));
+        const fade = (1 - f / WAVE_FOAM) ** 1.6;
+        const alpha = 0.95 * strength * cover * fade;
+        out[i] = out[i]! + (248 - out[i]!) * alpha;
+        out[i + 1] = out[i + 1]! + (244 - out[i + 1]!) * alpha;
+        out[i + 2] = out[i + 2]! + (236 - out[i + 2]!) * alpha;
+      } else if (f > 1 - WAVE_FACE) {
+        // The face of the wave, steepest just before the crest: shaded.
+        const shade = 1 - 0.5 * strength * ((f - (1 - WAVE_FACE)) / WAVE_FACE) ** 2;
+        out[i] = out[i]! * shade;
+        out[i + 1] = out[i + 1]! * shade;
+        out[i + 2] = out[i + 2]! * shade;
+      }
+    }
+  }
 }
 
 /**
@@ -448,7 +526,7 @@ function reflectWater(
   width: number,
   height: number,
   horizon: number,
-  water: { calm: boolean; colour: Rgb; ripple: Float32Array },
+  water: { calm: boolean; colour: Rgb; ripple: Float32Array; foam: Float32Array },
   waves: { sin: Float32Array; cos: Float32Array },
   t: number,
 ) {

@@ -2,9 +2,10 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import type { TVideoAspect } from '@mirra/contracts';
+import type { TCameraMove, TVideoAspect } from '@mirra/contracts';
 import { FACE_OVAL, type AnalysedFace, type FaceAnalyzer } from '../faces/index.js';
 import { MAX_INPUT_PIXELS } from '../raster/raster.js';
+import { isLayeredMove, planCameraMove, planLayeredMove } from './camera-moves.models.js';
 import { runFfmpeg } from './ffmpeg.js';
 import {
   buildFaceRig,
@@ -49,6 +50,8 @@ export interface AnimatedPhoto {
    * (cut out by person segmentation) moves against its background; camera: the move alone.
    */
   motion: PhotoMotion;
+  /** The named camera move made, when one was asked for. */
+  camera: TCameraMove | null;
 }
 
 export class PhotoTooSmallError extends Error {
@@ -83,6 +86,8 @@ export async function animatePhoto(
     durationSeconds: number | null | undefined;
     faceAnalyzer: FaceAnalyzer | null;
     personSegmenter?: PersonSegmenter | null;
+    /** A named camera move; without one, the move above that suits the photo. */
+    camera?: TCameraMove | null;
   } & EncodeOptions,
 ): Promise<AnimatedPhoto> {
   const upright = await sharp(input.photo, { limitInputPixels: MAX_INPUT_PIXELS })
@@ -107,13 +112,18 @@ export async function animatePhoto(
     : null;
   input.check();
   const common = { photo, aspect: input.aspect, durationSeconds: input.durationSeconds };
-  const cameraPlan = planMotion({ ...common, face: found?.focus ?? null });
+  const camera = input.camera ?? null;
+  const cameraPlan = camera
+    ? planCameraMove({ ...common, move: camera, focus: found?.focus ?? null })
+    : planMotion({ ...common, face: found?.focus ?? null });
   const cameraSource = canvasSourceRect(photo, cameraPlan);
   const rig = found ? faceRigOnCanvas(found.face, found.scale, cameraSource, cameraPlan) : null;
 
   let subject: SubjectStats | null = null;
   let mask: PersonMask | null = null;
-  if (!rig && input.personSegmenter) {
+  // A parallax, orbit or dolly asked for lifts the person off the background even with a face;
+  // without a move asked for, parallax is for a photo whose face is too small to move.
+  if ((camera ? isLayeredMove(camera) : !rig) && input.personSegmenter) {
     mask = await input.personSegmenter.segment({ data: upright.data, ...photo });
     const stats = subjectStats(mask);
     if (isParallaxSubject(stats)) subject = stats;
@@ -121,7 +131,10 @@ export async function animatePhoto(
   }
 
   if (subject && mask) {
-    const plan = planParallax({ ...common, subject: subject.centre });
+    const plan =
+      camera === 'orbit' || camera === 'dolly_in'
+        ? planLayeredMove({ ...common, move: camera, subject: subject.centre })
+        : planParallax({ ...common, subject: subject.centre });
     const source = canvasSourceRect(photo, plan);
     const canvas = await toCanvas(sharp(upright.data, rawPhoto), source, plan.canvas);
     // The mask, stretched back over the photo, cut and resampled exactly like the canvas.
@@ -170,7 +183,7 @@ export async function animatePhoto(
       count: plan.windows.length,
       renderFrame,
     });
-    return { ...encoded, plan, motion: 'parallax' };
+    return { ...encoded, plan, motion: 'parallax', camera };
   }
 
   const plan = cameraPlan;
@@ -203,7 +216,7 @@ export async function animatePhoto(
     count: plan.windows.length,
     renderFrame,
   });
-  return { ...encoded, plan, motion: rig ? 'face' : 'camera' };
+  return { ...encoded, plan, motion: rig ? 'face' : 'camera', camera };
 }
 
 /** The frame-shaped part of the photo resampled to the canvas (the camera's supersampled view). */

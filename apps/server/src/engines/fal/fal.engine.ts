@@ -151,7 +151,11 @@ export function createFalEngine(
 
     async start(request: EngineRequest, context: EngineContext) {
       const model = falModelFor(request, config.models);
-      const input = falInput(request, { ...(await faceInputs(request)), ...(await outpaintCanvas(request)) });
+      const input = falInput(request, {
+        ...(await faceInputs(request)),
+        ...(await outpaintCanvas(request)),
+        model,
+      });
       const submitted = await fal.submit(model, input, webhookUrl, context.signal);
       return { kind: 'pending' as const, providerJobId: encodeFalJob(submitted.request_id, model) };
     },

@@ -2,6 +2,7 @@ import { aspectSize, JOB_KINDS, type TJobKind } from '@mirra/contracts';
 import { EngineError, type EngineRequest } from '../engine.types.js';
 import { jobOf } from '../engine-jobs.js';
 import { providerPrompt } from '../provider-calls.js';
+import { klingCameraControl, videoPrompt } from '../camera-moves.js';
 
 /** The jobs the fal engine runs: every kind. */
 export const FAL_JOBS: readonly TJobKind[] = JOB_KINDS;
@@ -70,8 +71,7 @@ export function klingDuration(seconds: number | null): '5' | '10' {
 }
 
 /** When the user asked for motion without words: what Kling is told to do with the photo. */
-export const DEFAULT_MOTION_PROMPT =
-  'Gentle natural motion: the person breathes, blinks and turns their head slightly; a slow camera push-in';
+export { DEFAULT_MOTION_PROMPT } from '../camera-moves.js';
 
 /**
  * A fal job as Mirra stores it (`provider_job_id`): fal's request id and the model it was sent
@@ -104,6 +104,8 @@ export function falInput(
     lora?: FalLora;
     /** An outpaint's photo on its larger canvas, and the mask of the new part. */
     canvas?: { image: Buffer; mask: Buffer };
+    /** The model the input goes to, where its parameters differ by version (Kling's camera control). */
+    model?: string;
   } = {},
 ): Record<string, unknown> {
   // One picture a call: the pictures of a run are generations of their own, each with its seed.
@@ -177,7 +179,7 @@ export function falInput(
       };
     case 'image_to_video':
     case 'text_to_video':
-      return videoInput(request);
+      return videoInput(request, extra.model ?? '');
     case 'talking_video':
       return talkingInput(request);
     case 'swap_face':
@@ -236,15 +238,24 @@ function talkingInput(request: EngineRequest): Record<string, unknown> {
   return voice ? { ...common, audio_url: dataUri(voice) } : { ...common, text: request.prompt };
 }
 
-/** Kling's input: image-to-video from the photo, or text-to-video in the asked frame shape. */
-function videoInput(request: EngineRequest): Record<string, unknown> {
+/**
+ * Kling's input: image-to-video from the photo, or text-to-video in the asked frame shape; the
+ * camera move as the model's camera control where it has one, and said in the prompt always.
+ */
+function videoInput(request: EngineRequest, model: string): Record<string, unknown> {
   const duration = klingDuration(request.durationSeconds);
   const source = request.images[0];
   const common = { duration, negative_prompt: 'blur, distort, and low quality', cfg_scale: 0.5 };
-  if (source) {
-    return { ...common, prompt: request.prompt.trim() || DEFAULT_MOTION_PROMPT, image_url: dataUri(source) };
-  }
-  return { ...common, prompt: request.prompt, aspect_ratio: request.aspect ?? '16:9' };
+  const camera = request.settings?.camera;
+  const prompt = videoPrompt(request.prompt, camera, Boolean(source));
+  if (source) return { ...common, prompt, image_url: dataUri(source) };
+  const control = klingCameraControl(model, camera);
+  return {
+    ...common,
+    prompt,
+    aspect_ratio: request.aspect ?? '16:9',
+    ...(control ? { advanced_camera_control: control } : {}),
+  };
 }
 
 /** What a fal status means for the generation: waiting, running with progress, or finished. */

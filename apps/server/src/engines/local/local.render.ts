@@ -45,6 +45,7 @@ import {
   encodeFrames,
   frameCount,
   PhotoTooSmallError,
+  sceneWithCameraMove,
   shapeForFrame,
   VIDEO_FPS,
   videoFrameSize,
@@ -346,6 +347,7 @@ async function animateLocally(
       durationSeconds: request.durationSeconds,
       faceAnalyzer: options.faceAnalyzer,
       personSegmenter: options.personSegmenter,
+      camera: request.settings?.camera ?? null,
       ffmpegPath,
       description: LOCAL_ENGINE_DESCRIPTIONS.video,
       timeoutMs: options.encodeTimeoutMs ?? VIDEO_ENCODE_TIMEOUT_MS,
@@ -444,8 +446,11 @@ async function sceneVideo(
   let encoded: { mp4: Buffer; poster: Buffer };
   let motions: SceneMotion[];
   try {
-    const animation = await animateScene(plan, seconds);
-    motions = animation.motions;
+    const drawn = await animateScene(plan, seconds);
+    motions = drawn.motions;
+    // The camera move asked for films the scene, whose own motion carries on beneath it.
+    const camera = request.settings?.camera;
+    const animation = camera ? sceneWithCameraMove(drawn, camera) : drawn;
     progress.check();
     await progress.reach(10);
     let frameReports = Promise.resolve();

@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { GenerationStatus } from '@mirra/contracts';
+import { CAMERA_MOVE_WORDS, GenerationStatus } from '@mirra/contracts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   REPLICATE_REFUSED_WORD,
@@ -149,16 +149,23 @@ describe('the Replicate engine, polled by the worker', () => {
   it('animates a photo with Kling: an MP4 with its poster', async () => {
     const { user, headers } = await signedInUser();
     const upload = await createUploadFor(t, user.id);
-    const { uuid } = await create(headers, { mode: 'video', images: [upload.uuid], duration: 5 });
+    const { uuid } = await create(headers, {
+      mode: 'video',
+      images: [upload.uuid],
+      duration: 5,
+      prompt: 'she smiles',
+      settings: { camera: 'dolly_in' },
+    });
     await t.runJobs();
     const done = await shown(uuid, headers);
     expect(done.status, done.error_detail).toBe(GenerationStatus.COMPLETED);
     expect(done.result.content_type).toBe('video/mp4');
     expect(done.result.variants.length).toBeGreaterThan(0);
     const row = await rowOf(uuid);
-    expect(replicate.predictions.get(row.providerJobId!)!.input).toMatchObject({
-      duration: 5,
-    });
+    // Kling 2.1 here has no camera parameter: the chosen move is said after the description.
+    const input = replicate.predictions.get(row.providerJobId!)!.input;
+    expect(input).toMatchObject({ duration: 5, prompt: `she smiles. ${CAMERA_MOVE_WORDS.dolly_in}` });
+    expect(input).not.toHaveProperty('camera_control');
     // The default price table prices Kling at Replicate per second of video ($0.05).
     expect(row.providerCostUsd).toBeCloseTo(0.05 * 5, 2);
   });

@@ -3,6 +3,7 @@ import type { TJobKind } from '@mirra/contracts';
 import { EngineError, type EngineFaceModel, type EngineRequest } from '../engine.types.js';
 import { jobServedBy } from '../engine-jobs.js';
 import { providerPrompt } from '../provider-calls.js';
+import { videoPrompt } from '../camera-moves.js';
 
 /**
  * The jobs the Replicate engine runs with a model of its own. A face photo from a description runs
@@ -114,10 +115,9 @@ export function replicateInput(
       return { input_image: toFile(request.images[0]!), swap_image: toFile(facePhoto) };
     case 'image_to_video': {
       const duration = request.durationSeconds !== null && request.durationSeconds > 7 ? 10 : 5;
+      // Kling 2.1 here has no camera parameter: the chosen move is said in the prompt.
       return {
-        prompt:
-          request.prompt.trim() ||
-          'Gentle natural motion: the person breathes, blinks and turns their head slightly; a slow camera push-in',
+        prompt: videoPrompt(request.prompt, request.settings?.camera, true),
         duration,
         start_image: toFile(request.images[0]!),
       };

@@ -15,6 +15,7 @@ import {
   IMAGE_COUNT_MAX,
   UPSCALE_FACTORS,
   BACKGROUND_KINDS,
+  CAMERA_MOVES,
   EXTEND_DIRECTIONS,
   type TImageAspect,
   type TMissingInput,
@@ -40,8 +41,8 @@ export interface GenerationDraft {
   count: number;
   /** A picture's frame shape (IMAGE_ASPECTS); null keeps the photo's own (or the engine's). */
   pictureAspect: TImageAspect | null;
-  /** The tools' plain settings (upscale factor, background, colour, where to extend). */
-  settings: Pick<ToolSettings, 'scale' | 'background' | 'colour' | 'extend'>;
+  /** The tools' plain settings (upscale factor, background, colour, where to extend), a video's camera move. */
+  settings: Pick<ToolSettings, 'scale' | 'background' | 'colour' | 'extend' | 'camera'>;
   /** The painted mask (an inpaint) and the garment's photo (a try-on), as uploads. */
   mask: TUpload | null;
   garment: TUpload | null;
@@ -99,6 +100,8 @@ export function modeNeeds(mode: TGenerationMode) {
     mask: 'mask' in inputs.settings,
     extend: 'extend' in inputs.settings,
     garment: 'garment' in inputs.settings,
+    /** A named camera move (none: the engine chooses). */
+    camera: 'camera' in inputs.settings,
   };
 }
 
@@ -131,6 +134,7 @@ const PROBLEM_OF_MISSING = {
   'settings.mask': 'mask',
   'settings.extend': 'extend',
   'settings.garment': 'garment',
+  'settings.camera': 'camera',
   // A pack is chosen in the pack catalogue, never on the create form.
   'settings.pack': 'pack',
 } as const satisfies Record<TMissingInput, string>;
@@ -213,6 +217,7 @@ function readSettings(value: unknown): GenerationDraft['settings'] {
   const scale = one(UPSCALE_FACTORS, stored.scale);
   const background = one(BACKGROUND_KINDS, stored.background);
   const extend = one(EXTEND_DIRECTIONS, stored.extend);
+  const camera = one(CAMERA_MOVES, stored.camera);
   const colour =
     typeof stored.colour === 'string' && /^#[0-9a-f]{6}$/i.test(stored.colour) ? stored.colour : null;
   return {
@@ -220,6 +225,7 @@ function readSettings(value: unknown): GenerationDraft['settings'] {
     ...(background ? { background: background.value } : {}),
     ...(colour ? { colour } : {}),
     ...(extend ? { extend: extend.value } : {}),
+    ...(camera ? { camera: camera.value } : {}),
   };
 }
 

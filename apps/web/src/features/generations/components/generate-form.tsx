@@ -32,6 +32,7 @@ import { PromptField } from './prompt-field';
 import { PromptHelperSheet } from './prompt-helper-sheet';
 import { StylePicker } from './style-picker';
 import { VideoSettings } from './video-settings';
+import { CameraMovePicker } from './camera-move-picker';
 import { MaskPainter } from './mask-painter';
 import { PictureSettings } from './picture-settings';
 import { ToolSettings } from './tool-settings';
@@ -353,6 +354,16 @@ export function GenerateForm({
           aspect={draft.aspect}
           onDuration={(duration) => update({ duration })}
           onAspect={(aspect) => update({ aspect })}
+        />
+      )}
+
+      {needs.camera && (
+        <CameraMovePicker
+          value={draft.settings.camera ?? null}
+          onChange={(camera) => {
+            const { camera: _previous, ...rest } = draft.settings;
+            update({ settings: camera ? { ...rest, camera } : rest });
+          }}
         />
       )}
 
