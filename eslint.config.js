@@ -317,8 +317,8 @@ const serverTableReads = {
   // The signed-in person is read together with their live session family, one query per request.
   users: ['auth'],
   // Feeds show each post's author, and the following tab joins whom the viewer follows; a result
-  // share is served from its generation.
-  posts: ['users', 'social', 'generations'],
+  // share is served from its generation; the review queue orders posts by their takedown requests.
+  posts: ['users', 'social', 'generations', 'takedowns'],
   // Staff lists name each generation's owner; a generation's inputs are the owner's uploads; a
   // premium subscriber's generations queue first (reads the `premium` entitlement).
   generations: ['users', 'uploads', 'payments'],

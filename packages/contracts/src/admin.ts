@@ -3,6 +3,7 @@ import { ZCreditEntry } from './credits.js';
 import { ZGenerationMode, ZGenerationStatus } from './generations.js';
 import { ZPaymentOrderStatus, ZPaymentPurpose } from './payments.js';
 import { ZPost, ZReportReason } from './posts.js';
+import { ZAdminTakedown, ZTakedownDeadlineState } from './takedowns.js';
 import { ZWalletBalance, ZWalletEntry } from './wallet.js';
 import { ACCOUNT_POST_CHOICES } from './users.js';
 
@@ -45,6 +46,11 @@ export const ZAdminReportedPost = z.object({
   reports: z.array(ZAdminReport),
   /** True when someone says the picture is of them, shared without consent (first in the queue). */
   not_consented: z.boolean(),
+  /** Open takedown requests, signed in or not, oldest first. */
+  takedowns: z.array(ZAdminTakedown),
+  /** The earliest deadline of its open urgent takedowns (these come first, soonest first); null without. */
+  deadline_at: z.iso.datetime().nullable(),
+  deadline_state: ZTakedownDeadlineState.nullable(),
 });
 export const ZAdminReportQueue = z.object({ results: z.array(ZAdminReportedPost) });
 

@@ -120,6 +120,8 @@ export const errorCodes = {
   'uploads.unsupported_type': 415,
   /** More pixels than the server will decode (a decompression bomb, or simply too large). */
   'uploads.too_many_pixels': 400,
+  /** The picture was removed after a takedown request: the same picture is refused as an upload. */
+  'uploads.blocked': 422,
   'models.not_found': 404,
   /** Training needs MODEL_MIN_PHOTOS good photos; `reference_count` and `min_photos` say how far. */
   'models.not_enough_photos': 400,

@@ -20,7 +20,12 @@ export const FACE_PHOTO_PROBLEMS = [
   'photo.blurry',
   'face.different_person',
 ] as const;
-export const FILE_PHOTO_PROBLEMS = ['file.unsupported', 'file.too_big', 'file.too_many_pixels'] as const;
+export const FILE_PHOTO_PROBLEMS = [
+  'file.unsupported',
+  'file.too_big',
+  'file.too_many_pixels',
+  'file.blocked',
+] as const;
 /** A photo the model already has: the same picture, or it re-saved, resized or recompressed. */
 export const COPY_PHOTO_PROBLEMS = ['photo.duplicate'] as const;
 export const MODEL_PHOTO_PROBLEMS = [

@@ -27,4 +27,5 @@ export * from './admin.js';
 export * from './pricing.js';
 export * from './admin-pricing.js';
 export * from './provenance.js';
+export * from './takedowns.js';
 export * from './photo-packs.js';

@@ -58,6 +58,7 @@ import { registerQsRoutes } from '../modules/qs/index.js';
 import { registerTelegramRoutes } from '../modules/telegram/index.js';
 import { registerUploadsRoutes } from '../modules/uploads/index.js';
 import { registerProvenanceRoutes } from '../modules/provenance/index.js';
+import { registerTakedownsRoutes } from '../modules/takedowns/index.js';
 import { registerPhotoPackRoutes } from '../modules/photo-packs/index.js';
 import { registerUsersRoutes } from '../modules/users/index.js';
 import { notFound } from '../shared/errors.js';
@@ -214,6 +215,7 @@ export async function buildServer(deps: AppDeps): Promise<App> {
   registerNotificationsRoutes(api, deps);
   registerModelsRoutes(api, deps);
   registerPostsRoutes(api, deps);
+  registerTakedownsRoutes(api, deps);
   registerAdminRoutes(api, deps);
   registerAdminHealthRoute(api, { now: deps.now, readHealth: ops.readHealth });
   registerAdminAccountRequestRoutes(api, deps);

@@ -265,6 +265,8 @@ export const ZEnv = z.object({
   RATE_LIMIT_QS_PER_USER: z.coerce.number().int().min(1).default(60),
   /** Files checked on the verify page (POST /api/verify/, open to anyone) per address and window. */
   RATE_LIMIT_VERIFY_PER_IP: z.coerce.number().int().min(1).default(30),
+  /** Takedown requests (POST /api/takedowns/, open to anyone) per address and window. */
+  RATE_LIMIT_TAKEDOWNS_PER_IP: z.coerce.number().int().min(1).default(10),
   /**
    * The operator's C2PA signing certificate (PEM: the certificate, then its intermediates) and its
    * ECDSA P-256 key (PEM, PKCS#8). Unset: a development pair is made once in DATA_DIR.

@@ -111,6 +111,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
       emailPerAddress: e.RATE_LIMIT_EMAIL_PER_ADDRESS,
       uploadsPerUser: e.RATE_LIMIT_UPLOADS_PER_USER,
       verifyPerIp: e.RATE_LIMIT_VERIFY_PER_IP,
+      takedownsPerIp: e.RATE_LIMIT_TAKEDOWNS_PER_IP,
       promptHelperPerUser: e.RATE_LIMIT_PROMPT_HELPER_PER_USER,
       telegramAuthKeyPerIp: e.RATE_LIMIT_TELEGRAM_AUTH_KEY_PER_IP,
       qsPerUser: e.RATE_LIMIT_QS_PER_USER,

@@ -57,6 +57,7 @@ const page = {
   feed: lazyPage(withCatalogue('social', () => import('./routes/feed'))),
   share: lazyPage(withCatalogue('social', () => import('./routes/share'))),
   verify: lazyPage(() => import('./routes/verify')),
+  takedown: lazyPage(() => import('./routes/takedown')),
   // The model screens open the credit balance dialog too (its texts are the generations').
   upload: lazyPage(
     withCatalogue(
@@ -163,6 +164,7 @@ export const routeTable: readonly RouteDef[] = [
   { path: '/post/:uuid/', access: 'login-required', guestView: true, title: 'titles.post', page: page.post },
   { path: '/s/:token/', access: 'open', title: 'titles.post', page: page.share },
   { path: '/verify/', access: 'open', title: 'titles.verify', page: page.verify },
+  { path: '/takedown/', access: 'open', title: 'titles.takedown', page: page.takedown },
   { path: '/posts/', access: 'open', title: 'titles.feed', redirect: '/posts/top/' },
   { path: '/prompts/top/', access: 'open', title: 'titles.feed', redirect: '/posts/top/' },
   {

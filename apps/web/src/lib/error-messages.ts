@@ -63,6 +63,10 @@ const FIELD_MESSAGE_RULES: Array<[RegExp, string, (m: RegExpMatchArray) => Recor
   [/^Upload a valid image\./, 'errors.uploads.unsupported_type', () => ({})],
   [/^Upload one file at a time\.$/, 'fieldErrors.oneFile', () => ({})],
   [/^Moderation failed: this title is not allowed\.$/, 'errors.posts.title_moderated', () => ({})],
+  // The takedown form.
+  [/^Paste the link to the post\.$/, 'fieldErrors.takedownPostLink', () => ({})],
+  [/^Choose what the picture shows\.$/, 'fieldErrors.takedownCategory', () => ({})],
+  [/^There is no post at this link\.$/, 'fieldErrors.takedownNoPost', () => ({})],
   // Digital models, and face swap's need of one.
   [
     /^Choose your digital model\. Create one first if you have none\.$/,

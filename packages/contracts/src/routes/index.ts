@@ -24,6 +24,7 @@ import {
 } from './users.routes.js';
 import { subscriptionsRoutes, walletRoutes } from './wallet.routes.js';
 import { verifyRoutes } from './provenance.routes.js';
+import { takedownsRoutes } from './takedowns.routes.js';
 import { adminPhotoPacksRoutes, generationSetsRoutes, photoPacksRoutes } from './photo-packs.routes.js';
 
 export * from './define-route.js';
@@ -47,6 +48,7 @@ export const routes = {
   notifications: notificationsRoutes,
   partners: partnersRoutes,
   subscriptions: subscriptionsRoutes,
+  takedowns: takedownsRoutes,
   wallet: walletRoutes,
   payments: paymentsRoutes,
   payouts: payoutsRoutes,

@@ -46,7 +46,9 @@ import {
 import { changePricing } from '../pricing/index.js';
 import { findSubscriptionForStaff } from '../subscriptions/index.js';
 import { getWalletBalances, listRecentWalletEntries } from '../wallet/index.js';
-import { listReportedPosts, removeReportedPost, restoreReportedPost } from '../posts/index.js';
+import { listReportedPosts } from '../posts/index.js';
+import { deadlineState, rejectReportsOfPost, removeReportedPostForGood } from '../takedowns/index.js';
+import { deleteStoredFilesNow } from '../../shared/storage/file-deletion.js';
 import { findUsersByRefs, lockUser, searchUsersForStaff, updateUser, type UserRow } from '../users/index.js';
 import { adminDashboardRepository } from './admin-dashboard.repository.js';
 import {
@@ -118,16 +120,22 @@ export async function reportQueue(deps: AdminDeps): Promise<TAdminReportedPost[]
     author_banned: Boolean(byId.get(entry.authorId)?.bannedAt),
     reports: entry.reports,
     not_consented: entry.reports.some((report) => report.reason === 'not_consented'),
+    takedowns: entry.takedowns,
+    deadline_at: entry.deadlineAt?.toISOString() ?? null,
+    deadline_state: deadlineState(entry.deadlineAt, deps.now()),
   }));
 }
 
 export async function restorePost(deps: AdminDeps, staff: UserRow, uuid: string, reason: string) {
   await deps.db.transaction((tx) =>
-    restoreReportedPost(deps, tx, uuid, auditOf(staff, 'post.restore', { kind: 'post', id: uuid }, reason)),
+    rejectReportsOfPost(deps, tx, uuid, auditOf(staff, 'post.restore', { kind: 'post', id: uuid }, reason)),
   );
 }
 
-/** Removes a reported post; with `ban`, bans its author in the same transaction. */
+/**
+ * Removes a reported post (with a takedown request: every copy, and the picture blocked); with
+ * `ban`, bans its author in the same transaction.
+ */
 export async function removePost(
   deps: AdminDeps,
   staff: UserRow,
@@ -135,15 +143,18 @@ export async function removePost(
   reason: string,
   options: { ban: boolean },
 ) {
-  await deps.db.transaction(async (tx) => {
-    const { authorId } = await removeReportedPost(
+  const files = await deps.db.transaction(async (tx) => {
+    const removed = await removeReportedPostForGood(
       deps,
       tx,
       uuid,
       auditOf(staff, 'post.remove', { kind: 'post', id: uuid }, reason),
     );
-    if (options.ban) await banInTransaction(deps, tx, staff, authorId, reason);
+    if (options.ban) await banInTransaction(deps, tx, staff, removed.authorId, reason);
+    return removed.files;
   });
+  // Signed links to the removed files stop working now, not when the worker gets to the job.
+  await deleteStoredFilesNow(deps.storage, files);
 }
 
 export async function searchUsers(deps: AdminDeps, q: string): Promise<TAdminUserSummary[]> {

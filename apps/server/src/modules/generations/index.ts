@@ -7,6 +7,7 @@ export type { GenerationFromPostRequest, GenerationSources, PostSource } from '.
 export type { GenerationsDeps } from './generations.deps.js';
 export { generationsJobDefinitions, runGenerationJob } from './generations.jobs.definitions.js';
 export { failOrphanedGenerations } from './generation-finish.usecases.js';
+export { removeGenerationForGood } from './generation-removal.usecases.js';
 export { generationsJobHandlers, requeueGenerationOfDeadRun } from './generations.jobs.js';
 export type { GenerationRow } from './generations.repository.js';
 export { registerGenerationsRoutes } from './generations.routes.js';

@@ -20,6 +20,7 @@ import {
   type PhotoCheck,
   photoFingerprint,
 } from '@mirra/imaging';
+import { isPictureBlocked } from '../provenance/index.js';
 import { normaliseUploadImage, detectImageType, isUuid } from '../uploads/index.js';
 import type { UserRow } from '../users/index.js';
 import {
@@ -157,6 +158,8 @@ async function preparePhoto(
     if (error instanceof AppError) return { problem: 'file.unsupported' };
     throw error;
   }
+  // A picture removed after a takedown request is not taken as a model's photo either.
+  if (await isPictureBlocked(deps.db, image.data)) return { problem: 'file.blocked' };
   const analysis = compactAnalysis(await deps.faceAnalyzer.analyze(image.data));
   const fingerprint = await photoFingerprint(image.data);
   const uuid = randomUUID();

@@ -12,6 +12,7 @@ export { postLinkPreview, shareLinkPreview } from './result-shares.usecases.js';
 export { deleteViewsBefore, findActiveUser, listUserPosts } from './posts.usecases.js';
 export type { PublishedPostCounter } from './published-post-counter.js';
 export {
+  hidePostPendingReview,
   listReportedPosts,
   removeReportedPost,
   restoreReportedPost,

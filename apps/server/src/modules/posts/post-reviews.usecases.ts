@@ -1,4 +1,4 @@
-import type { TAdminReport, TPost, TReportReason } from '@mirra/contracts';
+import type { TAdminReport, TAdminTakedown, TPost, TReportReason } from '@mirra/contracts';
 import type { PostsDeps } from './posts.deps.js';
 import type { DbOrTx } from '../../shared/db/client.js';
 import type { RecordStaffChange } from '../../shared/staff-audit.js';
@@ -16,35 +16,76 @@ export interface ReportedPost {
   post: TPost;
   authorId: number;
   reports: TAdminReport[];
+  takedowns: TAdminTakedown[];
+  /** The earliest deadline of its open takedown requests (urgent ones have one). */
+  deadlineAt: Date | null;
 }
 
 /**
- * The staff review queue: posts hidden by reports and published posts with open reports, each
- * with its picture, prompt, author and the open reports. Posts someone says show them without
- * consent come first, then by their oldest open report.
+ * The staff review queue: posts hidden by reports or takedown requests and published posts with
+ * open ones, each with its picture, prompt, author, open reports and requests. Urgent takedowns
+ * come first by deadline, then posts someone says show them without consent, then the oldest.
  */
 export async function listReportedPosts(deps: PostsDeps): Promise<ReportedPost[]> {
   const rows = await postsRepository.listReviewQueue(deps.db, REVIEW_QUEUE_LIMIT);
-  const reports = await postsRepository.listOpenReports(
-    deps.db,
-    rows.map((row) => row.id),
-  );
-  return rows.map((row) => ({
-    post: toPostJson(
-      row,
-      { userId: null, isSaved: false },
-      { mediaUrls: deps.mediaUrls, now: deps.now(), publicUrl: deps.config.publicUrl },
-    ),
-    authorId: row.userId,
-    reports: reports
-      .filter((report) => report.postId === row.id)
-      .map((report) => ({
-        reason: report.reason as TReportReason,
-        comment: report.comment,
-        reporter_uuid: report.reporterUuid,
-        created_at: report.createdAt.toISOString(),
+  const ids = rows.map((row) => row.id);
+  const reports = await postsRepository.listOpenReports(deps.db, ids);
+  const takedowns = await postsRepository.listOpenTakedowns(deps.db, ids);
+  return rows.map((row) => {
+    const own = takedowns.filter((takedown) => takedown.postId === row.id);
+    const deadlines = own.flatMap((takedown) => (takedown.deadlineAt ? [takedown.deadlineAt.getTime()] : []));
+    return {
+      post: toPostJson(
+        row,
+        { userId: null, isSaved: false },
+        { mediaUrls: deps.mediaUrls, now: deps.now(), publicUrl: deps.config.publicUrl },
+      ),
+      authorId: row.userId,
+      reports: reports
+        .filter((report) => report.postId === row.id)
+        .map((report) => ({
+          reason: report.reason as TReportReason,
+          comment: report.comment,
+          reporter_uuid: report.reporterUuid,
+          created_at: report.createdAt.toISOString(),
+        })),
+      takedowns: own.map((takedown) => ({
+        category: takedown.category,
+        contact_email: takedown.contactEmail,
+        details: takedown.details,
+        received_at: takedown.receivedAt.toISOString(),
+        deadline_at: takedown.deadlineAt?.toISOString() ?? null,
       })),
-  }));
+      deadlineAt: deadlines.length > 0 ? new Date(Math.min(...deadlines)) : null,
+    };
+  });
+}
+
+/**
+ * Takes a post out of every feed pending review, in the caller's transaction (an urgent takedown
+ * request): hidden from everyone but its author, who is told. Null for no such post (or a draft,
+ * which nobody else can see); a post already hidden stays as it is.
+ */
+export async function hidePostPendingReview(
+  deps: Pick<PostsDeps, 'now' | 'publishedPostCounter'>,
+  tx: DbOrTx,
+  uuid: string,
+  options: { hide: boolean },
+): Promise<{ id: number; hidden: boolean } | null> {
+  const post = await postsRepository.lockByUuid(tx, uuid);
+  if (!post || post.status === 'draft') return null;
+  if (!options.hide || post.status === 'hidden') return { id: post.id, hidden: post.status === 'hidden' };
+  const hidden = await postsRepository.changeStatus(tx, post.id, deps.now(), ['published'], 'hidden');
+  if (hidden) {
+    await deps.publishedPostCounter.add(tx, post.userId, -1);
+    await notifyUser(tx, {
+      userId: post.userId,
+      kind: 'post_removed',
+      data: { post_uuid: post.uuid, reason: 'reported' },
+      dedupeKey: `post_removed:${post.uuid}:takedown`,
+    });
+  }
+  return { id: post.id, hidden: true };
 }
 
 const snapshot = (post: PostWithAuthor) => ({
@@ -101,7 +142,7 @@ export async function removeReportedPost(
   tx: DbOrTx,
   uuid: string,
   record: RecordStaffChange,
-): Promise<{ authorId: number }> {
+): Promise<{ authorId: number; generationId: number; image: PostWithAuthor['image'] }> {
   const post = await postsRepository.lockByUuid(tx, uuid);
   if (!post || post.status === 'draft') throw postNotFound();
   if (post.status === 'published') await deps.publishedPostCounter.add(tx, post.userId, -1);
@@ -117,5 +158,5 @@ export async function removeReportedPost(
     dedupeKey: `post_removed:${post.uuid}:moderator`,
   });
   await record(tx, { before: snapshot(post), after: null });
-  return { authorId: post.userId };
+  return { authorId: post.userId, generationId: post.generationId, image: post.image };
 }

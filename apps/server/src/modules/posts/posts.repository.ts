@@ -3,6 +3,7 @@ import type { Db, DbOrTx } from '../../shared/db/client.js';
 import { dayNumber, nextSearchLevel, SEARCH_BUCKET_LEVELS, searchWindow } from './posts.models.js';
 import { postGenerations, postReports, posts, postSaves, postViews, royaltyCarries } from './posts.tables.js';
 import { subscriptions } from '../social/social.tables.js';
+import { takedownRequests } from '../takedowns/takedowns.tables.js';
 import { users } from '../users/users.tables.js';
 
 export type PostRow = Omit<typeof posts.$inferSelect, 'search'>;
@@ -361,19 +362,46 @@ export const postsRepository = {
    * The staff review queue: posts hidden by reports, and published posts with open reports. A post
    * with an open "not consented" report comes first, then the oldest open report.
    */
+  /**
+   * Hidden posts and published ones with open reports or takedown requests: those with an urgent
+   * takedown first, soonest deadline first; then any takedown or "not consented" report; then
+   * by their oldest open report or request.
+   */
   async listReviewQueue(db: DbOrTx, limit: number): Promise<PostWithAuthor[]> {
     const open = sql`EXISTS (SELECT 1 FROM ${postReports} r WHERE r.post_id = ${posts.id} AND r.resolved_at IS NULL)`;
+    const openTakedown = sql`EXISTS (SELECT 1 FROM ${takedownRequests} d WHERE d.post_id = ${posts.id} AND d.resolved_at IS NULL)`;
+    const notConsented = sql`EXISTS (SELECT 1 FROM ${postReports} r WHERE r.post_id = ${posts.id} AND r.resolved_at IS NULL AND r.reason = 'not_consented')`;
     return db
       .select(listColumns)
       .from(posts)
       .innerJoin(users, eq(users.id, posts.userId))
-      .where(sql`${posts.status} = 'hidden' OR (${posts.status} = 'published' AND ${open})`)
+      .where(
+        sql`${posts.status} = 'hidden' OR (${posts.status} = 'published' AND (${open} OR ${openTakedown}))`,
+      )
       .orderBy(
-        sql`NOT EXISTS (SELECT 1 FROM ${postReports} r WHERE r.post_id = ${posts.id} AND r.resolved_at IS NULL AND r.reason = 'not_consented')`,
-        sql`(SELECT min(r.created_at) FROM ${postReports} r WHERE r.post_id = ${posts.id} AND r.resolved_at IS NULL) NULLS LAST`,
+        sql`(SELECT min(d.deadline_at) FROM ${takedownRequests} d WHERE d.post_id = ${posts.id} AND d.resolved_at IS NULL) NULLS LAST`,
+        sql`NOT (${openTakedown} OR ${notConsented})`,
+        sql`LEAST((SELECT min(r.created_at) FROM ${postReports} r WHERE r.post_id = ${posts.id} AND r.resolved_at IS NULL), (SELECT min(d.received_at) FROM ${takedownRequests} d WHERE d.post_id = ${posts.id} AND d.resolved_at IS NULL)) NULLS LAST`,
         posts.id,
       )
       .limit(limit);
+  },
+
+  /** Open takedown requests of these posts, oldest first. */
+  async listOpenTakedowns(db: DbOrTx, postIds: number[]) {
+    if (postIds.length === 0) return [];
+    return db
+      .select({
+        postId: takedownRequests.postId,
+        category: takedownRequests.category,
+        contactEmail: takedownRequests.contactEmail,
+        details: takedownRequests.details,
+        receivedAt: takedownRequests.receivedAt,
+        deadlineAt: takedownRequests.deadlineAt,
+      })
+      .from(takedownRequests)
+      .where(and(inArray(takedownRequests.postId, postIds), isNull(takedownRequests.resolvedAt)))
+      .orderBy(takedownRequests.receivedAt, takedownRequests.id);
   },
 
   /** Open reports of these posts with their reporters, oldest first. */

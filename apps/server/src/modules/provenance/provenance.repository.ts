@@ -1,8 +1,8 @@
 import { eq, or, sql } from 'drizzle-orm';
-import type { Db } from '../../shared/db/client.js';
+import type { Db, DbOrTx } from '../../shared/db/client.js';
 import { fromSigned, hammingDistance, hashBands, toSigned } from './perceptual-hash.js';
 import type { DevelopmentPair, DevelopmentPairStore } from './provenance-signer.js';
-import { outputHashes, provenanceDevelopmentPair } from './provenance.tables.js';
+import { blockedPictures, outputHashes, provenanceDevelopmentPair } from './provenance.tables.js';
 
 export const provenanceRepository = {
   async record(db: Db, row: { generationId: number; hash: bigint; mode: string; createdAt: Date }) {
@@ -47,6 +47,49 @@ export const provenanceRepository = {
       }
     }
     return best;
+  },
+
+  /** The kept hash of a generation's picture (a video's poster), as an unsigned 64-bit integer. */
+  async hashOfGeneration(db: DbOrTx, generationId: number): Promise<bigint | null> {
+    const [row] = await db
+      .select({ hash: sql<string>`${outputHashes.hash}::text` })
+      .from(outputHashes)
+      .where(eq(outputHashes.generationId, generationId))
+      .limit(1);
+    return row ? fromSigned(BigInt(row.hash)) : null;
+  },
+
+  async block(db: DbOrTx, row: { hash: bigint; reason: string; createdAt: Date }) {
+    const [band0, band1, band2, band3] = hashBands(row.hash);
+    await db
+      .insert(blockedPictures)
+      .values({
+        hash: toSigned(row.hash),
+        band0,
+        band1,
+        band2,
+        band3,
+        reason: row.reason,
+        createdAt: row.createdAt,
+      });
+  },
+
+  /** Whether a blocked picture lies within `maxDistance` bits (the same band search as `nearest`). */
+  async isBlocked(db: DbOrTx, hash: bigint, maxDistance: number): Promise<boolean> {
+    const [band0, band1, band2, band3] = hashBands(hash);
+    const candidates = await db
+      .select({ hash: sql<string>`${blockedPictures.hash}::text` })
+      .from(blockedPictures)
+      .where(
+        or(
+          eq(blockedPictures.band0, band0),
+          eq(blockedPictures.band1, band1),
+          eq(blockedPictures.band2, band2),
+          eq(blockedPictures.band3, band3),
+        ),
+      )
+      .limit(5000);
+    return candidates.some((row) => hammingDistance(hash, fromSigned(BigInt(row.hash))) <= maxDistance);
   },
 
   /** The same search by a full scan (the distance to every row, the nearest kept): the baseline the bench compares with. */

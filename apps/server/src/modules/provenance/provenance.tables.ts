@@ -34,6 +34,32 @@ export const outputHashes = pgTable(
 );
 
 /**
+ * Pictures removed after a takedown request, by their perceptual hash (bands as in output_hashes):
+ * an upload whose picture is within BLOCK_MAX_DISTANCE bits of one is refused, whichever way it
+ * comes in. Only the hash is kept, never the picture; it outlives the post and generation it came from.
+ */
+export const blockedPictures = pgTable(
+  'blocked_pictures',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    hash: bigint('hash', { mode: 'bigint' }).notNull(),
+    band0: integer('band0').notNull(),
+    band1: integer('band1').notNull(),
+    band2: integer('band2').notNull(),
+    band3: integer('band3').notNull(),
+    /** Why it is blocked, for staff (e.g. `takedown:intimate`). */
+    reason: text('reason').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('blocked_pictures_band0_idx').on(t.band0),
+    index('blocked_pictures_band1_idx').on(t.band1),
+    index('blocked_pictures_band2_idx').on(t.band2),
+    index('blocked_pictures_band3_idx').on(t.band3),
+  ],
+);
+
+/**
  * The development signing pair (a CA and an ES256 certificate under it) made at first start when
  * no operator certificate is configured: one row, shared by every node, so every output chains to
  * one root and no node writes it into its data folder. Production signs with C2PA_CERT_FILE.

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { TUpload } from '@mirra/contracts';
 import type { UploadsDeps } from './uploads.deps.js';
 import { fieldError } from '../../shared/errors.js';
+import { refuseBlockedPicture } from '../provenance/index.js';
 import { normaliseUploadImage } from './upload-images.js';
 import {
   emptyFileSubmitted,
@@ -61,6 +62,8 @@ export async function createUpload(
     maxPixels: limits.maxPixels,
     maxSide: limits.maxSide,
   });
+  // A picture removed after a takedown request does not come back by being uploaded again.
+  await refuseBlockedPicture(deps.db, image.data);
 
   const uuid = randomUUID();
   const storageKey = uploadStorageKey(userId, uuid, image.format);

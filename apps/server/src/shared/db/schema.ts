@@ -22,4 +22,5 @@ export * from '../../modules/wallet/wallet.tables.js';
 export * from '../../modules/subscriptions/subscriptions.tables.js';
 export * from '../../modules/pricing/pricing.tables.js';
 export * from '../../modules/provenance/provenance.tables.js';
+export * from '../../modules/takedowns/takedowns.tables.js';
 export * from '../../modules/photo-packs/photo-packs.tables.js';

@@ -140,6 +140,7 @@ export function Page() {
         { key: 'faq', Icon: IconInfo, onClick: () => setInfo('faq') },
         { key: 'features', Icon: IconSparkles, onClick: () => setInfo('features') },
         { key: 'socials', Icon: IconChat, to: '/settings/socials/' },
+        { key: 'takedown', Icon: IconShield, to: '/takedown/' },
         ...(miniAppUrl && !isInTelegram()
           ? [{ key: 'otherServices', Icon: IconTelegram, href: miniAppUrl }]
           : []),

@@ -19,6 +19,7 @@ import { PayoutQueue } from './payout-queue';
 import { PricingEditor } from './pricing-editor';
 import '../pricing.css';
 import { ReportQueue } from './report-queue';
+import { TakedownDeadlines } from './takedown-deadlines';
 import { UserDetail } from './user-detail';
 import { UserSearch } from './user-search';
 import '../admin.css';
@@ -93,6 +94,7 @@ export function AdminConsole({ section, userUuid }: { section: AdminSection; use
         ))}
         <span className="admin__role">{t(`admin.roles.${role}`)}</span>
       </nav>
+      {section === 'home' && <TakedownDeadlines />}
       {isAdmin && section === 'home' && <Dashboard />}
       {isAdmin && section === 'health' && <Health />}
       {(section === 'reports' || (!isAdmin && section === 'home')) && <ReportQueue canBan={isAdmin} />}

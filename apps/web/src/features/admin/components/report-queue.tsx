@@ -8,8 +8,12 @@ import { Spinner } from '../../../components/ui/spinner';
 import { useAppStore } from '../../../lib/app-store';
 import { adminApi, adminKeys } from '../api/admin.api';
 import { ReasonActions } from './reason-actions';
+import { TakedownDeadline } from './takedown-deadlines';
 
-/** Posts hidden by reports or with open reports; "not consented" ones come first (the server's order). */
+/**
+ * Posts hidden by reports or takedown requests, or with open ones: urgent takedowns first by
+ * their deadline, then "not consented" ones (the server's order).
+ */
 export function ReportQueue({ canBan }: { canBan: boolean }) {
   const { t } = useTranslation();
   const queue = useQuery({ queryKey: adminKeys.reports(), queryFn: adminApi.reports });
@@ -41,7 +45,12 @@ function ReportedPostCard({ entry, canBan }: { entry: TAdminReportedPost; canBan
     void client.invalidateQueries({ queryKey: adminKeys.reports() });
   };
   return (
-    <li className="admin__card" data-testid="admin-report" data-post={post.uuid}>
+    <li
+      className="admin__card"
+      data-testid="admin-report"
+      data-post={post.uuid}
+      data-deadline={entry.deadline_state ?? undefined}
+    >
       <div className="admin__post">
         {preview && (
           <img className="admin__thumb" src={preview.url} alt={post.title || post.prompt} loading="lazy" />
@@ -54,7 +63,13 @@ function ReportedPostCard({ entry, canBan }: { entry: TAdminReportedPost; canBan
             {entry.not_consented && (
               <span className="admin__badge admin__badge--urgent">{t('admin.reports.notConsented')}</span>
             )}
+            {entry.takedowns.length > 0 && (
+              <span className="admin__badge admin__badge--urgent">{t('admin.reports.takedown')}</span>
+            )}
           </div>
+          {entry.deadline_at && entry.deadline_state && (
+            <TakedownDeadline at={entry.deadline_at} state={entry.deadline_state} />
+          )}
           {post.title && <strong>{post.title}</strong>}
           <p className="admin__prompt">{post.prompt}</p>
           <p className="admin__meta">
@@ -69,6 +84,15 @@ function ReportedPostCard({ entry, canBan }: { entry: TAdminReportedPost; canBan
               </li>
             ))}
           </ul>
+          {entry.takedowns.map((takedown) => (
+            <div key={takedown.received_at + takedown.contact_email} className="admin__takedown">
+              <strong>{t(`takedown.categories.${takedown.category}`)}</strong>
+              <span className="admin__meta">
+                {t('admin.reports.contact')}: {takedown.contact_email}
+              </span>
+              {takedown.details && <blockquote className="admin__comment">{takedown.details}</blockquote>}
+            </div>
+          ))}
           {entry.reports
             .filter((report) => report.comment)
             .map((report) => (

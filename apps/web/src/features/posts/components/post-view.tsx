@@ -12,6 +12,7 @@ import {
   IconFace,
   IconImage,
   IconShare,
+  IconShield,
   IconSparkles,
   IconWand,
 } from '../../../components/ui/icons';
@@ -243,6 +244,16 @@ function PostDetails({
             >
               {t('social.report.open')}
             </Button>
+          )}
+          {!post.is_mine && post.status === 'published' && (
+            <ButtonLink
+              to={`/takedown/?post=${encodeURIComponent(post.share_url)}`}
+              theme="light"
+              icon={<IconShield size={18} />}
+              data-testid="post-takedown"
+            >
+              {t('takedown.open')}
+            </ButtonLink>
           )}
         </div>
       </div>

@@ -3,7 +3,7 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button, ButtonLink } from '../../../components/ui/button';
 import { EmptyState } from '../../../components/ui/empty-state';
-import { IconImage, IconLock } from '../../../components/ui/icons';
+import { IconImage, IconLock, IconShield } from '../../../components/ui/icons';
 import { LoadError } from '../../../components/ui/load-error';
 import { Spinner } from '../../../components/ui/spinner';
 import { UserAvatar } from '../../../components/ui/user-avatar';
@@ -87,6 +87,15 @@ export function PostGuestView({ uuid }: { uuid: string }) {
       </div>
       <p className="post-teaser__text">{glimpseText}</p>
       {signIn}
+      {/* Whoever it shows can ask for its removal without an account. */}
+      <ButtonLink
+        to={`/takedown/?post=${encodeURIComponent(post.data.share_url)}`}
+        theme="light"
+        icon={<IconShield size={18} />}
+        data-testid="post-takedown"
+      >
+        {t('takedown.open')}
+      </ButtonLink>
     </div>
   );
 }

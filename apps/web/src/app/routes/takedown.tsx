@@ -1,0 +1,5 @@
+import { TakedownPage } from '../../features/takedowns';
+
+export function Page() {
+  return <TakedownPage />;
+}
