@@ -43,6 +43,7 @@ describe('mode declarations', () => {
       inpaint: ['settings.mask', 'images'],
       outpaint: ['settings.extend', 'images'],
       try_on: ['settings.garment', 'images'],
+      talking_photo: ['images', 'prompt'],
       photo_pack: ['settings.pack', 'model_uuid'],
     });
     // What goes behind a person needs its colour or its scene's description.
@@ -55,6 +56,9 @@ describe('mode declarations', () => {
     // Canvas is added in a direction or to a frame shape.
     expect(missingInputs('outpaint', { ...photo, aspect: '16:9' })).toEqual([]);
     expect(missingInputs('outpaint', { ...photo, settings: { extend: 'left' } })).toEqual([]);
+    // A talking photo says its text, or a recorded voice instead.
+    expect(missingInputs('talking_photo', { ...photo, settings: { voice: 'v' } })).toEqual([]);
+    expect(missingInputs('talking_photo', { ...photo, prompt: 'Привет' })).toEqual([]);
     // A photo or a description: either one is enough.
     expect(missingInputs('video', { ...empty, prompt: 'waves at dusk' })).toEqual([]);
     expect(missingInputs('face_swap', { ...empty, imageCount: 1, modelUuid: 'm' })).toEqual([]);

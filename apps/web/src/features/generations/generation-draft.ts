@@ -6,6 +6,10 @@ import {
   modeDeclaration,
   PROMPT_MAX_LENGTH,
   readsPrompt,
+  LANGUAGES,
+  SPEECH_MAX_CHARACTERS,
+  spokenSeconds,
+  type TLanguage,
   STYLES,
   VIDEO_ASPECT_DEFAULT,
   VIDEO_ASPECTS,
@@ -46,6 +50,10 @@ export interface GenerationDraft {
   /** The painted mask (an inpaint) and the garment's photo (a try-on), as uploads. */
   mask: TUpload | null;
   garment: TUpload | null;
+  /** A talking photo's recorded voice (said instead of the text) and its length in seconds. */
+  voice: { upload: TUpload; seconds: number } | null;
+  /** The language a talking photo's text is spoken in; null: the app's language. */
+  speechLanguage: TLanguage | null;
 }
 
 export const EMPTY_DRAFT: GenerationDraft = {
@@ -62,6 +70,8 @@ export const EMPTY_DRAFT: GenerationDraft = {
   settings: {},
   mask: null,
   garment: null,
+  voice: null,
+  speechLanguage: null,
 };
 
 export const SEED_MAX = 2 ** 31 - 1;
@@ -100,6 +110,8 @@ export function modeNeeds(mode: TGenerationMode) {
     mask: 'mask' in inputs.settings,
     extend: 'extend' in inputs.settings,
     garment: 'garment' in inputs.settings,
+    /** Words to be spoken (a talking photo): their language and a recorded voice instead. */
+    speech: inputs.promptIs === 'speech',
     /** A named camera move (none: the engine chooses). */
     camera: 'camera' in inputs.settings,
   };
@@ -137,6 +149,9 @@ const PROBLEM_OF_MISSING = {
   'settings.camera': 'camera',
   // A pack is chosen in the pack catalogue, never on the create form.
   'settings.pack': 'pack',
+  // Optional: a talking photo says its text without them.
+  'settings.voice': 'prompt',
+  'settings.language': 'prompt',
 } as const satisfies Record<TMissingInput, string>;
 
 export type DraftProblem = (typeof PROBLEM_OF_MISSING)[TMissingInput] | 'promptTooLong' | 'seed';
@@ -151,8 +166,8 @@ export function draftProblems(mode: TGenerationMode, draft: GenerationDraft): Dr
     aspect: draft.pictureAspect,
     settings: settingsOf(mode, draft),
   }).map((field) => PROBLEM_OF_MISSING[field]);
-  if (usesPrompt(mode, draft) && draft.prompt.trim().length > PROMPT_MAX_LENGTH)
-    problems.push('promptTooLong');
+  const maxLength = modeNeeds(mode).speech ? SPEECH_MAX_CHARACTERS : PROMPT_MAX_LENGTH;
+  if (usesPrompt(mode, draft) && draft.prompt.trim().length > maxLength) problems.push('promptTooLong');
   if (Number.isNaN(parseSeed(draft.seed))) problems.push('seed');
   return problems;
 }
@@ -182,6 +197,8 @@ export function buildCreateBody(
     ...(needs.video ? { duration: draft.duration, aspect: draft.aspect } : {}),
     ...(needs.pictureAspect && draft.pictureAspect ? { aspect: draft.pictureAspect } : {}),
     ...(needs.count && draft.count > 1 ? { count: draft.count } : {}),
+    // A recording's length is what it is charged for; a text's the server reckons itself.
+    ...(needs.speech && draft.voice ? { duration: draft.voice.seconds } : {}),
     ...(Object.keys(modeDeclaration(mode).inputs.settings).length
       ? { settings: settingsOf(mode, draft) }
       : {}),
@@ -199,7 +216,18 @@ function settingsOf(mode: TGenerationMode, draft: GenerationDraft): ToolSettings
     ...(extendsCanvas && !draft.settings.extend ? { extend: 'all' as const } : {}),
     ...(draft.mask ? { mask: draft.mask.uuid } : {}),
     ...(draft.garment ? { garment: draft.garment.uuid } : {}),
+    ...(modeNeeds(mode).speech && draft.voice ? { voice: draft.voice.upload.uuid } : {}),
+    ...(modeNeeds(mode).speech && draft.speechLanguage ? { language: draft.speechLanguage } : {}),
   };
+}
+
+/** The seconds a talking photo's draft is priced for: its recording's, or its text's. */
+export function draftSpeechSeconds(draft: Pick<GenerationDraft, 'prompt' | 'voice'>): number {
+  return spokenSeconds({
+    prompt: draft.prompt,
+    duration: draft.voice?.seconds ?? null,
+    settings: draft.voice ? { voice: draft.voice.upload.uuid } : {},
+  });
 }
 
 const isStyle = (value: unknown): value is TStyle =>
@@ -258,6 +286,11 @@ export function readDraft(raw: string | null): GenerationDraft {
       settings: readSettings(value.settings),
       mask: readUpload(value.mask),
       garment: readUpload(value.garment),
+      // A recording serves one generation and is deleted after it: never restored.
+      voice: null,
+      speechLanguage: (LANGUAGES as readonly unknown[]).includes(value.speechLanguage)
+        ? (value.speechLanguage as TLanguage)
+        : null,
     };
   } catch {
     return EMPTY_DRAFT;

@@ -10,6 +10,7 @@ import {
   IconShirt,
   IconVideo,
   IconWand,
+  IconChat,
 } from '../../components/ui/icons';
 
 /** Generation modes (declared in the contracts); the Create screen offers those with a card. */
@@ -34,6 +35,7 @@ const ICONS: Partial<Record<GenerationMode, typeof IconImage>> = {
   inpaint: IconBrush,
   outpaint: IconExpand,
   try_on: IconShirt,
+  talking_photo: IconChat,
 };
 export const MODE_ICONS = Object.fromEntries(
   GENERATION_MODES.map((mode) => [mode, ICONS[mode] ?? IconImage]),

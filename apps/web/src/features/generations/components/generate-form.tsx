@@ -14,7 +14,14 @@ import { useSession } from '../../../lib/session';
 import { MOVES_WITH_BALANCE, useChargedAction, ChargeDialogs } from '../../credits';
 import { generationKeys, generationsApi } from '../api/generations.api';
 import { formatCountdown } from '../../../lib/countdown';
-import { buildCreateBody, draftProblems, modeNeeds, usesPrompt } from '../generation-draft';
+import {
+  buildCreateBody,
+  draftProblems,
+  draftSpeechSeconds,
+  modeNeeds,
+  usesPrompt,
+} from '../generation-draft';
+import { currentLanguage } from '../../../lib/i18n';
 import { ideaFor } from '../ideas';
 import { useGenerationDraft } from '../hooks/use-generation-draft';
 import { usePhotoUpload } from '../hooks/use-photo-upload';
@@ -36,6 +43,7 @@ import { CameraMovePicker } from './camera-move-picker';
 import { MaskPainter } from './mask-painter';
 import { PictureSettings } from './picture-settings';
 import { ToolSettings } from './tool-settings';
+import { SpeechFields } from './speech-fields';
 import '../generations.css';
 
 const FORM_FIELDS = [
@@ -145,16 +153,12 @@ export function GenerateForm({
   }
 
   const count = needs.count ? draft.count : 1;
+  // Priced by the second: a video by its chosen length, a talking photo by its speech's.
+  const seconds = needs.video ? draft.duration : needs.speech ? draftSpeechSeconds(draft) : null;
   const price = useQuery({
-    queryKey: generationKeys.price(mode, draft.style, isLoggedIn, needs.video ? draft.duration : null, count),
+    queryKey: generationKeys.price(mode, draft.style, isLoggedIn, seconds, count),
     meta: MOVES_WITH_BALANCE,
-    queryFn: () =>
-      generationsApi.price(
-        mode,
-        needs.style ? draft.style : null,
-        needs.video ? draft.duration : null,
-        count,
-      ),
+    queryFn: () => generationsApi.price(mode, needs.style ? draft.style : null, seconds, count),
   });
 
   const problems = draftProblems(mode, draft);
@@ -378,12 +382,25 @@ export function GenerateForm({
             setHelperNote(null);
           }}
           placeholder={t(`modes.${mode}.placeholder`)}
-          required={needs.prompt}
+          required={needs.prompt && !draft.voice}
+          spoken={needs.speech}
           error={errors.fieldErrors.prompt ?? (shown('prompt') ? t('generate.needPrompt') : null)}
           note={helperNote}
           onHelper={() =>
             isLoggedIn ? setHelperOpen(true) : openAuthPopup(location.pathname + location.search)
           }
+        />
+      )}
+
+      {needs.speech && (
+        <SpeechFields
+          language={draft.speechLanguage ?? currentLanguage()}
+          voice={draft.voice}
+          onLanguage={(speechLanguage) => update({ speechLanguage })}
+          onVoice={(voice) => {
+            update({ voice });
+            errors.clearField('prompt');
+          }}
         />
       )}
 

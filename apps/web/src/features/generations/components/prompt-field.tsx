@@ -1,6 +1,6 @@
 import { useUniqueId } from '../../../lib/use-unique-id';
 import { useTranslation } from 'react-i18next';
-import { PROMPT_MAX_LENGTH } from '@mirra/contracts';
+import { PROMPT_MAX_LENGTH, SPEECH_MAX_CHARACTERS } from '@mirra/contracts';
 import { IconSparkles } from '../../../components/ui/icons';
 import { formatInputError, type InputError } from '../../../components/ui/text-input';
 import { promptProblem } from '../prompt-rules';
@@ -19,6 +19,7 @@ export function PromptField({
   error,
   note,
   onHelper,
+  spoken = false,
 }: {
   value: string;
   onChange(value: string): void;
@@ -28,35 +29,43 @@ export function PromptField({
   /** A remark under the field, e.g. that the offline helper wrote the prompt. */
   note?: string | null;
   onHelper(): void;
+  /**
+   * Words to be spoken (a talking photo): said as typed in their own language, so neither the
+   * English rule nor the prompt helper applies, and they fit SPEECH_MAX_CHARACTERS.
+   */
+  spoken?: boolean;
 }) {
   const { t } = useTranslation();
   const id = useUniqueId();
-  const problem = promptProblem(value);
+  const max = spoken ? SPEECH_MAX_CHARACTERS : PROMPT_MAX_LENGTH;
+  const length = value.trim().length;
+  const problem = spoken ? (length > max ? 'tooLong' : null) : promptProblem(value);
   const serverError = formatInputError(error);
   const message =
     serverError ||
     (problem === 'tooLong'
-      ? t('messages.maxChars', { max: PROMPT_MAX_LENGTH })
+      ? t('messages.maxChars', { max })
       : problem === 'notEnglish'
         ? t('messages.onlyEnglish')
         : '');
-  const length = value.trim().length;
   return (
     <div className={`field field--default${message ? ' field--invalid' : ''}`}>
       <div className="prompt-field__head">
         <label className="field__title" htmlFor={id}>
-          {t('generate.prompt')}
+          {spoken ? t('talking.words') : t('generate.prompt')}
           {!required && <span className="prompt-field__optional"> · {t('generate.optional')}</span>}
         </label>
-        <button
-          type="button"
-          className="link prompt-field__helper"
-          onClick={onHelper}
-          data-testid="helper-open"
-        >
-          <IconSparkles size={16} />
-          {t('helper.open')}
-        </button>
+        {!spoken && (
+          <button
+            type="button"
+            className="link prompt-field__helper"
+            onClick={onHelper}
+            data-testid="helper-open"
+          >
+            <IconSparkles size={16} />
+            {t('helper.open')}
+          </button>
+        )}
       </div>
       <textarea
         id={id}
@@ -84,11 +93,11 @@ export function PromptField({
           </p>
         ) : (
           <p className="field__hint" id={`${id}-hint`}>
-            {note ?? t('generate.englishHint')}
+            {note ?? (spoken ? t('talking.wordsHint') : t('generate.englishHint'))}
           </p>
         )}
-        <span className={`prompt-field__count${length > PROMPT_MAX_LENGTH ? ' is-over' : ''}`}>
-          {length}/{PROMPT_MAX_LENGTH}
+        <span className={`prompt-field__count${length > max ? ' is-over' : ''}`}>
+          {length}/{max}
         </span>
       </div>
     </div>
