@@ -139,6 +139,7 @@ export const GENERATION_NOTE_CODES = [
   'provider.made_by',
   'provider.fallback',
   'video.camera_move',
+  'video.camera_preset',
   'video.face_centred',
   'video.face_motion',
   'video.talking',

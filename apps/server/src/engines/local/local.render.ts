@@ -1,6 +1,7 @@
 import {
   aspectSize,
   STYLES,
+  type TCameraMove,
   type TGenerationMode,
   type TGenerationNoteCode,
   type TStyle,
@@ -371,6 +372,7 @@ async function animateLocally(
       { seconds, fps: plan.fps, width: plan.frame.width, height: plan.frame.height },
     ),
   ];
+  if (animated.camera) notes.push(cameraPresetNote(animated.camera));
   if (plan.faceCentred) {
     notes.push(engineNote('video.face_centred', 'The move closes in on the face it found.'));
   } else if (animated.motion === 'parallax') {
@@ -403,6 +405,11 @@ async function animateLocally(
     durationSeconds: seconds,
     notes,
   };
+}
+
+/** The named camera move the video was made with, the move's id kept for the reader's language. */
+function cameraPresetNote(camera: TCameraMove): EngineNote {
+  return engineNote('video.camera_preset', `Camera move: ${camera.replaceAll('_', ' ')}.`, { camera });
 }
 
 /** How the notes name each thing that moves in an animated scene. */
@@ -480,6 +487,7 @@ async function sceneVideo(
     ),
     ...describeScene(plan),
     ...motions.map((motion) => engineNote(SCENE_MOTION_NOTES[motion].code, SCENE_MOTION_NOTES[motion].text)),
+    ...(request.settings?.camera ? [cameraPresetNote(request.settings.camera)] : []),
   ];
   await progress.reach(100);
   return {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CAMERA_MOVES, LANGUAGES } from '@mirra/contracts';
 import { createTestI18n } from '../../test/i18n';
+import { describeEngineNote } from './engine-notes';
 import { buildCreateBody, EMPTY_DRAFT, modeNeeds, readDraft } from './generation-draft';
 
 describe('the camera move of a video', () => {
@@ -34,5 +35,16 @@ describe('the camera move of a video', () => {
     }
     // Each language its own words, not English copied.
     expect(refusals.size).toBe(LANGUAGES.length);
+  });
+
+  it('the note of the move made names it in the reader’s language', async () => {
+    const { t } = await createTestI18n('ru');
+    const note = {
+      code: 'video.camera_preset' as const,
+      text: 'Camera move: pan left.',
+      params: { camera: 'pan_left' },
+    };
+    expect(describeEngineNote(t, note)).toBe(`Движение камеры: ${t('generate.cameraMoves.pan_left')}.`);
+    expect(describeEngineNote(t, note)).toContain('Панорама влево');
   });
 });

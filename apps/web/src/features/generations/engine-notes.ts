@@ -12,6 +12,9 @@ export function describeEngineNote(t: TFunction, note: TGenerationNote): string 
   if (typeof params.strength === 'string') {
     params.strength = t(`engineNotes.strength.${params.strength}`, { defaultValue: params.strength });
   }
+  if (typeof params.camera === 'string') {
+    params.camera = t(`generate.cameraMoves.${params.camera}`, { defaultValue: params.camera });
+  }
   if (typeof params.style === 'string') {
     params.style = t(`styles.${params.style}`, { defaultValue: params.style });
   }
