@@ -442,6 +442,9 @@ const photoPack = {
   freeTier: false,
 } as const satisfies ModeDeclaration;
 
+/** The photo pack mode's id: its catalogue and albums are screens of their own. */
+export const PHOTO_PACK_MODE = photoPack.id;
+
 /** Every mode, in the order the app lists them. */
 export const MODE_DECLARATIONS = [
   simple,

@@ -57,6 +57,14 @@ const page = {
   feed: lazyPage(withCatalogue('social', () => import('./routes/feed'))),
   share: lazyPage(withCatalogue('social', () => import('./routes/share'))),
   verify: lazyPage(() => import('./routes/verify')),
+  photoPacks: lazyPage(withCatalogue('generations', () => import('./routes/photo-packs'))),
+  photoPack: lazyPage(
+    withCatalogue(
+      'models',
+      withCatalogue('generations', () => import('./routes/photo-pack')),
+    ),
+  ),
+  album: lazyPage(withCatalogue('generations', () => import('./routes/album'))),
   takedown: lazyPage(() => import('./routes/takedown')),
   // The model screens open the credit balance dialog too (its texts are the generations').
   upload: lazyPage(
@@ -181,6 +189,9 @@ export const routeTable: readonly RouteDef[] = [
   { path: '/upload/', access: 'login-required', title: 'titles.upload', keepAlive: true, page: page.upload },
   { path: '/model/:uuid/', access: 'login-required', title: 'titles.model', page: page.model },
   { path: '/generation/:uuid/', access: 'login-required', title: 'titles.generation', page: page.generation },
+  { path: '/packs/', heading: true, access: 'soft', title: 'titles.photoPacks', page: page.photoPacks },
+  { path: '/packs/:uuid/', heading: true, access: 'soft', title: 'titles.photoPacks', page: page.photoPack },
+  { path: '/albums/:uuid/', heading: true, access: 'login-required', title: 'titles.album', page: page.album },
   {
     path: '/notifications',
     heading: true,

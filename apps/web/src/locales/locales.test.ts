@@ -44,7 +44,7 @@ const SAME_AS_ENGLISH = [
   /^subscription\.title$/,
   /^modes\.video\.title$/,
   /^profile\.phone$/,
-  /^titles\.(model|wallet|profile|userProfile)$/,
+  /^titles\.(model|wallet|profile|userProfile|album)$/,
   /^profile\.tabs\.generations$/,
   /^model\.missingTitle$/,
   /^nav\.generations$/,

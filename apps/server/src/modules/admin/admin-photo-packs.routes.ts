@@ -7,6 +7,9 @@ import type { ZodApp } from '../../shared/http/zod-app.js';
 import { savePhotoPack, staffPhotoPacks } from '../photo-packs/index.js';
 import { auditOf } from './admin.usecases.js';
 
+/** What the audit log calls a photo pack. */
+const PHOTO_PACK_AUDIT_KIND = 'photo pack';
+
 /** Photo packs (admins): list, add and change, each change audited in its own transaction. */
 export function registerAdminPhotoPackRoutes(app: ZodApp, deps: AdminDeps): void {
   serve(app, adminRoutes.photoPacks, async () => staffPhotoPacks(deps));
@@ -19,7 +22,7 @@ export function registerAdminPhotoPackRoutes(app: ZodApp, deps: AdminDeps): void
       staff.id,
       { uuid, create: true },
       fields,
-      auditOf(staff, 'photo_pack.create', { kind: 'photo_pack', id: uuid }, reason),
+      auditOf(staff, 'photo_pack.create', { kind: PHOTO_PACK_AUDIT_KIND, id: uuid }, reason),
     );
   });
   serve(app, adminRoutes.changePhotoPack, async (request) => {
@@ -31,7 +34,7 @@ export function registerAdminPhotoPackRoutes(app: ZodApp, deps: AdminDeps): void
       staff.id,
       { uuid, create: false },
       fields,
-      auditOf(staff, 'photo_pack.change', { kind: 'photo_pack', id: uuid }, reason),
+      auditOf(staff, 'photo_pack.change', { kind: PHOTO_PACK_AUDIT_KIND, id: uuid }, reason),
     );
   });
 }

@@ -142,7 +142,7 @@ describe('the photo pack catalogue', () => {
     const audit = await t.deps.db
       .select()
       .from(staffAuditLog)
-      .where(and(eq(staffAuditLog.targetKind, 'photo_pack'), eq(staffAuditLog.targetId, pack.uuid)));
+      .where(and(eq(staffAuditLog.targetKind, 'photo pack'), eq(staffAuditLog.targetId, pack.uuid)));
     expect(audit.map((entry) => entry.action).sort()).toEqual(['photo_pack.change', 'photo_pack.create']);
 
     const retired = await t.app.inject({

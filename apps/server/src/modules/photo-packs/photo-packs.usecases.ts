@@ -3,6 +3,7 @@ import sharp from 'sharp';
 import type { z } from 'zod';
 import {
   modeDeclaration,
+  PHOTO_PACK_MODE,
   type TImageAspect,
   type TLanguage,
   type TPhotoPack,
@@ -24,7 +25,7 @@ const COVER_WIDTH = 720;
 /** The console's price of one picture of a pack whose own price is unset. */
 async function perPicturePrice(deps: Pick<PhotoPacksDeps, 'pricing'>): Promise<number> {
   const { prices } = await deps.pricing.current();
-  return prices[modeDeclaration('photo_pack').price.key as keyof typeof prices];
+  return prices[modeDeclaration(PHOTO_PACK_MODE).price.key as keyof typeof prices];
 }
 
 function coverUrl(deps: PhotoPacksDeps, row: PhotoPackRow): string | null {

@@ -8,6 +8,8 @@ export { ModeUnavailable } from './components/mode-unavailable';
 export { useAiOffered, useModeOffered } from './hooks/use-offered-modes';
 export { RepeatPostButton } from './components/repeat-post-button';
 export { PictureToolLinks } from './components/picture-tool-links';
+export { PhotoPackCatalogue, PhotoPackPurchase } from './components/photo-packs';
+export { PhotoPackAlbum } from './components/photo-pack-album';
 export { forgetGenerationDrafts } from './draft-storage';
 export { useLiveGeneration } from './hooks/use-live-generation';
 export { CREATE_MODES, isGenerationMode } from './modes';

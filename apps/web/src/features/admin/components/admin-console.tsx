@@ -16,6 +16,7 @@ import { FailedGenerations } from './failed-generations';
 import { Health } from './health';
 import { PaymentSearch } from './payment-search';
 import { PayoutQueue } from './payout-queue';
+import { PhotoPacksEditor } from './photo-packs-editor';
 import { PricingEditor } from './pricing-editor';
 import '../pricing.css';
 import { ReportQueue } from './report-queue';
@@ -35,7 +36,8 @@ export type AdminSection =
   | 'payments'
   | 'payouts'
   | 'audit'
-  | 'pricing';
+  | 'pricing'
+  | 'photoPacks';
 
 const SECTIONS: Array<{ to: string; key: string; level: TStaffRole }> = [
   { to: '/admin/', key: 'admin.nav.home', level: 'admin' },
@@ -47,6 +49,7 @@ const SECTIONS: Array<{ to: string; key: string; level: TStaffRole }> = [
   { to: '/admin/payouts/', key: 'admin.nav.payouts', level: 'admin' },
   { to: '/admin/audit/', key: 'admin.nav.audit', level: 'admin' },
   { to: '/admin/pricing/', key: 'admin.nav.pricing', level: 'admin' },
+  { to: '/admin/packs/', key: 'admin.nav.photoPacks', level: 'admin' },
 ];
 
 /**
@@ -105,6 +108,7 @@ export function AdminConsole({ section, userUuid }: { section: AdminSection; use
       {isAdmin && section === 'payouts' && <PayoutQueue />}
       {isAdmin && section === 'audit' && <AuditLog />}
       {isAdmin && section === 'pricing' && <PricingEditor />}
+      {isAdmin && section === 'photoPacks' && <PhotoPacksEditor />}
       {!isAdmin && section !== 'reports' && section !== 'home' && (
         <EmptyState title={t('admin.adminsOnly')} />
       )}

@@ -139,12 +139,14 @@ function PricingForm({ pricing }: { pricing: TAdminPricing }) {
         <h2 className="admin__name">{t('admin.pricing.modes')}</h2>
         <p className="admin__meta">{t('admin.pricing.modesHint')}</p>
         <div className="admin__pricing-grid">
-          {MODE_DECLARATIONS.map(({ id, price: { key, per } }) =>
+          {MODE_DECLARATIONS.map(({ id, price: { key, per }, inputs }) =>
             numberField(
               `prices.${key}`,
               per === 'second'
                 ? t('admin.pricing.perSecond', { mode: t(`modes.${id}.title`) })
-                : t(`modes.${id}.title`),
+                : 'pack' in inputs.settings
+                  ? t('admin.pricing.perPackPicture', { mode: t(`modes.${id}.title`) })
+                  : t(`modes.${id}.title`),
               draft.prices[key],
               (value) => edit((d) => ({ ...d, prices: { ...d.prices, [key]: value } })),
               { value: defaults.prices[key], overridden: overridden.has(`prices.${key}`) },

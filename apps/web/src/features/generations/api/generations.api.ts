@@ -1,6 +1,7 @@
 import { routes } from '@mirra/contracts';
 import { api } from '../../../lib/api-client';
 import { openEventStream, uploadForm } from '../../../lib/api-transfer';
+import { PHOTO_PACK_MODE, type TLanguage } from '@mirra/contracts';
 import type { TCreateGenerationBody, TGenerationMode, TStyle } from '../../../lib/api-types';
 
 export const generationKeys = {
@@ -9,6 +10,9 @@ export const generationKeys = {
   one: (uuid: string) => ['generations', 'one', uuid] as const,
   /** Every price line: each shows the balance too, so any change of balance refreshes them. */
   prices: () => ['generations', 'price'] as const,
+  photoPacks: (language: string) => ['generations', 'photo-packs', language] as const,
+  packPrice: (pack: string, signedIn: boolean) =>
+    [...generationKeys.prices(), PHOTO_PACK_MODE, pack, signedIn] as const,
   price: (
     mode: TGenerationMode,
     style: TStyle | null,
@@ -31,6 +35,12 @@ export const generationsApi = {
   list: (cursor: string | null) => api(routes.generations.list, { query: { cursor, limit: 24 } }),
   /** The pictures of one run, in their order. */
   listSet: (set: string) => api(routes.generations.list, { query: { set } }),
+  /** A short-lived link to an album's finished pictures as one ZIP. */
+  archiveLink: (set: string) => api(routes.generationSets.archiveLink, { params: { uuid: set } }),
+  /** The photo packs on sale, in a language. */
+  photoPacks: (language: TLanguage) => api(routes.photoPacks.catalogue, { query: { language } }),
+  /** The price of a whole pack and my balance. */
+  packPrice: (pack: string) => api(routes.generations.price, { query: { mode: PHOTO_PACK_MODE, pack } }),
   repeat: (uuid: string, idempotencyKey?: string) =>
     api(routes.generations.repeat, { params: { uuid }, headers: idempotencyHeaders(idempotencyKey) }),
   /** My result copied into my uploads by the server, to start a new generation from it. */
