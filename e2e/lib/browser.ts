@@ -46,13 +46,15 @@ export async function openBrowser(
     size?: { width: number; height: number };
     /** Other local origins the page may reach (another API node, the S3-compatible store). */
     alsoAllow?: string[];
+    /** More Chromium switches for this browser only (e.g. a fake camera playing a file). */
+    extraArgs?: string[];
   } = {},
 ): Promise<Session> {
   const profile = await mkdtemp(path.join(os.tmpdir(), 'mirra-e2e-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
-    args: ARGS,
+    args: [...ARGS, ...(options.extraArgs ?? [])],
     viewport: options.size ?? VIEWPORTS[viewport],
     isMobile: viewport === 'phone',
     hasTouch: viewport === 'phone',

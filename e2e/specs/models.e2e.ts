@@ -13,6 +13,7 @@ import {
   writeFacePhotos,
   type FacePhotoFiles,
 } from '../lib/models.js';
+import { apiPassLiveCheck, writeFakeCamera, type FakeCamera } from '../lib/live-check.js';
 import { openPurchaseSheet, payOnTestCheckout, tickConsent } from '../lib/payments.js';
 import { signInWithTokens } from '../lib/session.js';
 import { callApi } from '../lib/accounts.js';
@@ -26,6 +27,8 @@ const SEED = '2';
 const uuidPath = (prefix: string) => new RegExp(`^${prefix}[0-9a-f-]{36}/$`);
 
 let photos: FacePhotoFiles;
+/** The owner's face for the live check before training, played by Chromium's fake camera. */
+let camera: FakeCamera;
 const bearer = (user: Pick<TestUser, 'access'>) => `Bearer ${user.access}`;
 
 /** The statuses of the person's models, newest first. */
@@ -37,10 +40,11 @@ async function apiModelStatuses(user: TestUser): Promise<number[]> {
 }
 
 beforeAll(async () => {
-  photos = await writeFacePhotos(15);
+  [photos, camera] = await Promise.all([writeFacePhotos(15), writeFakeCamera('own')]);
 }, 180_000);
 afterAll(async () => {
   await photos?.remove();
+  await camera?.remove();
 });
 
 describe.each(VIEWPORT_NAMES)('digital model (%s)', (viewport) => {
@@ -50,7 +54,7 @@ describe.each(VIEWPORT_NAMES)('digital model (%s)', (viewport) => {
   const theme = viewport === 'desktop' ? 'dark' : 'light';
   const otherTheme = theme === 'dark' ? 'light' : 'dark';
   beforeEach(async () => {
-    s = await openBrowser(viewport, { theme });
+    s = await openBrowser(viewport, { theme, extraArgs: camera.args });
     user = await createActiveUser({ firstName: 'Eileen', lastName: 'Collins' });
   });
   afterEach(async () => {
@@ -119,8 +123,10 @@ describe.each(VIEWPORT_NAMES)('digital model (%s)', (viewport) => {
       // The local engine trains here: the screen says seconds, not "up to 30 minutes".
       expect(await upload.getByTestId('training-time-note').textContent()).toContain('half a minute');
       await upload.getByTestId('train-submit').click();
+      // First the live check (the camera films the owner turning their head), then the question.
+      await page.getByTestId('live-check-start').click();
       const confirm = page.getByTestId('train-confirm-sheet');
-      await confirm.waitFor();
+      await confirm.waitFor(RESULT);
       expect(await confirm.getByTestId('train-confirm-text').textContent()).toContain('trains free');
       await page.waitForTimeout(300);
       await saveScreenshot(page, `training-confirm-${viewport}-${theme}`);
@@ -225,6 +231,7 @@ describe.each(VIEWPORT_NAMES)('digital model (%s)', (viewport) => {
     if (viewport === 'phone') await page.setViewportSize({ width: 360, height: 780 });
     // The first model, trained free, spends the first-model offer: the next one costs credits.
     const first = await apiModelWithPhotos(user, photos.faces, 'First');
+    await apiPassLiveCheck(user, first);
     expect(
       (await callApi(`/api/models/${first}/train/`, { method: 'POST', authorization: bearer(user) })).status,
     ).toBe(202);
@@ -242,6 +249,7 @@ describe.each(VIEWPORT_NAMES)('digital model (%s)', (viewport) => {
     }
     const balance = await apiBalance(user);
     expect(balance).toBeLessThan(E2E_SETTINGS.prices.modelTraining);
+    await apiPassLiveCheck(user, uuid);
     await signInWithTokens(page, user);
     await page.goto(url(`/model/${uuid}/`));
     const details = page.getByTestId('model-details');

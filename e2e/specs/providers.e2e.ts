@@ -5,6 +5,7 @@ import { startReplicateFake, type ReplicateFake } from '../../apps/server/src/fa
 import { callApi, createActiveUser, type TestUser } from '../lib/accounts.js';
 import { openBrowser, saveScreenshot, url, VIEWPORT_NAMES, type Session } from '../lib/browser.js';
 import { apiGenerate, apiUpload, apiWaitForGeneration, makeTestPhoto } from '../lib/generations.js';
+import { apiPassLiveCheck } from '../lib/live-check.js';
 import { apiModelWithPhotos, writeFacePhotos, type FacePhotoFiles } from '../lib/models.js';
 import { startDedicatedServer, type DedicatedServer } from '../lib/server.js';
 import { signInWithTokens } from '../lib/session.js';
@@ -138,6 +139,7 @@ describe('face swap through Replicate', () => {
   it('puts the trained model’s face on a photo at Replicate; the result says Replicate made it', async () => {
     const user = await createActiveUser({ firstName: 'Grace', lastName: 'Hopper' });
     const modelUuid = await apiModelWithPhotos(user, photos.faces);
+    await apiPassLiveCheck(user, modelUuid);
     const trained = await callApi(`/api/models/${modelUuid}/train/`, {
       body: {},
       authorization: bearer(user),

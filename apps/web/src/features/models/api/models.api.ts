@@ -1,4 +1,4 @@
-import { routes } from '@mirra/contracts';
+import { LIVE_CHECK_FRAME_NAMES, routes } from '@mirra/contracts';
 import { api } from '../../../lib/api-client';
 import { openEventStream, uploadForm, type UploadOptions } from '../../../lib/api-transfer';
 import type { TCreateModelBody } from '../../../lib/api-types';
@@ -28,6 +28,12 @@ export const modelsApi = {
   train: (uuid: string) => api(routes.models.train, { params: { uuid } }),
   events: (uuid: string, signal: AbortSignal) =>
     openEventStream(routes.models.events, { params: { uuid }, signal }),
+  /** The live check's three camera frames in one multipart request; the answer is the verdict. */
+  liveCheck: (uuid: string, frames: Record<(typeof LIVE_CHECK_FRAME_NAMES)[number], Blob>) => {
+    const form = new FormData();
+    for (const name of LIVE_CHECK_FRAME_NAMES) form.append(name, frames[name], `${name}.jpg`);
+    return uploadForm(routes.models.liveCheck, { params: { uuid }, body: form });
+  },
   /** One multipart request with every file; the answer has one verdict per file, in order. */
   uploadPhotos: (uuid: string, files: readonly PhotoFile[], options: UploadOptions = {}) => {
     const form = new FormData();

@@ -8,6 +8,8 @@ import type { TModel } from '../../../lib/api-types';
 import { useCreditBalance } from '../../credits';
 import { canTrain, trainingTimeNote } from '../model-status';
 import { isTrainReturn, TRAIN_MARKER } from '../train-return';
+import { isLiveCheckLink, LIVE_CHECK_PARAM } from '../live-check';
+import { LiveCheckSheet } from './live-check-sheet';
 import '../models.css';
 
 /**
@@ -15,7 +17,9 @@ import '../models.css';
  * button, which waits for enough good photos and for uploads still on their way. Training spends
  * credits, so the button asks first (price, balance and how long it takes) and only the
  * confirmation starts it. Back from a purchase made to afford it, the question is asked at once
- * (once the payment's result was seen), so the person goes on where they stopped.
+ * (once the payment's result was seen), so the person goes on where they stopped. Before the
+ * first question comes the live check (a model is only ever of the person at the camera); the
+ * link a phone follows to take it opens it at once.
  */
 export function TrainPanel({
   model,
@@ -35,6 +39,21 @@ export function TrainPanel({
   const [params, setParams] = useSearchParams();
   const isReturn = isTrainReturn(params) && canTrain(model) && !isUploading;
   const isOpen = isAsking || isReturn;
+  const isCheckPassed = model.live_check === 'passed';
+  const [isChecking, setChecking] = useState(() => isLiveCheckLink(params) && !isCheckPassed);
+  const closeCheck = () => {
+    setChecking(false);
+    if (params.has(LIVE_CHECK_PARAM)) {
+      setParams(
+        (current) => {
+          const next = new URLSearchParams(current);
+          next.delete(LIVE_CHECK_PARAM);
+          return next;
+        },
+        { replace: true },
+      );
+    }
+  };
   const close = () => {
     setAsking(false);
     // The question is asked once per return: a reload does not ask again.
@@ -83,14 +102,28 @@ export function TrainPanel({
         loading={pending}
         disabled={!canTrain(model) || isUploading}
         icon={<IconSparkles size={20} />}
-        onClick={() => setAsking(true)}
+        onClick={() => (isCheckPassed ? setAsking(true) : setChecking(true))}
         data-testid="train-submit"
       >
         {label}
       </Button>
+      {!isCheckPassed && (
+        <p className="muted-note" data-testid="live-check-note">
+          {t('liveCheck.needed')}
+        </p>
+      )}
       <p className="muted-note" data-testid="training-time-note">
         {t(timeNote.key, timeNote.values)}
       </p>
+      <LiveCheckSheet
+        modelUuid={model.uuid}
+        open={isChecking}
+        onClose={closeCheck}
+        onPassed={() => {
+          closeCheck();
+          setAsking(true);
+        }}
+      />
       <Sheet open={isOpen} onClose={close} title={t('model.confirmTitle')}>
         <div className="stack" data-testid="train-confirm-sheet">
           {priceLine}

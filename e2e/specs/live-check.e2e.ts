@@ -1,0 +1,129 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createActiveUser, callApi } from '../lib/accounts.js';
+import { openBrowser, saveScreenshot, url } from '../lib/browser.js';
+import { writeFakeCamera, type FakeCamera } from '../lib/live-check.js';
+import { apiModelWithPhotos, writeFacePhotos, type FacePhotoFiles } from '../lib/models.js';
+import { signInWithTokens } from '../lib/session.js';
+
+// The live check before training, in Chromium at 360 px with a fake camera playing a file made
+// from a test portrait: the head looks straight, then turns each way (the face rig's 2D warp,
+// not a real person — see e2e/lib/live-check.ts). The server decides; the screen follows it.
+const PHONE_360 = { width: 360, height: 740 };
+const WAIT = { timeout: 60_000 };
+
+let photos: FacePhotoFiles;
+let own: FakeCamera;
+let other: FakeCamera;
+
+beforeAll(async () => {
+  [photos, own, other] = await Promise.all([
+    writeFacePhotos(15),
+    writeFakeCamera('own'),
+    writeFakeCamera('other'),
+  ]);
+}, 120_000);
+afterAll(async () => {
+  await Promise.all([photos?.remove(), own?.remove(), other?.remove()]);
+});
+
+/** A model with `count` good photos of the astronaut (the check compares with them). */
+async function modelOf(count: number) {
+  const user = await createActiveUser({ firstName: 'Eileen', lastName: 'Collins' });
+  const uuid = await apiModelWithPhotos(user, photos.faces.slice(0, count));
+  return { user, uuid };
+}
+
+describe('the live check before training (360 px, fake camera)', () => {
+  it(
+    "the owner's own face passes and training starts; another face is refused; no camera offers the phone",
+    { timeout: 240_000 },
+    async () => {
+      // The owner, in English, light theme: the intro, three prompted shots, then the question to train.
+      const { user, uuid } = await modelOf(15);
+      const s = await openBrowser('phone', { size: PHONE_360, theme: 'light', extraArgs: own.args });
+      try {
+        const { page } = s;
+        await signInWithTokens(page, user);
+        await page.goto(url(`/model/${uuid}/`));
+        const details = page.getByTestId('model-details');
+        await expect
+          .poll(() => details.getByTestId('good-count').textContent(), WAIT)
+          .toBe('Good photos: 15 of 15 needed');
+        expect(await details.getByTestId('live-check-note').textContent()).toContain('camera check');
+        await details.getByTestId('train-submit').click();
+        const check = page.getByTestId('live-check');
+        await check.waitFor();
+        await page.waitForTimeout(300);
+        await saveScreenshot(page, 'live-check-intro-en-360-light');
+        await check.getByTestId('live-check-start').click();
+        await expect.poll(() => check.getAttribute('data-stage')).toBe('camera');
+        expect(await check.getByTestId('live-check-prompt').textContent()).toBe(
+          'Look straight into the camera',
+        );
+        await expect
+          .poll(() => check.getByTestId('live-check-prompt').textContent(), { timeout: 5_000 })
+          .toBe('Slowly turn your head to the left');
+        await saveScreenshot(page, 'live-check-camera-en-360-light');
+        // Passed: the question to train comes at once, and the model says so.
+        const confirm = page.getByTestId('train-confirm-sheet');
+        await confirm.waitFor(WAIT);
+        await confirm.getByTestId('train-confirm').click();
+        const model = () =>
+          callApi<{ status: number; live_check: string }>(`/api/models/${uuid}/`, {
+            authorization: `Bearer ${user.access}`,
+          });
+        expect((await model()).body.live_check).toBe('passed');
+        // Training started: queued (30), running (60) or already done on the local engine (100).
+        await expect.poll(async () => (await model()).body.status, WAIT).toBeGreaterThanOrEqual(30);
+        expect(s.errors).toEqual([]);
+      } finally {
+        await s.close();
+      }
+
+      // Someone else in front of the camera, in Russian, dark theme: refused, training not started.
+      const victim = await modelOf(3);
+      const s2 = await openBrowser('phone', {
+        size: PHONE_360,
+        theme: 'dark',
+        locale: 'ru-RU',
+        extraArgs: other.args,
+      });
+      try {
+        const { page } = s2;
+        await signInWithTokens(page, victim.user);
+        await page.goto(url(`/model/${victim.uuid}/?live-check=1`));
+        const check = page.getByTestId('live-check');
+        await check.waitFor(WAIT);
+        await check.getByTestId('live-check-start').click();
+        const problems = check.getByTestId('live-check-problems');
+        await problems.waitFor(WAIT);
+        expect(await problems.locator('[data-problem="face.different_person"]').count()).toBe(1);
+        await page.waitForTimeout(300);
+        await saveScreenshot(page, 'live-check-refused-ru-360-dark');
+        const model = await callApi<{ status: number; live_check: string }>(`/api/models/${victim.uuid}/`, {
+          authorization: `Bearer ${victim.user.access}`,
+        });
+        expect(model.body).toMatchObject({ status: 0, live_check: 'refused' });
+
+        // No camera allowed: the reason, and the same step on a phone by a link and its QR code.
+        await page.evaluate(() => {
+          const denied = () => Promise.reject(new DOMException('Permission denied', 'NotAllowedError'));
+          Object.defineProperty(navigator.mediaDevices, 'getUserMedia', { value: denied });
+        });
+        await check.getByTestId('live-check-retry').click();
+        const blocked = check.getByTestId('live-check-blocked');
+        await blocked.waitFor();
+        expect(await blocked.getAttribute('data-reason')).toBe('denied');
+        expect(await blocked.getByTestId('live-check-link').getAttribute('href')).toBe(
+          url(`/model/${victim.uuid}/?live-check=1`),
+        );
+        await blocked.getByTestId('live-check-qr').waitFor();
+        await page.waitForTimeout(300);
+        await saveScreenshot(page, 'live-check-no-camera-ru-360-dark');
+        expect(s2.errors).toEqual([]);
+      } finally {
+        await s2.close();
+      }
+    },
+  );
+});
