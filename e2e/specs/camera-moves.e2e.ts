@@ -42,7 +42,7 @@ describe('the camera-move picker at 360 px', () => {
         await page.getByTestId('camera-pan_left').click();
         expect(await page.getByTestId('camera-pan_left').getAttribute('aria-checked')).toBe('true');
         await page.getByTestId('camera-pan_left').scrollIntoViewIfNeeded();
-        await saveScreenshot(page, `camera-moves-${language}-${theme}-360`);
+        await saveScreenshot(page, `camera-moves-${language}-${theme}-360`, true);
 
         // Asked for less motion, the tiles hold still.
         await page.emulateMedia({ reducedMotion: 'reduce' });
