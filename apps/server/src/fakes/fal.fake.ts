@@ -334,6 +334,14 @@ export async function startFalFake(
       }
       return null;
     }
+    if (job.model.includes('fabric')) {
+      // VEED Fabric: the portrait and a resolution, with the voice (audio_url) or, at /text, the words.
+      if (typeof job.input.image_url !== 'string') return missing('image_url');
+      if (job.input.resolution !== '720p' && job.input.resolution !== '480p') return missing('resolution');
+      const spoken = job.model.endsWith('/text') ? 'text' : 'audio_url';
+      if (typeof job.input[spoken] !== 'string' || !job.input[spoken]) return missing(spoken);
+      return null;
+    }
     if (job.model.includes('face-swap')) {
       if (typeof job.input.base_image_url !== 'string') return missing('base_image_url');
       if (typeof job.input.swap_image_url !== 'string') return missing('swap_image_url');
@@ -360,14 +368,6 @@ export async function startFalFake(
   function publish(name: string, data: Buffer, contentType: string) {
     files.set(name, data);
     return {
-    if (job.model.includes('fabric')) {
-      // VEED Fabric: the portrait and a resolution, with the voice (audio_url) or, at /text, the words.
-      if (typeof job.input.image_url !== 'string') return missing('image_url');
-      if (job.input.resolution !== '720p' && job.input.resolution !== '480p') return missing('resolution');
-      const spoken = job.model.endsWith('/text') ? 'text' : 'audio_url';
-      if (typeof job.input[spoken] !== 'string' || !job.input[spoken]) return missing(spoken);
-      return null;
-    }
       url: `${base}/files/${name}`,
       content_type: contentType,
       file_name: name,
@@ -440,32 +440,6 @@ export async function startFalFake(
     job.output = { video: publish(`${job.requestId}.mp4`, mp4, 'video/mp4') };
   }
 
-  /** Text to image: the local engine's scene; an edit: the sent photo, recoloured. */
-  async function picture(job: FalFakeJob, prompt: string) {
-    const source = typeof job.input.image_url === 'string' ? fromDataUri(job.input.image_url) : null;
-    if (source) {
-      const { data, info } = await sharp(source)
-        .modulate({ saturation: 1.4, hue: 30 })
-        .png()
-        .toBuffer({ resolveWithObject: true });
-      return { data, width: info.width, height: info.height };
-    }
-    const started = await localEngine.start(
-      {
-        generationUuid: job.requestId,
-        mode: 'simple',
-        prompt,
-        guidance: 7,
-        seed: Number(job.input.seed ?? 1),
-        style: null,
-        durationSeconds: null,
-        images: [],
-      },
-      { onProgress: () => undefined, signal: new AbortController().signal },
-    );
-    if (started.kind !== 'done') throw new Error('the local engine did not draw');
-    const png = await sharp(started.output.data).png().toBuffer();
-    return { data: png, width: started.output.width, height: started.output.height };
   /**
    * VEED Fabric: the sent portrait as a still MP4 as long as the speech (its text at about 12
    * characters a second, or 3 s of a recording); words with the refused word end in a
@@ -505,6 +479,32 @@ export async function startFalFake(
     job.output = { video: publish(`${job.requestId}.mp4`, mp4, 'video/mp4') };
   }
 
+  /** Text to image: the local engine's scene; an edit: the sent photo, recoloured. */
+  async function picture(job: FalFakeJob, prompt: string) {
+    const source = typeof job.input.image_url === 'string' ? fromDataUri(job.input.image_url) : null;
+    if (source) {
+      const { data, info } = await sharp(source)
+        .modulate({ saturation: 1.4, hue: 30 })
+        .png()
+        .toBuffer({ resolveWithObject: true });
+      return { data, width: info.width, height: info.height };
+    }
+    const started = await localEngine.start(
+      {
+        generationUuid: job.requestId,
+        mode: 'simple',
+        prompt,
+        guidance: 7,
+        seed: Number(job.input.seed ?? 1),
+        style: null,
+        durationSeconds: null,
+        images: [],
+      },
+      { onProgress: () => undefined, signal: new AbortController().signal },
+    );
+    if (started.kind !== 'done') throw new Error('the local engine did not draw');
+    const png = await sharp(started.output.data).png().toBuffer();
+    return { data: png, width: started.output.width, height: started.output.height };
   }
 
   async function advance(job: FalFakeJob, toEnd: boolean): Promise<void> {
