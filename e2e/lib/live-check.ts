@@ -5,14 +5,17 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { bundledFfmpegPath } from '@mirra/imaging';
-import { loadTestFaces, turnedHead } from '@mirra/imaging/testing';
+import { loadTestFaces, tiltedPrint, turnedHead } from '@mirra/imaging/testing';
 import type { TestUser } from './accounts.js';
 import { e2eEnv } from './env.js';
 
 const run = promisify(execFile);
 
-/** Whose face the fake camera films: the model's own (the astronaut) or someone else (Grace Hopper). */
-export type CameraFace = 'own' | 'other';
+/**
+ * What the fake camera films: the model's own face (the astronaut), someone else (Grace Hopper),
+ * or a print of the own face held up and tilted each way instead of a head turning.
+ */
+export type CameraFace = 'own' | 'other' | 'print';
 
 export interface LiveCheckFrames {
   straight: Buffer;
@@ -31,6 +34,13 @@ export function liveCheckFrames(face: CameraFace): Promise<LiveCheckFrames> {
   let frames = cache.get(face);
   if (!frames) {
     frames = loadTestFaces().then(async (faces) => {
+      if (face === 'print') {
+        return {
+          straight: faces.astronaut,
+          left: await tiltedPrint(faces.astronaut, 0.5),
+          right: await tiltedPrint(faces.astronaut, -0.5),
+        };
+      }
       const portrait = face === 'own' ? faces.astronaut : faces.graceHopper;
       return {
         straight: portrait,

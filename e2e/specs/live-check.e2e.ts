@@ -14,16 +14,18 @@ const WAIT = { timeout: 60_000 };
 let photos: FacePhotoFiles;
 let own: FakeCamera;
 let other: FakeCamera;
+let print: FakeCamera;
 
 beforeAll(async () => {
-  [photos, own, other] = await Promise.all([
+  [photos, own, other, print] = await Promise.all([
     writeFacePhotos(15),
     writeFakeCamera('own'),
     writeFakeCamera('other'),
+    writeFakeCamera('print'),
   ]);
 }, 120_000);
 afterAll(async () => {
-  await Promise.all([photos?.remove(), own?.remove(), other?.remove()]);
+  await Promise.all([photos?.remove(), own?.remove(), other?.remove(), print?.remove()]);
 });
 
 /** A model with `count` good photos of the astronaut (the check compares with them). */
@@ -35,7 +37,7 @@ async function modelOf(count: number) {
 
 describe('the live check before training (360 px, fake camera)', () => {
   it(
-    "the owner's own face passes and training starts; another face is refused; no camera offers the phone",
+    "the owner's own face passes and training starts; another face and a tilted print are refused; no camera offers the phone",
     { timeout: 240_000 },
     async () => {
       // The owner, in English, light theme: the intro, three prompted shots, then the question to train.
@@ -123,6 +125,29 @@ describe('the live check before training (360 px, fake camera)', () => {
         expect(s2.errors).toEqual([]);
       } finally {
         await s2.close();
+      }
+
+      // The owner's printed photo held up and tilted each way instead of turning the head: a
+      // plane's perspective, which the analyser does not read as a head turn, so it is refused.
+      const printed = await modelOf(3);
+      const s3 = await openBrowser('phone', { size: PHONE_360, theme: 'light', extraArgs: print.args });
+      try {
+        const { page } = s3;
+        await signInWithTokens(page, printed.user);
+        await page.goto(url(`/model/${printed.uuid}/?live-check=1`));
+        const check = page.getByTestId('live-check');
+        await check.waitFor(WAIT);
+        await check.getByTestId('live-check-start').click();
+        const problems = check.getByTestId('live-check-problems');
+        await problems.waitFor(WAIT);
+        const shown = await problems
+          .locator('li')
+          .evaluateAll((items) => items.map((item) => item.getAttribute('data-problem')));
+        expect(shown.some((problem) => problem === 'pose.no_turn' || problem === 'spoof.flat')).toBe(true);
+        expect(shown).not.toContain('face.different_person');
+        expect(s3.errors).toEqual([]);
+      } finally {
+        await s3.close();
       }
     },
   );
