@@ -164,3 +164,25 @@ describe('a training that ends in about a second', () => {
     await screen.findByTestId('training-ready');
   });
 });
+
+describe('the live check before training', () => {
+  it('asks for the live check before the training question; without a camera, the same step on a phone', async () => {
+    // jsdom has no camera: the check says so and offers the same step on a phone.
+    renderDetails(`/model/${UUID}/`, model({ live_check: null }));
+    expect(screen.getByTestId('live-check-note').textContent).toContain('camera check');
+    fireEvent.click(screen.getByTestId('train-submit'));
+    await screen.findByTestId('live-check');
+    expect(screen.queryByTestId('train-confirm-sheet')).toBeNull();
+    fireEvent.click(screen.getByTestId('live-check-start'));
+    const blocked = await screen.findByTestId('live-check-blocked');
+    expect(blocked.getAttribute('data-reason')).toBe('noCamera');
+    expect(screen.getByTestId('live-check-link').getAttribute('href')).toBe(
+      `${window.location.origin}/model/${UUID}/?live-check=1`,
+    );
+  });
+
+  it('opens the live check at once from the phone link', async () => {
+    renderDetails(`/model/${UUID}/?live-check=1`, model({ live_check: null }));
+    await screen.findByTestId('live-check-start');
+  });
+});
