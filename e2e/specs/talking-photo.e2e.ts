@@ -8,8 +8,13 @@ describe('the talking-photo form at 360 px', () => {
   it('ru light and en dark: the language of the speech, the price by its seconds, and recording refused gracefully without a microphone', async () => {
     const user = await createActiveUser({ firstName: 'Grace', lastName: 'Hopper' });
     for (const { language, theme, text, said } of [
-      { language: 'ru', theme: 'light', text: 'Привет, как дела?', said: /микрофон/i },
-      { language: 'en', theme: 'dark', text: 'Hello, how are you today?', said: /microphone/i },
+      { language: 'ru', theme: 'light', text: 'Привет! Сегодня прекрасный день, правда?', said: /микрофон/i },
+      {
+        language: 'en',
+        theme: 'dark',
+        text: 'Hello! What a wonderful day it is today.',
+        said: /microphone/i,
+      },
     ] as const) {
       // Launched without Chromium's fake media switches: this browser has no microphone.
       const s = await openBrowser('phone', {
@@ -28,12 +33,12 @@ describe('the talking-photo form at 360 px', () => {
           'true',
         );
 
-        // The price asked for is the text's seconds of speech.
+        // The price asked for is the text's seconds of speech (more than an empty text's).
         const [quote] = await Promise.all([
           page.waitForRequest(
             (r) =>
               new URL(r.url()).pathname === '/api/generations/price/' &&
-              new URL(r.url()).searchParams.get('duration') === String(speechSecondsOf(text)),
+              new URL(r.url()).searchParams.get('duration') === String(speechSecondsOf(text, language)),
           ),
           page.getByTestId('prompt').fill(text),
         ]);

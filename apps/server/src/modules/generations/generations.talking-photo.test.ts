@@ -62,7 +62,7 @@ function recording(seconds: number): Buffer {
 describe('talking photo on the local engine', () => {
   it('says a Russian text: the price shown first is charged for the speech’s seconds, and an MP4 of that length is made', async () => {
     const text = 'Привет! Как дела?';
-    const seconds = speechSecondsOf(text);
+    const seconds = speechSecondsOf(text, 'ru');
     const quote = await t.app.inject({
       method: 'GET',
       url: `/api/generations/price/?mode=talking_photo&duration=${seconds}`,

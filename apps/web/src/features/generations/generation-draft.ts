@@ -222,11 +222,17 @@ function settingsOf(mode: TGenerationMode, draft: GenerationDraft): ToolSettings
 }
 
 /** The seconds a talking photo's draft is priced for: its recording's, or its text's. */
-export function draftSpeechSeconds(draft: Pick<GenerationDraft, 'prompt' | 'voice'>): number {
+export function draftSpeechSeconds(
+  draft: Pick<GenerationDraft, 'prompt' | 'voice' | 'speechLanguage'>,
+): number {
   return spokenSeconds({
     prompt: draft.prompt,
     duration: draft.voice?.seconds ?? null,
-    settings: draft.voice ? { voice: draft.voice.upload.uuid } : {},
+    settings: draft.voice
+      ? { voice: draft.voice.upload.uuid }
+      : draft.speechLanguage
+        ? { language: draft.speechLanguage }
+        : {},
   });
 }
 

@@ -153,8 +153,11 @@ export function GenerateForm({
   }
 
   const count = needs.count ? draft.count : 1;
+  // Words are spoken in the app's language unless another is chosen, and priced and sent so.
+  const sent =
+    needs.speech && !draft.speechLanguage ? { ...draft, speechLanguage: currentLanguage() } : draft;
   // Priced by the second: a video by its chosen length, a talking photo by its speech's.
-  const seconds = needs.video ? draft.duration : needs.speech ? draftSpeechSeconds(draft) : null;
+  const seconds = needs.video ? draft.duration : needs.speech ? draftSpeechSeconds(sent) : null;
   const price = useQuery({
     queryKey: generationKeys.price(mode, draft.style, isLoggedIn, seconds, count),
     meta: MOVES_WITH_BALANCE,
@@ -171,8 +174,8 @@ export function GenerateForm({
     retry.isPreparing;
 
   const submit = useChargedAction({
-    action: (key) => generationsApi.create(buildCreateBody(mode, draft, { postUuid }), key),
-    inputs: JSON.stringify(buildCreateBody(mode, draft, { postUuid })),
+    action: (key) => generationsApi.create(buildCreateBody(mode, sent, { postUuid }), key),
+    inputs: JSON.stringify(buildCreateBody(mode, sent, { postUuid })),
     onSuccess: (generation) => {
       queryClient.setQueryData(generationKeys.one(generation.uuid), generation);
       const state: FromFormState = { fromForm: true };
@@ -394,7 +397,7 @@ export function GenerateForm({
 
       {needs.speech && (
         <SpeechFields
-          language={draft.speechLanguage ?? currentLanguage()}
+          language={sent.speechLanguage ?? currentLanguage()}
           voice={draft.voice}
           onLanguage={(speechLanguage) => update({ speechLanguage })}
           onVoice={(voice) => {
