@@ -195,9 +195,9 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
             inpaint: e.FAL_MODEL_INPAINT,
             outpaint: e.FAL_MODEL_OUTPAINT,
             tryOn: e.FAL_MODEL_TRY_ON,
-            training: e.FAL_MODEL_TRAINING,
             talkingFromVoice: e.FAL_MODEL_TALKING_PHOTO,
             talkingFromText: e.FAL_MODEL_TALKING_PHOTO_TEXT,
+            training: e.FAL_MODEL_TRAINING,
           },
         }
       : null,

@@ -85,9 +85,6 @@ export async function createUpload(
   }
 }
 
-/** One of my uploads; anyone else's is answered exactly like one that does not exist. */
-export async function getUpload(deps: UploadsDeps, userId: number, uuid: string): Promise<TUpload> {
-  const row = isUuid(uuid) ? await uploadsRepository.findOwned(deps.db, userId, uuid) : undefined;
 /**
  * Stores a recorded voice as it came (no width or height): private to its owner like a photo,
  * read only by the engine of the talking photo that names it, and deleted when that generation is
@@ -144,6 +141,9 @@ export async function deleteRecording(
   if (files) await deleteStoredFilesNow(deps.storage, files);
 }
 
+/** One of my uploads; anyone else's is answered exactly like one that does not exist. */
+export async function getUpload(deps: UploadsDeps, userId: number, uuid: string): Promise<TUpload> {
+  const row = isUuid(uuid) ? await uploadsRepository.findOwned(deps.db, userId, uuid) : undefined;
   if (!row) throw uploadNotFound();
   return toUploadJson(deps, row);
 }
