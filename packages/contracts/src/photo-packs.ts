@@ -38,6 +38,8 @@ export const ZPhotoPack = z.object({
   description: z.string(),
   /** An emoji shown on the card when the pack has no cover picture. */
   emoji: z.string(),
+  /** The emoji drawn as art (an SVG data URL), the same on every device; null where the set lacks it. */
+  emoji_art: z.string().nullable(),
   cover_url: z.string().nullable(),
   pictures: z.number().int(),
   aspect: z.enum(IMAGE_ASPECTS),

@@ -46,6 +46,7 @@ export { RESTORE_MAX_SIDE, restoreOldPhoto, type RestoreOptions, SMALL_PHOTO_SID
 export type { LocalToolOptions, LocalToolResult } from './tools/tool-io.js';
 export { MAX_NETWORK_INPUT_PIXELS, planUpscale, type UpscaleFactor, upscaleImage } from './tools/upscale.js';
 export { subjectCoverage, subjectPlacements, type SubjectCoverage } from './scene/subjects.check.js';
+export { emojiArtSvg } from './scene/subjects.art.js';
 export type { SubjectSpec } from './scene/subjects.models.js';
 export {
   animateScene,

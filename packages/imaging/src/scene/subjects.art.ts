@@ -453,3 +453,18 @@ export function subjectSvgBody(art: Pick<SubjectArt, 'icon' | 'source'>): string
 
 /** The grid the art is drawn on. */
 export const ART_GRID = 32;
+
+/**
+ * An emoji character drawn as Fluent Emoji Flat art (a whole SVG on its 32×32 grid), so it looks
+ * the same on every device, also where the system font lacks it; null for an emoji the set lacks.
+ */
+export function emojiArtSvg(emoji: string): string | null {
+  const bare = (text: string) => text.replace(/\uFE0F/g, '');
+  const entries = require('emojibase-data/en/compact.json') as EmojibaseEntry[];
+  const entry = entries.find((candidate) => candidate.unicode && bare(candidate.unicode) === bare(emoji));
+  if (!entry) return null;
+  const body = subjectSvgBody({ icon: slug(entry.label), source: 'fluent-emoji' });
+  return body
+    ? `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${ART_GRID} ${ART_GRID}">${body}</svg>`
+    : null;
+}

@@ -104,6 +104,8 @@ describe('the photo pack catalogue', () => {
     expect(ru.length).toBeGreaterThanOrEqual(8);
     const seeded = ru.find((pack) => pack.uuid === SEEDED_PHOTO_PACK.uuid)!;
     expect(seeded).toMatchObject({ title: 'Деловые портреты', pictures: 10, price: 10 * 4 });
+    // Its emoji as art, the same on every device.
+    expect(Buffer.from(seeded.emoji_art!.split(',')[1]!, 'base64').toString()).toMatch(/^<svg [^>]*viewBox="0 0 32 32">/);
     expect((await catalogue('de')).find((pack) => pack.uuid === SEEDED_PHOTO_PACK.uuid)!.title).toBe(
       'Business-Porträts',
     );

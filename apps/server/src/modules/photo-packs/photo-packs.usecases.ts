@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import sharp from 'sharp';
+import { emojiArtSvg } from '@mirra/imaging';
 import type { z } from 'zod';
 import {
   modeDeclaration,
@@ -28,6 +29,16 @@ async function perPicturePrice(deps: Pick<PhotoPacksDeps, 'pricing'>): Promise<n
   return prices[modeDeclaration(PHOTO_PACK_MODE).price.key as keyof typeof prices];
 }
 
+/** Each emoji's art as a data URL, made once per process (the art set is read from disk). */
+const emojiArt = new Map<string, string | null>();
+function emojiArtUrl(emoji: string): string | null {
+  if (!emojiArt.has(emoji)) {
+    const svg = emojiArtSvg(emoji);
+    emojiArt.set(emoji, svg ? `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}` : null);
+  }
+  return emojiArt.get(emoji)!;
+}
+
 function coverUrl(deps: PhotoPacksDeps, row: PhotoPackRow): string | null {
   return row.coverKey
     ? deps.mediaUrls.url(row.coverKey, deps.now(), { ttlSeconds: COVER_URL_SECONDS })
@@ -49,6 +60,7 @@ export async function photoPackCatalogue(
       title: inLanguage(row.titles, language),
       description: inLanguage(row.descriptions, language),
       emoji: row.emoji,
+      emoji_art: emojiArtUrl(row.emoji),
       cover_url: coverUrl(deps, row),
       pictures: row.prompts.length,
       aspect: row.aspect as TImageAspect,

@@ -33,7 +33,13 @@ export function usePhotoPacks() {
 function PackArt({ pack, large }: { pack: TPhotoPack; large?: boolean }) {
   return (
     <span className={`photo-pack__art${large ? ' photo-pack__art--large' : ''}`} aria-hidden="true">
-      {pack.cover_url ? <img src={pack.cover_url} alt="" loading="lazy" /> : <span>{pack.emoji}</span>}
+      {pack.cover_url ? (
+        <img src={pack.cover_url} alt="" loading="lazy" />
+      ) : pack.emoji_art ? (
+        <img className="photo-pack__emoji" src={pack.emoji_art} alt="" />
+      ) : (
+        <span>{pack.emoji}</span>
+      )}
     </span>
   );
 }
