@@ -105,13 +105,14 @@ try {
 
   // 1. The declaration.
   insertBefore(
-    'packages/contracts/src/modes.ts',
+    'packages/contracts/src/mode-declarations.ts',
     '/** Every mode, in the order the app lists them. */',
     `/** Toy: the photo mirrored. */
 const mirror = {
   id: 'mirror',
   result: 'image',
   createCard: true,
+  pictureAction: false,
   inputs: {
     prompt: 'optional',
     promptIgnoredWithPhoto: true,
@@ -120,6 +121,9 @@ const mirror = {
     style: false,
     model: false,
     video: false,
+    aspect: 'none',
+    count: false,
+    settings: {},
   },
   jobs: { withPhoto: 'photo_edit', withoutPhoto: null },
   price: { key: 'mirror', per: 'run', default: 5 },
@@ -128,12 +132,12 @@ const mirror = {
 
 `,
   );
-  const modes = path.join(tree, 'packages/contracts/src/modes.ts');
+  const modes = path.join(tree, 'packages/contracts/src/mode-declarations.ts');
   writeFileSync(
     modes,
     readFileSync(modes, 'utf8').replace(
-      'export const MODE_DECLARATIONS = [simple, faceSwap, editing, styling, video] as const;',
-      'export const MODE_DECLARATIONS = [simple, faceSwap, editing, styling, video, mirror] as const;',
+      /(export const MODE_DECLARATIONS = \[[^\]]*)\] as const;/,
+      '$1  mirror,\n] as const;',
     ),
   );
   // 2. Its local pipeline.

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import sharp from 'sharp';
-import { GenerationStatus, LANGUAGES, type TStaffPhotoPack } from '@mirra/contracts';
+import { GenerationStatus, LANGUAGES, type TPhotoPack, type TStaffPhotoPack } from '@mirra/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngineRegistry } from '../../engines/index.js';
 import { creditEntries, models, staffAuditLog } from '../../shared/db/schema.js';
@@ -89,13 +89,7 @@ async function createPack(overrides: Record<string, unknown> = {}): Promise<TSta
 const catalogue = async (language: string) => {
   const response = await t.app.inject({ method: 'GET', url: `/api/photo_packs/?language=${language}` });
   expect(response.statusCode, response.body).toBe(200);
-  return response.json().results as Array<{
-    uuid: string;
-    title: string;
-    price: number;
-    pictures: number;
-    cover_url: string | null;
-  }>;
+  return response.json().results as TPhotoPack[];
 };
 
 describe('the photo pack catalogue', () => {
@@ -105,7 +99,9 @@ describe('the photo pack catalogue', () => {
     const seeded = ru.find((pack) => pack.uuid === SEEDED_PHOTO_PACK.uuid)!;
     expect(seeded).toMatchObject({ title: 'Деловые портреты', pictures: 10, price: 10 * 4 });
     // Its emoji as art, the same on every device.
-    expect(Buffer.from(seeded.emoji_art!.split(',')[1]!, 'base64').toString()).toMatch(/^<svg [^>]*viewBox="0 0 32 32">/);
+    expect(Buffer.from(seeded.emoji_art!.split(',')[1]!, 'base64').toString()).toMatch(
+      /^<svg [^>]*viewBox="0 0 32 32">/,
+    );
     expect((await catalogue('de')).find((pack) => pack.uuid === SEEDED_PHOTO_PACK.uuid)!.title).toBe(
       'Business-Porträts',
     );
