@@ -7,6 +7,7 @@ import {
   GenerationStatus,
   modeDeclaration,
   readsPrompt,
+  spokenSeconds,
   STYLES,
   VIDEO_ASPECTS,
   IMAGE_ASPECTS,
@@ -229,6 +230,9 @@ describe('the price shown, the price charged and the free-tier decision agree', 
         const query = new URLSearchParams({ mode });
         if ('duration' in request && request.duration !== undefined)
           query.set('duration', String(request.duration));
+        // Words to be spoken are quoted for their seconds of speech, as the form asks.
+        if (modeDeclaration(mode).inputs.promptIs === 'speech')
+          query.set('duration', String(spokenSeconds({ prompt: request.prompt ?? '', ...request })));
         if ('count' in request && request.count !== undefined) query.set('count', String(request.count));
         if ('settings' in request && request.settings?.pack) query.set('pack', request.settings.pack);
         const pictures = picturesOf(request);
