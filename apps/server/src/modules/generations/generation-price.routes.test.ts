@@ -1,6 +1,8 @@
 import { and, eq } from 'drizzle-orm';
 import {
   GENERATION_MODES,
+  modeDeclaration,
+  spokenSeconds,
   STYLES,
   VIDEO_DURATIONS,
   type TGenerationMode,
@@ -87,9 +89,15 @@ describe('the price shown is the price charged', () => {
     async ({ mode, duration }) => {
       const request = requestFor(mode, duration);
       const pictures = picturesOf(request);
+      // Words to be spoken are quoted for their seconds of speech, as the form asks.
+      const spoken =
+        modeDeclaration(mode).inputs.promptIs === 'speech'
+          ? spokenSeconds(request as { prompt: string })
+          : undefined;
       const query = new URLSearchParams({
         mode,
         ...(duration === undefined ? {} : { duration: String(duration) }),
+        ...(spoken === undefined ? {} : { duration: String(spoken) }),
         ...(request.settings ? settingsQuery(request.settings as ToolSettings) : {}),
       });
       const quote = await t.app.inject({ method: 'GET', url: `/api/generations/price/?${query}`, headers });
