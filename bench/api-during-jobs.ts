@@ -14,20 +14,33 @@
  * removed), `inpaint` (a 1024 px portrait with a painted square removed), `upscale` (a 512 px
  * portrait made 2048 px by the super-resolution network), `restore` (a 1024 px portrait aged like
  * an old print, repaired) or `talking_photo` (the portrait saying an English sentence of 5 s, eSpeak
- * NG and the face-mesh mouth, 720p); each prints the seconds per job beside jobs per minute.
+ * NG and the face-mesh mouth, 720p) or `photo_pack` (a pack of ten face photos from a trained digital
+ * model; BENCH_JOBS counts packs, and the seconds are per pack); each prints the seconds per job
+ * beside jobs per minute.
  */
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import sharp from 'sharp';
-import { ageLikeOldPrint, loadTestFaces } from '@mirra/imaging/testing';
+import { ageLikeOldPrint, loadTestFaces, makePhotoSet } from '@mirra/imaging/testing';
 import { callApi, createActiveUser, type TestUser } from '../e2e/lib/accounts.js';
+import { apiPassLiveCheck } from '../e2e/lib/live-check.js';
 import { startBuiltServer } from '../e2e/lib/server.js';
 import { startBenchPostgres } from './lib/postgres.js';
 import { createLogger } from '../apps/server/src/shared/logger.js';
 import { runLoad, stopSignal, type LoadResult } from './load.js';
 
 const JOBS = Number(process.env.BENCH_JOBS ?? 20);
-const MODES = ['simple', 'background', 'inpaint', 'upscale', 'restore', 'talking_photo'] as const;
+const MODES = [
+  'simple',
+  'background',
+  'inpaint',
+  'upscale',
+  'restore',
+  'talking_photo',
+  'photo_pack',
+] as const;
+/** A pack every installation starts with: ten face photos from the person's digital model. */
+const PHOTO_PACK = '5a170000-0000-4000-8000-000000000001';
 /** What the talking photo says: five seconds in English (speechSecondsOf). */
 const TALKING_TEXT = 'Hello! This is a short message recorded for you, enjoy it.';
 const MODE = (process.env.BENCH_MODE ?? 'simple') as (typeof MODES)[number];
@@ -89,7 +102,7 @@ async function measureLayout(layout: string): Promise<LayoutResult> {
     const user = await createActiveUser({ firstName: 'Bench' });
     const url = `${server.baseUrl}/api/config/`;
     // A job first, so the worker's code paths and models are loaded before anything is timed.
-    await waitForAll([await generate(user, 0)]);
+    await waitForAll(await generate(user, 0));
     await runLoad({ url, connections: CONNECTIONS, seconds: 1 }); // warm-up
     const idleLoad = () =>
       runLoad({ url, connections: CONNECTIONS, seconds: IDLE_SECONDS / 2, pauseMs: PAUSE_MS });
@@ -97,7 +110,7 @@ async function measureLayout(layout: string): Promise<LayoutResult> {
 
     const started = performance.now();
     const uuids: string[] = [];
-    for (let i = 1; i <= JOBS; i++) uuids.push(await generate(user, i));
+    for (let i = 1; i <= JOBS; i++) uuids.push(...(await generate(user, i)));
     const signal = stopSignal();
     const duringLoad = runLoad({
       url,
@@ -140,7 +153,7 @@ function meanOf(a: LoadResult, b: LoadResult): LoadResult {
 
 /** The portrait (1024 px on the long side) and the painted square for the photo tools' jobs. */
 const toolInputs =
-  MODE === 'simple'
+  MODE === 'simple' || MODE === 'photo_pack'
     ? null
     : await (async () => {
         const faces = await loadTestFaces();
@@ -183,7 +196,44 @@ async function upload(user: TestUser, data: Buffer): Promise<string> {
   return ((await response.json()) as { uuid: string }).uuid;
 }
 
+/** A trained digital model per person, for the photo packs (trained on the local engine). */
+const trainedModels = new Map<string, string>();
+async function trainedModel(user: TestUser): Promise<string> {
+  const known = trainedModels.get(user.access);
+  if (known) return known;
+  const authorization = `Bearer ${user.access}`;
+  const created = await callApi<{ uuid: string }>('/api/models/', {
+    body: { name: 'Me', category: 'female' },
+    authorization,
+  });
+  const uuid = created.body.uuid;
+  const form = new FormData();
+  for (const [index, photo] of (await makePhotoSet((await loadTestFaces()).astronaut, 15)).entries()) {
+    form.append('files', new Blob([new Uint8Array(photo)], { type: 'image/jpeg' }), `me-${index}.jpg`);
+  }
+  const photos = await fetch(new URL(`/api/models/${uuid}/photos/`, process.env.E2E_BASE_URL), {
+    method: 'POST',
+    headers: { authorization },
+    body: form,
+  });
+  if (photos.status !== 201) throw new Error(`model photos: ${photos.status} ${await photos.text()}`);
+  await apiPassLiveCheck(user, uuid);
+  const trained = await callApi(`/api/models/${uuid}/train/`, { body: {}, authorization });
+  if (trained.status !== 202) throw new Error(`train: ${trained.status} ${JSON.stringify(trained.body)}`);
+  for (let waited = 0; ; waited += 500) {
+    const model = await callApi<{ status: number }>(`/api/models/${uuid}/`, { authorization });
+    if (model.body.status === 100) break;
+    if (waited > 180_000) throw new Error(`the model did not train: ${JSON.stringify(model.body)}`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  trainedModels.set(user.access, uuid);
+  return uuid;
+}
+
 async function jobBody(user: TestUser, seed: number): Promise<Record<string, unknown>> {
+  if (MODE === 'photo_pack') {
+    return { mode: 'photo_pack', model_uuid: await trainedModel(user), settings: { pack: PHOTO_PACK }, seed };
+  }
   if (!toolInputs) return { mode: 'simple', prompt: 'A lighthouse on a cliff at dusk, oil painting', seed };
   let uploads = uploaded.get(user.access);
   if (!uploads) {
@@ -211,13 +261,18 @@ async function jobBody(user: TestUser, seed: number): Promise<Record<string, unk
   }
 }
 
-async function generate(user: TestUser, seed: number): Promise<string> {
-  const created = await callApi<{ uuid: string }>('/api/generations/', {
+/** Starts one job (a pack: all its pictures); the uuids of every generation it made. */
+async function generate(user: TestUser, seed: number): Promise<string[]> {
+  const created = await callApi<{ uuid: string; set: { uuid: string } | null }>('/api/generations/', {
     body: await jobBody(user, seed),
     authorization: `Bearer ${user.access}`,
   });
   if (created.status !== 201) throw new Error(`generate: ${created.status} ${JSON.stringify(created.body)}`);
-  return created.body.uuid;
+  if (!created.body.set) return [created.body.uuid];
+  const { rows } = await watcher.query<{ uuid: string }>('SELECT uuid FROM generations WHERE set_uuid = $1', [
+    created.body.set.uuid,
+  ]);
+  return rows.map((row) => row.uuid);
 }
 
 /** Waits until every generation has ended (read from the database); resolves to how many failed. */
