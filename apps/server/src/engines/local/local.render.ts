@@ -1,7 +1,6 @@
 import {
   aspectSize,
   STYLES,
-  type TCameraMove,
   type TGenerationMode,
   type TGenerationNoteCode,
   type TStyle,
@@ -57,6 +56,7 @@ import {
 } from '@mirra/imaging';
 import { facesIn, inAskedShape, singleImage } from './local.pictures.js';
 import { talkingLocally } from './local.talking.js';
+import { cameraPresetNote, SCENE_MOTION_NOTES } from './local.video-notes.js';
 import { backgroundLocally, inpaintLocally, outpaintLocally, REPAIR_PIPELINES } from './local.tools.js';
 
 /**
@@ -406,28 +406,6 @@ async function animateLocally(
     notes,
   };
 }
-
-/** The named camera move the video was made with, the move's id kept for the reader's language. */
-function cameraPresetNote(camera: TCameraMove): EngineNote {
-  return engineNote('video.camera_preset', `Camera move: ${camera.replaceAll('_', ' ')}.`, { camera });
-}
-
-/** How the notes name each thing that moves in an animated scene. */
-const SCENE_MOTION_NOTES: Record<SceneMotion, { code: TGenerationNoteCode; text: string }> = {
-  light: {
-    code: 'video.scene_light',
-    text: 'The light breathes: the glow of the sun or moon swells and its rays turn.',
-  },
-  clouds: {
-    code: 'video.scene_clouds',
-    text: 'Clouds drift across the sky, their shadows passing over the land.',
-  },
-  stars: { code: 'video.scene_stars', text: 'Stars twinkle.' },
-  water: { code: 'video.scene_water', text: 'The water ripples, its reflection breaking up in the waves.' },
-  rain: { code: 'video.scene_rain', text: 'Rain falls.' },
-  snow: { code: 'video.scene_snow', text: 'Snow falls, near flakes faster than far ones.' },
-  camera: { code: 'video.scene_camera', text: 'The camera pushes slowly into the composition.' },
-};
 
 /**
  * Video from a description: the simple mode's procedural scene for the prompt, drawn at the
