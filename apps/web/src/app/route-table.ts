@@ -191,7 +191,13 @@ export const routeTable: readonly RouteDef[] = [
   { path: '/generation/:uuid/', access: 'login-required', title: 'titles.generation', page: page.generation },
   { path: '/packs/', heading: true, access: 'soft', title: 'titles.photoPacks', page: page.photoPacks },
   { path: '/packs/:uuid/', heading: true, access: 'soft', title: 'titles.photoPacks', page: page.photoPack },
-  { path: '/albums/:uuid/', heading: true, access: 'login-required', title: 'titles.album', page: page.album },
+  {
+    path: '/albums/:uuid/',
+    heading: true,
+    access: 'login-required',
+    title: 'titles.album',
+    page: page.album,
+  },
   {
     path: '/notifications',
     heading: true,

@@ -136,9 +136,9 @@ describe('camera moves of a video', () => {
       });
       expect(done.status, done.error_detail).toBe(GenerationStatus.COMPLETED);
       expect(done.settings).toEqual({ camera: 'pan_right' });
-    expect(done.result.notes).toContainEqual(
-      expect.objectContaining({ code: 'video.camera_preset', params: { camera: 'pan_right' } }),
-    );
+      expect(done.result.notes).toContainEqual(
+        expect.objectContaining({ code: 'video.camera_preset', params: { camera: 'pan_right' } }),
+      );
       const first = await greyFrameAt(done.result.url, 'pan', 0);
       const last = await greyFrameAt(done.result.url, 'pan', 2.9);
       expect(sideways(first, last)).toBeLessThanOrEqual(-3);

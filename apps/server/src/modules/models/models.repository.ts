@@ -293,7 +293,10 @@ export const modelsRepository = {
   /** The model's latest live check replaces the one before. */
   async saveLiveCheck(db: DbOrTx, values: typeof modelLiveChecks.$inferInsert): Promise<void> {
     const { modelId: _modelId, ...changes } = values;
-    await db.insert(modelLiveChecks).values(values).onConflictDoUpdate({ target: modelLiveChecks.modelId, set: changes });
+    await db
+      .insert(modelLiveChecks)
+      .values(values)
+      .onConflictDoUpdate({ target: modelLiveChecks.modelId, set: changes });
   },
 
   async findLiveCheck(db: DbOrTx, modelId: number): Promise<LiveCheckRow | undefined> {

@@ -37,11 +37,8 @@ export function registerModelsRoutes(app: ZodApp, deps: ModelsDeps): void {
     deleteModelPhoto(deps, requireAuth(request).user, request.params.uuid, request.params.photo_uuid),
   );
   serve(app, r.liveCheck, async (request) =>
-    takeLiveCheck(
-      deps,
-      requireAuth(request).user,
-      request.params.uuid,
-      () => readFrameParts(request, deps.config.uploads.maxBytes),
+    takeLiveCheck(deps, requireAuth(request).user, request.params.uuid, () =>
+      readFrameParts(request, deps.config.uploads.maxBytes),
     ),
   );
   serve(app, r.train, async (request) => startTraining(deps, requireAuth(request).user, request.params.uuid));

@@ -61,17 +61,15 @@ export const provenanceRepository = {
 
   async block(db: DbOrTx, row: { hash: bigint; reason: string; createdAt: Date }) {
     const [band0, band1, band2, band3] = hashBands(row.hash);
-    await db
-      .insert(blockedPictures)
-      .values({
-        hash: toSigned(row.hash),
-        band0,
-        band1,
-        band2,
-        band3,
-        reason: row.reason,
-        createdAt: row.createdAt,
-      });
+    await db.insert(blockedPictures).values({
+      hash: toSigned(row.hash),
+      band0,
+      band1,
+      band2,
+      band3,
+      reason: row.reason,
+      createdAt: row.createdAt,
+    });
   },
 
   /** Whether a blocked picture lies within `maxDistance` bits (the same band search as `nearest`). */
