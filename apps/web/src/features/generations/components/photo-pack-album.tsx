@@ -3,7 +3,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Button } from '../../../components/ui/button';
-import { IconDownload } from '../../../components/ui/icons';
+import { EmptyState } from '../../../components/ui/empty-state';
+import { IconDownload, IconImage } from '../../../components/ui/icons';
 import { LoadError } from '../../../components/ui/load-error';
 import { ProgressBar } from '../../../components/ui/progress-bar';
 import { Spinner } from '../../../components/ui/spinner';
@@ -40,6 +41,8 @@ export function PhotoPackAlbum({ setUuid }: { setUuid: string }) {
   }
   if (album.isError) return <LoadError query={album} />;
   const pictures = album.data.results;
+  // Not one of my runs (or a mistyped address): nothing to show, said so.
+  if (!pictures.length) return <EmptyState icon={<IconImage size={28} />} title={t('packs.albumMissing')} />;
   const ready = pictures.filter((picture) => phaseOf(picture.status) === 'completed').length;
   const failed = pictures.filter((picture) => phaseOf(picture.status) === 'failed').length;
   const finished = ready + failed === pictures.length;
