@@ -112,6 +112,21 @@ describe('fal makes runs of several pictures and the tools', () => {
     expect(made.settings).toEqual({ scale: 4 });
   });
 
+  it('restore: CodeFormer gets the photo with its fidelity and face upscaling, and the repaired picture is kept', async () => {
+    const source = await photoOf(160, 120, '#8a7560');
+    const photo = await createUploadFor(t, owner.id, source);
+    const run = await createAndRun({ mode: 'restore', images: [photo.uuid] });
+    const job = await jobOf(run.uuid);
+    expect(job.model).toMatch(/codeformer/);
+    expect(job.input).toMatchObject({ fidelity: 0.7, upscaling: 2, face_upscale: true });
+    // The photo itself, as it was uploaded, travels inline (no public link to it).
+    const sent = await sharp(dataUriBytes(job.input.image_url)).metadata();
+    expect([sent.width, sent.height]).toEqual([160, 120]);
+    const made = await shown(run.uuid);
+    expect(made.status).toBe(100);
+    expect([made.result.width, made.result.height]).toEqual([320, 240]);
+  });
+
   it('background removed: BiRefNet’s cut-out is kept as a PNG with transparency', async () => {
     const photo = await createUploadFor(t, owner.id, await photoOf(200, 240));
     const run = await createAndRun({ mode: 'background', images: [photo.uuid] });
