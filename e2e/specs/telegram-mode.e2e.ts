@@ -99,6 +99,40 @@ describe.each(VIEWPORT_NAMES)('inside Telegram (%s)', (viewport) => {
     await expect.poll(backButton).toEqual([true, false]);
   });
 
+  it('the back button leaves the newer screens the way they came: a tool’s form and the photo packs', async () => {
+    const { page } = s;
+    const user = newTelegramUser();
+    await telegramAccountFor(user);
+    await page.goto(miniAppUrl('/create/', { initData: signInitData(user), version: '8.0' }));
+    await page.getByTestId('create-page').waitFor();
+    const pressBack = () =>
+      page.evaluate(() =>
+        (
+          window as unknown as { Telegram: { WebView: { receiveEvent(n: string, d?: unknown): void } } }
+        ).Telegram.WebView.receiveEvent('back_button_pressed'),
+      );
+    const lastBackButton = () =>
+      page.evaluate(
+        () =>
+          (
+            window as unknown as { __tgPosted: Array<{ method: string; params: { is_visible?: boolean } }> }
+          ).__tgPosted
+            .filter((e) => e.method === 'web_app_setup_back_button')
+            .at(-1)?.params.is_visible,
+      );
+    for (const [card, screen] of [
+      ['mode-upscale', 'generate-form'],
+      ['mode-photo_pack', 'photo-pack-list'],
+    ] as const) {
+      await page.getByTestId(card).click();
+      await page.getByTestId(screen).waitFor();
+      await expect.poll(lastBackButton).toBe(true);
+      await pressBack();
+      await page.waitForURL((u) => new URL(u).pathname === '/create/');
+      await expect.poll(lastBackButton).toBe(false);
+    }
+  });
+
   it('a p_<token> start parameter opens /profile/<token>/', async () => {
     const { page } = s;
     const someone = await createActiveUser({ firstName: 'Mary', lastName: 'Somerville' });

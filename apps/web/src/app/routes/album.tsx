@@ -6,7 +6,7 @@ import { PhotoPackAlbum } from '../../features/generations';
 export function Page() {
   const { uuid = '' } = useParams();
   return (
-    <PageFrame width="narrow">
+    <PageFrame width="narrow" testId="album-page">
       <PhotoPackAlbum key={uuid} setUuid={uuid} />
     </PageFrame>
   );

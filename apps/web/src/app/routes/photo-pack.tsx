@@ -6,7 +6,7 @@ import { PhotoPackPurchase } from '../../features/generations';
 export function Page() {
   const { uuid = '' } = useParams();
   return (
-    <PageFrame width="narrow">
+    <PageFrame width="narrow" testId="pack-page">
       <PhotoPackPurchase key={uuid} uuid={uuid} />
     </PageFrame>
   );
