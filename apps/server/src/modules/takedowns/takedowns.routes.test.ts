@@ -125,7 +125,7 @@ describe('POST /api/takedowns/ (anyone, signed in or not)', () => {
     } finally {
       t.setNow(undefined);
     }
-  });
+  }, 90_000);
 
   it('other categories keep the post shown and queue it; rejecting restores it and closes the request', async () => {
     const { post } = await publishedPost('my face');
