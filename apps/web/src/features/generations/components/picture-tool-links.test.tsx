@@ -28,5 +28,18 @@ describe('the picture tools offered on a picture', () => {
     // Named in the person's language.
     expect(screen.getByTestId('post-tool-upscale').textContent).toBe('Увеличение');
     expect(screen.queryByTestId('post-tool-try_on')).toBeNull();
+    // A published picture is not made to speak.
+    expect(screen.queryByTestId('post-tool-talking_photo')).toBeNull();
+  });
+
+  it('offer my own result the talking photo too', () => {
+    renderWithPublicConfig(<PictureToolLinks from="generation/abc" testIdPrefix="result" />, {
+      path: '/generation/abc/',
+      i18n,
+      config: { unavailable_modes: [] },
+    });
+    expect(screen.getByTestId('result-tool-talking_photo').getAttribute('href')).toBe(
+      '/generate/talking_photo/generation/abc/',
+    );
   });
 });

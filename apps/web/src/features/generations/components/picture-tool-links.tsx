@@ -5,7 +5,7 @@ import { useModeOffered } from '../hooks/use-offered-modes';
 import { MODE_ICONS } from '../modes';
 
 /** The tools a finished picture offers (its declaration's `pictureAction`): enlarge, restore, background, paint, extend, try on. */
-const PICTURE_TOOLS = MODE_DECLARATIONS.filter((mode) => mode.pictureAction).map((mode) => mode.id);
+const PICTURE_TOOLS = MODE_DECLARATIONS.filter((mode) => mode.pictureAction);
 
 /**
  * A button for each picture tool an engine serves, starting it with this picture as its photo:
@@ -16,7 +16,11 @@ export function PictureToolLinks({ from, testIdPrefix }: { from: string; testIdP
   const offered = useModeOffered();
   return (
     <>
-      {PICTURE_TOOLS.filter((mode) => offered(mode)).map((mode) => {
+      {PICTURE_TOOLS.filter(
+        // Someone's published picture is remixed into pictures only: nobody's face is made to move
+        // or speak from a post (a talking photo starts from one's own picture or upload).
+        ({ id, result }) => offered(id) && (result === 'image' || !from.startsWith('post/')),
+      ).map(({ id: mode }) => {
         const Icon = MODE_ICONS[mode];
         return (
           <ButtonLink
