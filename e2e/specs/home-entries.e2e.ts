@@ -99,8 +99,10 @@ describe('home entries (360 px)', () => {
     const modes = await page
       .locator('[data-testid^="mode-"]')
       .evaluateAll((cards) => cards.map((card) => card.getAttribute('data-testid')));
-    // The four picture modes, then the tools with a card of their own (the offline engine runs them).
+    // Photo packs (their catalogue), the four picture modes, then the tools and the talking photo with
+    // a card of their own (the offline engine runs them).
     expect(modes).toEqual([
+      'mode-photo_pack',
       'mode-simple',
       'mode-face_swap',
       'mode-editing',
@@ -108,6 +110,7 @@ describe('home entries (360 px)', () => {
       'mode-upscale',
       'mode-restore',
       'mode-background',
+      'mode-talking_photo',
     ]);
   });
 
