@@ -11,6 +11,8 @@ import {
   type ParallaxPlan,
   type Rect,
   type Size,
+  clamp,
+  wholePixels,
 } from './video.models.js';
 
 /*
@@ -209,21 +211,6 @@ function clampCentre(value: number, zoom: number): number {
 
 function lerp(from: number, to: number, t: number): number {
   return from + (to - from) * t;
-}
-
-function wholePixels(rect: Rect, bounds: Size): Rect {
-  const width = Math.max(1, Math.min(bounds.width, Math.round(rect.width)));
-  const height = Math.max(1, Math.min(bounds.height, Math.round(rect.height)));
-  return {
-    left: clamp(Math.round(rect.left), 0, bounds.width - width),
-    top: clamp(Math.round(rect.top), 0, bounds.height - height),
-    width,
-    height,
-  };
-}
-
-function clamp(value: number, min: number, max: number): number {
-  return Math.min(max, Math.max(min, value));
 }
 
 /**

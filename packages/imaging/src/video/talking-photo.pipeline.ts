@@ -15,6 +15,7 @@ import {
   type FaceRig,
 } from './face-motion.models.js';
 import { runFfmpeg } from './ffmpeg.js';
+import { posterAndFrames } from './video.pipeline.js';
 import {
   encodeWav,
   SPEECH_RATE_MAX,
@@ -307,21 +308,8 @@ async function encodeWithVoice(
     audio: Float32Array;
   } & EncodeOptions,
 ): Promise<{ mp4: Buffer; poster: Buffer }> {
-  const { frame, count, renderFrame } = input;
-  const first = await renderFrame(0);
-  const poster = await sharp(first, { raw: { ...frame, channels: 3 } })
-    .webp({ quality: 82 })
-    .toBuffer();
-  async function* frames(): AsyncGenerator<Buffer> {
-    yield first;
-    let next = count > 1 ? renderFrame(1) : null;
-    for (let index = 1; index < count; index++) {
-      input.check();
-      const current = await next!;
-      next = index + 1 < count ? renderFrame(index + 1) : null;
-      yield current;
-    }
-  }
+  const { frame, count } = input;
+  const { poster, frames } = await posterAndFrames(input);
   const workDir = await mkdtemp(path.join(tmpdir(), 'mirra-talking-'));
   try {
     const output = path.join(workDir, 'video.mp4');

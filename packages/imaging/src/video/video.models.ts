@@ -229,7 +229,7 @@ function lerpRect(a: Rect, b: Rect, t: number): Rect {
 }
 
 /** Rounded to whole pixels and kept inside `bounds`. */
-function wholePixels(rect: Rect, bounds: Size): Rect {
+export function wholePixels(rect: Rect, bounds: Size): Rect {
   const width = Math.max(1, Math.min(bounds.width, Math.round(rect.width)));
   const height = Math.max(1, Math.min(bounds.height, Math.round(rect.height)));
   return {
@@ -240,7 +240,7 @@ function wholePixels(rect: Rect, bounds: Size): Rect {
   };
 }
 
-function clamp(value: number, min: number, max: number): number {
+export function clamp(value: number, min: number, max: number): number {
   return Math.min(max, Math.max(min, value));
 }
 

@@ -229,6 +229,34 @@ async function toCanvas(photo: sharp.Sharp, source: Rect, canvas: Size): Promise
 }
 
 /**
+ * The first frame as a WebP poster, and every frame in order for the encoder: the next frame is
+ * drawn while the last one is being encoded, and `check` stops between frames.
+ */
+export async function posterAndFrames(input: {
+  frame: { width: number; height: number };
+  count: number;
+  renderFrame: (index: number) => Promise<Buffer>;
+  check: () => void;
+}): Promise<{ poster: Buffer; frames: () => AsyncGenerator<Buffer> }> {
+  const { frame, count, renderFrame } = input;
+  const first = await renderFrame(0);
+  const poster = await sharp(first, { raw: { width: frame.width, height: frame.height, channels: 3 } })
+    .webp({ quality: 82 })
+    .toBuffer();
+  async function* frames(): AsyncGenerator<Buffer> {
+    yield first;
+    let next = count > 1 ? renderFrame(1) : null;
+    for (let index = 1; index < count; index++) {
+      input.check();
+      const current = await next!;
+      next = index + 1 < count ? renderFrame(index + 1) : null;
+      yield current;
+    }
+  }
+  return { poster, frames };
+}
+
+/**
  * Renders `count` frames (one ahead while ffmpeg encodes the one before) and encodes them to an
  * H.264 MP4; the first frame is also kept as a WebP poster.
  */
@@ -241,22 +269,8 @@ export async function encodeFrames(
     renderFrame: (index: number) => Promise<Buffer>;
   } & EncodeOptions,
 ): Promise<{ mp4: Buffer; poster: Buffer }> {
-  const { frame, count, renderFrame } = input;
-  const first = await renderFrame(0);
-  const poster = await sharp(first, { raw: { width: frame.width, height: frame.height, channels: 3 } })
-    .webp({ quality: 82 })
-    .toBuffer();
-
-  async function* frames(): AsyncGenerator<Buffer> {
-    yield first;
-    let next = count > 1 ? renderFrame(1) : null;
-    for (let index = 1; index < count; index++) {
-      input.check();
-      const current = await next!;
-      next = index + 1 < count ? renderFrame(index + 1) : null;
-      yield current;
-    }
-  }
+  const { frame, count } = input;
+  const { poster, frames } = await posterAndFrames(input);
 
   const workDir = await mkdtemp(path.join(tmpdir(), 'mirra-video-'));
   try {
