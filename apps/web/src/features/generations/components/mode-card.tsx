@@ -4,12 +4,13 @@ import { IconChevron } from '../../../components/ui/icons';
 import { MODE_ICONS, modeArt, type GenerationMode } from '../modes';
 import '../mode-card.css';
 
-export function ModeCard({ mode, compact }: { mode: GenerationMode; compact?: boolean }) {
+/** A mode's card; `to` where the mode starts elsewhere than its form (photo packs: their catalogue). */
+export function ModeCard({ mode, compact, to }: { mode: GenerationMode; compact?: boolean; to?: string }) {
   const { t } = useTranslation();
   const Icon = MODE_ICONS[mode];
   return (
     <Link
-      to={`/generate/${mode}/`}
+      to={to ?? `/generate/${mode}/`}
       className={`mode-card${compact ? ' mode-card--compact' : ''}`}
       data-testid={`mode-${mode}`}
     >
