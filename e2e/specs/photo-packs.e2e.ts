@@ -76,6 +76,36 @@ describe('photo packs at 360 px', () => {
     }
   });
 
+  it('de light: the catalogue, a pack’s page and the console’s pack editor fit 360 px in German', async () => {
+    const s = await openBrowser('phone', { size: { width: 360, height: 780 }, locale: 'de', theme: 'light' });
+    try {
+      const { page } = s;
+      await grantStaff(user, 'admin');
+      await signInWithTokens(page, user);
+      const fits = async () =>
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+      await page.goto(url('/packs/'));
+      await expect.poll(() => page.getByTestId('photo-pack-list').textContent()).toContain('Wintermärchen');
+      await fits();
+      await saveScreenshot(page, 'packs-catalogue-de-light-360');
+      await page.getByTestId('photo-pack').filter({ hasText: 'Wintermärchen' }).click();
+      await expect
+        .poll(() => page.getByTestId('photo-pack-price').textContent())
+        .toMatch(/Ganzes Paket: 30 Credits/);
+      await fits();
+      await saveScreenshot(page, 'packs-pack-de-light-360', true);
+      await page.goto(url('/admin/packs/'));
+      await page.getByTestId('admin-photo-pack').first().click();
+      await page.getByTestId('admin-photo-pack-form').waitFor();
+      expect(await page.getByTestId('admin-photo-pack-title-de').inputValue()).toBe('Business-Porträts');
+      await fits();
+      await saveScreenshot(page, 'packs-console-de-light-360', true);
+      expect(s.errors).toEqual([]);
+    } finally {
+      await s.close();
+    }
+  });
+
   it('en light: buying a pack opens its album, which fills in live and downloads as one ZIP', async () => {
     const s = await openBrowser('phone', { size: { width: 360, height: 780 }, locale: 'en', theme: 'light' });
     try {
