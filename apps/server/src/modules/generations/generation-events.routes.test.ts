@@ -75,7 +75,12 @@ describe('generation events', () => {
       queue_position: null,
     });
     expect(events.map((e) => e.status)).toContain(GenerationStatus.IN_PROGRESS);
-    expect(events.map((e) => e.progress)).toContain(25);
+    // The engine reports 25 then 75. Each change is NOTIFYed, but a listener that reconnects under load
+    // re-reads the row instead (its current progress), so the stream promises a live value between
+    // 0 and 100, in order, not every value.
+    const progress = events.map((e) => e.progress);
+    expect(progress.some((p) => p === 25 || p === 75)).toBe(true);
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
     expect(events.at(-1)).toMatchObject({ status: GenerationStatus.COMPLETED, progress: 100 });
     expect((await reader.read()).done).toBe(true);
   });
