@@ -19,6 +19,10 @@ export const models = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     category: text('category').notNull(),
+    /** Whose face: `self` (the owner's, by their live check) or `other` (by that person's consent). */
+    subject: text('subject', { enum: ['self', 'other'] })
+      .notNull()
+      .default('self'),
     /** NEW 0 (collecting photos), IN_QUEUE 30, IN_PROGRESS 60, COMPLETED 100, ERROR -100, FAILED -200. */
     status: integer('status').notNull().default(0),
     progress: integer('progress').notNull().default(0),
@@ -124,3 +128,38 @@ export interface LiveCheckMeasures {
   real: (number | null)[];
   live: (number | null)[];
 }
+
+/**
+ * Consent for a model of someone else (one row per such model). The person opens the signed link
+ * the owner sends, and a passed live check of their own (kept in model_live_checks like the
+ * owner's) confirms it. The row outlives the model: withdrawal deletes the model (`model_id`
+ * becomes null) and the row stays as its record (who asked, when it was confirmed and withdrawn,
+ * how many posts were taken down), `withdrawn` for good.
+ */
+export const modelConsents = pgTable(
+  'model_consents',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    /** Named in the link's signed token. */
+    uuid: uuid('uuid').notNull().unique().defaultRandom(),
+    modelId: bigint('model_id', { mode: 'number' })
+      .unique()
+      .references(() => models.id, { onDelete: 'set null' }),
+    modelUuid: uuid('model_uuid').notNull(),
+    modelName: text('model_name').notNull(),
+    ownerId: bigint('owner_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    status: text('status', { enum: ['pending', 'confirmed', 'withdrawn'] })
+      .notNull()
+      .default('pending'),
+    /** The latest link's expiry: confirming needs a link signed until later than now. */
+    linkExpiresAt: timestamp('link_expires_at', { withTimezone: true }).notNull(),
+    confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
+    withdrawnAt: timestamp('withdrawn_at', { withTimezone: true }),
+    /** Posts made with the model that the withdrawal took down. */
+    postsRemoved: integer('posts_removed'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('model_consents_owner_idx').on(t.ownerId)],
+);
