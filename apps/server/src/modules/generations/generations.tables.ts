@@ -73,6 +73,13 @@ export const generations = pgTable(
     provider: text('provider'),
     /** What the provider charged for the result (USD, from the price table), for margin per mode. */
     providerCostUsd: real('provider_cost_usd'),
+    /**
+     * A face result's likeness to its digital model's photos (0–1, face descriptor similarity; 0
+     * when no face was found), kept for staff; null for results that are not checked.
+     */
+    likeness: real('likeness'),
+    /** Times it was made again for too little likeness (at most once, with a new seed). */
+    likenessRetries: integer('likeness_retries').notNull().default(0),
     /** While a provider holds the job in its queue: how many jobs are ahead of it (0 = next). */
     queuePosition: integer('queue_position'),
     /** Stored result: storage keys and sizes of the original and its variants, and engine notes. */
