@@ -34,6 +34,9 @@ import { unzipStored } from '../engines/zip.js';
  * - `DELETE /v1/files/{id}`: 204 (404 once gone); each ask recorded, failures scriptable;
  * - 429 `{"detail": "Request was throttled…"}` with `Retry-After` when scripted
  *   (`failNextCreates({status: 429, retryAfter: 1})`), 5xx or a dropped connection likewise.
+ * - the tools answer one URL each: Real-ESRGAN the photo enlarged by `scale`, CodeFormer by
+ *   `upscale`, Bria's remover a PNG with transparency around the middle, IDM-VTON the person with
+ *   the garment over the lower two thirds (a JPEG); each refuses to run without its own inputs.
  * Results are real pictures and H.264 MP4s made by the local imaging code.
  */
 export const REPLICATE_REFUSED_WORD = 'forbidden-by-replicate';
@@ -87,6 +90,8 @@ export interface ReplicateFake {
   models: Map<string, { owner: string; name: string; visibility: string; hardware: string }>;
   /** Ids of the files uploaded with `POST /v1/files`, in order. */
   uploadedFiles: string[];
+  /** What each uploaded file held, by id, kept after it is deleted (what a model was sent). */
+  uploadedContent: Map<string, { data: Buffer; contentType: string }>;
   /** Ids of the files deleted with `DELETE /v1/files/{id}`. */
   deletedFiles: string[];
   /** Ids named by every `DELETE /v1/files/{id}` asked, answered or not (a second ask shows here). */
@@ -123,9 +128,22 @@ const KNOWN_MODELS = [
   'black-forest-labs/flux-kontext-pro',
   'black-forest-labs/flux-fill-pro',
   'kwaivgi/kling-v2.1',
+  'bria/remove-background',
 ];
 const KNOWN_VERSIONS: Record<string, string> = {
   d1d6ea8c8be89d664a07a457526f7128109dee7030fdac424788d762c71ed111: 'cdingram/face-swap',
+  b3ef194191d13140337468c916c2c5b96dd0cb06dffc032a022a31807f6a5ea8: 'nightmareai/real-esrgan',
+  cc4956dd26fa5a7185d5660cc9100fab1b8070a1d1654a8bb5eb6d443b020bb2: 'sczhou/codeformer',
+  '0513734a452173b8173e907e3a59d19a36266e55b48528559432bd21c7d7e985': 'cuuupid/idm-vton',
+};
+/** The inputs each model refuses to run without (422 "Input validation failed"); others need `prompt`. */
+const REQUIRED_INPUTS: Record<string, string[]> = {
+  'cdingram/face-swap': ['input_image', 'swap_image'],
+  'kwaivgi/kling-v2.1': ['prompt', 'start_image'],
+  'nightmareai/real-esrgan': ['image'],
+  'sczhou/codeformer': ['image'],
+  'bria/remove-background': ['image'],
+  'cuuupid/idm-vton': ['human_img', 'garm_img', 'garment_des'],
 };
 /** The LoRA trainer this fake runs, and its latest version. */
 export const REPLICATE_FAKE_TRAINER = 'ostris/flux-dev-lora-trainer';
@@ -158,6 +176,7 @@ export async function startReplicateFake(
   const trainingEnds: ReplicateFakeTrainingEnd[] = [];
   const deletedFiles: string[] = [];
   const uploadedFiles: string[] = [];
+  const uploadedContent = new Map<string, { data: Buffer; contentType: string }>();
   const deleteRequests: string[] = [];
   const deleteFailures: ReplicateFakeFailure[] = [];
   let trainingCreates = 0;
@@ -242,6 +261,40 @@ export async function startReplicateFake(
       const [source, mask] = [await fileBytes(p.input.image), await fileBytes(p.input.mask)];
       if (!source || !mask) return fail(p, 'Could not load image or mask.');
       p.output = publish(`${p.id}.png`, await paintMasked(source, mask), 'image/png');
+    } else if (p.model === 'nightmareai/real-esrgan' || p.model === 'sczhou/codeformer') {
+      // Real-ESRGAN enlarges by `scale` (0–10, default 4); CodeFormer by `upscale` (default 2).
+      const source = await fileBytes(p.input.image);
+      if (!source) return fail(p, 'Could not load image.');
+      const factor =
+        p.model === 'sczhou/codeformer' ? Number(p.input.upscale ?? 2) : Number(p.input.scale ?? 4);
+      if (!(factor > 0 && factor <= 10)) return fail(p, `The scale ${factor} is out of range.`);
+      const { width = 64, height = 64 } = await sharp(source).metadata();
+      const larger = await sharp(source)
+        .resize(Math.round(width * factor), Math.round(height * factor), { kernel: 'lanczos3' })
+        .png()
+        .toBuffer();
+      p.output = publish(`${p.id}.png`, larger, 'image/png');
+    } else if (p.model === 'bria/remove-background') {
+      // The person kept: a PNG whose alpha is an upright ellipse in the middle, clear elsewhere.
+      const source = await fileBytes(p.input.image);
+      if (!source) return fail(p, 'Could not load image.');
+      p.output = publish(`${p.id}.png`, await cutOutMiddle(source), 'image/png');
+    } else if (p.model === 'cuuupid/idm-vton') {
+      // The garment drawn over the lower two thirds of the person, so a test sees it was worn.
+      const [person, garment] = [await fileBytes(p.input.human_img), await fileBytes(p.input.garm_img)];
+      if (!person || !garment) return fail(p, 'Could not load human_img or garm_img.');
+      const { width = 64, height = 64 } = await sharp(person).metadata();
+      const worn = Math.round((height * 2) / 3);
+      const overlay = await sharp(garment)
+        .resize(width, worn, { fit: 'cover' })
+        .extend({ top: height - worn, background: { r: 0, g: 0, b: 0, alpha: 0 } })
+        .png()
+        .toBuffer();
+      const dressed = await sharp(person)
+        .composite([{ input: overlay }])
+        .jpeg()
+        .toBuffer();
+      p.output = publish(`${p.id}.jpg`, dressed, 'image/jpeg');
     } else if (p.model.includes('kontext')) {
       const source = await fileBytes(p.input.input_image);
       if (!source) return fail(p, 'Could not load input_image.');
@@ -250,6 +303,18 @@ export async function startReplicateFake(
       p.output = [publish(`${p.id}.png`, (await drawScene(prompt, seed)).data, 'image/png')];
     }
     p.status = 'succeeded';
+  }
+
+  async function cutOutMiddle(source: Buffer): Promise<Buffer> {
+    const { width = 64, height = 64 } = await sharp(source).metadata();
+    const ellipse = Buffer.from(
+      `<svg width="${width}" height="${height}"><ellipse cx="${width / 2}" cy="${height / 2}" rx="${width / 3}" ry="${height / 2.2}" fill="#fff"/></svg>`,
+    );
+    const alpha = await sharp(ellipse).ensureAlpha().extractChannel(3).raw().toBuffer();
+    return sharp(await sharp(source).removeAlpha().toBuffer())
+      .joinChannel(alpha, { raw: { width, height, channels: 1 } })
+      .png()
+      .toBuffer();
   }
 
   async function paintMasked(source: Buffer, mask: Buffer): Promise<Buffer> {
@@ -404,6 +469,7 @@ export async function startReplicateFake(
       const data = Buffer.from(await content.arrayBuffer());
       files.set(id, { data, contentType: content.type || 'application/octet-stream' });
       uploadedFiles.push(id);
+      uploadedContent.set(id, files.get(id)!);
       return json(response, 201, {
         id,
         name: (content as File).name ?? 'file',
@@ -574,12 +640,7 @@ export async function startReplicateFake(
       }
       const input = parsed.input ?? {};
       // Kling v2.1 at Replicate animates a first frame: it has no text-to-video of its own.
-      const required =
-        model === 'cdingram/face-swap'
-          ? ['input_image', 'swap_image']
-          : model === 'kwaivgi/kling-v2.1'
-            ? ['prompt', 'start_image']
-            : ['prompt'];
+      const required = REQUIRED_INPUTS[model] ?? ['prompt'];
       const missing = required.filter((field) => typeof input[field] !== 'string' || !input[field]);
       if (missing.length > 0) {
         return json(response, 422, {
@@ -655,6 +716,7 @@ export async function startReplicateFake(
     trainings,
     models,
     uploadedFiles,
+    uploadedContent,
     deletedFiles,
     deleteRequests,
     failNextDeletes: (...failures) => void deleteFailures.push(...failures),

@@ -193,6 +193,27 @@ export const ZEnv = z.object({
   REPLICATE_MODEL_VIDEO: z.string().default('kwaivgi/kling-v2.1'),
   REPLICATE_MODEL_INPAINT: z.string().default('black-forest-labs/flux-fill-pro'),
   REPLICATE_MODEL_OUTPAINT: z.string().default('black-forest-labs/flux-fill-pro'),
+  /**
+   * The tools at Replicate. A community model runs by version (`owner/name:version`), pinned to one
+   * Replicate listed as the model's latest in 2025, so the inputs sent are the ones it reads.
+   * Real-ESRGAN (`image`, `scale`, `face_enhance`; answers one file URL).
+   */
+  REPLICATE_MODEL_UPSCALE: z
+    .string()
+    .default('nightmareai/real-esrgan:b3ef194191d13140337468c916c2c5b96dd0cb06dffc032a022a31807f6a5ea8'),
+  /** CodeFormer (`image`, `codeformer_fidelity`, `background_enhance`, `face_upsample`, `upscale`). */
+  REPLICATE_MODEL_RESTORE: z
+    .string()
+    .default('sczhou/codeformer:cc4956dd26fa5a7185d5660cc9100fab1b8070a1d1654a8bb5eb6d443b020bb2'),
+  /** Bria RMBG 2.0, an official model run by name (`image`; answers a PNG with transparency). */
+  REPLICATE_MODEL_BACKGROUND: z.string().default('bria/remove-background'),
+  /**
+   * IDM-VTON (`human_img`, `garm_img`, `garment_des`, `category`, `crop`, `steps`, `seed`). Its
+   * weights are licensed CC BY-NC-SA 4.0: a commercial operator sets a model licensed for it here.
+   */
+  REPLICATE_MODEL_TRY_ON: z
+    .string()
+    .default('cuuupid/idm-vton:0513734a452173b8173e907e3a59d19a36266e55b48528559432bd21c7d7e985'),
   /** The FLUX LoRA trainer (`owner/name:version`, or `owner/name` for its latest version). */
   REPLICATE_MODEL_TRAINING: z.string().default('ostris/flux-dev-lora-trainer'),
   /**

@@ -214,6 +214,10 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
             image_to_video: e.REPLICATE_MODEL_VIDEO,
             masked_fill: e.REPLICATE_MODEL_INPAINT,
             canvas_fill: e.REPLICATE_MODEL_OUTPAINT,
+            super_resolution: e.REPLICATE_MODEL_UPSCALE,
+            photo_repair: e.REPLICATE_MODEL_RESTORE,
+            cut_out: e.REPLICATE_MODEL_BACKGROUND,
+            garment_swap: e.REPLICATE_MODEL_TRY_ON,
           },
           training: e.REPLICATE_TRAINING_OWNER
             ? { owner: e.REPLICATE_TRAINING_OWNER, model: e.REPLICATE_MODEL_TRAINING }

@@ -12,7 +12,17 @@ import { videoPrompt } from '../camera-moves.js';
  */
 export type ReplicateJob = Extract<
   TJobKind,
-  'text_to_image' | 'photo_edit' | 'restyle' | 'swap_face' | 'image_to_video' | 'masked_fill' | 'canvas_fill'
+  | 'text_to_image'
+  | 'photo_edit'
+  | 'restyle'
+  | 'swap_face'
+  | 'image_to_video'
+  | 'masked_fill'
+  | 'canvas_fill'
+  | 'super_resolution'
+  | 'photo_repair'
+  | 'cut_out'
+  | 'garment_swap'
 >;
 export const REPLICATE_JOBS: readonly TJobKind[] = [
   'text_to_image',
@@ -24,6 +34,11 @@ export const REPLICATE_JOBS: readonly TJobKind[] = [
   // FLUX Fill: the painted part (an inpaint), or the new canvas around a photo (an extend).
   'masked_fill',
   'canvas_fill',
+  // The picture tools: Real-ESRGAN, CodeFormer, Bria's background remover, IDM-VTON.
+  'super_resolution',
+  'photo_repair',
+  'cut_out',
+  'garment_swap',
 ];
 
 /**
@@ -53,7 +68,9 @@ export type ReplicateFile = Blob;
 /**
  * The model input: FLUX schnell for text to image, Kontext for editing and styling, the face-swap
  * model (`input_image` the target, `swap_image` the user's face), Kling for video from a photo
- * (`start_image`, which it requires).
+ * (`start_image`, which it requires), FLUX Fill for inpaint and extend, and the tools each with its
+ * own fields: Real-ESRGAN (`image`, `scale`), CodeFormer (`image`, `upscale`), Bria's remover
+ * (`image`) and IDM-VTON (`human_img`, `garm_img`).
  * Photos go as Blobs, which the client uploads to Replicate's files API (they expire there).
  */
 export function replicateInput(
@@ -64,9 +81,44 @@ export function replicateInput(
   canvas?: { image: Buffer; mask: Buffer },
 ): Record<string, unknown> {
   const job = jobServedBy('Replicate', REPLICATE_JOBS, request);
+  const settings = request.settings ?? {};
   switch (job) {
+    case 'super_resolution':
+      return {
+        image: toFile(request.images[0]!),
+        scale: settings.scale ?? 2,
+        // GFPGAN would redraw the faces: an upscale keeps the person as they are (restore repairs faces).
+        face_enhance: false,
+      };
+    case 'photo_repair':
+      // CodeFormer as fal runs it: faces repaired close to the photo, the rest by Real-ESRGAN, twice the size.
+      return {
+        image: toFile(request.images[0]!),
+        codeformer_fidelity: 0.7,
+        background_enhance: true,
+        face_upsample: true,
+        upscale: 2,
+      };
+    case 'cut_out':
+      // The person cut out as a PNG with transparency; a colour, blur or scene behind is Mirra's own.
+      return { image: toFile(request.images[0]!) };
+    case 'garment_swap':
+      if (!settings.garment)
+        throw EngineError.badInput('photo_deleted', 'The photo of the garment was deleted.');
+      return {
+        human_img: toFile(request.images[0]!),
+        garm_img: toFile(settings.garment),
+        // The try-on takes no words: IDM-VTON's prompt ("model is wearing …") gets a plain one.
+        garment_des: REPLICATE_GARMENT_DESCRIPTION,
+        // IDM-VTON has no automatic category; the upper body is its default and the common case.
+        category: 'upper_body',
+        // Cropped to IDM-VTON's 3:4 rather than stretched to it.
+        crop: true,
+        steps: 30,
+        seed: request.seed,
+      };
     case 'masked_fill': {
-      const mask = request.settings?.mask;
+      const mask = settings.mask;
       if (!mask) throw EngineError.badInput('photo_deleted', 'The painted mask was deleted.');
       return {
         image: toFile(request.images[0]!),
@@ -131,6 +183,9 @@ export function replicateInput(
       );
   }
 }
+
+/** The garment's description IDM-VTON needs; the try-on form asks for none. */
+const REPLICATE_GARMENT_DESCRIPTION = 'the garment from the second photo';
 
 /** What FLUX Fill is told when the person painted a part and wrote nothing: take it away. */
 const REPLICATE_REMOVE_PROMPT =
