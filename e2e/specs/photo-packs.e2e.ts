@@ -98,6 +98,13 @@ describe('photo packs at 360 px', () => {
       await page.getByTestId('admin-photo-pack').first().click();
       await page.getByTestId('admin-photo-pack-form').waitFor();
       expect(await page.getByTestId('admin-photo-pack-title-de').inputValue()).toBe('Business-Porträts');
+      // The emoji as art and the cover button in the console's language (not the browser's "Choose File").
+      expect(
+        await page
+          .getByTestId('admin-photo-pack-emoji-art')
+          .evaluate((img: HTMLImageElement) => img.naturalWidth),
+      ).toBeGreaterThan(0);
+      await page.getByText('Anderes Bild wählen').or(page.getByText('Bild auswählen')).first().waitFor();
       await fits();
       await saveScreenshot(page, 'packs-console-de-light-360', true);
       expect(s.errors).toEqual([]);

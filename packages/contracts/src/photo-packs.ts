@@ -87,6 +87,8 @@ export const ZStaffPhotoPackBody = ZStaffPhotoPackFields.extend({
 });
 export const ZStaffPhotoPack = ZStaffPhotoPackFields.extend({
   uuid: z.uuid(),
+  /** The emoji drawn as art (a data URL), as the catalogue shows it; null when no art has it. */
+  emoji_art: z.string().nullable(),
   cover_url: z.string().nullable(),
   /** The price in force (its own, or the per-picture price times its pictures). */
   effective_price: z.number().int(),

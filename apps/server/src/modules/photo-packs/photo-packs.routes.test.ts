@@ -117,6 +117,8 @@ describe('the photo pack catalogue', () => {
     );
     const pack = await createPack({ position: 0, cover_upload: cover.uuid });
     expect(pack).toMatchObject({ effective_price: 100, retired: false });
+    // The console draws the emoji as the catalogue does, not in a font that may lack it.
+    expect(pack.emoji_art).toMatch(/^data:image\/svg\+xml/);
     const listed = await catalogue('kk');
     // Position 0 puts it first.
     expect(listed[0]).toMatchObject({ uuid: pack.uuid, title: 'Harbour kk', pictures: 20, price: 100 });

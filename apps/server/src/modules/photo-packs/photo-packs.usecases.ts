@@ -97,6 +97,7 @@ function toStaffJson(deps: PhotoPacksDeps, row: PhotoPackRow, perPicture: number
     titles: row.titles,
     descriptions: row.descriptions,
     emoji: row.emoji,
+    emoji_art: emojiArtUrl(row.emoji),
     prompts: row.prompts,
     aspect: row.aspect as TImageAspect,
     price: row.price,

@@ -4,7 +4,10 @@ import { uploadForm } from '../../../lib/api-transfer';
 
 export const adminPhotoPackKeys = { list: () => ['admin', 'photo-packs'] as const };
 
-export type PhotoPackFields = Omit<TStaffPhotoPack, 'uuid' | 'cover_url' | 'effective_price' | 'updated_at'>;
+export type PhotoPackFields = Omit<
+  TStaffPhotoPack,
+  'uuid' | 'emoji_art' | 'cover_url' | 'effective_price' | 'updated_at'
+>;
 
 /** The console's photo packs: list, add and change with a reason (audited); a cover is first an upload. */
 export const adminPhotoPacksApi = {

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import {
@@ -11,7 +11,7 @@ import {
   type TStaffPhotoPack,
 } from '@mirra/contracts';
 import { Alert } from '../../../components/ui/alert';
-import { Button } from '../../../components/ui/button';
+import { Button, buttonClass } from '../../../components/ui/button';
 import { LoadError } from '../../../components/ui/load-error';
 import { Spinner } from '../../../components/ui/spinner';
 import { TextInput } from '../../../components/ui/text-input';
@@ -68,7 +68,7 @@ export function PhotoPacksEditor() {
           data-testid="admin-photo-pack"
         >
           <span className="admin__name">
-            {pack.emoji} {pack.titles.en}
+            <PackEmoji emoji={pack.emoji} art={pack.emoji_art} /> {pack.titles.en}
           </span>
           <span className="admin__meta">
             {t('admin.photoPacks.facts', {
@@ -104,6 +104,9 @@ function PhotoPackForm({ pack, onDone }: { pack: TStaffPhotoPack | null; onDone(
   const [prompts, setPrompts] = useState(fields.prompts.join('\n'));
   const [price, setPrice] = useState(fields.price === null ? '' : String(fields.price));
   const [cover, setCover] = useState<File | null>(null);
+  const [coverPreview, setCoverPreview] = useState<string | null>(null);
+  // The chosen cover's preview address is released when another is chosen or the form closes.
+  useEffect(() => (coverPreview ? () => URL.revokeObjectURL(coverPreview) : undefined), [coverPreview]);
   const [reason, setReason] = useState('');
   const errors = useFormErrors(['titles', 'descriptions', 'prompts', 'price', 'emoji', 'reason']);
   const promptList = prompts
@@ -185,11 +188,22 @@ function PhotoPackForm({ pack, onDone }: { pack: TStaffPhotoPack | null; onDone(
           <span className="field__error">{errors.fieldErrors.prompts[0]}</span>
         )}
       </label>
-      <TextInput
-        title={t('admin.photoPacks.emoji')}
-        value={fields.emoji}
-        onValueChange={(emoji) => setFields((current) => ({ ...current, emoji }))}
-      />
+      <div className="admin__emoji-field">
+        <TextInput
+          title={t('admin.photoPacks.emoji')}
+          value={fields.emoji}
+          onValueChange={(emoji) => setFields((current) => ({ ...current, emoji }))}
+        />
+        {/* The saved emoji as the catalogue draws it (the system font often has no glyph for it). */}
+        {pack?.emoji_art && fields.emoji === pack.emoji && (
+          <img
+            className="admin__emoji-art"
+            src={pack.emoji_art}
+            alt=""
+            data-testid="admin-photo-pack-emoji-art"
+          />
+        )}
+      </div>
       <label className="field">
         <span className="field__title">{t('admin.photoPacks.aspect')}</span>
         <select
@@ -220,16 +234,34 @@ function PhotoPackForm({ pack, onDone }: { pack: TStaffPhotoPack | null; onDone(
         inputMode="numeric"
         onValueChange={(value) => setFields((current) => ({ ...current, position: Number(value) || 0 }))}
       />
-      <label className="field">
+      <div className="field">
         <span className="field__title">{t('admin.photoPacks.cover')}</span>
-        {pack?.cover_url && !cover && <img className="admin__cover" src={pack.cover_url} alt="" />}
-        <input
-          type="file"
-          accept="image/jpeg,image/png,image/webp"
-          onChange={(event) => setCover(event.target.files?.[0] ?? null)}
-          data-testid="admin-photo-pack-cover"
-        />
-      </label>
+        {coverPreview ? (
+          <img
+            className="admin__cover"
+            src={coverPreview}
+            alt=""
+            data-testid="admin-photo-pack-cover-preview"
+          />
+        ) : (
+          pack?.cover_url && <img className="admin__cover" src={pack.cover_url} alt="" />
+        )}
+        {/* A button in the console's language instead of the browser's own "Choose File". */}
+        <label className={buttonClass({ theme: 'light', size: 'sm' }, 'admin__cover-choose')}>
+          {t(pack?.cover_url || cover ? 'admin.photoPacks.coverChange' : 'admin.photoPacks.coverChoose')}
+          <input
+            type="file"
+            accept="image/jpeg,image/png,image/webp"
+            className="visually-hidden"
+            onChange={(event) => {
+              const file = event.target.files?.[0] ?? null;
+              setCover(file);
+              setCoverPreview(file ? URL.createObjectURL(file) : null);
+            }}
+            data-testid="admin-photo-pack-cover"
+          />
+        </label>
+      </div>
       <label className="admin__check">
         <input
           type="checkbox"
@@ -256,5 +288,13 @@ function PhotoPackForm({ pack, onDone }: { pack: TStaffPhotoPack | null; onDone(
         </Button>
       </div>
     </form>
+  );
+}
+
+function PackEmoji({ emoji, art }: { emoji: string; art: string | null }) {
+  return art ? (
+    <img className="admin__emoji-art admin__emoji-art--inline" src={art} alt={emoji} />
+  ) : (
+    <>{emoji}</>
   );
 }
