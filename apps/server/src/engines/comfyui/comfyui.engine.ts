@@ -23,6 +23,7 @@ import {
 } from '../engine.types.js';
 import type { ProviderPrice } from '../../shared/config.js';
 import { providerFileOutput, providerPrompt } from '../provider-calls.js';
+import { videoPrompt } from '../camera-moves.js';
 import { userFacePhoto } from '../face-photo.js';
 import { jobOf, servesMode } from '../engine-jobs.js';
 import {
@@ -166,15 +167,20 @@ export function createComfyUiEngine(
     request: EngineRequest,
     plan: WorkflowPlan,
   ): Promise<Record<string, string | number>> {
+    const source = request.images[0];
     const values: Record<string, string | number> = {
-      prompt: plan.lora ? `${plan.lora.triggerWord} ${request.prompt}` : providerPrompt(request),
+      // A video model has no camera parameter here: the chosen move is said after the description.
+      prompt: plan.lora
+        ? `${plan.lora.triggerWord} ${request.prompt}`
+        : makesVideo(request.mode)
+          ? videoPrompt(request.prompt, request.settings?.camera, Boolean(source))
+          : providerPrompt(request),
       seed: request.seed,
       // The latent's size: the picture's asked frame shape, else 4:3 for a scene and square otherwise.
       ...(request.aspect && !makesVideo(request.mode)
         ? aspectSize(request.aspect, 1024, 8)
         : { width: 1024, height: jobOf(request) === 'text_to_image' ? 768 : 1024 }),
     };
-    const source = request.images[0];
     if (source) values.image = await upload(server, source);
     if ((COMFY_WORKFLOWS[plan.name].required as readonly string[]).includes('face_image')) {
       values.face_image = await upload(server, await userFacePhoto(plan.faceModel!));
