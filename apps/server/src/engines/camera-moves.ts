@@ -27,8 +27,8 @@ export function videoPrompt(
 /**
  * Kling 1.0 text-to-video at fal takes one camera movement (`advanced_camera_control`): its axis and
  * an amount from -10 to 10 (horizontal: negative is left; vertical: positive is up; zoom: negative
- * narrows the field of view, which is closing in, as Kling's camera-control reference and ComfyUI's
- * Kling Camera Controls node both state). Kling 2.x and image-to-video take none there.
+ * narrows the field of view, which is closing in, as the documentation of ComfyUI's Kling Camera
+ * Controls node, which calls Kling's API, states). Kling 2.x and image-to-video take none there.
  */
 export interface KlingCameraControl {
   movement_type: 'horizontal' | 'vertical' | 'pan' | 'tilt' | 'roll' | 'zoom';
