@@ -43,6 +43,7 @@ const guestPaths = () => [
   '/packs/',
   `/packs/${PHOTO_PACK}/`,
   '/s/not-a-real-token/',
+  '/consent/not-a-real-token/',
   '/no-such-page/',
   // A login-required page opens the sign-in popup over it.
   '/profile/',

@@ -95,6 +95,11 @@ export const errorCodes = {
   'generations.model_unavailable': 400,
   /** The photo pack named by `settings.pack` is not on sale (unknown or retired). */
   'generations.pack_unavailable': 400,
+  /**
+   * Face swap onto someone else's post takes a face that passed a live check (one's own verified
+   * model, or a model of a person who consented): this model never did.
+   */
+  'generations.face_unverified': 403,
   /** The post does not exist, or is a draft or hidden post of someone else. */
   'posts.not_found': 404,
   /** This result already has a post; `post_uuid` names it. */
@@ -107,6 +112,8 @@ export const errorCodes = {
   'posts.title_moderated': 400,
   /** Enough people reported the post that it waits for review; it cannot be published meanwhile. */
   'posts.under_review': 409,
+  /** The picture was made with a model whose person withdrew consent: it cannot be published. */
+  'posts.consent_withdrawn': 403,
   /** No result is shared by this link. */
   'shares.not_found': 404,
   /** The owner stopped sharing this result: the link is no longer shared. */
@@ -139,6 +146,19 @@ export const errorCodes = {
   'models.live_check_required': 409,
   /** The live check compares the face with the model's good photos: there are none yet. */
   'models.live_check_needs_photos': 400,
+  /**
+   * A model of someone else trains only after that person confirmed through the consent link with
+   * their own live check; `reason` is `missing` or `outdated` (the photos changed since).
+   */
+  'models.consent_required': 409,
+  /** A consent link is only for a model of someone else. */
+  'models.consent_not_needed': 400,
+  /** No consent request by this link (or its signature does not verify). */
+  'consents.not_found': 404,
+  /** The link is too old to confirm with; the owner can send a new one. Withdrawing still works. */
+  'consents.expired': 410,
+  /** The model was deleted, or consent was withdrawn: nothing to confirm any more. */
+  'consents.closed': 410,
   /** The offer and privacy boxes were not both ticked; nothing was ordered. */
   'payments.consent_required': 400,
   /** No such product in the catalogue. */

@@ -9,6 +9,9 @@ export type TModelCategory = (typeof MODEL_CATEGORIES)[number];
 
 export const MODEL_NAME_MAX_LENGTH = 60;
 
+/** How long a consent link for a model of someone else can confirm (withdrawing works for ever). */
+export const MODEL_CONSENT_LINK_DAYS = 7;
+
 /**
  * Why a photo cannot count toward the model. The face checks run on the server with real face
  * analysis; the `file.*` ones are said of files that are not a readable photo at all.

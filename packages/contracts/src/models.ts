@@ -10,9 +10,18 @@ import {
 
 export const ZModelCategory = z.enum(MODEL_CATEGORIES, { error: 'Choose a model category.' });
 
+/**
+ * Whose face a model is of: `self` (the owner, who takes the live check) or `other` (a partner, a
+ * client: that person confirms through a consent link with their own live check).
+ */
+export const MODEL_SUBJECTS = ['self', 'other'] as const;
+export const ZModelSubject = z.enum(MODEL_SUBJECTS);
+export type TModelSubject = z.infer<typeof ZModelSubject>;
+
 export const ZCreateModelBody = z.object({
   name: requiredText(MODEL_NAME_MAX_LENGTH),
   category: ZModelCategory.default('custom'),
+  subject: ZModelSubject.default('self'),
 });
 export type TCreateModelBody = z.input<typeof ZCreateModelBody>;
 
@@ -84,6 +93,13 @@ export const ZModel = ZModelSummary.extend({
    * when there is none (or the photos changed since, so it no longer counts).
    */
   live_check: z.enum(['passed', 'refused']).nullable(),
+  /** Whose face it is: the owner's own (`self`) or another person's (`other`). */
+  subject: ZModelSubject,
+  /**
+   * For a model of someone else: whether that person confirmed through the consent link (with
+   * their own live check). Training waits for `confirmed`. Null for one's own model.
+   */
+  consent: z.enum(['pending', 'confirmed']).nullable(),
 });
 export type TModel = z.infer<typeof ZModel>;
 
@@ -127,3 +143,47 @@ export const ZLiveCheckResult = z.object({
   problems: z.array(z.enum(LIVE_CHECK_PROBLEMS)),
 });
 export type TLiveCheckResult = z.infer<typeof ZLiveCheckResult>;
+
+/** The page a consent link opens (the token is its only key). */
+export const consentPagePath = (token: string) => `/consent/${token}/`;
+
+/** A consent token's shape: anything else is answered like a missing consent. */
+export const ZConsentTokenParams = z.object({
+  token: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{10,64}\.[0-9a-z]{1,12}\.[A-Za-z0-9_-]{20,64}$/, { error: 'Not found.' }),
+});
+
+/** The link the owner of a model of someone else sends that person. */
+export const ZConsentLink = z.object({
+  url: z.string(),
+  /** Until then the link can confirm consent; withdrawing by it works at any time. */
+  expires_at: z.iso.datetime(),
+  status: z.enum(['pending', 'confirmed']),
+});
+export type TConsentLink = z.infer<typeof ZConsentLink>;
+
+/**
+ * What the person asked for consent sees: who asks, for which model, and where it stands.
+ * `closed`: the owner deleted the model; `withdrawn`: consent was withdrawn (for good).
+ */
+export const ZConsent = z.object({
+  status: z.enum(['pending', 'confirmed', 'withdrawn', 'closed']),
+  /** The asking person's public name. */
+  owner_name: z.string(),
+  model_name: z.string(),
+  /** The best of the photos the owner added (a small signed preview), so the person sees it is them. */
+  cover_url: z.string().nullable(),
+  /** Good photos the owner added; the live check compares the person's face with them. */
+  photo_count: z.number().int(),
+  /** The link can confirm until then (later only withdraw). */
+  expires_at: z.iso.datetime(),
+  is_expired: z.boolean(),
+  confirmed_at: z.iso.datetime().nullable(),
+  withdrawn_at: z.iso.datetime().nullable(),
+});
+export type TConsent = z.infer<typeof ZConsent>;
+
+/** The answer to a consent live check: its verdict, and the consent after it. */
+export const ZConsentCheckResult = ZLiveCheckResult.extend({ consent: ZConsent });
+export type TConsentCheckResult = z.infer<typeof ZConsentCheckResult>;

@@ -23,8 +23,12 @@ import {
   type TokenService,
 } from '../modules/auth/index.js';
 import { createFaceAnalyzer, type FaceAnalyzer } from '@mirra/imaging';
-import { MODEL_EVENTS_CHANNEL } from '../modules/models/index.js';
-import { postGenerationSources, type PublishedPostCounter } from '../modules/posts/index.js';
+import { MODEL_EVENTS_CHANNEL, type ModelPosts } from '../modules/models/index.js';
+import {
+  createModelPosts,
+  postGenerationSources,
+  type PublishedPostCounter,
+} from '../modules/posts/index.js';
 import { profilePublishedPostCounter } from '../modules/social/index.js';
 import type { SharedDeps } from '../shared/deps.js';
 import type { ThreadPool } from '../shared/thread-pool.js';
@@ -80,6 +84,8 @@ export interface AppDeps extends SharedDeps {
   generationSources: GenerationSources;
   /** Live training progress of digital models (same event shape, own channel). */
   modelEvents: GenerationEvents;
+  /** Posts made with a model, taken down when its person withdraws consent (provided by posts). */
+  modelPosts: ModelPosts;
   /** Face detection, mesh and descriptor (models load once per thread, on first use). */
   faceAnalyzer: FaceAnalyzer;
   /**
@@ -181,6 +187,9 @@ export function createDeps(options: {
     generationSources: postGenerationSources,
     publishedPostCounter: profilePublishedPostCounter,
     modelEvents: createGenerationEvents(options.notifications, MODEL_EVENTS_CHANNEL),
+    modelPosts: createModelPosts({
+      publishedPostCounter: options.overrides?.publishedPostCounter ?? profilePublishedPostCounter,
+    }),
     faceAnalyzer: imagingThreads ? pooledFaceAnalyzer(imagingThreads) : createFaceAnalyzer(),
     imagingThreads,
     modelTrainers: createModelTrainers(config),

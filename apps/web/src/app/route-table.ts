@@ -66,6 +66,8 @@ const page = {
   ),
   album: lazyPage(withCatalogue('generations', () => import('./routes/album'))),
   takedown: lazyPage(() => import('./routes/takedown')),
+  // The consent page runs the live check, whose texts are the models'.
+  consent: lazyPage(withCatalogue('models', () => import('./routes/consent'))),
   // The model screens open the credit balance dialog too (its texts are the generations').
   upload: lazyPage(
     withCatalogue(
@@ -173,6 +175,7 @@ export const routeTable: readonly RouteDef[] = [
   { path: '/s/:token/', access: 'open', title: 'titles.post', page: page.share },
   { path: '/verify/', access: 'open', title: 'titles.verify', page: page.verify },
   { path: '/takedown/', access: 'open', title: 'titles.takedown', page: page.takedown },
+  { path: '/consent/:token/', access: 'open', title: 'titles.consent', page: page.consent },
   { path: '/posts/', access: 'open', title: 'titles.feed', redirect: '/posts/top/' },
   { path: '/prompts/top/', access: 'open', title: 'titles.feed', redirect: '/posts/top/' },
   {

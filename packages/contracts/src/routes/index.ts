@@ -7,7 +7,7 @@ import {
   promptHelperRoutes,
   uploadsRoutes,
 } from './generations.routes.js';
-import { modelsRoutes } from './models.routes.js';
+import { consentsRoutes, modelsRoutes } from './models.routes.js';
 import { notificationsRoutes } from './notifications.routes.js';
 import { enginesRoutes, paymentsRoutes } from './payments.routes.js';
 import { partnersRoutes, payoutsRoutes } from './partners.routes.js';
@@ -36,6 +36,7 @@ export * from './define-route.js';
 export const routes = {
   appConfig: appConfigRoutes,
   auth: authRoutes,
+  consents: consentsRoutes,
   credits: creditsRoutes,
   dev: devRoutes,
   engines: enginesRoutes,

@@ -88,6 +88,7 @@ export const modelsRoutes = {
       'models.not_found',
       'models.not_enough_photos',
       'models.live_check_required',
+      'models.consent_required',
       'models.training_in_progress',
       'models.already_trained',
       'credits.insufficient',
@@ -113,8 +114,24 @@ export const modelsRoutes = {
       'models.live_check_needs_photos',
       'models.training_in_progress',
       'models.already_trained',
+      'models.consent_required',
       'common.throttled',
     ],
+  }),
+  consentLink: defineRoute({
+    method: 'POST',
+    path: '/api/models/:uuid/consent-link/',
+    auth: 'required',
+    tags,
+    summary: 'A fresh consent link for a model of someone else, to send that person (signed, expiring)',
+    description:
+      'Only for a model created with `subject: "other"`. The person opens the link (no account needed), ' +
+      'sees who asks and for what, and confirms with their own live check, which must match the photos. ' +
+      'Each call signs a new link valid for MODEL_CONSENT_LINK_DAYS days; earlier links keep working until ' +
+      'they expire. Withdrawing by any of them works at any time.',
+    params: 'ZModelParams',
+    response: { 200: 'ZConsentLink' },
+    errors: ['models.not_found', 'models.consent_not_needed', 'consents.closed'],
   }),
   events: defineRoute({
     method: 'GET',
@@ -125,5 +142,55 @@ export const modelsRoutes = {
     params: 'ZModelParams',
     replyKind: 'event-stream',
     errors: ['models.not_found'],
+  }),
+};
+
+/**
+ * The consent page of a model of someone else, for anyone holding its link (no account): who
+ * asks, the live check that confirms, and withdrawal.
+ */
+export const consentsRoutes = {
+  get: defineRoute({
+    method: 'GET',
+    path: '/api/consents/:token/',
+    auth: 'none',
+    tags: ['consents'],
+    summary: 'A consent request as its link shows it: who asks, for which model, and where it stands',
+    params: 'ZConsentTokenParams',
+    response: { 200: 'ZConsent' },
+    errors: ['consents.not_found'],
+  }),
+  liveCheck: defineRoute({
+    method: 'POST',
+    path: '/api/consents/:token/live-check/',
+    auth: 'none',
+    tags: ['consents'],
+    summary: 'Confirm consent with a live check: three camera frames that must match the model’s photos',
+    description:
+      'The same check as a model’s own (`POST /api/models/:uuid/live-check/`): multipart `straight`, ' +
+      '`left` and `right`. A passed check confirms the consent and lets the owner train the model.',
+    params: 'ZConsentTokenParams',
+    requestKind: 'multipart',
+    response: { 200: 'ZConsentCheckResult' },
+    errors: [
+      'consents.not_found',
+      'consents.expired',
+      'consents.closed',
+      'models.live_check_needs_photos',
+      'models.training_in_progress',
+      'models.already_trained',
+      'common.throttled',
+    ],
+  }),
+  withdraw: defineRoute({
+    method: 'POST',
+    path: '/api/consents/:token/withdraw/',
+    auth: 'none',
+    tags: ['consents'],
+    summary:
+      'Withdraw (or refuse) consent for good: the model is deleted and every post made with it is taken down',
+    params: 'ZConsentTokenParams',
+    response: { 200: 'ZConsent' },
+    errors: ['consents.not_found'],
   }),
 };

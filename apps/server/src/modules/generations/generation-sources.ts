@@ -6,6 +6,8 @@ import type { GenerationRow } from './generations.repository.js';
 export interface PostSource {
   postId: number;
   postUuid: string;
+  /** Who published it: a face swap onto someone else's post takes only a verified face. */
+  authorId: number;
   kind: 'repeat' | 'remix';
 }
 

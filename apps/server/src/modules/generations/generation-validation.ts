@@ -14,7 +14,7 @@ import {
 } from '@mirra/contracts';
 import { AppError, fieldError } from '../../shared/errors.js';
 import { isEnglishPrompt } from '../moderation/index.js';
-import { findTrainedModel } from '../models/index.js';
+import { findTrainedModel, hasVerifiedFace } from '../models/index.js';
 import type { UserRow } from '../users/index.js';
 import type { GenerationsDeps } from './generations.deps.js';
 import { isVideoDuration } from './generations.models.js';
@@ -180,5 +180,17 @@ async function validateModel(deps: GenerationsDeps, user: UserRow, body: CreateB
     throw fieldError('generations.model_unavailable', {
       model_uuid: ['This model has no photos left. Add photos of yourself to it.'],
     });
+  }
+  // A face put onto someone else's post is one that passed a live check: the owner's own, or that
+  // of a person who consented through the link. A model trained before live checks has none.
+  if (body.images.length > 0 && body.post_uuid) {
+    const source = await deps.generationSources.resolve(deps, user.id, body, { lenient: true });
+    if (source && source.authorId !== user.id && !(await hasVerifiedFace(deps.db, trained.model.id))) {
+      throw fieldError('generations.face_unverified', {
+        model_uuid: [
+          "Only a face that passed the live check goes onto someone else's post. Take the check with a new model.",
+        ],
+      });
+    }
   }
 }

@@ -3,6 +3,7 @@
  * import from it. Anything not exported here is the module's own business.
  */
 export type {
+  ModelPosts,
   ModelsDeps,
   ModelTrainer,
   ModelTrainingPoll,
@@ -15,6 +16,8 @@ export { modelsJobHandlers, requeueTrainingOfDeadRun } from './models.jobs.js';
 export { createModelTrainingStore } from './model-provider-training.usecases.js';
 export { MODEL_EVENTS_CHANNEL } from './models.models.js';
 export { registerModelsRoutes } from './models.routes.js';
+export { isConsentWithdrawn } from './consent.usecases.js';
+export { hasVerifiedFace } from './live-check.usecases.js';
 export {
   deleteModelByStaff,
   findTrainedModel,

@@ -6,9 +6,9 @@ import { detectImageType, isUuid } from '../uploads/index.js';
 import type { UserRow } from '../users/index.js';
 import { judgeLiveCheck, LIVE_CHECK_RULES, type LiveCheckProblem } from './live-check.models.js';
 import type { ModelsDeps } from './models.deps.js';
-import { modelNotFound, trainingInProgress } from './models.errors.js';
+import { consentRequired, modelNotFound, trainingInProgress } from './models.errors.js';
 import { isTraining } from './models.models.js';
-import { modelsRepository } from './models.repository.js';
+import { modelsRepository, type ModelSummaryRow } from './models.repository.js';
 
 /** A person may try the check this often per model and hour (each try analyses three frames). */
 const CHECKS_PER_HOUR = 20;
@@ -34,6 +34,21 @@ export async function takeLiveCheck(
   if (!isUuid(uuid)) throw modelNotFound();
   const model = await modelsRepository.findOwned(deps.db, user.id, uuid);
   if (!model) throw modelNotFound();
+  // Another person's face is confirmed by that person, through the consent link.
+  if (model.subject === 'other') throw consentRequired('missing');
+  return checkFacesOfModel(deps, model, readFrames);
+}
+
+/**
+ * The check itself, for the owner's own model or for the person a model of someone else is of
+ * (through the consent link): the same frames, rules and threshold either way. The verdict is
+ * kept as the model's check (the row names the model's owner).
+ */
+export async function checkFacesOfModel(
+  deps: ModelsDeps,
+  model: Pick<ModelSummaryRow, 'id' | 'uuid' | 'userId' | 'status'>,
+  readFrames: () => Promise<LiveCheckFrame[]>,
+): Promise<TLiveCheckResult> {
   if (isTraining(model.status)) throw trainingInProgress();
   if (model.status === GenerationStatus.COMPLETED) {
     throw new AppError({
@@ -59,7 +74,7 @@ export async function takeLiveCheck(
   );
   await modelsRepository.saveLiveCheck(deps.db, {
     modelId: model.id,
-    userId: user.id,
+    userId: model.userId,
     passed: verdict.passed,
     problems: verdict.problems,
     measures: {
@@ -95,6 +110,16 @@ export async function liveCheckProblem(
   return null;
 }
 
+/**
+ * Whether the model's face passed a live check: the owner's own (for a model of themselves) or
+ * the person's through the consent link (a model of someone else, whose consent stands). A model
+ * trained before live checks existed has none.
+ */
+export async function hasVerifiedFace(db: DbOrTx, modelId: number): Promise<boolean> {
+  const check = await modelsRepository.findLiveCheck(db, modelId);
+  return Boolean(check?.passed);
+}
+
 /** The model's latest check as its screen shows it. */
 export async function liveCheckState(db: DbOrTx, modelId: number): Promise<'passed' | 'refused' | null> {
   const problem = await liveCheckProblem(db, modelId);
@@ -115,7 +140,7 @@ export const liveCheckRequired = (reason: 'missing' | 'refused' | 'outdated') =>
 const liveCheckNeedsPhotos = () =>
   new AppError({
     code: 'models.live_check_needs_photos',
-    detail: 'Add good photos of yourself first: the live check compares your face with them.',
+    detail: 'Add good photos of the face first: the live check compares it with them.',
   });
 
 /** The model's identity: the mean descriptor of the main face of its good photos. */

@@ -6,6 +6,7 @@ import { firstModelOfferKey, trainingPriceFor, typicalTrainingSeconds } from './
 import { modelsRepository, type ModelSummaryRow } from './models.repository.js';
 import { toModelJson } from './models.serializers.js';
 import { liveCheckState } from './live-check.usecases.js';
+import { consentRepository } from './consent.repository.js';
 
 /**
  * What training a model of this user costs now: the price the screen shows and the charge
@@ -36,10 +37,21 @@ export const context = (deps: ModelsDeps, trainingPrice: number) => ({
 });
 
 export async function modelJson(deps: ModelsDeps, db: DbOrTx, row: ModelSummaryRow): Promise<TModel> {
-  const [photos, price, liveCheck] = await Promise.all([
+  const [photos, price, liveCheck, consent] = await Promise.all([
     modelsRepository.listPhotos(db, row.id),
     trainingPriceNow(deps, db, row.userId, row.id),
     liveCheckState(db, row.id),
+    consentState(db, row),
   ]);
-  return toModelJson(row, photos, { ...context(deps, price), liveCheck });
+  return toModelJson(row, photos, { ...context(deps, price), liveCheck, consent });
+}
+
+/** Where a model's consent stands, as the owner's model screen shows it (null: own model). */
+export async function consentState(
+  db: DbOrTx,
+  model: { id: number; subject: string },
+): Promise<'pending' | 'confirmed' | null> {
+  if (model.subject !== 'other') return null;
+  const consent = await consentRepository.findByModel(db, model.id);
+  return consent?.status === 'confirmed' ? 'confirmed' : 'pending';
 }

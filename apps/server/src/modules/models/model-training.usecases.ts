@@ -11,8 +11,8 @@ import { type UserRow, lockUser, updateUser } from '../users/index.js';
 import { firstModelOfferKey, isTraining, notEnoughPhotosMessage } from './models.models.js';
 import { modelsRepository, type ModelRow } from './models.repository.js';
 import { trainModelJob } from './models.jobs.definitions.js';
-import { modelNotFound, trainingInProgress } from './models.errors.js';
-import { modelJson, trainingPriceNow } from './model-json.js';
+import { consentRequired, modelNotFound, trainingInProgress } from './models.errors.js';
+import { consentState, modelJson, trainingPriceNow } from './model-json.js';
 import { liveCheckProblem, liveCheckRequired } from './live-check.usecases.js';
 
 /** Training of a digital model: charged start, completion, failure and its refund, exactly once. */
@@ -46,9 +46,14 @@ export async function startTraining(deps: ModelsDeps, user: UserRow, uuid: strin
         extra: { reference_count: model.referenceCount, min_photos: minPhotos },
       });
     }
-    // A model is of the person who proved, live in front of a camera, that the photos are theirs.
+    // A model is of the person who proved, live in front of a camera, that the photos are theirs:
+    // the owner, or the person a model of someone else is of, who confirmed through the link.
     const checkProblem = await liveCheckProblem(tx, model.id);
-    if (checkProblem) throw liveCheckRequired(checkProblem);
+    if (model.subject === 'other') {
+      const consent = await consentState(tx, model);
+      if (consent !== 'confirmed') throw consentRequired('missing');
+      if (checkProblem) throw consentRequired('outdated');
+    } else if (checkProblem) throw liveCheckRequired(checkProblem);
     const attempt = model.trainingAttempt + 1;
     // Under the balance lock, so two trainings started at once cannot both take the free one.
     await lockCredits(tx, user.id);

@@ -16,6 +16,7 @@ const summaryColumns = {
   userId: models.userId,
   name: models.name,
   category: models.category,
+  subject: models.subject,
   status: models.status,
   progress: models.progress,
   trainingAttempt: models.trainingAttempt,
@@ -97,6 +98,11 @@ export const modelsRepository = {
         ),
       )
       .limit(1);
+    return row;
+  },
+
+  async lockById(db: DbOrTx, id: number): Promise<ModelRow | undefined> {
+    const [row] = await db.select().from(models).where(eq(models.id, id)).for('update');
     return row;
   },
 

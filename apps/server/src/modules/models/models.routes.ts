@@ -11,6 +11,7 @@ import { addModelPhotos, deleteModelPhoto, type IncomingPhoto } from './model-ph
 import { createModel, deleteModel, getModel, listModels } from './models.usecases.js';
 import { startTraining } from './model-training.usecases.js';
 import { takeLiveCheck, type LiveCheckFrame } from './live-check.usecases.js';
+import { createConsentLink, getConsent, takeConsentLiveCheck, withdrawConsent } from './consent.usecases.js';
 
 const r = routes.models;
 
@@ -41,6 +42,16 @@ export function registerModelsRoutes(app: ZodApp, deps: ModelsDeps): void {
       readFrameParts(request, deps.config.uploads.maxBytes),
     ),
   );
+  serve(app, r.consentLink, async (request) =>
+    createConsentLink(deps, requireAuth(request).user, request.params.uuid),
+  );
+  serve(app, routes.consents.get, async (request) => getConsent(deps, request.params.token));
+  serve(app, routes.consents.liveCheck, async (request) =>
+    takeConsentLiveCheck(deps, request.params.token, () =>
+      readFrameParts(request, deps.config.uploads.maxBytes),
+    ),
+  );
+  serve(app, routes.consents.withdraw, async (request) => withdrawConsent(deps, request.params.token));
   serve(app, r.train, async (request) => startTraining(deps, requireAuth(request).user, request.params.uuid));
   serve(app, r.events, async (request, reply) => {
     const user = requireAuth(request).user;

@@ -68,6 +68,7 @@ export function toModelJson(
     trainingPrice: number;
     trainingSeconds: number;
     liveCheck: TModel['live_check'];
+    consent: TModel['consent'];
   },
 ): TModel {
   const cover = photos.find((photo) => photo.ok)?.thumbnailKey ?? null;
@@ -75,5 +76,7 @@ export function toModelJson(
     ...toModelSummaryJson(row, { ...context, coverKey: cover }),
     photos: photos.map((photo) => toModelPhotoJson(photo, context.mediaUrls, context.now)),
     live_check: context.liveCheck,
+    subject: row.subject,
+    consent: context.consent,
   };
 }

@@ -19,6 +19,8 @@ import { refundTraining } from './model-training.usecases.js';
 import { modelNotFound } from './models.errors.js';
 import { context, modelJson, trainingPriceNow } from './model-json.js';
 import { deleteStoredFilesLater, deleteStoredFilesNow } from '../../shared/storage/file-deletion.js';
+import { consentLinkSeconds } from './consent.models.js';
+import { consentRepository } from './consent.repository.js';
 
 async function findOwnedOrThrow(deps: ModelsDeps, userId: number, uuid: string): Promise<ModelSummaryRow> {
   const row = isUuid(uuid) ? await modelsRepository.findOwned(deps.db, userId, uuid) : undefined;
@@ -31,16 +33,34 @@ export async function createModel(
   user: UserRow,
   body: z.output<typeof ZCreateModelBody>,
 ): Promise<TModel> {
-  const row = await modelsRepository.insert(deps.db, {
-    userId: user.id,
-    name: body.name,
-    category: body.category,
-    status: GenerationStatus.NEW,
-    createdAt: deps.now(),
+  const now = deps.now();
+  // A model of someone else opens its consent in the same transaction: it never exists without one.
+  const row = await deps.db.transaction(async (tx) => {
+    const created = await modelsRepository.insert(tx, {
+      userId: user.id,
+      name: body.name,
+      category: body.category,
+      subject: body.subject,
+      status: GenerationStatus.NEW,
+      createdAt: now,
+    });
+    if (created.subject === 'other') {
+      await consentRepository.insert(tx, {
+        modelId: created.id,
+        modelUuid: created.uuid,
+        modelName: created.name,
+        ownerId: created.userId,
+        status: 'pending',
+        linkExpiresAt: new Date(now.getTime() + consentLinkSeconds * 1000),
+        createdAt: now,
+      });
+    }
+    return created;
   });
   return toModelJson(row, [], {
     ...context(deps, await trainingPriceNow(deps, deps.db, user.id, row.id)),
     liveCheck: null,
+    consent: row.subject === 'other' ? 'pending' : null,
   });
 }
 
@@ -95,7 +115,11 @@ export async function deleteModelByStaff(
   return { ownerId: model.userId };
 }
 
-async function deleteModelWhere(
+/**
+ * Deletes the model `lock` finds (locked) with everything of it, `alsoInTransaction` running in
+ * the same transaction: the owner's delete, staff's, and a withdrawal of consent.
+ */
+export async function deleteModelWhere(
   deps: ModelsDeps,
   lock: (tx: DbOrTx) => Promise<ModelRow | undefined>,
   alsoInTransaction?: (tx: DbOrTx, model: ModelRow) => Promise<void>,

@@ -3,6 +3,7 @@
  * import from it. Anything not exported here is the module's own business.
  */
 export { postGenerationSources } from './post-generations.usecases.js';
+export { createModelPosts } from './post-consent.usecases.js';
 export type { PostsDeps } from './posts.deps.js';
 export { cannotSubscribeToSelf } from './posts.errors.js';
 export { displayName, profileShareLinks, viewDay } from './posts.models.js';

@@ -56,7 +56,7 @@ export async function resolvePostSource(
       durationSeconds: request.duration ?? null,
     },
   );
-  return { postId: post.id, postUuid: post.uuid, kind };
+  return { postId: post.id, postUuid: post.uuid, authorId: post.userId, kind };
 }
 
 /** Records, in the generation's creating transaction, which post it came from. */

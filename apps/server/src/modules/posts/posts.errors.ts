@@ -35,3 +35,9 @@ export const postUnderReview = () =>
 
 export const cannotSubscribeToSelf = () =>
   new AppError({ code: 'users.cannot_subscribe_self', detail: 'You cannot subscribe to yourself.' });
+
+export const postConsentWithdrawn = () =>
+  new AppError({
+    code: 'posts.consent_withdrawn',
+    detail: 'The person in this picture withdrew their consent: it cannot be published.',
+  });

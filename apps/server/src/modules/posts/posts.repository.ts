@@ -5,6 +5,7 @@ import { postGenerations, postReports, posts, postSaves, postViews, royaltyCarri
 import { subscriptions } from '../social/social.tables.js';
 import { takedownRequests } from '../takedowns/takedowns.tables.js';
 import { users } from '../users/users.tables.js';
+import { generations } from '../generations/generations.tables.js';
 
 export type PostRow = Omit<typeof posts.$inferSelect, 'search'>;
 export type NewPostRow = typeof posts.$inferInsert;
@@ -439,6 +440,17 @@ export const postsRepository = {
       .where(and(eq(postReports.postId, postId), isNull(postReports.resolvedAt)))
       .returning({ id: postReports.id });
     return rows.length;
+  },
+
+  /** Every post of a result made with the model, locked, in id order. */
+  async lockMadeWithModel(tx: DbOrTx, modelUuid: string) {
+    return tx
+      .select({ id: posts.id, uuid: posts.uuid, userId: posts.userId, status: posts.status })
+      .from(posts)
+      .innerJoin(generations, eq(generations.id, posts.generationId))
+      .where(eq(generations.modelUuid, modelUuid))
+      .orderBy(posts.id)
+      .for('update', { of: posts });
   },
 
   async deletePost(tx: DbOrTx, id: number): Promise<void> {

@@ -15,9 +15,11 @@ import { generationNotFound, findOwnGeneration } from '../generations/index.js';
 import { bundledFfmpegPath, sampleVideoFrames } from '@mirra/imaging';
 import { notifyUser } from '../notifications/index.js';
 import { copyStoredImageAsUpload } from '../uploads/index.js';
+import { isConsentWithdrawn } from '../models/index.js';
 import { type UserRow, findUsersByRefs } from '../users/index.js';
 import {
   postAlreadyExists,
+  postConsentWithdrawn,
   postNotFound,
   postNotPublishable,
   postResultModerated,
@@ -119,6 +121,10 @@ export async function createPost(deps: PostsDeps, user: UserRow, body: CreateBod
   }
   const existing = await postsRepository.findByGenerationId(deps.db, generation.id);
   if (existing) throw postAlreadyExists(existing.uuid);
+  // Its posts were taken down when the person in it withdrew consent; it is never published again.
+  if (generation.modelUuid && (await isConsentWithdrawn(deps, generation.modelUuid))) {
+    throw postConsentWithdrawn();
+  }
   const image: StoredPostImage = {
     original: result.original,
     variants: result.variants,

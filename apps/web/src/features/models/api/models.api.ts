@@ -26,6 +26,8 @@ export const modelsApi = {
   removePhoto: (uuid: string, photoUuid: string) =>
     api(routes.models.removePhoto, { params: { uuid, photo_uuid: photoUuid } }),
   train: (uuid: string) => api(routes.models.train, { params: { uuid } }),
+  /** A freshly signed consent link for a model of someone else. */
+  consentLink: (uuid: string) => api(routes.models.consentLink, { params: { uuid } }),
   events: (uuid: string, signal: AbortSignal) =>
     openEventStream(routes.models.events, { params: { uuid }, signal }),
   /** The live check's three camera frames in one multipart request; the answer is the verdict. */
@@ -40,4 +42,19 @@ export const modelsApi = {
     for (const file of files) form.append('files', file.blob, file.name);
     return uploadForm(routes.models.addPhotos, { params: { uuid }, body: form }, options);
   },
+};
+
+export const consentKeys = {
+  one: (token: string) => ['consents', token] as const,
+};
+
+/** The consent page's calls: no account, the link's token is the key. */
+export const consentsApi = {
+  get: (token: string) => api(routes.consents.get, { params: { token } }),
+  liveCheck: (token: string, frames: Record<(typeof LIVE_CHECK_FRAME_NAMES)[number], Blob>) => {
+    const form = new FormData();
+    for (const name of LIVE_CHECK_FRAME_NAMES) form.append(name, frames[name], `${name}.jpg`);
+    return uploadForm(routes.consents.liveCheck, { params: { token }, body: form });
+  },
+  withdraw: (token: string) => api(routes.consents.withdraw, { params: { token } }),
 };

@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { LIVE_CHECK_FRAME_NAMES, type TLiveCheckProblem } from '@mirra/contracts';
+import { LIVE_CHECK_FRAME_NAMES, type TLiveCheckProblem, type TLiveCheckResult } from '@mirra/contracts';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { ProgressBar } from '../../../components/ui/progress-bar';
@@ -35,11 +35,22 @@ export function LiveCheckSheet({
   open,
   onClose,
   onPassed,
+  send,
+  phoneLink,
+  phoneNote,
 }: {
   modelUuid: string;
   open: boolean;
   onClose(): void;
   onPassed(): void;
+  /**
+   * Where the frames go (the consent page sends them by its link); by default the model's own
+   * check, after which the model is read again.
+   */
+  send?: (frames: Record<FrameName, Blob>) => Promise<TLiveCheckResult>;
+  /** The same step on a phone (by default the model's page, which opens the check), and what it says. */
+  phoneLink?: string;
+  phoneNote?: string;
 }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
@@ -101,9 +112,11 @@ export function LiveCheckSheet({
     stopCamera();
     setStage({ kind: 'sending' });
     try {
-      const result = await modelsApi.liveCheck(modelUuid, frames as Record<FrameName, Blob>);
+      const result = send
+        ? await send(frames as Record<FrameName, Blob>)
+        : await modelsApi.liveCheck(modelUuid, frames as Record<FrameName, Blob>);
       if (run.current !== id) return;
-      await queryClient.invalidateQueries({ queryKey: modelKeys.one(modelUuid) });
+      if (!send) await queryClient.invalidateQueries({ queryKey: modelKeys.one(modelUuid) });
       if (result.passed) onPassed();
       else setStage({ kind: 'refused', problems: result.problems });
     } catch (error) {
@@ -192,16 +205,21 @@ export function LiveCheckSheet({
             </Button>
           </>
         )}
-        {stage.kind === 'blocked' && <OnPhone modelUuid={modelUuid} reason={stage.reason} />}
+        {stage.kind === 'blocked' && (
+          <OnPhone
+            link={phoneLink ?? liveCheckLink(window.location.origin, modelUuid)}
+            note={phoneNote}
+            reason={stage.reason}
+          />
+        )}
       </div>
     </Sheet>
   );
 }
 
 /** No usable camera here: why, and the same step on a phone by a link and its QR code. */
-function OnPhone({ modelUuid, reason }: { modelUuid: string; reason: 'denied' | 'noCamera' }) {
+function OnPhone({ link, note, reason }: { link: string; note?: string; reason: 'denied' | 'noCamera' }) {
   const { t } = useTranslation();
-  const link = liveCheckLink(window.location.origin, modelUuid);
   const [qr, setQr] = useState<string | null>(null);
   useEffect(() => {
     let isCurrent = true;
@@ -217,7 +235,7 @@ function OnPhone({ modelUuid, reason }: { modelUuid: string; reason: 'denied' | 
   return (
     <div className="stack" data-testid="live-check-blocked" data-reason={reason}>
       <Alert tone="info">{t(reason === 'denied' ? 'liveCheck.denied' : 'liveCheck.noCamera')}</Alert>
-      <p>{t('liveCheck.phone')}</p>
+      <p>{note ?? t('liveCheck.phone')}</p>
       {qr && (
         <img
           className="live-check__qr"

@@ -2,7 +2,12 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { GenerationStatus, MODEL_MIN_PHOTOS, MODEL_NAME_MAX_LENGTH } from '@mirra/contracts';
+import {
+  GenerationStatus,
+  MODEL_MIN_PHOTOS,
+  MODEL_NAME_MAX_LENGTH,
+  type TModelSubject,
+} from '@mirra/contracts';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { IconCheck, IconChevron } from '../../../components/ui/icons';
@@ -20,6 +25,7 @@ import { modelPhase, trainingPercent } from '../model-status';
 import { trainReturnPath } from '../train-return';
 import { isUploading } from '../upload-queue';
 import { CategoryPicker } from './category-picker';
+import { SubjectPicker } from './subject-picker';
 import { CreatePhotoButton } from './create-photo-button';
 import { ModelFailure } from './model-failure';
 import { ModelList } from './model-list';
@@ -50,6 +56,7 @@ function ModelDraft({ onStartOver }: { onStartOver(): void }) {
   const queryClient = useQueryClient();
   const [name, setName] = useState('');
   const [category, setCategory] = useState<TModelCategory>('female');
+  const [subject, setSubject] = useState<TModelSubject>('self');
   const [modelUuid, setModelUuid] = useState<string | null>(null);
   const errors = useFormErrors(FORM_FIELDS);
   // One creation however many batches ask for it at once.
@@ -57,7 +64,7 @@ function ModelDraft({ onStartOver }: { onStartOver(): void }) {
 
   const ensureModel = useCallback(() => {
     creation.current ??= modelsApi
-      .create({ name: name.trim() || t('upload.defaultName'), category })
+      .create({ name: name.trim() || t('upload.defaultName'), category, subject })
       .then((model) => {
         queryClient.setQueryData(modelKeys.one(model.uuid), model);
         void queryClient.invalidateQueries({ queryKey: modelKeys.list() });
@@ -70,7 +77,7 @@ function ModelDraft({ onStartOver }: { onStartOver(): void }) {
         throw error;
       });
     return creation.current;
-  }, [name, category, t, queryClient, errors]);
+  }, [name, category, subject, t, queryClient, errors]);
 
   const uploads = useModelPhotoUploads({ ensureModel });
   const live = useLiveModel(modelUuid);
@@ -110,6 +117,7 @@ function ModelDraft({ onStartOver }: { onStartOver(): void }) {
             disabled={modelUuid !== null}
             data-testid="model-name"
           />
+          <SubjectPicker value={subject} onChange={setSubject} />
           <CategoryPicker value={category} onChange={setCategory} />
           <PhotoPicker title={t('upload.choose')} onChoose={uploads.add} />
           <ModelPhotoGrid

@@ -9,6 +9,7 @@ import { useCreditBalance } from '../../credits';
 import { canTrain, trainingTimeNote } from '../model-status';
 import { isTrainReturn, TRAIN_MARKER } from '../train-return';
 import { isLiveCheckLink, LIVE_CHECK_PARAM } from '../live-check';
+import { ConsentLinkPanel } from './consent-link-panel';
 import { LiveCheckSheet } from './live-check-sheet';
 import '../models.css';
 
@@ -39,8 +40,10 @@ export function TrainPanel({
   const [params, setParams] = useSearchParams();
   const isReturn = isTrainReturn(params) && canTrain(model) && !isUploading;
   const isOpen = isAsking || isReturn;
-  const isCheckPassed = model.live_check === 'passed';
-  const [isChecking, setChecking] = useState(() => isLiveCheckLink(params) && !isCheckPassed);
+  // A model of someone else is confirmed by that person's own check, through the consent link.
+  const isOther = model.subject === 'other';
+  const isCheckPassed = model.live_check === 'passed' && (!isOther || model.consent === 'confirmed');
+  const [isChecking, setChecking] = useState(() => isLiveCheckLink(params) && !isCheckPassed && !isOther);
   const closeCheck = () => {
     setChecking(false);
     if (params.has(LIVE_CHECK_PARAM)) {
@@ -94,20 +97,21 @@ export function TrainPanel({
   const priceText = t('messages.credits', { count: model.training_price });
   return (
     <div className="train-panel" data-testid="train-panel">
+      {isOther && <ConsentLinkPanel model={model} />}
       {priceLine}
       <Button
         theme="primary"
         size="lg"
         block
         loading={pending}
-        disabled={!canTrain(model) || isUploading}
+        disabled={!canTrain(model) || isUploading || (isOther && !isCheckPassed)}
         icon={<IconSparkles size={20} />}
         onClick={() => (isCheckPassed ? setAsking(true) : setChecking(true))}
         data-testid="train-submit"
       >
         {label}
       </Button>
-      {!isCheckPassed && (
+      {!isCheckPassed && !isOther && (
         <p className="muted-note" data-testid="live-check-note">
           {t('liveCheck.needed')}
         </p>

@@ -36,6 +36,8 @@ const model = (overrides: Partial<TModel> = {}): TModel => ({
   error_detail: null,
   photos: [],
   live_check: 'passed',
+  subject: 'self',
+  consent: null,
   ...overrides,
 });
 const CATALOGUE: TPaymentCatalogue = {
