@@ -242,6 +242,19 @@ export const ZAdminDashboard = z.object({
   active_users: z.object({ today: count, last_7d: count }),
   /** Today's generations with an engine's failure reason, most frequent first (top 10). */
   failure_reasons_today: z.array(z.object({ reason: z.string(), count })),
+  /**
+   * Face pictures (modes with a digital model) finished over the last ADMIN_DASHBOARD_DAYS days
+   * whose likeness was checked, by the engine that made them: how many, how many were refunded for
+   * too little likeness after their retry, and that share (null for none checked).
+   */
+  likeness_refunds: z.array(
+    z.object({
+      engine: z.string(),
+      checked: count,
+      refunded: count,
+      share: z.number().min(0).max(1).nullable(),
+    }),
+  ),
   payouts_pending: z.array(z.object({ currency: z.number().int(), count, amount: count })),
   /** One value per day, oldest first, for ADMIN_DASHBOARD_DAYS days ending today (UTC). */
   series: z.object({

@@ -89,6 +89,8 @@ export const errorCodes = {
   'generations.result_moderated': 422,
   /** The engine failed; credits were refunded. */
   'generations.engine_failed': 502,
+  /** A face result did not look enough like the person of the digital model, twice; refunded. */
+  'generations.likeness_failed': 422,
   /** Face swap and face photo need one of my trained digital models (`model_uuid`). */
   'generations.model_required': 400,
   /** The model named by `model_uuid` is not mine, does not exist, or is not trained yet. */

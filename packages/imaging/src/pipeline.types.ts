@@ -20,6 +20,11 @@ export interface EngineFaceModel {
   uuid: string;
   /** LoRAs trained for this model at providers (by engine name), for their face-photo models. */
   providerLoras?: Record<string, { url: string; triggerWord: string }>;
+  /**
+   * True while its training is under way (photos checked, no LoRA yet): provider engines make its
+   * face photos with an identity-preserving model fed its reference photos instead of a LoRA.
+   */
+  inTraining?: boolean;
   /** Identity, landmark statistics and the best references per pose (face-profile.models.ts). */
   profile: FaceProfile;
   /** The original photo behind a reference (`FaceReference.photoId`). */

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import { createLocalEngine } from '../engines/local/local.engine.js';
 import { unzipStored } from '../engines/zip.js';
-import { blackImage, encodeStillVideo } from './fake-media.js';
+import { blackImage, encodeStillVideo, insetFace } from './fake-media.js';
 import { json, readBody } from './provider-fake-http.js';
 
 /**
@@ -27,7 +27,10 @@ import { json, readBody } from './provider-fake-http.js';
  * Models are told apart by name: `face-swap` (`base_image_url` + `swap_image_url` → `image`),
  * `flux-lora` (`loras[]`), `kling-video` (image- or text-to-video → `video`), `fabric` (VEED's
  * talking photo: `image_url` + `audio_url`, or `text` at `/text` → `video`), `lora-fast-training`
- * (→ `diffusers_lora_file`), `kontext` (editing), anything else text to image.
+ * (→ `diffusers_lora_file`), `kontext` (editing; its `image_url` a data URI or a file in fal's
+ * storage), anything else text to image. A LoRA this fake trained draws the person it learnt (the
+ * first photo of its ZIP set into the scene); `faceNextPictures(...)` scripts the face the next
+ * face pictures (FLUX LoRA, Kontext) show instead: another person's photo, or null for none.
  * A prompt containing REFUSED_WORD is refused by the "safety checker" (FLUX blacks the image out
  * and flags it; Kontext ends the request with a content-policy error). Outages are scripted:
  * `failNextSubmits({status: 503})`, `{status: 429, retryAfter: 1}`, or `{status: 'disconnect'}`.
@@ -66,6 +69,13 @@ export interface FalFake {
   webhooks: SignedWebhook[];
   /** Each storage upload's `X-Fal-Object-Lifecycle` header (null when none was sent). */
   storageLifecycles: Array<string | null>;
+  /** The bytes uploaded to fal's storage at a file URL (null when none). */
+  storedFile(url: string): Buffer | null;
+  /**
+   * The next face pictures (FLUX LoRA, Kontext), one each in order, show this photo instead of the
+   * person asked for (another person's face), or the scene alone for null (no face at all).
+   */
+  faceNextPictures(...faces: Array<Buffer | null>): void;
   failNextSubmits(...failures: FakeFailure[]): void;
   failNextStatuses(...failures: FakeFailure[]): void;
   /** Runs the job to its end now and returns its signed webhook. */
@@ -109,6 +119,9 @@ export async function startFalFake(
   const stored = new Map<string, Buffer>();
   const uploads = new Map<string, string>();
   const storageLifecycles: Array<string | null> = [];
+  /** The person each LoRA this fake trained learnt: its first training photo, by the LoRA's URL. */
+  const loraFaces = new Map<string, Buffer>();
+  const scriptedFaces: Array<Buffer | null> = [];
   const submitFailures: FakeFailure[] = [];
   const statusFailures: FakeFailure[] = [];
   const webhooks: SignedWebhook[] = [];
@@ -170,7 +183,7 @@ export async function startFalFake(
       };
       return;
     }
-    const image = refused ? await blackImage() : await picture(job, prompt);
+    const image = refused ? await blackImage() : await facePicture(job, prompt);
     const name = `${job.requestId}.png`;
     files.set(name, image.data);
     job.output = {
@@ -378,12 +391,15 @@ export async function startFalFake(
   /** The LoRA "trained" from the ZIP: a file with the trigger word and the photos' count. */
   async function renderTraining(job: FalFakeJob): Promise<void> {
     const zip = stored.get(String(job.input.images_data_url))!;
-    const count = unzipStored(zip).length;
+    const photos = unzipStored(zip);
+    const count = photos.length;
     const weights = Buffer.from(
       JSON.stringify({ fake_lora: true, trigger_word: job.input.trigger_word ?? null, images: count }),
     );
+    const lora = publish(`${job.requestId}.safetensors`, weights, 'application/octet-stream');
+    if (photos[0]) loraFaces.set(lora.url, photos[0].data);
     job.output = {
-      diffusers_lora_file: publish(`${job.requestId}.safetensors`, weights, 'application/octet-stream'),
+      diffusers_lora_file: lora,
       config_file: publish(`${job.requestId}-config.json`, Buffer.from('{}'), 'application/json'),
     };
   }
@@ -479,9 +495,26 @@ export async function startFalFake(
     job.output = { video: publish(`${job.requestId}.mp4`, mp4, 'video/mp4') };
   }
 
+  /**
+   * A face picture shows its person: FLUX LoRA the face its LoRA learnt set into the scene, Kontext
+   * its photo; a scripted face (another person, or none) stands in for the next ones.
+   */
+  async function facePicture(job: FalFakeJob, prompt: string) {
+    const isLora = job.model.includes('flux-lora');
+    if (scriptedFaces.length > 0 && (isLora || job.model.includes('kontext'))) {
+      const face = scriptedFaces.shift()!;
+      const scene = await picture({ ...job, input: { ...job.input, image_url: undefined } }, prompt);
+      return face ? insetFace(scene.data, face) : scene;
+    }
+    const loras = Array.isArray(job.input.loras) ? (job.input.loras as Array<{ path?: unknown }>) : [];
+    const learnt = isLora ? loraFaces.get(String(loras[0]?.path)) : undefined;
+    const scene = await picture(job, prompt);
+    return learnt ? insetFace(scene.data, learnt) : scene;
+  }
+
   /** Text to image: the local engine's scene; an edit: the sent photo, recoloured. */
   async function picture(job: FalFakeJob, prompt: string) {
-    const source = typeof job.input.image_url === 'string' ? fromDataUri(job.input.image_url) : null;
+    const source = typeof job.input.image_url === 'string' ? imageOf(job.input.image_url) : null;
     if (source) {
       const { data, info } = await sharp(source)
         .modulate({ saturation: 1.4, hue: 30 })
@@ -577,6 +610,9 @@ export async function startFalFake(
       ...(job.error ? { error: 'Invalid status code: 422', error_type: 'content_policy_violation' } : {}),
     };
   };
+
+  /** An image input as fal reads it: a data URI, or a URL of a file in its storage. */
+  const imageOf = (uri: string): Buffer | null => fromDataUri(uri) ?? stored.get(uri) ?? null;
 
   const jobUrls = (job: FalFakeJob) => {
     const app = job.model.split('/').slice(0, 2).join('/');
@@ -710,6 +746,8 @@ export async function startFalFake(
     jobs,
     webhooks,
     storageLifecycles,
+    storedFile: (url) => stored.get(url) ?? null,
+    faceNextPictures: (...faces) => void scriptedFaces.push(...faces),
     failNextSubmits: (...failures) => void submitFailures.push(...failures),
     failNextStatuses: (...failures) => void statusFailures.push(...failures),
     async finish(requestId) {

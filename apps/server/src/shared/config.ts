@@ -187,6 +187,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
             restyle: e.FAL_MODEL_STYLING,
             faceSwap: e.FAL_MODEL_FACE_SWAP,
             facePhoto: e.FAL_MODEL_FACE_PHOTO,
+            facePhotoInstant: e.FAL_MODEL_FACE_PHOTO_INSTANT,
             imageToVideo: e.FAL_MODEL_VIDEO,
             textToVideo: e.FAL_MODEL_TEXT_TO_VIDEO,
             upscale: e.FAL_MODEL_UPSCALE,
@@ -233,6 +234,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     },
     providerPrices: parseProviderPrices(e.PROVIDER_PRICES),
     generationTimeoutSeconds: e.GENERATION_TIMEOUT_SECONDS,
+    likenessThreshold: e.LIKENESS_THRESHOLD,
     generationMaxAttempts: e.GENERATION_MAX_ATTEMPTS,
     models: {
       trainingPrice: e.PRICE_MODEL_TRAINING,

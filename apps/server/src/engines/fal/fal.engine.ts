@@ -21,6 +21,7 @@ import {
   falFailure,
   falInput,
   falModelFor,
+  facePhotoByLikeness,
   FAL_JOBS,
   fileOfResult,
   loraOfTrainingResult,
@@ -152,7 +153,7 @@ export function createFalEngine(
     async start(request: EngineRequest, context: EngineContext) {
       const model = falModelFor(request, config.models);
       const input = falInput(request, {
-        ...(await faceInputs(request)),
+        ...(await faceInputs(request, fal)),
         ...(await outpaintCanvas(request)),
         model,
       });
@@ -184,25 +185,36 @@ async function outpaintCanvas(request: EngineRequest) {
 
 /**
  * What face swap and face photos send besides the request: the best front-facing photo of the
- * user's digital model (face swap onto a photo), or the LoRA trained for it at fal (a face photo
- * from a description). A model never trained at fal cannot make a face photo here: that is an
- * outage of this engine for the request, so the next engine of the list (the local face profile)
- * makes it.
+ * user's digital model (face swap onto a photo), the LoRA trained for it at fal (a face photo from
+ * a description), or, while the model is still in training, its best reference photo put in fal's
+ * storage for an hour (a URL Kontext fetches; never a permanent link). A model trained elsewhere
+ * cannot make a face photo here: that is an outage of this engine for the request, so the next
+ * engine of the list (the local face profile) makes it.
  */
-async function faceInputs(request: EngineRequest) {
+async function faceInputs(request: EngineRequest, fal: ReturnType<typeof createFalCaller>) {
   const job = jobOf(request);
   if (job !== 'swap_face' && job !== 'face_photo') return {};
   const faceModel = request.faceModel;
   if (!faceModel) throw EngineError.badInput('needs_model', 'Face swap needs your trained digital model.');
   if (job === 'face_photo') {
-    const lora = faceModel.providerLoras?.fal;
-    if (!lora) {
-      throw new EngineError('engine.unavailable', 'This digital model has no LoRA trained at fal.', true);
+    const by = facePhotoByLikeness(request);
+    if (by === 'trained') return { lora: faceModel.providerLoras!.fal! };
+    if (by === 'instant') {
+      const photo = await userFacePhoto(faceModel);
+      const referenceUrl = await fal.call((client) =>
+        client.storage.upload(new Blob([new Uint8Array(photo.data)], { type: photo.contentType }), {
+          lifecycle: { expiresIn: REFERENCE_UPLOAD_EXPIRES_SECONDS },
+        }),
+      );
+      return { referenceUrl };
     }
-    return { lora };
+    throw new EngineError('engine.unavailable', 'This digital model has no LoRA trained at fal.', true);
   }
   return { facePhoto: await userFacePhoto(faceModel) };
 }
+
+/** How long a reference photo stays in fal's storage: enough for the instant model to fetch it. */
+const REFERENCE_UPLOAD_EXPIRES_SECONDS = 3600;
 
 /**
  * fal's LoRA trainer (flux-lora-fast-training): the aligned face crops go to fal's storage as a

@@ -115,6 +115,7 @@ const models: FalModels = {
   restyle: 'kontext-style',
   faceSwap: 'swap',
   facePhoto: 'flux-lora',
+  facePhotoInstant: 'kontext',
   imageToVideo: 'kling-i2v',
   textToVideo: 'kling-t2v',
   upscale: 'clarity-upscaler',

@@ -18,6 +18,11 @@ export interface FalModels {
   faceSwap: string;
   /** A face photo from a description: FLUX with the user's LoRA trained at fal. */
   facePhoto: string;
+  /**
+   * A face photo of a model still in training (no LoRA yet): Kontext with the model's best
+   * reference photo, which keeps the person in the scene the prompt describes.
+   */
+  facePhotoInstant: string;
   /** Video from a photo (Kling image-to-video) and from a description alone (text-to-video). */
   imageToVideo: string;
   textToVideo: string;
@@ -51,7 +56,7 @@ export function falModelFor(request: EngineRequest, models: FalModels): string {
     photo_edit: models.photoEdit,
     restyle: models.restyle,
     swap_face: models.faceSwap,
-    face_photo: models.facePhoto,
+    face_photo: facePhotoByLikeness(request) === 'instant' ? models.facePhotoInstant : models.facePhoto,
     image_to_video: models.imageToVideo,
     text_to_video: models.textToVideo,
     super_resolution: models.upscale,
@@ -63,6 +68,28 @@ export function falModelFor(request: EngineRequest, models: FalModels): string {
     talking_video: request.settings?.voice ? models.talkingFromVoice : models.talkingFromText,
   };
   return modelOf[jobOf(request)];
+}
+
+/**
+ * How fal makes a face photo: with the model's LoRA trained at fal once there is one (`trained`);
+ * while the model is still in training, with an identity-preserving model fed its reference photo
+ * (`instant`). A model trained elsewhere, or with no fal LoRA, gets none here (the next engine).
+ */
+export function facePhotoByLikeness(request: EngineRequest): 'trained' | 'instant' | null {
+  const faceModel = request.faceModel;
+  if (faceModel?.providerLoras?.fal) return 'trained';
+  return faceModel?.inTraining ? 'instant' : null;
+}
+
+/**
+ * What Kontext is told for an instant face photo: the described scene, with the person of the
+ * reference photo kept as they are (Kontext edits its image; the words ask for a new picture).
+ */
+export function instantLikenessPrompt(prompt: string): string {
+  return (
+    `A new photo of the same person as in this image: ${prompt.trim()}. ` +
+    'Keep their face, identity, age and skin tone exactly; photorealistic.'
+  );
 }
 
 /** Kling makes clips of 5 or 10 seconds: the asked length rounded to one of them. */
@@ -102,6 +129,8 @@ export function falInput(
   extra: {
     facePhoto?: { data: Buffer; contentType: string };
     lora?: FalLora;
+    /** A face photo of a model in training: the URL of its best reference photo in fal's storage. */
+    referenceUrl?: string;
     /** An outpaint's photo on its larger canvas, and the mask of the new part. */
     canvas?: { image: Buffer; mask: Buffer };
     /** The model the input goes to, where its parameters differ by version (Kling's camera control). */
@@ -186,6 +215,15 @@ export function falInput(
       if (!extra.facePhoto) throw EngineError.badInput('needs_model', 'Face swap needs your digital model.');
       return { base_image_url: dataUri(request.images[0]!), swap_image_url: dataUri(extra.facePhoto) };
     case 'face_photo':
+      if (!extra.lora && extra.referenceUrl) {
+        return {
+          ...common,
+          prompt: instantLikenessPrompt(request.prompt),
+          image_url: extra.referenceUrl,
+          safety_tolerance: '2',
+          aspect_ratio: request.aspect ?? '3:4',
+        };
+      }
       if (!extra.lora) throw EngineError.badInput('needs_model', 'A face photo needs your digital model.');
       return {
         ...common,

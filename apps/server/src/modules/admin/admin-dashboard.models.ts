@@ -65,6 +65,18 @@ export function summariseGenerations(rows: Counted[]): TAdminDashboard['generati
   };
 }
 
+/**
+ * The share of face pictures refunded for too little likeness, per engine: the most refunded share
+ * first (what staff look into), then by engine name.
+ */
+export function likenessRefundShares(
+  rows: Array<{ engine: string; checked: number; refunded: number }>,
+): TAdminDashboard['likeness_refunds'] {
+  return rows
+    .map((row) => ({ ...row, share: row.checked === 0 ? null : row.refunded / row.checked }))
+    .sort((a, b) => (b.share ?? 0) - (a.share ?? 0) || a.engine.localeCompare(b.engine));
+}
+
 /** Lays per-day rows onto the chart's days: a day with no row is a real zero. */
 export function dailySeries(
   days: string[],

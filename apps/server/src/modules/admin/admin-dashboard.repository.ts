@@ -148,6 +148,24 @@ export const adminDashboardRepository = {
     return { today: num(rows[0]?.today), last_7d: num(rows[0]?.week) };
   },
 
+  /**
+   * Finished face pictures whose likeness was checked, since `from`, by engine: how many, and how
+   * many ended refunded for too little likeness.
+   */
+  async likenessRefunds(db: DbOrTx, from: Date) {
+    const { rows } = await db.execute<{ engine: string; checked: string; refunded: string }>(sql`
+      SELECT engine, count(*) AS checked,
+             count(*) FILTER (WHERE error_code = 'generations.likeness_failed') AS refunded
+      FROM generations
+      WHERE created_at >= ${from.toISOString()} AND likeness IS NOT NULL AND status IN (100, -100, -200)
+      GROUP BY engine`);
+    return rows.map((row) => ({
+      engine: row.engine,
+      checked: num(row.checked),
+      refunded: num(row.refunded),
+    }));
+  },
+
   /** Today's engine-given failure reasons, most frequent first. */
   async failureReasons(db: DbOrTx, today: Date, limit: number) {
     const { rows } = await db.execute<{ reason: string; n: string }>(sql`

@@ -55,6 +55,7 @@ import {
   creditPriceUsd,
   dailySeries,
   dashboardWindows,
+  likenessRefundShares,
   marginTables,
   summariseGenerations,
 } from './admin-dashboard.models.js';
@@ -341,7 +342,7 @@ export async function dashboard(deps: AdminDeps): Promise<TAdminDashboard> {
   const now = deps.now();
   const { today, weekStart, from, days } = dashboardWindows(now);
   const repo = adminDashboardRepository;
-  const [users, generations, queue, revenue, payouts, daily, costs, sales, active, reasons] =
+  const [users, generations, queue, revenue, payouts, daily, costs, sales, active, reasons, likeness] =
     await Promise.all([
       repo.users(deps.db, today, weekStart),
       repo.generationsSince(deps.db, today),
@@ -353,6 +354,7 @@ export async function dashboard(deps: AdminDeps): Promise<TAdminDashboard> {
       repo.creditSales(deps.db, from),
       repo.activeUsers(deps.db, today, weekStart),
       repo.failureReasons(deps.db, today, 10),
+      repo.likenessRefunds(deps.db, from),
     ]);
   return {
     generated_at: now.toISOString(),
@@ -363,6 +365,7 @@ export async function dashboard(deps: AdminDeps): Promise<TAdminDashboard> {
     margin: marginTables(costs, creditPriceUsd(sales)),
     active_users: active,
     failure_reasons_today: reasons,
+    likeness_refunds: likenessRefundShares(likeness),
     payouts_pending: payouts,
     series: dailySeries(days, daily),
   };

@@ -3,8 +3,10 @@ import { GenerationStatus } from '@mirra/contracts';
 import { animatedWebpPreview, bundledFfmpegPath } from '@mirra/imaging';
 import type { EngineError, EngineOutput } from '../../engines/index.js';
 import type { GenerationsDeps } from './generations.deps.js';
+import { addJob } from '../../shared/jobs.js';
 import { runGenerationJob } from './generations.jobs.definitions.js';
-import { variantWidths } from './generations.models.js';
+import { likenessRetrySeed, likenessVerdict, variantWidths } from './generations.models.js';
+import { likenessOf } from './generation-likeness.js';
 import { generationsRepository, type GenerationRow } from './generations.repository.js';
 import type { StoredResult } from './generations.serializers.js';
 import { completeGeneration, failGeneration } from './generations.usecases.js';
@@ -60,6 +62,21 @@ export async function finishGeneration(
     }
   }
 
+  // A face result must look like the person: too little likeness is made again once, then refunded.
+  const likeness = await likenessOf(deps, generation, output);
+  if (likeness !== null) {
+    await generationsRepository.update(deps.db, generation.id, deps.now(), { likeness });
+    const verdict = likenessVerdict(likeness, deps.config.likenessThreshold, generation.likenessRetries);
+    if (verdict === 'retry') {
+      await retryForLikeness(deps, generation);
+      return;
+    }
+    if (verdict === 'refund') {
+      await failGeneration(deps, generation, LIKENESS_FAILURE);
+      return;
+    }
+  }
+
   const result = await storeResult(deps, generation, output, finisher);
   if (output.provider) {
     await generationsRepository.update(deps.db, generation.id, deps.now(), {
@@ -78,6 +95,44 @@ export async function finishGeneration(
       await deps.storage.delete(key);
     }
   }
+}
+
+/** A face result that did not look like the person, after its retry: refunded. */
+export const LIKENESS_FAILURE = {
+  status: GenerationStatus.ERROR,
+  code: 'generations.likeness_failed',
+  detail: 'The picture did not look enough like the person of the digital model. Your credits were refunded.',
+} as const;
+
+/**
+ * Makes a face result again, once: back to the queue with a new seed and no provider job (the
+ * mode's engines run afresh), in one conditional change with its run job, so of two finishers
+ * (the worker and a webhook) only one retries it. The picture that missed is never stored.
+ */
+async function retryForLikeness(deps: GenerationsDeps, generation: GenerationRow): Promise<void> {
+  await deps.db.transaction(async (tx) => {
+    const requeued = await generationsRepository.transition(
+      tx,
+      generation.id,
+      deps.now(),
+      GenerationStatus.IN_QUEUE,
+      {
+        seed: likenessRetrySeed(generation.seed),
+        likenessRetries: generation.likenessRetries + 1,
+        providerJobId: null,
+        provider: null,
+        queuePosition: null,
+        progress: 0,
+      },
+    );
+    if (!requeued) return;
+    await addJob(
+      tx,
+      runGenerationJob,
+      { generationId: generation.id },
+      { jobKey: `generation:${generation.id}`, maxAttempts: deps.config.generationMaxAttempts },
+    );
+  });
 }
 
 /** How an engine's failure ends the generation: moderated, bad input or our failure; always refunded. */

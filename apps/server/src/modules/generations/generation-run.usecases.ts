@@ -1,6 +1,6 @@
 import { GenerationStatus, isTerminalStatus, modeDeclaration, type TGenerationMode } from '@mirra/contracts';
 import type { JobRun } from '../../shared/jobs.js';
-import { findTrainedModel, loadModelPhoto } from '../models/index.js';
+import { findUsableModel, loadModelPhoto } from '../models/index.js';
 import { deleteRecording } from '../uploads/index.js';
 import {
   EngineError,
@@ -247,9 +247,11 @@ async function callEngine(
       generation.engine = engine.name;
     }
     if (!engine.poll) throw new EngineError('engine.failed', `${engine.name} cannot be polled`, false);
-    // The provider's webhook may have finished it meanwhile.
+    // The provider's webhook may have finished it meanwhile, or sent it back to be made again
+    // (too little likeness): then its job is no longer this one.
     const now = await generationsRepository.findById(deps.db, generation.id);
-    if (!now || isTerminalStatus(now.status)) return 'finished elsewhere';
+    if (!now || isTerminalStatus(now.status) || now.providerJobId !== generation.providerJobId)
+      return 'finished elsewhere';
     const polled = await engine.poll(started.providerJobId, context);
     if (polled.kind !== 'running' || polled.queuePosition === undefined) {
       await generationsRepository.setQueuePosition(deps.db, generation.id, deps.now(), null);
@@ -288,13 +290,17 @@ async function loadUploads(deps: GenerationsDeps, userId: number, uuids: string[
   return images;
 }
 
-/** The generation's digital model for the engine; deleted since it was asked for → bad input. */
+/**
+ * The generation's digital model for the engine: trained, or still in training with its photos
+ * checked (`inTraining`: provider engines then make it from its reference photos); deleted since
+ * it was asked for, or its training failed meanwhile → bad input.
+ */
 async function loadFaceModel(
   deps: GenerationsDeps,
   generation: GenerationRow,
 ): Promise<EngineFaceModel | undefined> {
   if (!generation.modelUuid) return undefined;
-  const trained = await findTrainedModel(deps, generation.userId, generation.modelUuid);
+  const trained = await findUsableModel(deps, generation.userId, generation.modelUuid);
   if (!trained) {
     throw EngineError.badInput('model_deleted', 'The digital model for this generation was deleted.');
   }
@@ -302,6 +308,7 @@ async function loadFaceModel(
     uuid: trained.model.uuid,
     profile: trained.profile,
     providerLoras: (trained.model.providerLoras ?? {}) as NonNullable<EngineFaceModel['providerLoras']>,
+    inTraining: !trained.trained,
     async loadReferencePhoto(photoId) {
       const data = await loadModelPhoto(deps, trained.model.id, photoId);
       if (!data) {

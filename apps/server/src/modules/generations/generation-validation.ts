@@ -14,7 +14,7 @@ import {
 } from '@mirra/contracts';
 import { AppError, fieldError } from '../../shared/errors.js';
 import { isEnglishPrompt } from '../moderation/index.js';
-import { findTrainedModel, hasVerifiedFace } from '../models/index.js';
+import { findUsableModel, hasVerifiedFace } from '../models/index.js';
 import type { UserRow } from '../users/index.js';
 import type { GenerationsDeps } from './generations.deps.js';
 import { isVideoDuration } from './generations.models.js';
@@ -163,14 +163,17 @@ function photoOrPromptMissing(mode: TGenerationMode): AppError {
   });
 }
 
-/** A mode that works with the user's own face needs one of the caller's trained models with photos. */
+/**
+ * A mode that works with the user's own face needs one of the caller's models with photos: trained,
+ * or in training with its photos checked (made from the photos until the training is done).
+ */
 async function validateModel(deps: GenerationsDeps, user: UserRow, body: CreateBody): Promise<void> {
   if (!body.model_uuid) {
     throw fieldError('generations.model_required', {
       model_uuid: ['Choose your digital model. Create one first if you have none.'],
     });
   }
-  const trained = await findTrainedModel(deps, user.id, body.model_uuid);
+  const trained = await findUsableModel(deps, user.id, body.model_uuid);
   if (!trained) {
     throw fieldError('generations.model_unavailable', {
       model_uuid: ['This model was not found or is not trained yet.'],

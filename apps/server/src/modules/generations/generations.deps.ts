@@ -1,3 +1,4 @@
+import type { FaceAnalyzer } from '@mirra/imaging';
 import type { SharedDeps } from '../../shared/deps.js';
 import type { PricingSettings } from '../pricing/index.js';
 import type { ImageModerator, PromptModerator } from '../moderation/index.js';
@@ -22,4 +23,6 @@ export interface GenerationsDeps extends Pick<
   generationSources: GenerationSources;
   /** Generation prices and the free tier in force (the configuration's, or the staff console's). */
   pricing: PricingSettings;
+  /** Finds the faces of a face result, whose likeness to the digital model is checked. */
+  faceAnalyzer: FaceAnalyzer;
 }

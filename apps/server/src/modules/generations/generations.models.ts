@@ -118,3 +118,28 @@ export function isVideoDuration(seconds: number): boolean {
 export function generationJobPriority(premium: boolean): number {
   return premium ? -10 : 0;
 }
+
+/**
+ * How a face result stands against the likeness threshold: shown (`pass`), made once more with a
+ * new seed by the same engine list (`retry`, only on its first try), or failed and refunded
+ * (`refund`). A threshold of 0 shows everything.
+ */
+export function likenessVerdict(
+  likeness: number,
+  threshold: number,
+  retriesMade: number,
+): 'pass' | 'retry' | 'refund' {
+  if (threshold <= 0 || likeness >= threshold) return 'pass';
+  return retriesMade < MAX_LIKENESS_RETRIES ? 'retry' : 'refund';
+}
+
+/** A face result below the likeness threshold is made again once; a second miss is refunded. */
+export const MAX_LIKENESS_RETRIES = 1;
+
+/**
+ * The seed a likeness retry makes its picture with: another seed (the same one would make the
+ * same picture), derived from the first so a rerun of the retry makes the same picture again.
+ */
+export function likenessRetrySeed(seed: number): number {
+  return (seed + 104_729) % 2 ** 31;
+}

@@ -15,6 +15,7 @@ export { failOrphanedTraining } from './model-training-run.usecases.js';
 export { modelsJobHandlers, requeueTrainingOfDeadRun } from './models.jobs.js';
 export { createModelTrainingStore } from './model-provider-training.usecases.js';
 export { MODEL_EVENTS_CHANNEL } from './models.models.js';
+export { findUsableModel } from './model-usable.usecases.js';
 export { registerModelsRoutes } from './models.routes.js';
 export { isConsentWithdrawn } from './consent.usecases.js';
 export { hasVerifiedFace } from './live-check.usecases.js';

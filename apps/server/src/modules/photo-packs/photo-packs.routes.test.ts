@@ -20,7 +20,14 @@ let admin: Person;
 
 beforeAll(async () => {
   t = await createTestApp({
-    env: { ENGINE_PHOTO_PACK: 'test', PRICE_PACK_PICTURE: '4', GENERATION_MAX_ATTEMPTS: '1' },
+    env: {
+      ENGINE_PHOTO_PACK: 'test',
+      PRICE_PACK_PICTURE: '4',
+      GENERATION_MAX_ATTEMPTS: '1',
+      // The scripted engine paints a plain colour, no person: the likeness check (tested in
+      // fal.likeness.test.ts) would refund every picture.
+      LIKENESS_THRESHOLD: '0',
+    },
   });
   t.deps.engines = createEngineRegistry(t.deps.config, [engine]);
   admin = await signedInPerson(t, { credits: 0 });

@@ -202,6 +202,7 @@ describe('console home', () => {
     },
     active_users: { today: 17, last_7d: 42 },
     failure_reasons_today: [{ reason: 'no_face', count: 3 }],
+    likeness_refunds: [{ engine: 'fal', checked: 8, refunded: 2, share: 0.25 }],
     payouts_pending: [{ currency: 643, count: 2, amount: 400_000 }],
     series: {
       days,
@@ -241,6 +242,8 @@ describe('console home', () => {
     expect(screen.getByTestId('admin-failure-reasons').textContent).toContain(
       'No face was found in this photo.',
     );
+    // Face pictures refunded for too little likeness, per engine, with their share.
+    expect(plain(screen.getByTestId('admin-likeness').textContent)).toContain('fal82 (25%)');
     expect(screen.getByTestId('admin-margin-note').textContent).toContain('$0.03');
     const margin = screen.getByTestId('admin-margin-today');
     expect(margin.textContent).toContain('$0.70');

@@ -34,6 +34,7 @@ const FAILURE_HEADLINES: Record<string, string> = {
   'generations.result_moderated': 'messages.moderationFailed',
   'generations.engine_failed': 'result.failure.engineFailed',
   'generations.timeout': 'result.failure.timeout',
+  'generations.likeness_failed': 'result.failure.likeness',
 };
 
 /**

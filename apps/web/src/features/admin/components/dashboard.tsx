@@ -264,6 +264,36 @@ export function Dashboard() {
         )}
       </section>
 
+      <section className="admin-dashboard__block">
+        <h2 className="admin-dashboard__title">{t('admin.dashboard.likenessTitle')}</h2>
+        {data.likeness_refunds.length === 0 ? (
+          <p className="admin__meta">{t('admin.dashboard.noLikeness')}</p>
+        ) : (
+          <div className="admin-table__scroll">
+            <table className="admin-table" data-testid="admin-likeness">
+              <thead>
+                <tr>
+                  <th>{t('admin.generations.engine')}</th>
+                  <th>{t('admin.dashboard.likenessChecked')}</th>
+                  <th>{t('admin.dashboard.likenessRefunded')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {data.likeness_refunds.map((entry) => (
+                  <tr key={entry.engine}>
+                    <td>{entry.engine}</td>
+                    <td>{whole(entry.checked)}</td>
+                    <td>
+                      {whole(entry.refunded)} ({entry.share === null ? '—' : percent(entry.share)})
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+
       <section className="admin-dashboard__block" data-testid="admin-margin">
         <h2 className="admin-dashboard__title">{t('admin.dashboard.marginTitle')}</h2>
         <p className="admin__meta" data-testid="admin-margin-note">

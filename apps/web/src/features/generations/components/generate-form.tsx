@@ -420,7 +420,7 @@ export function GenerateForm({
       {errors.alert && <Alert>{errors.alert}</Alert>}
 
       {/* Said before the price: an offline engine is not discovered after paying. */}
-      <EngineLine mode={mode} />
+      <EngineLine mode={mode} modelUuid={needs.model ? draft.modelUuid : null} />
 
       {/* The server prices it again on submit; a failed quote only needs saying, with a retry. */}
       {price.isError && !price.data ? <LoadError query={price} /> : <PriceLine price={price.data} />}

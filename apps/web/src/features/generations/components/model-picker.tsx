@@ -11,9 +11,10 @@ import '../generations.css';
 
 /**
  * Choose the digital model to put in the picture, with how many reference photos each was built
- * from. Only trained models can be chosen; the others show where they are (training, not trained
- * yet). The first trained model is chosen when none is (or the chosen one is not usable). Without
- * any model it offers the way to /upload/.
+ * from. Trained models can be chosen, and so can models in training (made from their checked
+ * photos until the training is done); the others show where they are (not trained yet). The first
+ * trained model (else the first in training) is chosen when none is (or the chosen one is not
+ * usable). Without any model it offers the way to /upload/.
  */
 export function ModelPicker({
   value,
@@ -34,8 +35,9 @@ export function ModelPicker({
     retry: false,
   });
   const list = models.data?.results ?? [];
-  const trained = list.filter((model) => modelPhase(model.status) === 'ready');
-  const fallback = trained.some((model) => model.uuid === value) ? null : (trained[0]?.uuid ?? null);
+  const usable = list.filter((model) => isUsable(modelPhase(model.status)));
+  const firstUsable = usable.find((model) => modelPhase(model.status) === 'ready') ?? usable[0];
+  const fallback = usable.some((model) => model.uuid === value) ? null : (firstUsable?.uuid ?? null);
   useEffect(() => {
     if (fallback) onChange(fallback);
   }, [fallback, onChange]);
@@ -52,7 +54,7 @@ export function ModelPicker({
       ) : models.isError && !models.data ? (
         // Not "no model yet": that would invite paying for a training the user already has.
         <LoadError query={models} />
-      ) : trained.length === 0 ? (
+      ) : usable.length === 0 ? (
         <EmptyState
           icon={<IconFace size={26} />}
           title={t('generate.modelEmptyTitle')}
@@ -68,13 +70,14 @@ export function ModelPicker({
           {list.map((model) => {
             const phase = modelPhase(model.status);
             const isReady = phase === 'ready';
+            const canChoose = isUsable(phase);
             return (
               <button
                 key={model.uuid}
                 type="button"
                 role="radio"
                 aria-checked={value === model.uuid}
-                disabled={!isReady}
+                disabled={!canChoose}
                 className={`list__row${value === model.uuid ? ' is-active' : ''}`}
                 onClick={() => onChange(model.uuid)}
                 data-testid="model-option"
@@ -100,7 +103,7 @@ export function ModelPicker({
                     {isReady
                       ? t('generate.references', { count: model.reference_count })
                       : phase === 'training'
-                        ? t('generate.modelTraining')
+                        ? t('generate.modelTrainingUsable')
                         : t('generate.modelNotReady')}
                   </span>
                 </span>
@@ -117,3 +120,6 @@ export function ModelPicker({
     </div>
   );
 }
+
+/** A model faces are made from: trained, or in training (from its checked photos meanwhile). */
+const isUsable = (phase: ReturnType<typeof modelPhase>) => phase === 'ready' || phase === 'training';

@@ -134,7 +134,7 @@ export function PhotoPackPurchase({ uuid }: { uuid: string }) {
       {isLoggedIn ? (
         <>
           <ModelPicker value={modelUuid} onChange={setModelUuid} enabled={isLoggedIn} />
-          <EngineLine mode={PHOTO_PACK_MODE} />
+          <EngineLine mode={PHOTO_PACK_MODE} modelUuid={modelUuid} />
           <p className="photo-pack__price" data-testid="photo-pack-price">
             {t('packs.total', { count: price })}
             {balance !== null && <> · {t('packs.balance', { count: balance })}</>}
