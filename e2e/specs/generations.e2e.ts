@@ -89,6 +89,8 @@ describe.each(VIEWPORT_NAMES)('generations (%s)', (viewport) => {
     expect(bytes.subarray(0, 3).equals(JPEG_SIGNATURE)).toBe(true);
     expect(bytes.length).toBeGreaterThan(10_000);
 
+    // Repeat waits in the result's Tools sheet with face swap, the picture tools and the profile.
+    await page.getByTestId('result-tools').click();
     await page.getByTestId('result-repeat').click();
     await page.waitForURL((u) => resultPath.test(u.pathname) && u.pathname !== first);
     await page.getByTestId('result-image').waitFor(RESULT_TIMEOUT);

@@ -132,15 +132,23 @@ describe('home entries (360 px)', () => {
 
       await page.goto(url(`/generation/${picture.uuid}/`));
       await page.getByTestId('result-download').waitFor();
-      for (const action of ['result-edit', 'result-face-swap', 'result-animate']) {
+      for (const action of ['result-edit', 'result-animate', 'result-publish', 'result-tools']) {
         expect(await page.getByTestId(action).count(), action).toBe(1);
+      }
+      // Face swap, the picture tools, repeat and the profile wait in the Tools sheet.
+      expect(await page.getByTestId('result-face-swap').count()).toBe(0);
+      await page.getByTestId('result-tools').click();
+      await page.getByRole('dialog').waitFor();
+      await saveScreenshot(page, 'picture-result-tools-360', true);
+      for (const action of ['result-face-swap', 'result-tool-upscale', 'result-repeat', 'result-profile']) {
+        expect(await page.getByRole('dialog').getByTestId(action).count(), action).toBe(1);
       }
 
       await page.goto(url(`/generation/${video.uuid}/`));
       await page.getByTestId('result-video').waitFor();
       await page.getByTestId('result-download').waitFor();
       await saveScreenshot(page, 'video-result-actions-360', true);
-      for (const action of ['result-edit', 'result-face-swap', 'result-animate']) {
+      for (const action of ['result-edit', 'result-face-swap', 'result-animate', 'result-tools']) {
         expect(await page.getByTestId(action).count(), action).toBe(0);
       }
       // Nothing offered leads to "This result can't be used as the photo".

@@ -169,7 +169,8 @@ describe.each(VIEWPORT_NAMES)('digital model (%s)', (viewport) => {
       await saveScreenshot(page, `face-photo-result-${viewport}-${theme}`, true);
       const facePhoto = new URL(page.url()).pathname.split('/')[2]!;
 
-      // The result's face swap: the result becomes the target photo, the model is chosen.
+      // The result's face swap (among its tools): the result becomes the target photo, the model is chosen.
+      await page.getByTestId('result-tools').click();
       await page.getByTestId('result-face-swap').click();
       await page.waitForURL(url(`/generate/face_swap/generation/${facePhoto}/`));
       await page.getByTestId('photo-preview').waitFor(RESULT);

@@ -98,6 +98,11 @@ describe('picture tools at 360 px', () => {
     await items.nth(1).click();
     await page.getByTestId('result-image').waitFor();
     const second = await apiWaitForGeneration(user, uuidOf(page));
+    // The tools wait behind the result's one Tools button (a bottom sheet).
+    await page.getByTestId('result-tools').click();
+    await page.getByRole('dialog').waitFor();
+    await page.waitForTimeout(300); // the sheet's slide-up, for the screenshot
+    await saveScreenshot(page, 'tools-sheet-360');
     await page.getByTestId('result-tool-upscale').click();
     await page.getByTestId('photo-preview').waitFor({ timeout: 30_000 });
     await page.getByTestId('tool-scale-4').click();
@@ -127,6 +132,7 @@ describe('picture tools at 360 px', () => {
     await saveScreenshot(page, 'tools-background-360');
 
     // Paint over a part of it and leave the description empty: the part is removed.
+    await page.getByTestId('result-tools').click();
     await page.getByTestId('result-tool-inpaint').click();
     await page.getByTestId('photo-preview').waitFor({ timeout: 30_000 });
     const canvas = page.getByTestId('mask-canvas');
@@ -153,6 +159,7 @@ describe('picture tools at 360 px', () => {
     expect(inpainted.status).toBe(100);
 
     // Extended to 16:9.
+    await page.getByTestId('result-tools').click();
     await page.getByTestId('result-tool-outpaint').click();
     await page.getByTestId('photo-preview').waitFor({ timeout: 30_000 });
     await page.getByTestId('picture-aspect-16x9').click();

@@ -1,6 +1,6 @@
 import { useParams } from 'react-router';
 import { PageFrame } from '../../components/ui/page';
-import { PictureToolLinks, RepeatPostButton } from '../../features/generations';
+import { PictureToolsMenu, RepeatPostButton } from '../../features/generations';
 import { PostGuestView, PostView } from '../../features/posts';
 import { useSession } from '../../lib/session';
 
@@ -15,7 +15,7 @@ export function Page() {
           key={uuid}
           uuid={uuid}
           renderRepeat={(post) => <RepeatPostButton post={post} />}
-          renderTools={(post) => <PictureToolLinks from={`post/${post.uuid}`} testIdPrefix="post" />}
+          renderTools={(post) => <PictureToolsMenu from={`post/${post.uuid}`} testIdPrefix="post" />}
         />
       ) : (
         <PostGuestView key={uuid} uuid={uuid} />

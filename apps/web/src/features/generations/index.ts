@@ -7,7 +7,7 @@ export { ModeCard } from './components/mode-card';
 export { ModeUnavailable } from './components/mode-unavailable';
 export { useAiOffered, useModeOffered } from './hooks/use-offered-modes';
 export { RepeatPostButton } from './components/repeat-post-button';
-export { PictureToolLinks } from './components/picture-tool-links';
+export { PictureToolLinks, PictureToolsMenu } from './components/picture-tool-links';
 export { PhotoPackCatalogue, PhotoPackPurchase } from './components/photo-packs';
 export { PhotoPackAlbum } from './components/photo-pack-album';
 export { forgetGenerationDrafts } from './draft-storage';

@@ -1,4 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { Alert } from '../../../components/ui/alert';
@@ -21,14 +22,16 @@ import { formatCountdown } from '../../../lib/countdown';
 import { isVideoResult } from '../../../lib/image-variants';
 import { useChargedAction, ChargeDialogs } from '../../credits';
 import { PublishAction, ResultShareButton, ResultShareNote } from '../../posts';
-import { PictureToolLinks } from './picture-tool-links';
+import { PictureToolsMenu } from './picture-tool-links';
 import '../generations.css';
 
 /**
  * What I can do with a result: download the original, share it, repeat it (a new result screen),
  * edit it or put my face in it (it becomes the source photo), go to my profile, publish it (a
- * picture or a video; see PublishAction), animate it (a picture becomes the source photo of a video).
- * A video is downloaded, shared, repeated and published only: the other actions take a picture.
+ * picture or a video; see PublishAction), animate it (a picture becomes the source photo of a video),
+ * or run a picture tool on it. A picture shows download and share, then edit, animate and publish;
+ * the rest waits behind "Tools" so a 360 px phone shows the picture and a handful of buttons, not
+ * thirteen. A video is downloaded, shared, repeated and published only: the other actions take a picture.
  */
 export function ResultActions({
   generation,
@@ -42,10 +45,12 @@ export function ResultActions({
   const queryClient = useQueryClient();
   const offered = useModeOffered();
   const errors = useFormErrors([]);
+  const [toolsOpen, setToolsOpen] = useState(false);
   const repeat = useChargedAction({
     action: (key) => generationsApi.repeat(generation.uuid, key),
     onSuccess: (next) => {
       queryClient.setQueryData(generationKeys.one(next.uuid), next);
+      setToolsOpen(false);
       void navigate(`/generation/${next.uuid}/`);
     },
     onError: errors.showError,
@@ -69,6 +74,28 @@ export function ResultActions({
     }
   }
 
+  const repeatButton =
+    repeat.waitLeft !== null ? (
+      <Button theme="light" loading onClick={repeat.cancelWait} data-testid="result-repeat-wait">
+        {t('generate.autoSubmitIn', { time: formatCountdown(repeat.waitLeft) })}
+      </Button>
+    ) : (
+      <Button
+        theme="light"
+        icon={<IconRepeat size={18} />}
+        loading={repeat.pending}
+        onClick={() => void repeat.run()}
+        data-testid="result-repeat"
+      >
+        {t('result.repeat')}
+      </Button>
+    );
+  const profileLink = (
+    <ButtonLink to="/profile/" theme="light" icon={<IconUser size={18} />} data-testid="result-profile">
+      {t('result.toProfile')}
+    </ButtonLink>
+  );
+
   return (
     <div className="result-actions">
       <div className="result-actions__main">
@@ -85,25 +112,20 @@ export function ResultActions({
         <ResultShareButton generationUuid={generation.uuid} text={t('result.shareText')} />
       </div>
       <ResultShareNote generationUuid={generation.uuid} />
-      <div className="result-actions__grid">
-        {repeat.waitLeft !== null ? (
-          <Button theme="light" loading onClick={repeat.cancelWait} data-testid="result-repeat-wait">
-            {t('generate.autoSubmitIn', { time: formatCountdown(repeat.waitLeft) })}
-          </Button>
-        ) : (
-          <Button
-            theme="light"
-            icon={<IconRepeat size={18} />}
-            loading={repeat.pending}
-            onClick={() => void repeat.run()}
-            data-testid="result-repeat"
-          >
-            {t('result.repeat')}
-          </Button>
-        )}
-        {/* Editing, face swap and animating take a picture: a video offers none of them. */}
-        {!video && (
-          <>
+      {video ? (
+        // A video is downloaded, shared, repeated and published only: few enough to show them all.
+        <div className="result-actions__grid">
+          {repeatButton}
+          {profileLink}
+          <PublishAction generation={generation} />
+        </div>
+      ) : (
+        <>
+          {/* A repeat waiting for its turn stays in sight while the tools are closed. */}
+          {repeat.waitLeft !== null && !toolsOpen && repeatButton}
+          {/* The few actions most people take on a picture, one tap each (edit, animate, publish),
+              then one Tools button: face swap and the picture tools, then repeat and the profile. */}
+          <div className="result-actions__row">
             <ButtonLink
               to={`/generate/editing/generation/${generation.uuid}/`}
               theme="light"
@@ -112,33 +134,39 @@ export function ResultActions({
             >
               {t('result.edit')}
             </ButtonLink>
-            <ButtonLink
-              to={`/generate/face_swap/generation/${generation.uuid}/`}
-              theme="light"
-              icon={<IconFace size={18} />}
-              data-testid="result-face-swap"
+            {offered('video') && (
+              <ButtonLink
+                to={`/generate/video/generation/${generation.uuid}/`}
+                theme="light"
+                icon={<IconVideo size={18} />}
+                data-testid="result-animate"
+              >
+                {t('result.animate')}
+              </ButtonLink>
+            )}
+            <PublishAction generation={generation} />
+            <PictureToolsMenu
+              from={`generation/${generation.uuid}`}
+              testIdPrefix="result"
+              open={toolsOpen}
+              onOpenChange={setToolsOpen}
+              leading={
+                <ButtonLink
+                  to={`/generate/face_swap/generation/${generation.uuid}/`}
+                  theme="light"
+                  icon={<IconFace size={18} />}
+                  data-testid="result-face-swap"
+                >
+                  {t('result.faceSwap')}
+                </ButtonLink>
+              }
             >
-              {t('result.faceSwap')}
-            </ButtonLink>
-          </>
-        )}
-        <ButtonLink to="/profile/" theme="light" icon={<IconUser size={18} />} data-testid="result-profile">
-          {t('result.toProfile')}
-        </ButtonLink>
-        {offered('video') && !video && (
-          <ButtonLink
-            to={`/generate/video/generation/${generation.uuid}/`}
-            theme="light"
-            icon={<IconVideo size={18} />}
-            data-testid="result-animate"
-          >
-            {t('result.animate')}
-          </ButtonLink>
-        )}
-        {/* The tools offered on a picture (enlarge, restore, background, paint, extend, try on). */}
-        {!video && <PictureToolLinks from={`generation/${generation.uuid}`} testIdPrefix="result" />}
-        <PublishAction generation={generation} />
-      </div>
+              {repeatButton}
+              {profileLink}
+            </PictureToolsMenu>
+          </div>
+        </>
+      )}
       {errors.alert && <Alert>{errors.alert}</Alert>}
       <ChargeDialogs refusal={repeat.refusal} onClose={repeat.closeRefusal} onSkip={repeat.skipWait} />
     </div>
