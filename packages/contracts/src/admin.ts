@@ -96,6 +96,11 @@ export const ZAdminGeneration = z.object({
   error_detail: z.string().nullable(),
   error_reason: z.string().nullable(),
   refunded: z.boolean(),
+  /**
+   * A face result's likeness to its digital model's photos (0–1; 0 when no face was found), null
+   * for results not checked.
+   */
+  likeness: z.number().min(0).max(1).nullable(),
   created_at: z.iso.datetime(),
   finished_at: z.iso.datetime().nullable(),
 });

@@ -217,5 +217,15 @@ describe('a face result that does not look like the person', () => {
     });
     expect(rows).toContainEqual({ engine: 'local', checked: count('local', false), refunded: 0, share: 0 });
     expect(count('fal', true)).toBe(1);
+    // Staff see the score of the refunded picture with the failure.
+    const failed = await t.app.inject({
+      method: 'GET',
+      url: '/api/admin/generations/failed/',
+      headers: bearer(access),
+    });
+    const refunded = (
+      failed.json() as { results: Array<{ error_code: string; likeness: number | null }> }
+    ).results.find((row) => row.error_code === 'generations.likeness_failed');
+    expect(refunded?.likeness).toBeLessThan(t.deps.config.likenessThreshold);
   });
 });

@@ -33,6 +33,7 @@ export function toStaffGenerationJson(row: GenerationRow & { userUuid: string })
     error_detail: row.errorDetail,
     error_reason: row.errorReason,
     refunded: row.refunded,
+    likeness: row.likeness,
     created_at: row.createdAt.toISOString(),
     finished_at: row.finishedAt?.toISOString() ?? null,
   };

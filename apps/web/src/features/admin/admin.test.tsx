@@ -289,6 +289,7 @@ describe('failed generations', () => {
           error_detail: 'provider answered 503',
           error_reason: null,
           refunded: true,
+          likeness: null,
           created_at: '2030-03-15T10:00:00.000Z',
           finished_at: null,
         },

@@ -27,6 +27,12 @@ export function GenerationFacts({ generation }: { generation: TAdminGeneration }
         </dd>
         <dt>{t('admin.generations.cost')}</dt>
         <dd>{generation.cost}</dd>
+        {generation.likeness !== null && (
+          <>
+            <dt>{t('admin.generations.likeness')}</dt>
+            <dd data-testid="admin-generation-likeness">{generation.likeness.toFixed(2)}</dd>
+          </>
+        )}
         <dt>{t('admin.generations.created')}</dt>
         <dd>{formatDateTime(generation.created_at, i18n.language)}</dd>
         {generation.error_code && (
