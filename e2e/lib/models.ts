@@ -96,9 +96,10 @@ export async function apiModelWithPhotos(
   user: TestUser,
   files: readonly string[],
   name = 'Me',
+  subject: 'self' | 'other' = 'self',
 ): Promise<string> {
   const created = await callApi<{ uuid: string }>('/api/models/', {
-    body: { name, category: 'female' },
+    body: { name, category: 'female', subject },
     authorization: bearer(user),
   });
   if (created.status !== 201)

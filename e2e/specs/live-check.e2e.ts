@@ -151,4 +151,61 @@ describe('the live check before training (360 px, fake camera)', () => {
       }
     },
   );
+
+  it(
+    'a model of someone else: that person opens the link as a guest (in Russian), confirms with their own face, and withdraws',
+    { timeout: 180_000 },
+    async () => {
+      const owner = await createActiveUser({ firstName: 'Eileen', lastName: 'Collins' });
+      const uuid = await apiModelWithPhotos(owner, photos.faces.slice(0, 3), 'Anna', 'other');
+      const s = await openBrowser('phone', {
+        size: PHONE_360,
+        theme: 'light',
+        locale: 'ru-RU',
+        extraArgs: own.args,
+      });
+      try {
+        const { page } = s;
+        // The owner's model page: the link to send, with its QR code.
+        await signInWithTokens(page, owner);
+        await page.goto(url(`/model/${uuid}/`));
+        const panel = page.getByTestId('consent-panel');
+        await panel.waitFor(WAIT);
+        await panel.getByTestId('consent-make-link').click();
+        const href = await panel.getByTestId('consent-link').getAttribute('href');
+        await panel.getByTestId('consent-qr').waitFor();
+        await page.waitForTimeout(300);
+        await saveScreenshot(page, 'consent-owner-link-ru-360-light');
+        // The person in the photos (the fake camera plays the same face), with no account.
+        await page.evaluate(() => localStorage.clear());
+        await page.goto(url(new URL(href!).pathname));
+        const view = page.getByTestId('consent-view');
+        await view.waitFor(WAIT);
+        expect(await view.getAttribute('data-status')).toBe('pending');
+        expect(await view.getByTestId('consent-ask').textContent()).toContain('Eileen Collins');
+        await page.waitForTimeout(300);
+        await saveScreenshot(page, 'consent-ask-ru-360-light');
+        await view.getByTestId('consent-confirm').click();
+        const check = page.getByTestId('live-check');
+        await check.getByTestId('live-check-start').click();
+        await expect.poll(() => view.getAttribute('data-status'), WAIT).toBe('confirmed');
+        const model = () =>
+          callApi<{ consent: string }>(`/api/models/${uuid}/`, { authorization: `Bearer ${owner.access}` });
+        expect((await model()).body.consent).toBe('confirmed');
+        await page.waitForTimeout(300);
+        await saveScreenshot(page, 'consent-confirmed-ru-360-light');
+
+        // Withdrawn by the same page: asked first, then the model is gone.
+        await view.getByTestId('consent-withdraw').click();
+        await page.getByTestId('consent-withdraw-sheet').getByTestId('consent-withdraw-confirm').click();
+        await expect.poll(() => view.getAttribute('data-status'), WAIT).toBe('withdrawn');
+        expect((await model()).status).toBe(404);
+        await page.waitForTimeout(300);
+        await saveScreenshot(page, 'consent-withdrawn-ru-360-light');
+        expect(s.errors).toEqual([]);
+      } finally {
+        await s.close();
+      }
+    },
+  );
 });

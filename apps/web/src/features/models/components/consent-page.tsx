@@ -70,7 +70,9 @@ function ConsentView({ token, consent }: { token: string; consent: TConsent }) {
           <span className="model-head__name" data-testid="consent-model-name">
             {consent.model_name}
           </span>
-          <span className="model-head__meta">{t('consent.photos', { count: consent.photo_count })}</span>
+          {canWithdraw && (
+            <span className="model-head__meta">{t('consent.photos', { count: consent.photo_count })}</span>
+          )}
         </div>
       </div>
 
