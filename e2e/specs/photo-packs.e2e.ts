@@ -66,10 +66,37 @@ describe('photo packs at 360 px', () => {
       await expect
         .poll(() => page.getByTestId('photo-pack-price').textContent())
         .toMatch(/Весь пак: 30 кредитов/);
-      // What the offline engine does is said before the price.
+      // What the offline engine does is said before the price, and how the likeness is made.
       expect(await page.getByTestId('engine-line').count()).toBe(1);
+      await expect
+        .poll(() => page.getByTestId('likeness-line').getAttribute('data-likeness'))
+        .toBe('trained');
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
       await saveScreenshot(page, 'packs-pack-ru-dark-360');
+      // The same model while it still trains (the list answered as in training): usable at once,
+      // made from its photos, with when the trained model is ready.
+      await page.route(
+        (u) => u.pathname === '/api/models/',
+        async (route) => {
+          const answer = await route.fetch();
+          const body = (await answer.json()) as { results: Array<Record<string, unknown>> };
+          body.results = body.results.map((model) => ({
+            ...model,
+            status: 60,
+            progress: 40,
+            training_seconds: 300,
+          }));
+          await route.fulfill({ response: answer, json: body });
+        },
+      );
+      await page.reload();
+      await expect
+        .poll(() => page.getByTestId('likeness-line').textContent(), { timeout: 15_000 })
+        .toBe('Мгновенное сходство по вашим фото — обученная модель будет готова примерно через 3 мин.');
+      expect(await page.getByTestId('model-option').first().isEnabled()).toBe(true);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+      await page.getByTestId('likeness-line').scrollIntoViewIfNeeded();
+      await saveScreenshot(page, 'packs-pack-instant-likeness-ru-dark-360');
       expect(s.errors).toEqual([]);
     } finally {
       await s.close();
@@ -123,6 +150,9 @@ describe('photo packs at 360 px', () => {
       await page.getByTestId('photo-pack-buy').waitFor();
       await expect.poll(() => page.getByTestId('photo-pack-buy').isEnabled()).toBe(true);
       expect(await page.getByTestId('photo-pack-buy').textContent()).toBe('Create 10 photos for 30 credits');
+      expect(await page.getByTestId('likeness-line').textContent()).toBe('Likeness from your trained model.');
+      await page.getByTestId('likeness-line').scrollIntoViewIfNeeded();
+      await saveScreenshot(page, 'packs-pack-trained-likeness-en-light-360');
       await page.getByTestId('photo-pack-buy').click();
       await page.waitForURL((u) => u.pathname.startsWith('/albums/'), { timeout: 30_000 });
       const album = page.getByTestId('photo-pack-album');
