@@ -99,7 +99,7 @@ describe.each(VIEWPORT_NAMES)('inside Telegram (%s)', (viewport) => {
     await expect.poll(backButton).toEqual([true, false]);
   });
 
-  it('the back button leaves the newer screens the way they came: a tool’s form and the photo packs', async () => {
+  it('the back button leaves the newer screens the way they came (a tool’s form, the photo packs) and closes a sheet first', async () => {
     const { page } = s;
     const user = newTelegramUser();
     await telegramAccountFor(user);
@@ -131,6 +131,16 @@ describe.each(VIEWPORT_NAMES)('inside Telegram (%s)', (viewport) => {
       await page.waitForURL((u) => new URL(u).pathname === '/create/');
       await expect.poll(lastBackButton).toBe(false);
     }
+    // A sheet over a form is closed by the back button first; the next press leaves the form.
+    await page.getByTestId('mode-simple').click();
+    await page.getByTestId('helper-open').click();
+    await page.getByTestId('helper-sheet').waitFor();
+    await pressBack();
+    await page.getByTestId('helper-sheet').waitFor({ state: 'detached' });
+    expect(new URL(page.url()).pathname).not.toBe('/create/');
+    await expect.poll(lastBackButton).toBe(true);
+    await pressBack();
+    await page.waitForURL((u) => new URL(u).pathname === '/create/');
   });
 
   it('a p_<token> start parameter opens /profile/<token>/', async () => {

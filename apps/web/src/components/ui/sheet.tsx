@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type ReactNode, type SyntheticEvent } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
+import { closeOnTelegramBack } from '../../lib/telegram';
 import { IconClose } from './icons';
 
 /** How long the sheet takes to hide before it emits close. */
@@ -26,7 +27,7 @@ interface SheetProps {
 
 /**
  * A sheet sliding from the bottom or the top: it stays open until closed, then hides
- * and emits close after 200 ms. Escape and a tap on the backdrop close it.
+ * and emits close after 200 ms. Escape, a tap on the backdrop and Telegram's back button close it.
  */
 export function Sheet({ open, onClose, from = 'bottom', title, children, label, className }: SheetProps) {
   const { t } = useTranslation();
@@ -76,11 +77,13 @@ export function Sheet({ open, onClose, from = 'bottom', title, children, label, 
       if (open[open.length - 1] === root.current) setClosing(true);
     };
     document.addEventListener('keydown', onKey);
+    const releaseBack = closeOnTelegramBack(() => setClosing(true));
     openSheets += 1;
     document.body.classList.add('has-sheet');
     panel.current?.focus();
     return () => {
       document.removeEventListener('keydown', onKey);
+      releaseBack();
       openSheets -= 1;
       // Another sheet may still be open underneath.
       if (openSheets === 0) document.body.classList.remove('has-sheet');

@@ -50,8 +50,32 @@ export async function bootTelegram(): Promise<TelegramLaunch | null> {
   }
 }
 
+/** Closes of the sheets open now, the top one last; Telegram's back button closes that one first. */
+const openOverlays: Array<() => void> = [];
+const overlayListeners = new Set<() => void>();
+
+/**
+ * While a sheet is open, Telegram's back button closes it instead of leaving the page. Returns the
+ * release, called when the sheet has closed. Outside a Mini App nothing listens and it costs nothing.
+ */
+export function closeOnTelegramBack(close: () => void): () => void {
+  openOverlays.push(close);
+  overlayListeners.forEach((listener) => listener());
+  return () => {
+    const at = openOverlays.lastIndexOf(close);
+    if (at >= 0) openOverlays.splice(at, 1);
+    overlayListeners.forEach((listener) => listener());
+  };
+}
+
 export function bindTelegramBackButton(router: Parameters<typeof bindBackButton>[0]): void {
-  sdk?.bindBackButton(router);
+  sdk?.bindBackButton(router, {
+    top: () => openOverlays.at(-1),
+    subscribe(listener) {
+      overlayListeners.add(listener);
+      return () => void overlayListeners.delete(listener);
+    },
+  });
 }
 
 /** Shares a link through Telegram (inside the Mini App); false outside it or where unsupported. */

@@ -96,16 +96,30 @@ interface HistoryRouter {
   navigate(delta: number): unknown;
 }
 
-/** Telegram's back button mirrors the browser history: shown when there is a page to go back to. */
-export function bindBackButton(router: HistoryRouter): void {
+/** What is open over the page (sheets): the top one's close, and a listener for changes. */
+export interface BackOverlays {
+  top(): (() => void) | undefined;
+  subscribe(listener: () => void): () => void;
+}
+
+/**
+ * Telegram's back button mirrors the browser history, and closes a sheet open over the page first
+ * (as Telegram's own Mini Apps do): shown when there is a sheet to close or a page to go back to.
+ */
+export function bindBackButton(router: HistoryRouter, overlays: BackOverlays): void {
   if (!backButton.isMounted()) return;
   const sync = () => {
     const index = (window.history.state as { idx?: number } | null)?.idx ?? 0;
-    if (index > 0) backButton.show.ifAvailable();
+    if (index > 0 || overlays.top()) backButton.show.ifAvailable();
     else backButton.hide.ifAvailable();
   };
-  backButton.onClick(() => void router.navigate(-1));
+  backButton.onClick(() => {
+    const close = overlays.top();
+    if (close) close();
+    else void router.navigate(-1);
+  });
   router.subscribe(sync);
+  overlays.subscribe(sync);
   sync();
 }
 
