@@ -19,3 +19,15 @@ export async function userFacePhoto(
   const meta = await sharp(data).metadata();
   return { data, contentType: meta.format === 'png' ? 'image/png' : 'image/jpeg' };
 }
+
+/**
+ * What Kontext is told for an instant face photo (a model still in training, fed its best
+ * reference photo): the described scene, with the person of the photo kept as they are (Kontext
+ * edits its image; the words ask for a new picture). fal and Replicate both run Kontext for it.
+ */
+export function instantLikenessPrompt(prompt: string): string {
+  return (
+    `A new photo of the same person as in this image: ${prompt.trim()}. ` +
+    'Keep their face, identity, age and skin tone exactly; photorealistic.'
+  );
+}

@@ -196,6 +196,12 @@ export const ZEnv = z.object({
     .string()
     .default('cdingram/face-swap:d1d6ea8c8be89d664a07a457526f7128109dee7030fdac424788d762c71ed111'),
   REPLICATE_MODEL_VIDEO: z.string().default('kwaivgi/kling-v2.1'),
+  /**
+   * A face photo of a model still in training (no LoRA yet): FLUX Kontext Pro, an official model
+   * (called by name), which keeps the person of its `input_image` (the model's best reference
+   * photo) in the scene the prompt describes.
+   */
+  REPLICATE_MODEL_FACE_PHOTO_INSTANT: z.string().default('black-forest-labs/flux-kontext-pro'),
   REPLICATE_MODEL_INPAINT: z.string().default('black-forest-labs/flux-fill-pro'),
   REPLICATE_MODEL_OUTPAINT: z.string().default('black-forest-labs/flux-fill-pro'),
   /**

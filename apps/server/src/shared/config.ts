@@ -220,6 +220,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
             cut_out: e.REPLICATE_MODEL_BACKGROUND,
             garment_swap: e.REPLICATE_MODEL_TRY_ON,
           },
+          facePhotoInstant: e.REPLICATE_MODEL_FACE_PHOTO_INSTANT,
           training: e.REPLICATE_TRAINING_OWNER
             ? { owner: e.REPLICATE_TRAINING_OWNER, model: e.REPLICATE_MODEL_TRAINING }
             : null,

@@ -3,6 +3,7 @@ import { EngineError, type EngineRequest } from '../engine.types.js';
 import { jobOf } from '../engine-jobs.js';
 import { providerPrompt } from '../provider-calls.js';
 import { klingCameraControl, videoPrompt } from '../camera-moves.js';
+import { instantLikenessPrompt } from '../face-photo.js';
 
 /** The jobs the fal engine runs: every kind. */
 export const FAL_JOBS: readonly TJobKind[] = JOB_KINDS;
@@ -79,17 +80,6 @@ export function facePhotoByLikeness(request: EngineRequest): 'trained' | 'instan
   const faceModel = request.faceModel;
   if (faceModel?.providerLoras?.fal) return 'trained';
   return faceModel?.inTraining ? 'instant' : null;
-}
-
-/**
- * What Kontext is told for an instant face photo: the described scene, with the person of the
- * reference photo kept as they are (Kontext edits its image; the words ask for a new picture).
- */
-export function instantLikenessPrompt(prompt: string): string {
-  return (
-    `A new photo of the same person as in this image: ${prompt.trim()}. ` +
-    'Keep their face, identity, age and skin tone exactly; photorealistic.'
-  );
 }
 
 /** Kling makes clips of 5 or 10 seconds: the asked length rounded to one of them. */

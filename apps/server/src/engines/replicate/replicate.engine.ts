@@ -3,6 +3,7 @@ import type { TGenerationMode } from '@mirra/contracts';
 import {
   EngineError,
   type EngineContext,
+  type EngineFaceModel,
   type EngineOutput,
   type EnginePoll,
   type EngineRequest,
@@ -22,6 +23,7 @@ import {
   progressOfPrediction,
   replicateFailure,
   replicateInput,
+  instantFacePhotoInput,
   replicateLoraOf,
   REPLICATE_JOBS,
   type ReplicateJob,
@@ -35,6 +37,8 @@ export interface ReplicateEngineConfig {
   /** `https://api.replicate.com/v1`, or a local fake. */
   baseUrl: string;
   models: ReplicateModels;
+  /** The identity-keeping model a face photo of a model still in training runs on (`owner/name`). */
+  facePhotoInstant: string;
 }
 
 /**
@@ -130,6 +134,10 @@ export function createReplicateEngine(
    * here: an outage of this engine for the request, so the next engine of the list makes it.
    */
   async function createFacePhoto(request: EngineRequest, signal: AbortSignal): Promise<ReplicatePrediction> {
+    const faceModel = request.faceModel;
+    if (faceModel?.inTraining && !faceModel.providerLoras?.replicate) {
+      return createInstantFacePhoto(request, faceModel, signal);
+    }
     const lora = replicateLoraOf(request.faceModel);
     const body = JSON.stringify({
       version: lora.version,
@@ -144,6 +152,40 @@ export function createReplicateEngine(
         signal,
       });
     return sendWaitingOutRateLimit(send, signal, 'Replicate');
+  }
+
+  /**
+   * A face photo of a model still in training: Kontext keeps the person of the model's best
+   * reference photo (uploaded to Replicate's files, deleted when the prediction ends, as every
+   * input is) in the described scene, with no LoRA needed.
+   */
+  async function createInstantFacePhoto(
+    request: EngineRequest,
+    faceModel: EngineFaceModel,
+    signal: AbortSignal,
+  ): Promise<ReplicatePrediction> {
+    const ref = parseModelRef(config.facePhotoInstant);
+    const photo = await userFacePhoto(faceModel);
+    const input = instantFacePhotoInput(request, await upload(photo, signal));
+    const body = JSON.stringify({
+      ...('version' in ref ? { version: ref.version } : {}),
+      input,
+      ...(webhookUrl ? { webhook: webhookUrl, webhook_events_filter: ['completed'] } : {}),
+    });
+    const path = 'version' in ref ? '/predictions' : `/models/${ref.model}/predictions`;
+    const send = () =>
+      api<ReplicatePrediction>(path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+        signal,
+      });
+    try {
+      return await sendWaitingOutRateLimit(send, signal, 'Replicate');
+    } catch (error) {
+      for (const url of uploadedFilesOf(input)) await deleteFile(url);
+      throw error;
+    }
   }
 
   async function outputOf(prediction: ReplicatePrediction, signal: AbortSignal): Promise<EngineOutput> {

@@ -4,6 +4,7 @@ import { EngineError, type EngineFaceModel, type EngineRequest } from '../engine
 import { jobServedBy } from '../engine-jobs.js';
 import { providerPrompt } from '../provider-calls.js';
 import { videoPrompt } from '../camera-moves.js';
+import { instantLikenessPrompt } from '../face-photo.js';
 
 /**
  * The jobs the Replicate engine runs with a model of its own. A face photo from a description runs
@@ -206,6 +207,21 @@ export function facePhotoInput(request: EngineRequest, triggerWord: string): Rec
     aspect_ratio: request.aspect ?? '3:4',
     output_format: 'png',
     lora_scale: 1,
+  };
+}
+
+/**
+ * FLUX Kontext Pro's input for an instant face photo: the reference photo as `input_image` (a
+ * file URL at Replicate), the scene said around it, and the asked frame shape.
+ */
+export function instantFacePhotoInput(request: EngineRequest, referenceUrl: string): Record<string, unknown> {
+  return {
+    prompt: instantLikenessPrompt(request.prompt),
+    input_image: referenceUrl,
+    aspect_ratio: request.aspect ?? '3:4',
+    seed: request.seed,
+    output_format: 'png',
+    safety_tolerance: 2,
   };
 }
 

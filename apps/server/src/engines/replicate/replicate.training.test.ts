@@ -9,6 +9,8 @@ import {
   type ReplicateSignedWebhook,
 } from '../../fakes/replicate.fake.js';
 import { grantWelcomeCredits } from '../../modules/credits/credits.usecases.js';
+import { runGeneration } from '../../modules/generations/generation-run.usecases.js';
+import { findUsableModel, loadModelPhoto } from '../../modules/models/index.js';
 import { runModelTraining } from '../../modules/models/model-training-run.usecases.js';
 import { creditEntries, models, notifications } from '../../shared/db/schema.js';
 import { bearer, createActiveUser, createUploadFor, login } from '../../test/factories.js';
@@ -111,6 +113,8 @@ async function submittedThenKilled(row: { id: number; trainingAttempt: number })
 describe('a digital model trained at Replicate', () => {
   let owner: { id: number; headers: Record<string, string> };
   let modelUuid: string;
+  /** A model whose training was submitted and has not ended. */
+  let inTraining: { user: { id: number; headers: Record<string, string> }; uuid: string } | undefined;
 
   beforeAll(async () => {
     owner = await signedInUser();
@@ -159,6 +163,41 @@ describe('a digital model trained at Replicate', () => {
     const photos = unzipStored(Buffer.from(zip));
     expect(photos).toHaveLength(15);
     expect(photos[0]!.data.subarray(1, 4).toString()).toBe('PNG');
+    inTraining = { user: second, uuid: started.uuid };
+  }, 120_000);
+
+  it('while that model still trains, makes a face photo at once with Kontext from its best reference photo', async () => {
+    const { user, uuid: model } = inTraining!;
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/generations/',
+      headers: user.headers,
+      payload: { mode: 'face_swap', model_uuid: model, prompt: 'in a library', aspect: '4:5' },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const generation = async () =>
+      (await t.deps.db.query.generations.findFirst({
+        where: (g, { eq }) => eq(g.uuid, created.json().uuid as string),
+      }))!;
+    await runGeneration(t.deps, (await generation()).id, { attempt: 1, maxAttempts: 3 });
+    const row = await generation();
+    expect(row.status, row.errorDetail ?? '').toBe(GenerationStatus.COMPLETED);
+    expect(row.engine).toBe('replicate');
+    const prediction = replicate.predictions.get(row.providerJobId!)!;
+    // An official model, called by name: no version, no LoRA.
+    expect(prediction.model).toBe('black-forest-labs/flux-kontext-pro');
+    expect(prediction.input.prompt).toContain('in a library');
+    expect(prediction.input.aspect_ratio).toBe('4:5');
+    const fileId = String(prediction.input.input_image).split('/').at(-1)!;
+    const usable = (await findUsableModel(t.deps, user.id, model))!;
+    expect(usable.trained).toBe(false);
+    const best = usable.profile.bestByPose.front[0]!;
+    expect(replicate.uploadedContent.get(fileId)!.data).toEqual(
+      await loadModelPhoto(t.deps, usable.model.id, best),
+    );
+    // The reference photo leaves Replicate once the prediction has ended.
+    expect(replicate.deletedFiles).toContain(fileId);
+    expect(row.likeness).toBeGreaterThanOrEqual(t.deps.config.likenessThreshold);
   }, 120_000);
 
   it('makes a face photo from a description with the trained version and its trigger word', async () => {
