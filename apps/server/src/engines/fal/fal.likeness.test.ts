@@ -1,10 +1,12 @@
 import { GenerationStatus, type TAdminDashboard } from '@mirra/contracts';
 import { and, eq } from 'drizzle-orm';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadTestFaces } from '@mirra/imaging/testing';
 import { startFalFake, type FalFake } from '../../fakes/fal.fake.js';
 import { grantStaffRole } from '../../modules/admin/index.js';
 import { getCreditStanding, grantWelcomeCredits } from '../../modules/credits/credits.usecases.js';
+import { finishGeneration } from '../../modules/generations/generation-finish.usecases.js';
 import { runGeneration } from '../../modules/generations/generation-run.usecases.js';
 import { findUsableModel, loadModelPhoto } from '../../modules/models/index.js';
 import { creditEntries, generations } from '../../shared/db/schema.js';
@@ -227,5 +229,40 @@ describe('a face result that does not look like the person', () => {
       failed.json() as { results: Array<{ error_code: string; likeness: number | null }> }
     ).results.find((row) => row.error_code === 'generations.likeness_failed');
     expect(refunded?.likeness).toBeLessThan(t.deps.config.likenessThreshold);
+  });
+
+  it('a late second finisher of the first picture leaves its running retry alone', async () => {
+    const faces = await loadTestFaces();
+    const stranger = await sharp(faces.graceHopper).metadata();
+    const output = {
+      data: faces.graceHopper,
+      contentType: 'image/jpeg',
+      width: stranger.width!,
+      height: stranger.height!,
+      notes: [],
+    };
+    const uuid = await facePhoto('at a window');
+    const id = (await rowOf(uuid)).id;
+    await t.deps.db
+      .update(generations)
+      .set({ status: GenerationStatus.IN_PROGRESS })
+      .where(eq(generations.id, id));
+    // What the worker and the webhook both read before either finished the first picture.
+    const read = await rowOf(uuid);
+    await finishGeneration(t.deps, read, output, 'webhook');
+    const requeued = await rowOf(uuid);
+    expect(requeued).toMatchObject({ status: GenerationStatus.IN_QUEUE, likenessRetries: 1 });
+    // The retry starts; then the worker finishes the first picture from what it read.
+    await t.deps.db
+      .update(generations)
+      .set({ status: GenerationStatus.IN_PROGRESS })
+      .where(eq(generations.id, id));
+    await finishGeneration(t.deps, read, output, 'worker');
+    expect(await rowOf(uuid)).toMatchObject({
+      status: GenerationStatus.IN_PROGRESS,
+      likenessRetries: 1,
+      seed: requeued.seed,
+    });
+    expect(await refundsOf(uuid)).toHaveLength(0);
   });
 });

@@ -107,18 +107,18 @@ export const LIKENESS_FAILURE = {
 /**
  * Makes a face result again, once: back to the queue with a new seed and no provider job (the
  * mode's engines run afresh), in one conditional change with its run job, so of two finishers
- * (the worker and a webhook) only one retries it. The picture that missed is never stored.
+ * (the worker and a webhook) only one retries it, and a late one never puts the running retry
+ * back in the queue. The picture that missed is never stored.
  */
 async function retryForLikeness(deps: GenerationsDeps, generation: GenerationRow): Promise<void> {
   await deps.db.transaction(async (tx) => {
-    const requeued = await generationsRepository.transition(
+    const requeued = await generationsRepository.requeueForLikeness(
       tx,
       generation.id,
       deps.now(),
-      GenerationStatus.IN_QUEUE,
+      generation.likenessRetries,
       {
         seed: likenessRetrySeed(generation.seed),
-        likenessRetries: generation.likenessRetries + 1,
         providerJobId: null,
         provider: null,
         queuePosition: null,

@@ -172,6 +172,32 @@ export const generationsRepository = {
     return row;
   },
 
+  /**
+   * Back to the queue to be made again for too little likeness, only by the first finisher of that
+   * picture: its retry count must be what the finisher read (a late second finisher of the same
+   * picture finds it raised and leaves the running retry alone).
+   */
+  async requeueForLikeness(
+    db: DbOrTx,
+    id: number,
+    at: Date,
+    retriesRead: number,
+    changes: Partial<typeof generations.$inferInsert>,
+  ): Promise<GenerationRow | undefined> {
+    const [row] = await db
+      .update(generations)
+      .set({ ...changes, likenessRetries: retriesRead + 1, status: GenerationStatus.IN_QUEUE, updatedAt: at })
+      .where(
+        and(
+          eq(generations.id, id),
+          eq(generations.likenessRetries, retriesRead),
+          inArray(generations.status, statusesAllowedBefore(GenerationStatus.IN_QUEUE)),
+        ),
+      )
+      .returning();
+    return row;
+  },
+
   async setProgress(db: DbOrTx, id: number, at: Date, progress: number): Promise<void> {
     await db
       .update(generations)
