@@ -73,6 +73,7 @@ const ROUTES: Record<string, RouteProbe> = {
   },
   'POST /api/models/:uuid/train/': { params: { uuid: 'model' }, auth: 'required' },
   'POST /api/models/:uuid/live-check/': { params: { uuid: 'model' }, auth: 'required' },
+  'POST /api/models/:uuid/consent-link/': { params: { uuid: 'model' }, auth: 'required' },
   'GET /api/models/:uuid/events/': { params: { uuid: 'model' }, auth: 'required' },
   'GET /api/posts/:uuid/': { params: { uuid: 'draftPost' }, auth: 'optional' },
   'GET /api/posts/:uuid/image/': { params: { uuid: 'draftPost' }, auth: 'optional' },
@@ -139,6 +140,11 @@ const NOT_A_RESOURCE: Record<string, string> = {
   'GET /api/shares/:token/': 'a shared result, by the unguessable token of its link',
   'GET /api/shares/:token/image/': 'a shared result’s preview picture, by the token of its link',
   'GET /s/:token/': 'the web app’s share page, by the token of its link',
+  // A consent link's signed token is the key itself: the model's owner hands it to the person in
+  // the photos, who confirms or withdraws with it (and with their own face, for a confirmation).
+  'GET /api/consents/:token/': 'a consent request, by the signed token of its link',
+  'POST /api/consents/:token/live-check/': 'the person’s own live check, by the signed token of the link',
+  'POST /api/consents/:token/withdraw/': 'a withdrawal of consent, by the signed token of the link',
   // The web app's page for any uuid; its preview tags show only a published post (a draft, a hidden
   // post and no post at all answer the same site preview).
   'GET /post/:uuid/': 'the web app’s page; the post itself is read through GET /api/posts/:uuid/',
