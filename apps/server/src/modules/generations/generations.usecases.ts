@@ -366,12 +366,10 @@ export async function useGenerationResult(
   const row = await generationsRepository.findByUuidForUser(deps.db, uuid, user.id);
   const original = row?.status === GenerationStatus.COMPLETED ? row.result?.original : undefined;
   if (!row || !original?.contentType.startsWith('image/')) throw generationNotFound();
-  const upload = await copyStoredImageAsUpload(
-    deps,
-    user.id,
-    `generation-result:${user.id}:${row.uuid}`,
-    original,
-  );
+  const upload = await copyStoredImageAsUpload(deps, user.id, `generation-result:${user.id}:${row.uuid}`, {
+    ...original,
+    generationId: row.id,
+  });
   if (!upload) throw generationNotFound();
   return upload;
 }

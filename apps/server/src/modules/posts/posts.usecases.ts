@@ -392,7 +392,10 @@ export async function reportPost(
 export async function usePostImage(deps: PostsDeps, user: UserRow, uuid: string): Promise<TUpload> {
   const post = await findVisiblePost(deps, uuid, user.id);
   const { original } = post.image;
-  const upload = await copyStoredImageAsUpload(deps, user.id, `post-image:${user.id}:${post.uuid}`, original);
+  const upload = await copyStoredImageAsUpload(deps, user.id, `post-image:${user.id}:${post.uuid}`, {
+    ...original,
+    generationId: post.generationId,
+  });
   if (!upload) throw postNotFound();
   return upload;
 }

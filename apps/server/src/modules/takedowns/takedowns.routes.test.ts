@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { TAdminReportedPost } from '@mirra/contracts';
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generations, posts, takedownRequests } from '../../shared/db/schema.js';
+import { generations, posts, takedownRequests, uploads } from '../../shared/db/schema.js';
 import { multipartBody } from '../../test/images.js';
 import { uploadModelPhotos } from '../../test/models.js';
 import {
@@ -200,13 +200,30 @@ describe('POST /api/takedowns/ (anyone, signed in or not)', () => {
 });
 
 describe('staff removal after a takedown request', () => {
-  it('deletes every copy from storage and refuses the picture as an upload, re-encoded too', async () => {
+  it('deletes every copy from storage, copies in anyone’s uploads too, and refuses the picture as an upload, re-encoded too', async () => {
     const author = await signedInPerson(t);
     const before = await listStoredObjects(t);
     const generation = await completedGeneration(t, author, { mode: 'simple', prompt: 'remove every copy' });
     const post = await publish(t, author, generation.uuid, { title: 'remove me' });
+    // Copies of the picture in uploads: the author's "use this picture", and someone else's copy
+    // of the post's picture taken for their own edit or face swap.
+    const copies = [
+      await t.app.inject({
+        method: 'POST',
+        url: `/api/generations/${generation.uuid}/use_result/`,
+        headers: author.headers,
+      }),
+      await t.app.inject({
+        method: 'POST',
+        url: `/api/posts/${post.uuid}/use_image/`,
+        headers: viewer.headers,
+      }),
+    ].map((response) => {
+      expect(response.statusCode, response.body).toBeLessThan(300);
+      return response.json().uuid as string;
+    });
     const made = [...(await listStoredObjects(t))].filter((name) => !before.has(name));
-    expect(made.length).toBeGreaterThanOrEqual(2);
+    expect(made.length).toBeGreaterThanOrEqual(4);
     const picture = (await t.fetchMedia(post.image.url)).rawPayload;
 
     await requestTakedown({ post_url: post.share_url, category: 'intimate', contact_email: 'v@example.com' });
@@ -222,6 +239,7 @@ describe('staff removal after a takedown request', () => {
     const after = await listStoredObjects(t);
     expect(made.filter((name) => after.has(name))).toEqual([]);
     expect(await t.deps.db.select().from(posts).where(eq(posts.uuid, post.uuid))).toEqual([]);
+    expect(await t.deps.db.select().from(uploads).where(inArray(uploads.uuid, copies))).toEqual([]);
     expect(await t.deps.db.select().from(generations).where(eq(generations.uuid, generation.uuid))).toEqual(
       [],
     );

@@ -13,6 +13,7 @@ import type { Storage } from '../../shared/storage/storage.js';
 import { removeGenerationForGood } from '../generations/index.js';
 import { hidePostPendingReview, removeReportedPost, restoreReportedPost } from '../posts/index.js';
 import { blockPicture } from '../provenance/index.js';
+import { removeCopiesOfGeneration } from '../uploads/index.js';
 import type { UserRow } from '../users/index.js';
 import type { TakedownsDeps } from './takedowns.deps.js';
 import { isUrgentTakedown, takedownDeadline } from './takedowns.models.js';
@@ -97,9 +98,18 @@ export async function removeReportedPostForGood(
     reason: `takedown:${open[0]!.category}`,
     at,
   });
-  const files = await removeGenerationForGood(tx, removed.generationId);
+  const generationFiles = await removeGenerationForGood(tx, removed.generationId);
+  // Copies of the picture in anyone's uploads ("use this picture", a post's picture taken for a
+  // face swap or an edit) go too.
+  const copies = await removeCopiesOfGeneration(tx, removed.generationId);
   await takedownsRepository.resolve(tx, uuid, at, 'removed');
-  return { authorId: removed.authorId, files };
+  return {
+    authorId: removed.authorId,
+    files: {
+      keys: [...(generationFiles.keys ?? []), ...(copies.keys ?? [])],
+      prefixes: generationFiles.prefixes ?? [],
+    },
+  };
 }
 
 /** Staff reject a post's reports and takedown requests: it is published again (see restoreReportedPost). */

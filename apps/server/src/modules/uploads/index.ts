@@ -8,4 +8,9 @@ export { notAFile } from './uploads.errors.js';
 export { detectImageType, isUuid, uploadStorageKey } from './uploads.models.js';
 export { registerUploadsRoutes } from './uploads.routes.js';
 export { toUploadJson } from './uploads.serializers.js';
-export { copyStoredImageAsUpload, deleteRecording, loadUploadsForGeneration } from './uploads.usecases.js';
+export {
+  copyStoredImageAsUpload,
+  deleteRecording,
+  loadUploadsForGeneration,
+  removeCopiesOfGeneration,
+} from './uploads.usecases.js';

@@ -34,4 +34,9 @@ export const uploadsRepository = {
       .returning();
     return row;
   },
+
+  /** Every upload copying the generation's picture, whoever made the copy. */
+  deleteCopiesOf(db: DbOrTx, generationId: number): Promise<UploadRow[]> {
+    return db.delete(uploads).where(eq(uploads.copiedFromGenerationId, generationId)).returning();
+  },
 };

@@ -24,7 +24,12 @@ import {
 } from './uploads.models.js';
 import { uploadsRepository } from './uploads.repository.js';
 import { toUploadJson } from './uploads.serializers.js';
-import { deleteStoredFilesLater, deleteStoredFilesNow } from '../../shared/storage/file-deletion.js';
+import type { DbOrTx } from '../../shared/db/client.js';
+import {
+  deleteStoredFilesLater,
+  deleteStoredFilesNow,
+  type StoredFiles,
+} from '../../shared/storage/file-deletion.js';
 
 export interface UploadedFile {
   data: Buffer;
@@ -220,7 +225,7 @@ export async function copyStoredImageAsUpload(
   deps: Pick<UploadsDeps, 'db' | 'storage' | 'mediaUrls' | 'now'>,
   userId: number,
   seed: string,
-  source: { key: string; width: number; height: number },
+  source: { key: string; width: number; height: number; generationId: number },
 ): Promise<TUpload | null> {
   const uuid = derivedUploadUuid(seed);
   const existing = await uploadsRepository.findOwned(deps.db, userId, uuid);
@@ -238,6 +243,7 @@ export async function copyStoredImageAsUpload(
       height: source.height,
       bytes: file.data.length,
       storageKey,
+      copiedFromGenerationId: source.generationId,
     });
     return toUploadJson(deps, row);
   } catch (error) {
@@ -245,4 +251,17 @@ export async function copyStoredImageAsUpload(
     if (raced) return toUploadJson(deps, raced);
     throw error;
   }
+}
+
+/**
+ * Every upload that copies a generation's picture (anyone's), deleted in the caller's transaction
+ * with its file deletion queued there too: a picture removed for good leaves no copy behind.
+ * Returns the files, to delete at once after the commit.
+ */
+export async function removeCopiesOfGeneration(tx: DbOrTx, generationId: number): Promise<StoredFiles> {
+  const rows = await uploadsRepository.deleteCopiesOf(tx, generationId);
+  if (rows.length === 0) return {};
+  const files = { keys: rows.map((row) => row.storageKey) };
+  await deleteStoredFilesLater(tx, files);
+  return files;
 }

@@ -1,0 +1,2 @@
+ALTER TABLE "uploads" ADD COLUMN "copied_from_generation_id" bigint;--> statement-breakpoint
+CREATE INDEX "uploads_copied_from_idx" ON "uploads" USING btree ("copied_from_generation_id") WHERE "uploads"."copied_from_generation_id" IS NOT NULL;
