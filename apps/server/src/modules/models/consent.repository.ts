@@ -46,12 +46,17 @@ export const consentRepository = {
     return row?.key ?? null;
   },
 
-  async isWithdrawn(db: DbOrTx, modelUuid: string): Promise<boolean> {
-    const [row] = await db
-      .select({ id: modelConsents.id })
+  /**
+   * Whether consent for the model was withdrawn. With `lock`, its consent row is held (FOR SHARE)
+   * until the caller's transaction ends: a withdrawal running now is waited for and seen, and one
+   * starting later waits for the caller.
+   */
+  async isWithdrawn(db: DbOrTx, modelUuid: string, lock = false): Promise<boolean> {
+    const query = db
+      .select({ status: modelConsents.status })
       .from(modelConsents)
-      .where(and(eq(modelConsents.modelUuid, modelUuid), eq(modelConsents.status, 'withdrawn')))
-      .limit(1);
-    return Boolean(row);
+      .where(eq(modelConsents.modelUuid, modelUuid));
+    const rows = lock ? await query.for('share') : await query;
+    return rows.some((row) => row.status === 'withdrawn');
   },
 };

@@ -4,6 +4,7 @@ import {
   type TConsentCheckResult,
   type TConsentLink,
 } from '@mirra/contracts';
+import type { DbOrTx } from '../../shared/db/client.js';
 import { AppError } from '../../shared/errors.js';
 import { isUuid } from '../uploads/index.js';
 import { findUserById, type UserRow } from '../users/index.js';
@@ -153,9 +154,16 @@ export async function withdrawConsent(deps: ModelsDeps, token: string): Promise<
   return consentJson(deps, consent.uuid, link);
 }
 
-/** Whether the person a model was of withdrew consent (its pictures are never published again). */
-export async function isConsentWithdrawn(deps: Pick<ModelsDeps, 'db'>, modelUuid: string): Promise<boolean> {
-  return isUuid(modelUuid) && consentRepository.isWithdrawn(deps.db, modelUuid);
+/**
+ * Whether the person a model was of withdrew consent (its pictures are never published again).
+ * Given a transaction, the answer holds until it ends (the consent row is locked for share).
+ */
+export async function isConsentWithdrawn(
+  deps: Pick<ModelsDeps, 'db'>,
+  modelUuid: string,
+  tx?: DbOrTx,
+): Promise<boolean> {
+  return isUuid(modelUuid) && consentRepository.isWithdrawn(tx ?? deps.db, modelUuid, Boolean(tx));
 }
 
 interface LinkState {

@@ -1,7 +1,8 @@
 import { GenerationStatus } from '@mirra/contracts';
-import { and, eq } from 'drizzle-orm';
+import { randomUUID } from 'node:crypto';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { notifications, posts, userCounters } from '../../shared/db/schema.js';
+import { generations, modelConsents, notifications, posts, userCounters } from '../../shared/db/schema.js';
 import { createScriptedEngine } from '../../test/fake-engines.js';
 import {
   completedGeneration,
@@ -210,6 +211,50 @@ describe('publishing', () => {
       status: 'published',
       title: '',
     });
+  });
+});
+
+describe('publishing a result of a model whose consent is being withdrawn', () => {
+  it('waits for the withdrawal under way and is refused by it', async () => {
+    const { person, generation } = await personWithResult('a portrait by the sea');
+    const modelUuid = randomUUID();
+    await t.deps.db.update(generations).set({ modelUuid }).where(eq(generations.uuid, generation.uuid));
+    const [consent] = await t.deps.db
+      .insert(modelConsents)
+      .values({
+        modelUuid,
+        modelName: 'Partner',
+        ownerId: person.user.id,
+        status: 'confirmed',
+        linkExpiresAt: new Date(Date.now() + 86_400_000),
+      })
+      .returning();
+    let answer: ReturnType<typeof call> | undefined;
+    await t.deps.db.transaction(async (tx) => {
+      // A withdrawal holds the consent row while it takes the model's posts down.
+      await tx.select().from(modelConsents).where(eq(modelConsents.id, consent!.id)).for('update');
+      answer = call(person, 'POST', '/api/posts/', { generation_uuid: generation.uuid, title: 'Sea' });
+      // The publication reaches the consent row and waits for the withdrawal to end.
+      await expect
+        .poll(
+          async () =>
+            (
+              await t.deps.db.execute<{ waiting: number }>(
+                sql`SELECT count(*)::int AS waiting FROM pg_stat_activity
+                    WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+              )
+            ).rows[0]!.waiting,
+          { timeout: 10_000 },
+        )
+        .toBeGreaterThan(0);
+      await tx
+        .update(modelConsents)
+        .set({ status: 'withdrawn', withdrawnAt: new Date() })
+        .where(eq(modelConsents.id, consent!.id));
+    });
+    const response = await answer!;
+    expect(response.json().code).toBe('posts.consent_withdrawn');
+    expect(await t.deps.db.select().from(posts).where(eq(posts.generationUuid, generation.uuid))).toEqual([]);
   });
 });
 

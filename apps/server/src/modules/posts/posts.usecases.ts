@@ -138,6 +138,11 @@ export async function createPost(deps: PostsDeps, user: UserRow, body: CreateBod
 
   const now = deps.now();
   const created = await deps.db.transaction(async (tx) => {
+    // Asked again holding the consent row: a withdrawal under way is waited for and refuses this
+    // post, and one starting now waits for this post and then takes it down with the others.
+    if (generation.modelUuid && (await isConsentWithdrawn(deps, generation.modelUuid, tx))) {
+      throw postConsentWithdrawn();
+    }
     const row = await postsRepository.insert(tx, {
       userId: user.id,
       generationId: generation.id,
