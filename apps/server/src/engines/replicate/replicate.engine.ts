@@ -106,6 +106,19 @@ export function createReplicateEngine(
         signal,
       );
     }
+    return sendPrediction(ref, input, signal);
+  }
+
+  /**
+   * Creates the prediction (a version by id, an official model by name), sent once; a 429 is
+   * waited out once. Should it fail, no prediction reads the files just uploaded: they leave
+   * Replicate now.
+   */
+  async function sendPrediction(
+    ref: ReturnType<typeof parseModelRef>,
+    input: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<ReplicatePrediction> {
     const body = JSON.stringify({
       ...('version' in ref ? { version: ref.version } : {}),
       input,
@@ -122,7 +135,6 @@ export function createReplicateEngine(
     try {
       return await sendWaitingOutRateLimit(send, signal, 'Replicate');
     } catch (error) {
-      // No prediction reads the photos just uploaded: they leave Replicate now.
       for (const url of uploadedFilesOf(input)) await deleteFile(url);
       throw error;
     }
@@ -139,19 +151,11 @@ export function createReplicateEngine(
       return createInstantFacePhoto(request, faceModel, signal);
     }
     const lora = replicateLoraOf(request.faceModel);
-    const body = JSON.stringify({
-      version: lora.version,
-      input: facePhotoInput(request, lora.triggerWord),
-      ...(webhookUrl ? { webhook: webhookUrl, webhook_events_filter: ['completed'] } : {}),
-    });
-    const send = () =>
-      api<ReplicatePrediction>('/predictions', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body,
-        signal,
-      });
-    return sendWaitingOutRateLimit(send, signal, 'Replicate');
+    return sendPrediction(
+      { model: 'replicate', version: lora.version },
+      facePhotoInput(request, lora.triggerWord),
+      signal,
+    );
   }
 
   /**
@@ -166,26 +170,7 @@ export function createReplicateEngine(
   ): Promise<ReplicatePrediction> {
     const ref = parseModelRef(config.facePhotoInstant);
     const photo = await userFacePhoto(faceModel);
-    const input = instantFacePhotoInput(request, await upload(photo, signal));
-    const body = JSON.stringify({
-      ...('version' in ref ? { version: ref.version } : {}),
-      input,
-      ...(webhookUrl ? { webhook: webhookUrl, webhook_events_filter: ['completed'] } : {}),
-    });
-    const path = 'version' in ref ? '/predictions' : `/models/${ref.model}/predictions`;
-    const send = () =>
-      api<ReplicatePrediction>(path, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body,
-        signal,
-      });
-    try {
-      return await sendWaitingOutRateLimit(send, signal, 'Replicate');
-    } catch (error) {
-      for (const url of uploadedFilesOf(input)) await deleteFile(url);
-      throw error;
-    }
+    return sendPrediction(ref, instantFacePhotoInput(request, await upload(photo, signal)), signal);
   }
 
   async function outputOf(prediction: ReplicatePrediction, signal: AbortSignal): Promise<EngineOutput> {
