@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TConsentLink } from '@mirra/contracts';
 import { Alert } from '../../../components/ui/alert';
@@ -8,6 +8,7 @@ import { IconCheck } from '../../../components/ui/icons';
 import type { TModel } from '../../../lib/api-types';
 import { formatDay } from '../../../lib/dates';
 import { describeError } from '../../../lib/error-messages';
+import { useQrCode } from '../../../lib/use-qr-code';
 import { useShareLink } from '../../../lib/use-share-link';
 import { modelKeys, modelsApi } from '../api/models.api';
 import '../models.css';
@@ -23,20 +24,7 @@ export function ConsentLinkPanel({ model }: { model: TModel }) {
   const [link, setLink] = useState<TConsentLink | null>(null);
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const [qr, setQr] = useState<string | null>(null);
-  const url = link?.url ?? null;
-  useEffect(() => {
-    if (!url) return;
-    let isCurrent = true;
-    void import('qrcode').then(({ default: QRCode }) =>
-      QRCode.toDataURL(url, { width: 180, margin: 1, errorCorrectionLevel: 'M' }).then((data) => {
-        if (isCurrent) setQr(data);
-      }),
-    );
-    return () => {
-      isCurrent = false;
-    };
-  }, [url]);
+  const qr = useQrCode(link?.url ?? null);
 
   if (model.consent === 'confirmed') {
     return (

@@ -7,6 +7,7 @@ import { Button } from '../../../components/ui/button';
 import { ProgressBar } from '../../../components/ui/progress-bar';
 import { Sheet } from '../../../components/ui/sheet';
 import { describeError } from '../../../lib/error-messages';
+import { useQrCode } from '../../../lib/use-qr-code';
 import { modelKeys, modelsApi } from '../api/models.api';
 import { liveCheckLink } from '../live-check';
 import '../models.css';
@@ -220,18 +221,7 @@ export function LiveCheckSheet({
 /** No usable camera here: why, and the same step on a phone by a link and its QR code. */
 function OnPhone({ link, note, reason }: { link: string; note?: string; reason: 'denied' | 'noCamera' }) {
   const { t } = useTranslation();
-  const [qr, setQr] = useState<string | null>(null);
-  useEffect(() => {
-    let isCurrent = true;
-    void import('qrcode').then(({ default: QRCode }) =>
-      QRCode.toDataURL(link, { width: 180, margin: 1, errorCorrectionLevel: 'M' }).then((url) => {
-        if (isCurrent) setQr(url);
-      }),
-    );
-    return () => {
-      isCurrent = false;
-    };
-  }, [link]);
+  const qr = useQrCode(link);
   return (
     <div className="stack" data-testid="live-check-blocked" data-reason={reason}>
       <Alert tone="info">{t(reason === 'denied' ? 'liveCheck.denied' : 'liveCheck.noCamera')}</Alert>
